@@ -1,0 +1,146 @@
+/**
+ * @module
+ * Card number rules: normalisation, Luhn, brand by IIN range, lengths, CVV length, and the
+ * gateway's `paymentBrand` for each brand. Pure functions, shared by the widget and the Worker.
+ */
+
+export const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'jcb', 'diners', 'unionpay', 'maestro'] as const
+export type CardBrand = (typeof CARD_BRANDS)[number]
+
+interface BrandRule {
+  /** IIN prefixes as inclusive ranges of equal-length numeric prefixes: [from, to]. */
+  readonly ranges: readonly (readonly [string, string])[]
+  readonly lengths: readonly number[]
+  readonly cvv: number
+  /** The gateway's paymentBrand value. */
+  readonly gateway: string
+  /** Digit groups for display (4-4-4-4, Amex 4-6-5). */
+  readonly groups: readonly number[]
+}
+
+const range = (from: string, to = from): readonly [string, string] => [from, to]
+const lengths = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i)
+
+/**
+ * Brand rules. Order matters where ranges overlap: Discover's co-branded 622126-622925 and
+ * 644-649/65 are matched before UnionPay's 62 and Maestro's 6x ranges, the longest prefix first.
+ * Sources: the card schemes' published IIN tables as collected in ISO/IEC 7812 summaries.
+ */
+export const BRAND_RULES: Readonly<Record<CardBrand, BrandRule>> = {
+  visa: { ranges: [range('4')], lengths: [13, 16, 19], cvv: 3, gateway: 'VISA', groups: [4, 4, 4, 4, 3] },
+  mastercard: {
+    ranges: [range('51', '55'), range('2221', '2720')],
+    lengths: [16],
+    cvv: 3,
+    gateway: 'MC',
+    groups: [4, 4, 4, 4],
+  },
+  amex: { ranges: [range('34'), range('37')], lengths: [15], cvv: 4, gateway: 'AMEX', groups: [4, 6, 5] },
+  discover: {
+    ranges: [range('6011'), range('622126', '622925'), range('644', '649'), range('65')],
+    lengths: lengths(16, 19),
+    cvv: 3,
+    gateway: 'DISC',
+    groups: [4, 4, 4, 4, 3],
+  },
+  jcb: { ranges: [range('3528', '3589')], lengths: lengths(16, 19), cvv: 3, gateway: 'JCB', groups: [4, 4, 4, 4, 3] },
+  diners: {
+    ranges: [range('300', '305'), range('3095'), range('36'), range('38', '39')],
+    lengths: lengths(14, 19),
+    cvv: 3,
+    gateway: 'DINER',
+    groups: [4, 6, 4],
+  },
+  unionpay: { ranges: [range('62'), range('81')], lengths: lengths(16, 19), cvv: 3, gateway: 'UNIONPAY', groups: [4, 4, 4, 4, 3] },
+  maestro: {
+    ranges: [range('50'), range('56', '58'), range('639'), range('6304'), range('6759'), range('676770'), range('676774')],
+    lengths: lengths(12, 19),
+    cvv: 3,
+    gateway: 'MAESTRO',
+    groups: [4, 4, 4, 4, 3],
+  },
+}
+
+/** Brands in match order: most specific prefixes first so overlapping ranges resolve correctly. */
+const MATCH_ORDER: readonly CardBrand[] = ['discover', 'jcb', 'diners', 'amex', 'mastercard', 'maestro', 'unionpay', 'visa']
+
+/** Strips the spaces and dashes shoppers type or paste; anything else is left for validation to refuse. */
+export function normalizeCardNumber(input: string): string {
+  return input.replace(/[\s-]/g, '')
+}
+
+/** The Luhn (mod 10) check over a string of digits. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false
+  let sum = 0
+  let double = false
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48
+    if (double) {
+      d *= 2
+      if (d > 9) d -= 9
+    }
+    sum += d
+    double = !double
+  }
+  return sum % 10 === 0
+}
+
+/** The digit to append to `partial` so that the whole passes Luhn (used by tests and the sandbox). */
+export function luhnCheckDigit(partial: string): string {
+  for (let d = 0; d <= 9; d++) if (luhnValid(partial + d)) return String(d)
+  throw new Error('unreachable: one check digit always exists')
+}
+
+function inRange(digits: string, [from, to]: readonly [string, string]): boolean {
+  const prefix = digits.slice(0, from.length)
+  return prefix.length === from.length && prefix >= from && prefix <= to
+}
+
+/**
+ * The brand of a (possibly partial) number by its IIN, or undefined when no rule matches yet.
+ * Works on partial input so the widget can show the brand while the shopper types.
+ */
+export function detectBrand(input: string): CardBrand | undefined {
+  const digits = normalizeCardNumber(input)
+  if (!/^\d+$/.test(digits)) return undefined
+  for (const brand of MATCH_ORDER) {
+    if (BRAND_RULES[brand].ranges.some((r) => inRange(digits, r))) return brand
+  }
+  return undefined
+}
+
+/** The CVV length the brand uses (Amex 4, others 3). */
+export function cvvLength(brand: CardBrand | undefined): number {
+  return brand ? BRAND_RULES[brand].cvv : 3
+}
+
+/** The longest number the brand allows (19 while unknown), for the input's max length. */
+export function maxCardLength(brand: CardBrand | undefined): number {
+  return brand ? Math.max(...BRAND_RULES[brand].lengths) : 19
+}
+
+/** Groups digits for display by the brand's pattern: `4111 1111 1111 1111`, `3782 822463 10005`. */
+export function formatCardNumber(input: string): string {
+  const digits = normalizeCardNumber(input).replace(/\D/g, '')
+  const groups = BRAND_RULES[detectBrand(digits) ?? 'visa'].groups
+  const out: string[] = []
+  let at = 0
+  for (const size of groups) {
+    if (at >= digits.length) break
+    out.push(digits.slice(at, at + size))
+    at += size
+  }
+  if (at < digits.length) out.push(digits.slice(at))
+  return out.join(' ')
+}
+
+/** Brand from the gateway's `paymentBrand` value, for saved cards and responses. */
+export function brandFromGateway(paymentBrand: string | undefined): CardBrand | undefined {
+  return CARD_BRANDS.find((b) => BRAND_RULES[b].gateway === paymentBrand)
+}
+
+/** Last four digits, the only part of a number that may be shown or stored. */
+export function last4(input: string): string {
+  return normalizeCardNumber(input).slice(-4)
+}

@@ -1,0 +1,71 @@
+/**
+ * @module
+ * The one error body both the Worker and the widget speak, and the closed sets of codes in it.
+ * Errors name the field and the rule that failed, never the value: a card number must not
+ * come back in an error message, a log line or an event.
+ */
+
+/** Why one field was refused. */
+export const FIELD_ERROR_CODES = [
+  'required', // missing or empty
+  'not_allowed', // present, but this operation (or this caller) may not set it
+  'format', // wrong shape: characters, length, pattern
+  'luhn', // card number fails the Luhn check
+  'unsupported_brand', // card number of a brand we cannot route
+  'length', // right characters, wrong length for the brand or field
+  'expired', // expiry date in the past
+  'out_of_range', // number outside configured bounds
+  'invalid_value', // not one of the allowed values
+  'mismatch', // differs from what the checkout session fixed
+] as const
+export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number]
+
+export interface FieldError {
+  /** Wire name of the field (e.g. `card.number`) or a body key. */
+  readonly field: string
+  readonly code: FieldErrorCode
+}
+
+/** Why a whole request was refused or failed. */
+export const ERROR_CODES = [
+  'invalid_request', // a body that is not JSON/form, or fields that fail validation (400)
+  'param_mismatch', // the browser tried to set what the session fixed (400)
+  'unauthorized', // missing or wrong bearer / client secret (401)
+  'forbidden', // origin not allowed, flow not allowed, Turnstile failed (403)
+  'not_found', // no such session, payment or invoice (404)
+  'session_completed', // a succeeded session cannot be paid again (409)
+  'idempotency_in_progress', // same key still being processed (409)
+  'payment_in_progress', // another attempt of this session is in flight (409)
+  'session_expired', // past expiresAt (410)
+  'idempotency_mismatch', // same key, different parameters (422)
+  'too_many_attempts', // attempts or velocity limit reached (429)
+  'gateway_error', // the gateway refused the request as malformed or unauthorised (502)
+  'gateway_unavailable', // the gateway could not be reached (503)
+  'internal_error', // a bug on our side (500)
+] as const
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** `{ "error": { "code", "message", "fields"? } }`: every error answer of the Worker has this shape. */
+export interface ErrorBody {
+  readonly error: {
+    readonly code: ErrorCode
+    readonly message: string
+    readonly fields?: readonly FieldError[]
+  }
+}
+
+export function errorBody(code: ErrorCode, message: string, fields?: readonly FieldError[]): ErrorBody {
+  return { error: fields && fields.length > 0 ? { code, message, fields } : { code, message } }
+}
+
+/** Type guard for an error body received over the wire. */
+export function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== 'object' || value === null || !('error' in value)) return false
+  const e = (value as { error: unknown }).error
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof (e as { code?: unknown }).code === 'string' &&
+    typeof (e as { message?: unknown }).message === 'string'
+  )
+}

@@ -1,0 +1,61 @@
+/**
+ * @module
+ * Amounts. The gateway takes decimal text with exactly two decimals for every currency, JPY
+ * included ("1000.00"), so amounts stay text on the wire and in the session; arithmetic and
+ * bounds use integer hundredths, never floating point.
+ */
+
+/** Exactly two decimals, no sign, no exponent, no leading zeros (but "0.50" is fine). */
+const AMOUNT_RE = /^(0|[1-9]\d{0,11})\.\d{2}$/
+
+export interface AmountBounds {
+  /** Smallest accepted amount, as amount text. */
+  readonly min: string
+  /** Largest accepted amount, as amount text. */
+  readonly max: string
+}
+
+/** Default bounds: one cent up to one billion less a cent. The Worker can narrow them per deployment. */
+export const DEFAULT_AMOUNT_BOUNDS: AmountBounds = { min: '0.01', max: '999999999.99' }
+
+/** Amount text to integer hundredths, or undefined when the text is not a canonical amount. */
+export function parseAmount(text: string): number | undefined {
+  if (!AMOUNT_RE.test(text)) return undefined
+  const [whole, frac] = text.split('.') as [string, string]
+  return Number(whole) * 100 + Number(frac)
+}
+
+/** Integer hundredths to canonical amount text; `formatAmount(parseAmount(a)) === a` for every valid `a`. */
+export function formatAmount(hundredths: number): string {
+  if (!Number.isSafeInteger(hundredths) || hundredths < 0) throw new RangeError('amount must be a non-negative safe integer')
+  const whole = Math.floor(hundredths / 100)
+  const frac = hundredths % 100
+  return `${whole}.${frac < 10 ? '0' : ''}${frac}`
+}
+
+export type AmountCheck = 'ok' | 'format' | 'out_of_range'
+
+/** Checks amount text against the grammar and the bounds. */
+export function checkAmount(text: string, bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS): AmountCheck {
+  const value = parseAmount(text)
+  if (value === undefined) return 'format'
+  const min = parseAmount(bounds.min) ?? 1
+  const max = parseAmount(bounds.max) ?? Number.MAX_SAFE_INTEGER
+  return value < min || value > max ? 'out_of_range' : 'ok'
+}
+
+/**
+ * Active ISO 4217 codes. Every one is accepted on the wire (the gateway has shown EUR, JPY and
+ * USD; which ones a merchant account can settle is the gateway's to refuse).
+ */
+export const CURRENCIES: ReadonlySet<string> = new Set(
+  (
+    'AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD ' +
+    'CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD ' +
+    'GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT ' +
+    'LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR ' +
+    'NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP ' +
+    'STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XCG ' +
+    'XOF XPF YER ZAR ZMW ZWG'
+  ).split(' '),
+)

@@ -1,0 +1,103 @@
+/**
+ * @module
+ * Where the `AuthToken` header comes from: a configured token, or one generated through the
+ * authToken endpoint (facts sheet), cached per isolate and refreshed before its one-hour expiry.
+ * The token never leaves the Worker: it is not logged, stored or returned to a browser.
+ */
+import { AUTH_TOKEN_RESPONSE, INVOICE_AUTH_TOKEN_PATH, OPERATION_PATHS } from '../../shared/fields.ts'
+import { readFields } from '../../shared/read.ts'
+import { encodeForm } from './form.ts'
+
+/** Which token service: invoice calls have their own authToken endpoint. */
+export type TokenService = 'transaction' | 'invoice'
+
+export interface TokenSource {
+  readonly baseUrl: string
+  /** A fixed token handed to the merchant; when set, nothing is generated. */
+  readonly authToken?: string
+  readonly partnerId?: string
+  readonly merchantUsername?: string
+  readonly secureKey: string
+  readonly timeoutMs: number
+  readonly fetch: typeof fetch
+}
+
+/** A generated token lives one hour; we refresh this long before it ends. */
+const REFRESH_MARGIN_MS = 5 * 60_000
+const DEFAULT_LIFETIME_MS = 60 * 60_000
+
+interface Cached {
+  readonly token: string
+  readonly expiresAt: number
+}
+
+/** Per-isolate cache; the key holds no secret (the partner and user names identify the token). */
+const cache = new Map<string, Cached>()
+const inflight = new Map<string, Promise<string | undefined>>()
+
+/** The `exp` claim of a JWT in milliseconds, if it has one; the token is not trusted for anything else. */
+export function jwtExpiry(token: string): number | undefined {
+  const payload = token.split('.')[1]
+  if (!payload) return undefined
+  try {
+    const json: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')))
+    const exp = typeof json === 'object' && json !== null ? (json as { exp?: unknown }).exp : undefined
+    return typeof exp === 'number' ? exp * 1000 : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function cacheKey(source: TokenSource, service: TokenService): string {
+  return `${service}|${source.baseUrl}|${source.partnerId ?? ''}|${source.merchantUsername ?? ''}`
+}
+
+async function generate(source: TokenSource, service: TokenService): Promise<string | undefined> {
+  if (!source.partnerId || !source.merchantUsername) return undefined
+  const path = service === 'invoice' ? INVOICE_AUTH_TOKEN_PATH : OPERATION_PATHS.authToken
+  let body: unknown
+  try {
+    const res = await source.fetch(new URL(path, source.baseUrl), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: encodeForm({
+        'authentication.partnerId': source.partnerId,
+        'merchant.username': source.merchantUsername,
+        'authentication.sKey': source.secureKey,
+      }),
+      signal: AbortSignal.timeout(source.timeoutMs),
+    })
+    if (!res.ok) return undefined
+    body = await res.json()
+  } catch {
+    return undefined
+  }
+  const read = readFields(AUTH_TOKEN_RESPONSE, body)
+  if (!read.ok || read.value.resultCode !== '200' || !read.value.authToken) return undefined
+  const token = read.value.authToken
+  const expiresAt = jwtExpiry(token) ?? Date.now() + DEFAULT_LIFETIME_MS
+  cache.set(cacheKey(source, service), { token, expiresAt })
+  return token
+}
+
+/**
+ * The token to send, or undefined when none is configured and none could be generated.
+ * Concurrent callers share one generation request.
+ */
+export async function getAuthToken(source: TokenSource, service: TokenService, now = Date.now()): Promise<string | undefined> {
+  if (source.authToken) return source.authToken
+  const key = cacheKey(source, service)
+  const cached = cache.get(key)
+  if (cached && cached.expiresAt - REFRESH_MARGIN_MS > now) return cached.token
+  const running = inflight.get(key)
+  if (running) return running
+  const p = generate(source, service).finally(() => inflight.delete(key))
+  inflight.set(key, p)
+  return p
+}
+
+/** Drops a cached token the gateway refused, so the next call generates a fresh one. */
+export function invalidateAuthToken(source: TokenSource, service: TokenService): boolean {
+  if (source.authToken) return false
+  return cache.delete(cacheKey(source, service))
+}

@@ -1,0 +1,125 @@
+/**
+ * @module
+ * Turning a gateway answer into a typed outcome. Business, validation and auth failures come
+ * back as HTTP 200 with the verdict only in `result.code` (facts sheet), so the status code alone
+ * says nothing; only transport trouble uses 4xx/5xx.
+ */
+import { PAYMENT_RESPONSE, REDIRECT_FIELDS } from '../../shared/fields.ts'
+import { at, readFields } from '../../shared/read.ts'
+import type { FieldError } from '../../shared/errors.ts'
+import type { PaymentResponse, Redirect } from '../../shared/types.ts'
+
+/** Why a request was refused without being processed. */
+export type RejectReason = 'auth' | 'checksum' | 'validation' | 'merchant'
+/** Why we do not know whether a request was processed. */
+export type UnknownReason = 'timeout' | 'transport' | 'http_status' | 'unparseable'
+
+interface Coded {
+  /** The gateway's result code and description, kept for the merchant and the logs. */
+  readonly code: string
+  readonly description: string
+}
+
+export type Outcome<R> =
+  | ({ readonly kind: 'succeeded'; readonly response: R } & Coded)
+  | ({ readonly kind: 'pending'; readonly response: R; readonly redirect?: Redirect } & Coded)
+  | ({ readonly kind: 'action_required'; readonly response: R; readonly redirect: Redirect } & Coded)
+  | ({ readonly kind: 'declined'; readonly response: R } & Coded)
+  | ({ readonly kind: 'not_found'; readonly response: R } & Coded)
+  | ({ readonly kind: 'rejected'; readonly reason: RejectReason; readonly response: R } & Coded)
+  | { readonly kind: 'unknown'; readonly reason: UnknownReason; readonly status?: number }
+  /** Refused by our own validation: nothing was sent. */
+  | { readonly kind: 'invalid'; readonly fields: readonly FieldError[] }
+
+export type PaymentOutcome = Outcome<PaymentResponse>
+
+/** Codes the gateway uses for a token failure (authToken endpoint: 401/403; APIs: 20001). */
+export const TOKEN_FAILURE_CODES: ReadonlySet<string> = new Set(['401', '403', '20001'])
+/** "Record not found": what an inquiry answers for a payment the gateway never saw. */
+export const NOT_FOUND_CODE = '10026'
+export const CHECKSUM_FAILURE_CODE = '20002'
+
+/** Classifies a result code alone (facts sheet: by first digit when the code is not known). */
+export function classifyCode(code: string): 'succeeded' | 'declined' | 'not_found' | RejectReason | 'unknown' {
+  if (TOKEN_FAILURE_CODES.has(code)) return 'auth'
+  if (code === CHECKSUM_FAILURE_CODE) return 'checksum'
+  if (code === NOT_FOUND_CODE) return 'not_found'
+  switch (code[0]) {
+    case '0':
+      return 'succeeded'
+    case '1':
+      return 'declined'
+    case '2':
+      return 'merchant'
+    case '3':
+      return 'validation'
+    default:
+      return 'unknown'
+  }
+}
+
+/** Reads the 3-D Secure `redirect` object, or undefined when absent or malformed. */
+export function readRedirect(body: unknown): Redirect | undefined {
+  const fields = readFields(REDIRECT_FIELDS, body)
+  if (!fields.ok) return undefined
+  const raw = at(body, 'redirect.parameters')
+  const parameters: { name: string; value: string }[] = []
+  if (Array.isArray(raw)) {
+    for (const p of raw) {
+      const name = at(p, 'name')
+      const value = at(p, 'value')
+      if (typeof name === 'string' && typeof value === 'string') parameters.push({ name, value })
+    }
+  }
+  return { ...fields.value, parameters }
+}
+
+/**
+ * Classifies a parsed payment-shaped body (payments, tokens, repeats, inquiry).
+ * An explicit refusal (2xxxx/3xxxx) wins over transactionStatus; then `3D`/redirect; then the
+ * status; then the code's first digit.
+ */
+export function classifyPayment(body: unknown): PaymentOutcome {
+  const read = readFields(PAYMENT_RESPONSE, body)
+  if (!read.ok) return { kind: 'unknown', reason: 'unparseable' }
+  const response = read.value
+  const coded = { code: response.resultCode, description: response.resultDescription ?? '', response }
+  const byCode = classifyCode(response.resultCode)
+  if (byCode === 'auth' || byCode === 'checksum' || byCode === 'validation' || byCode === 'merchant') {
+    return { kind: 'rejected', reason: byCode, ...coded }
+  }
+  if (byCode === 'not_found') return { kind: 'not_found', ...coded }
+  const redirect = readRedirect(body)
+  switch (response.transactionStatus) {
+    case '3D':
+      return redirect ? { kind: 'action_required', redirect, ...coded } : { kind: 'unknown', reason: 'unparseable' }
+    case 'P':
+      return redirect ? { kind: 'pending', redirect, ...coded } : { kind: 'pending', ...coded }
+    case 'Y':
+      return { kind: 'succeeded', ...coded }
+    case 'N':
+    case 'C':
+      return { kind: 'declined', ...coded }
+    case 'E':
+      return { kind: 'rejected', reason: 'merchant', ...coded }
+  }
+  if (byCode === 'succeeded') return { kind: 'succeeded', ...coded }
+  if (byCode === 'declined') return { kind: 'declined', ...coded }
+  return { kind: 'unknown', reason: 'unparseable' }
+}
+
+/** Classifies a body whose verdict is only a result code (QR, invoices). */
+export function classifyByCode<R>(response: R, code: string, description: string | undefined): Outcome<R> {
+  const coded = { code, description: description ?? '', response }
+  const byCode = classifyCode(code)
+  switch (byCode) {
+    case 'succeeded':
+    case 'declined':
+    case 'not_found':
+      return { kind: byCode, ...coded }
+    case 'unknown':
+      return { kind: 'unknown', reason: 'unparseable' }
+    default:
+      return { kind: 'rejected', reason: byCode, ...coded }
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * @module
+ * The sandbox gateway's memory: payments, registrations, invoices, scheduled notifications and
+ * injected faults, in one SQLite-backed Durable Object so state survives a restart of
+ * `wrangler dev`. One object serialises every check-and-write, which is what lets the sandbox
+ * count charges exactly and refuse a duplicate merchantTransactionId under concurrency.
+ *
+ * Like the real gateway it keeps no card number: only BIN, last 4 and the test behaviour.
+ */
+import { DurableObject } from 'cloudflare:workers'
+import type { Behaviour } from './cards.ts'
+
+export type PaymentKind = 'card' | 'token' | 'repeat' | 'qr' | 'invoice'
+
+export interface PaymentRow {
+  id: string
+  kind: PaymentKind
+  mtid: string
+  amount: string
+  currency: string
+  paymentType: string
+  recurring: string
+  /** transactionStatus: Y, N, P, 3D, or V (QR verified, awaiting completion). */
+  status: string
+  code: string
+  description: string
+  brand: string
+  bin: string
+  last4: string
+  expiryMonth: string
+  expiryYear: string
+  holder: string
+  registrationId: string
+  parentId: string
+  notificationUrl: string
+  redirectUrl: string
+  redirectMethod: string
+  walletId: string
+  merchantWalletId: string
+  email: string
+  behaviour: Behaviour | ''
+  createRegistration: number
+  created: string
+}
+
+export interface RegistrationRow {
+  id: string
+  brand: string
+  bin: string
+  last4: string
+  expiryMonth: string
+  expiryYear: string
+  holder: string
+  behaviour: Behaviour
+  initialDone: number
+}
+
+export interface InvoiceRow {
+  id: string
+  merchantInvoiceId: string
+  amount: string
+  currency: string
+  period: number
+  createdMs: number
+  email: string
+  description: string
+  redirectUrl: string
+  notificationUrl: string
+  paymentId: string
+}
+
+export type Fault = 'timeout' | 'http500' | 'unparseable'
+
+export interface FaultRule {
+  op: string
+  fault: Fault
+  /** Only requests whose wire field `field` equals `value` (or, for path ids, `id`). */
+  field?: string
+  value?: string
+  times?: number
+}
+
+const PAYMENT_COLUMNS: (keyof PaymentRow)[] = [
+  'id', 'kind', 'mtid', 'amount', 'currency', 'paymentType', 'recurring', 'status', 'code', 'description', 'brand', 'bin',
+  'last4', 'expiryMonth', 'expiryYear', 'holder', 'registrationId', 'parentId', 'notificationUrl', 'redirectUrl',
+  'redirectMethod', 'walletId', 'merchantWalletId', 'email', 'behaviour', 'createRegistration', 'created',
+]
+
+/** Statuses that hold a merchantTransactionId: a new charge with the same one is a duplicate. */
+const LIVE = ['Y', 'P', '3D']
+
+export type BeginResult = { ok: true } | { ok: false; reason: 'duplicate' }
+
+export class SandboxLedger extends DurableObject<Record<string, unknown>> {
+  private readonly sql: SqlStorage
+
+  constructor(ctx: DurableObjectState, env: Record<string, unknown>) {
+    super(ctx, env)
+    this.sql = ctx.storage.sql
+    ctx.blockConcurrencyWhile(async () => {
+      this.sql.exec(`CREATE TABLE IF NOT EXISTS payments (${PAYMENT_COLUMNS.map((c) => (c === 'id' ? 'id TEXT PRIMARY KEY' : c === 'createRegistration' ? `${c} INTEGER` : `${c} TEXT`)).join(', ')})`)
+      this.sql.exec('CREATE INDEX IF NOT EXISTS payments_mtid ON payments (mtid)')
+      this.sql.exec(
+        'CREATE TABLE IF NOT EXISTS registrations (id TEXT PRIMARY KEY, brand TEXT, bin TEXT, last4 TEXT, expiryMonth TEXT, expiryYear TEXT, holder TEXT, behaviour TEXT, initialDone INTEGER)',
+      )
+      this.sql.exec(
+        'CREATE TABLE IF NOT EXISTS invoices (id TEXT PRIMARY KEY, merchantInvoiceId TEXT UNIQUE, amount TEXT, currency TEXT, period INTEGER, createdMs INTEGER, email TEXT, description TEXT, redirectUrl TEXT, notificationUrl TEXT, paymentId TEXT)',
+      )
+      this.sql.exec(
+        'CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT, body TEXT, due INTEGER, settleId TEXT, settleStatus TEXT, settleCode TEXT, settleDescription TEXT)',
+      )
+      this.sql.exec('CREATE TABLE IF NOT EXISTS faults (id INTEGER PRIMARY KEY AUTOINCREMENT, op TEXT, fault TEXT, field TEXT, value TEXT, remaining INTEGER)')
+    })
+  }
+
+  /**
+   * Records a new payment, refusing a second live charge with the same merchantTransactionId
+   * (a declined one may be retried with it). Check and insert are one step: nothing interleaves.
+   */
+  begin(row: PaymentRow, uniqueMtid: boolean): BeginResult {
+    if (uniqueMtid) {
+      const live = this.sql
+        .exec(`SELECT COUNT(*) AS n FROM payments WHERE mtid = ? AND kind = ? AND status IN (${LIVE.map(() => '?').join(',')})`, row.mtid, row.kind, ...LIVE)
+        .one()
+      if (Number(live.n) > 0) return { ok: false, reason: 'duplicate' }
+    }
+    this.sql.exec(
+      `INSERT INTO payments (${PAYMENT_COLUMNS.join(', ')}) VALUES (${PAYMENT_COLUMNS.map(() => '?').join(', ')})`,
+      ...PAYMENT_COLUMNS.map((c) => row[c]),
+    )
+    return { ok: true }
+  }
+
+  payment(id: string): PaymentRow | undefined {
+    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM payments WHERE id = ?', id).toArray()[0] as PaymentRow | undefined
+  }
+
+  /** The latest payment with this merchantTransactionId (what an inquiry by MID reports). */
+  paymentByMtid(mtid: string): PaymentRow | undefined {
+    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM payments WHERE mtid = ? ORDER BY created DESC, rowid DESC LIMIT 1', mtid).toArray()[0] as PaymentRow | undefined
+  }
+
+  settle(id: string, status: string, code: string, description: string): PaymentRow | undefined {
+    this.sql.exec('UPDATE payments SET status = ?, code = ?, description = ? WHERE id = ?', status, code, description, id)
+    return this.payment(id)
+  }
+
+  addRegistration(row: RegistrationRow): void {
+    this.sql.exec(
+      'INSERT OR REPLACE INTO registrations (id, brand, bin, last4, expiryMonth, expiryYear, holder, behaviour, initialDone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      row.id, row.brand, row.bin, row.last4, row.expiryMonth, row.expiryYear, row.holder, row.behaviour, row.initialDone,
+    )
+  }
+
+  registration(id: string): RegistrationRow | undefined {
+    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM registrations WHERE id = ?', id).toArray()[0] as RegistrationRow | undefined
+  }
+
+  markInitialDone(id: string): void {
+    this.sql.exec('UPDATE registrations SET initialDone = 1 WHERE id = ?', id)
+  }
+
+  /** Stores an invoice; refuses a merchantInvoiceId that exists already. */
+  addInvoice(row: InvoiceRow): boolean {
+    const exists = this.sql.exec('SELECT COUNT(*) AS n FROM invoices WHERE merchantInvoiceId = ?', row.merchantInvoiceId).one()
+    if (Number(exists.n) > 0) return false
+    this.sql.exec(
+      'INSERT INTO invoices (id, merchantInvoiceId, amount, currency, period, createdMs, email, description, redirectUrl, notificationUrl, paymentId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      row.id, row.merchantInvoiceId, row.amount, row.currency, row.period, row.createdMs, row.email, row.description, row.redirectUrl, row.notificationUrl, row.paymentId,
+    )
+    return true
+  }
+
+  invoice(id: string): InvoiceRow | undefined {
+    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM invoices WHERE id = ?', id).toArray()[0] as InvoiceRow | undefined
+  }
+
+  /** Marks an unpaid invoice paid by this payment; false when it was paid already. */
+  payInvoice(id: string, paymentId: string): boolean {
+    const cursor = this.sql.exec("UPDATE invoices SET paymentId = ? WHERE id = ? AND paymentId = ''", paymentId, id)
+    return cursor.rowsWritten > 0
+  }
+
+  /**
+   * Queues work for `delayMs` from now: settling a pending payment, and/or one notification POST
+   * (skipped when `url` is empty). The alarm does both, settling first, and delivers once.
+   */
+  async later(delayMs: number, url: string, body: string, settle?: { id: string; status: string; code: string; description: string }): Promise<void> {
+    const due = Date.now() + delayMs
+    this.sql.exec(
+      'INSERT INTO outbox (url, body, due, settleId, settleStatus, settleCode, settleDescription) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      url, body, due, settle?.id ?? '', settle?.status ?? '', settle?.code ?? '', settle?.description ?? '',
+    )
+    const current = await this.ctx.storage.getAlarm()
+    if (current === null || current > due) await this.ctx.storage.setAlarm(due)
+  }
+
+  override async alarm(): Promise<void> {
+    const now = Date.now()
+    type Item = { id: number; url: string; body: string; settleId: string; settleStatus: string; settleCode: string; settleDescription: string }
+    const due = this.sql.exec<Item>('SELECT * FROM outbox WHERE due <= ? ORDER BY due', now).toArray()
+    for (const item of due) {
+      this.sql.exec('DELETE FROM outbox WHERE id = ?', item.id)
+      if (item.settleId) this.settle(item.settleId, item.settleStatus, item.settleCode, item.settleDescription)
+      if (!item.url) continue
+      // Sent once, like the real gateway (no retries were found upstream): a receiver that is down misses it.
+      try {
+        const res = await fetch(item.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: item.body, signal: AbortSignal.timeout(10_000) })
+        await res.body?.cancel()
+      } catch {
+        // Delivery failed: the merchant's inquiry is the fallback, as with the real gateway.
+      }
+    }
+    const next = this.sql.exec<{ due: number | null }>('SELECT MIN(due) AS due FROM outbox').one().due
+    if (next !== null) await this.ctx.storage.setAlarm(next)
+  }
+
+  addFault(rule: FaultRule): void {
+    this.sql.exec('INSERT INTO faults (op, fault, field, value, remaining) VALUES (?, ?, ?, ?, ?)', rule.op, rule.fault, rule.field ?? '', rule.value ?? '', rule.times ?? 1)
+  }
+
+  /** Takes one use of the first fault rule matching this request, if any. */
+  takeFault(op: string, fields: Record<string, string>): Fault | undefined {
+    const rules = this.sql.exec<{ id: number; fault: string; field: string; value: string }>('SELECT id, fault, field, value FROM faults WHERE op = ? AND remaining > 0 ORDER BY id', op).toArray()
+    const hit = rules.find((r) => r.field === '' || fields[r.field] === r.value)
+    if (!hit) return undefined
+    this.sql.exec('UPDATE faults SET remaining = remaining - 1 WHERE id = ?', hit.id)
+    this.sql.exec('DELETE FROM faults WHERE remaining <= 0')
+    return hit.fault as Fault
+  }
+
+  /** Charges per merchantTransactionId and in total: what the load benchmark and tests count. */
+  stats(mtid?: string): { charges: number; succeeded: number; byMtid?: number } {
+    const charged = "kind IN ('card','token','repeat','invoice') OR (kind = 'qr' AND status != 'V')"
+    const total = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE ${charged}`).one()
+    const ok = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE (${charged}) AND status = 'Y'`).one()
+    const out: { charges: number; succeeded: number; byMtid?: number } = { charges: Number(total.n), succeeded: Number(ok.n) }
+    if (mtid !== undefined) out.byMtid = Number(this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE mtid = ? AND (${charged})`, mtid).one().n)
+    return out
+  }
+}
