@@ -1,0 +1,14 @@
+// Tests that run in Node: the shared field table and validators, and the smoke test that starts
+// the real processes (`npm start`, `npm run sandbox`).
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    root: fileURLToPath(new URL('..', import.meta.url)),
+    include: ['test/shared/**/*.test.ts', 'test/smoke/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+})

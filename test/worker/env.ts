@@ -1,0 +1,17 @@
+/**
+ * Types of the test runtime's `env` and `exports`: the Worker's bindings, plus the notification
+ * catcher the global setup starts.
+ */
+import type { Env as WorkerEnv } from '../../worker/env.ts'
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends WorkerEnv {
+      /** The notification catcher started by the global setup. */
+      CATCHER_URL: string
+    }
+    interface GlobalProps {
+      mainModule: typeof import('../../worker/index.ts')
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Helpers for Worker tests: a gateway client on the sandbox, unique ids, and the notification
+ * catcher's records.
+ */
+import { env } from 'cloudflare:test'
+import { SANDBOX } from '../support/credentials.ts'
+import { GatewayClient, type GatewayConfig } from '../../worker/gateway/client.ts'
+
+let counter = 0
+/** A merchantTransactionId no other test uses. */
+export const uniqueId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+
+export function client(over: Partial<GatewayConfig> = {}): GatewayClient {
+  return new GatewayClient({
+    baseUrl: env.GATEWAY_BASE_URL,
+    memberId: SANDBOX.memberId,
+    terminalId: SANDBOX.terminalId,
+    secureKey: SANDBOX.secureKey,
+    partnerId: SANDBOX.partnerId,
+    merchantUsername: SANDBOX.username,
+    qrAuthToken: SANDBOX.qrAuthToken,
+    timeoutMs: 1500,
+    ...over,
+  })
+}
+
+/** A notification address on the catcher, unique to one test. */
+export const catcherUrl = (tag: string): string => `${env.CATCHER_URL}/n/${tag}`
+
+/** Waits until the catcher has received at least one notification for `tag`. */
+export async function notificationsFor(tag: string, timeoutMs = 8000): Promise<Record<string, unknown>[]> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const res = await fetch(catcherUrl(tag))
+    const bodies = (await res.json()) as string[]
+    if (bodies.length > 0) return bodies.map((b) => JSON.parse(b) as Record<string, unknown>)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return []
+}
+
+/** What the sandbox counted as charged for a merchantTransactionId. */
+export async function chargesFor(mtid: string): Promise<number> {
+  const res = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/stats?mtid=${encodeURIComponent(mtid)}`)
+  const stats = (await res.json()) as { byMtid: number }
+  return stats.byMtid
+}
+
+export async function injectFault(rule: { op: string; fault: 'timeout' | 'http500' | 'unparseable'; field?: string; value?: string }): Promise<void> {
+  const res = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/faults`, { method: 'POST', body: JSON.stringify(rule), headers: { 'Content-Type': 'application/json' } })
+  if (res.status !== 201) throw new Error(`fault not accepted: ${res.status}`)
+}
+
+/** The shopper part of a card payment with a test card. */
+export function cardFields(number: string, over: Record<string, string> = {}) {
+  const brand = number.startsWith('37') ? 'AMEX' : number.startsWith('5') ? 'MC' : 'VISA'
+  return {
+    paymentBrand: brand,
+    cardNumber: number,
+    expiryMonth: '12',
+    expiryYear: '2030',
+    cvv: brand === 'AMEX' ? '1234' : '123',
+    givenName: 'Ada',
+    surname: 'Lovelace',
+    email: 'ada@example.com',
+    ip: '203.0.113.7',
+    ...over,
+  }
+}

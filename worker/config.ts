@@ -1,0 +1,34 @@
+/**
+ * @module
+ * Configuration read from the bindings, in one place.
+ */
+import type { Env } from './env.ts'
+import { GatewayClient, type GatewayConfig } from './gateway/client.ts'
+
+const DEFAULT_TIMEOUT_MS = 15_000
+
+/** An empty string in .dev.vars means "not set". */
+const opt = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim())
+
+export function gatewayConfig(env: Env): GatewayConfig {
+  const timeout = Number(opt(env.GATEWAY_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS)
+  const authToken = opt(env.AUTH_TOKEN)
+  const qrAuthToken = opt(env.QR_AUTH_TOKEN)
+  const partnerId = opt(env.PARTNER_ID)
+  const merchantUsername = opt(env.MERCHANT_USERNAME)
+  return {
+    baseUrl: env.GATEWAY_BASE_URL,
+    memberId: env.MEMBER_ID,
+    terminalId: env.TERMINAL_ID,
+    secureKey: env.SECURE_KEY,
+    timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
+    ...(authToken ? { authToken } : {}),
+    ...(qrAuthToken ? { qrAuthToken } : {}),
+    ...(partnerId ? { partnerId } : {}),
+    ...(merchantUsername ? { merchantUsername } : {}),
+  }
+}
+
+export function gatewayClient(env: Env): GatewayClient {
+  return new GatewayClient(gatewayConfig(env))
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Runs before `npm start`, `npm test` and `npm run sandbox` (prestart/pretest/presandbox), so both
+// work on a fresh clone with nothing run before them: checks Node, installs dependencies when
+// node_modules is missing or older than the lockfile, and creates .dev.vars from the example.
+import { execSync } from 'node:child_process'
+import { copyFileSync, existsSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const [major, minor] = process.versions.node.split('.').map(Number)
+if (major < 22 || (major === 22 && minor < 12)) {
+  console.error(
+    `pay-checkout needs Node 22.12 or newer (this is ${process.versions.node}). ` +
+      'Install Node 22, or run: source ../shared/tools/use-node22.sh',
+  )
+  process.exit(1)
+}
+
+const lock = join(root, 'package-lock.json')
+const installed = join(root, 'node_modules', '.package-lock.json')
+const stale = !existsSync(installed) || (existsSync(lock) && statSync(installed).mtimeMs < statSync(lock).mtimeMs)
+if (stale) {
+  console.log('Installing dependencies (node_modules is missing or older than package-lock.json)...')
+  execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+  })
+}
+
+const devVars = join(root, '.dev.vars')
+if (!existsSync(devVars)) {
+  copyFileSync(join(root, '.dev.vars.example'), devVars)
+  console.log('Created .dev.vars from .dev.vars.example (sandbox values).')
+}
