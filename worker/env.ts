@@ -20,6 +20,21 @@ export interface Env {
   ALLOWED_ORIGINS?: string
   /** Per-call gateway timeout in milliseconds (default 15000). */
   GATEWAY_TIMEOUT_MS?: string
+  /** Where merchant webhooks go (signed with WEBHOOK_SECRET); none are sent when unset. */
+  MERCHANT_WEBHOOK_URL?: string
+  /** First webhook retry delay in ms, doubled each time (default 10000, capped at an hour). */
+  WEBHOOK_RETRY_BASE_MS?: string
+  /** First status-inquiry delay in ms for an unknown outcome, doubled each time (default 2000). */
+  INQUIRY_BASE_MS?: string
+  /** How long a QR code stays valid in ms (default 600000). */
+  QR_TTL_MS?: string
+  /** Attempts allowed per card fingerprint in 10 minutes, across sessions (default 5). */
+  CARD_VELOCITY_LIMIT?: string
+  /** Bounds for session amounts, as amount text (defaults 0.01 and 999999999.99). */
+  AMOUNT_MIN?: string
+  AMOUNT_MAX?: string
+  /** Turnstile siteverify address (tests point it at a local stand-in). */
+  TURNSTILE_VERIFY_URL?: string
 
   // Secrets
   SECURE_KEY: string
@@ -27,4 +42,11 @@ export interface Env {
   QR_AUTH_TOKEN?: string
   MERCHANT_API_KEY: string
   WEBHOOK_SECRET: string
+  /** When set, every pay must carry a valid Turnstile token (SECURITY.md R10). */
+  TURNSTILE_SECRET?: string
+
+  // Durable Objects
+  SESSIONS: DurableObjectNamespace<import('./sessions/checkout-session.ts').CheckoutSession>
+  OPERATIONS: DurableObjectNamespace<import('./sessions/merchant-operation.ts').MerchantOperation>
+  VELOCITY: DurableObjectNamespace<import('./sessions/card-velocity.ts').CardVelocity>
 }

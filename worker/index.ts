@@ -6,13 +6,35 @@
  */
 import { Hono } from 'hono'
 import type { Env } from './env.ts'
+import { errorResponse, onError } from './errors.ts'
+import { checkout } from './routes/checkout.ts'
+import { gateway } from './routes/gateway.ts'
+import { invoices } from './routes/invoices.ts'
+import { openApiDocument } from './routes/openapi.ts'
+import { payments } from './routes/payments.ts'
+import { sessions } from './routes/sessions.ts'
+
+export { CardVelocity } from './sessions/card-velocity.ts'
+export { CheckoutSession } from './sessions/checkout-session.ts'
+export { MerchantOperation } from './sessions/merchant-operation.ts'
 
 const app = new Hono<{ Bindings: Env }>()
 
 /** Liveness, and which gateway this deployment talks to (its origin only, never credentials). */
 app.get('/healthz', (c) => {
-  const gateway = new URL(c.env.GATEWAY_BASE_URL)
-  return c.json({ ok: true, gateway: gateway.origin })
+  const gatewayUrl = new URL(c.env.GATEWAY_BASE_URL)
+  return c.json({ ok: true, gateway: gatewayUrl.origin })
 })
+
+app.get('/openapi.json', (c) => c.json(openApiDocument))
+
+app.route('/v1/sessions', sessions)
+app.route('/v1/payments', payments)
+app.route('/v1/invoices', invoices)
+app.route('/v1/checkout', checkout)
+app.route('/v1', gateway)
+
+app.notFound((c) => errorResponse(c, 'not_found', 'No such route.'))
+app.onError(onError)
 
 export default app

@@ -1,0 +1,49 @@
+/**
+ * @module
+ * The HTTP edge's errors: thrown as `ApiError`, turned into the one JSON shape by `onError`.
+ */
+import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { errorBody, type ErrorCode, type FieldError } from '../shared/errors.ts'
+import { log } from './log.ts'
+
+const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  invalid_request: 400,
+  param_mismatch: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  session_completed: 409,
+  idempotency_in_progress: 409,
+  payment_in_progress: 409,
+  session_expired: 410,
+  idempotency_mismatch: 422,
+  too_many_attempts: 429,
+  gateway_error: 502,
+  gateway_unavailable: 503,
+  internal_error: 500,
+}
+
+export const statusOf = (code: ErrorCode): ContentfulStatusCode => STATUS[code]
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: readonly FieldError[],
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+export function errorResponse(c: Context, code: ErrorCode, message: string, fields?: readonly FieldError[], headers?: Record<string, string>): Response {
+  return c.json(errorBody(code, message, fields), STATUS[code], headers)
+}
+
+/** `app.onError`: our errors keep their code; anything else is a bug, logged without its inputs. */
+export function onError(e: Error, c: Context): Response {
+  if (e instanceof ApiError) return errorResponse(c, e.code, e.message, e.fields)
+  log.error('unhandled_error', { error: e, path: new URL(c.req.url).pathname })
+  return errorResponse(c, 'internal_error', 'Something went wrong on our side.')
+}

@@ -1,0 +1,34 @@
+/**
+ * @module
+ * Identifiers and secrets: session ids, client secrets and their stored hashes, event ids.
+ */
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+
+/** `n` random base62 characters (rejection sampling keeps them uniform). */
+export function randomToken(n: number): string {
+  let out = ''
+  while (out.length < n) {
+    for (const b of crypto.getRandomValues(new Uint8Array(n * 2))) {
+      if (b < 248 && out.length < n) out += ALPHABET[b % 62]
+    }
+  }
+  return out
+}
+
+export const newSessionId = (): string => `cs_${randomToken(24)}`
+export const newEventId = (): string => `evt_${randomToken(24)}`
+/** 43 base62 characters: more than 256 bits of randomness. */
+export const newClientSecret = (sessionId: string): string => `${sessionId}_secret_${randomToken(43)}`
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** HMAC-SHA256 hex, for card fingerprints and webhook signatures. */
+export async function hmacHex(key: string, message: string): Promise<string> {
+  const k = await crypto.subtle.importKey('raw', new TextEncoder().encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const sig = await crypto.subtle.sign('HMAC', k, new TextEncoder().encode(message))
+  return [...new Uint8Array(sig)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}

@@ -1,0 +1,33 @@
+/**
+ * @module
+ * Reads a JSON object body, or ends the request with the one error shape. Bodies are small:
+ * anything over 16 KB is refused before parsing.
+ */
+import type { MiddlewareHandler } from 'hono'
+import { errorResponse } from '../errors.ts'
+
+export interface JsonBodyVariables {
+  body: Record<string, unknown>
+}
+
+const MAX_BYTES = 16 * 1024
+
+export function jsonBody(): MiddlewareHandler<{ Variables: JsonBodyVariables }> {
+  return async function jsonBody(c, next) {
+    const type = c.req.header('Content-Type') ?? ''
+    const text = await c.req.text()
+    let body: unknown = {}
+    if (text.length > MAX_BYTES) return errorResponse(c, 'invalid_request', 'The request body is too large.')
+    if (text.trim() !== '') {
+      if (!/^application\/json\b/i.test(type)) return errorResponse(c, 'invalid_request', 'Send the body as application/json.', [{ field: 'Content-Type', code: 'invalid_value' }])
+      try {
+        body = JSON.parse(text)
+      } catch {
+        return errorResponse(c, 'invalid_request', 'The body is not valid JSON.')
+      }
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return errorResponse(c, 'invalid_request', 'The body must be a JSON object.')
+    c.set('body', body as Record<string, unknown>)
+    await next()
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * @module
+ * Merchant server routes: `Authorization: Bearer <MERCHANT_API_KEY>`, compared in constant time.
+ * These routes are server-to-server only, so a request carrying a browser `Origin` is refused
+ * and no CORS header is ever sent (SECURITY.md R5, T8).
+ */
+import type { MiddlewareHandler } from 'hono'
+import type { Env } from '../env.ts'
+import { errorResponse } from '../errors.ts'
+import { timingSafeEqualText } from '../gateway/checksum.ts'
+
+export function merchantAuth(): MiddlewareHandler<{ Bindings: Env }> {
+  return async function merchantAuth(c, next) {
+    if (c.req.header('Origin') !== undefined) {
+      return errorResponse(c, 'forbidden', 'Merchant routes are for your server, not for browsers.')
+    }
+    const match = /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')
+    if (!match?.[1] || !c.env.MERCHANT_API_KEY || !(await timingSafeEqualText(match[1], c.env.MERCHANT_API_KEY))) {
+      return errorResponse(c, 'unauthorized', 'A valid merchant API key is required.', undefined, { 'WWW-Authenticate': 'Bearer' })
+    }
+    await next()
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * @module
+ * Browser routes, used by `<pay-checkout>`: read the session, pay by card or saved card, the two
+ * QR steps, and invoice regeneration. Amount, currency, merchantTransactionId and payment type
+ * come only from the session (SECURITY.md R1).
+ */
+import { Hono, type Context } from 'hono'
+import { detectBrand } from '../../shared/card.ts'
+import type { FieldError } from '../../shared/errors.ts'
+import { checkFormat } from '../../shared/formats.ts'
+import { flatten } from '../../shared/validate.ts'
+import type { Env } from '../env.ts'
+import { errorResponse } from '../errors.ts'
+import { hmacHex, sha256Hex } from '../ids.ts'
+import { browserAccess, type BrowserAccessVariables } from '../middleware/browser-access.ts'
+import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
+import { parsePayBody } from '../sessions/parse-input.ts'
+import { turnstilePasses } from '../turnstile.ts'
+import { idempotencyKeyOf, sendReply } from './operations.ts'
+
+type Ctx = Context<{ Bindings: Env; Variables: BrowserAccessVariables & JsonBodyVariables }>
+
+export const checkout = new Hono<{ Bindings: Env; Variables: BrowserAccessVariables & JsonBodyVariables }>()
+
+checkout.use('/:id', browserAccess())
+checkout.use('/:id/*', browserAccess())
+
+/** The connecting address, as Cloudflare reports it; never a value from the body. */
+function clientIp(c: Ctx): string {
+  const ip = c.req.header('CF-Connecting-IP') ?? ''
+  return checkFormat('ip', ip) === null ? ip : '127.0.0.1'
+}
+
+checkout.get('/:id', async (c) => {
+  const view = await c.get('session').checkoutView()
+  return view ? c.json(view) : errorResponse(c, 'not_found', 'No such checkout.')
+})
+
+checkout.post('/:id/pay', jsonBody(), async (c) => {
+  const stub = c.get('session')
+  const view = await stub.checkoutView()
+  if (!view) return errorResponse(c, 'not_found', 'No such checkout.')
+  const flow = view.flow
+  if (flow !== 'card' && flow !== 'saved-card') return errorResponse(c, 'forbidden', `This checkout is a ${String(flow)} checkout.`)
+  const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
+  if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+  const body = c.get('body')
+  const parsed = parsePayBody(body, flow, view.customer ?? undefined, view.savedCard?.brand)
+  if (!parsed.ok) {
+    const message = parsed.error.code === 'param_mismatch' ? 'The amount, currency and order are fixed by the checkout session.' : 'Some fields are missing or invalid.'
+    return errorResponse(c, parsed.error.code, message, parsed.error.fields)
+  }
+  const ip = clientIp(c)
+  if (!(await turnstilePasses(c.env, body.turnstileToken, ip))) return errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value' }])
+  const shopper = parsed.value
+  // A keyed hash of the card number: the velocity key and the idempotency fingerprint (R11, R15).
+  const pepper = await hmacHex(c.env.SECURE_KEY, 'pay-checkout card fingerprint v1')
+  const cardHash = shopper.cardNumber ? await hmacHex(pepper, shopper.cardNumber) : ''
+  if (cardHash) {
+    const limit = Number(c.env.CARD_VELOCITY_LIMIT ?? '') || 5
+    const velocity = await c.env.VELOCITY.get(c.env.VELOCITY.idFromName(cardHash)).hit(limit, 10 * 60_000)
+    if (!velocity.allowed) return errorResponse(c, 'too_many_attempts', 'Too many attempts with this card. Please try later.')
+  }
+  const canonical = Object.entries(shopper)
+    .filter(([k]) => k !== 'cardNumber' && k !== 'cvv')
+    .sort(([a], [b]) => a.localeCompare(b))
+  const fingerprint = await sha256Hex(JSON.stringify({ canonical, cardHash, brand: detectBrand(shopper.cardNumber ?? '') ?? null }))
+  return sendReply(c, await stub.pay({ idempotencyKey: key, fingerprint, shopper, ip }))
+})
+
+checkout.post('/:id/qr/verify', jsonBody(), async (c) => {
+  const body = flatten(c.get('body'))
+  const view = await c.get('session').checkoutView()
+  const prefill: Partial<Record<'givenName' | 'surname' | 'email', string | undefined>> = view?.customer ?? {}
+  const errors: FieldError[] = []
+  const pick = (key: string, format: 'walletId' | 'name' | 'email', fallback?: string): string => {
+    const v = body[key] ?? fallback
+    if (v === undefined || v === '') errors.push({ field: key, code: 'required' })
+    else if (typeof v !== 'string' || checkFormat(format, v) !== null) errors.push({ field: key, code: 'format' })
+    return typeof v === 'string' ? v : ''
+  }
+  for (const k of Object.keys(body)) if (!['walletId', 'customer.givenName', 'customer.surname', 'customer.email'].includes(k)) errors.push({ field: k, code: k === 'amount' || k === 'currency' ? 'mismatch' : 'not_allowed' })
+  const shopper = {
+    walletId: pick('walletId', 'walletId'),
+    givenName: pick('customer.givenName', 'name', prefill.givenName),
+    surname: pick('customer.surname', 'name', prefill.surname),
+    email: pick('customer.email', 'email', prefill.email),
+  }
+  if (errors.length > 0) return errorResponse(c, errors.some((e) => e.code === 'mismatch') ? 'param_mismatch' : 'invalid_request', 'Some fields are missing or invalid.', errors)
+  return sendReply(c, await c.get('session').qrVerify(shopper))
+})
+
+checkout.post('/:id/qr/complete', jsonBody(), async (c) => {
+  const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
+  if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+  const extra = Object.keys(c.get('body'))
+  if (extra.length > 0) return errorResponse(c, 'invalid_request', 'This step takes no fields.', extra.map((field) => ({ field, code: 'not_allowed' as const })))
+  return sendReply(c, await c.get('session').qrComplete(key))
+})
+
+checkout.post('/:id/invoice/regenerate', jsonBody(), async (c) => {
+  const extra = Object.keys(c.get('body'))
+  if (extra.length > 0) return errorResponse(c, 'invalid_request', 'This step takes no fields.', extra.map((field) => ({ field, code: 'not_allowed' as const })))
+  return sendReply(c, await c.get('session').regenerateInvoice())
+})

@@ -1,0 +1,123 @@
+/**
+ * @module
+ * The OpenAPI document of the Worker's HTTP API, served at `GET /openapi.json`.
+ */
+import { ERROR_CODES, FIELD_ERROR_CODES } from '../../shared/errors.ts'
+import { CARD_BRANDS } from '../../shared/card.ts'
+import { FLOWS, STATUSES } from '../sessions/types.ts'
+
+const json = (schema: object) => ({ content: { 'application/json': { schema } } })
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), { description: 'Error', ...json(ref('Error')) }]))
+const amount = { type: 'string', pattern: '^(0|[1-9][0-9]{0,11})\\.[0-9]{2}$', description: 'Decimal text with exactly two decimals, every currency (JPY too).' }
+const idemKey = { name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } }
+const merchant = [{ merchantKey: [] }]
+const browser = [{ clientSecret: [] }]
+
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'pay-checkout Worker API',
+    version: '1.0.0',
+    description: 'Merchant server routes (Bearer MERCHANT_API_KEY, no CORS), browser routes (Bearer client secret, CORS for the session origins) and gateway routes.',
+  },
+  components: {
+    securitySchemes: {
+      merchantKey: { type: 'http', scheme: 'bearer', description: 'MERCHANT_API_KEY; server to server only.' },
+      clientSecret: { type: 'http', scheme: 'bearer', description: 'The clientSecret returned when the session was created.' },
+    },
+    schemas: {
+      Error: {
+        type: 'object',
+        required: ['error'],
+        properties: {
+          error: {
+            type: 'object',
+            required: ['code', 'message'],
+            properties: {
+              code: { enum: [...ERROR_CODES] },
+              message: { type: 'string' },
+              fields: { type: 'array', items: { type: 'object', required: ['field', 'code'], properties: { field: { type: 'string' }, code: { enum: [...FIELD_ERROR_CODES] } } } },
+            },
+          },
+        },
+      },
+      SessionCreate: {
+        type: 'object',
+        required: ['flow', 'amount', 'currency', 'merchantTransactionId'],
+        additionalProperties: false,
+        properties: {
+          flow: { enum: [...FLOWS] },
+          amount,
+          currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+          merchantTransactionId: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+          paymentType: { enum: ['DB', 'PA'], default: 'DB' },
+          recurring: { const: 'INITIAL', description: 'card: first payment of a series' },
+          createRegistration: { type: 'boolean', description: 'card: store the card; the registrationId comes back on the session' },
+          registrationId: { type: 'string', description: 'saved-card: pays with paywithtoken/{registrationId}' },
+          recurringType: { enum: ['INITIAL', 'REPEATED'], default: 'REPEATED', description: 'saved-card' },
+          savedCard: { type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string', pattern: '^[0-9]{4}$' } } },
+          invoiceId: { type: 'string', description: 'invoice: the system id of the invoice to regenerate' },
+          merchantInvoiceId: { type: 'string', description: 'invoice: the reference of the regenerated invoice' },
+          invoiceExpirationPeriod: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'invoice: hours' },
+          customer: { type: 'object', properties: { givenName: { type: 'string' }, surname: { type: 'string' }, email: { type: 'string' }, phone: { type: 'string' }, telnocc: { type: 'string' } } },
+          returnUrl: { type: 'string', format: 'uri' },
+          allowedOrigins: { type: 'array', items: { type: 'string' }, maxItems: 10 },
+          expiresIn: { type: 'integer', minimum: 60, maximum: 86400, default: 1800 },
+          maxAttempts: { type: 'integer', minimum: 1, maximum: 10, default: 3 },
+        },
+      },
+      SessionCreated: { type: 'object', properties: { id: { type: 'string' }, clientSecret: { type: 'string' }, status: { enum: [...STATUSES] }, expiresAt: { type: 'string', format: 'date-time' } } },
+      PayResult: {
+        type: 'object',
+        properties: {
+          status: { enum: ['succeeded', 'declined', 'pending', 'action_required', 'unknown'] },
+          paymentId: { type: 'string' },
+          card: { type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } },
+          redirect: { type: 'object', properties: { url: { type: 'string' }, method: { type: 'string' }, parameters: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } } } } },
+          attemptsRemaining: { type: 'integer' },
+          message: { type: 'string' },
+        },
+      },
+    },
+  },
+  paths: {
+    '/v1/sessions': {
+      post: { summary: 'Create a checkout session', security: merchant, requestBody: json(ref('SessionCreate')), responses: { '201': { description: 'Created', ...json(ref('SessionCreated')) }, ...errors(400, 401, 403) } },
+    },
+    '/v1/sessions/{id}': { get: { summary: 'The whole state of a session (never card data)', security: merchant, responses: { '200': { description: 'Session' }, ...errors(401, 404) } } },
+    '/v1/payments/{paymentId}/repeat': {
+      post: {
+        summary: 'A REPEATED payment by payment id (customer absent)',
+        security: merchant,
+        parameters: [idemKey],
+        requestBody: json({ type: 'object', required: ['amount', 'currency'], properties: { amount, currency: { type: 'string' }, paymentType: { enum: ['DB', 'PA'] } } }),
+        responses: { '200': { description: 'Outcome (status succeeded | declined | pending | unknown)' }, ...errors(400, 401, 404, 409, 422, 502) },
+      },
+    },
+    '/v1/payments/{paymentId}/inquiry': { post: { summary: 'Gateway status inquiry (idType PID default, or MID)', security: merchant, responses: { '200': { description: 'Status' }, ...errors(400, 401, 404, 503) } } },
+    '/v1/invoices/{invoiceId}/regenerate': {
+      post: {
+        summary: 'Regenerate an invoice',
+        security: merchant,
+        parameters: [idemKey],
+        requestBody: json({ type: 'object', required: ['merchantInvoiceId', 'invoiceExpirationPeriod'], properties: { merchantInvoiceId: { type: 'string' }, invoiceExpirationPeriod: { type: 'string' }, merchantRedirectUrl: { type: 'string' } } }),
+        responses: { '200': { description: 'Invoice details' }, ...errors(400, 401, 404, 409, 422, 502) },
+      },
+    },
+    '/v1/checkout/{id}': { get: { summary: 'What the widget renders', security: browser, responses: { '200': { description: 'Checkout view' }, ...errors(401, 403, 404) } } },
+    '/v1/checkout/{id}/pay': {
+      post: {
+        summary: 'Pay by card (card fields, customer, optional shipping) or saved card (card.cvv). Amount, currency and order come from the session.',
+        security: browser,
+        parameters: [idemKey],
+        responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 401, 403, 409, 410, 422, 429, 502) },
+      },
+    },
+    '/v1/checkout/{id}/qr/verify': { post: { summary: 'QR step 1: walletId (and name, email unless prefilled)', security: browser, responses: { '200': { description: 'merchantWalletId and expiry' }, ...errors(400, 401, 403, 410) } } },
+    '/v1/checkout/{id}/qr/complete': { post: { summary: 'QR step 2', security: browser, parameters: [idemKey], responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 401, 409, 410) } } },
+    '/v1/checkout/{id}/invoice/regenerate': { post: { summary: 'Regenerate the session invoice', security: browser, responses: { '200': { description: 'Invoice' }, ...errors(401, 403, 409, 410) } } },
+    '/v1/notifications/{id}': { post: { summary: 'Gateway notification (checksum verified)', responses: { '200': { description: 'Received' }, ...errors(400, 401, 404) } } },
+    '/v1/return/{id}': { get: { summary: 'Shopper return after 3-D Secure: confirms by inquiry, redirects to returnUrl', responses: { '303': { description: 'To the returnUrl' } } } },
+  },
+} as const

@@ -1,0 +1,27 @@
+/**
+ * @module
+ * What the merchant's idempotent server routes share: the key's grammar, the operation object
+ * for a key, and sending its reply on.
+ */
+import type { Context } from 'hono'
+import type { FieldError } from '../../shared/errors.ts'
+import type { Env } from '../env.ts'
+import type { MerchantOperation } from '../sessions/merchant-operation.ts'
+import type { Reply } from '../sessions/reply.ts'
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,64}$/
+
+/** At most 64 characters of `[A-Za-z0-9_-]` (SECURITY.md R13); UUIDs fit. */
+export function idempotencyKeyOf(header: string | undefined): string | FieldError {
+  if (header === undefined) return { field: 'Idempotency-Key', code: 'required' }
+  return IDEMPOTENCY_KEY.test(header) ? header : { field: 'Idempotency-Key', code: 'format' }
+}
+
+export function operationStub(env: Env, name: string): DurableObjectStub<MerchantOperation> {
+  return env.OPERATIONS.get(env.OPERATIONS.idFromName(name))
+}
+
+export function sendReply(c: Context, reply: Reply): Response {
+  if (reply.replayed) c.header('Idempotent-Replayed', 'true')
+  return c.json(reply.body as object, reply.status as 200)
+}

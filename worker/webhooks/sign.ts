@@ -1,0 +1,76 @@
+/**
+ * @module
+ * Merchant webhooks, signed the Stripe way:
+ * `Pay-Signature: t=<unix>,v1=<hex HMAC-SHA256(WEBHOOK_SECRET, t + "." + body)>` (SECURITY.md R27).
+ * `verifyWebhook` is the helper merchants use on their side; it runs in Node 18+, Workers and
+ * browsers (WebCrypto only).
+ */
+
+export interface WebhookEvent {
+  /** Stable per event: a receiver that sees an id twice processes it once. */
+  readonly id: string
+  readonly type: string
+  /** Unix seconds. */
+  readonly created: number
+  readonly data: Record<string, unknown>
+}
+
+/** Receivers reject signatures older than this (stripe-node's DEFAULT_TOLERANCE). */
+export const DEFAULT_TOLERANCE_S = 300
+
+const enc = new TextEncoder()
+
+async function hmac(secret: string, message: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const sig = await crypto.subtle.sign('HMAC', key, enc.encode(message))
+  return [...new Uint8Array(sig)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** The `Pay-Signature` header value for a raw body. */
+export async function signatureHeader(secret: string, body: string, t = Math.floor(Date.now() / 1000)): Promise<string> {
+  return `t=${t},v1=${await hmac(secret, `${t}.${body}`)}`
+}
+
+/** Equal-length hex compared without an early exit. */
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false
+  let diff = 0
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return diff === 0
+}
+
+export type VerifyResult = { ok: true; event: WebhookEvent } | { ok: false; reason: 'malformed_header' | 'too_old' | 'bad_signature' | 'malformed_body' }
+
+/**
+ * Verifies a webhook from pay-checkout. Pass the raw body exactly as received, the header, and
+ * one secret or several (during a secret roll, any of them may have signed it).
+ *
+ * @example
+ * const result = await verifyWebhook(await req.text(), req.headers.get('Pay-Signature'), process.env.WEBHOOK_SECRET)
+ * if (!result.ok) return new Response('bad signature', { status: 400 })
+ */
+export async function verifyWebhook(
+  rawBody: string,
+  header: string | null | undefined,
+  secrets: string | readonly string[],
+  { toleranceS = DEFAULT_TOLERANCE_S, now = Date.now() }: { toleranceS?: number; now?: number } = {},
+): Promise<VerifyResult> {
+  if (!header) return { ok: false, reason: 'malformed_header' }
+  let t: number | undefined
+  const signatures: string[] = []
+  for (const part of header.split(',')) {
+    const [k, v] = part.split('=', 2).map((s) => s.trim())
+    if (k === 't' && v && /^\d+$/.test(v)) t = Number(v)
+    else if (k === 'v1' && v) signatures.push(v)
+  }
+  if (t === undefined || signatures.length === 0) return { ok: false, reason: 'malformed_header' }
+  // Always enforce an age limit: a tolerance of 0 must not mean "any age" (stripe-node's trap).
+  if (Math.abs(now / 1000 - t) > Math.max(1, toleranceS)) return { ok: false, reason: 'too_old' }
+  const candidates = await Promise.all((typeof secrets === 'string' ? [secrets] : secrets).map((s) => hmac(s, `${t}.${rawBody}`)))
+  if (!candidates.some((expected) => signatures.some((given) => constantTimeEqual(expected, given)))) return { ok: false, reason: 'bad_signature' }
+  try {
+    return { ok: true, event: JSON.parse(rawBody) as WebhookEvent }
+  } catch {
+    return { ok: false, reason: 'malformed_body' }
+  }
+}
