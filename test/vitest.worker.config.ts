@@ -15,6 +15,15 @@ export default defineConfig({
           GATEWAY_BASE_URL: inject('sandboxUrl'),
           CATCHER_URL: inject('catcherUrl'),
           GATEWAY_TIMEOUT_MS: '1500',
+          // The sandbox notifies PUBLIC_BASE_URL: the catcher records it for tests to relay.
+          PUBLIC_BASE_URL: inject('catcherUrl'),
+          MERCHANT_WEBHOOK_URL: `${inject('catcherUrl')}/webhooks`,
+          TURNSTILE_VERIFY_URL: `${inject('catcherUrl')}/siteverify`,
+          WEBHOOK_RETRY_BASE_MS: '100',
+          INQUIRY_BASE_MS: '100',
+          ALLOWED_ORIGINS: 'https://shop.example',
+          // Test cards are shared by many tests; the velocity test sets its own limit.
+          CARD_VELOCITY_LIMIT: '100000',
         },
       },
     })),
@@ -23,6 +32,7 @@ export default defineConfig({
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/worker/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/worker/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -1,13 +1,13 @@
 /**
  * Global setup of the Worker tests: a real sandbox gateway (`wrangler dev`, real HTTP, fresh
- * state) and a notification catcher, a plain HTTP server that records what the sandbox POSTs to
- * `notificationUrl` so tests can read it back.
+ * state) and the catcher (test/support/catcher.ts), which stands in for the merchant's webhook
+ * receiver and Turnstile, and records the sandbox's notifications.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { startCatcher } from './catcher.ts'
 import { freePort, root, startWrangler } from './processes.mjs'
 
 declare module 'vitest' {
@@ -15,24 +15,6 @@ declare module 'vitest' {
     sandboxUrl: string
     catcherUrl: string
   }
-}
-
-function startCatcher(port: number): Promise<() => Promise<void>> {
-  const received = new Map<string, string[]>()
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const key = req.url ?? '/'
-    if (req.method === 'POST') {
-      let body = ''
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-      req.on('end', () => {
-        received.set(key, [...(received.get(key) ?? []), body])
-        res.writeHead(200).end('ok')
-      })
-      return
-    }
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(received.get(key) ?? []))
-  })
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(() => new Promise((r) => server.close(() => r())))))
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

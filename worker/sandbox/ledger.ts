@@ -230,12 +230,16 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   }
 
   /** Charges per merchantTransactionId and in total: what the load benchmark and tests count. */
-  stats(mtid?: string): { charges: number; succeeded: number; byMtid?: number } {
+  stats(mtid?: string): { charges: number; succeeded: number; byMtid?: number; records?: number } {
     const charged = "kind IN ('card','token','repeat','invoice') OR (kind = 'qr' AND status != 'V')"
     const total = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE ${charged}`).one()
     const ok = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE (${charged}) AND status = 'Y'`).one()
-    const out: { charges: number; succeeded: number; byMtid?: number } = { charges: Number(total.n), succeeded: Number(ok.n) }
-    if (mtid !== undefined) out.byMtid = Number(this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE mtid = ? AND (${charged})`, mtid).one().n)
+    const out: { charges: number; succeeded: number; byMtid?: number; records?: number } = { charges: Number(total.n), succeeded: Number(ok.n) }
+    if (mtid !== undefined) {
+      out.byMtid = Number(this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE mtid = ? AND (${charged})`, mtid).one().n)
+      // Everything the gateway recorded for it, charge or not (a QR verify, a refused repeat...).
+      out.records = Number(this.sql.exec('SELECT COUNT(*) AS n FROM payments WHERE mtid = ?', mtid).one().n)
+    }
     return out
   }
 }

@@ -1,0 +1,54 @@
+/**
+ * A stand-in for everything outside the Worker that tests need to observe over real HTTP:
+ * - the gateway's notifications (the sandbox POSTs them to PUBLIC_BASE_URL, which points here);
+ * - the merchant's webhook receiver (`/webhooks`), which fails the first N deliveries of events
+ *   whose merchantTransactionId starts with `failN-`;
+ * - Turnstile's siteverify (`/siteverify`): token `pass` passes, `dup` is a reused token,
+ *   `outage` answers HTTP 500 with HTML.
+ * `GET` on any path returns what was POSTed there; `GET /webhooks?mtid=X` the events about X.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+
+interface Received {
+  readonly body: string
+  readonly signature: string | undefined
+}
+
+export function startCatcher(port: number): Promise<() => Promise<void>> {
+  const received = new Map<string, Received[]>()
+  const failures = new Map<string, number>()
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://catcher')
+    const path = url.pathname
+    if (req.method !== 'POST') {
+      let items = received.get(path) ?? []
+      const mtid = url.searchParams.get('mtid')
+      if (mtid) items = items.filter((i) => i.body.includes(`"merchantTransactionId":"${mtid}"`))
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(path === '/webhooks' ? items : items.map((i) => i.body)))
+      return
+    }
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      if (path === '/siteverify') {
+        const token = new URLSearchParams(body).get('response')
+        if (token === 'outage') return void res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>down</h1>')
+        const success = token === 'pass'
+        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ success, 'error-codes': success ? [] : ['timeout-or-duplicate'] }))
+      }
+      if (path === '/webhooks') {
+        const failN = /"merchantTransactionId":"fail(\d)-/.exec(body)
+        const eventId = String(req.headers['pay-event-id'] ?? '')
+        const failed = failures.get(eventId) ?? 0
+        if (failN && failed < Number(failN[1])) {
+          failures.set(eventId, failed + 1)
+          return void res.writeHead(500).end('failing on purpose')
+        }
+      }
+      const signature = req.headers['pay-signature']
+      received.set(path, [...(received.get(path) ?? []), { body, signature: typeof signature === 'string' ? signature : undefined }])
+      res.writeHead(200).end('ok')
+    })
+  })
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(() => new Promise((r) => server.close(() => r())))))
+}

@@ -1,0 +1,124 @@
+/**
+ * Driving the Worker through its public HTTP surface, as the merchant's server and the widget do.
+ */
+import { env, exports } from 'cloudflare:workers'
+import { TEST_SECRETS } from '../support/credentials.ts'
+import { uniqueId } from './helpers.ts'
+
+export const ORIGIN = 'https://shop.example'
+
+export interface Answer<T = Record<string, unknown>> {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: T
+  readonly text: string
+}
+
+export async function call<T = Record<string, unknown>>(path: string, init: RequestInit = {}): Promise<Answer<T>> {
+  const res = await exports.default.fetch(new Request(`http://worker.test${path}`, { redirect: 'manual', ...init }))
+  const text = await res.text()
+  let body: unknown = {}
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = {}
+  }
+  return { status: res.status, headers: res.headers, body: body as T, text }
+}
+
+const json = (body: unknown): string => JSON.stringify(body)
+
+export function merchant<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  return call<T>(path, {
+    method,
+    headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: json(body) }),
+  })
+}
+
+export interface Session {
+  readonly id: string
+  readonly clientSecret: string
+  readonly mtid: string
+}
+
+export async function createSession(over: Record<string, unknown> = {}): Promise<Session> {
+  const mtid = (over.merchantTransactionId as string | undefined) ?? uniqueId('order')
+  const res = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', { flow: 'card', amount: '100.00', currency: 'EUR', merchantTransactionId: mtid, allowedOrigins: [ORIGIN], ...over })
+  if (res.status !== 201) throw new Error(`session not created: ${res.status} ${res.text}`)
+  return { id: res.body.id, clientSecret: res.body.clientSecret, mtid }
+}
+
+export function browser<T = Record<string, unknown>>(
+  s: Pick<Session, 'id' | 'clientSecret'>,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer<T>> {
+  return call<T>(`/v1/checkout/${s.id}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: json(body) }),
+  })
+}
+
+/** A complete card pay body for a test card. */
+export function cardBody(number: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    card: { number, expiryMonth: '12', expiryYear: '2030', cvv: number.startsWith('37') ? '1234' : '123' },
+    customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    ...over,
+  }
+}
+
+export function pay(s: Session, number: string, key = uniqueId('key'), over: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  return browser<{ status: string; paymentId?: string; redirect?: { url: string }; attemptsRemaining: number; message: string; error?: { code: string } }>(s, 'POST', '/pay', cardBody(number, over), {
+    'Idempotency-Key': key,
+    ...headers,
+  })
+}
+
+export async function sessionState(id: string): Promise<Record<string, unknown>> {
+  return (await merchant('GET', `/v1/sessions/${id}`)).body
+}
+
+/** Polls the merchant view until `predicate` holds (alarms run in the background). */
+export async function eventually(id: string, predicate: (s: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs
+  let last: Record<string, unknown> = {}
+  while (Date.now() < deadline) {
+    last = await sessionState(id)
+    if (predicate(last)) return last
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`condition not reached; last state ${last.status as string}`)
+}
+
+/** The gateway's notification for a session, as the sandbox sent it (to the catcher). */
+export async function notificationSentFor(sessionId: string, timeoutMs = 8_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const bodies = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${sessionId}`)).json()) as string[]
+    if (bodies.length > 0) return bodies[bodies.length - 1] ?? ''
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error('no notification was sent')
+}
+
+/** Relays a notification to the Worker, as the gateway would deliver it. */
+export function deliverNotification(sessionId: string, body: string) {
+  return call(`/v1/notifications/${sessionId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+}
+
+/** The merchant webhooks received about a merchantTransactionId. */
+export async function webhooksAbout(mtid: string, count = 1, timeoutMs = 10_000): Promise<{ body: string; signature: string | undefined }[]> {
+  const deadline = Date.now() + timeoutMs
+  let items: { body: string; signature: string | undefined }[] = []
+  while (Date.now() < deadline) {
+    items = (await (await fetch(`${env.CATCHER_URL}/webhooks?mtid=${encodeURIComponent(mtid)}`)).json()) as typeof items
+    if (items.length >= count) return items
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return items
+}

@@ -1,0 +1,318 @@
+/**
+ * The browser's pay route against the sandbox gateway: binding to the session, idempotency and
+ * concurrency, attempts, expiry, 3-D Secure, pending and unknown outcomes, notifications and the
+ * merchant webhooks they trigger.
+ */
+import { env, runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { luhnCheckDigit } from '../../shared/card.ts'
+import { TEST_SECRETS } from '../support/credentials.ts'
+import { verifyWebhook } from '../../worker/webhooks/sign.ts'
+import app from '../../worker/index.ts'
+import { browser, call, cardBody, createSession, deliverNotification, eventually, merchant, notificationSentFor, ORIGIN, pay, sessionState, webhooksAbout } from './api.ts'
+import { chargesFor, injectFault, uniqueId } from './helpers.ts'
+import { leaksIn } from './setup.ts'
+
+describe('binding to the session (R1)', () => {
+  it('refuses a body that sets the amount: 400 param_mismatch, and the gateway sees nothing', async () => {
+    const s = await createSession({ amount: '100.00' })
+    const res = await pay(s, '4111111111111111', uniqueId('k'), { amount: '0.01' })
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ error: { code: 'param_mismatch', message: expect.any(String), fields: [{ field: 'amount', code: 'mismatch' }] } })
+    for (const field of ['currency', 'merchantTransactionId', 'paymentType', 'recurringType', 'createRegistration']) {
+      const r = await pay(s, '4111111111111111', uniqueId('k'), { [field]: 'x' })
+      expect(r.body.error?.code, field).toBe('param_mismatch')
+    }
+    const ip = await pay(s, '4111111111111111', uniqueId('k'), { customer: { givenName: 'Ada', surname: 'L', email: 'a@b.co', ip: '1.2.3.4' } })
+    expect(ip.body.error?.code).toBe('param_mismatch')
+    expect(await chargesFor(s.mtid)).toBe(0)
+  })
+
+  it('a normal pay makes the gateway see the session amount, signed correctly', async () => {
+    const s = await createSession({ amount: '100.00' })
+    const res = await pay(s, '4111111111111111')
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ status: 'succeeded', card: { brand: 'visa', last4: '1111' }, message: 'Payment successful.' })
+    // The sandbox accepted the checksum (it refuses a wrong one); what it recorded is 100.00.
+    const recorded = (await (await fetch(`${env.GATEWAY_BASE_URL}/sandbox/payments/${res.body.paymentId}`)).json()) as Record<string, string>
+    expect(recorded).toMatchObject({ amount: '100.00', currency: 'EUR', mtid: s.mtid, status: 'Y' })
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
+
+  it('refuses invalid card data with field names and rules, before any gateway call', async () => {
+    const s = await createSession()
+    const res = await browser(s, 'POST', '/pay', { card: { number: '4111111111111112', expiryMonth: '13', expiryYear: '2030', cvv: '12' }, customer: { email: 'x' } }, { 'Idempotency-Key': uniqueId('k') })
+    expect(res.status).toBe(400)
+    expect((res.body as { error: { fields: unknown[] } }).error.fields).toEqual(
+      expect.arrayContaining([
+        { field: 'card.number', code: 'luhn' },
+        { field: 'card.expiryMonth', code: 'format' },
+        { field: 'card.cvv', code: 'format' },
+        { field: 'customer.email', code: 'format' },
+        { field: 'customer.givenName', code: 'required' },
+      ]),
+    )
+    expect(res.text).not.toContain('4111111111111112')
+    expect(await chargesFor(s.mtid)).toBe(0)
+  })
+
+  it('requires an Idempotency-Key', async () => {
+    const s = await createSession()
+    const res = await browser(s, 'POST', '/pay', cardBody('4111111111111111'))
+    expect(res.status).toBe(400)
+    expect((res.body as { error: { fields: unknown[] } }).error.fields).toEqual([{ field: 'Idempotency-Key', code: 'required' }])
+  })
+
+  it('takes customer details from the session prefill', async () => {
+    const s = await createSession({ customer: { givenName: 'Grace', surname: 'Hopper', email: 'grace@example.com' } })
+    const res = await browser(s, 'POST', '/pay', { card: { number: '5555555555554444', expiryMonth: '01', expiryYear: '2031', cvv: '321' } }, { 'Idempotency-Key': uniqueId('k') })
+    expect(res.body).toMatchObject({ status: 'succeeded' })
+  })
+})
+
+describe('idempotency and concurrency (R13-R16)', () => {
+  it('50 concurrent pays of one session make exactly one gateway charge', async () => {
+    const s = await createSession()
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => pay(s, '4111111111111111', `k-${i}-${s.mtid}`)))
+    const ok = results.filter((r) => r.status === 200)
+    expect(ok).toHaveLength(1)
+    expect(ok[0]?.body.status).toBe('succeeded')
+    for (const r of results.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(409)
+      expect(['payment_in_progress', 'session_completed']).toContain(r.body.error?.code)
+    }
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
+
+  it('50 concurrent pays with one Idempotency-Key: one charge, the rest replay it or say in progress', async () => {
+    const s = await createSession()
+    const key = uniqueId('same')
+    const results = await Promise.all(Array.from({ length: 50 }, () => pay(s, '4111111111111111', key)))
+    const first = results.find((r) => r.status === 200 && r.headers.get('Idempotent-Replayed') === null)
+    expect(first).toBeDefined()
+    for (const r of results) {
+      if (r.status === 200) expect(r.text).toBe(first?.text)
+      else expect(r.body.error?.code).toBe('idempotency_in_progress')
+    }
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
+
+  it('replays a completed key byte for byte; the same key with another card is 422', async () => {
+    const s = await createSession()
+    const key = uniqueId('k')
+    const first = await pay(s, '4000000000000002', key)
+    expect(first.body.status).toBe('declined')
+    const again = await pay(s, '4000000000000002', key)
+    expect(again.text).toBe(first.text)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    const other = await pay(s, '4111111111111111', key)
+    expect(other.status).toBe(422)
+    expect(other.body.error?.code).toBe('idempotency_mismatch')
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
+})
+
+describe('attempts, completion and expiry (R3, R4)', () => {
+  it('a decline, then a success on the same session; then it cannot be charged again', async () => {
+    const s = await createSession()
+    const declined = await pay(s, '4000000000000002')
+    expect(declined.body).toMatchObject({ status: 'declined', attemptsRemaining: 2, message: 'Your card was declined.' })
+    expect(declined.text).not.toMatch(/10001|authorization system/)
+    const paid = await pay(s, '4111111111111111')
+    expect(paid.body).toMatchObject({ status: 'succeeded', attemptsRemaining: 1 })
+    const again = await pay(s, '4111111111111111')
+    expect(again.status).toBe(409)
+    expect(again.body.error?.code).toBe('session_completed')
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'succeeded', paymentId: paid.body.paymentId, resultCode: '00001' })
+    expect((state.attempts as unknown[]).length).toBe(2)
+  })
+
+  it('the fourth attempt on a three-attempt session is 429, with no gateway call', async () => {
+    const s = await createSession({ maxAttempts: 3 })
+    for (let i = 0; i < 3; i++) expect((await pay(s, '4000000000000002')).body.status).toBe('declined')
+    const fourth = await pay(s, '4000000000000002')
+    expect(fourth.status).toBe(429)
+    expect(fourth.body.error?.code).toBe('too_many_attempts')
+    expect(await chargesFor(s.mtid)).toBe(3)
+  })
+
+  it('an expired session answers 410 and is marked expired', async () => {
+    const s = await createSession()
+    await runInDurableObject(env.SESSIONS.get(env.SESSIONS.idFromName(s.id)), async (instance: { session?: unknown }, state) => {
+      const record = await state.storage.get<{ expiresAt: number }>('session')
+      if (record) await state.storage.put('session', { ...record, expiresAt: Date.now() - 1 })
+      instance.session = undefined
+    })
+    const res = await pay(s, '4111111111111111')
+    expect(res.status).toBe(410)
+    expect(res.body.error?.code).toBe('session_expired')
+    expect((await sessionState(s.id)).status).toBe('expired')
+    expect(await chargesFor(s.mtid)).toBe(0)
+  })
+})
+
+describe('card velocity (R11)', () => {
+  it('with the default limit, the sixth attempt with one card across six sessions within ten minutes is 429', async () => {
+    const partial = `4${String(Date.now()).slice(-9)}${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`
+    const number = partial + luhnCheckDigit(partial)
+    const defaults = { ...env, CARD_VELOCITY_LIMIT: undefined }
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) {
+      const s = await createSession()
+      const res = await app.fetch(
+        new Request(`http://worker.test/v1/checkout/${s.id}/pay`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': uniqueId('v') },
+          body: JSON.stringify(cardBody(number)),
+        }),
+        defaults,
+      )
+      statuses.push(res.status)
+      if (i === 5) expect(((await res.json()) as { error: { code: string } }).error.code).toBe('too_many_attempts')
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+  })
+})
+
+describe('3-D Secure (R28)', () => {
+  it('answers action_required with the redirect; after the ACS, the return confirms by inquiry and redirects', async () => {
+    const s = await createSession({ returnUrl: 'https://shop.example/thanks' })
+    const res = await pay(s, '4000000000003220')
+    expect(res.body).toMatchObject({ status: 'action_required', redirect: { url: expect.stringContaining('/acs/') } })
+    // A forged return before authentication changes nothing.
+    const forged = await call(`/v1/return/${s.id}?status=Y&paymentId=${res.body.paymentId}`)
+    expect(forged.status).toBe(303)
+    expect((await sessionState(s.id)).status).toBe('action_required')
+    const acs = await fetch(`${res.body.redirect?.url}/complete`, { method: 'POST', body: new URLSearchParams({ outcome: 'authenticated' }), redirect: 'manual' })
+    expect(acs.status).toBe(303)
+    const back = await call(`/v1/return/${s.id}`)
+    expect(back.status).toBe(303)
+    expect(back.headers.get('Location')).toBe(`https://shop.example/thanks?session=${s.id}&status=succeeded`)
+    expect((await sessionState(s.id)).status).toBe('succeeded')
+    // The widget on the return page sees the result.
+    expect((await browser(s, 'GET', '')).body).toMatchObject({ status: 'succeeded', result: { paymentId: res.body.paymentId } })
+  })
+})
+
+describe('notifications and merchant webhooks (R27)', () => {
+  it('a genuine notification settles a pending payment and triggers a signed merchant webhook', async () => {
+    const s = await createSession()
+    expect((await pay(s, '4000000000000259')).body.status).toBe('pending')
+    const body = await notificationSentFor(s.id)
+    const res = await deliverNotification(s.id, body)
+    expect(res.status).toBe(200)
+    expect((await sessionState(s.id)).status).toBe('succeeded')
+    const [hook] = await webhooksAbout(s.mtid)
+    expect(hook).toBeDefined()
+    const verified = await verifyWebhook(hook?.body ?? '', hook?.signature, TEST_SECRETS.WEBHOOK_SECRET)
+    expect(verified.ok).toBe(true)
+    if (verified.ok) expect(verified.event).toMatchObject({ type: 'checkout.session.succeeded', data: { id: s.id, status: 'succeeded', amount: '100.00' } })
+  })
+
+  it('a forged notification (bad checksum) is refused and changes nothing', async () => {
+    const s = await createSession()
+    expect((await pay(s, '4000000000000259')).body.status).toBe('pending')
+    const genuine = JSON.parse(await notificationSentFor(s.id)) as Record<string, unknown>
+    const forged = await deliverNotification(s.id, JSON.stringify({ ...genuine, transactionStatus: 'N' }))
+    expect(forged.status).toBe(401)
+    const wrongSum = await deliverNotification(s.id, JSON.stringify({ ...genuine, checksum: '0'.repeat(32) }))
+    expect(wrongSum.status).toBe(401)
+    expect((await sessionState(s.id)).status).toBe('pending')
+    const garbage = await deliverNotification(s.id, 'not json')
+    expect(garbage.status).toBe(400)
+  })
+
+  it('a webhook receiver that fails twice gets the event on the third try, same event id', async () => {
+    const s = await createSession({ merchantTransactionId: uniqueId('fail2') })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    const hooks = await webhooksAbout(s.mtid, 1, 15_000)
+    expect(hooks).toHaveLength(1)
+    const event = JSON.parse(hooks[0]?.body ?? '{}') as { id: string; type: string }
+    expect(event.type).toBe('checkout.session.succeeded')
+    expect(event.id).toMatch(/^evt_/)
+  })
+
+  it('verifyWebhook rejects a tampered body, a wrong secret and an old timestamp; accepts either secret during a roll', async () => {
+    const body = JSON.stringify({ id: 'evt_1', type: 't', created: 1, data: {} })
+    const { signatureHeader } = await import('../../worker/webhooks/sign.ts')
+    const header = await signatureHeader('whsec_a', body)
+    expect((await verifyWebhook(body, header, 'whsec_a')).ok).toBe(true)
+    expect(await verifyWebhook(body.replace('evt_1', 'evt_2'), header, 'whsec_a')).toEqual({ ok: false, reason: 'bad_signature' })
+    expect(await verifyWebhook(body, header, 'whsec_b')).toEqual({ ok: false, reason: 'bad_signature' })
+    expect((await verifyWebhook(body, header, ['whsec_b', 'whsec_a'])).ok).toBe(true)
+    const old = await signatureHeader('whsec_a', body, Math.floor(Date.now() / 1000) - 301)
+    expect(await verifyWebhook(body, old, 'whsec_a')).toEqual({ ok: false, reason: 'too_old' })
+    expect(await verifyWebhook(body, old, 'whsec_a', { toleranceS: 0 })).toEqual({ ok: false, reason: 'too_old' })
+  })
+})
+
+describe('unknown outcomes (R17, R18)', () => {
+  it.each([
+    ['a timeout (card 9995)', '4000000000009995', undefined],
+    ['an HTTP 500 (card 0119)', '4000000000000119', undefined],
+    ['an unparseable body', '4111111111111111', 'unparseable' as const],
+  ])('%s: the session is unknown, then settled by inquiry; one charge, never re-sent', async (_, card, fault) => {
+    const s = await createSession()
+    if (fault) await injectFault({ op: 'payment', fault, field: 'merchantTransactionId', value: s.mtid })
+    const res = await pay(s, card)
+    expect(res.body).toMatchObject({ status: 'unknown', message: 'We are confirming your payment.' })
+    const settled = await eventually(s.id, (st) => st.status === 'succeeded')
+    expect(settled.resultCode).toBe('00001')
+    expect(await chargesFor(s.mtid)).toBe(1)
+    // While unknown or after, another submit does not charge again.
+    expect((await pay(s, '4111111111111111')).status).toBe(409)
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
+})
+
+describe('Turnstile (R10), when TURNSTILE_SECRET is set', () => {
+  const withTurnstile = { ...env, TURNSTILE_SECRET: 'test-turnstile-secret' }
+  const payWith = async (token: string | undefined) => {
+    const s = await createSession()
+    const res = await app.fetch(
+      new Request(`http://worker.test/v1/checkout/${s.id}/pay`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': uniqueId('t') },
+        body: JSON.stringify(cardBody('4111111111111111', token === undefined ? {} : { turnstileToken: token })),
+      }),
+      withTurnstile,
+    )
+    return { status: res.status, body: (await res.json()) as { status?: string; error?: { code: string } }, mtid: s.mtid }
+  }
+
+  it.each([
+    ['missing', undefined],
+    ['reused or expired', 'dup'],
+    ['unverifiable (siteverify down)', 'outage'],
+  ])('a %s token gets 403 and no gateway call', async (_, token) => {
+    const r = await payWith(token)
+    expect(r.status).toBe(403)
+    expect(r.body.error?.code).toBe('forbidden')
+    expect(await chargesFor(r.mtid)).toBe(0)
+  })
+
+  it('a valid token passes', async () => {
+    const r = await payWith('pass')
+    expect(r.body.status).toBe('succeeded')
+  })
+})
+
+describe('the leak scan itself', () => {
+  it('finds card numbers, CVVs and secrets in text', () => {
+    expect(leaksIn('{"x":"4111111111111111"}')).toEqual(['card number ending 1111'])
+    expect(leaksIn('"card.cvv":"123"')).toEqual(['a CVV value'])
+    expect(leaksIn(`k=${TEST_SECRETS.SECURE_KEY}`)).toEqual(['the SECURE_KEY value'])
+    expect(leaksIn('{"createdAt":1763784000123,"paymentId":"4712157422"}')).toEqual([])
+  })
+})
+
+describe('merchant view of attempts', () => {
+  it('lists attempts with gateway codes and never card data', async () => {
+    const s = await createSession()
+    await pay(s, '4000000000000002')
+    const res = await merchant('GET', `/v1/sessions/${s.id}`)
+    expect(res.body).toMatchObject({ status: 'declined', resultCode: '10001', card: { brand: 'visa', last4: '0002' } })
+    expect(res.text).not.toContain('4000000000000002')
+  })
+})

@@ -1,0 +1,50 @@
+/**
+ * Runs in every Worker test file: captures everything the Worker logs and, after the file's
+ * tests, scans the captured logs and every Durable Object's storage for card numbers, CVVs and
+ * secrets (SECURITY.md R16, R25). A leak fails the file.
+ */
+import { env, listDurableObjectIds, runInDurableObject } from 'cloudflare:test'
+import { afterAll, expect } from 'vitest'
+import { BRAND_RULES, detectBrand, luhnValid } from '../../shared/card.ts'
+import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
+
+const captured: string[] = []
+for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+  const original = console[level].bind(console)
+  console[level] = (...args: unknown[]) => {
+    const line = args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')
+    captured.push(line)
+    // Keep test output readable: only errors are shown, everything is scanned.
+    if (level === 'error') original(...args)
+  }
+}
+
+/** What must never appear in a log line or in storage. */
+export function leaksIn(text: string): string[] {
+  const found: string[] = []
+  for (const run of text.match(/(?<!\d)\d{12,19}(?!\d)/g) ?? []) {
+    const brand = detectBrand(run)
+    if (brand && BRAND_RULES[brand].lengths.includes(run.length) && luhnValid(run)) found.push(`card number ending ${run.slice(-4)}`)
+  }
+  if (/cvv"?\s*[:=]\s*"?\d{3,4}/i.test(text)) found.push('a CVV value')
+  if (/_secret_[A-Za-z0-9]{43}/.test(text)) found.push('a client secret')
+  for (const [name, value] of Object.entries({ ...TEST_SECRETS, AUTH: SANDBOX.authToken })) {
+    if (value && value.length >= 8 && text.includes(value)) found.push(`the ${name} value`)
+  }
+  return found
+}
+
+async function storageDump(): Promise<string> {
+  const parts: string[] = []
+  for (const ns of [env.SESSIONS, env.OPERATIONS, env.VELOCITY] as DurableObjectNamespace[]) {
+    for (const id of await listDurableObjectIds(ns)) {
+      parts.push(await runInDurableObject(ns.get(id), async (_instance: unknown, state: DurableObjectState) => JSON.stringify([...(await state.storage.list())])))
+    }
+  }
+  return parts.join('\n')
+}
+
+afterAll(async () => {
+  expect(leaksIn(captured.join('\n')), 'log lines').toEqual([])
+  expect(leaksIn(await storageDump()), 'Durable Object storage').toEqual([])
+})
