@@ -26,8 +26,10 @@ payments.post('/:paymentId/repeat', jsonBody(), async (c) => {
   const body = c.get('body')
   const extra = Object.keys(body).filter((k) => !['amount', 'currency', 'paymentType'].includes(k))
   const bounds = { min: c.env.AMOUNT_MIN ?? DEFAULT_AMOUNT_BOUNDS.min, max: c.env.AMOUNT_MAX ?? DEFAULT_AMOUNT_BOUNDS.max }
-  const valid = validateFields(['amount', 'currency', 'paymentType'], body, { requireFor: 'repeat', amountBounds: bounds })
+  // paymentType may be left out (DB); amount and currency may not.
+  const valid = validateFields(['amount', 'currency', 'paymentType'], body, { amountBounds: bounds })
   const errors = [...extra.map((field) => ({ field, code: 'not_allowed' as const })), ...(valid.ok ? [] : valid.error)]
+  for (const required of ['amount', 'currency']) if (body[required] === undefined) errors.push({ field: required, code: 'required' })
   if (checkFormat('gatewayId', paymentId) !== null) errors.push({ field: 'paymentId', code: 'format' })
   if (errors.length > 0 || !valid.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', errors)
   const v = valid.value

@@ -449,6 +449,7 @@ sandbox.post(OPERATION_PATHS.invoiceGenerate, async (c) => {
     redirectUrl: f.merchantRedirectUrl ?? '',
     notificationUrl: f.notificationUrl ?? '',
     paymentId: '',
+    sourceId: '',
   }
   if (!(await ledger(c).addInvoice(inv))) return c.json(invoiceRefusal(CODES.duplicate))
   return c.json(invoiceBody(c, inv, CODES.invoiceCreated))
@@ -459,6 +460,10 @@ sandbox.post(OPERATION_PATHS.invoiceRegenerate, async (c) => {
   if (f instanceof Response) return invoiceShape(f)
   const from = await ledger(c).invoice(f.invoiceId ?? '')
   if (!from) return answer(c, 'invoiceRegenerate', f, invoiceRefusal(CODES.notFound))
+  // Asking again for the same new reference from the same invoice answers that invoice: the
+  // sandbox's assumption of how a client recovers a regeneration whose answer was lost.
+  const earlier = await ledger(c).invoiceByMerchantId(f.merchantInvoiceId ?? '')
+  if (earlier && earlier.sourceId === from.id) return answer(c, 'invoiceRegenerate', f, invoiceBody(c, earlier, CODES.invoiceOk))
   const inv: InvoiceRow = {
     ...from,
     id: `INV${rand(9)}`,
@@ -468,6 +473,7 @@ sandbox.post(OPERATION_PATHS.invoiceRegenerate, async (c) => {
     redirectUrl: f.merchantRedirectUrl ?? '',
     notificationUrl: f.notificationUrl ?? from.notificationUrl,
     paymentId: '',
+    sourceId: from.id,
   }
   if (!(await ledger(c).addInvoice(inv))) return c.json(invoiceRefusal(CODES.duplicate))
   return answer(c, 'invoiceRegenerate', f, invoiceBody(c, inv, CODES.invoiceOk))

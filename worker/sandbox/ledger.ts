@@ -67,6 +67,8 @@ export interface InvoiceRow {
   redirectUrl: string
   notificationUrl: string
   paymentId: string
+  /** The invoice this one was regenerated from ('' for a generated one). */
+  sourceId: string
 }
 
 export type Fault = 'timeout' | 'http500' | 'unparseable'
@@ -104,7 +106,7 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
         'CREATE TABLE IF NOT EXISTS registrations (id TEXT PRIMARY KEY, brand TEXT, bin TEXT, last4 TEXT, expiryMonth TEXT, expiryYear TEXT, holder TEXT, behaviour TEXT, initialDone INTEGER)',
       )
       this.sql.exec(
-        'CREATE TABLE IF NOT EXISTS invoices (id TEXT PRIMARY KEY, merchantInvoiceId TEXT UNIQUE, amount TEXT, currency TEXT, period INTEGER, createdMs INTEGER, email TEXT, description TEXT, redirectUrl TEXT, notificationUrl TEXT, paymentId TEXT)',
+        "CREATE TABLE IF NOT EXISTS invoices (id TEXT PRIMARY KEY, merchantInvoiceId TEXT UNIQUE, amount TEXT, currency TEXT, period INTEGER, createdMs INTEGER, email TEXT, description TEXT, redirectUrl TEXT, notificationUrl TEXT, paymentId TEXT, sourceId TEXT DEFAULT '')",
       )
       this.sql.exec(
         'CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT, body TEXT, due INTEGER, settleId TEXT, settleStatus TEXT, settleCode TEXT, settleDescription TEXT)',
@@ -165,10 +167,14 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
     const exists = this.sql.exec('SELECT COUNT(*) AS n FROM invoices WHERE merchantInvoiceId = ?', row.merchantInvoiceId).one()
     if (Number(exists.n) > 0) return false
     this.sql.exec(
-      'INSERT INTO invoices (id, merchantInvoiceId, amount, currency, period, createdMs, email, description, redirectUrl, notificationUrl, paymentId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      row.id, row.merchantInvoiceId, row.amount, row.currency, row.period, row.createdMs, row.email, row.description, row.redirectUrl, row.notificationUrl, row.paymentId,
+      'INSERT INTO invoices (id, merchantInvoiceId, amount, currency, period, createdMs, email, description, redirectUrl, notificationUrl, paymentId, sourceId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      row.id, row.merchantInvoiceId, row.amount, row.currency, row.period, row.createdMs, row.email, row.description, row.redirectUrl, row.notificationUrl, row.paymentId, row.sourceId,
     )
     return true
+  }
+
+  invoiceByMerchantId(merchantInvoiceId: string): InvoiceRow | undefined {
+    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM invoices WHERE merchantInvoiceId = ?', merchantInvoiceId).toArray()[0] as InvoiceRow | undefined
   }
 
   invoice(id: string): InvoiceRow | undefined {

@@ -1,0 +1,155 @@
+/**
+ * Merchant server operations that must happen once: repeat by payment id and invoice regeneration,
+ * with Idempotency-Key replay, concurrency and the fault matrix; and the status inquiry route.
+ */
+import { describe, expect, it } from 'vitest'
+import { TEST_SECRETS } from '../support/credentials.ts'
+import { verifyWebhook } from '../../worker/webhooks/sign.ts'
+import { call, createSession, merchant, ORIGIN, pay, webhooksAbout } from './api.ts'
+import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+
+/** A paid INITIAL payment to repeat. */
+async function initialPayment(): Promise<string> {
+  const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
+  const res = await pay(s, '4111111111111111')
+  if (res.body.status !== 'succeeded' || !res.body.paymentId) throw new Error(res.text)
+  return res.body.paymentId
+}
+
+type RepeatAnswer = { status: string; merchantTransactionId: string; paymentId?: string; error?: { code: string } }
+const repeat = (paymentId: string, key: string, body: Record<string, unknown> = { amount: '9.99', currency: 'EUR' }) =>
+  merchant<RepeatAnswer>('POST', `/v1/payments/${paymentId}/repeat`, body, { 'Idempotency-Key': key })
+
+/** An existing invoice in the sandbox (the merchant creates them in the gateway's dashboard). */
+async function existingInvoice(): Promise<string> {
+  const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '250.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+  if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+  return created.response.systemInvoiceId
+}
+
+type RegenAnswer = { status: string; invoice?: { transactionUrl?: string; merchantInvoiceId?: string }; error?: { code: string } }
+const regenerate = (invoiceId: string, key: string, merchantInvoiceId: string) =>
+  merchant<RegenAnswer>('POST', `/v1/invoices/${invoiceId}/regenerate`, { merchantInvoiceId, invoiceExpirationPeriod: '24', merchantRedirectUrl: 'https://shop.example/invoice/done' }, { 'Idempotency-Key': key })
+
+describe('POST /v1/payments/{paymentId}/repeat', () => {
+  it('charges a REPEATED payment once; the same key replays the stored answer', async () => {
+    const paymentId = await initialPayment()
+    const key = uniqueId('rk')
+    const first = await repeat(paymentId, key)
+    expect(first.status).toBe(200)
+    expect(first.body).toMatchObject({ status: 'succeeded', resultCode: '00001' })
+    expect(first.body.paymentId).not.toBe(paymentId)
+    const again = await repeat(paymentId, key)
+    expect(again.text).toBe(first.text)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(await chargesFor(first.body.merchantTransactionId)).toBe(1)
+  })
+
+  it('refuses the same key with another amount (422), a missing key (400), a bad amount (400)', async () => {
+    const paymentId = await initialPayment()
+    const key = uniqueId('rk')
+    expect((await repeat(paymentId, key)).status).toBe(200)
+    const other = await repeat(paymentId, key, { amount: '19.99', currency: 'EUR' })
+    expect(other.status).toBe(422)
+    expect(other.body.error?.code).toBe('idempotency_mismatch')
+    const noKey = await merchant<RepeatAnswer>('POST', `/v1/payments/${paymentId}/repeat`, { amount: '1.00', currency: 'EUR' })
+    expect(noKey.status).toBe(400)
+    const bad = await repeat(paymentId, uniqueId('rk'), { amount: '1', currency: 'EUR', card: { cvv: '123' } })
+    expect(bad.status).toBe(400)
+  })
+
+  it('50 concurrent repeats with one key make exactly one charge', async () => {
+    const paymentId = await initialPayment()
+    const key = uniqueId('rk')
+    const results = await Promise.all(Array.from({ length: 50 }, () => repeat(paymentId, key)))
+    const answered = results.filter((r) => r.status === 200)
+    expect(answered.length).toBeGreaterThanOrEqual(1)
+    for (const r of answered) expect(r.body.status).toBe('succeeded')
+    for (const r of results.filter((r) => r.status !== 200)) expect(r.body.error?.code).toBe('idempotency_in_progress')
+    expect(await chargesFor(answered[0]?.body.merchantTransactionId ?? '')).toBe(1)
+  })
+
+  it('a repeat of an unknown payment is 404', async () => {
+    const res = await repeat('999999999999', uniqueId('rk'))
+    expect(res.status).toBe(404)
+  })
+
+  it.each(['timeout', 'http500', 'unparseable'] as const)('%s: unknown, settled by inquiry, one charge, a signed webhook', async (fault) => {
+    const paymentId = await initialPayment()
+    const key = uniqueId(`rf-${fault}`)
+    // The Worker derives the repeat's merchantTransactionId from the key; learn it from a dry
+    // answer of the same shape: the first answer carries it.
+    const { sha256Hex } = await import('../../worker/ids.ts')
+    const mtid = `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`
+    await injectFault({ op: 'repeat', fault, field: 'merchantTransactionId', value: mtid })
+    const first = await repeat(paymentId, key)
+    expect(first.body).toMatchObject({ status: 'unknown', merchantTransactionId: mtid })
+    const [hook] = await webhooksAbout(mtid, 1, 15_000)
+    const verified = await verifyWebhook(hook?.body ?? '', hook?.signature, TEST_SECRETS.WEBHOOK_SECRET)
+    expect(verified.ok && verified.event.type).toBe('payment.repeat.succeeded')
+    const inquiry = await merchant('POST', `/v1/payments/${mtid}/inquiry`, { idType: 'MID' })
+    expect(inquiry.body).toMatchObject({ status: 'succeeded', merchantTransactionId: mtid })
+    expect(await chargesFor(mtid)).toBe(1)
+  })
+
+  it('is server-only: 401 without the key, 403 with a browser Origin', async () => {
+    const paymentId = await initialPayment()
+    const anon = await call(`/v1/payments/${paymentId}/repeat`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'k1' }, body: '{"amount":"1.00","currency":"EUR"}' })
+    expect(anon.status).toBe(401)
+    const fromPage = await merchant('POST', `/v1/payments/${paymentId}/repeat`, { amount: '1.00', currency: 'EUR' }, { 'Idempotency-Key': uniqueId('k'), Origin: ORIGIN })
+    expect(fromPage.status).toBe(403)
+    expect(fromPage.headers.get('Access-Control-Allow-Origin')).toBeNull()
+  })
+})
+
+describe('POST /v1/payments/{paymentId}/inquiry', () => {
+  it('reports a payment by id, and 404 for one the gateway never saw', async () => {
+    const paymentId = await initialPayment()
+    expect((await merchant('POST', `/v1/payments/${paymentId}/inquiry`, {})).body).toMatchObject({ status: 'succeeded', paymentId, transactionStatus: 'Y' })
+    expect((await merchant('POST', '/v1/payments/123123123/inquiry', {})).status).toBe(404)
+  })
+})
+
+describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
+  it('regenerates once per key; replays; refuses other parameters with 422', async () => {
+    const invoiceId = await existingInvoice()
+    const key = uniqueId('ik')
+    const ref = uniqueId('inv-new')
+    const first = await regenerate(invoiceId, key, ref)
+    expect(first.status).toBe(200)
+    expect(first.body).toMatchObject({ status: 'succeeded', invoice: { merchantInvoiceId: ref, transactionUrl: expect.stringContaining('/invoice/pay/') } })
+    expect((await regenerate(invoiceId, key, ref)).text).toBe(first.text)
+    expect((await regenerate(invoiceId, key, uniqueId('other'))).status).toBe(422)
+  })
+
+  it('50 concurrent regenerations with one key create one invoice', async () => {
+    const invoiceId = await existingInvoice()
+    const key = uniqueId('ik')
+    const ref = uniqueId('inv-c')
+    const results = await Promise.all(Array.from({ length: 50 }, () => regenerate(invoiceId, key, ref)))
+    const urls = new Set(results.filter((r) => r.status === 200).map((r) => r.body.invoice?.transactionUrl))
+    expect(urls.size).toBe(1)
+    for (const r of results.filter((r) => r.status !== 200)) expect(r.body.error?.code).toBe('idempotency_in_progress')
+  })
+
+  it.each(['timeout', 'http500', 'unparseable'] as const)('%s: unknown, then regenerated by asking again for the same reference', async (fault) => {
+    const invoiceId = await existingInvoice()
+    const ref = uniqueId(`inv-${fault}`)
+    await injectFault({ op: 'invoiceRegenerate', fault, field: 'merchantInvoiceId', value: ref })
+    const first = await regenerate(invoiceId, uniqueId('ik'), ref)
+    expect(first.body.status).toBe('unknown')
+    const deadline = Date.now() + 15_000
+    let hooks: { body: string }[] = []
+    while (Date.now() < deadline && hooks.length === 0) {
+      hooks = ((await (await fetch(`${(await import('cloudflare:test')).env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]).filter((h) => h.body.includes(ref))
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(hooks).toHaveLength(1)
+    expect(JSON.parse(hooks[0]?.body ?? '{}')).toMatchObject({ type: 'invoice.regenerate.succeeded', data: { status: 'succeeded' } })
+  })
+
+  it('404 for an invoice that does not exist', async () => {
+    const res = await regenerate('INV000000', uniqueId('ik'), uniqueId('x'))
+    expect(res.status).toBe(404)
+  })
+})
