@@ -11,7 +11,7 @@ import { verifyWebhook } from '../../worker/webhooks/sign.ts'
 import app from '../../worker/index.ts'
 import { browser, call, cardBody, createSession, deliverNotification, eventually, merchant, notificationSentFor, ORIGIN, pay, sessionState, webhooksAbout } from './api.ts'
 import { chargesFor, injectFault, uniqueId } from './helpers.ts'
-import { leaksIn } from './setup.ts'
+import { leaksIn, storageDump } from './setup.ts'
 
 describe('binding to the session (R1)', () => {
   it('refuses a body that sets the amount: 400 param_mismatch, and the gateway sees nothing', async () => {
@@ -139,10 +139,11 @@ describe('attempts, completion and expiry (R3, R4)', () => {
 
   it('an expired session answers 410 and is marked expired', async () => {
     const s = await createSession()
-    await runInDurableObject(env.SESSIONS.get(env.SESSIONS.idFromName(s.id)), async (instance: { session?: unknown }, state) => {
+    // The clock is the one thing a test cannot wait out: move the stored expiry into the past.
+    await runInDurableObject(env.SESSIONS.get(env.SESSIONS.idFromName(s.id)), async (instance, state) => {
       const record = await state.storage.get<{ expiresAt: number }>('session')
       if (record) await state.storage.put('session', { ...record, expiresAt: Date.now() - 1 })
-      instance.session = undefined
+      ;(instance as unknown as { session?: unknown }).session = undefined
     })
     const res = await pay(s, '4111111111111111')
     expect(res.status).toBe(410)
@@ -299,6 +300,11 @@ describe('Turnstile (R10), when TURNSTILE_SECRET is set', () => {
 })
 
 describe('the leak scan itself', () => {
+  it('reads the storage of this file’s Durable Objects', async () => {
+    const s = await createSession()
+    expect(await storageDump()).toContain(s.mtid)
+  })
+
   it('finds card numbers, CVVs and secrets in text', () => {
     expect(leaksIn('{"x":"4111111111111111"}')).toEqual(['card number ending 1111'])
     expect(leaksIn('"card.cvv":"123"')).toEqual(['a CVV value'])

@@ -34,11 +34,11 @@ export function leaksIn(text: string): string[] {
   return found
 }
 
-async function storageDump(): Promise<string> {
+export async function storageDump(): Promise<string> {
   const parts: string[] = []
-  for (const ns of [env.SESSIONS, env.OPERATIONS, env.VELOCITY] as DurableObjectNamespace[]) {
+  for (const ns of [env.SESSIONS, env.OPERATIONS, env.VELOCITY] as unknown as DurableObjectNamespace<undefined>[]) {
     for (const id of await listDurableObjectIds(ns)) {
-      parts.push(await runInDurableObject(ns.get(id), async (_instance: unknown, state: DurableObjectState) => JSON.stringify([...(await state.storage.list())])))
+      parts.push(await runInDurableObject(ns.get(id), async (_instance, state) => JSON.stringify([...(await state.storage.list())])))
     }
   }
   return parts.join('\n')

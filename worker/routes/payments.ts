@@ -48,6 +48,8 @@ payments.post('/:paymentId/repeat', jsonBody(), async (c) => {
 
 payments.post('/:paymentId/inquiry', jsonBody(), async (c) => {
   const id = c.req.param('paymentId')
+  const extra = Object.keys(c.get('body')).filter((k) => k !== 'idType')
+  if (extra.length > 0) return errorResponse(c, 'invalid_request', 'Only idType may be given.', extra.map((field) => ({ field, code: 'not_allowed' as const })))
   const idType = c.get('body').idType ?? 'PID'
   if (idType !== 'PID' && idType !== 'MID') return errorResponse(c, 'invalid_request', 'idType is PID or MID.', [{ field: 'idType', code: 'invalid_value' }])
   if (checkFormat(idType === 'PID' ? 'gatewayId' : 'merchantTransactionId', id) !== null) return errorResponse(c, 'invalid_request', 'Not a payment id.', [{ field: 'paymentId', code: 'format' }])

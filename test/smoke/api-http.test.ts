@@ -1,0 +1,109 @@
+/**
+ * The whole chain over real HTTP, as deployed: `wrangler dev` runs the sandbox gateway and the
+ * Worker; the sandbox notifies the Worker itself; the Worker signs a webhook to a receiver here.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TEST_SECRETS } from '../support/credentials.ts'
+import { freePort, root, startWrangler } from '../support/processes.mjs'
+import { verifyWebhook } from '../../worker/webhooks/sign.ts'
+
+let worker: { url: string; stop: () => Promise<void> }
+let sandbox: { url: string; stop: () => Promise<void> }
+let receiver: Server
+const hooks: { body: string; signature: string | undefined }[] = []
+const state = mkdtempSync(join(tmpdir(), 'pay-http-'))
+
+beforeAll(async () => {
+  const receiverPort = await freePort()
+  receiver = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c: Buffer) => (body += c.toString()))
+    req.on('end', () => {
+      hooks.push({ body, signature: typeof req.headers['pay-signature'] === 'string' ? req.headers['pay-signature'] : undefined })
+      res.writeHead(200).end()
+    })
+  })
+  await new Promise<void>((r) => receiver.listen(receiverPort, '127.0.0.1', () => r()))
+  sandbox = await startWrangler({ config: join(root, 'worker/sandbox/wrangler.toml'), port: await freePort(), persistTo: join(state, 'sandbox'), vars: { SANDBOX_PENDING_DELAY_MS: '300' } })
+  const port = await freePort()
+  worker = await startWrangler({
+    config: join(root, 'wrangler.toml'),
+    port,
+    persistTo: join(state, 'worker'),
+    vars: {
+      GATEWAY_BASE_URL: sandbox.url,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks`,
+      ...TEST_SECRETS,
+      AUTH_TOKEN: '',
+    },
+  })
+}, 180_000)
+
+afterAll(async () => {
+  await worker?.stop()
+  await sandbox?.stop()
+  await new Promise((r) => receiver?.close(r))
+  rmSync(state, { recursive: true, force: true })
+})
+
+async function createSession(): Promise<{ id: string; clientSecret: string; mtid: string }> {
+  const mtid = `http-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
+  const res = await fetch(`${worker.url}/v1/sessions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ flow: 'card', amount: '42.00', currency: 'EUR', merchantTransactionId: mtid, returnUrl: 'https://shop.example/thanks' }),
+  })
+  expect(res.status).toBe(201)
+  return { ...((await res.json()) as { id: string; clientSecret: string }), mtid }
+}
+
+const pay = (s: { id: string; clientSecret: string }, number: string) =>
+  fetch(`${worker.url}/v1/checkout/${s.id}/pay`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': `k-${Math.random().toString(36).slice(2)}` },
+    body: JSON.stringify({ card: { number, expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } }),
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as { status: string; redirect?: { url: string } } }))
+
+async function until<T>(f: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const v = await f()
+    if (v !== undefined) return v
+    await new Promise((r) => setTimeout(r, 150))
+  }
+  throw new Error('timed out')
+}
+
+describe('over real HTTP with wrangler dev', () => {
+  it('a pending card is settled by the gateway notifying the Worker, which signs a webhook', async () => {
+    const s = await createSession()
+    expect((await pay(s, '4000000000000259')).body.status).toBe('pending')
+    const hook = await until(async () => hooks.find((h) => h.body.includes(s.mtid)))
+    const verified = await verifyWebhook(hook.body, hook.signature, TEST_SECRETS.WEBHOOK_SECRET)
+    expect(verified.ok && verified.event).toMatchObject({ type: 'checkout.session.succeeded', data: { id: s.id, status: 'succeeded', amount: '42.00' } })
+  })
+
+  it('3-D Secure: the ACS returns the shopper to the Worker, which confirms and sends them to the shop', async () => {
+    const s = await createSession()
+    const res = await pay(s, '4000000000003220')
+    expect(res.body.status).toBe('action_required')
+    const acs = await fetch(`${res.body.redirect?.url}/complete`, { method: 'POST', body: new URLSearchParams({ outcome: 'authenticated' }), redirect: 'manual' })
+    const back = acs.headers.get('Location') ?? ''
+    expect(back).toBe(`${worker.url}/v1/return/${s.id}?${new URL(back).searchParams.toString()}`)
+    const shop = await fetch(back, { redirect: 'manual' })
+    expect(shop.status).toBe(303)
+    expect(shop.headers.get('Location')).toBe(`https://shop.example/thanks?session=${s.id}&status=succeeded`)
+  })
+
+  it('a browser from a foreign origin is refused before any handler runs', async () => {
+    const s = await createSession()
+    const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, { method: 'POST', headers: { Origin: 'https://evil.example', Authorization: `Bearer ${s.clientSecret}` }, body: '{}' })
+    expect(res.status).toBe(403)
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull()
+  })
+})
