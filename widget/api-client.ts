@@ -1,0 +1,60 @@
+/**
+ * @module
+ * The widget's only way to the network: typed calls to the Worker's browser routes. Returns a
+ * Result and never throws; a network failure is an error result like any other.
+ */
+import type { CheckoutView, InvoiceDetails, PayResult } from '../worker/sessions/types.ts'
+import { isErrorBody, type ErrorBody } from '../shared/errors.ts'
+import { err, ok, type Result } from '../shared/result.ts'
+
+// The wire types are the Worker's own (type-only imports: nothing of the Worker is bundled).
+export type { CheckoutView, Flow, InvoiceDetails, PayResult } from '../worker/sessions/types.ts'
+
+export type ApiError = ErrorBody['error'] & { readonly status: number }
+
+export class ApiClient {
+  constructor(
+    private readonly endpoint: string,
+    private readonly sessionId: string,
+    private readonly clientSecret: string,
+  ) {}
+
+  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<Result<T, ApiError>> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.clientSecret}` }
+    if (body !== undefined) headers['Content-Type'] = 'application/json'
+    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey
+    try {
+      const res = await fetch(`${this.endpoint.replace(/\/$/, '')}/v1/checkout/${encodeURIComponent(this.sessionId)}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        credentials: 'omit',
+      })
+      const json: unknown = await res.json().catch(() => undefined)
+      if (res.ok) return ok(json as T)
+      return err(isErrorBody(json) ? { ...json.error, status: res.status } : { code: 'internal_error', message: `HTTP ${res.status}`, status: res.status })
+    } catch {
+      return err({ code: 'gateway_unavailable', message: 'Network error', status: 0 })
+    }
+  }
+
+  view(): Promise<Result<CheckoutView, ApiError>> {
+    return this.request('GET', '')
+  }
+
+  pay(fields: Record<string, unknown>, idempotencyKey: string): Promise<Result<PayResult, ApiError>> {
+    return this.request('POST', '/pay', fields, idempotencyKey)
+  }
+
+  qrVerify(fields: Record<string, unknown>): Promise<Result<{ status: string; merchantWalletId?: string; expiresAt?: string; message?: string }, ApiError>> {
+    return this.request('POST', '/qr/verify', fields)
+  }
+
+  qrComplete(idempotencyKey: string): Promise<Result<PayResult, ApiError>> {
+    return this.request('POST', '/qr/complete', {}, idempotencyKey)
+  }
+
+  regenerateInvoice(): Promise<Result<{ status: string; invoice: InvoiceDetails }, ApiError>> {
+    return this.request('POST', '/invoice/regenerate', {})
+  }
+}

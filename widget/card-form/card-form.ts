@@ -1,0 +1,334 @@
+/**
+ * @module
+ * `<pay-card-form>`: the card and customer form, rendered from the shared field table (wire names,
+ * autofill tokens, keyboards, required-ness) and validated with the shared rules. It knows nothing
+ * of the network: on a valid submit it hands the wire fields to its host, which pays. That keeps it
+ * usable inline in `<pay-checkout>` and inside the isolated card frame.
+ */
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
+import { cvvLength, detectBrand, formatCardNumber, maxCardLength, normalizeCardNumber, type CardBrand } from '../../shared/card.ts'
+import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
+import { REQUEST_FIELDS, type RequestField, type RequestFieldName } from '../../shared/fields.ts'
+import { checkFormat } from '../../shared/formats.ts'
+import { expiryInPast } from '../../shared/validate.ts'
+import { PayChangeEvent } from '../events.ts'
+import { en, format, type MessageKey, type Messages } from '../i18n/index.ts'
+import { cardFormStyles } from './card-form.styles.ts'
+
+/** One input: a field of the table (or the combined expiry), with its label. */
+interface InputSpec {
+  readonly id: string
+  readonly label: MessageKey
+  /** Table fields this input fills; the expiry fills month and year. */
+  readonly fields: readonly RequestFieldName[]
+  readonly required: boolean
+}
+
+const spec = (id: string, label: MessageKey, name: RequestFieldName, op: 'payment' | 'tokenRepeat' = 'payment'): InputSpec => ({
+  id,
+  label,
+  fields: [name],
+  required: (REQUEST_FIELDS[name].use as Record<string, string>)[op] === 'R',
+})
+
+const CARD: readonly InputSpec[] = [
+  spec('number', 'cardNumber', 'cardNumber'),
+  { id: 'expiry', label: 'expiry', fields: ['expiryMonth', 'expiryYear'], required: true },
+  spec('cvv', 'cvv', 'cvv'),
+]
+const CUSTOMER: readonly InputSpec[] = [spec('givenName', 'givenName', 'givenName'), spec('surname', 'surname', 'surname'), spec('email', 'email', 'email')]
+const PHONE: readonly InputSpec[] = [spec('telnocc', 'telnocc', 'telnocc'), spec('phone', 'phone', 'phone')]
+const SHIPPING: readonly InputSpec[] = [
+  spec('street', 'street', 'shippingStreet1'),
+  spec('postcode', 'postcode', 'shippingPostcode'),
+  spec('city', 'city', 'shippingCity'),
+  spec('state', 'state', 'shippingState'),
+  spec('country', 'country', 'shippingCountry'),
+]
+const SAVED: readonly InputSpec[] = [spec('cvv', 'cvv', 'cvv', 'tokenRepeat')]
+
+const ERROR_KEYS: Partial<Record<FieldErrorCode, MessageKey>> = {
+  required: 'err_required',
+  format: 'err_format',
+  luhn: 'err_luhn',
+  length: 'err_length',
+  expired: 'err_expired',
+  unsupported_brand: 'err_unsupported_brand',
+}
+
+const BRAND_NAMES: Record<CardBrand, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'Amex',
+  discover: 'Discover',
+  jcb: 'JCB',
+  diners: 'Diners',
+  unionpay: 'UnionPay',
+  maestro: 'Maestro',
+}
+
+/** `MM / YY` (or what the shopper has typed so far) from any digits. */
+function formatExpiry(input: string): string {
+  const d = input.replace(/\D/g, '').slice(0, 4)
+  return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d
+}
+
+/**
+ * @summary The card and customer form, from the shared field table.
+ * @fires pay-change - Validity or brand changed through the shopper's input; never the number.
+ * @csspart form - The form.
+ * @csspart field - Each label, input and error.
+ * @csspart input - Each input.
+ * @csspart error - Each field error.
+ * @csspart brand - The detected card brand.
+ * @csspart submit - The pay button.
+ */
+export class PayCardForm extends LitElement {
+  static override styles = cardFormStyles
+  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true }
+  static override properties = {
+    mode: {},
+    messages: { attribute: false },
+    prefill: { attribute: false },
+    collectShipping: { type: Boolean, attribute: 'collect-shipping' },
+    savedBrand: { attribute: false },
+    submitLabel: { attribute: false },
+    disabled: { type: Boolean },
+    values: { state: true },
+    errors: { state: true },
+  }
+
+  /** `card` (full form) or `saved-card` (CVV only). */
+  declare mode: 'card' | 'saved-card'
+  declare messages: Messages
+  /** Customer details the merchant already knows: their inputs are left out. */
+  declare prefill: Partial<Record<string, string>> | null
+  /** Ask for a shipping address too. */
+  declare collectShipping: boolean
+  /** The saved card's brand, for the CVV length. */
+  declare savedBrand: CardBrand | null
+  declare submitLabel: string
+  /** While a payment is in flight: the button is disabled, so a double click sends once. */
+  declare disabled: boolean
+  private declare values: Record<string, string>
+  /** Field errors shown to the shopper: only after a field's blur, or after a submit. */
+  private declare errors: Record<string, FieldErrorCode>
+
+  constructor() {
+    super()
+    this.mode = 'card'
+    this.messages = en
+    this.prefill = null
+    this.collectShipping = false
+    this.savedBrand = null
+    this.submitLabel = ''
+    this.disabled = false
+    this.values = {}
+    this.errors = {}
+  }
+  private lastReported = ''
+
+  private get specs(): readonly InputSpec[] {
+    if (this.mode === 'saved-card') return SAVED
+    const customer = CUSTOMER.filter((s) => !this.prefill?.[s.id])
+    return [...CARD, ...customer, ...PHONE, ...(this.collectShipping ? SHIPPING : [])]
+  }
+
+  private get brand(): CardBrand | undefined {
+    return this.mode === 'saved-card' ? (this.savedBrand ?? undefined) : detectBrand(this.values.number ?? '')
+  }
+
+  /** The rule a value breaks, or null. */
+  private check(s: InputSpec): FieldErrorCode | null {
+    const value = (this.values[s.id] ?? '').trim()
+    if (value === '') {
+      if (s.required || (s.id === 'telnocc' && (this.values.phone ?? '').trim() !== '')) return 'required'
+      return null
+    }
+    if (s.id === 'expiry') {
+      const m = /^(\d{2}) \/ (\d{2})$/.exec(value)
+      if (!m || checkFormat('expiryMonth', m[1] ?? '') !== null) return 'format'
+      return expiryInPast(m[1] ?? '', `20${m[2]}`, new Date()) ? 'expired' : null
+    }
+    const name = s.fields[0]
+    if (!name) return null
+    const field: RequestField = REQUEST_FIELDS[name]
+    const code = checkFormat(field.format, s.id === 'number' ? normalizeCardNumber(value) : value, field.values ? { values: field.values } : {})
+    if (code) return code
+    if (s.id === 'cvv' && value.length !== cvvLength(this.brand)) return 'length'
+    return null
+  }
+
+  /** Every rule broken now, by wire name; never a value. */
+  validate(): FieldError[] {
+    const out: FieldError[] = []
+    for (const s of this.specs) {
+      const code = this.check(s)
+      if (code) out.push({ field: REQUEST_FIELDS[s.fields[s.id === 'expiry' ? 1 : 0] ?? 'cardNumber'].wire, code })
+    }
+    return out
+  }
+
+  /** The wire fields of a valid form (card data goes only to the caller, never into an event). */
+  collect(): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const s of this.specs) {
+      const value = (this.values[s.id] ?? '').trim()
+      if (value === '') continue
+      if (s.id === 'expiry') {
+        const [mm = '', yy = ''] = value.split(' / ')
+        out['card.expiryMonth'] = mm
+        out['card.expiryYear'] = `20${yy}`
+      } else if (s.fields[0]) {
+        out[REQUEST_FIELDS[s.fields[0]].wire] = s.id === 'number' ? normalizeCardNumber(value) : s.id === 'country' ? value.toUpperCase() : value
+      }
+    }
+    return out
+  }
+
+  /** Shows every error and moves focus to the first invalid field; true when the form is valid. */
+  showErrors(): boolean {
+    const errors: Record<string, FieldErrorCode> = {}
+    for (const s of this.specs) {
+      const code = this.check(s)
+      if (code) errors[s.id] = code
+    }
+    this.errors = errors
+    const first = this.specs.find((s) => errors[s.id])
+    if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#${first.id}`)?.focus())
+    return !first
+  }
+
+  /** Empties the form (all of it, or only the CVV after a decline). */
+  clear(only?: 'cvv'): void {
+    if (only) {
+      const { [only]: _, ...rest } = this.values
+      this.values = rest
+    } else {
+      this.values = {}
+    }
+    this.errors = {}
+    this.lastReported = ''
+  }
+
+  private onInput(s: InputSpec, e: Event): void {
+    const input = e.target as HTMLInputElement
+    let value = input.value
+    if (s.id === 'number') value = formatCardNumber(value).slice(0, maxCardLength(detectBrand(value)) + 4)
+    if (s.id === 'expiry') value = (e as InputEvent).inputType?.startsWith('delete') ? value : formatExpiry(value)
+    if (s.id === 'cvv') value = value.replace(/\D/g, '').slice(0, 4)
+    if (value !== input.value) input.value = value
+    this.values = { ...this.values, [s.id]: value }
+    // Errors already shown update as the shopper fixes them; new ones wait for blur or submit.
+    if (this.errors[s.id]) {
+      const code = this.check(s)
+      const { [s.id]: _, ...rest } = this.errors
+      this.errors = code ? { ...rest, [s.id]: code } : rest
+    }
+    this.reportChange()
+  }
+
+  private onBlur(s: InputSpec): void {
+    const code = (this.values[s.id] ?? '') === '' && !this.errors[s.id] ? null : this.check(s)
+    const { [s.id]: _, ...rest } = this.errors
+    this.errors = code ? { ...rest, [s.id]: code } : rest
+  }
+
+  /** Fires pay-change when validity or brand changed: no values, ever. */
+  private reportChange(): void {
+    const valid = this.validate().length === 0
+    const brand = this.brand ?? null
+    const key = `${valid}|${brand}`
+    if (key === this.lastReported) return
+    this.lastReported = key
+    this.dispatchEvent(new PayChangeEvent({ valid, brand }))
+  }
+
+  /** Browsers autofill by setting values without input events on some paths: read them back. */
+  private syncFromInputs(): void {
+    const values = { ...this.values }
+    for (const s of this.specs) {
+      const el = this.renderRoot.querySelector<HTMLInputElement>(`#${s.id}`)
+      if (!el) continue
+      let value = el.value
+      if (s.id === 'number') value = formatCardNumber(value)
+      if (s.id === 'expiry') value = formatExpiry(value)
+      values[s.id] = value
+    }
+    this.values = values
+  }
+
+  private onSubmit(e: Event): void {
+    e.preventDefault()
+    if (this.disabled) return
+    this.syncFromInputs()
+    if (!this.showErrors()) return
+    this.dispatchEvent(new CustomEvent('card-form-submit', { detail: this.collect() }))
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('mode')) this.clear()
+  }
+
+  private input(s: InputSpec): TemplateResult {
+    const name = s.fields[0] ?? 'cardNumber'
+    const field: RequestField = REQUEST_FIELDS[name]
+    const error = this.errors[s.id]
+    const isCard = s.id === 'number'
+    const hint = s.id === 'cvv' ? format(this.messages, 'cvvHint', { n: cvvLength(this.brand) }) : ''
+    const described = [hint ? `${s.id}-hint` : '', error ? `${s.id}-error` : ''].filter(Boolean).join(' ')
+    const brand = this.brand
+    return html`<div class="field" part="field">
+      <label for=${s.id}>${this.messages[s.label]}</label>
+      <div class="control">
+        <input
+          id=${s.id}
+          part="input"
+          name=${s.id === 'expiry' ? 'cc-exp' : field.wire}
+          .value=${this.values[s.id] ?? ''}
+          autocomplete=${s.id === 'expiry' ? 'cc-exp' : (field.input?.autocomplete ?? 'off')}
+          inputmode=${field.input?.inputmode ?? 'text'}
+          ?required=${s.required}
+          aria-invalid=${error ? 'true' : 'false'}
+          aria-describedby=${described || nothing}
+          maxlength=${isCard ? maxCardLength(brand) + 4 : s.id === 'expiry' ? 7 : s.id === 'cvv' ? 4 : 100}
+          spellcheck="false"
+          @input=${(e: Event) => this.onInput(s, e)}
+          @blur=${() => this.onBlur(s)}
+        />
+        ${isCard && brand ? html`<span class="brand" part="brand">${BRAND_NAMES[brand]}</span>` : nothing}
+      </div>
+      ${hint ? html`<p class="hint" id="${s.id}-hint">${hint}</p>` : nothing}
+      ${error ? html`<p class="error" part="error" id="${s.id}-error">${this.messages[ERROR_KEYS[error] ?? 'err_invalid']}</p>` : nothing}
+    </div>`
+  }
+
+  protected override render(): TemplateResult {
+    const specs = this.specs
+    const pick = (ids: readonly InputSpec[]) => specs.filter((s) => ids.includes(s))
+    const card = pick(CARD)
+    const customer = pick(CUSTOMER)
+    const shipping = pick(SHIPPING)
+    return html`<form part="form" novalidate @submit=${this.onSubmit}>
+      ${this.mode === 'saved-card' ? this.input(SAVED[0] as InputSpec) : nothing}
+      ${card.length ? html`${this.input(CARD[0] as InputSpec)}<div class="row">${card.slice(1).map((s) => this.input(s))}</div>` : nothing}
+      ${customer.length ? html`<div class="row">${customer.slice(0, 2).map((s) => this.input(s))}</div>${customer.slice(2).map((s) => this.input(s))}` : nothing}
+      ${this.mode === 'card' ? html`<div class="row phone">${PHONE.map((s) => this.input(s))}</div>` : nothing}
+      ${shipping.length
+        ? html`<fieldset>
+            <legend>${this.messages.shippingTitle}</legend>
+            ${shipping.map((s) => this.input(s))}
+          </fieldset>`
+        : nothing}
+      <button type="submit" part="submit" ?disabled=${this.disabled} aria-disabled=${this.disabled ? 'true' : 'false'}>${this.submitLabel}</button>
+    </form>`
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-card-form': PayCardForm
+  }
+}
+
+if (!customElements.get('pay-card-form')) customElements.define('pay-card-form', PayCardForm)

@@ -1,0 +1,124 @@
+/**
+ * @module
+ * The design tokens and the form look every component shares. Merchants theme through the
+ * CSS custom properties (documented on `<pay-checkout>`), which inherit into every shadow root.
+ * Colours meet WCAG AA contrast in both themes.
+ */
+import { css } from 'lit'
+
+export const tokens = css`
+  :host {
+    --_accent: var(--pay-accent, #0b57d0);
+    --_accent-text: var(--pay-accent-text, #ffffff);
+    --_bg: var(--pay-bg, #ffffff);
+    --_text: var(--pay-text, #1b1b1f);
+    --_muted: var(--pay-muted, #4a4a52);
+    --_border: var(--pay-border, #767680);
+    --_error: var(--pay-error, #b3261e);
+    --_success: var(--pay-success, #146c2e);
+    --_radius: var(--pay-radius, 8px);
+    --_font: var(--pay-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_gap: var(--pay-spacing, 0.75rem);
+    --_focus: var(--pay-focus, #0b57d0);
+    color: var(--_text);
+    font-family: var(--_font);
+  }
+`
+
+export const formStyles = css`
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  form {
+    display: grid;
+    gap: var(--_gap);
+  }
+  .row {
+    display: grid;
+    gap: var(--_gap);
+    grid-template-columns: repeat(auto-fit, minmax(8rem, 1fr));
+  }
+  .field {
+    display: grid;
+    gap: 0.25rem;
+    min-width: 0;
+  }
+  label {
+    font-size: 0.875rem;
+    font-weight: 600;
+  }
+  .control {
+    position: relative;
+    display: flex;
+    align-items: center;
+  }
+  input {
+    width: 100%;
+    min-height: 2.75rem;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+    color: var(--_text);
+    font: inherit;
+    font-size: 1rem;
+  }
+  input:focus-visible,
+  button:focus-visible,
+  a:focus-visible {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--_error);
+    border-width: 2px;
+  }
+  .error {
+    color: var(--_error);
+    font-size: 0.875rem;
+    margin: 0;
+  }
+  .hint {
+    color: var(--_muted);
+    font-size: 0.8125rem;
+    margin: 0;
+  }
+  button,
+  .button {
+    min-height: 2.75rem;
+    padding: 0.6rem 1rem;
+    border: 0;
+    border-radius: var(--_radius);
+    background: var(--_accent);
+    color: var(--_accent-text);
+    font: inherit;
+    font-weight: 600;
+    font-size: 1rem;
+    cursor: pointer;
+    text-align: center;
+    text-decoration: none;
+  }
+  button[disabled] {
+    opacity: 0.6;
+    cursor: progress;
+  }
+  button.secondary {
+    background: transparent;
+    color: var(--_accent);
+    border: 1px solid var(--_accent);
+  }
+  fieldset {
+    border: 0;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: var(--_gap);
+  }
+  legend {
+    font-weight: 600;
+    padding: 0;
+    margin-bottom: 0.25rem;
+  }
+`
