@@ -150,13 +150,13 @@ export class PayCardForm extends LitElement {
       if (!m || checkFormat('expiryMonth', m[1] ?? '') !== null) return 'format'
       return expiryInPast(m[1] ?? '', `20${m[2]}`, new Date()) ? 'expired' : null
     }
+    // A CVV of digits only is wrong by its length for the brand, which says more than "format".
+    if (s.id === 'cvv' && /^\d+$/.test(value) && value.length !== cvvLength(this.brand)) return 'length'
     const name = s.fields[0]
     if (!name) return null
     const field: RequestField = REQUEST_FIELDS[name]
     const code = checkFormat(field.format, s.id === 'number' ? normalizeCardNumber(value) : value, field.values ? { values: field.values } : {})
-    if (code) return code
-    if (s.id === 'cvv' && value.length !== cvvLength(this.brand)) return 'length'
-    return null
+    return code
   }
 
   /** Every rule broken now, by wire name; never a value. */

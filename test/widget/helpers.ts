@@ -1,0 +1,83 @@
+/**
+ * Helpers for the browser tests: sessions from the test server (playing the merchant's server),
+ * mounting the element, and reaching the inputs through its shadow roots.
+ */
+import { fixture, html, oneEvent } from '@open-wc/testing'
+import '../../widget/index.ts'
+import type { PayCheckout } from '../../widget/index.ts'
+
+export interface TestSession {
+  readonly endpoint: string
+  readonly id: string
+  readonly clientSecret: string
+}
+
+export async function createSession(body: Record<string, unknown> = {}): Promise<TestSession> {
+  const res = await fetch('/__merchant/session', { method: 'POST', body: JSON.stringify({ flow: 'card', ...body }) })
+  if (res.status !== 201) throw new Error(`session: ${res.status} ${await res.text()}`)
+  return (await res.json()) as TestSession
+}
+
+export async function sessionState(id: string): Promise<Record<string, unknown>> {
+  return (await (await fetch(`/__merchant/state?id=${id}`)).json()) as Record<string, unknown>
+}
+
+/** Mounts `<pay-checkout>` for a session and waits until it is ready. */
+export async function mount(body: Record<string, unknown> = {}, attrs: { locale?: string; theme?: string; shipping?: boolean } = {}): Promise<{ el: PayCheckout; session: TestSession }> {
+  const session = await createSession(body)
+  const el = await fixture<PayCheckout>(html`<pay-checkout
+    endpoint=${session.endpoint}
+    session=${session.id}
+    client-secret=${session.clientSecret}
+    locale=${attrs.locale ?? 'en'}
+    theme=${attrs.theme ?? 'light'}
+    ?collect-shipping=${attrs.shipping ?? false}
+  ></pay-checkout>`)
+  if (!el.shadowRoot?.querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view')) await oneEvent(el, 'pay-ready')
+  await el.updateComplete
+  return { el, session }
+}
+
+export function form(el: PayCheckout): HTMLElement & { updateComplete: Promise<boolean> } {
+  const f = el.shadowRoot?.querySelector('pay-card-form')
+  if (!f) throw new Error('no card form')
+  return f as unknown as HTMLElement & { updateComplete: Promise<boolean> }
+}
+
+export function input(el: PayCheckout, id: string): HTMLInputElement {
+  const i = form(el).shadowRoot?.querySelector<HTMLInputElement>(`#${id}`)
+  if (!i) throw new Error(`no input #${id}`)
+  return i
+}
+
+export function payButton(el: PayCheckout): HTMLButtonElement {
+  const b = form(el).shadowRoot?.querySelector<HTMLButtonElement>('button[type=submit]')
+  if (!b) throw new Error('no pay button')
+  return b
+}
+
+export function status(el: PayCheckout): string {
+  return el.shadowRoot?.querySelector('[role=status]')?.textContent?.trim() ?? ''
+}
+
+/** Sets a value the way a paste or a browser's autofill does: value, then an input event. */
+export function setValue(i: HTMLInputElement, value: string, inputType = 'insertFromPaste'): void {
+  i.value = value
+  i.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType }))
+}
+
+export const CARD = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
+
+/** Fills the card form by paste-style input events. */
+export async function fill(el: PayCheckout, values: Partial<typeof CARD> = {}): Promise<void> {
+  for (const [id, value] of Object.entries({ ...CARD, ...values })) setValue(input(el, id), value)
+  await form(el).updateComplete
+}
+
+export async function until(predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}

@@ -1,0 +1,285 @@
+import { expect, oneEvent } from '@open-wc/testing'
+import { sendKeys } from '@web/test-runner-commands'
+import { en } from '../../widget/i18n/en.ts'
+import { loadMessages, resolveLocale, SUPPORTED_LOCALES } from '../../widget/i18n/index.ts'
+import type { PayCheckout } from '../../widget/index.ts'
+import { CARD, fill, form, input, mount, payButton, sessionState, setValue, status, until } from './helpers.ts'
+
+const collect = (el: PayCheckout, types: string[]) => {
+  const seen: { type: string; detail: unknown }[] = []
+  for (const t of types) el.addEventListener(t, (e) => seen.push({ type: t, detail: (e as CustomEvent).detail }))
+  return seen
+}
+
+describe('<pay-checkout> card flow', () => {
+  describe('accessibility', () => {
+    for (const theme of ['light', 'dark']) {
+      it(`is accessible when ready (${theme})`, async () => {
+        const { el } = await mount({}, { theme })
+        await expect(el).to.be.accessible()
+      })
+
+      it(`is accessible with field errors shown (${theme})`, async () => {
+        const { el } = await mount({}, { theme, shipping: true })
+        payButton(el).click()
+        await form(el).updateComplete
+        expect(input(el, 'number').getAttribute('aria-invalid')).to.equal('true')
+        await expect(el).to.be.accessible()
+      })
+
+      it(`is accessible after a success and after a decline (${theme})`, async () => {
+        const { el } = await mount({}, { theme })
+        await fill(el, { number: '4000 0000 0000 0002' })
+        const declined = oneEvent(el, 'pay-declined')
+        payButton(el).click()
+        await declined
+        await expect(el).to.be.accessible()
+        await fill(el)
+        const ok = oneEvent(el, 'pay-success')
+        payButton(el).click()
+        await ok
+        await expect(el).to.be.accessible()
+      })
+    }
+
+    it('labels every input, with autofill tokens and numeric keyboards', async () => {
+      const { el } = await mount()
+      const expected: Record<string, [string, string]> = {
+        number: ['cc-number', 'numeric'],
+        expiry: ['cc-exp', 'numeric'],
+        cvv: ['cc-csc', 'numeric'],
+        givenName: ['given-name', 'text'],
+        surname: ['family-name', 'text'],
+        email: ['email', 'email'],
+        telnocc: ['tel-country-code', 'tel'],
+        phone: ['tel-national', 'tel'],
+      }
+      for (const [id, [autocomplete, mode]] of Object.entries(expected)) {
+        const i = input(el, id)
+        expect(i.autocomplete, id).to.equal(autocomplete)
+        expect(i.inputMode, id).to.equal(mode)
+        expect(form(el).shadowRoot?.querySelector(`label[for=${id}]`)?.textContent, id).to.not.be.empty
+      }
+    })
+  })
+
+  describe('validation through the real inputs', () => {
+    const cases: [string, string, string, string | null][] = [
+      ['number', '4111 1111 1111 1112', 'This card number is not valid.', null],
+      ['number', '4111', 'This has the wrong number of digits.', null],
+      ['number', '9999 9999 9999 9995', 'This card type is not accepted.', null],
+      ['expiry', '01 / 20', 'This card has expired.', null],
+      ['expiry', '13 / 30', 'Please check this field.', null],
+      ['cvv', '12', 'This has the wrong number of digits.', null],
+      ['email', 'ada@', 'Please check this field.', null],
+      ['number', '4111 1111 1111 1111', '', 'visa'],
+      ['number', '3782 822463 10005', '', 'amex'],
+    ]
+    for (const [id, value, message, brand] of cases) {
+      it(`${id} ${JSON.stringify(value)} -> ${message || 'valid'}`, async () => {
+        const { el } = await mount()
+        setValue(input(el, id), value)
+        await form(el).updateComplete
+        // Nothing is shown while typing...
+        expect(form(el).shadowRoot?.querySelector(`#${id}-error`)).to.equal(null)
+        input(el, id).dispatchEvent(new FocusEvent('blur'))
+        await form(el).updateComplete
+        const error = form(el).shadowRoot?.querySelector(`#${id}-error`)
+        // ...and after blur, the rule (never the value).
+        expect(error?.textContent?.trim() ?? '').to.equal(message)
+        if (message) expect(input(el, id).getAttribute('aria-describedby')).to.contain(`${id}-error`)
+        if (brand) expect(form(el).shadowRoot?.querySelector('[part=brand]')?.textContent?.toLowerCase()).to.contain(brand.slice(0, 4))
+      })
+    }
+
+    it('groups digits as typed: 4-4-4-4, Amex 4-6-5', async () => {
+      const { el } = await mount()
+      input(el, 'number').focus()
+      await sendKeys({ type: '4111111111111111' })
+      expect(input(el, 'number').value).to.equal('4111 1111 1111 1111')
+      setValue(input(el, 'number'), '')
+      input(el, 'number').focus()
+      await sendKeys({ type: '378282246310005' })
+      expect(input(el, 'number').value).to.equal('3782 822463 10005')
+      input(el, 'expiry').focus()
+      await sendKeys({ type: '1230' })
+      expect(input(el, 'expiry').value).to.equal('12 / 30')
+    })
+
+    it('on submit, shows every error and focuses the first invalid field', async () => {
+      const { el } = await mount()
+      setValue(input(el, 'number'), CARD.number)
+      payButton(el).click()
+      await form(el).updateComplete
+      await until(() => form(el).shadowRoot?.activeElement?.id === 'expiry')
+      expect(form(el).shadowRoot?.querySelectorAll('.error').length).to.be.greaterThan(2)
+    })
+
+    it('accepts autofill that sets every field without input events', async () => {
+      const { el, session } = await mount()
+      for (const [id, value] of Object.entries(CARD)) input(el, id).value = value
+      const ok = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      await ok
+      expect((await sessionState(session.id)).status).to.equal('succeeded')
+    })
+  })
+
+  describe('paying', () => {
+    it('pays, announces the result politely, fires the documented events without card data', async () => {
+      const { el, session } = await mount()
+      const seen = collect(el, ['pay-change', 'pay-submit', 'pay-success'])
+      await fill(el)
+      const ok = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      const event = await ok
+      expect(event.detail).to.deep.equal({ status: 'succeeded', paymentId: event.detail.paymentId, brand: 'visa', last4: '1111' })
+      expect(status(el)).to.equal('Payment successful.')
+      expect(el.shadowRoot?.querySelector('[role=status]')?.getAttribute('aria-live')).to.equal('polite')
+      expect(seen.map((s) => s.type)).to.include.members(['pay-change', 'pay-submit', 'pay-success'])
+      const change = seen.find((s) => s.type === 'pay-change')?.detail as Record<string, unknown>
+      expect(Object.keys(change).sort()).to.deep.equal(['brand', 'valid'])
+      const all = JSON.stringify(seen)
+      expect(all).to.not.contain('4111111111111111')
+      expect(all).to.not.contain('4111 1111')
+      expect(all).to.not.contain('"123"')
+      expect((await sessionState(session.id)).status).to.equal('succeeded')
+    })
+
+    it('a double click sends one request', async () => {
+      const { el, session } = await mount()
+      await fill(el)
+      const calls: string[] = []
+      const original = window.fetch
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        calls.push(`${init?.method ?? 'GET'} ${String(input)}`)
+        return original(input, init)
+      }
+      try {
+        const ok = oneEvent(el, 'pay-success')
+        payButton(el).click()
+        payButton(el).click()
+        payButton(el).dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true }))
+        await ok
+      } finally {
+        window.fetch = original
+      }
+      expect(calls.filter((c) => c.startsWith('POST') && c.endsWith('/pay'))).to.have.length(1)
+      expect(((await sessionState(session.id)).attempts as unknown[]).length).to.equal(1)
+    })
+
+    it('after a decline, says so coarsely and lets the shopper retry; then succeeds', async () => {
+      const { el } = await mount()
+      await fill(el, { number: '4000 0000 0000 0002' })
+      const declined = oneEvent(el, 'pay-declined')
+      payButton(el).click()
+      expect((await declined).detail.attemptsRemaining).to.equal(2)
+      expect(status(el)).to.contain('Your card was declined.')
+      expect(status(el)).to.not.match(/10001|authori/i)
+      expect(input(el, 'cvv').value).to.equal('')
+      await fill(el)
+      const ok = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      await ok
+    })
+
+    it('a pending card ends succeeded once the notification settles it', async () => {
+      const { el } = await mount()
+      await fill(el, { number: '4000 0000 0000 0259' })
+      const pending = oneEvent(el, 'pay-pending')
+      payButton(el).click()
+      await pending
+      expect(status(el)).to.equal('Your payment is being processed.')
+      // The sandbox notifies the Worker; the element polls the session.
+      await until(() => status(el) === 'Payment successful.', 20_000)
+    })
+
+    it('3-D Secure: pay-action carries the redirect; cancelling it keeps the page', async () => {
+      const { el } = await mount()
+      await fill(el, { number: '4000 0000 0000 3220' })
+      el.addEventListener('pay-action', (e) => e.preventDefault())
+      const action = oneEvent(el, 'pay-action')
+      payButton(el).click()
+      const e = await action
+      expect(e.detail.redirect.url).to.contain('/acs/')
+      expect(e.detail.redirect.parameters.map((p: { name: string }) => p.name)).to.deep.equal(['PaReq', 'MD'])
+      expect(status(el)).to.equal('Your bank needs you to confirm this payment.')
+    })
+
+    it('a keyboard-only shopper pays; focus follows the visual order', async () => {
+      const { el } = await mount()
+      input(el, 'number').focus()
+      const order: string[] = []
+      for (const [id, text] of [['number', '4111111111111111'], ['expiry', '1230'], ['cvv', '123'], ['givenName', 'Ada'], ['surname', 'Lovelace'], ['email', 'ada@example.com']]) {
+        order.push(form(el).shadowRoot?.activeElement?.id ?? '')
+        await sendKeys({ type: text ?? '' })
+        await sendKeys({ press: 'Tab' })
+        expect(id).to.be.a('string')
+      }
+      expect(order).to.deep.equal(['number', 'expiry', 'cvv', 'givenName', 'surname', 'email'])
+      const rendered = [...(form(el).shadowRoot?.querySelectorAll('input') ?? [])].map((i) => i.id)
+      expect(rendered.slice(0, 6)).to.deep.equal(order)
+      const ok = oneEvent(el, 'pay-success')
+      await sendKeys({ press: 'Enter' })
+      await ok
+    })
+
+    it('submit() pays and reset() clears the form', async () => {
+      const { el } = await mount()
+      await fill(el, { cvv: '12' })
+      el.reset()
+      await form(el).updateComplete
+      expect(input(el, 'number').value).to.equal('')
+      await fill(el)
+      const ok = oneEvent(el, 'pay-success')
+      el.submit()
+      await ok
+    })
+  })
+
+  describe('saved card', () => {
+    it('asks only for the CVV and shows brand and last 4', async () => {
+      const { el } = await mount({ flow: 'saved-card', registrationId: 'R1', savedCard: { brand: 'amex', last4: '0005' } })
+      expect(el.shadowRoot?.textContent).to.contain('Card ending in 0005')
+      const inputs = [...(form(el).shadowRoot?.querySelectorAll('input') ?? [])].map((i) => i.id)
+      expect(inputs).to.deep.equal(['cvv'])
+      setValue(input(el, 'cvv'), '123')
+      input(el, 'cvv').dispatchEvent(new FocusEvent('blur'))
+      await form(el).updateComplete
+      expect(form(el).shadowRoot?.querySelector('#cvv-error')?.textContent).to.contain('wrong number of digits')
+      await expect(el).to.be.accessible()
+    })
+  })
+})
+
+describe('locales', () => {
+  it('each locale has every message key, and none is left as a raw key', async () => {
+    for (const locale of SUPPORTED_LOCALES) {
+      const messages = await loadMessages(locale)
+      for (const key of Object.keys(en)) {
+        const text = messages[key as keyof typeof en]
+        expect(text, `${locale}.${key}`).to.be.a('string').and.not.be.empty
+        expect(text, `${locale}.${key}`).to.not.equal(key)
+      }
+    }
+  })
+
+  it('falls back from region to language to English', () => {
+    expect(resolveLocale(['de-AT'])).to.equal('de')
+    expect(resolveLocale(['pt-BR', 'en'])).to.equal('pt')
+    expect(resolveLocale(['sv-SE'])).to.equal('en')
+  })
+
+  it('de-AT renders German, with the amount formatted for the locale', async () => {
+    const { el } = await mount({}, { locale: 'de-AT' })
+    expect(form(el).shadowRoot?.querySelector('label[for=number]')?.textContent).to.equal('Kartennummer')
+    expect(payButton(el).textContent).to.contain('100,00')
+    expect(payButton(el).textContent).to.contain('bezahlen')
+  })
+
+  it('ja renders Japanese; JPY shows no decimals', async () => {
+    const { el } = await mount({ currency: 'JPY', amount: '1000.00' }, { locale: 'ja' })
+    expect(form(el).shadowRoot?.querySelector('label[for=number]')?.textContent).to.equal('カード番号')
+    expect(payButton(el).textContent).to.match(/[￥¥]1,000 を支払う/)
+  })
+})
