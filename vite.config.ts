@@ -1,10 +1,10 @@
-// Builds the widget as a library: `dist/widget/pay-checkout.js` plus lazily loaded chunks (QR,
+// Builds the widget as a library: `dist/public/widget/pay-checkout.js` plus lazily loaded chunks (QR,
 // invoice, locales). The Worker serves these files; merchants can also import the package.
 import { defineConfig } from 'vite'
 
 export default defineConfig({
   build: {
-    outDir: 'dist/widget',
+    outDir: 'dist/public/widget',
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,

@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    include: ['test/shared/**/*.test.ts', 'test/smoke/**/*.test.ts'],
+    include: ['test/shared/**/*.test.ts', 'test/build/**/*.test.ts', 'test/smoke/**/*.test.ts'],
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -100,6 +100,13 @@ describe('over real HTTP with wrangler dev', () => {
     expect(shop.headers.get('Location')).toBe(`https://shop.example/thanks?session=${s.id}&status=succeeded`)
   })
 
+  it('serves the built widget from the Worker’s origin, as a module script', async () => {
+    const res = await fetch(`${worker.url}/widget/pay-checkout.js`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toContain('javascript')
+    expect(await res.text()).toContain('pay-checkout')
+  })
+
   it('a browser from a foreign origin is refused before any handler runs', async () => {
     const s = await createSession()
     const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, { method: 'POST', headers: { Origin: 'https://evil.example', Authorization: `Bearer ${s.clientSecret}` }, body: '{}' })

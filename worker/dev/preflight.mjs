@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs before `npm start`, `npm test` and `npm run sandbox` (prestart/pretest/presandbox), so both
 // work on a fresh clone with nothing run before them: checks Node, installs dependencies when
-// node_modules is missing or older than the lockfile, and creates .dev.vars from the example.
+// node_modules is missing or older than the lockfile, builds the widget, and creates .dev.vars
+// from the example.
 import { execSync } from 'node:child_process'
 import { copyFileSync, existsSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -28,6 +29,9 @@ if (stale) {
     env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
   })
 }
+
+// The Worker serves the built widget (wrangler.toml [assets]); build it so it is never stale.
+execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' })
 
 const devVars = join(root, '.dev.vars')
 if (!existsSync(devVars)) {

@@ -301,7 +301,8 @@ sandbox.post(OPERATION_PATHS.payment, async (c) => {
     expiryYear: f['card.expiryYear'] ?? '',
     behaviour,
     createRegistration: wantsRegistration ? 1 : 0,
-    registrationId: wantsRegistration && status !== 'N' ? `R${rand(12)}` : '',
+    // Ten digits at most: a longer run of digits could pass for a card number in a log scan.
+    registrationId: wantsRegistration && status !== 'N' ? `R${rand(10)}` : '',
   })
   const begun = await ledger(c).begin(p, true)
   if (!begun.ok) return c.json(result(CODES.duplicate))
@@ -393,7 +394,7 @@ sandbox.post(OPERATION_PATHS.qrVerify, async (c) => {
       currency: f['customer.walletCurrency'] ?? '',
       brand: 'QR',
       walletId: f['customer.walletId'] ?? '',
-      merchantWalletId: `MW${rand(12)}`,
+      merchantWalletId: `MW${rand(10)}`,
       holder: [f['customer.givenname'], f['customer.surname']].filter(Boolean).join(' '),
     })
     await ledger(c).begin(p, false)

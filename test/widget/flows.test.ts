@@ -1,0 +1,77 @@
+import { expect, oneEvent } from '@open-wc/testing'
+import { mount, sessionState, status, until } from './helpers.ts'
+
+describe('<pay-checkout> QR wallet flow', () => {
+  it('asks for the wallet, shows the QR code and the copyable id with the time left, then pays', async () => {
+    const { el, session } = await mount({ flow: 'qr', amount: '25.00', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    const qr = () => el.shadowRoot?.querySelector('pay-qr-wallet')?.shadowRoot
+    await expect(el).to.be.accessible()
+    const wallet = qr()?.querySelector<HTMLInputElement>('#walletId')
+    expect(wallet).to.exist
+    expect(qr()?.querySelector('#customer-email')).to.equal(null)
+    if (wallet) wallet.value = 'wallet-ok'
+    qr()?.querySelector('form')?.requestSubmit()
+    await until(() => !!qr()?.querySelector('svg[part=qr]'))
+    const id = qr()?.querySelector('[part=wallet-id]')?.textContent ?? ''
+    expect(id).to.match(/^MW\d+$/)
+    expect(qr()?.textContent).to.match(/Time left: \d+:\d{2}/)
+    expect(qr()?.querySelector('svg path')?.getAttribute('d')?.length).to.be.greaterThan(100)
+    await expect(el).to.be.accessible()
+    const ok = oneEvent(el, 'pay-success')
+    el.submit()
+    await ok
+    expect(status(el)).to.equal('Payment successful.')
+    expect((await sessionState(session.id)).status).to.equal('succeeded')
+  })
+
+  it('needs name and email when not prefilled, and says which field', async () => {
+    const { el } = await mount({ flow: 'qr' }, { theme: 'dark' })
+    const qr = el.shadowRoot?.querySelector('pay-qr-wallet')?.shadowRoot
+    qr?.querySelector('form')?.requestSubmit()
+    await until(() => !!qr?.querySelector('.error'))
+    expect(qr?.querySelector('#walletId')?.getAttribute('aria-invalid')).to.equal('true')
+    await expect(el).to.be.accessible()
+  })
+})
+
+describe('<pay-checkout> invoice flow', () => {
+  it('shows the expired invoice, regenerates it, then links to the hosted page', async () => {
+    const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as { invoiceDetails: { systemInvoiceId: string } }
+    const ref = `inv-new-${Date.now()}`
+    const { el } = await mount({ flow: 'invoice', amount: '250.00', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: ref, invoiceExpirationPeriod: '24' })
+    const view = () => el.shadowRoot?.querySelector('pay-invoice-view')?.shadowRoot
+    expect(view()?.textContent).to.contain('This invoice has expired.')
+    await expect(el).to.be.accessible()
+    el.submit()
+    await until(() => !!view()?.querySelector('[part=pay-link]'))
+    const link = view()?.querySelector<HTMLAnchorElement>('[part=pay-link]')
+    expect(link?.href).to.match(/^http:\/\/127\.0\.0\.1:\d+\/invoice\/pay\/INV\d+$/)
+    expect(view()?.textContent).to.contain(`Invoice ${ref}`)
+    expect(view()?.textContent).to.contain('€250.00')
+    expect(view()?.querySelector('dl')?.textContent).to.contain('Expires')
+    expect(status(el)).to.equal('Your new invoice is ready.')
+    await expect(el).to.be.accessible()
+  })
+})
+
+describe('inside another shadow root', () => {
+  it('renders and pays from within a host component’s shadow DOM', async () => {
+    const { el } = await mount()
+    const host = document.createElement('div')
+    document.body.append(host)
+    const root = host.attachShadow({ mode: 'open' })
+    root.append(el)
+    await el.updateComplete
+    const card = el.shadowRoot?.querySelector('pay-card-form')
+    expect(card?.shadowRoot?.querySelector('#number')).to.exist
+    let bubbled = false
+    host.addEventListener('pay-change', () => (bubbled = true))
+    const number = card?.shadowRoot?.querySelector<HTMLInputElement>('#number')
+    if (number) {
+      number.value = '4111111111111111'
+      number.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }))
+    }
+    expect(bubbled).to.equal(true)
+    host.remove()
+  })
+})
