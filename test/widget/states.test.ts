@@ -1,0 +1,52 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing'
+import type { PayCheckout } from '../../widget/index.ts'
+import { createSession, fill, mount, payButton, status, until } from './helpers.ts'
+
+describe('accessibility of every flow and state, in both themes', () => {
+  for (const theme of ['light', 'dark']) {
+    it(`saved card (${theme})`, async () => {
+      const { el } = await mount({ flow: 'saved-card', registrationId: 'R1', savedCard: { brand: 'visa', last4: '1111' } }, { theme })
+      await expect(el).to.be.accessible()
+    })
+
+    it(`QR step 1 (${theme})`, async () => {
+      const { el } = await mount({ flow: 'qr' }, { theme })
+      await expect(el).to.be.accessible()
+    })
+
+    it(`invoice (${theme})`, async () => {
+      const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as { invoiceDetails: { systemInvoiceId: string } }
+      const { el } = await mount({ flow: 'invoice', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: `i-${Date.now()}-${theme}`, invoiceExpirationPeriod: '24' }, { theme })
+      await expect(el).to.be.accessible()
+    })
+
+    it(`pending (${theme})`, async () => {
+      const { el } = await mount({}, { theme })
+      await fill(el, { number: '4000 0000 0000 0259' })
+      const pending = oneEvent(el, 'pay-pending')
+      payButton(el).click()
+      await pending
+      await expect(el).to.be.accessible()
+    })
+
+    it(`error: a wrong client secret (${theme})`, async () => {
+      const s = await createSession()
+      const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret="wrong" theme=${theme}></pay-checkout>`)
+      await until(() => status(el) === 'Something went wrong. Please try again.')
+      await expect(el).to.be.accessible()
+    })
+  }
+})
+
+describe('zoom', () => {
+  it('at 200% text size in a 320 px column nothing overflows sideways', async () => {
+    const { el } = await mount({}, {})
+    el.style.width = '320px'
+    el.style.fontSize = '200%'
+    await el.updateComplete
+    const container = el.shadowRoot?.querySelector<HTMLElement>('.container')
+    const card = el.shadowRoot?.querySelector('pay-card-form')?.shadowRoot?.querySelector<HTMLElement>('form')
+    expect(container && container.scrollWidth <= container.clientWidth + 1).to.equal(true)
+    expect(card && card.scrollWidth <= card.clientWidth + 1).to.equal(true)
+  })
+})
