@@ -8,38 +8,25 @@ import { join } from 'node:path'
 import { esbuildPlugin } from '@web/dev-server-esbuild'
 import { chromeLauncher } from '@web/test-runner-chrome'
 import { CHROME_ARGS, findChrome } from './support/chrome.mjs'
-import { freePort, root, startWrangler } from './support/processes.mjs'
+import { root, STACK_SECRETS, startStack } from './support/processes.mjs'
 
-const MERCHANT_API_KEY = 'sk_test_merchant_key_for_tests'
+const { MERCHANT_API_KEY } = STACK_SECRETS
 const state = mkdtempSync(join(tmpdir(), 'pay-wtr-'))
 let worker
 let sandbox
+let stopStack
 
 /** Sandbox + Worker for the run. */
 const workerPlugin = {
   name: 'pay-worker',
   async serverStart() {
-    sandbox = await startWrangler({ config: join(root, 'worker/sandbox/wrangler.toml'), port: await freePort(), persistTo: join(state, 'sandbox'), vars: { SANDBOX_PENDING_DELAY_MS: '300' } })
-    const port = await freePort()
-    worker = await startWrangler({
-      config: join(root, 'wrangler.toml'),
-      port,
-      persistTo: join(state, 'worker'),
-      vars: {
-        GATEWAY_BASE_URL: sandbox.url,
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        SECURE_KEY: 'sandbox-secure-key-0123456789',
-        AUTH_TOKEN: '',
-        QR_AUTH_TOKEN: 'sandbox-qr-auth-token',
-        MERCHANT_API_KEY,
-        WEBHOOK_SECRET: 'whsec_test_webhook_secret',
-        CARD_VELOCITY_LIMIT: '100000',
-      },
-    })
+    const stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '100000' } })
+    worker = stack.worker
+    sandbox = stack.sandbox
+    stopStack = stack.stop
   },
   async serverStop() {
-    await worker?.stop()
-    await sandbox?.stop()
+    await stopStack?.()
     rmSync(state, { recursive: true, force: true })
   },
 }

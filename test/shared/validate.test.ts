@@ -2,29 +2,12 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { OPERATIONS, REQUEST_FIELDS, type RequestField } from '../../shared/fields.ts'
 import { fieldsOf, flatten, validateRequest } from '../../shared/validate.ts'
+import { wirePayment } from '../fixtures/payment.ts'
 
 const NOW = new Date('2026-11-22T12:00:00Z')
 
 /** A valid initial card payment on the wire. */
-const PAYMENT = {
-  'authentication.memberId': '10001',
-  'authentication.terminalId': '2001',
-  'authentication.checksum': '0d8f7f6df8c288bcccd7a3bf580a8776',
-  merchantTransactionId: 'order-1',
-  amount: '100.00',
-  currency: 'EUR',
-  paymentBrand: 'VISA',
-  paymentMode: 'CC',
-  paymentType: 'DB',
-  'card.number': '4111 1111 1111 1111',
-  'card.expiryMonth': '12',
-  'card.expiryYear': '2030',
-  'card.cvv': '123',
-  'customer.givenName': 'Ada',
-  'customer.surname': 'Lovelace',
-  'customer.email': 'ada@example.com',
-  'customer.ip': '203.0.113.7',
-}
+const PAYMENT = wirePayment({ 'authentication.checksum': '0d8f7f6df8c288bcccd7a3bf580a8776', 'card.number': '4111 1111 1111 1111' })
 
 describe('the field table', () => {
   it('gives each operation unique wire names', () => {

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_SECRETS } from '../support/credentials.ts'
-import { freePort, root, startWrangler } from '../support/processes.mjs'
+import { freePort, startStack } from '../support/processes.mjs'
 import { verifyWebhook } from '../../worker/webhooks/sign.ts'
 
-let worker: { url: string; stop: () => Promise<void> }
-let sandbox: { url: string; stop: () => Promise<void> }
+let stack: { stop: () => Promise<unknown> }
+let worker: { url: string }
 let receiver: Server
 const hooks: { body: string; signature: string | undefined }[] = []
 const state = mkdtempSync(join(tmpdir(), 'pay-http-'))
@@ -28,25 +28,13 @@ beforeAll(async () => {
     })
   })
   await new Promise<void>((r) => receiver.listen(receiverPort, '127.0.0.1', () => r()))
-  sandbox = await startWrangler({ config: join(root, 'worker/sandbox/wrangler.toml'), port: await freePort(), persistTo: join(state, 'sandbox'), vars: { SANDBOX_PENDING_DELAY_MS: '300' } })
-  const port = await freePort()
-  worker = await startWrangler({
-    config: join(root, 'wrangler.toml'),
-    port,
-    persistTo: join(state, 'worker'),
-    vars: {
-      GATEWAY_BASE_URL: sandbox.url,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks`,
-      ...TEST_SECRETS,
-      AUTH_TOKEN: '',
-    },
-  })
+  const started = await startStack({ stateDir: state, vars: { MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks` } })
+  stack = started
+  worker = started.worker
 }, 180_000)
 
 afterAll(async () => {
-  await worker?.stop()
-  await sandbox?.stop()
+  await stack?.stop()
   await new Promise((r) => receiver?.close(r))
   rmSync(state, { recursive: true, force: true })
 })

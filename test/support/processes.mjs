@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { TEST_SECRETS as STACK_SECRETS } from './credentials.ts'
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const wranglerBin = join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js')
@@ -92,4 +93,30 @@ export function stopProcess(child) {
       }
     }, 5_000).unref()
   })
+}
+
+/** The Worker's secrets in tests (sandbox values plus test-only merchant and webhook keys). */
+export { TEST_SECRETS as STACK_SECRETS } from './credentials.ts'
+
+/**
+ * The sandbox gateway and the Worker wired to it, each a `wrangler dev` on a free port with its
+ * state under `stateDir`. `vars` are extra Worker variables (and secrets, as `--var`).
+ */
+export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_PENDING_DELAY_MS: '300' } }) {
+  const sandbox = await startWrangler({ config: join(root, 'worker/sandbox/wrangler.toml'), port: await freePort(), persistTo: join(stateDir, 'sandbox'), vars: sandboxVars, label: 'sandbox' })
+  const port = await freePort()
+  let worker
+  try {
+    worker = await startWrangler({
+      config: join(root, 'wrangler.toml'),
+      port,
+      persistTo: join(stateDir, 'worker'),
+      vars: { GATEWAY_BASE_URL: sandbox.url, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...STACK_SECRETS, ...vars },
+      label: 'worker',
+    })
+  } catch (e) {
+    await sandbox.stop()
+    throw e
+  }
+  return { sandbox, worker, stop: async () => Promise.all([worker.stop(), sandbox.stop()]) }
 }

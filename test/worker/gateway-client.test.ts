@@ -8,6 +8,7 @@ import { SANDBOX } from '../support/credentials.ts'
 import { getAuthToken, jwtExpiry } from '../../worker/gateway/auth-token.ts'
 import { checksum } from '../../worker/gateway/checksum.ts'
 import { encodeForm } from '../../worker/gateway/form.ts'
+import { wirePayment } from '../fixtures/payment.ts'
 import { cardFields, catcherUrl, chargesFor, client, injectFault, notificationsFor, uniqueId } from './helpers.ts'
 
 const base = { amount: '100.00', currency: 'EUR', paymentType: 'DB' }
@@ -277,25 +278,7 @@ describe('authentication', () => {
   it('the sandbox refuses a missing token, a tampered amount and parameters in the query string', async () => {
     const mtid = uniqueId('raw')
     const sum = await checksum('payment', { memberId: SANDBOX.memberId, secureKey: SANDBOX.secureKey, merchantTransactionId: mtid, amount: '100.00' })
-    const fields = {
-      'authentication.memberId': SANDBOX.memberId,
-      'authentication.terminalId': SANDBOX.terminalId,
-      'authentication.checksum': sum.ok ? sum.value : '',
-      merchantTransactionId: mtid,
-      amount: '0.01',
-      currency: 'EUR',
-      paymentBrand: 'VISA',
-      paymentMode: 'CC',
-      paymentType: 'DB',
-      'card.number': '4111111111111111',
-      'card.expiryMonth': '12',
-      'card.expiryYear': '2030',
-      'card.cvv': '123',
-      'customer.givenName': 'Ada',
-      'customer.surname': 'Lovelace',
-      'customer.email': 'ada@example.com',
-      'customer.ip': '203.0.113.7',
-    }
+    const fields = wirePayment({ 'authentication.checksum': sum.ok ? sum.value : '', merchantTransactionId: mtid, amount: '0.01' })
     const post = (path: string, headers: Record<string, string>) =>
       fetch(`${env.GATEWAY_BASE_URL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers }, body: encodeForm(fields) }).then(
         async (r) => ({ status: r.status, body: (await r.json()) as { result: { code: string } } }),
