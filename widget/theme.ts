@@ -37,6 +37,7 @@ export const formStyles = css`
   }
   .row {
     display: grid;
+    align-items: start;
     gap: var(--_gap);
     grid-template-columns: repeat(auto-fit, minmax(8rem, 1fr));
   }

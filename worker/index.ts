@@ -5,6 +5,7 @@
  * computes the checksums; the browser never sees a secret.
  */
 import { Hono } from 'hono'
+import { demoApp } from './demo/routes.ts'
 import type { Env } from './env.ts'
 import { errorResponse, onError } from './errors.ts'
 import { checkout } from './routes/checkout.ts'
@@ -14,6 +15,7 @@ import { openApiDocument } from './routes/openapi.ts'
 import { payments } from './routes/payments.ts'
 import { sessions } from './routes/sessions.ts'
 
+export { DemoShop } from './demo/shop.ts'
 export { CardVelocity } from './sessions/card-velocity.ts'
 export { CheckoutSession } from './sessions/checkout-session.ts'
 export { MerchantOperation } from './sessions/merchant-operation.ts'
@@ -33,6 +35,22 @@ app.route('/v1/payments', payments)
 app.route('/v1/invoices', invoices)
 app.route('/v1/checkout', checkout)
 app.route('/v1', gateway)
+
+// The demo shop exists only where the configuration says DEMO = "true" (development).
+const demo = demoApp((env) => async (path, init = {}) => {
+  const res = await app.fetch(
+    new Request(`http://internal${path}`, {
+      method: init.method ?? 'GET',
+      headers: { Authorization: `Bearer ${env.MERCHANT_API_KEY}`, 'Content-Type': 'application/json', ...init.headers },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    }),
+    env,
+  )
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> }
+})
+app.use('/demo/*', async (c, next) => (c.env.DEMO === 'true' ? next() : errorResponse(c, 'not_found', 'No such route.')))
+app.get('/demo', (c) => (c.env.DEMO === 'true' ? c.redirect('/demo/') : errorResponse(c, 'not_found', 'No such route.')))
+app.route('/demo', demo)
 
 app.notFound((c) => errorResponse(c, 'not_found', 'No such route.'))
 app.onError(onError)

@@ -101,6 +101,7 @@ export { TEST_SECRETS as STACK_SECRETS } from './credentials.ts'
 /**
  * The sandbox gateway and the Worker wired to it, each a `wrangler dev` on a free port with its
  * state under `stateDir`. `vars` are extra Worker variables (and secrets, as `--var`).
+ * @param {{ stateDir: string, vars?: Record<string, string>, sandboxVars?: Record<string, string> }} options
  */
 export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_PENDING_DELAY_MS: '300' } }) {
   const sandbox = await startWrangler({ config: join(root, 'worker/sandbox/wrangler.toml'), port: await freePort(), persistTo: join(stateDir, 'sandbox'), vars: sandboxVars, label: 'sandbox' })
@@ -111,7 +112,8 @@ export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_
       config: join(root, 'wrangler.toml'),
       port,
       persistTo: join(stateDir, 'worker'),
-      vars: { GATEWAY_BASE_URL: sandbox.url, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...STACK_SECRETS, ...vars },
+      // Webhooks go to the demo shop's receiver unless a test names its own.
+      vars: { GATEWAY_BASE_URL: sandbox.url, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${port}/demo/webhooks`, ...STACK_SECRETS, ...vars },
       label: 'worker',
     })
   } catch (e) {

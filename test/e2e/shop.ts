@@ -1,0 +1,65 @@
+/**
+ * The e2e harness: the stack (sandbox + Worker with the demo) and a Chromium page on the demo
+ * shop, with helpers that act as a shopper would (through the element's inputs and buttons).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
+import { root, startStack } from '../support/processes.mjs'
+
+export interface Shop {
+  readonly url: string
+  readonly gateway: string
+  readonly browser: Browser
+  stop(): Promise<void>
+}
+
+export async function openShop(): Promise<Shop> {
+  const state = mkdtempSync(join(tmpdir(), 'pay-e2e-'))
+  const stack = await startStack({
+    stateDir: state,
+    vars: { GATEWAY_TIMEOUT_MS: '2000', INQUIRY_BASE_MS: '500', WEBHOOK_RETRY_BASE_MS: '300', CARD_VELOCITY_LIMIT: '1000' },
+    sandboxVars: { SANDBOX_PENDING_DELAY_MS: '1000', SANDBOX_SLOW_MS: '4000' },
+  })
+  const browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true })
+  return {
+    url: stack.worker.url,
+    gateway: stack.sandbox.url,
+    browser,
+    async stop() {
+      await browser.close()
+      await stack.stop()
+      rmSync(state, { recursive: true, force: true })
+    },
+  }
+}
+
+export const SCREENSHOTS = join(root, 'docs', 'screenshots')
+mkdirSync(SCREENSHOTS, { recursive: true })
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.locator('pay-checkout').screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+}
+
+export async function fillCard(page: Page, number: string, extra: Record<string, string> = {}): Promise<void> {
+  const values: Record<string, string> = { number, expiry: '1230', cvv: number.startsWith('37') ? '1234' : '123', givenName: 'Ada', surname: 'Lovelace', ...extra }
+  for (const [id, value] of Object.entries(values)) await page.locator(`pay-checkout #${id}`).fill(value)
+}
+
+export const result = (page: Page) => page.locator('#result')
+
+/** The demo backend's view of its orders (the merchant side). */
+export async function orders(shop: Shop): Promise<{ orders: { sessionId: string; kind: string; session: Record<string, unknown> }[]; webhooks: { type: string; verified: boolean; data: Record<string, unknown> }[] }> {
+  return (await (await fetch(`${shop.url}/demo/api/orders`)).json()) as never
+}
+
+export async function chargesFor(shop: Shop, mtid: string): Promise<number> {
+  return ((await (await fetch(`${shop.gateway}/sandbox/stats?mtid=${encodeURIComponent(mtid)}`)).json()) as { byMtid: number }).byMtid
+}
+
+export async function latestSession(shop: Shop): Promise<Record<string, unknown>> {
+  const o = await orders(shop)
+  return o.orders[0]?.session ?? {}
+}
