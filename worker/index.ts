@@ -50,7 +50,8 @@ const demo = demoApp((env) => async (path, init = {}) => {
 })
 app.use('/demo/*', async (c, next) => (c.env.DEMO === 'true' ? next() : errorResponse(c, 'not_found', 'No such route.')))
 app.get('/demo', (c) => (c.env.DEMO === 'true' ? c.redirect('/demo/') : errorResponse(c, 'not_found', 'No such route.')))
-app.route('/demo', demo)
+// Mounted at the root: its paths are full (/demo/, /demo/product, ...), so /demo/ itself matches.
+app.route('/', demo)
 
 app.notFound((c) => errorResponse(c, 'not_found', 'No such route.'))
 app.onError(onError)

@@ -1,8 +1,12 @@
 /**
  * The README's promises, run as a user would: `npm run sandbox` answers a correctly signed
- * payment, and `npm start` answers /healthz. Real processes, real HTTP, on the fixed ports.
+ * payment, `npm start` answers /healthz and serves the demo, and the README's runnable snippets
+ * (blocks marked `<!-- readme-test -->`) work as written against it. Real processes, real HTTP,
+ * on the fixed ports (so in one file, one after the other).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { wirePayment } from '../fixtures/payment.ts'
@@ -38,10 +42,25 @@ describe('commands in the README', () => {
     expect(await res.json()).toMatchObject({ result: { code: '00001' }, transactionStatus: 'Y', merchantTransactionId: mtid })
   })
 
-  it('npm start answers GET http://127.0.0.1:8787/healthz', async () => {
+  it('npm start answers /healthz, serves the demo shop, and the README snippets run as written', async () => {
+    const started = Date.now()
     const child = npm('start')
     await waitFor('http://127.0.0.1:8787/healthz', 120_000, child)
+    expect(Date.now() - started).toBeLessThan(60_000)
     const res = await fetch('http://127.0.0.1:8787/healthz')
     expect(await res.json()).toEqual({ ok: true, gateway: 'http://127.0.0.1:8788' })
+    const demo = await fetch('http://127.0.0.1:8787/demo/')
+    expect(demo.status).toBe(200)
+    expect(await demo.text()).toContain('pay-checkout demo shop')
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const blocks = [...readme.matchAll(/<!-- readme-test -->\n```(sh|js)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2] ?? '' }))
+    expect(blocks.length).toBeGreaterThanOrEqual(2)
+    for (const block of blocks) {
+      const out =
+        block.lang === 'sh'
+          ? execFileSync('bash', ['-euo', 'pipefail', '-c', block.code], { cwd: root, encoding: 'utf8' })
+          : execFileSync(process.execPath, ['--input-type=module', '-e', block.code], { cwd: root, encoding: 'utf8' })
+      expect(out, block.code.slice(0, 60)).toMatch(/cs_[A-Za-z0-9]{24}/)
+    }
   })
 })

@@ -21,20 +21,21 @@ const shop = (env: Env): DurableObjectStub<DemoShop> | undefined => env.DEMO_SHO
 
 /** The demo app; `api` calls this Worker's own routes in-process, with the merchant key. */
 export function demoApp(api: (env: Env) => Api): Hono<{ Bindings: Env }> {
+  // Full paths (mounted at the root), so that /demo/ itself is a route.
   const demo = new Hono<{ Bindings: Env }>()
 
   // The demo pages run under the strict policy merchants are told they can use.
-  demo.use('*', async (c, next) => {
+  demo.use('/demo/*', async (c, next) => {
     await next()
     // form-action: the 3-D Secure step posts the top window to the gateway's bank page.
     c.header('Content-Security-Policy', `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' ${new URL(c.env.GATEWAY_BASE_URL).origin}`)
   })
-  demo.get('/', (c) => c.html(page('index')))
-  for (const p of PAGES) demo.get(`/${p}`, (c) => c.html(page(p)))
-  demo.get('/app.css', (c) => c.body(DEMO_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }))
-  demo.get('/app.js', (c) => c.body(DEMO_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }))
+  demo.get('/demo/', (c) => c.html(page('index')))
+  for (const p of PAGES) demo.get(`/demo/${p}`, (c) => c.html(page(p)))
+  demo.get('/demo/app.css', (c) => c.body(DEMO_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }))
+  demo.get('/demo/app.js', (c) => c.body(DEMO_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }))
 
-  demo.post('/api/session', async (c) => {
+  demo.post('/demo/api/session', async (c) => {
     const call = api(c.env)
     const origin = new URL(c.req.url).origin
     const input = (await c.req.json().catch(() => ({}))) as { kind?: string; subscription?: string }
@@ -76,7 +77,7 @@ export function demoApp(api: (env: Env) => Api): Hono<{ Bindings: Env }> {
     return c.json({ endpoint: origin, id: created.body.id, clientSecret: created.body.clientSecret })
   })
 
-  demo.post('/api/charge-again', async (c) => {
+  demo.post('/demo/api/charge-again', async (c) => {
     const call = api(c.env)
     const { subscription } = (await c.req.json().catch(() => ({}))) as { subscription?: string }
     const first = subscription ? await call(`/v1/sessions/${subscription}`) : undefined
@@ -86,7 +87,7 @@ export function demoApp(api: (env: Env) => Api): Hono<{ Bindings: Env }> {
     return c.json(repeat.body, repeat.status as 200)
   })
 
-  demo.get('/api/orders', async (c) => {
+  demo.get('/demo/api/orders', async (c) => {
     const call = api(c.env)
     const orders = (await shop(c.env)?.orders()) ?? []
     const sessions = await Promise.all(orders.map(async (o) => ({ ...o, session: (await call(`/v1/sessions/${o.sessionId}`)).body })))
@@ -94,7 +95,7 @@ export function demoApp(api: (env: Env) => Api): Hono<{ Bindings: Env }> {
   })
 
   // The shop's webhook endpoint (MERCHANT_WEBHOOK_URL in development): verify, store, acknowledge.
-  demo.post('/webhooks', async (c) => {
+  demo.post('/demo/webhooks', async (c) => {
     const raw = await c.req.text()
     const result = await verifyWebhook(raw, c.req.header('Pay-Signature'), c.env.WEBHOOK_SECRET)
     if (!result.ok) return c.json({ error: result.reason }, 400)
