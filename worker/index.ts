@@ -9,6 +9,7 @@ import { demoApp } from './demo/routes.ts'
 import type { Env } from './env.ts'
 import { errorResponse, onError } from './errors.ts'
 import { checkout } from './routes/checkout.ts'
+import { frame } from './routes/frame.ts'
 import { gateway } from './routes/gateway.ts'
 import { invoices } from './routes/invoices.ts'
 import { openApiDocument } from './routes/openapi.ts'
@@ -35,6 +36,7 @@ app.route('/v1/payments', payments)
 app.route('/v1/invoices', invoices)
 app.route('/v1/checkout', checkout)
 app.route('/v1', gateway)
+app.route('/frame', frame)
 
 // The demo shop exists only where the configuration says DEMO = "true" (development).
 const demo = demoApp((env) => async (path, init = {}) => {

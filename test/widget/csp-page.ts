@@ -29,5 +29,5 @@ if (el) {
     form?.shadowRoot?.querySelector('form')?.requestSubmit()
   })
   el.addEventListener('pay-success', () => (report.result = 'succeeded'))
-  el.addEventListener('pay-error', (e) => (report.result = `error ${(e as CustomEvent<{ code: string }>).detail.code}`))
+  el.addEventListener("pay-error", (e) => (report.result = `error ${e.detail.code}`))
 }

@@ -61,6 +61,11 @@ export const payCheckoutStyles = [
       color: var(--_error);
       font-weight: 600;
     }
+    iframe {
+      display: block;
+      width: 100%;
+      border: 0;
+    }
     .saved {
       margin: 0;
       font-weight: 600;

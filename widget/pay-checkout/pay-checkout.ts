@@ -8,7 +8,8 @@ import type { CardBrand } from '../../shared/card.ts'
 import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
-import { PayActionEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
+import { CHANNEL, parseFrameMessage, type ParentToFrame } from '../card-frame/messages.ts'
+import { PayActionEvent, PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
 import { en, format, formatMoney, loadMessages, resolveLocale, type MessageKey, type Messages } from '../i18n/index.ts'
 import { payCheckoutStyles } from './pay-checkout.styles.ts'
 
@@ -52,6 +53,7 @@ const POLL_MAX = 60
  * @csspart brand - The detected card brand.
  * @csspart submit - The pay button.
  * @csspart retry - The retry button after an error.
+ * @csspart frame - The card frame, with `isolation="frame"`.
  *
  * @cssproperty [--pay-accent=#0b57d0] - Buttons, focus and links.
  * @cssproperty [--pay-accent-text=#ffffff] - Text on accent.
@@ -75,7 +77,9 @@ export class PayCheckout extends LitElement {
     locale: {},
     theme: { reflect: true },
     collectShipping: { type: Boolean, attribute: 'collect-shipping' },
+    isolation: {},
     state: { state: true },
+    frameHeight: { state: true },
     view: { state: true },
     messages: { state: true },
     notice: { state: true },
@@ -95,6 +99,12 @@ export class PayCheckout extends LitElement {
   declare theme: 'light' | 'dark' | 'auto'
   /** Ask for a shipping address. */
   declare collectShipping: boolean
+  /**
+   * `inline` (the form in this page) or `frame` (the form in a frame on the Worker's origin, so
+   * no script on this page can read card data).
+   */
+  declare isolation: 'inline' | 'frame'
+  private declare frameHeight: number
 
   private declare state: CheckoutState
   private declare view: CheckoutView | null
@@ -111,6 +121,8 @@ export class PayCheckout extends LitElement {
     this.locale = ''
     this.theme = 'light'
     this.collectShipping = false
+    this.isolation = 'inline'
+    this.frameHeight = 320
     this.state = 'loading'
     this.view = null
     this.messages = en
@@ -129,13 +141,70 @@ export class PayCheckout extends LitElement {
     return resolveLocale(this.locale ? [this.locale] : typeof navigator === 'undefined' ? [] : navigator.languages)
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback()
+    window.addEventListener('message', this.onFrameMessage)
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback()
     clearTimeout(this.pollTimer)
+    window.removeEventListener('message', this.onFrameMessage)
+  }
+
+  private get frame(): HTMLIFrameElement | null {
+    return this.shadowRoot?.querySelector('iframe') ?? null
+  }
+
+  private get endpointOrigin(): string {
+    try {
+      return new URL(this.endpoint).origin
+    } catch {
+      return ''
+    }
+  }
+
+  private toFrame(message: ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never): void {
+    this.frame?.contentWindow?.postMessage({ channel: CHANNEL, ...message }, this.endpointOrigin)
+  }
+
+  /** Messages from the card frame: exact origin, our frame's window, exact shapes only. */
+  private onFrameMessage = (e: MessageEvent): void => {
+    if (this.isolation !== 'frame' || !this.frame || e.source !== this.frame.contentWindow || e.origin !== this.endpointOrigin) return
+    const m = parseFrameMessage(e.data)
+    if (!m) return
+    switch (m.type) {
+      case 'loaded':
+        this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale, theme: this.theme, collectShipping: this.collectShipping })
+        break
+      case 'ready':
+        this.state = 'ready'
+        this.dispatchEvent(new PayReadyEvent({ flow: m.flow as PayReadyEvent['detail']['flow'], status: m.status }))
+        break
+      case 'change':
+        this.dispatchEvent(new PayChangeEvent({ valid: m.valid, brand: (m.brand as CardBrand | null) ?? null }))
+        break
+      case 'resize':
+        this.frameHeight = Math.min(m.height, 4000)
+        break
+      case 'result': {
+        const detail = this.detail(m.status, m.paymentId, { ...(m.brand ? { brand: m.brand as CardBrand } : {}), ...(m.last4 ? { last4: m.last4 } : {}) })
+        if (m.status === 'succeeded') this.dispatchEvent(new PaySuccessEvent(detail))
+        else if (m.status === 'declined') this.dispatchEvent(new PayDeclinedEvent({ ...detail, attemptsRemaining: m.attemptsRemaining ?? 0 }))
+        else this.dispatchEvent(new PayPendingEvent(detail))
+        break
+      }
+      case 'action':
+        this.redirect(m.redirect)
+        break
+      case 'error':
+        this.dispatchEvent(new PayErrorEvent({ code: m.code, message: m.message, fields: m.fields as PayErrorEvent['detail']['fields'] }))
+        break
+    }
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('endpoint') || changed.has('session') || changed.has('clientSecret')) && this.endpoint && this.session && this.clientSecret) {
+    if ((changed.has('endpoint') || changed.has('session') || changed.has('clientSecret')) && this.endpoint && this.session && this.clientSecret && this.isolation !== 'frame') {
       void this.load()
     }
     if (changed.has('locale')) void loadMessages(this.resolvedLocale).then((m) => (this.messages = m))
@@ -214,6 +283,7 @@ export class PayCheckout extends LitElement {
 
   /** Submits the current flow's form, as the pay button does. */
   submit(): void {
+    if (this.isolation === 'frame') return this.toFrame({ type: 'submit' })
     const flow = this.view?.flow
     if (flow === 'card' || flow === 'saved-card') this.cardForm?.shadowRoot?.querySelector('form')?.requestSubmit()
     else this.shadowRoot?.querySelector<HTMLElement & { submit?: () => void }>('pay-qr-wallet, pay-invoice-view')?.submit?.()
@@ -285,7 +355,7 @@ export class PayCheckout extends LitElement {
   }
 
   /** 3-D Secure: the merchant may take over; otherwise the top window goes to the bank. */
-  private redirect(redirect: NonNullable<PayResult['redirect']>): void {
+  private redirect(redirect: { url: string; method?: string | undefined; parameters: readonly { name: string; value: string }[] }): void {
     const event = new PayActionEvent({ redirect })
     this.dispatchEvent(event)
     if (event.defaultPrevented) return
@@ -372,6 +442,16 @@ export class PayCheckout extends LitElement {
   }
 
   protected override render(): TemplateResult {
+    if (this.isolation === 'frame') {
+      // The client secret goes in by message once the frame says it is loaded, never in the URL.
+      return html`<iframe
+        part="frame"
+        title=${this.messages.cardNumber}
+        src=${`${this.endpointOrigin}/frame/${encodeURIComponent(this.session)}`}
+        height=${this.frameHeight}
+        allow="payment"
+      ></iframe>`
+    }
     const view = this.view
     const key = STATUS_MESSAGE[this.state]
     const status = this.notice || (key ? this.messages[key] : '')

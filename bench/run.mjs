@@ -1,0 +1,336 @@
+#!/usr/bin/env node
+// `npm run bench`: weight against the incumbents, time to ready against a plain form, the Worker's
+// overhead against a direct gateway call, and a bounded load test. Prints one table and writes
+// bench/results.json. Everything runs on this machine, on loopback.
+//   --quick   fewer samples (for a smoke run); the figures are then only indicative
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { cpus, totalmem, tmpdir } from 'node:os'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { chromium } from 'playwright-core'
+import { build } from 'vite'
+import { measure, sizes } from '../test/support/bundle.mjs'
+import { CHROME_ARGS, findChrome } from '../test/support/chrome.mjs'
+import { freePort, root, startStack, STACK_SECRETS } from '../test/support/processes.mjs'
+
+const quick = process.argv.includes('--quick')
+const N = { loads: quick ? 6 : 24, overhead: quick ? 30 : 200, load: quick ? 200 : 2000, concurrency: 32 }
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]
+}
+const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d
+const kb = (b) => `${round(b / 1024, 1)} KB`
+
+// ---- 1. weight ---------------------------------------------------------------------------
+
+const PEERS = {
+  '@adyen/adyen-web': '6.45.2',
+  'braintree-web': '3.144.0',
+  'braintree-web-drop-in': '1.48.0',
+}
+
+/** Each peer the way its docs recommend, built with Vite; what is fetched later is noted. */
+const PEER_ENTRIES = {
+  'Adyen Web card (6.45.2, with CSS)': {
+    code: `import { AdyenCheckout, Card } from '@adyen/adyen-web'
+import '@adyen/adyen-web/styles/adyen.css'
+export async function mount(el) {
+  const checkout = await AdyenCheckout({ clientKey: 'test_XXXX', environment: 'test', countryCode: 'NL', amount: { value: 4900, currency: 'EUR' } })
+  new Card(checkout).mount(el)
+}`,
+    later: 'securedFields iframes (one per card field) from checkoutshopper-test.adyen.com, each with its own JS; brand images',
+  },
+  'Braintree hosted fields (3.144.0)': {
+    code: `import client from 'braintree-web/client'
+import hostedFields from 'braintree-web/hosted-fields'
+export async function mount(authorization) {
+  const c = await client.create({ authorization })
+  return hostedFields.create({ client: c, fields: { number: { container: '#n' }, cvv: { container: '#c' }, expirationDate: { container: '#e' } } })
+}`,
+    later: 'one iframe per field from assets.braintreegateway.com (each loads hosted-fields-frame JS), plus the client configuration request',
+  },
+  'Braintree Drop-in (1.48.0)': {
+    code: `import dropin from 'braintree-web-drop-in'
+export function mount(authorization) { return dropin.create({ authorization, container: '#dropin' }) }`,
+    later: 'hosted-fields iframes, Drop-in CSS from assets.braintreegateway.com, card brand images, the client configuration request',
+  },
+}
+
+async function weight() {
+  const out = mkdtempSync(join(tmpdir(), 'pay-bench-build-'))
+  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'silent', build: { outDir: out } })
+  const ours = measure(out)
+  rmSync(out, { recursive: true, force: true })
+
+  const peersDir = join(root, 'bench', '.peers')
+  mkdirSync(peersDir, { recursive: true })
+  if (!existsSync(join(peersDir, 'node_modules', 'braintree-web-drop-in'))) {
+    writeFileSync(join(peersDir, 'package.json'), JSON.stringify({ name: 'peers', private: true, type: 'module', dependencies: PEERS }, null, 2))
+    console.error('Installing peers into bench/.peers (npm registry)...')
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: peersDir, stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } })
+  }
+  const peers = {}
+  for (const [name, { code, later }] of Object.entries(PEER_ENTRIES)) {
+    const dir = mkdtempSync(join(peersDir, 'build-'))
+    writeFileSync(join(dir, 'entry.js'), code)
+    const dist = join(dir, 'dist')
+    await build({
+      root: peersDir,
+      configFile: false,
+      logLevel: 'silent',
+      build: { outDir: dist, lib: { entry: join(dir, 'entry.js'), formats: ['es'], fileName: () => 'peer.js' }, rolldownOptions: { output: { minify: true } }, cssCodeSplit: false },
+    })
+    const total = { raw: 0, gzip: 0, brotli: 0 }
+    const walk = (d) => {
+      for (const f of readdirSync(d)) {
+        const p = join(d, f)
+        if (statSync(p).isDirectory()) walk(p)
+        else if (/\.(js|css)$/.test(f)) {
+          const s = sizes(readFileSync(p))
+          total.raw += s.raw
+          total.gzip += s.gzip
+          total.brotli += s.brotli
+        }
+      }
+    }
+    walk(dist)
+    peers[name] = { ...total, loadsLater: later }
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const smallest = Math.min(...Object.values(peers).map((p) => p.brotli))
+  return {
+    ours: { cardFlow: { raw: ours.cardFlow.raw, gzip: ours.cardFlow.gzip, brotli: ours.cardFlow.brotli, files: ours.cardFlow.files }, qr: ours.lazy['qr-wallet'], invoice: ours.lazy['invoice-view'] },
+    peers,
+    ratioSmallestPeerToOurs: round(smallest / ours.cardFlow.brotli, 2),
+  }
+}
+
+// ---- the stack for 2-4 --------------------------------------------------------------------
+
+async function merchant(worker, path, body) {
+  const res = await fetch(`${worker.url}${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  })
+  return res.json()
+}
+
+const cardBody = JSON.stringify({ card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+
+async function newSessions(worker, n, concurrency, origin) {
+  const out = []
+  let next = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        next += 1
+        out.push(await merchant(worker, '/v1/sessions', { flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: `bench-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`, ...(origin ? { allowedOrigins: [origin] } : {}) }))
+      }
+    }),
+  )
+  return out
+}
+
+// ---- 2. time to ready ---------------------------------------------------------------------
+
+async function timeToReady(worker) {
+  const port = await freePort()
+  const origin = `http://127.0.0.1:${port}`
+  const [session] = await newSessions(worker, 1, 1, origin)
+  const widget = readFileSync(join(root, 'dist/public/widget/pay-checkout.js'))
+  const chunks = join(root, 'dist/public/widget/chunks')
+  const fields = ['Card number', 'Expiry date (MM / YY)', 'Security code', 'First name', 'Last name', 'Email', 'Country code', 'Phone']
+  const plain = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title><script type="module" src="/plain.js"></script></head><body><form>${fields.map((f, i) => `<label for="f${i}">${f}</label><input id="f${i}">`).join('')}<button>Pay €10.00</button></form></body></html>`
+  const ours = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script type="module" src="/ours.js"></script><script type="module" src="/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${worker.url}" session="${session.id}" client-secret="${session.clientSecret}" locale="en"></pay-checkout></body></html>`
+  const files = {
+    '/plain.html': ['text/html', plain],
+    '/ours.html': ['text/html', ours],
+    // "Ready" is when the shopper can use the form: DOMContentLoaded for the plain page, pay-ready for ours.
+    '/plain.js': ['text/javascript', `const t = () => (window.__ready = performance.now()); document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', t) : t()`],
+    '/ours.js': ['text/javascript', `document.addEventListener('pay-ready', () => (window.__ready = performance.now()))`],
+    '/widget/pay-checkout.js': ['text/javascript', widget],
+  }
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]
+    const file = files[path]
+    if (file) return void res.writeHead(200, { 'Content-Type': file[0] }).end(file[1])
+    if (path.startsWith('/widget/chunks/')) {
+      const p = join(chunks, path.slice('/widget/chunks/'.length))
+      if (existsSync(p)) return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(readFileSync(p))
+    }
+    res.writeHead(404).end()
+  })
+  await new Promise((r) => server.listen(port, '127.0.0.1', r))
+  const browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a) => a !== '--headless'), headless: true })
+  const times = { ours: [], plain: [] }
+  try {
+    for (let i = 0; i < N.loads; i++) {
+      for (const kind of i % 2 === 0 ? ['ours', 'plain'] : ['plain', 'ours']) {
+        const context = await browser.newContext() // cold cache every load, for both
+        const page = await context.newPage()
+        await page.goto(`${origin}/${kind}.html`)
+        await page.waitForFunction(() => window.__ready !== undefined, null, { timeout: 15_000 })
+        times[kind].push(await page.evaluate(() => window.__ready))
+        await context.close()
+      }
+    }
+  } finally {
+    await browser.close()
+    server.close()
+  }
+  const stat = (xs) => ({ median: round(pct(xs, 50)), p95: round(pct(xs, 95)) })
+  return { loads: N.loads, ours: stat(times.ours), plain: stat(times.plain), ratioMedian: round(pct(times.ours, 50) / pct(times.plain, 50), 2) }
+}
+
+// ---- 3. Worker overhead ---------------------------------------------------------------------
+
+async function workerOverhead(worker, sandbox) {
+  const sessions = await newSessions(worker, N.overhead, 8)
+  const direct = []
+  const proxied = []
+  const directPay = async () => {
+    const mtid = `direct-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`
+    const sum = createHash('md5').update(['10001', STACK_SECRETS.SECURE_KEY, mtid, '10.00'].join('|')).digest('hex')
+    const body = new URLSearchParams({
+      'authentication.memberId': '10001',
+      'authentication.terminalId': '2001',
+      'authentication.checksum': sum,
+      merchantTransactionId: mtid,
+      amount: '10.00',
+      currency: 'EUR',
+      paymentBrand: 'VISA',
+      paymentMode: 'CC',
+      paymentType: 'DB',
+      'card.number': '4111111111111111',
+      'card.expiryMonth': '12',
+      'card.expiryYear': '2030',
+      'card.cvv': '123',
+      'customer.givenName': 'Ada',
+      'customer.surname': 'Lovelace',
+      'customer.email': 'ada@example.com',
+      'customer.ip': '127.0.0.1',
+      notificationUrl: `${worker.url}/v1/notifications/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
+      merchantRedirectUrl: `${worker.url}/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
+      redirectMethod: 'GET',
+    })
+    const t = performance.now()
+    const res = await fetch(`${sandbox.url}/transactionServices/REST/v1/payments`, { method: 'POST', headers: { AuthToken: 'sandbox-auth-token', 'Content-Type': 'application/x-www-form-urlencoded' }, body })
+    await res.text()
+    return performance.now() - t
+  }
+  const proxiedPay = async (s) => {
+    const t = performance.now()
+    const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, { method: 'POST', headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': `b-${s.id}` }, body: cardBody })
+    await res.text()
+    return performance.now() - t
+  }
+  // Warm both paths (first AuthToken, first Durable Object, JIT), then alternate.
+  await directPay()
+  await proxiedPay((await newSessions(worker, 1, 1))[0])
+  for (let i = 0; i < sessions.length; i++) {
+    if (i % 2 === 0) {
+      direct.push(await directPay())
+      proxied.push(await proxiedPay(sessions[i]))
+    } else {
+      proxied.push(await proxiedPay(sessions[i]))
+      direct.push(await directPay())
+    }
+  }
+  const stat = (xs) => ({ p50: round(pct(xs, 50), 2), p95: round(pct(xs, 95), 2), p99: round(pct(xs, 99), 2) })
+  const d = stat(direct)
+  const w = stat(proxied)
+  return { samples: sessions.length, direct: d, throughWorker: w, addedMs: { p50: round(w.p50 - d.p50, 2), p95: round(w.p95 - d.p95, 2), p99: round(w.p99 - d.p99, 2) } }
+}
+
+// ---- 4. load ------------------------------------------------------------------------------
+
+async function load(worker, sandbox) {
+  const before = await (await fetch(`${sandbox.url}/sandbox/stats`)).json()
+  const sessions = await newSessions(worker, N.load, N.concurrency)
+  const latencies = []
+  let errors = 0
+  let succeeded = 0
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: N.concurrency }, async () => {
+      while (next < sessions.length) {
+        const s = sessions[next++]
+        const t = performance.now()
+        try {
+          const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, { method: 'POST', headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': `l-${s.id}` }, body: cardBody })
+          const body = await res.json()
+          if (res.status === 200 && body.status === 'succeeded') succeeded += 1
+          else errors += 1
+        } catch {
+          errors += 1
+        }
+        latencies.push(performance.now() - t)
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  const after = await (await fetch(`${sandbox.url}/sandbox/stats`)).json()
+  return {
+    payments: sessions.length,
+    concurrency: N.concurrency,
+    seconds: round(seconds, 2),
+    throughputPerSecond: round(sessions.length / seconds, 1),
+    latencyMs: { p50: round(pct(latencies, 50)), p95: round(pct(latencies, 95)), p99: round(pct(latencies, 99)) },
+    succeeded,
+    errors,
+    gatewayCharges: after.charges - before.charges,
+    chargesEqualSuccesses: after.charges - before.charges === succeeded,
+  }
+}
+
+// ---- run ----------------------------------------------------------------------------------
+
+const state = mkdtempSync(join(tmpdir(), 'pay-bench-'))
+const results = {
+  date: new Date().toISOString(),
+  quick,
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', memoryGiB: round(totalmem() / 2 ** 30, 1), node: process.version },
+}
+console.error('Weight...')
+results.weight = await weight()
+console.error('Starting the sandbox and the Worker...')
+const stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '1000000', MERCHANT_WEBHOOK_URL: '' } })
+try {
+  console.error('Time to ready...')
+  results.timeToReady = await timeToReady(stack.worker)
+  console.error('Worker overhead...')
+  results.workerOverhead = await workerOverhead(stack.worker, stack.sandbox)
+  console.error('Load...')
+  results.load = await load(stack.worker, stack.sandbox)
+} finally {
+  await stack.stop()
+  rmSync(state, { recursive: true, force: true })
+}
+writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+
+const w = results.weight
+const rows = [
+  ['Weight: our card flow (JS, Lit included)', `${kb(w.ours.cardFlow.raw)} raw, ${kb(w.ours.cardFlow.gzip)} gzip, ${kb(w.ours.cardFlow.brotli)} brotli`, 'at most 20 KB brotli'],
+  ['Weight: QR chunk / invoice chunk (lazy)', `${kb(w.ours.qr.brotli)} / ${kb(w.ours.invoice.brotli)} brotli`, 'separate chunks'],
+  ...Object.entries(w.peers).map(([name, p]) => [`Weight: ${name}`, `${kb(p.raw)} raw, ${kb(p.gzip)} gzip, ${kb(p.brotli)} brotli (x${round(p.brotli / w.ours.cardFlow.brotli, 1)})`, 'plus later: see results.json']),
+  ['Smallest peer / ours (brotli)', `${w.ratioSmallestPeerToOurs}x`, 'at least 5x'],
+  ['Time to ready: ours (median / p95)', `${results.timeToReady.ours.median} / ${results.timeToReady.ours.p95} ms`, ''],
+  ['Time to ready: plain form (median / p95)', `${results.timeToReady.plain.median} / ${results.timeToReady.plain.p95} ms`, ''],
+  ['Time to ready: ours / plain (median)', `${results.timeToReady.ratioMedian}x over ${results.timeToReady.loads} loads each`, 'at most 1.5x'],
+  ['Pay direct to gateway (p50/p95/p99)', `${results.workerOverhead.direct.p50} / ${results.workerOverhead.direct.p95} / ${results.workerOverhead.direct.p99} ms`, ''],
+  ['Pay through the Worker (p50/p95/p99)', `${results.workerOverhead.throughWorker.p50} / ${results.workerOverhead.throughWorker.p95} / ${results.workerOverhead.throughWorker.p99} ms`, ''],
+  ['Worker overhead (p50/p95/p99)', `+${results.workerOverhead.addedMs.p50} / +${results.workerOverhead.addedMs.p95} / +${results.workerOverhead.addedMs.p99} ms`, 'p50 <= 3 ms, p99 <= 15 ms'],
+  ['Load', `${results.load.payments} payments at ${results.load.concurrency}: ${results.load.throughputPerSecond}/s, p50 ${results.load.latencyMs.p50} ms, p99 ${results.load.latencyMs.p99} ms`, ''],
+  ['Load: errors; charges = successes', `${results.load.errors}; ${results.load.gatewayCharges} charges for ${results.load.succeeded} successes`, '0 errors, equal'],
+]
+const width = Math.max(...rows.map((r) => r[0].length))
+console.log(`\npay-checkout benchmarks (${results.machine.cpus} x ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node})${quick ? ' QUICK' : ''}\n`)
+for (const [what, value, target] of rows) console.log(`${what.padEnd(width)}  ${value}${target ? `   [target: ${target}]` : ''}`)
+console.log('\nWritten to bench/results.json')

@@ -1,0 +1,177 @@
+/**
+ * Isolated card entry: `<pay-checkout isolation="frame">` on a merchant page of another origin
+ * (http://localhost:PORT, while the Worker is http://127.0.0.1:PORT). The card form lives in a
+ * frame on the Worker's origin; the merchant page must not be able to read card data, and must
+ * receive none of it in any message.
+ */
+import { createServer, type Server } from 'node:http'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { STACK_SECRETS } from '../support/processes.mjs'
+import { freePort } from '../support/processes.mjs'
+import { openShop, type Shop } from './shop.ts'
+
+let shop: Shop
+let merchant: Server
+let merchantOrigin = ''
+let evil: Server
+let evilOrigin = ''
+
+/** The merchant page's own script: records every message and event it sees, for the tests. */
+const PAGE_JS = `
+window.seen = []
+window.addEventListener('message', (e) => window.seen.push({ kind: 'message', origin: e.origin, data: JSON.stringify(e.data) }))
+const el = document.querySelector('pay-checkout')
+for (const t of ['pay-ready', 'pay-change', 'pay-success', 'pay-declined', 'pay-pending', 'pay-error', 'pay-action']) el.addEventListener(t, (e) => window.seen.push({ kind: t, data: JSON.stringify(e.detail) }))
+const q = new URLSearchParams(location.search)
+el.setAttribute('endpoint', q.get('endpoint'))
+el.setAttribute('session', q.get('session'))
+el.setAttribute('client-secret', q.get('secret'))
+`
+
+function pageHtml(workerUrl: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<script type="module" src="${workerUrl}/widget/pay-checkout.js"></script><script type="module" src="/page.js"></script></head>
+<body><h1>Checkout</h1><pay-checkout isolation="frame"></pay-checkout></body></html>`
+}
+
+async function serve(html: (url: URL) => string): Promise<{ server: Server; origin: string }> {
+  const port = await freePort()
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    if (url.pathname === '/page.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(PAGE_JS)
+    res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Security-Policy': "script-src 'self' http://127.0.0.1:*; style-src 'self'" }).end(html(url))
+  })
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()))
+  return { server, origin: `http://localhost:${port}` }
+}
+
+beforeAll(async () => {
+  shop = await openShop()
+  ;({ server: merchant, origin: merchantOrigin } = await serve(() => pageHtml(shop.url)))
+  const other = await serve((url) => `<!doctype html><title>evil</title><iframe src="${shop.url}/frame/${url.searchParams.get('session')}"></iframe>`)
+  evil = other.server
+  evilOrigin = other.origin.replace('localhost', '127.0.0.1')
+})
+
+afterAll(async () => {
+  merchant?.close()
+  evil?.close()
+  await shop?.stop()
+})
+
+async function session(extra: Record<string, unknown> = {}): Promise<{ id: string; clientSecret: string }> {
+  const res = await fetch(`${shop.url}/v1/sessions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ flow: 'card', amount: '30.00', currency: 'EUR', merchantTransactionId: `frame-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, allowedOrigins: [merchantOrigin], returnUrl: `${merchantOrigin}/done`, ...extra }),
+  })
+  return (await res.json()) as { id: string; clientSecret: string }
+}
+
+async function openMerchant(s: { id: string; clientSecret: string }): Promise<Page> {
+  const page = await shop.browser.newPage()
+  await page.goto(`${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`)
+  await page.frameLocator('pay-checkout iframe').locator('pay-checkout #number').waitFor()
+  return page
+}
+
+const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: { kind: string; data: string }[] }).seen)
+
+describe('isolation="frame"', () => {
+  it('pays with autofill-style filling (every field at once) inside the frame; the page gets the outcome only', async () => {
+    const page = await openMerchant(await session())
+    const frame = page.frameLocator('pay-checkout iframe')
+    // Autofill sets every value at once, without typing.
+    await frame.locator('pay-checkout pay-card-form').evaluate((form) => {
+      const values: Record<string, string> = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
+      for (const [id, v] of Object.entries(values)) {
+        const input = form.shadowRoot?.querySelector<HTMLInputElement>(`#${id}`)
+        if (input) input.value = v
+      }
+    })
+    await frame.locator('pay-checkout button[type=submit]').click()
+    await expect.poll(async () => (await seen(page)).some((e) => e.kind === 'pay-success'), { timeout: 15_000 }).toBe(true)
+    const success = (await seen(page)).find((e) => e.kind === 'pay-success')
+    expect(JSON.parse(success?.data ?? '{}')).toMatchObject({ status: 'succeeded', brand: 'visa', last4: '1111' })
+    const everything = JSON.stringify(await seen(page))
+    expect(everything).not.toContain('4111111111111111')
+    expect(everything).not.toContain('4111 1111')
+    expect(everything).not.toMatch(/"cvv|"123"/)
+    // The client secret went in by message, never in the frame's URL.
+    expect(await page.locator('pay-checkout iframe').getAttribute('src')).not.toContain('secret')
+    await page.close()
+  })
+
+  it('no script on the merchant page can read the card number', async () => {
+    const page = await openMerchant(await session())
+    await page.frameLocator('pay-checkout iframe').locator('pay-checkout #number').fill('4111111111111111')
+    const found = await page.evaluate(() => {
+      const values: string[] = []
+      const walk = (root: Document | ShadowRoot) => {
+        for (const el of root.querySelectorAll('*')) {
+          if (el instanceof HTMLInputElement) values.push(el.value)
+          if (el.shadowRoot) walk(el.shadowRoot)
+          if (el instanceof HTMLIFrameElement) {
+            try {
+              const doc = el.contentDocument ?? el.contentWindow?.document
+              if (doc) walk(doc)
+              else values.push('no-access')
+            } catch {
+              values.push('blocked')
+            }
+          }
+        }
+      }
+      walk(document)
+      return { values, text: document.documentElement.outerHTML }
+    })
+    expect(found.values.join(' ')).not.toContain('4111')
+    // The frame's document is out of reach: null, or a SecurityError.
+    expect(found.values.filter((v) => v === 'no-access' || v === 'blocked')).toHaveLength(1)
+    expect(found.text).not.toContain('4111')
+    await page.close()
+  })
+
+  it('the frame refuses to render for an origin the session does not allow', async () => {
+    const s = await session()
+    const page = await shop.browser.newPage()
+    const blocked: string[] = []
+    page.on('console', (m) => blocked.push(m.text()))
+    await page.goto(`${evilOrigin}/evil.html?session=${s.id}`)
+    await page.waitForTimeout(1500)
+    const frame = page.frames().find((f) => f.url().includes('/frame/'))
+    const rendered = frame ? await frame.locator('pay-checkout').count().catch(() => 0) : 0
+    expect(rendered).toBe(0)
+    expect(blocked.join(' ')).toMatch(/frame-ancestors|Refused to (display|frame)/)
+    // Opened on its own (no parent), it shows nothing of the form either.
+    const direct = await shop.browser.newPage()
+    await direct.goto(`${shop.url}/frame/${s.id}`)
+    await expect.poll(() => direct.locator('body').textContent()).toContain('can only be shown')
+    expect(await direct.locator('pay-checkout').count()).toBe(0)
+    await direct.close()
+    await page.close()
+  })
+
+  it('serves the frame with a strict CSP naming the allowed origins as frame ancestors', async () => {
+    const s = await session()
+    const res = await fetch(`${shop.url}/frame/${s.id}`)
+    const csp = res.headers.get('Content-Security-Policy') ?? ''
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain(`frame-ancestors ${merchantOrigin}`)
+    expect(await res.text()).not.toMatch(/<script>|onload=|style=/)
+  })
+
+  it('3-D Secure from inside the frame: the top window goes to the bank and comes back to the shop', async () => {
+    const page = await openMerchant(await session())
+    const frame = page.frameLocator('pay-checkout iframe')
+    const values: Record<string, string> = { number: '4000000000003220', expiry: '1230', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
+    for (const [id, v] of Object.entries(values)) await frame.locator(`pay-checkout #${id}`).fill(v)
+    await frame.locator('pay-checkout button[type=submit]').click()
+    await page.waitForURL(/\/acs\//)
+    await page.getByRole('button', { name: 'Authenticate' }).click()
+    await page.waitForURL(new RegExp(`^${merchantOrigin}/done\\?session=cs_\\w+&status=succeeded`))
+    await page.close()
+  })
+})

@@ -1,0 +1,68 @@
+/**
+ * @module
+ * The card frame's page script (`/widget/frame.js`, served by the Worker at `/frame/{sessionId}`).
+ * It runs the same `<pay-checkout>` inline, on the Worker's origin, so card data never exists in
+ * the merchant page's DOM; it pays same-origin and tells the parent only what the parent needs.
+ * It talks only to a parent whose origin the session allows, with exact target origins.
+ */
+import '../index.ts'
+import type { PayCheckout } from '../pay-checkout/pay-checkout.ts'
+import { CHANNEL, parseParentMessage, type FrameToParent } from './messages.ts'
+
+type Outgoing = FrameToParent extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
+
+const allowed = (document.querySelector('meta[name="pay-allowed-origins"]')?.getAttribute('content') ?? '').split(' ').filter(Boolean)
+const ancestor = location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : '')
+const parentOrigin = window.parent !== window && allowed.includes(ancestor) ? ancestor : undefined
+const sessionId = location.pathname.split('/').pop() ?? ''
+
+function post(message: Outgoing): void {
+  if (parentOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, parentOrigin)
+}
+
+document.body.style.margin = '0'
+
+if (!parentOrigin) {
+  document.body.textContent = 'This payment form can only be shown on the shop that created it.'
+} else {
+  const el = document.createElement('pay-checkout') as PayCheckout
+  let started = false
+  window.addEventListener('message', (e: MessageEvent) => {
+    if (e.source !== window.parent || e.origin !== parentOrigin) return
+    const m = parseParentMessage(e.data)
+    if (!m) return
+    if (m.type === 'init' && !started) {
+      started = true
+      el.setAttribute('endpoint', location.origin)
+      el.setAttribute('session', sessionId)
+      el.setAttribute('client-secret', m.clientSecret)
+      el.setAttribute('locale', m.locale)
+      el.setAttribute('theme', m.theme)
+      if (m.collectShipping) el.setAttribute('collect-shipping', '')
+      document.body.append(el)
+    } else if (m.type === 'submit') {
+      el.submit()
+    }
+  })
+  el.addEventListener('pay-ready', (e) => post({ type: 'ready', flow: e.detail.flow, status: e.detail.status }))
+  el.addEventListener('pay-change', (e) => post({ type: 'change', valid: e.detail.valid, brand: e.detail.brand }))
+  for (const type of ['pay-success', 'pay-pending', 'pay-declined'] as const) {
+    el.addEventListener(type, (e) => {
+      const d = e.detail as { status: string; paymentId: string | null; brand: string | null; last4: string | null; attemptsRemaining?: number }
+      post({ type: 'result', status: d.status, paymentId: d.paymentId, brand: d.brand, last4: d.last4, attemptsRemaining: d.attemptsRemaining ?? null })
+    })
+  }
+  el.addEventListener('pay-error', (e) => post({ type: 'error', code: e.detail.code, message: e.detail.message, fields: e.detail.fields.map((f) => ({ field: f.field, code: f.code })) }))
+  // 3-D Secure needs the top window: the parent, which is the top window, does it.
+  el.addEventListener('pay-action', (e) => {
+    e.preventDefault()
+    const r = e.detail.redirect
+    post({ type: 'action', redirect: { url: r.url, ...(r.method ? { method: r.method } : {}), parameters: r.parameters.map((p) => ({ name: p.name, value: p.value })) } })
+  })
+  let height = 0
+  new ResizeObserver(() => {
+    const h = Math.ceil(document.documentElement.scrollHeight)
+    if (h !== height) post({ type: 'resize', height: (height = h) })
+  }).observe(document.body)
+  post({ type: 'loaded' })
+}

@@ -1,0 +1,74 @@
+/**
+ * @module
+ * The messages between `<pay-checkout isolation="frame">` on the merchant's page and the card
+ * frame on the Worker's origin. Both sides post with an exact target origin, check `event.origin`
+ * and `event.source`, and accept only messages of exactly these shapes (SECURITY.md R22). Nothing
+ * here can carry a card number or a CVV: the frame sends only what the parent needs.
+ */
+
+export const CHANNEL = 'pay-checkout/1'
+
+export type ParentToFrame =
+  | { channel: typeof CHANNEL; type: 'init'; clientSecret: string; locale: string; theme: 'light' | 'dark' | 'auto'; collectShipping: boolean }
+  | { channel: typeof CHANNEL; type: 'submit' }
+
+export interface Redirect {
+  url: string
+  method?: string
+  parameters: { name: string; value: string }[]
+}
+
+export type FrameToParent =
+  | { channel: typeof CHANNEL; type: 'loaded' }
+  | { channel: typeof CHANNEL; type: 'ready'; flow: string; status: string }
+  | { channel: typeof CHANNEL; type: 'change'; valid: boolean; brand: string | null }
+  | { channel: typeof CHANNEL; type: 'resize'; height: number }
+  | { channel: typeof CHANNEL; type: 'result'; status: string; paymentId: string | null; brand: string | null; last4: string | null; attemptsRemaining: number | null }
+  | { channel: typeof CHANNEL; type: 'action'; redirect: Redirect }
+  | { channel: typeof CHANNEL; type: 'error'; code: string; message: string; fields: { field: string; code: string }[] }
+
+type Shape = Record<string, (v: unknown) => boolean>
+
+const str = (max = 2048) => (v: unknown) => typeof v === 'string' && v.length <= max
+const nullable = (f: (v: unknown) => boolean) => (v: unknown) => v === null || f(v)
+const bool = (v: unknown) => typeof v === 'boolean'
+const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100_000
+const oneOf = (...xs: string[]) => (v: unknown) => typeof v === 'string' && xs.includes(v)
+const last4 = (v: unknown) => typeof v === 'string' && /^\d{4}$/.test(v)
+const pairs = (v: unknown) =>
+  Array.isArray(v) && v.length <= 50 && v.every((p) => typeof p === 'object' && p !== null && exactly(p as Record<string, unknown>, { name: str(256), value: str(8192) }))
+const redirect = (v: unknown) =>
+  typeof v === 'object' && v !== null && (exactly(v as Record<string, unknown>, { url: str(), parameters: pairs }) || exactly(v as Record<string, unknown>, { url: str(), method: str(8), parameters: pairs }))
+const fieldErrors = (v: unknown) => Array.isArray(v) && v.length <= 50 && v.every((f) => typeof f === 'object' && f !== null && exactly(f as Record<string, unknown>, { field: str(100), code: str(40) }))
+
+const PARENT_TO_FRAME: Record<string, Shape> = {
+  init: { clientSecret: str(200), locale: str(35), theme: oneOf('light', 'dark', 'auto'), collectShipping: bool },
+  submit: {},
+}
+
+const FRAME_TO_PARENT: Record<string, Shape> = {
+  loaded: {},
+  ready: { flow: str(20), status: str(20) },
+  change: { valid: bool, brand: nullable(str(20)) },
+  resize: { height: count },
+  result: { status: str(20), paymentId: nullable(str(64)), brand: nullable(str(20)), last4: nullable(last4), attemptsRemaining: nullable(count) },
+  action: { redirect },
+  error: { code: str(40), message: str(500), fields: fieldErrors },
+}
+
+/** True when `o` has exactly the shape's keys (plus channel and type) and every value passes. */
+function exactly(o: Record<string, unknown>, shape: Shape, extra: readonly string[] = []): boolean {
+  const keys = Object.keys(o)
+  const expected = [...Object.keys(shape), ...extra]
+  return keys.length === expected.length && expected.every((k) => k in o) && Object.entries(shape).every(([k, check]) => check(o[k]))
+}
+
+function parse<T>(data: unknown, shapes: Record<string, Shape>): T | undefined {
+  if (typeof data !== 'object' || data === null) return undefined
+  const o = data as Record<string, unknown>
+  if (o.channel !== CHANNEL || typeof o.type !== 'string' || !Object.hasOwn(shapes, o.type)) return undefined
+  return exactly(o, shapes[o.type] ?? {}, ['channel', 'type']) ? (o as T) : undefined
+}
+
+export const parseParentMessage = (data: unknown): ParentToFrame | undefined => parse(data, PARENT_TO_FRAME)
+export const parseFrameMessage = (data: unknown): FrameToParent | undefined => parse(data, FRAME_TO_PARENT)
