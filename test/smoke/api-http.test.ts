@@ -88,11 +88,15 @@ describe('over real HTTP with wrangler dev', () => {
     expect(shop.headers.get('Location')).toBe(`https://shop.example/thanks?session=${s.id}&status=succeeded`)
   })
 
-  it('serves the built widget from the Worker’s origin, as a module script', async () => {
-    const res = await fetch(`${worker.url}/widget/pay-checkout.js`)
+  it('serves the built widget from the Worker’s origin, as a module script other origins may load', async () => {
+    const res = await fetch(`${worker.url}/widget/pay-checkout.js`, { headers: { Origin: 'https://shop.example' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('Content-Type')).toContain('javascript')
-    expect(await res.text()).toContain('pay-checkout')
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*')
+    const entry = await res.text()
+    const chunk = /\.\/chunks\/[\w-]+\.js/.exec(entry)?.[0] ?? ''
+    expect(chunk).not.toBe('')
+    expect(await (await fetch(`${worker.url}/widget/${chunk.slice(2)}`)).text()).toContain('pay-checkout')
   })
 
   it('a browser from a foreign origin is refused before any handler runs', async () => {
