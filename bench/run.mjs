@@ -147,7 +147,7 @@ async function timeToReady(worker) {
   const chunks = join(root, 'dist/public/widget/chunks')
   const fields = ['Card number', 'Expiry date (MM / YY)', 'Security code', 'First name', 'Last name', 'Email', 'Country code', 'Phone']
   const plain = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title><script type="module" src="/plain.js"></script></head><body><form>${fields.map((f, i) => `<label for="f${i}">${f}</label><input id="f${i}">`).join('')}<button>Pay €10.00</button></form></body></html>`
-  const ours = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script type="module" src="/ours.js"></script><script type="module" src="/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${worker.url}" session="${session.id}" client-secret="${session.clientSecret}" locale="en"></pay-checkout></body></html>`
+  const ours = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script type="module" src="/ours.js"></script><script type="module" src="/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${worker.url}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="inline"></pay-checkout></body></html>`
   const files = {
     '/plain.html': ['text/html', plain],
     '/ours.html': ['text/html', ours],

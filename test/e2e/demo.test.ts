@@ -3,7 +3,7 @@
  * notification -> merchant webhook, through every page of the demo shop. Also takes the README's
  * screenshots.
  */
-import type { Page } from 'playwright-core'
+import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chargesFor, fillCard, latestSession, openShop, orders, result, shot, type Shop } from './shop.ts'
 
@@ -18,148 +18,155 @@ afterAll(async () => {
   await shop?.stop()
 })
 
-async function open(path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+type Mode = 'inline' | 'frame'
+
+/** Where the card form is: in the page, or in the Worker's frame (`?isolation=frame`). */
+const ui = (p: Page, mode: Mode): Page | FrameLocator => (mode === 'frame' ? p.frameLocator('pay-checkout iframe') : p)
+
+async function open(path: string, colorScheme: 'light' | 'dark' = 'light', mode: Mode = 'inline'): Promise<Page> {
   page = await shop.browser.newPage({ viewport: { width: 900, height: 1000 } })
   await page.emulateMedia({ colorScheme })
-  await page.goto(`${shop.url}${path}`)
+  await page.goto(`${shop.url}${path}?isolation=${mode}`)
   return page
 }
 
-describe('product page (card)', () => {
-  it('pays with a test card and tells the shopper; light and dark screenshots', async () => {
-    for (const scheme of ['light', 'dark'] as const) {
-      const p = await open('/demo/product', scheme)
-      await p.locator('pay-checkout #number').waitFor()
-      await fillCard(p, '4111111111111111')
-      await shot(p, `card-${scheme}`)
-      await p.locator('pay-checkout button[type=submit]').click()
+describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
+  describe('product page (card)', () => {
+    it('pays with a test card and tells the shopper; light and dark screenshots', async () => {
+      for (const scheme of ['light', 'dark'] as const) {
+        const p = await open('/demo/product', scheme, mode)
+        await ui(p, mode).locator('pay-checkout #number').waitFor()
+        await fillCard(ui(p, mode), '4111111111111111')
+        if (mode === 'inline') await shot(p, `card-${scheme}`)
+        await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+        await expect.poll(() => result(p).textContent()).toContain('Paid')
+        if (mode === 'inline') await shot(p, `success-${scheme}`)
+        await p.close()
+      }
+    })
+  
+    it('shows field errors after submit, then a decline and a success on the same session', async () => {
+      const p = await open('/demo/product', 'light', mode)
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      await ui(p, mode).locator('pay-checkout #number').fill('4111111111111112')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await expect.poll(() => ui(p, mode).locator('pay-checkout #number-error').textContent()).toContain('not valid')
+      if (mode === 'inline') await shot(p, 'errors-light')
+      await fillCard(ui(p, mode), '4000000000000002')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await expect.poll(() => result(p).textContent()).toContain('Declined')
+      await fillCard(ui(p, mode), '4111111111111111')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
       await expect.poll(() => result(p).textContent()).toContain('Paid')
-      await shot(p, `success-${scheme}`)
+      const session = await latestSession(shop)
+      expect(session.status).toBe('succeeded')
+      expect((session.attempts as unknown[]).length).toBe(2)
       await p.close()
-    }
-  })
-
-  it('shows field errors after submit, then a decline and a success on the same session', async () => {
-    const p = await open('/demo/product')
-    await p.locator('pay-checkout #number').waitFor()
-    await p.locator('pay-checkout #number').fill('4111111111111112')
-    await p.locator('pay-checkout button[type=submit]').click()
-    await expect.poll(() => p.locator('pay-checkout #number-error').textContent()).toContain('not valid')
-    await shot(p, 'errors-light')
-    await fillCard(p, '4000000000000002')
-    await p.locator('pay-checkout button[type=submit]').click()
-    await expect.poll(() => result(p).textContent()).toContain('Declined')
-    await fillCard(p, '4111111111111111')
-    await p.locator('pay-checkout button[type=submit]').click()
-    await expect.poll(() => result(p).textContent()).toContain('Paid')
-    const session = await latestSession(shop)
-    expect(session.status).toBe('succeeded')
-    expect((session.attempts as unknown[]).length).toBe(2)
-    await p.close()
-  })
-
-  it('a double click charges once', async () => {
-    const p = await open('/demo/product')
-    const pays: string[] = []
-    p.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/pay') && pays.push(r.url()))
-    await p.locator('pay-checkout #number').waitFor()
-    await fillCard(p, '4111111111111111')
-    await p.locator('pay-checkout button[type=submit]').dblclick()
-    await expect.poll(() => result(p).textContent()).toContain('Paid')
-    expect(pays).toHaveLength(1)
-    expect(await chargesFor(shop, String((await latestSession(shop)).merchantTransactionId))).toBe(1)
-    await p.close()
-  })
-
-  it('3-D Secure: the sandbox bank page, back to the shop, the widget shows the result', async () => {
-    const p = await open('/demo/product')
-    await p.locator('pay-checkout #number').waitFor()
-    await fillCard(p, '4000000000003220')
-    await p.locator('pay-checkout button[type=submit]').click()
-    await p.waitForURL(/\/acs\//)
-    await p.screenshot({ path: `${(await import('./shop.ts')).SCREENSHOTS}/3ds-acs.png` })
-    await p.getByRole('button', { name: 'Authenticate' }).click()
-    await p.waitForURL(/\/demo\/product\?session=.*status=succeeded/)
-    await expect.poll(() => result(p).textContent()).toContain('Paid')
-    await p.close()
-  })
-
-  it('a pending card is settled by the notification', async () => {
-    const p = await open('/demo/product')
-    await p.locator('pay-checkout #number').waitFor()
-    await fillCard(p, '4000000000000259')
-    await p.locator('pay-checkout button[type=submit]').click()
-    await expect.poll(() => result(p).textContent()).toContain('Waiting')
-    await expect.poll(() => result(p).textContent(), { timeout: 20_000 }).toContain('Paid')
-    await p.close()
-  })
-
-  it('the timed-out card is settled by inquiry and charged once', async () => {
-    const p = await open('/demo/product')
-    await p.locator('pay-checkout #number').waitFor()
-    await fillCard(p, '4000000000009995')
-    await p.locator('pay-checkout button[type=submit]').click()
-    await expect.poll(() => p.locator('pay-checkout [role=status]').textContent(), { timeout: 10_000 }).toContain('confirming')
-    await expect.poll(() => result(p).textContent(), { timeout: 30_000 }).toContain('Paid')
-    expect(await chargesFor(shop, String((await latestSession(shop)).merchantTransactionId))).toBe(1)
-    await p.close()
-  })
-})
-
-describe('subscription, charge again, saved card', () => {
-  it('first payment stores the card; the server charges again; the saved card pays with the CVV only', async () => {
-    const p = await open('/demo/subscription')
-    await p.locator('pay-checkout #number').waitFor()
-    await fillCard(p, '5555555555554444')
-    await p.locator('pay-checkout button[type=submit]').click()
-    await expect.poll(() => result(p).textContent()).toContain('Paid')
-    await p.getByRole('button', { name: /Charge again/ }).click()
-    await expect.poll(() => result(p).textContent()).toContain('Charged again: succeeded')
-    await p.goto(`${shop.url}/demo/saved-card`)
-    await p.locator('pay-checkout #cvv').waitFor()
-    expect(await p.locator('pay-checkout .saved').textContent()).toContain('4444')
-    await p.locator('pay-checkout #cvv').fill('123')
-    await p.locator('pay-checkout button[type=submit]').click()
-    await expect.poll(() => result(p).textContent()).toContain('Paid')
-    await p.close()
-  })
-})
-
-describe('QR wallet', () => {
-  it('verifies the wallet, shows the code, confirms', async () => {
-    for (const scheme of ['light', 'dark'] as const) {
-      const p = await open('/demo/qr', scheme)
-      await p.locator('pay-checkout #walletId').waitFor()
-      await p.locator('pay-checkout #walletId').fill('wallet-ok')
-      await p.locator('pay-checkout button[type=submit]').click()
-      await p.locator('pay-checkout svg[part=qr]').waitFor()
-      await shot(p, `qr-${scheme}`)
-      await p.getByRole('button', { name: 'I have paid' }).click()
+    })
+  
+    it('a double click charges once', async () => {
+      const p = await open('/demo/product', 'light', mode)
+      const pays: string[] = []
+      p.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/pay') && pays.push(r.url()))
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      await fillCard(ui(p, mode), '4111111111111111')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').dblclick()
+      await expect.poll(() => result(p).textContent()).toContain('Paid')
+      expect(pays).toHaveLength(1)
+      expect(await chargesFor(shop, String((await latestSession(shop)).merchantTransactionId))).toBe(1)
+      await p.close()
+    })
+  
+    it('3-D Secure: the sandbox bank page, back to the shop, the widget shows the result', async () => {
+      const p = await open('/demo/product', 'light', mode)
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      await fillCard(ui(p, mode), '4000000000003220')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await p.waitForURL(/\/acs\//)
+      if (mode === 'inline') await p.screenshot({ path: `${(await import('./shop.ts')).SCREENSHOTS}/3ds-acs.png` })
+      await p.getByRole('button', { name: 'Authenticate' }).click()
+      await p.waitForURL(/\/demo\/product\?session=.*status=succeeded/)
       await expect.poll(() => result(p).textContent()).toContain('Paid')
       await p.close()
-    }
+    })
+  
+    it('a pending card is settled by the notification', async () => {
+      const p = await open('/demo/product', 'light', mode)
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      await fillCard(ui(p, mode), '4000000000000259')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await expect.poll(() => result(p).textContent()).toContain('Waiting')
+      await expect.poll(() => result(p).textContent(), { timeout: 20_000 }).toContain('Paid')
+      await p.close()
+    })
+  
+    it('the timed-out card is settled by inquiry and charged once', async () => {
+      const p = await open('/demo/product', 'light', mode)
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      await fillCard(ui(p, mode), '4000000000009995')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await expect.poll(() => ui(p, mode).locator('pay-checkout [role=status]').textContent(), { timeout: 10_000 }).toContain('confirming')
+      await expect.poll(() => result(p).textContent(), { timeout: 30_000 }).toContain('Paid')
+      expect(await chargesFor(shop, String((await latestSession(shop)).merchantTransactionId))).toBe(1)
+      await p.close()
+    })
   })
-})
-
-describe('invoice', () => {
-  it('regenerates the expired invoice, pays it on the gateway page, the order is paid', async () => {
-    const p = await open('/demo/invoice')
-    await p.getByRole('button', { name: 'Get a new invoice' }).waitFor()
-    await shot(p, 'invoice-expired-light')
-    await p.getByRole('button', { name: 'Get a new invoice' }).click()
-    await p.getByRole('link', { name: 'Pay invoice' }).waitFor()
-    await shot(p, 'invoice-light')
-    await p.getByRole('link', { name: 'Pay invoice' }).click()
-    await p.waitForURL(/\/invoice\/pay\//)
-    await p.locator('#holder').fill('Ada Lovelace')
-    await p.locator('#number').fill('4111111111111111')
-    await p.locator('#month').fill('12')
-    await p.locator('#year').fill('2030')
-    await p.locator('#cvv').fill('123')
-    await p.getByRole('button', { name: /Pay/ }).click()
-    await p.waitForURL(/\/demo\/orders/)
-    await expect.poll(async () => (await orders(shop)).orders.find((o) => o.kind === 'invoice')?.session.status, { timeout: 15_000 }).toBe('succeeded')
-    await p.close()
+  
+  describe('subscription, charge again, saved card', () => {
+    it('first payment stores the card; the server charges again; the saved card pays with the CVV only', async () => {
+      const p = await open('/demo/subscription', 'light', mode)
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      await fillCard(ui(p, mode), '5555555555554444')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await expect.poll(() => result(p).textContent()).toContain('Paid')
+      await p.getByRole('button', { name: /Charge again/ }).click()
+      await expect.poll(() => result(p).textContent()).toContain('Charged again: succeeded')
+      await p.goto(`${shop.url}/demo/saved-card?isolation=${mode}`)
+      await ui(p, mode).locator('pay-checkout #cvv').waitFor()
+      expect(await ui(p, mode).locator('pay-checkout .saved').textContent()).toContain('4444')
+      await ui(p, mode).locator('pay-checkout #cvv').fill('123')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await expect.poll(() => result(p).textContent()).toContain('Paid')
+      await p.close()
+    })
+  })
+  
+  describe('QR wallet', () => {
+    it('verifies the wallet, shows the code, confirms', async () => {
+      for (const scheme of ['light', 'dark'] as const) {
+        const p = await open('/demo/qr', scheme, mode)
+        await ui(p, mode).locator('pay-checkout #walletId').waitFor()
+        await ui(p, mode).locator('pay-checkout #walletId').fill('wallet-ok')
+        await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+        await ui(p, mode).locator('pay-checkout svg[part=qr]').waitFor()
+        if (mode === 'inline') await shot(p, `qr-${scheme}`)
+        await ui(p, mode).getByRole('button', { name: 'I have paid' }).click()
+        await expect.poll(() => result(p).textContent()).toContain('Paid')
+        await p.close()
+      }
+    })
+  })
+  
+  describe('invoice', () => {
+    it('regenerates the expired invoice, pays it on the gateway page, the order is paid', async () => {
+      const p = await open('/demo/invoice', 'light', mode)
+      await ui(p, mode).getByRole('button', { name: 'Get a new invoice' }).waitFor()
+      if (mode === 'inline') await shot(p, 'invoice-expired-light')
+      await ui(p, mode).getByRole('button', { name: 'Get a new invoice' }).click()
+      await ui(p, mode).getByRole('link', { name: 'Pay invoice' }).waitFor()
+      if (mode === 'inline') await shot(p, 'invoice-light')
+      await ui(p, mode).getByRole('link', { name: 'Pay invoice' }).click()
+      await p.waitForURL(/\/invoice\/pay\//)
+      await p.locator('#holder').fill('Ada Lovelace')
+      await p.locator('#number').fill('4111111111111111')
+      await p.locator('#month').fill('12')
+      await p.locator('#year').fill('2030')
+      await p.locator('#cvv').fill('123')
+      await p.getByRole('button', { name: /Pay/ }).click()
+      await p.waitForURL(/\/demo\/orders/)
+      await expect.poll(async () => (await orders(shop)).orders.find((o) => o.kind === 'invoice')?.session.status, { timeout: 15_000 }).toBe('succeeded')
+      await p.close()
+    })
   })
 })
 

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core'
 import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
 import { root, startStack } from '../support/processes.mjs'
 
@@ -43,7 +43,7 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.locator('pay-checkout').screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
 }
 
-export async function fillCard(page: Page, number: string, extra: Record<string, string> = {}): Promise<void> {
+export async function fillCard(page: Page | FrameLocator, number: string, extra: Record<string, string> = {}): Promise<void> {
   const values: Record<string, string> = { number, expiry: '1230', cvv: number.startsWith('37') ? '1234' : '123', givenName: 'Ada', surname: 'Lovelace', ...extra }
   for (const [id, value] of Object.entries(values)) await page.locator(`pay-checkout #${id}`).fill(value)
 }

@@ -23,7 +23,8 @@ export async function sessionState(id: string): Promise<Record<string, unknown>>
 }
 
 /** Mounts `<pay-checkout>` for a session and waits until it is ready. */
-export async function mount(body: Record<string, unknown> = {}, attrs: { locale?: string; theme?: string; shipping?: boolean } = {}): Promise<{ el: PayCheckout; session: TestSession }> {
+/** Inline by default, since these tests reach into the form; frame mode has its own tests. */
+export async function mount(body: Record<string, unknown> = {}, attrs: { locale?: string; theme?: string; shipping?: boolean; isolation?: 'inline' | 'frame' } = {}): Promise<{ el: PayCheckout; session: TestSession }> {
   const session = await createSession(body)
   const el = await fixture<PayCheckout>(html`<pay-checkout
     endpoint=${session.endpoint}
@@ -31,6 +32,7 @@ export async function mount(body: Record<string, unknown> = {}, attrs: { locale?
     client-secret=${session.clientSecret}
     locale=${attrs.locale ?? 'en'}
     theme=${attrs.theme ?? 'light'}
+    isolation=${attrs.isolation ?? 'inline'}
     ?collect-shipping=${attrs.shipping ?? false}
   ></pay-checkout>`)
   if (!el.shadowRoot?.querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view')) await oneEvent(el, 'pay-ready')

@@ -31,7 +31,7 @@ describe('accessibility of every flow and state, in both themes', () => {
 
     it(`error: a wrong client secret (${theme})`, async () => {
       const s = await createSession()
-      const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret="wrong" theme=${theme}></pay-checkout>`)
+      const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret="wrong" theme=${theme} isolation="inline"></pay-checkout>`)
       await until(() => status(el) === 'Something went wrong. Please try again.')
       await expect(el).to.be.accessible()
     })
@@ -48,5 +48,21 @@ describe('zoom', () => {
     const card = el.shadowRoot?.querySelector('pay-card-form')?.shadowRoot?.querySelector<HTMLElement>('form')
     expect(container && container.scrollWidth <= container.clientWidth + 1).to.equal(true)
     expect(card && card.scrollWidth <= card.clientWidth + 1).to.equal(true)
+  })
+})
+
+describe('frame mode (the default)', () => {
+  it('renders the card form in a titled frame on the Worker’s origin and is accessible', async () => {
+    const s = await createSession()
+    const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`)
+    expect(el.isolation).to.equal('frame')
+    const ready = oneEvent(el, 'pay-ready')
+    await ready
+    const frame = el.shadowRoot?.querySelector('iframe')
+    expect(frame?.getAttribute('title')).to.equal('Card number')
+    expect(new URL(frame?.src ?? '').origin).to.equal(new URL(s.endpoint).origin)
+    expect(frame?.src).to.not.contain('secret')
+    await until(() => (frame?.height ? Number(frame.height) : 0) > 300)
+    await expect(el).to.be.accessible()
   })
 })

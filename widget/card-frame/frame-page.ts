@@ -33,6 +33,8 @@ if (!parentOrigin) {
     if (!m) return
     if (m.type === 'init' && !started) {
       started = true
+      // Inside the frame the form is inline: this page is the isolation.
+      el.setAttribute('isolation', 'inline')
       el.setAttribute('endpoint', location.origin)
       el.setAttribute('session', sessionId)
       el.setAttribute('client-secret', m.clientSecret)

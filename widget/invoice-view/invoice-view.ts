@@ -92,7 +92,7 @@ export class PayInvoiceView extends LitElement {
       </dl>
       ${regenerated
         ? payUrl
-          ? html`<a class="button" part="pay-link" href=${payUrl} rel="noopener">${this.messages.payInvoice}</a>`
+          ? html`<a class="button" part="pay-link" href=${payUrl} target="_top" rel="noopener">${this.messages.payInvoice}</a>`
           : nothing
         : html`<p>${this.messages.invoiceExpired}</p>
             <button type="button" @click=${() => this.submit()}>${this.messages.regenerate}</button>`}`

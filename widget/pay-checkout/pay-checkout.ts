@@ -100,8 +100,8 @@ export class PayCheckout extends LitElement {
   /** Ask for a shipping address. */
   declare collectShipping: boolean
   /**
-   * `inline` (the form in this page) or `frame` (the form in a frame on the Worker's origin, so
-   * no script on this page can read card data).
+   * `frame` (default: the form in a frame on the Worker's origin, so no script on this page can
+   * read card data) or `inline` (the form in this page's DOM).
    */
   declare isolation: 'inline' | 'frame'
   private declare frameHeight: number
@@ -121,7 +121,7 @@ export class PayCheckout extends LitElement {
     this.locale = ''
     this.theme = 'light'
     this.collectShipping = false
-    this.isolation = 'inline'
+    this.isolation = 'frame'
     this.frameHeight = 320
     this.state = 'loading'
     this.view = null

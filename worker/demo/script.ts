@@ -27,6 +27,9 @@ async function mount(kind, extra = {}) {
     sessionStorage.setItem('cs:' + s.id, s.clientSecret)
   }
   if (kind === 'subscription') localStorage.setItem('demo:subscription', s.id)
+  // ?isolation=frame shows the same page with the card form in the Worker's frame.
+  const isolation = new URLSearchParams(location.search).get('isolation')
+  if (isolation === 'frame' || isolation === 'inline') el.setAttribute('isolation', isolation)
   el.setAttribute('endpoint', s.endpoint)
   el.setAttribute('session', s.id)
   el.setAttribute('client-secret', s.clientSecret)
