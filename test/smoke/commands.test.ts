@@ -53,14 +53,16 @@ describe('commands in the README', () => {
     expect(demo.status).toBe(200)
     expect(await demo.text()).toContain('pay-checkout demo shop')
     const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    const blocks = [...readme.matchAll(/<!-- readme-test -->\n```(sh|js)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2] ?? '' }))
-    expect(blocks.length).toBeGreaterThanOrEqual(2)
+    // `<!-- readme-test -->` blocks must print a session id; `<!-- readme-test: TEXT -->` blocks TEXT.
+    const blocks = [...readme.matchAll(/<!-- readme-test(?:: (.+?))? -->\n```(sh|js)\n([\s\S]*?)```/g)].map((m) => ({ expect: m[1], lang: m[2], code: m[3] ?? '' }))
+    expect(blocks.length).toBeGreaterThanOrEqual(3)
     for (const block of blocks) {
       const out =
         block.lang === 'sh'
           ? execFileSync('bash', ['-euo', 'pipefail', '-c', block.code], { cwd: root, encoding: 'utf8' })
           : execFileSync(process.execPath, ['--input-type=module', '-e', block.code], { cwd: root, encoding: 'utf8' })
-      expect(out, block.code.slice(0, 60)).toMatch(/cs_[A-Za-z0-9]{24}/)
+      if (block.expect) expect(out, block.code.slice(0, 60)).toContain(block.expect)
+      else expect(out, block.code.slice(0, 60)).toMatch(/cs_[A-Za-z0-9]{24}/)
     }
   })
 })
