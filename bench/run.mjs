@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core'
 import { build } from 'vite'
 import { measure, sizes } from '../test/support/bundle.mjs'
 import { CHROME_ARGS, findChrome } from '../test/support/chrome.mjs'
+import { wirePayment } from '../test/fixtures/payment.ts'
 import { freePort, root, startStack, STACK_SECRETS } from '../test/support/processes.mjs'
 
 const quick = process.argv.includes('--quick')
@@ -197,28 +198,18 @@ async function workerOverhead(worker, sandbox) {
   const directPay = async () => {
     const mtid = `direct-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`
     const sum = createHash('md5').update(['10001', STACK_SECRETS.SECURE_KEY, mtid, '10.00'].join('|')).digest('hex')
-    const body = new URLSearchParams({
-      'authentication.memberId': '10001',
-      'authentication.terminalId': '2001',
-      'authentication.checksum': sum,
-      merchantTransactionId: mtid,
-      amount: '10.00',
-      currency: 'EUR',
-      paymentBrand: 'VISA',
-      paymentMode: 'CC',
-      paymentType: 'DB',
-      'card.number': '4111111111111111',
-      'card.expiryMonth': '12',
-      'card.expiryYear': '2030',
-      'card.cvv': '123',
-      'customer.givenName': 'Ada',
-      'customer.surname': 'Lovelace',
-      'customer.email': 'ada@example.com',
-      'customer.ip': '127.0.0.1',
-      notificationUrl: `${worker.url}/v1/notifications/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
-      merchantRedirectUrl: `${worker.url}/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
-      redirectMethod: 'GET',
-    })
+    // The same request the Worker sends for a session pay: amount, ids and URLs included.
+    const body = new URLSearchParams(
+      wirePayment({
+        'authentication.checksum': sum,
+        merchantTransactionId: mtid,
+        amount: '10.00',
+        'customer.ip': '127.0.0.1',
+        notificationUrl: `${worker.url}/v1/notifications/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
+        merchantRedirectUrl: `${worker.url}/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
+        redirectMethod: 'GET',
+      }),
+    )
     const t = performance.now()
     const res = await fetch(`${sandbox.url}/transactionServices/REST/v1/payments`, { method: 'POST', headers: { AuthToken: 'sandbox-auth-token', 'Content-Type': 'application/x-www-form-urlencoded' }, body })
     await res.text()

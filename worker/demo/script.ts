@@ -59,10 +59,15 @@ if (again) {
   })
 }
 
-function cell(row, text) {
-  const td = document.createElement('td')
-  td.textContent = text
-  row.append(td)
+/** A table row of text cells (textContent: nothing from the server becomes markup). */
+function row(cells) {
+  const tr = document.createElement('tr')
+  for (const text of cells) {
+    const td = document.createElement('td')
+    td.textContent = text
+    tr.append(td)
+  }
+  return tr
 }
 
 async function orders() {
@@ -71,24 +76,12 @@ async function orders() {
   const body = document.querySelector('#orders tbody')
   body.replaceChildren()
   for (const o of data.orders) {
-    const row = document.createElement('tr')
-    cell(row, new Date(o.createdAt).toLocaleString())
-    cell(row, o.kind)
-    cell(row, o.sessionId)
-    cell(row, o.session.status || '?')
-    cell(row, (o.session.amount || '') + ' ' + (o.session.currency || ''))
-    cell(row, o.session.paymentId || '')
-    body.append(row)
+    body.append(row([new Date(o.createdAt).toLocaleString(), o.kind, o.sessionId, o.session.status || '?', (o.session.amount || '') + ' ' + (o.session.currency || ''), o.session.paymentId || '']))
   }
   const hooks = document.querySelector('#webhooks tbody')
   hooks.replaceChildren()
   for (const h of data.webhooks) {
-    const row = document.createElement('tr')
-    cell(row, new Date(h.receivedAt).toLocaleString())
-    cell(row, h.id)
-    cell(row, h.type)
-    cell(row, h.verified ? 'valid' : 'INVALID')
-    hooks.append(row)
+    hooks.append(row([new Date(h.receivedAt).toLocaleString(), h.id, h.type, h.verified ? 'valid' : 'INVALID']))
   }
 }
 if (page === 'orders') {

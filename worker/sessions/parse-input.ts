@@ -6,7 +6,7 @@
  */
 import { CARD_BRANDS, cvvLength, type CardBrand } from '../../shared/card.ts'
 import type { FieldError } from '../../shared/errors.ts'
-import { REQUEST_FIELDS, type RequestFieldName } from '../../shared/fields.ts'
+import { REQUEST_FIELDS, type RequestField, type RequestFieldName } from '../../shared/fields.ts'
 import { checkFormat } from '../../shared/formats.ts'
 import type { AmountBounds } from '../../shared/money.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
@@ -142,22 +142,15 @@ function dedupe(errors: FieldError[]): FieldError[] {
   })
 }
 
-/** Body keys a browser may never set: the session fixed them (SECURITY.md R1). */
-export const SESSION_FIXED_KEYS = new Set([
-  'amount',
-  'currency',
-  'merchantTransactionId',
-  'paymentType',
-  'paymentBrand',
-  'paymentMode',
-  'recurring',
-  'recurringType',
-  'createRegistration',
-  'registrationId',
-  'customer.ip',
-  'notificationUrl',
-  'merchantRedirectUrl',
+/**
+ * Body keys a browser may never set (SECURITY.md R1): every field of the table that the shopper
+ * does not supply (the session, the configuration or the Worker does), plus the session's options.
+ */
+export const SESSION_FIXED_KEYS: ReadonlySet<string> = new Set([
+  ...(Object.values(REQUEST_FIELDS) as RequestField[]).filter((f) => f.source !== 'shopper').map((f) => f.wire),
   'flow',
+  'recurring',
+  'registrationId',
 ])
 
 /** The shopper fields of a card payment, from the field table. */
