@@ -8,9 +8,12 @@ import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
 import type { CheckoutSession } from '../sessions/checkout-session.ts'
+import type { CheckoutView } from '../sessions/types.ts'
 
 export interface BrowserAccessVariables {
   session: DurableObjectStub<CheckoutSession>
+  /** The session as the widget sees it, read in the same round trip as the secret check. */
+  view: CheckoutView
 }
 
 export const SESSION_ID = /^cs_[A-Za-z0-9]{24}$/
@@ -30,8 +33,10 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
     const id = c.req.param('id') ?? ''
     if (!SESSION_ID.test(id)) return errorResponse(c, 'not_found', 'No such checkout.')
     const stub = sessionStub(c.env, id)
-    const origins = await stub.allowedOrigins()
-    if (!origins) return errorResponse(c, 'not_found', 'No such checkout.')
+    const secret = /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
+    const access = await stub.access(secret)
+    if (!access) return errorResponse(c, 'not_found', 'No such checkout.')
+    const origins = access.origins
     const origin = c.req.header('Origin')
     // No Origin: not a cross-origin browser request (a server, or a same-origin GET). The client
     // secret still has to match.
@@ -46,11 +51,9 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
       c.header('Access-Control-Max-Age', '600')
       return c.body(null, 204)
     }
-    const match = /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')
-    if (!match?.[1] || !(await stub.authorize(match[1]))) {
-      return errorResponse(c, 'unauthorized', 'A valid client secret for this checkout is required.')
-    }
+    if (!access.view) return errorResponse(c, 'unauthorized', 'A valid client secret for this checkout is required.')
     c.set('session', stub)
+    c.set('view', access.view)
     await next()
   }
 }

@@ -31,15 +31,11 @@ function clientIp(c: Ctx): string {
   return checkFormat('ip', ip) === null ? ip : '127.0.0.1'
 }
 
-checkout.get('/:id', async (c) => {
-  const view = await c.get('session').checkoutView()
-  return view ? c.json(view) : errorResponse(c, 'not_found', 'No such checkout.')
-})
+checkout.get('/:id', (c) => c.json(c.get('view')))
 
 checkout.post('/:id/pay', jsonBody(), async (c) => {
   const stub = c.get('session')
-  const view = await stub.checkoutView()
-  if (!view) return errorResponse(c, 'not_found', 'No such checkout.')
+  const view = c.get('view')
   const flow = view.flow
   if (flow !== 'card' && flow !== 'saved-card') return errorResponse(c, 'forbidden', `This checkout is a ${String(flow)} checkout.`)
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
@@ -70,8 +66,7 @@ checkout.post('/:id/pay', jsonBody(), async (c) => {
 
 checkout.post('/:id/qr/verify', jsonBody(), async (c) => {
   const body = flatten(c.get('body'))
-  const view = await c.get('session').checkoutView()
-  const prefill: Partial<Record<'givenName' | 'surname' | 'email', string | undefined>> = view?.customer ?? {}
+  const prefill: Partial<Record<'givenName' | 'surname' | 'email', string | undefined>> = c.get('view').customer ?? {}
   const errors: FieldError[] = []
   const pick = (key: string, format: 'walletId' | 'name' | 'email', fallback?: string): string => {
     const v = body[key] ?? fallback

@@ -13,7 +13,7 @@ export const frame = new Hono<{ Bindings: Env }>()
 
 frame.get('/:id', async (c) => {
   const id = c.req.param('id')
-  const sessionOrigins = SESSION_ID.test(id) ? await sessionStub(c.env, id).allowedOrigins() : undefined
+  const sessionOrigins = SESSION_ID.test(id) ? (await sessionStub(c.env, id).access(undefined))?.origins : undefined
   if (!sessionOrigins) return c.html('<!doctype html><title>Not found</title><p>No such checkout.</p>', 404)
   const origins = sessionOrigins.length > 0 ? sessionOrigins : (c.env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
   const gateway = new URL(c.env.GATEWAY_BASE_URL).origin

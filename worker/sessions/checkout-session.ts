@@ -90,25 +90,21 @@ export class CheckoutSession extends TaskedObject {
     return merchantView(s)
   }
 
-  /** Constant-time check of a client secret against the stored hash (SECURITY.md R2). */
-  async authorize(clientSecret: string): Promise<boolean> {
+  /**
+   * Everything a browser request needs in one round trip: the allowed origins (for the CORS
+   * decision, which comes first), and the checkout view only when the client secret matches
+   * (constant-time, against the stored hash: SECURITY.md R2). Undefined: no such session.
+   */
+  async access(clientSecret: string | undefined): Promise<{ origins: readonly string[]; view?: CheckoutView } | undefined> {
     const s = await this.load()
-    if (!s) return false
-    return timingSafeEqualText(await sha256Hex(clientSecret), s.clientSecretHash)
-  }
-
-  async allowedOrigins(): Promise<readonly string[] | undefined> {
-    return (await this.load())?.allowedOrigins
+    if (!s) return undefined
+    const ok = clientSecret !== undefined && (await timingSafeEqualText(await sha256Hex(clientSecret), s.clientSecretHash))
+    return ok ? { origins: s.allowedOrigins, view: checkoutView(s, Date.now()) } : { origins: s.allowedOrigins }
   }
 
   async merchantView(): Promise<MerchantView | undefined> {
     const s = await this.load()
     return s ? merchantView(s) : undefined
-  }
-
-  async checkoutView(): Promise<CheckoutView | undefined> {
-    const s = await this.load()
-    return s ? checkoutView(s, Date.now()) : undefined
   }
 
   protected async runTask(name: string): Promise<void> {
