@@ -133,10 +133,9 @@ export class GatewayClient {
     return classifyByCode<R>(response, response.resultCode, response.resultDescription)
   }
 
-  #unsettled(exchange: Exclude<Exchange, { kind: 'body' }>): { kind: 'unknown'; reason: 'timeout' | 'transport' | 'http_status' | 'unparseable'; status?: number } | { kind: 'rejected'; reason: 'auth'; code: string; description: string; response: never } {
-    if (exchange.kind === 'token_refused') {
-      return { kind: 'rejected', reason: 'auth', code: '401', description: 'AuthToken refused', response: undefined as never }
-    }
+  /** An exchange that produced no gateway body: a refused or missing token, or unknown. */
+  #unsettled(exchange: Exclude<Exchange, { kind: 'body' }>): { kind: 'unknown'; reason: 'timeout' | 'transport' | 'http_status' | 'unparseable'; status?: number } | { kind: 'rejected'; reason: 'auth'; code: string; description: string } {
+    if (exchange.kind === 'token_refused') return { kind: 'rejected', reason: 'auth', code: '401', description: 'AuthToken refused' }
     return exchange.status === undefined ? { kind: 'unknown', reason: exchange.reason } : { kind: 'unknown', reason: exchange.reason, status: exchange.status }
   }
 

@@ -26,7 +26,8 @@ export type Outcome<R> =
   | ({ readonly kind: 'action_required'; readonly response: R; readonly redirect: Redirect } & Coded)
   | ({ readonly kind: 'declined'; readonly response: R } & Coded)
   | ({ readonly kind: 'not_found'; readonly response: R } & Coded)
-  | ({ readonly kind: 'rejected'; readonly reason: RejectReason; readonly response: R } & Coded)
+  /** `response` is missing when no token could be had or the refusal came as an HTTP status. */
+  | ({ readonly kind: 'rejected'; readonly reason: RejectReason; readonly response?: R } & Coded)
   | { readonly kind: 'unknown'; readonly reason: UnknownReason; readonly status?: number }
   /** Refused by our own validation: nothing was sent. */
   | { readonly kind: 'invalid'; readonly fields: readonly FieldError[] }
