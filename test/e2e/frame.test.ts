@@ -31,7 +31,7 @@ el.setAttribute('client-secret', q.get('secret'))
 
 function pageHtml(workerUrl: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
-<script type="module" src="${workerUrl}/widget/pay-checkout.js"></script><script type="module" src="/page.js"></script></head>
+<link rel="stylesheet" href="/page.css"><script type="module" src="${workerUrl}/widget/pay-checkout.js"></script><script type="module" src="/page.js"></script></head>
 <body><h1>Checkout</h1><pay-checkout isolation="frame"></pay-checkout></body></html>`
 }
 
@@ -40,6 +40,7 @@ async function serve(html: (url: URL) => string): Promise<{ server: Server; orig
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     if (url.pathname === '/page.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(PAGE_JS)
+    if (url.pathname === '/page.css') return void res.writeHead(200, { 'Content-Type': 'text/css' }).end('pay-checkout { --pay-accent: #7a1fa2; }')
     res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Security-Policy': "script-src 'self' http://127.0.0.1:*; style-src 'self'" }).end(html(url))
   })
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()))
@@ -90,6 +91,8 @@ describe('isolation="frame"', () => {
         if (input) input.value = v
       }
     })
+    // The page's theme properties reach the form inside the frame.
+    expect(await frame.locator('pay-checkout button[type=submit]').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(122, 31, 162)')
     await frame.locator('pay-checkout button[type=submit]').click()
     await expect.poll(async () => (await seen(page)).some((e) => e.kind === 'pay-success'), { timeout: 15_000 }).toBe(true)
     const success = (await seen(page)).find((e) => e.kind === 'pay-success')

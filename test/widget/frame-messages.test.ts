@@ -5,7 +5,8 @@ import '../../widget/index.ts'
 
 describe('card frame messages', () => {
   const ok = [
-    { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false },
+    { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: {} },
+    { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: { '--pay-accent': '#7a1fa2', '--pay-radius': '2px', '--pay-font': "'Inter', sans-serif" } },
     { channel: CHANNEL, type: 'submit' },
   ]
   const bad: unknown[] = [
@@ -14,9 +15,11 @@ describe('card frame messages', () => {
     { type: 'submit' },
     { channel: 'other', type: 'submit' },
     { channel: CHANNEL, type: 'submit', extra: 1 },
-    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark' },
-    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'neon', collectShipping: false },
-    { channel: CHANNEL, type: 'init', clientSecret: 1, locale: 'de', theme: 'dark', collectShipping: false },
+    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false },
+    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: { '--pay-bg': 'url(https://evil.example/x)' } },
+    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: { color: 'red' } },
+    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'neon', collectShipping: false, style: {} },
+    { channel: CHANNEL, type: 'init', clientSecret: 1, locale: 'de', theme: 'dark', collectShipping: false, style: {} },
     { channel: CHANNEL, type: 'toString' },
     { channel: CHANNEL, type: '__proto__' },
   ]

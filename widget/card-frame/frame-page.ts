@@ -41,6 +41,8 @@ if (!parentOrigin) {
       el.setAttribute('locale', m.locale)
       el.setAttribute('theme', m.theme)
       if (m.collectShipping) el.setAttribute('collect-shipping', '')
+      // Set through the CSSOM (allowed by the frame's style-src 'self'), values already checked.
+      for (const [name, value] of Object.entries(m.style)) el.style.setProperty(name, value)
       document.body.append(el)
     } else if (m.type === 'submit') {
       el.submit()

@@ -9,7 +9,16 @@
 export const CHANNEL = 'pay-checkout/1'
 
 export type ParentToFrame =
-  | { channel: typeof CHANNEL; type: 'init'; clientSecret: string; locale: string; theme: 'light' | 'dark' | 'auto'; collectShipping: boolean }
+  | {
+      channel: typeof CHANNEL
+      type: 'init'
+      clientSecret: string
+      locale: string
+      theme: 'light' | 'dark' | 'auto'
+      collectShipping: boolean
+      /** The page's `--pay-*` custom properties, which cannot cross into the frame by CSS. */
+      style: Record<string, string>
+    }
   | { channel: typeof CHANNEL; type: 'submit' }
 
 export interface Redirect {
@@ -41,8 +50,22 @@ const redirect = (v: unknown) =>
   typeof v === 'object' && v !== null && (exactly(v as Record<string, unknown>, { url: str(), parameters: pairs }) || exactly(v as Record<string, unknown>, { url: str(), method: str(8), parameters: pairs }))
 const fieldErrors = (v: unknown) => Array.isArray(v) && v.length <= 50 && v.every((f) => typeof f === 'object' && f !== null && exactly(f as Record<string, unknown>, { field: str(100), code: str(40) }))
 
+/** The theming custom properties the frame accepts from the page. */
+export const THEME_PROPERTIES = ['--pay-accent', '--pay-accent-text', '--pay-bg', '--pay-text', '--pay-muted', '--pay-border', '--pay-error', '--pay-success', '--pay-radius', '--pay-font', '--pay-spacing', '--pay-focus'] as const
+
+/** Colours, lengths and font lists only: no url(), no expressions, nothing that fetches. */
+export function isSafeCssValue(v: string): boolean {
+  return v.length <= 100 && /^[\w\s#.,%()'"-]+$/.test(v) && !/url\s*\(|expression|image-set|@/i.test(v)
+}
+
+const themeStyle = (v: unknown) =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  Object.entries(v).every(([k, value]) => (THEME_PROPERTIES as readonly string[]).includes(k) && typeof value === 'string' && isSafeCssValue(value))
+
 const PARENT_TO_FRAME: Record<string, Shape> = {
-  init: { clientSecret: str(200), locale: str(35), theme: oneOf('light', 'dark', 'auto'), collectShipping: bool },
+  init: { clientSecret: str(200), locale: str(35), theme: oneOf('light', 'dark', 'auto'), collectShipping: bool, style: themeStyle },
   submit: {},
 }
 

@@ -8,7 +8,7 @@ import type { CardBrand } from '../../shared/card.ts'
 import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
-import { CHANNEL, parseFrameMessage, type ParentToFrame } from '../card-frame/messages.ts'
+import { CHANNEL, isSafeCssValue, parseFrameMessage, THEME_PROPERTIES, type ParentToFrame } from '../card-frame/messages.ts'
 import { PayActionEvent, PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
 import { en, format, formatMoney, loadMessages, resolveLocale, type MessageKey, type Messages } from '../i18n/index.ts'
 import { payCheckoutStyles } from './pay-checkout.styles.ts'
@@ -53,7 +53,12 @@ const POLL_MAX = 60
  * @csspart brand - The detected card brand.
  * @csspart submit - The pay button.
  * @csspart retry - The retry button after an error.
- * @csspart frame - The card frame, with `isolation="frame"`.
+ * @csspart qr - The QR code (QR flow).
+ * @csspart wallet-id - The merchant wallet id text (QR flow).
+ * @csspart details - The invoice details (invoice flow).
+ * @csspart pay-link - The link to pay the invoice (invoice flow).
+ * @csspart frame - The card frame (the default `isolation="frame"`). Parts inside it cannot be
+ *   reached from the page; the `--pay-*` custom properties and the theme are passed in.
  *
  * @cssproperty [--pay-accent=#0b57d0] - Buttons, focus and links.
  * @cssproperty [--pay-accent-text=#ffffff] - Text on accent.
@@ -168,6 +173,17 @@ export class PayCheckout extends LitElement {
     this.frame?.contentWindow?.postMessage({ channel: CHANNEL, ...message }, this.endpointOrigin)
   }
 
+  /** The page's `--pay-*` values, for the frame (styles cannot cross into another origin). */
+  private themeProperties(): Record<string, string> {
+    const computed = getComputedStyle(this)
+    const out: Record<string, string> = {}
+    for (const name of THEME_PROPERTIES) {
+      const value = computed.getPropertyValue(name).trim()
+      if (value && isSafeCssValue(value)) out[name] = value
+    }
+    return out
+  }
+
   /** Messages from the card frame: exact origin, our frame's window, exact shapes only. */
   private onFrameMessage = (e: MessageEvent): void => {
     if (this.isolation !== 'frame' || !this.frame || e.source !== this.frame.contentWindow || e.origin !== this.endpointOrigin) return
@@ -175,7 +191,7 @@ export class PayCheckout extends LitElement {
     if (!m) return
     switch (m.type) {
       case 'loaded':
-        this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale, theme: this.theme, collectShipping: this.collectShipping })
+        this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale, theme: this.theme, collectShipping: this.collectShipping, style: this.themeProperties() })
         break
       case 'ready':
         this.state = 'ready'
@@ -429,6 +445,7 @@ export class PayCheckout extends LitElement {
     }
     if (view.flow === 'qr' && this.qrLoaded) {
       return html`<pay-qr-wallet
+        exportparts="qr, wallet-id"
         .messages=${this.messages}
         .view=${view}
         .busy=${this.state === 'submitting'}
@@ -436,7 +453,7 @@ export class PayCheckout extends LitElement {
       ></pay-qr-wallet>`
     }
     if (view.flow === 'invoice' && this.invoiceLoaded) {
-      return html`<pay-invoice-view .messages=${this.messages} .view=${view} .locale=${this.resolvedLocale} @invoice-regenerate=${() => this.regenerate()}></pay-invoice-view>`
+      return html`<pay-invoice-view exportparts="details, pay-link" .messages=${this.messages} .view=${view} .locale=${this.resolvedLocale} @invoice-regenerate=${() => this.regenerate()}></pay-invoice-view>`
     }
     return nothing
   }
