@@ -51,7 +51,12 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await ui(p, mode).locator('pay-checkout #number').fill('4111111111111112')
       await ui(p, mode).locator('pay-checkout button[type=submit]').click()
       await expect.poll(() => ui(p, mode).locator('pay-checkout #number-error').textContent()).toContain('not valid')
-      if (mode === 'inline') await shot(p, 'errors-light')
+      if (mode === 'inline') {
+        await shot(p, 'errors-light')
+        await p.emulateMedia({ colorScheme: 'dark' })
+        await shot(p, 'errors-dark')
+        await p.emulateMedia({ colorScheme: 'light' })
+      }
       await fillCard(ui(p, mode), '4000000000000002')
       await ui(p, mode).locator('pay-checkout button[type=submit]').click()
       await expect.poll(() => result(p).textContent()).toContain('Declined')
@@ -154,7 +159,12 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       if (mode === 'inline') await shot(p, 'invoice-expired-light')
       await ui(p, mode).getByRole('button', { name: 'Get a new invoice' }).click()
       await ui(p, mode).getByRole('link', { name: 'Pay invoice' }).waitFor()
-      if (mode === 'inline') await shot(p, 'invoice-light')
+      if (mode === 'inline') {
+        await shot(p, 'invoice-light')
+        await p.emulateMedia({ colorScheme: 'dark' })
+        await shot(p, 'invoice-dark')
+        await p.emulateMedia({ colorScheme: 'light' })
+      }
       await ui(p, mode).getByRole('link', { name: 'Pay invoice' }).click()
       await p.waitForURL(/\/invoice\/pay\//)
       await p.locator('#holder').fill('Ada Lovelace')
