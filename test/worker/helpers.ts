@@ -3,6 +3,7 @@
  * catcher's records.
  */
 import { env } from 'cloudflare:test'
+import { BRAND_RULES, detectBrand } from '../../shared/card.ts'
 import { SANDBOX } from '../support/credentials.ts'
 import { GatewayClient, type GatewayConfig } from '../../worker/gateway/client.ts'
 
@@ -53,7 +54,8 @@ export async function injectFault(rule: { op: string; fault: 'timeout' | 'http50
 
 /** The shopper part of a card payment with a test card. */
 export function cardFields(number: string, over: Record<string, string> = {}) {
-  const brand = number.startsWith('37') ? 'AMEX' : number.startsWith('5') ? 'MC' : 'VISA'
+  const detected = detectBrand(number)
+  const brand = detected ? BRAND_RULES[detected].gateway : 'VISA'
   return {
     paymentBrand: brand,
     cardNumber: number,

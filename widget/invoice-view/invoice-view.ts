@@ -4,20 +4,14 @@
  * one, then links to the gateway's hosted page for the new invoice. Loaded only for invoice sessions.
  */
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit'
+import { checkFormat } from '../../shared/formats.ts'
 import type { CheckoutView } from '../api-client.ts'
 import { en, format, formatMoney, type Messages } from '../i18n/index.ts'
 import { formStyles, tokens } from '../theme.ts'
 
-/** Only an https address (or a developer's own machine) becomes a pay link. */
+/** Only an https address (or a developer's own machine) becomes a pay link: the shared URL rule. */
 export function safePayUrl(url: string | undefined): string | undefined {
-  if (!url) return undefined
-  try {
-    const u = new URL(url)
-    const local = u.hostname === '127.0.0.1' || u.hostname === 'localhost'
-    return u.protocol === 'https:' || (u.protocol === 'http:' && local) ? u.toString() : undefined
-  } catch {
-    return undefined
-  }
+  return url !== undefined && checkFormat('url', url) === null ? url : undefined
 }
 
 /**

@@ -22,10 +22,14 @@ export function sessionStub(env: Env, id: string): DurableObjectStub<CheckoutSes
   return env.SESSIONS.get(env.SESSIONS.idFromName(id))
 }
 
-/** The session's own origins, else the deployment's, plus the Worker's own origin (frame and demo pages). */
+/** The origins a session's pages may be on: its own list, else the deployment's ALLOWED_ORIGINS. */
+export function effectiveOrigins(sessionOrigins: readonly string[], env: Env): readonly string[] {
+  return sessionOrigins.length > 0 ? sessionOrigins : (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
+}
+
+/** An allowed origin, or the Worker's own (the card frame and the demo pages). */
 export function originAllowed(origin: string, sessionOrigins: readonly string[], env: Env): boolean {
-  const list = sessionOrigins.length > 0 ? sessionOrigins : (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
-  return origin === new URL(env.PUBLIC_BASE_URL).origin || list.includes(origin)
+  return origin === new URL(env.PUBLIC_BASE_URL).origin || effectiveOrigins(sessionOrigins, env).includes(origin)
 }
 
 export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: BrowserAccessVariables }> {

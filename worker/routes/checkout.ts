@@ -7,6 +7,7 @@
 import { Hono, type Context } from 'hono'
 import { detectBrand } from '../../shared/card.ts'
 import type { FieldError } from '../../shared/errors.ts'
+import { REQUEST_FIELDS, type RequestFieldName } from '../../shared/fields.ts'
 import { checkFormat } from '../../shared/formats.ts'
 import { flatten } from '../../shared/validate.ts'
 import type { Env } from '../env.ts'
@@ -14,7 +15,7 @@ import { errorResponse } from '../errors.ts'
 import { hmacHex, sha256Hex } from '../ids.ts'
 import { browserAccess, type BrowserAccessVariables } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
-import { parsePayBody } from '../sessions/parse-input.ts'
+import { parsePayBody, SESSION_FIXED_KEYS } from '../sessions/parse-input.ts'
 import { turnstilePasses } from '../turnstile.ts'
 import { idempotencyKeyOf, sendReply } from './operations.ts'
 
@@ -68,17 +69,20 @@ checkout.post('/:id/qr/verify', jsonBody(), async (c) => {
   const body = flatten(c.get('body'))
   const prefill: Partial<Record<'givenName' | 'surname' | 'email', string | undefined>> = c.get('view').customer ?? {}
   const errors: FieldError[] = []
-  const pick = (key: string, format: 'walletId' | 'name' | 'email', fallback?: string): string => {
+  // Formats from the field table; the body uses the card names, the gateway gets the QR ones.
+  const pick = (key: string, name: RequestFieldName, fallback?: string): string => {
     const v = body[key] ?? fallback
     if (v === undefined || v === '') errors.push({ field: key, code: 'required' })
-    else if (typeof v !== 'string' || checkFormat(format, v) !== null) errors.push({ field: key, code: 'format' })
+    else if (typeof v !== 'string' || checkFormat(REQUEST_FIELDS[name].format, v) !== null) errors.push({ field: key, code: 'format' })
     return typeof v === 'string' ? v : ''
   }
-  for (const k of Object.keys(body)) if (!['walletId', 'customer.givenName', 'customer.surname', 'customer.email'].includes(k)) errors.push({ field: k, code: k === 'amount' || k === 'currency' ? 'mismatch' : 'not_allowed' })
+  for (const k of Object.keys(body)) {
+    if (!['walletId', 'customer.givenName', 'customer.surname', 'customer.email'].includes(k)) errors.push({ field: k, code: SESSION_FIXED_KEYS.has(k) ? 'mismatch' : 'not_allowed' })
+  }
   const shopper = {
     walletId: pick('walletId', 'walletId'),
-    givenName: pick('customer.givenName', 'name', prefill.givenName),
-    surname: pick('customer.surname', 'name', prefill.surname),
+    givenName: pick('customer.givenName', 'qrGivenName', prefill.givenName),
+    surname: pick('customer.surname', 'surname', prefill.surname),
     email: pick('customer.email', 'email', prefill.email),
   }
   if (errors.length > 0) return errorResponse(c, errors.some((e) => e.code === 'mismatch') ? 'param_mismatch' : 'invalid_request', 'Some fields are missing or invalid.', errors)

@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono'
 import type { Env } from '../env.ts'
-import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
+import { effectiveOrigins, SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 
 export const frame = new Hono<{ Bindings: Env }>()
 
@@ -15,7 +15,7 @@ frame.get('/:id', async (c) => {
   const id = c.req.param('id')
   const sessionOrigins = SESSION_ID.test(id) ? (await sessionStub(c.env, id).access(undefined))?.origins : undefined
   if (!sessionOrigins) return c.html('<!doctype html><title>Not found</title><p>No such checkout.</p>', 404)
-  const origins = sessionOrigins.length > 0 ? sessionOrigins : (c.env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
+  const origins = effectiveOrigins(sessionOrigins, c.env)
   const gateway = new URL(c.env.GATEWAY_BASE_URL).origin
   c.header(
     'Content-Security-Policy',

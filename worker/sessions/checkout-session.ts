@@ -9,6 +9,7 @@
  */
 import { BRAND_RULES, brandFromGateway, detectBrand, last4 as lastFour, type CardBrand } from '../../shared/card.ts'
 import type { RequestFieldName } from '../../shared/fields.ts'
+import { checkFormat } from '../../shared/formats.ts'
 import type { Notification, PaymentResponse } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
 import { timingSafeEqualText } from '../gateway/checksum.ts'
@@ -211,15 +212,11 @@ export class CheckoutSession extends TaskedObject {
   /** Turns a gateway outcome into the session's next state and the browser's answer. */
   private async applyPaymentOutcome(s: SessionRecord, outcome: PaymentOutcome | Outcome<{ paymentId?: string | undefined }>): Promise<Reply> {
     const attempt = s.attempts[s.attempts.length - 1]
-    const response = 'response' in outcome ? (outcome.response as Partial<PaymentResponse>) : undefined
-    if (response?.paymentId) s.paymentId = response.paymentId
-    if (response?.registrationId && s.createRegistration) s.createdRegistrationId = response.registrationId
-    if (response?.cardLast4) s.card = { brand: brandFromGateway(response.paymentBrand) ?? s.card?.brand, last4: response.cardLast4 }
+    if ('response' in outcome && outcome.response) this.absorb(s, outcome.response as Partial<PaymentResponse>)
     if ('code' in outcome) {
       s.resultCode = outcome.code
       s.resultDescription = outcome.description
     }
-    if (response?.transactionStatus) s.transactionStatus = response.transactionStatus
     let status: Status
     switch (outcome.kind) {
       case 'succeeded':
@@ -308,7 +305,8 @@ export class CheckoutSession extends TaskedObject {
     if (s.inquiries < MAX_INQUIRIES || Date.now() - s.createdAt < DAY_MS) await this.schedule('inquiry', Date.now() + this.inquiryDelay(s.inquiries))
   }
 
-  private absorb(s: SessionRecord, r: PaymentResponse): void {
+  /** What a gateway answer tells about the session's payment (ids, status, card brand and last 4). */
+  private absorb(s: SessionRecord, r: Partial<PaymentResponse>): void {
     if (r.paymentId) s.paymentId = r.paymentId
     if (r.transactionStatus) s.transactionStatus = r.transactionStatus
     if (r.registrationId && s.createRegistration) s.createdRegistrationId = r.registrationId
@@ -433,7 +431,7 @@ export class CheckoutSession extends TaskedObject {
         ...(r.createdTime ? { createdTime: r.createdTime.trim().replace(/\.$/, '') } : {}),
         ...(r.invoiceExpirationPeriod ? { invoiceExpirationPeriod: r.invoiceExpirationPeriod } : {}),
         // Only an https address (or the local sandbox) is offered to the shopper as a pay link.
-        ...(url && /^(https:|http:\/\/(127\.0\.0\.1|localhost)[:/])/.test(url) ? { transactionUrl: url } : {}),
+        ...(url && checkFormat('url', url) === null ? { transactionUrl: url } : {}),
       }
       await this.save(s)
       await this.enqueueWebhook('invoice.regenerated', { sessionId: s.id, invoice: s.invoice })
