@@ -39,38 +39,73 @@ function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0
 }
 
-export type VerifyResult = { ok: true; event: WebhookEvent } | { ok: false; reason: 'malformed_header' | 'too_old' | 'bad_signature' | 'malformed_body' }
+export type VerifyResult =
+  | { ok: true; event: WebhookEvent }
+  | { ok: false; reason: 'malformed_header' | 'too_old' | 'bad_signature' | 'malformed_body' | 'replayed' }
+
+export interface VerifyOptions {
+  /**
+   * Largest accepted age (and clock skew) of the signature's timestamp, in seconds; default 300.
+   * Must be a finite number greater than 0: anything else (`0`, a negative number, `NaN`,
+   * `Infinity`, e.g. from an unset environment variable read with `Number()`) throws a
+   * `TypeError`, since it would otherwise accept signatures of any age (SECURITY.md R27).
+   */
+  toleranceS?: number
+  /** The current time in milliseconds (tests). */
+  now?: number
+  /**
+   * Replay protection. A valid signature proves who sent an event, not that it is the first time
+   * you see it: within the tolerance window the same request can be sent again, and pay-checkout
+   * itself re-sends an event until your endpoint answers 2xx. Pass `seen` to de-duplicate by the
+   * event's stable `id`: it is called only after the signature and age checks pass, and when it
+   * answers `true` the result is `{ ok: false, reason: 'replayed' }`. Record the id atomically
+   * (e.g. `INSERT ... ON CONFLICT DO NOTHING` and answer whether the row existed) and keep ids for
+   * at least the tolerance window; answer a replay with 2xx so it is not sent again.
+   */
+  seen?: (eventId: string) => boolean | Promise<boolean>
+}
 
 /**
  * Verifies a webhook from pay-checkout. Pass the raw body exactly as received, the header, and
  * one secret or several (during a secret roll, any of them may have signed it).
  *
+ * @throws TypeError when `toleranceS` is not a finite number greater than 0.
  * @example
- * const result = await verifyWebhook(await req.text(), req.headers.get('Pay-Signature'), process.env.WEBHOOK_SECRET)
- * if (!result.ok) return new Response('bad signature', { status: 400 })
+ * const result = await verifyWebhook(await req.text(), req.headers.get('Pay-Signature'), process.env.WEBHOOK_SECRET, {
+ *   seen: async (id) => !(await db.insertEventIdIfAbsent(id)),
+ * })
+ * if (!result.ok) return new Response(result.reason, { status: result.reason === 'replayed' ? 200 : 400 })
  */
 export async function verifyWebhook(
   rawBody: string,
   header: string | null | undefined,
   secrets: string | readonly string[],
-  { toleranceS = DEFAULT_TOLERANCE_S, now = Date.now() }: { toleranceS?: number; now?: number } = {},
+  { toleranceS = DEFAULT_TOLERANCE_S, now = Date.now(), seen }: VerifyOptions = {},
 ): Promise<VerifyResult> {
+  // A tolerance that is not a positive finite number would disable the age limit: refuse it
+  // before looking at the request (SECURITY.md R27).
+  if (typeof toleranceS !== 'number' || !Number.isFinite(toleranceS) || toleranceS <= 0) {
+    throw new TypeError('verifyWebhook: toleranceS must be a finite number of seconds greater than 0')
+  }
   if (!header) return { ok: false, reason: 'malformed_header' }
   let t: number | undefined
   const signatures: string[] = []
   for (const part of header.split(',')) {
     const [k, v] = part.split('=', 2).map((s) => s.trim())
-    if (k === 't' && v && /^\d+$/.test(v)) t = Number(v)
+    if (k === 't' && v && /^\d{1,12}$/.test(v)) t = Number(v)
     else if (k === 'v1' && v) signatures.push(v)
   }
   if (t === undefined || signatures.length === 0) return { ok: false, reason: 'malformed_header' }
-  // Always enforce an age limit: a tolerance of 0 must not mean "any age" (stripe-node's trap).
-  if (Math.abs(now / 1000 - t) > Math.max(1, toleranceS)) return { ok: false, reason: 'too_old' }
+  if (!Number.isFinite(now) || !(Math.abs(now / 1000 - t) <= toleranceS)) return { ok: false, reason: 'too_old' }
   const candidates = await Promise.all((typeof secrets === 'string' ? [secrets] : secrets).map((s) => hmac(s, `${t}.${rawBody}`)))
   if (!candidates.some((expected) => signatures.some((given) => constantTimeEqual(expected, given)))) return { ok: false, reason: 'bad_signature' }
+  let event: WebhookEvent
   try {
-    return { ok: true, event: JSON.parse(rawBody) as WebhookEvent }
+    event = JSON.parse(rawBody) as WebhookEvent
   } catch {
     return { ok: false, reason: 'malformed_body' }
   }
+  if (typeof event !== 'object' || event === null || typeof event.id !== 'string' || event.id === '') return { ok: false, reason: 'malformed_body' }
+  if (seen && (await seen(event.id))) return { ok: false, reason: 'replayed' }
+  return { ok: true, event }
 }
