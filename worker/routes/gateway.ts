@@ -53,6 +53,9 @@ const escape = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.char
 gateway.on(['GET', 'POST'], '/return/:id', async (c) => {
   const id = c.req.param('id')
   const confirmed = SESSION_ID.test(id) ? await sessionStub(c.env, id).confirmReturn() : undefined
+  // The URL is logged by the one logger, which drops its query string: a GET return carries the
+  // gateway's signed checksum there (SECURITY.md R25).
+  log.info('shopper_return', { id, method: c.req.method, url: c.req.url, status: confirmed?.status ?? 'not_found' })
   if (!confirmed) return c.html('<!doctype html><title>Not found</title><p>No such checkout.</p>', 404)
   if (confirmed.returnUrl) {
     const url = new URL(confirmed.returnUrl)

@@ -1,0 +1,98 @@
+/**
+ * Hardening (issue 11): gateway-supplied redirects, body limits, webhook verification options,
+ * URLs in logs, session-existence oracles, rate limits. Everything over the Worker's public
+ * surfaces (`exports.default.fetch`), with the sandbox gateway over real HTTP.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { signatureHeader, verifyWebhook } from '../../worker/webhooks/sign.ts'
+import { call, createSession } from './api.ts'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+/** Every line the Worker logs while `run` runs (the setup file scans them for leaks too). */
+async function logsDuring(run: () => Promise<unknown>): Promise<string[]> {
+  const lines: string[] = []
+  const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      lines.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '))
+    }),
+  )
+  try {
+    await run()
+  } finally {
+    for (const spy of spies) spy.mockRestore()
+  }
+  return lines
+}
+
+describe('verifyWebhook options (R27)', () => {
+  const body = JSON.stringify({ id: 'evt_tolerance', type: 'checkout.session.succeeded', created: 1, data: {} })
+
+  it('refuses a tolerance that is NaN, Infinity, zero or negative with a TypeError, even for a ten-year-old signature', async () => {
+    const tenYearsAgo = Math.floor(Date.now() / 1000) - 10 * 365 * 24 * 3600
+    const header = await signatureHeader('whsec_a', body, tenYearsAgo)
+    for (const toleranceS of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, -5, Number(undefined)]) {
+      await expect(verifyWebhook(body, header, 'whsec_a', { toleranceS })).rejects.toThrow(TypeError)
+    }
+    // The default and any finite positive tolerance still reject it as too old.
+    expect(await verifyWebhook(body, header, 'whsec_a')).toEqual({ ok: false, reason: 'too_old' })
+    expect(await verifyWebhook(body, header, 'whsec_a', { toleranceS: 86_400 })).toEqual({ ok: false, reason: 'too_old' })
+  })
+
+  it('answers replayed when the seen hook has the event id, and calls it only for a valid signature', async () => {
+    const header = await signatureHeader('whsec_a', body)
+    const ids = new Set<string>()
+    const asked: string[] = []
+    const seen = (id: string): boolean => {
+      asked.push(id)
+      if (ids.has(id)) return true
+      ids.add(id)
+      return false
+    }
+    expect((await verifyWebhook(body, header, 'whsec_a', { seen })).ok).toBe(true)
+    expect(await verifyWebhook(body, header, 'whsec_a', { seen })).toEqual({ ok: false, reason: 'replayed' })
+    expect(await verifyWebhook(body, header, 'whsec_b', { seen })).toEqual({ ok: false, reason: 'bad_signature' })
+    expect(await verifyWebhook(body, header, 'whsec_a', { seen: async () => true })).toEqual({ ok: false, reason: 'replayed' })
+    expect(asked).toEqual(['evt_tolerance', 'evt_tolerance'])
+  })
+})
+
+describe('URLs in logs (R25)', () => {
+  it('a 3-D Secure return with ?checksum=... is logged without the checksum value, by GET and by POST', async () => {
+    const s = await createSession()
+    const sum = 'c0ffee'.repeat(5) + 'ab'
+    const query = new URLSearchParams({ paymentId: '123456', merchantTransactionId: s.mtid, status: 'Y', amount: '100.00', checksum: sum })
+    let getStatus = 0
+    let postStatus = 0
+    const lines = await logsDuring(async () => {
+      getStatus = (await call(`/v1/return/${s.id}?${query}`)).status
+      postStatus = (await call(`/v1/return/${s.id}#checksum=${sum}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: query.toString() })).status
+    })
+    expect(getStatus).toBe(200)
+    // The return route takes POST too: the checksum then travels in the body, not in the URL.
+    expect(postStatus).toBe(200)
+    const returns = lines.filter((l) => l.includes('shopper_return'))
+    expect(returns).toHaveLength(2)
+    for (const line of returns) expect(line).toContain(`/v1/return/${s.id}`)
+    expect(lines.join('\n')).not.toContain(sum)
+    expect(lines.join('\n')).not.toContain(s.mtid)
+  })
+
+  it('strips query strings by shape inside any logged text and by key for url-like keys', async () => {
+    const { log } = await import('../../worker/log.ts')
+    const lines = await logsDuring(async () => {
+      log.info('probe', {
+        message: 'fetch failed for https://gw.example/pay?checksum=deadbeefdeadbeefdeadbeefdeadbeef&x=1 (timeout)',
+        returnUrl: 'not even a URL?checksum=cafebabecafebabecafebabecafebabe',
+        nested: { location: 'https://shop.example/done#token=abc123abc123' },
+        plain: 'http://127.0.0.1:8787/v1/return/cs_x?checksum=0123456789abcdef0123456789abcdef',
+      })
+    })
+    const text = lines.join('\n')
+    for (const secret of ['deadbeef', 'cafebabe', 'abc123abc123', '0123456789abcdef']) expect(text).not.toContain(secret)
+    expect(text).toContain('https://gw.example/pay?[query]')
+    expect(text).toContain('http://127.0.0.1:8787/v1/return/cs_x?[query]')
+  })
+})
