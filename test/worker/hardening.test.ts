@@ -3,9 +3,11 @@
  * URLs in logs, session-existence oracles, rate limits. Everything over the Worker's public
  * surfaces (`exports.default.fetch`), with the sandbox gateway over real HTTP.
  */
+import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { signatureHeader, verifyWebhook } from '../../worker/webhooks/sign.ts'
-import { call, createSession } from './api.ts'
+import { browser, call, createSession, pay, sessionState } from './api.ts'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -94,5 +96,55 @@ describe('URLs in logs (R25)', () => {
     for (const secret of ['deadbeef', 'cafebabe', 'abc123abc123', '0123456789abcdef']) expect(text).not.toContain(secret)
     expect(text).toContain('https://gw.example/pay?[query]')
     expect(text).toContain('http://127.0.0.1:8787/v1/return/cs_x?[query]')
+  })
+})
+
+/**
+ * The gateway stand-in answers a 3-D Secure step whose redirect is rewritten on the wire: the
+ * sandbox processes the payment, then the answer the Worker reads carries `redirect`.
+ */
+function tamperRedirect(rewrite: (redirect: Record<string, unknown>) => void): { rewritten: number } {
+  const seen = { rewritten: 0 }
+  const realFetch = globalThis.fetch
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const res = await realFetch.call(globalThis, input, init)
+    const url = input instanceof Request ? input.url : String(input)
+    if (!url.startsWith(env.GATEWAY_BASE_URL) || new URL(url).pathname !== OPERATION_PATHS.payment) return res
+    const body = (await res.json()) as { redirect?: Record<string, unknown> }
+    if (body.redirect) {
+      rewrite(body.redirect)
+      seen.rewritten += 1
+    }
+    return new Response(JSON.stringify(body), { status: res.status, headers: { 'Content-Type': 'application/json' } })
+  })
+  return seen
+}
+
+describe('gateway-supplied 3-D Secure redirects (R28)', () => {
+  it.each([
+    ['a javascript: target', (r: Record<string, unknown>) => void (r.url = 'javascript:alert(document.domain)//')],
+    ['a data: target', (r: Record<string, unknown>) => void (r.url = 'data:text/html,<script>alert(1)</script>')],
+    ['a plain-http target off this machine', (r: Record<string, unknown>) => void (r.url = 'http://acs.example/challenge')],
+    ['a method other than GET or POST', (r: Record<string, unknown>) => void (r.method = 'DIALOG')],
+    ['a parameter that is not a string', (r: Record<string, unknown>) => void (r.parameters = [{ name: 'PaReq', value: { toString: 'x' } }])],
+  ])('%s is never passed to the browser: the outcome is unknown and settles by inquiry', async (_, rewrite) => {
+    const tampered = tamperRedirect(rewrite)
+    const s = await createSession()
+    const res = await pay(s, '4000000000003220')
+    vi.restoreAllMocks()
+    expect(tampered.rewritten).toBe(1)
+    expect(res.status).toBe(200)
+    expect(res.body.status).toBe('unknown')
+    expect(res.body).not.toHaveProperty('redirect')
+    for (const text of [res.text, (await browser(s, 'GET', '')).text, JSON.stringify(await sessionState(s.id))]) {
+      expect(text).not.toMatch(/javascript:|data:text|acs\.example|DIALOG/)
+    }
+  })
+
+  it('a sandbox redirect (http on 127.0.0.1, POST, string parameters) still reaches the browser', async () => {
+    const s = await createSession()
+    const res = await pay(s, '4000000000003220')
+    expect(res.body.status).toBe('action_required')
+    expect(res.body.redirect?.url).toMatch(new RegExp(`^${env.GATEWAY_BASE_URL}/acs/`))
   })
 })

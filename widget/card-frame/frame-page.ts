@@ -6,6 +6,7 @@
  * It talks only to a parent whose origin the session allows, with exact target origins.
  */
 import '../index.ts'
+import { safeRedirect } from '../../shared/redirect.ts'
 import type { PayCheckout } from '../pay-checkout/pay-checkout.ts'
 import { CHANNEL, parseParentMessage, type FrameToParent } from './messages.ts'
 
@@ -58,9 +59,12 @@ if (!parentOrigin) {
   }
   el.addEventListener('pay-error', (e) => post({ type: 'error', code: e.detail.code, message: e.detail.message, fields: e.detail.fields.map((f) => ({ field: f.field, code: f.code })) }))
   // 3-D Secure needs the top window: the parent, which is the top window, does it.
+  // Only a redirect that passes the shared rule leaves the frame (SECURITY.md R28); the parent
+  // checks again before it navigates.
   el.addEventListener('pay-action', (e) => {
     e.preventDefault()
-    const r = e.detail.redirect
+    const r = safeRedirect(e.detail.redirect)
+    if (!r) return
     post({ type: 'action', redirect: { url: r.url, ...(r.method ? { method: r.method } : {}), parameters: r.parameters.map((p) => ({ name: p.name, value: p.value })) } })
   })
   let height = 0

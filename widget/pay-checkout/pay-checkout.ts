@@ -5,6 +5,7 @@
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import type { CardBrand } from '../../shared/card.ts'
+import { safeRedirect } from '../../shared/redirect.ts'
 import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
@@ -370,13 +371,25 @@ export class PayCheckout extends LitElement {
     }
   }
 
-  /** 3-D Secure: the merchant may take over; otherwise the top window goes to the bank. */
-  private redirect(redirect: { url: string; method?: string | undefined; parameters: readonly { name: string; value: string }[] }): void {
+  /**
+   * 3-D Secure: the merchant may take over; otherwise the top window goes to the bank. Checked
+   * again here, whoever handed it over (the Worker, or the card frame by message), with the rule
+   * the Worker uses: a `javascript:` or `data:` target would run on this page (SECURITY.md R28).
+   * A redirect that fails it is never followed nor announced: the payment is being confirmed.
+   */
+  private redirect(given: { url: string; method?: string | undefined; parameters: readonly { name: string; value: string }[] }): void {
+    const redirect = safeRedirect(given)
+    if (!redirect) {
+      this.state = 'unknown'
+      this.dispatchEvent(new PayPendingEvent(this.detail('unknown', null)))
+      this.poll()
+      return
+    }
     const event = new PayActionEvent({ redirect })
     this.dispatchEvent(event)
     if (event.defaultPrevented) return
     const form = document.createElement('form')
-    form.method = (redirect.method ?? 'POST').toUpperCase() === 'GET' ? 'get' : 'post'
+    form.method = redirect.method === 'GET' ? 'get' : 'post'
     form.action = redirect.url
     form.target = '_top'
     form.hidden = true

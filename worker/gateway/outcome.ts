@@ -6,13 +6,14 @@
  */
 import { PAYMENT_RESPONSE, REDIRECT_FIELDS } from '../../shared/fields.ts'
 import { at, readFields } from '../../shared/read.ts'
+import { safeRedirect } from '../../shared/redirect.ts'
 import type { FieldError } from '../../shared/errors.ts'
 import type { PaymentResponse, Redirect } from '../../shared/types.ts'
 
 /** Why a request was refused without being processed. */
 export type RejectReason = 'auth' | 'checksum' | 'validation' | 'merchant'
 /** Why we do not know whether a request was processed. */
-export type UnknownReason = 'timeout' | 'transport' | 'http_status' | 'unparseable'
+export type UnknownReason = 'timeout' | 'transport' | 'http_status' | 'unparseable' | 'unsafe_redirect'
 
 interface Coded {
   /** The gateway's result code and description, kept for the merchant and the logs. */
@@ -59,20 +60,21 @@ export function classifyCode(code: string): 'succeeded' | 'declined' | 'not_foun
   }
 }
 
-/** Reads the 3-D Secure `redirect` object, or undefined when absent or malformed. */
-export function readRedirect(body: unknown): Redirect | undefined {
+/** What a response says about 3-D Secure: nothing, a redirect we may pass on, or one we must not. */
+export type RedirectRead = { readonly kind: 'none' } | { readonly kind: 'safe'; readonly redirect: Redirect } | { readonly kind: 'unsafe' }
+
+/**
+ * Reads the 3-D Secure `redirect` object through the shared rule (`shared/redirect.ts`): an https
+ * target (http only on 127.0.0.1/localhost, the sandbox), GET or POST, string parameters only.
+ * Anything else is `unsafe` and is never passed to a browser: a `javascript:` target would run on
+ * the merchant's page (SECURITY.md R28).
+ */
+export function readRedirect(body: unknown): RedirectRead {
+  const raw = at(body, 'redirect')
+  if (raw === undefined || raw === null) return { kind: 'none' }
   const fields = readFields(REDIRECT_FIELDS, body)
-  if (!fields.ok) return undefined
-  const raw = at(body, 'redirect.parameters')
-  const parameters: { name: string; value: string }[] = []
-  if (Array.isArray(raw)) {
-    for (const p of raw) {
-      const name = at(p, 'name')
-      const value = at(p, 'value')
-      if (typeof name === 'string' && typeof value === 'string') parameters.push({ name, value })
-    }
-  }
-  return { ...fields.value, parameters }
+  const safe = fields.ok ? safeRedirect(raw) : undefined
+  return safe ? { kind: 'safe', redirect: { ...fields.value, ...safe } } : { kind: 'unsafe' }
 }
 
 /**
@@ -90,11 +92,14 @@ export function classifyPayment(body: unknown): PaymentOutcome {
     return { kind: 'rejected', reason: byCode, ...coded }
   }
   if (byCode === 'not_found') return { kind: 'not_found', ...coded }
-  const redirect = readRedirect(body)
+  const step = readRedirect(body)
+  const redirect = step.kind === 'safe' ? step.redirect : undefined
   switch (response.transactionStatus) {
     case '3D':
-      return redirect ? { kind: 'action_required', redirect, ...coded } : { kind: 'unknown', reason: 'unparseable' }
+      // No usable redirect: we cannot tell what the gateway did; the session settles by inquiry.
+      return redirect ? { kind: 'action_required', redirect, ...coded } : { kind: 'unknown', reason: step.kind === 'unsafe' ? 'unsafe_redirect' : 'unparseable' }
     case 'P':
+      if (step.kind === 'unsafe') return { kind: 'unknown', reason: 'unsafe_redirect' }
       return redirect ? { kind: 'pending', redirect, ...coded } : { kind: 'pending', ...coded }
     case 'Y':
       return { kind: 'succeeded', ...coded }
