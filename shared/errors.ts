@@ -39,6 +39,8 @@ export const ERROR_CODES = [
   'session_expired', // past expiresAt (410)
   'idempotency_mismatch', // same key, different parameters (422)
   'too_many_attempts', // attempts or velocity limit reached (429)
+  'payload_too_large', // the body is over the route's size limit, by Content-Length or as read (413)
+  'rate_limited', // too many requests from this address or merchant key; see Retry-After (429)
   'gateway_error', // the gateway refused the request as malformed or unauthorised (502)
   'gateway_unavailable', // the gateway could not be reached (503)
   'internal_error', // a bug on our side (500)

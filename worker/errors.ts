@@ -19,6 +19,8 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   session_expired: 410,
   idempotency_mismatch: 422,
   too_many_attempts: 429,
+  payload_too_large: 413,
+  rate_limited: 429,
   gateway_error: 502,
   gateway_unavailable: 503,
   internal_error: 500,

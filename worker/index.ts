@@ -8,6 +8,7 @@ import { Hono } from 'hono'
 import { demoApp } from './demo/routes.ts'
 import type { Env } from './env.ts'
 import { errorResponse, onError } from './errors.ts'
+import { limitBody } from './middleware/body-limit.ts'
 import { checkout } from './routes/checkout.ts'
 import { frame } from './routes/frame.ts'
 import { gateway } from './routes/gateway.ts'
@@ -22,6 +23,9 @@ export { CheckoutSession } from './sessions/checkout-session.ts'
 export { MerchantOperation } from './sessions/merchant-operation.ts'
 
 const app = new Hono<{ Bindings: Env }>()
+
+// Every body is capped before a route reads it: 413 by Content-Length or while streaming (R24).
+app.use('*', limitBody())
 
 /** Liveness, and which gateway this deployment talks to (its origin only, never credentials). */
 app.get('/healthz', (c) => {

@@ -148,3 +148,58 @@ describe('gateway-supplied 3-D Secure redirects (R28)', () => {
     expect(res.body.redirect?.url).toMatch(new RegExp(`^${env.GATEWAY_BASE_URL}/acs/`))
   })
 })
+
+/** A body of `total` bytes in `chunk`-byte pieces, produced only as it is read; counts what was read. */
+function countedBody(total: number, chunk = 4096): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
+  let sent = 0
+  const piece = new Uint8Array(chunk).fill(0x20)
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (sent >= total) return controller.close()
+        sent += chunk
+        controller.enqueue(piece)
+      },
+    },
+    { highWaterMark: 0 },
+  )
+  return { stream, pulled: () => sent }
+}
+
+describe('request bodies are limited before they are read (R24)', () => {
+  const routes = async (): Promise<[string, string, Record<string, string>][]> => {
+    const s = await createSession()
+    return [
+      ['/pay', `/v1/checkout/${s.id}/pay`, { Authorization: `Bearer ${s.clientSecret}`, Origin: 'https://shop.example', 'Content-Type': 'application/json', 'Idempotency-Key': 'big-body' }],
+      ['the notification route', `/v1/notifications/${s.id}`, { 'Content-Type': 'application/json' }],
+    ]
+  }
+
+  it('a Content-Length over 16 KB is answered 413 payload_too_large without reading the body, on /pay and the notification route', async () => {
+    for (const [name, path, headers] of await routes()) {
+      const body = countedBody(90 * 1024 * 1024)
+      const res = await call(path, { method: 'POST', headers: { ...headers, 'Content-Length': String(90 * 1024 * 1024) }, body: body.stream })
+      expect(res.status, name).toBe(413)
+      expect(res.body, name).toEqual({ error: { code: 'payload_too_large', message: expect.any(String) } })
+      expect(body.pulled(), name).toBeLessThanOrEqual(64 * 1024)
+    }
+  })
+
+  it('a chunked body without Content-Length is cut off once it passes 16 KB and answered 413, on /pay and the notification route', async () => {
+    for (const [name, path, headers] of await routes()) {
+      const body = countedBody(20 * 1024 * 1024)
+      const res = await call(path, { method: 'POST', headers, body: body.stream })
+      expect(res.status, name).toBe(413)
+      expect(res.body, name).toEqual({ error: { code: 'payload_too_large', message: expect.any(String) } })
+      // Read up to the limit and a chunk or two beyond, never the 20 MB.
+      expect(body.pulled(), name).toBeLessThanOrEqual(64 * 1024)
+    }
+  })
+
+  it('a body under the limit still reaches the route', async () => {
+    const s = await createSession()
+    const res = await call(`/v1/notifications/${s.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(8 * 1024) }) })
+    expect(res.status).toBe(400)
+    expect((res.body as { error: { code: string } }).error.code).toBe('invalid_request')
+  })
+})
