@@ -203,3 +203,77 @@ describe('request bodies are limited before they are read (R24)', () => {
     expect((res.body as { error: { code: string } }).error.code).toBe('invalid_request')
   })
 })
+
+describe('whether a session exists is told to no one without its secret (R21)', () => {
+  const ORIGIN = 'https://shop.example'
+  const unknownId = 'cs_' + 'Z'.repeat(24)
+
+  it('an unknown session, a wrong secret, another session’s secret and no secret get the same 404 and body', async () => {
+    const a = await createSession()
+    const b = await createSession()
+    for (const [method, path, body] of [['GET', '', undefined], ['POST', '/pay', '{}'], ['POST', '/qr/verify', '{}'], ['POST', '/invoice/regenerate', '{}']] as const) {
+      const ask = (id: string, secret?: string) =>
+        call(`/v1/checkout/${id}${path}`, {
+          method,
+          headers: { Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': 'k-oracle', ...(secret ? { Authorization: `Bearer ${secret}` } : {}) },
+          ...(body === undefined ? {} : { body }),
+        })
+      const answers = [
+        await ask(unknownId, `${unknownId}_secret_${'x'.repeat(43)}`),
+        await ask(unknownId),
+        await ask('not-an-id', a.clientSecret),
+        await ask(a.id, `${a.id}_secret_${'x'.repeat(43)}`),
+        await ask(a.id, b.clientSecret),
+        await ask(a.id),
+      ]
+      for (const res of answers) {
+        expect(res.status, `${method} ${path}`).toBe(404)
+        expect(res.text, `${method} ${path}`).toBe(answers[0]?.text)
+        expect(res.headers.get('Access-Control-Allow-Origin')).toBe(ORIGIN)
+      }
+      expect(answers[0]?.body).toEqual({ error: { code: 'not_found', message: 'No such checkout.' } })
+    }
+  })
+
+  it('a preflight from an allowed origin is answered alike for a known and an unknown session; a foreign one is 403 for both', async () => {
+    const s = await createSession()
+    const preflight = (id: string, origin: string) => call(`/v1/checkout/${id}/pay`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key' } })
+    const [known, unknown] = [await preflight(s.id, ORIGIN), await preflight(unknownId, ORIGIN)]
+    expect(known.status).toBe(204)
+    expect(unknown.status).toBe(204)
+    expect([...known.headers].sort()).toEqual([...unknown.headers].sort())
+    expect(known.headers.get('Access-Control-Allow-Origin')).toBe(ORIGIN)
+    expect((await preflight(s.id, 'https://evil.example')).status).toBe(403)
+    expect((await preflight(unknownId, 'https://evil.example')).status).toBe(403)
+  })
+
+  it('a request the browser marks Sec-Fetch-Site: cross-site is refused with 403 unless its Origin is allowed, even with the right secret', async () => {
+    const s = await createSession()
+    const ask = (headers: Record<string, string>) => call(`/v1/checkout/${s.id}`, { headers: { Authorization: `Bearer ${s.clientSecret}`, ...headers } })
+    const noOrigin = await ask({ 'Sec-Fetch-Site': 'cross-site' })
+    expect(noOrigin.status).toBe(403)
+    expect(noOrigin.body).toEqual({ error: { code: 'forbidden', message: expect.any(String) } })
+    const foreign = await ask({ 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' })
+    expect(foreign.status).toBe(403)
+    expect(foreign.headers.get('Access-Control-Allow-Origin')).toBeNull()
+    expect((await ask({ 'Sec-Fetch-Site': 'cross-site', Origin: ORIGIN })).status).toBe(200)
+    expect((await ask({ 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200)
+    expect((await ask({})).status).toBe(200)
+  })
+
+  it('/frame/{id} is the same page for a known and an unknown session, with no origins in it; frame-ancestors is the only per-session part', async () => {
+    const s = await createSession()
+    const own = await createSession({ allowedOrigins: ['https://own-shop.example'] })
+    const [known, unknown, malformed, withOwn] = await Promise.all([s.id, unknownId, 'nope', own.id].map((id) => call(`/frame/${id}`)))
+    for (const res of [known, unknown, malformed, withOwn]) {
+      expect(res.status).toBe(200)
+      expect(res.text).toBe(known.text)
+      expect(res.text).not.toMatch(/shop\.example|allowed-origins/)
+    }
+    // A session with the deployment's origins cannot be told from an unknown id, header included.
+    expect(unknown.headers.get('Content-Security-Policy')).toBe(known.headers.get('Content-Security-Policy'))
+    expect(known.headers.get('Content-Security-Policy')).toContain(`frame-ancestors ${ORIGIN}`)
+    // A session with its own origins: the browser enforces them as frame ancestors.
+    expect(withOwn.headers.get('Content-Security-Policy')).toContain('frame-ancestors https://own-shop.example')
+  })
+})

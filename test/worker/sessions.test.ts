@@ -97,12 +97,12 @@ describe('GET /v1/checkout/{id}', () => {
     expect(res.headers.get('Vary')).toContain('Origin')
   })
 
-  it('answers 401 to a wrong secret and to another session’s secret', async () => {
+  it('answers 404, as for an unknown session, to a wrong secret and to another session’s secret (R21, hardening.test.ts)', async () => {
     const a = await createSession()
     const b = await createSession()
-    expect((await browser({ id: a.id, clientSecret: `${a.id}_secret_${'x'.repeat(43)}` }, 'GET', '')).status).toBe(401)
-    expect((await browser({ id: a.id, clientSecret: b.clientSecret }, 'GET', '')).status).toBe(401)
-    expect((await call(`/v1/checkout/${a.id}`, { headers: { Origin: ORIGIN } })).status).toBe(401)
+    expect((await browser({ id: a.id, clientSecret: `${a.id}_secret_${'x'.repeat(43)}` }, 'GET', '')).status).toBe(404)
+    expect((await browser({ id: a.id, clientSecret: b.clientSecret }, 'GET', '')).status).toBe(404)
+    expect((await call(`/v1/checkout/${a.id}`, { headers: { Origin: ORIGIN } })).status).toBe(404)
   })
 
   it('answers 403 to a foreign origin, with no Access-Control-Allow-Origin, even on a preflight', async () => {

@@ -3,7 +3,8 @@
  * The card frame's page script (`/widget/frame.js`, served by the Worker at `/frame/{sessionId}`).
  * It runs the same `<pay-checkout>` inline, on the Worker's origin, so card data never exists in
  * the merchant page's DOM; it pays same-origin and tells the parent only what the parent needs.
- * It talks only to a parent whose origin the session allows, with exact target origins.
+ * It talks only to its parent, whose origin the frame's CSP (`frame-ancestors`) holds to the
+ * session's allowed origins, with exact target origins.
  */
 import '../index.ts'
 import { safeRedirect } from '../../shared/redirect.ts'
@@ -12,9 +13,16 @@ import { CHANNEL, parseParentMessage, type FrameToParent } from './messages.ts'
 
 type Outgoing = FrameToParent extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
-const allowed = (document.querySelector('meta[name="pay-allowed-origins"]')?.getAttribute('content') ?? '').split(' ').filter(Boolean)
-const ancestor = location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : '')
-const parentOrigin = window.parent !== window && allowed.includes(ancestor) ? ancestor : undefined
+// The parent's origin, as the browser reports it. The page carries no list of allowed origins (it
+// is the same page for every session, SECURITY.md R21): the Worker's `frame-ancestors` already
+// made the browser refuse to render this frame under any other origin, so whatever ancestor we
+// see is an allowed one. Messages are then exchanged with exactly that origin, and only with
+// `window.parent`. No ancestor (opened on its own, or an opaque origin): nothing is shown.
+function ancestorOrigin(): string | undefined {
+  const reported = location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : '')
+  return /^https?:\/\/[^/]+$/.test(reported) ? reported : undefined
+}
+const parentOrigin = window.parent !== window ? ancestorOrigin() : undefined
 const sessionId = location.pathname.split('/').pop() ?? ''
 
 function post(message: Outgoing): void {

@@ -2,7 +2,8 @@
  * @module
  * Browser routes (`/v1/checkout/{id}/...`): the session's client secret as bearer, and CORS only
  * for the session's allowed origins. Hono's `cors()` only sets headers and never rejects, so a
- * foreign origin is refused here, before any handler runs (SECURITY.md R21).
+ * foreign origin is refused here, before any handler runs (SECURITY.md R21). Whether a session
+ * exists is not told to anyone without its secret: see `browserAccess`.
  */
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../env.ts'
@@ -32,22 +33,35 @@ export function originAllowed(origin: string, sessionOrigins: readonly string[],
   return origin === new URL(env.PUBLIC_BASE_URL).origin || effectiveOrigins(sessionOrigins, env).includes(origin)
 }
 
+/** The one answer for "no such checkout", a wrong secret and a missing secret alike (R21). */
+const NO_SUCH_CHECKOUT = 'No such checkout.'
+
+/**
+ * Without the client secret, nothing a browser route answers depends on whether the session
+ * exists beyond what its allowed origins already decide: an unknown id is treated as a session that
+ * names no origins of its own (the deployment's ALLOWED_ORIGINS), an unknown session, a wrong
+ * secret and a missing one all get the same 404 body, and a preflight (which never carries the
+ * secret) is answered from the origins alone (SECURITY.md R21).
+ *
+ * A request is refused with 403 when its `Origin` is not allowed, or when the browser says it is
+ * `Sec-Fetch-Site: cross-site` without an allowed `Origin` (a navigation or no-cors request from
+ * another site, which carries no Origin header).
+ */
 export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: BrowserAccessVariables }> {
   return async function browserAccess(c, next) {
     const id = c.req.param('id') ?? ''
-    if (!SESSION_ID.test(id)) return errorResponse(c, 'not_found', 'No such checkout.')
-    const stub = sessionStub(c.env, id)
+    const known = SESSION_ID.test(id)
+    const stub = known ? sessionStub(c.env, id) : undefined
     const secret = /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
-    const access = await stub.access(secret)
-    if (!access) return errorResponse(c, 'not_found', 'No such checkout.')
-    const origins = access.origins
+    const access = stub ? await stub.access(secret) : undefined
+    const origins = access?.origins ?? []
     const origin = c.req.header('Origin')
-    // No Origin: not a cross-origin browser request (a server, or a same-origin GET). The client
-    // secret still has to match.
+    c.header('Vary', 'Origin')
     if (origin !== undefined) {
       if (!originAllowed(origin, origins, c.env)) return errorResponse(c, 'forbidden', 'This origin may not use this checkout.')
       c.header('Access-Control-Allow-Origin', origin)
-      c.header('Vary', 'Origin')
+    } else if (c.req.header('Sec-Fetch-Site') === 'cross-site') {
+      return errorResponse(c, 'forbidden', 'This origin may not use this checkout.')
     }
     if (c.req.method === 'OPTIONS') {
       c.header('Access-Control-Allow-Methods', 'GET, POST')
@@ -55,7 +69,7 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
       c.header('Access-Control-Max-Age', '600')
       return c.body(null, 204)
     }
-    if (!access.view) return errorResponse(c, 'unauthorized', 'A valid client secret for this checkout is required.')
+    if (!stub || !access?.view) return errorResponse(c, 'not_found', NO_SUCH_CHECKOUT)
     c.set('session', stub)
     c.set('view', access.view)
     await next()

@@ -3,7 +3,8 @@
  * The card frame (`/frame/{sessionId}`): a page on the Worker's origin that runs the card form, so
  * the merchant's page never holds card data. Strict CSP: only this origin's scripts and styles, no
  * inline code, fetches to this origin only, and `frame-ancestors` = the session's allowed origins
- * (SECURITY.md R20). The session id is not secret; the client secret arrives by postMessage.
+ * (SECURITY.md R20). The session id is not secret; the client secret arrives by postMessage. The
+ * page is the same for every id, known or not (R21).
  */
 import { Hono } from 'hono'
 import type { Env } from '../env.ts'
@@ -11,10 +12,23 @@ import { effectiveOrigins, SESSION_ID, sessionStub } from '../middleware/browser
 
 export const frame = new Hono<{ Bindings: Env }>()
 
+/**
+ * One page for every id: it holds nothing of the session (no origins, no amount), so its body says
+ * nothing about whether the session exists (SECURITY.md R21). The frame learns its parent from the
+ * browser (`location.ancestorOrigins`, else the referrer), which `frame-ancestors` has already
+ * held to the allowed origins, and everything else from the API once the parent hands it the
+ * client secret.
+ */
+const FRAME_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Card payment</title>
+<script type="module" src="/widget/frame.js"></script></head><body></body></html>`
+
 frame.get('/:id', async (c) => {
   const id = c.req.param('id')
-  const sessionOrigins = SESSION_ID.test(id) ? (await sessionStub(c.env, id).access(undefined))?.origins : undefined
-  if (!sessionOrigins) return c.html('<!doctype html><title>Not found</title><p>No such checkout.</p>', 404)
+  // An unknown id is answered as a session that names no origins of its own: the deployment's
+  // ALLOWED_ORIGINS. Only the CSP header is per session, and only for sessions with their own list.
+  const sessionOrigins = SESSION_ID.test(id) ? ((await sessionStub(c.env, id).access(undefined))?.origins ?? []) : []
   const origins = effectiveOrigins(sessionOrigins, c.env)
   const gateway = new URL(c.env.GATEWAY_BASE_URL).origin
   c.header(
@@ -32,10 +46,5 @@ frame.get('/:id', async (c) => {
   )
   c.header('Referrer-Policy', 'strict-origin')
   c.header('Cache-Control', 'no-store')
-  // Origins are exact origins (validated at session creation): safe in an attribute.
-  return c.html(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="pay-allowed-origins" content="${origins.join(' ')}">
-<title>Card payment</title>
-<script type="module" src="/widget/frame.js"></script></head><body></body></html>`)
+  return c.html(FRAME_PAGE)
 })
