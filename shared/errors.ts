@@ -17,6 +17,7 @@ export const FIELD_ERROR_CODES = [
   'out_of_range', // number outside configured bounds
   'invalid_value', // not one of the allowed values
   'mismatch', // differs from what the checkout session fixed
+  'minor_units', // finer than the currency's minor unit (JPY amounts are whole: "1000.00")
 ] as const
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number]
 
@@ -41,8 +42,13 @@ export const ERROR_CODES = [
   'too_many_attempts', // attempts or velocity limit reached (429)
   'payload_too_large', // the body is over the route's size limit, by Content-Length or as read (413)
   'rate_limited', // too many requests from this address or merchant key; see Retry-After (429)
-  'gateway_error', // the gateway refused the request as malformed or unauthorised (502)
-  'gateway_unavailable', // the gateway could not be reached (503)
+  'duplicate_order', // another session already has this merchantTransactionId (409)
+  'notification_mismatch', // a signed notification about a payment this session or operation never made (409)
+  'invoice_mismatch', // the invoice's amount or currency differs from the session's (409)
+  'gateway_error', // the gateway's answer could not be used (502)
+  'gateway_rejected', // the gateway refused the request; its code is in the message and the session (502)
+  'gateway_auth_failed', // the gateway refused our AuthToken or credentials; nothing was charged (502)
+  'gateway_unavailable', // the gateway could not be reached (network, DNS, TLS, timeout) (503)
   'internal_error', // a bug on our side (500)
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -2,7 +2,9 @@
  * @module
  * Amounts. The gateway takes decimal text with exactly two decimals for every currency, JPY
  * included ("1000.00"), so amounts stay text on the wire and in the session; arithmetic and
- * bounds use integer hundredths, never floating point.
+ * bounds use integer hundredths, never floating point. An amount may not be finer than its
+ * currency's minor unit (ISO 4217): a yen amount is whole ("1000.00", never "1000.50"), so what
+ * the shopper is shown is exactly what is charged.
  */
 
 /** Exactly two decimals, no sign, no exponent, no leading zeros (but "0.50" is fine). */
@@ -59,3 +61,18 @@ export const CURRENCIES: ReadonlySet<string> = new Set(
     'XOF XPF YER ZAR ZMW ZWG'
   ).split(' '),
 )
+
+/** ISO 4217 currencies without a minor unit: their amounts are whole numbers. */
+const ZERO_DECIMAL: ReadonlySet<string> = new Set('BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF'.split(' '))
+/** ISO 4217 currencies with three decimals: the wire's two are a coarser subset of theirs. */
+const THREE_DECIMAL: ReadonlySet<string> = new Set('BHD IQD JOD KWD LYD OMR TND'.split(' '))
+
+/** The number of decimals of the currency's minor unit (ISO 4217). */
+export function minorUnits(currency: string): 0 | 2 | 3 {
+  return ZERO_DECIMAL.has(currency) ? 0 : THREE_DECIMAL.has(currency) ? 3 : 2
+}
+
+/** Whether amount text (two decimals) is a whole number of the currency's minor units. */
+export function fitsMinorUnits(amount: string, currency: string): boolean {
+  return minorUnits(currency) > 0 || amount.endsWith('.00')
+}

@@ -21,7 +21,12 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   too_many_attempts: 429,
   payload_too_large: 413,
   rate_limited: 429,
+  duplicate_order: 409,
+  notification_mismatch: 409,
+  invoice_mismatch: 409,
   gateway_error: 502,
+  gateway_rejected: 502,
+  gateway_auth_failed: 502,
   gateway_unavailable: 503,
   internal_error: 500,
 }

@@ -111,12 +111,13 @@ export function deliverNotification(sessionId: string, body: string) {
   return call(`/v1/notifications/${sessionId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
 }
 
-/** The merchant webhooks received about a merchantTransactionId. */
-export async function webhooksAbout(mtid: string, count = 1, timeoutMs = 10_000): Promise<{ body: string; signature: string | undefined }[]> {
+/** The merchant webhooks received about a merchantTransactionId (of one event type, if given). */
+export async function webhooksAbout(mtid: string, count = 1, timeoutMs = 10_000, type?: string): Promise<{ body: string; signature: string | undefined }[]> {
   const deadline = Date.now() + timeoutMs
   let items: { body: string; signature: string | undefined }[] = []
   while (Date.now() < deadline) {
     items = (await (await fetch(`${env.CATCHER_URL}/webhooks?mtid=${encodeURIComponent(mtid)}`)).json()) as typeof items
+    if (type) items = items.filter((i) => (JSON.parse(i.body) as { type?: string }).type === type)
     if (items.length >= count) return items
     await new Promise((r) => setTimeout(r, 100))
   }

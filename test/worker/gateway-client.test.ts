@@ -248,9 +248,9 @@ describe('authentication', () => {
     const source = { baseUrl: env.GATEWAY_BASE_URL, partnerId: SANDBOX.partnerId, merchantUsername: `${SANDBOX.username}`, secureKey: SANDBOX.secureKey, timeoutMs: 2000, fetch: counting }
     // A distinct base URL spelling keeps this test's cache entry its own.
     const own = { ...source, baseUrl: `${env.GATEWAY_BASE_URL}/` }
-    const token = await getAuthToken(own, 'transaction')
-    expect(token).toBeDefined()
-    const exp = jwtExpiry(token ?? '') ?? 0
+    const got = await getAuthToken(own, 'transaction')
+    if (!got.ok) throw new Error(`no token: ${got.reason}`)
+    const exp = jwtExpiry(got.token) ?? 0
     expect(exp - Date.now()).toBeGreaterThan(59 * 60_000)
     await getAuthToken(own, 'transaction')
     expect(calls).toBe(1)
@@ -263,11 +263,29 @@ describe('authentication', () => {
     expect(outcome.kind).toBe('succeeded')
   })
 
-  it('a wrong AuthToken is refused (20001) and nothing is charged', async () => {
+  it('a charge answered with a token refusal (20001) is unknown and never sent again; the inquiry finds no charge', async () => {
     const mtid = uniqueId('tok')
-    const outcome = await client({ authToken: 'not-the-token' }).payment({ ...base, merchantTransactionId: mtid, ...cardFields('4111111111111111') })
-    expect(outcome).toMatchObject({ kind: 'rejected', reason: 'auth', code: '20001' })
+    let sent = 0
+    const counting: typeof fetch = (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/payments')) sent++
+      return fetch(input, init)
+    }
+    const outcome = await client({ authToken: 'not-the-token', fetch: counting }).payment({ ...base, merchantTransactionId: mtid, ...cardFields('4111111111111111') })
+    expect(outcome).toMatchObject({ kind: 'unknown', reason: 'token_refused' })
+    expect(sent).toBe(1)
+    expect(await client().inquiry(mtid, 'MID')).toMatchObject({ kind: 'not_found' })
     expect(await chargesFor(mtid)).toBe(0)
+  })
+
+  it('a call that moves no money is refused with the gateway\'s code when the token is wrong', async () => {
+    expect(await client({ authToken: 'not-the-token' }).inquiry(uniqueId('tok'), 'MID')).toMatchObject({ kind: 'rejected', reason: 'auth', code: '20001' })
+  })
+
+  it('an unreachable token service is "unsent: unreachable", refused credentials "unsent: token_refused"', async () => {
+    const down = client({ authToken: undefined, baseUrl: 'http://127.0.0.1:9' })
+    expect(await down.payment({ ...base, merchantTransactionId: uniqueId('down'), ...cardFields('4111111111111111') })).toEqual({ kind: 'unsent', reason: 'unreachable' })
+    const refused = client({ authToken: undefined, partnerId: 'not-the-partner' })
+    expect(await refused.payment({ ...base, merchantTransactionId: uniqueId('ref'), ...cardFields('4111111111111111') })).toEqual({ kind: 'unsent', reason: 'token_refused' })
   })
 
   it('a wrong secure key makes a wrong checksum, refused with 20002', async () => {

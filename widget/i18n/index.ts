@@ -3,6 +3,7 @@
  * Messages and formatting. English is built in; other locales are separate chunks, loaded only
  * when used. A locale falls back from region to language to English (`de-AT` -> `de` -> `en`).
  */
+import { minorUnits } from '../../shared/money.ts'
 import { en, type MessageKey, type Messages } from './en.ts'
 
 export type { MessageKey, Messages }
@@ -43,10 +44,15 @@ export function format(messages: Messages, key: MessageKey, values: Record<strin
   return (messages[key] ?? en[key]).replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''))
 }
 
-/** The amount text ("1000.00") formatted for the locale and currency (JPY shows no decimals). */
+/**
+ * The amount text ("1000.00") formatted for the locale and currency, with exactly the currency's
+ * ISO 4217 decimals (JPY none, KWD three), so the shopper sees what is charged: `Intl` alone
+ * would show some currencies (RSD, IDR) without the decimals they are charged in.
+ */
 export function formatMoney(amount: string, currency: string, locale: string): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(amount))
+    const digits = minorUnits(currency)
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(amount))
   } catch {
     return `${amount} ${currency}`
   }

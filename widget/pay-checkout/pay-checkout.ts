@@ -251,6 +251,10 @@ export class PayCheckout extends LitElement {
       case 'declined':
         this.state = view.attemptsRemaining > 0 ? 'ready' : 'declined'
         break
+      case 'failed':
+        // No attempt left: shown as the final decline.
+        this.state = 'declined'
+        break
       case 'processing':
       case 'unknown':
         this.state = 'unknown'
@@ -294,7 +298,7 @@ export class PayCheckout extends LitElement {
       if (!view?.ok) return this.poll()
       if (view.value.status === this.view?.status) return this.poll()
       this.applyView(view.value)
-      if (view.value.status === 'declined') this.dispatchEvent(new PayDeclinedEvent({ ...this.detail('declined', view.value.result?.paymentId, view.value.result?.card), attemptsRemaining: view.value.attemptsRemaining }))
+      if (view.value.status === 'declined' || view.value.status === 'failed') this.dispatchEvent(new PayDeclinedEvent({ ...this.detail('declined', view.value.result?.paymentId, view.value.result?.card), attemptsRemaining: view.value.attemptsRemaining }))
     }, POLL_MS)
   }
 

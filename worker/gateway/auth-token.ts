@@ -33,7 +33,7 @@ interface Cached {
 
 /** Per-isolate cache; the key holds no secret (the partner and user names identify the token). */
 const cache = new Map<string, Cached>()
-const inflight = new Map<string, Promise<string | undefined>>()
+const inflight = new Map<string, Promise<TokenResult>>()
 
 /** The `exp` claim of a JWT in milliseconds, if it has one; the token is not trusted for anything else. */
 export function jwtExpiry(token: string): number | undefined {
@@ -52,8 +52,12 @@ function cacheKey(source: TokenSource, service: TokenService): string {
   return `${service}|${source.baseUrl}|${source.partnerId ?? ''}|${source.merchantUsername ?? ''}`
 }
 
-async function generate(source: TokenSource, service: TokenService): Promise<string | undefined> {
-  if (!source.partnerId || !source.merchantUsername) return undefined
+/** A token, or why there is none: the gateway refused the credentials, or could not be reached. */
+export type TokenResult = { readonly ok: true; readonly token: string } | { readonly ok: false; readonly reason: 'refused' | 'unreachable' }
+
+async function generate(source: TokenSource, service: TokenService): Promise<TokenResult> {
+  // No credentials to ask with is a configuration the gateway would refuse.
+  if (!source.partnerId || !source.merchantUsername) return { ok: false, reason: 'refused' }
   const path = service === 'invoice' ? INVOICE_AUTH_TOKEN_PATH : OPERATION_PATHS.authToken
   let body: unknown
   try {
@@ -67,28 +71,32 @@ async function generate(source: TokenSource, service: TokenService): Promise<str
       }),
       signal: AbortSignal.timeout(source.timeoutMs),
     })
-    if (!res.ok) return undefined
+    // 401/403 is the token service's refusal; any other failure status is an outage.
+    if (res.status === 401 || res.status === 403) return { ok: false, reason: 'refused' }
+    if (!res.ok) return { ok: false, reason: 'unreachable' }
     body = await res.json()
   } catch {
-    return undefined
+    // Network, DNS, TLS, timeout or a body that is not JSON (a proxy's error page).
+    return { ok: false, reason: 'unreachable' }
   }
   const read = readFields(AUTH_TOKEN_RESPONSE, body)
-  if (!read.ok || read.value.resultCode !== '200' || !read.value.authToken) return undefined
+  if (!read.ok) return { ok: false, reason: 'unreachable' }
+  if (read.value.resultCode !== '200' || !read.value.authToken) return { ok: false, reason: 'refused' }
   const token = read.value.authToken
   const expiresAt = jwtExpiry(token) ?? Date.now() + DEFAULT_LIFETIME_MS
   cache.set(cacheKey(source, service), { token, expiresAt })
-  return token
+  return { ok: true, token }
 }
 
 /**
- * The token to send, or undefined when none is configured and none could be generated.
- * Concurrent callers share one generation request.
+ * The token to send, or why there is none (the credentials were refused, or the gateway could
+ * not be reached). Concurrent callers share one generation request.
  */
-export async function getAuthToken(source: TokenSource, service: TokenService, now = Date.now()): Promise<string | undefined> {
-  if (source.authToken) return source.authToken
+export async function getAuthToken(source: TokenSource, service: TokenService, now = Date.now()): Promise<TokenResult> {
+  if (source.authToken) return { ok: true, token: source.authToken }
   const key = cacheKey(source, service)
   const cached = cache.get(key)
-  if (cached && cached.expiresAt - REFRESH_MARGIN_MS > now) return cached.token
+  if (cached && cached.expiresAt - REFRESH_MARGIN_MS > now) return { ok: true, token: cached.token }
   const running = inflight.get(key)
   if (running) return running
   const p = generate(source, service).finally(() => inflight.delete(key))

@@ -5,7 +5,8 @@
  * times out every call, and parses the answer into a typed outcome.
  *
  * It never retries a charge on its own. A charge whose answer never came is `unknown`, and only a
- * status inquiry may settle it (SECURITY.md R17-R18).
+ * status inquiry may settle it (SECURITY.md R17-R19). That includes a charge the gateway answered
+ * with a token refusal: only calls that move no money are sent again with a fresh token.
  */
 import { INVOICE_RESPONSE, OPERATION_PATHS, QR_RESPONSE, REQUEST_FIELDS, type Operation, type RequestFieldName } from '../../shared/fields.ts'
 import { checkFormat } from '../../shared/formats.ts'
@@ -16,7 +17,7 @@ import { validateRequest } from '../../shared/validate.ts'
 import { getAuthToken, invalidateAuthToken, type TokenService, type TokenSource } from './auth-token.ts'
 import { checksum, type ChecksumRule } from './checksum.ts'
 import { encodeForm } from './form.ts'
-import { classifyByCode, classifyPayment, TOKEN_FAILURE_CODES, type Outcome, type PaymentOutcome } from './outcome.ts'
+import { classifyByCode, classifyPayment, TOKEN_FAILURE_CODES, type Outcome, type PaymentOutcome, type UnknownReason, type UnsentReason } from './outcome.ts'
 
 export interface GatewayConfig {
   readonly baseUrl: string
@@ -53,11 +54,16 @@ const CHECKSUM_OF: Partial<Record<Operation, ChecksumRule>> = {
   invoiceGenerate: 'invoiceGenerate',
 }
 
+/** Operations that move money: never sent twice, whatever the first answer was. */
+const MOVES_MONEY: ReadonlySet<Operation> = new Set<Operation>(['payment', 'tokenInitial', 'tokenRepeat', 'repeat', 'qrComplete'])
+
 /** What one HTTP exchange produced before classification. */
 type Exchange =
   | { kind: 'body'; body: unknown }
-  | { kind: 'unknown'; reason: 'timeout' | 'transport' | 'http_status' | 'unparseable'; status?: number }
-  /** The token was missing or refused; `body` is the gateway's refusal when it sent one. */
+  | { kind: 'unknown'; reason: UnknownReason; status?: number }
+  /** No token could be had: nothing was sent. */
+  | { kind: 'unsent'; reason: UnsentReason }
+  /** The gateway refused the token it was sent; `body` is its refusal when it sent one. */
   | { kind: 'token_refused'; body?: unknown }
 
 export class GatewayClient {
@@ -133,8 +139,9 @@ export class GatewayClient {
     return classifyByCode<R>(response, response.resultCode, response.resultDescription)
   }
 
-  /** An exchange that produced no gateway body: a refused or missing token, or unknown. */
-  #unsettled(exchange: Exclude<Exchange, { kind: 'body' }>): { kind: 'unknown'; reason: 'timeout' | 'transport' | 'http_status' | 'unparseable'; status?: number } | { kind: 'rejected'; reason: 'auth'; code: string; description: string } {
+  /** An exchange that produced no gateway body: nothing sent, a refused token, or unknown. */
+  #unsettled(exchange: Exclude<Exchange, { kind: 'body' }>): { kind: 'unknown'; reason: UnknownReason; status?: number } | { kind: 'unsent'; reason: UnsentReason } | { kind: 'rejected'; reason: 'auth'; code: string; description: string } {
+    if (exchange.kind === 'unsent') return exchange
     if (exchange.kind === 'token_refused') return { kind: 'rejected', reason: 'auth', code: '401', description: 'AuthToken refused' }
     return exchange.status === undefined ? { kind: 'unknown', reason: exchange.reason } : { kind: 'unknown', reason: exchange.reason, status: exchange.status }
   }
@@ -188,13 +195,18 @@ export class GatewayClient {
     return { ok: true, path, wire: valid.value }
   }
 
-  /** One request, with one re-auth and resend when the gateway refused the token. */
+  /**
+   * One request. A refused token is dropped from the cache either way; a call that moves no money
+   * is then sent once more with a fresh one, while a charge becomes `unknown`: the refusal may have
+   * come from something in between, so only an inquiry may say whether money moved.
+   */
   async #exchange(op: Operation, path: string, wire: WireRequest): Promise<Exchange> {
     const service: TokenService = op.startsWith('invoice') ? 'invoice' : 'transaction'
     const first = await this.#send(op, service, path, wire)
-    // A refused token means the gateway processed nothing, so resending is not a blind re-send of a
-    // charge: the gateway's explicit refusal proves there is no charge to duplicate.
-    const final = first.kind === 'token_refused' && invalidateAuthToken(this.#tokenSource(), service) ? await this.#send(op, service, path, wire) : first
+    if (first.kind !== 'token_refused') return first
+    const renewable = invalidateAuthToken(this.#tokenSource(), service)
+    if (MOVES_MONEY.has(op)) return { kind: 'unknown', reason: 'token_refused' }
+    const final = renewable ? await this.#send(op, service, path, wire) : first
     // Still refused: let the gateway's own answer (code and description) speak where there is one.
     return final.kind === 'token_refused' && final.body !== undefined ? { kind: 'body', body: final.body } : final
   }
@@ -214,8 +226,10 @@ export class GatewayClient {
 
   async #send(op: Operation, service: TokenService, path: string, wire: WireRequest): Promise<Exchange> {
     const qr = op === 'qrVerify' || op === 'qrComplete'
-    const token = (qr && this.#config.qrAuthToken) || (await getAuthToken(this.#tokenSource(), service))
-    if (!token) return { kind: 'token_refused' }
+    const fixed = qr ? this.#config.qrAuthToken : undefined
+    const got = fixed ? { ok: true as const, token: fixed } : await getAuthToken(this.#tokenSource(), service)
+    if (!got.ok) return { kind: 'unsent', reason: got.reason === 'refused' ? 'token_refused' : 'unreachable' }
+    const token = got.token
     let res: Response
     try {
       res = await this.#fetch(new URL(path, this.#config.baseUrl), {

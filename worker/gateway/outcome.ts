@@ -13,7 +13,9 @@ import type { PaymentResponse, Redirect } from '../../shared/types.ts'
 /** Why a request was refused without being processed. */
 export type RejectReason = 'auth' | 'checksum' | 'validation' | 'merchant'
 /** Why we do not know whether a request was processed. */
-export type UnknownReason = 'timeout' | 'transport' | 'http_status' | 'unparseable' | 'unsafe_redirect'
+export type UnknownReason = 'timeout' | 'transport' | 'http_status' | 'unparseable' | 'unsafe_redirect' | 'token_refused'
+/** Why a request never left the Worker: no AuthToken could be had. */
+export type UnsentReason = 'token_refused' | 'unreachable'
 
 interface Coded {
   /** The gateway's result code and description, kept for the merchant and the logs. */
@@ -30,6 +32,8 @@ export type Outcome<R> =
   /** `response` is missing when no token could be had or the refusal came as an HTTP status. */
   | ({ readonly kind: 'rejected'; readonly reason: RejectReason; readonly response?: R } & Coded)
   | { readonly kind: 'unknown'; readonly reason: UnknownReason; readonly status?: number }
+  /** Nothing was sent: the token endpoint refused or could not be reached. */
+  | { readonly kind: 'unsent'; readonly reason: UnsentReason }
   /** Refused by our own validation: nothing was sent. */
   | { readonly kind: 'invalid'; readonly fields: readonly FieldError[] }
 
@@ -96,8 +100,10 @@ export function classifyPayment(body: unknown): PaymentOutcome {
   const redirect = step.kind === 'safe' ? step.redirect : undefined
   switch (response.transactionStatus) {
     case '3D':
-      // No usable redirect: we cannot tell what the gateway did; the session settles by inquiry.
-      return redirect ? { kind: 'action_required', redirect, ...coded } : { kind: 'unknown', reason: step.kind === 'unsafe' ? 'unsafe_redirect' : 'unparseable' }
+      if (redirect) return { kind: 'action_required', redirect, ...coded }
+      // No redirect at all (an inquiry's answer): still waiting on the shopper at the bank, pending.
+      // An unusable one: we cannot tell what the gateway did; the session settles by inquiry.
+      return read.kind === 'none' ? { kind: 'pending', ...coded } : { kind: 'unknown', reason: 'unsafe_redirect' }
     case 'P':
       if (step.kind === 'unsafe') return { kind: 'unknown', reason: 'unsafe_redirect' }
       return redirect ? { kind: 'pending', redirect, ...coded } : { kind: 'pending', ...coded }

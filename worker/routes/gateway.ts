@@ -39,25 +39,27 @@ gateway.post('/notifications/:id', async (c) => {
     log.warn('notification_forged', { id, paymentId: n.paymentId })
     return errorResponse(c, 'unauthorized', 'The notification checksum does not match.')
   }
-  if (operation?.[1]) {
-    const applied = await c.env.OPERATIONS.get(c.env.OPERATIONS.idFromString(operation[1])).settleFromNotification(n.paymentId, n.transactionStatus)
-    return c.json({ received: true, applied })
-  }
-  const result = await sessionStub(c.env, id).settleFromNotification(n)
-  log.info('notification', { id, paymentId: n.paymentId, transactionStatus: n.transactionStatus, applied: result.applied })
-  return c.json({ received: true, ...result })
+  // A verified notification still settles only what it belongs to (R27): the session or operation
+  // checks it names one of its own payments. Others are recorded there and refused here.
+  const result = operation?.[1] ? await c.env.OPERATIONS.get(c.env.OPERATIONS.idFromString(operation[1])).settleFromNotification(n) : await sessionStub(c.env, id).settleFromNotification(n)
+  log.info('notification', { id, paymentId: n.paymentId, transactionStatus: n.transactionStatus, result: result.kind })
+  if (result.kind === 'refused') return errorResponse(c, 'notification_mismatch', 'This notification is not about a payment of this checkout.')
+  return c.json({ received: true, applied: result.kind === 'applied', status: result.status })
 })
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
 gateway.on(['GET', 'POST'], '/return/:id', async (c) => {
   const id = c.req.param('id')
-  const confirmed = SESSION_ID.test(id) ? await sessionStub(c.env, id).confirmReturn() : undefined
+  const operation = /^op_([0-9a-f]{64})$/.exec(id)?.[1]
+  // An invoice regenerated through the merchant route returns here too: its status, no inquiry.
+  const opStatus = operation ? await c.env.OPERATIONS.get(c.env.OPERATIONS.idFromString(operation)).status() : undefined
+  const confirmed = SESSION_ID.test(id) ? await sessionStub(c.env, id).confirmReturn() : opStatus ? { status: opStatus } : undefined
   // The URL is logged by the one logger, which drops its query string: a GET return carries the
   // gateway's signed checksum there (SECURITY.md R25).
   log.info('shopper_return', { id, method: c.req.method, url: c.req.url, status: confirmed?.status ?? 'not_found' })
   if (!confirmed) return c.html('<!doctype html><title>Not found</title><p>No such checkout.</p>', 404)
-  if (confirmed.returnUrl) {
+  if ('returnUrl' in confirmed && confirmed.returnUrl) {
     const url = new URL(confirmed.returnUrl)
     url.searchParams.set('session', id)
     url.searchParams.set('status', confirmed.status)

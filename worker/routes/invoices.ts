@@ -27,12 +27,14 @@ invoices.post('/:invoiceId/regenerate', jsonBody(), async (c) => {
   for (const required of ['merchantInvoiceId', 'invoiceExpirationPeriod']) if (body[required] === undefined) errors.push({ field: required, code: 'required' })
   if (checkFormat('gatewayId', invoiceId) !== null) errors.push({ field: 'invoiceId', code: 'format' })
   if (errors.length > 0 || !valid.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', errors)
+  const stub = operationStub(c.env, `regenerate:${key}`)
   const params = {
     kind: 'regenerate' as const,
     invoiceId,
     merchantInvoiceId: valid.value.merchantInvoiceId ?? '',
     invoiceExpirationPeriod: valid.value.invoiceExpirationPeriod ?? '',
-    merchantRedirectUrl: valid.value.merchantRedirectUrl ?? `${c.env.PUBLIC_BASE_URL.replace(/\/$/, '')}/v1/return/invoice`,
+    // Without the merchant's own page, the shopper returns to this operation's status page.
+    merchantRedirectUrl: valid.value.merchantRedirectUrl ?? `${c.env.PUBLIC_BASE_URL.replace(/\/$/, '')}/v1/return/op_${stub.id.toString()}`,
   }
-  return sendReply(c, await operationStub(c.env, `regenerate:${key}`).run(params, await sha256Hex(JSON.stringify(params))))
+  return sendReply(c, await stub.run(params, await sha256Hex(JSON.stringify(params))))
 })

@@ -7,6 +7,7 @@ import type { Context } from 'hono'
 import type { FieldError } from '../../shared/errors.ts'
 import type { Env } from '../env.ts'
 import type { MerchantOperation } from '../sessions/merchant-operation.ts'
+import type { OrderRegistry } from '../sessions/order-registry.ts'
 import type { Reply } from '../sessions/reply.ts'
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,64}$/
@@ -19,6 +20,11 @@ export function idempotencyKeyOf(header: string | undefined): string | FieldErro
 
 export function operationStub(env: Env, name: string): DurableObjectStub<MerchantOperation> {
   return env.OPERATIONS.get(env.OPERATIONS.idFromName(name))
+}
+
+/** The registry object holding a unique name (`order:...`, `key:...`). */
+export function registry(env: Env, name: string): DurableObjectStub<OrderRegistry> {
+  return env.ORDERS.get(env.ORDERS.idFromName(name))
 }
 
 export function sendReply(c: Context, reply: Reply): Response {

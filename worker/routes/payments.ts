@@ -4,7 +4,7 @@
  * status inquiry. Repeats need an Idempotency-Key: the same key never charges twice.
  */
 import { Hono } from 'hono'
-import { DEFAULT_AMOUNT_BOUNDS } from '../../shared/money.ts'
+import { DEFAULT_AMOUNT_BOUNDS, fitsMinorUnits } from '../../shared/money.ts'
 import { validateFields } from '../../shared/validate.ts'
 import type { Env } from '../env.ts'
 import { gatewayClient } from '../config.ts'
@@ -31,6 +31,7 @@ payments.post('/:paymentId/repeat', jsonBody(), async (c) => {
   const errors = [...extra.map((field) => ({ field, code: 'not_allowed' as const })), ...(valid.ok ? [] : valid.error)]
   for (const required of ['amount', 'currency']) if (body[required] === undefined) errors.push({ field: required, code: 'required' })
   if (checkFormat('gatewayId', paymentId) !== null) errors.push({ field: 'paymentId', code: 'format' })
+  if (valid.ok && valid.value.amount && valid.value.currency && !fitsMinorUnits(valid.value.amount, valid.value.currency)) errors.push({ field: 'amount', code: 'minor_units' })
   if (errors.length > 0 || !valid.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', errors)
   const v = valid.value
   const params = {
@@ -59,9 +60,14 @@ payments.post('/:paymentId/inquiry', jsonBody(), async (c) => {
       return errorResponse(c, 'not_found', 'The gateway has no such payment.')
     case 'unknown':
       return errorResponse(c, 'gateway_unavailable', 'The gateway did not answer. Try again.')
+    case 'unsent':
+      return outcome.reason === 'token_refused'
+        ? errorResponse(c, 'gateway_auth_failed', 'The gateway refused our credentials (AuthToken).')
+        : errorResponse(c, 'gateway_unavailable', 'The gateway cannot be reached.')
     case 'invalid':
+      return errorResponse(c, 'gateway_error', 'The inquiry could not be built.')
     case 'rejected':
-      return errorResponse(c, 'gateway_error', 'The gateway refused the inquiry.')
+      return errorResponse(c, 'gateway_rejected', `The gateway refused the inquiry (${outcome.code}: ${outcome.description}).`)
     default: {
       const r = outcome.response
       return c.json({

@@ -10,21 +10,63 @@ import { newClientSecret, newSessionId, sha256Hex } from '../ids.ts'
 import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
+import { seal, unseal } from '../sessions/order-registry.ts'
 import { parseSessionInput } from '../sessions/parse-input.ts'
+import { fail, type Reply } from '../sessions/reply.ts'
+import { idempotencyKeyOf, registry, sendReply } from './operations.ts'
 
 export const sessions = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
 sessions.use('*', merchantAuth())
 
+/**
+ * Creates a session. Its order reference must be new to the deployment (`duplicate_order`), and an
+ * optional Idempotency-Key makes the request safe to repeat: the same request gets the same
+ * session back (with its client secret), the same key with another body is refused.
+ */
 sessions.post('/', jsonBody(), async (c) => {
+  const header = c.req.header('Idempotency-Key')
+  const key = header === undefined ? undefined : idempotencyKeyOf(header)
+  if (key !== undefined && typeof key !== 'string') return errorResponse(c, 'invalid_request', 'The Idempotency-Key header is malformed.', [key])
   const bounds = { min: c.env.AMOUNT_MIN ?? DEFAULT_AMOUNT_BOUNDS.min, max: c.env.AMOUNT_MAX ?? DEFAULT_AMOUNT_BOUNDS.max }
   const input = parseSessionInput(c.get('body'), bounds)
   if (!input.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', input.error)
+  const mtid = input.value.merchantTransactionId
+  const apiKey = c.env.MERCHANT_API_KEY
+
+  const keyClaim = key ? registry(c.env, `key:${await sha256Hex(key)}`) : undefined
+  if (keyClaim) {
+    const claim = await keyClaim.claim(mtid, await sha256Hex(JSON.stringify(c.get('body'))))
+    if (claim.kind === 'taken') return errorResponse(c, 'idempotency_mismatch', 'This Idempotency-Key was used with different parameters.')
+    if (claim.kind === 'same') {
+      if (!claim.sealed) return errorResponse(c, 'idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')
+      const earlier = await unseal<Reply>(apiKey, claim.sealed)
+      if (!earlier) return errorResponse(c, 'idempotency_mismatch', 'This Idempotency-Key was used under another API key.')
+      return sendReply(c, { ...earlier, replayed: true })
+    }
+  }
+
   const id = newSessionId()
-  const clientSecret = newClientSecret(id)
-  const view = await sessionStub(c.env, id).create({ ...input.value, id, clientSecretHash: await sha256Hex(clientSecret) })
-  // The client secret is shown once, here, to the merchant's server, which hands it to its page.
-  return c.json({ id, clientSecret, status: view.status, expiresAt: view.expiresAt }, 201)
+  const order = registry(c.env, `order:${mtid}`)
+  let reply: Reply
+  try {
+    // The claim's fingerprint is the new id itself: a second session never matches it.
+    if ((await order.claim(id, id)).kind !== 'claimed') {
+      reply = fail('duplicate_order', 'Another checkout session already has this merchantTransactionId. Use a new order reference.', [{ field: 'merchantTransactionId', code: 'invalid_value' }])
+    } else {
+      const clientSecret = newClientSecret(id)
+      const view = await sessionStub(c.env, id).create({ ...input.value, id, clientSecretHash: await sha256Hex(clientSecret) })
+      // The client secret goes to the merchant's server, which hands it to its page.
+      reply = { status: 201, body: { id, clientSecret, status: view.status, expiresAt: view.expiresAt } }
+    }
+  } catch (e) {
+    // Nothing was created: give the claims back so a retry can succeed.
+    await order.release(id)
+    if (keyClaim) await keyClaim.release(mtid)
+    throw e
+  }
+  if (keyClaim) await keyClaim.complete(await seal(apiKey, reply))
+  return sendReply(c, reply)
 })
 
 sessions.get('/:id', async (c) => {

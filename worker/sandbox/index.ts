@@ -38,6 +38,8 @@ export interface SandboxEnv {
   SANDBOX_PENDING_DELAY_MS?: string
   /** How long the slow card (and the injected timeout) takes to answer. */
   SANDBOX_SLOW_MS?: string
+  /** How long a 3-D Secure authentication waits for the shopper before it fails (default 15 min). */
+  SANDBOX_3DS_TTL_MS?: string
 }
 
 type Ctx = Context<{ Bindings: SandboxEnv }>
@@ -63,6 +65,7 @@ export const CODES = {
   duplicate: ['30005', 'Duplicate merchantTransactionId'],
   mismatch: ['30006', 'Amount or currency differ from the verified request'],
   expiredInvoice: ['10015', 'Invoice expired'],
+  abandoned3ds: ['10016', '3D Secure authentication not completed in time'],
 } as const
 
 const num = (v: string | undefined, fallback: number): number => (v !== undefined && /^\d+$/.test(v) ? Number(v) : fallback)
@@ -361,8 +364,14 @@ sandbox.post('/transactionServices/REST/v1/payments/:id', async (c) => {
   if (peek.paymentType === 'IN') {
     const f = await admit(c, 'inquiry', 'inquiry', () => ({ id }))
     if (f instanceof Response) return f
-    const p = f.idType === 'MID' ? await ledger(c).paymentByMtid(id) : await ledger(c).payment(id)
+    let p = f.idType === 'MID' ? await ledger(c).paymentByMtid(id) : await ledger(c).payment(id)
     if (!p || p.status === 'V') return answer(c, 'inquiry', { ...f, id }, result(CODES.notFound))
+    // A bank page nobody finished: the authentication window closes and the payment fails, as
+    // real access control servers do; the shopper's card is not charged.
+    if (p.status === '3D' && Date.now() - Date.parse(p.created) > num(c.env.SANDBOX_3DS_TTL_MS, 15 * 60_000)) {
+      p = (await ledger(c).settle(p.id, 'N', ...CODES.abandoned3ds)) ?? p
+      await scheduleNotification(c, p, 0)
+    }
     return answer(c, 'inquiry', { ...f, id }, paymentBody(p, true))
   }
   const f = await admit(c, 'repeat', 'paymentId', (f) => ({ paymentId: id, amount: f.amount }))

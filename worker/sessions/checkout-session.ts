@@ -5,6 +5,10 @@
  * concurrent submits make exactly one charge, a succeeded session is never charged again, and a
  * charge whose answer never came is resolved by status inquiry from the alarm, never re-sent.
  *
+ * The state machine and who may move it are in `types.ts` (and the README's "States"). Each
+ * change is written together with the merchant event that tells of it (`move`), so every change
+ * is told exactly once, with an id that derives from the change.
+ *
  * Card data passes through `pay` in memory only: it is not stored, logged or returned.
  */
 import { BRAND_RULES, brandFromGateway, detectBrand, last4 as lastFour, type CardBrand } from '../../shared/card.ts'
@@ -18,7 +22,21 @@ import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
 import { fail, type Reply } from './reply.ts'
 import { TaskedObject } from './tasked-object.ts'
-import { canMove, checkoutView, IN_FLIGHT, merchantView, type CheckoutView, type MerchantView, type PayResult, type SessionInput, type SessionRecord, type Status } from './types.ts'
+import {
+  canMove,
+  checkoutView,
+  EVENT_OF,
+  isFinal,
+  isInFlight,
+  merchantView,
+  receivedPaymentIds,
+  type CheckoutView,
+  type MerchantView,
+  type PayResult,
+  type SessionInput,
+  type SessionRecord,
+  type Status,
+} from './types.ts'
 
 export interface PayInput {
   readonly idempotencyKey: string
@@ -27,6 +45,10 @@ export interface PayInput {
   /** Shopper fields by logical name; card data lives only in this object, only during the call. */
   readonly shopper: Partial<Record<RequestFieldName, string>>
   readonly ip: string
+  /** The card's keyed hash, counted for velocity once the attempt really starts (R11). */
+  readonly cardHash?: string
+  /** Attempts allowed per card in ten minutes, across sessions. */
+  readonly velocityLimit: number
 }
 
 interface IdemEntry {
@@ -34,57 +56,99 @@ interface IdemEntry {
   reply?: Reply
 }
 
-
+/** What a verified notification did: applied, already known, or refused as not this session's. */
+export type NotificationResult =
+  | { readonly kind: 'applied'; readonly status: string }
+  | { readonly kind: 'duplicate'; readonly status: string }
+  | { readonly kind: 'refused'; readonly reason: string }
 
 /** Shoppers learn that a card was declined, never why (SECURITY.md R12). */
 const MESSAGES: Record<PayResult['status'], string> = {
   succeeded: 'Payment successful.',
   declined: 'Your card was declined.',
+  failed: 'This payment could not be completed.',
   pending: 'Your payment is being processed.',
   action_required: 'Your bank needs you to confirm this payment.',
   unknown: 'We are confirming your payment.',
 }
 
-const DAY_MS = 24 * 60 * 60_000
+const MINUTE_MS = 60_000
+const DAY_MS = 24 * 60 * MINUTE_MS
 /** Sessions and their idempotency keys are kept this long after creation, then deleted. */
 const RETENTION_MS = 7 * DAY_MS
-const MAX_INQUIRIES = 12
+/** Inquiries back off up to this interval. */
+const MAX_INQUIRY_INTERVAL_MS = 60 * MINUTE_MS
+/**
+ * While the shopper is on the bank's page, the gateway is asked at least this often: an
+ * authentication nobody finishes is ended by the gateway (its window; the sandbox's is 15
+ * minutes) and the next inquiry sees it, so an abandoned 3-D Secure payment ends within the
+ * gateway's window plus this interval.
+ */
+const ACTION_REQUIRED_POLL_MS = 5 * MINUTE_MS
+/** Shopper returns from 3-D Secure ask the gateway at most this often (R28: no amplification). */
+const RETURN_INQUIRY_MIN_MS = 2_000
+/** Signed notifications that are not this session's: the last ones are kept for the operator. */
+const KEEP_REFUSED = 20
 
 export class CheckoutSession extends TaskedObject {
   private session?: SessionRecord
+  /** The inquiry under way: at most one per session at a time. */
+  private inquiring?: Promise<void>
+  private lastReturnInquiry = 0
+  /** The next return-triggered inquiry, shared by every return waiting for it. */
+  private returnInquiry?: Promise<void>
 
   private async load(): Promise<SessionRecord | undefined> {
     this.session ??= await this.ctx.storage.get<SessionRecord>('session')
     return this.session
   }
 
-  private async save(s: SessionRecord): Promise<void> {
+  /** Writes the session without a change of state (ids, counters, details). */
+  private async save(s: SessionRecord, also: Record<string, unknown> = {}): Promise<void> {
     s.updatedAt = Date.now()
     this.session = s
-    await this.ctx.storage.put('session', s)
+    await this.ctx.storage.put({ ...also, session: s })
   }
 
-  /** Moves the session if the state machine allows it; sends the merchant webhook of final states. */
-  private async move(s: SessionRecord, to: Status): Promise<boolean> {
-    if (!canMove(s.status, to)) {
-      log.warn('transition_refused', { session: s.id, from: s.status, to })
+  /**
+   * Moves the session if the state machine allows it, writing the event of the change in the same
+   * batch. Moving to the state it is in changes nothing and tells nothing.
+   */
+  private async move(s: SessionRecord, to: Status, also: Record<string, unknown> = {}): Promise<boolean> {
+    const from = s.status
+    if (from === to || !canMove(from, to)) {
+      if (from !== to) log.warn('transition_refused', { session: s.id, from, to })
+      await this.save(s, also)
       return false
     }
-    const changed = s.status !== to
     s.status = to
-    await this.save(s)
-    if (changed && (to === 'succeeded' || to === 'declined' || to === 'expired')) {
-      await this.enqueueWebhook(`checkout.session.${to}`, { ...merchantView(s) })
+    s.seq += 1
+    s.updatedAt = Date.now()
+    this.session = s
+    await this.commit(s.id, s.seq, { ...also, session: s }, [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }])
+    if (!isInFlight(to)) {
+      await this.cancel('inquiry')
+      await this.cancel('watchdog')
     }
-    if (to === 'succeeded' || to === 'declined' || to === 'open') await this.cancel('inquiry')
+    if (isFinal(to)) await this.cancel('expire')
     return true
+  }
+
+  /**
+   * Where an attempt that took no money leaves the session: expired past its time, failed with no
+   * attempts left, else open for another try (`declined` when the gateway declined it).
+   */
+  private afterNoCharge(s: SessionRecord, declined: boolean): Status {
+    if (Date.now() >= s.expiresAt) return 'expired'
+    if (s.flow !== 'invoice' && s.attempts.length >= s.maxAttempts) return 'failed'
+    return declined ? 'declined' : 'open'
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------
 
   async create(input: SessionInput & { id: string; clientSecretHash: string }): Promise<MerchantView> {
     const now = Date.now()
-    const s: SessionRecord = { ...input, createdAt: now, updatedAt: now, status: 'open', attempts: [], inquiries: 0 }
+    const s: SessionRecord = { ...input, createdAt: now, updatedAt: now, status: 'open', attempts: [], inquiries: 0, seq: 0 }
     await this.save(s)
     await this.schedule('expire', s.expiresAt)
     await this.schedule('purge', now + RETENTION_MS)
@@ -109,20 +173,23 @@ export class CheckoutSession extends TaskedObject {
   }
 
   protected async runTask(name: string): Promise<void> {
-    const s = await this.load()
     if (name === 'purge') {
       await this.ctx.storage.deleteAll()
       this.session = undefined
       return
     }
+    const s = await this.load()
     if (!s) return
     if (name === 'expire') {
-      if (!IN_FLIGHT.includes(s.status)) await this.move(s, 'expired')
+      // Expiry closes only a session with no payment in flight; one in flight settles first.
+      if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) await this.move(s, 'expired')
     } else if (name === 'watchdog') {
       // The Worker went away mid-call: whatever happened upstream is unknown until asked.
       if (s.status === 'processing') await this.becomeUnknown(s)
     } else if (name === 'inquiry') {
       await this.inquire(s)
+    } else if (name === 'regenerate') {
+      if (s.regeneration?.status === 'unknown') await this.regenerate(s)
     }
   }
 
@@ -131,11 +198,12 @@ export class CheckoutSession extends TaskedObject {
   /** Refuses an attempt the session cannot take; otherwise undefined. */
   private async gate(s: SessionRecord): Promise<Reply | undefined> {
     if (s.status === 'succeeded') return fail('session_completed', 'This checkout is already paid.')
-    if (s.status === 'expired' || (Date.now() >= s.expiresAt && !IN_FLIGHT.includes(s.status))) {
-      if (s.status !== 'expired') await this.move(s, 'expired')
+    if (s.status === 'failed') return fail('too_many_attempts', 'This checkout can no longer be paid.')
+    if (s.status === 'expired' || (!isInFlight(s.status) && Date.now() >= s.expiresAt)) {
+      await this.move(s, 'expired')
       return fail('session_expired', 'This checkout has expired.')
     }
-    if (s.status !== 'open' && s.status !== 'declined') return fail('payment_in_progress', 'A payment for this checkout is already in progress.')
+    if (isInFlight(s.status)) return fail('payment_in_progress', 'A payment for this checkout is already in progress.')
     if (s.attempts.length >= s.maxAttempts) return fail('too_many_attempts', 'Too many attempts for this checkout.')
     return undefined
   }
@@ -149,12 +217,12 @@ export class CheckoutSession extends TaskedObject {
     return { ...entry.reply, replayed: true }
   }
 
-  /** Starts an attempt: `processing` is on disk before the caller goes upstream. */
-  private async begin(s: SessionRecord, key: string, fingerprint: string): Promise<void> {
-    s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), status: 'processing' })
-    s.status = 'processing'
-    await this.ctx.storage.put(`idem:${key}`, { fingerprint } satisfies IdemEntry)
-    await this.save(s)
+  /** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
+  private async begin(s: SessionRecord, key: string, fingerprint: string, paymentId?: string): Promise<void> {
+    s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), status: 'processing', ...(paymentId ? { paymentId } : {}) })
+    s.inquiries = 0
+    delete s.lastError
+    await this.move(s, 'processing', { [`idem:${key}`]: { fingerprint } satisfies IdemEntry })
     const timeout = Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000
     await this.schedule('watchdog', Date.now() + timeout + 15_000)
   }
@@ -175,6 +243,14 @@ export class CheckoutSession extends TaskedObject {
     const refused = await this.gate(s)
     if (refused) return refused
     if (s.flow !== 'card' && s.flow !== 'saved-card') return fail('forbidden', `This checkout is a ${s.flow} checkout.`)
+    // Counted only now, when the attempt really starts: replays and refusals never lock a card (R11).
+    // The call to the velocity object would let other requests of this session in between the
+    // gate and `begin`; blocking them keeps "one attempt at a time" (R14).
+    if (input.cardHash) {
+      const velocity = this.env.VELOCITY.get(this.env.VELOCITY.idFromName(input.cardHash))
+      const { allowed } = await this.ctx.blockConcurrencyWhile(() => velocity.hit(input.velocityLimit, 10 * MINUTE_MS))
+      if (!allowed) return fail('too_many_attempts', 'Too many attempts with this card. Please try later.')
+    }
     await this.begin(s, input.idempotencyKey, input.fingerprint)
 
     const base = this.env.PUBLIC_BASE_URL.replace(/\/$/, '')
@@ -209,140 +285,227 @@ export class CheckoutSession extends TaskedObject {
     return this.finish(input.idempotencyKey, input.fingerprint, reply)
   }
 
-  /** Turns a gateway outcome into the session's next state and the browser's answer. */
+  /** Turns the gateway's answer to an attempt into the session's next state and the browser's answer. */
   private async applyPaymentOutcome(s: SessionRecord, outcome: PaymentOutcome | Outcome<{ paymentId?: string | undefined }>): Promise<Reply> {
     const attempt = s.attempts[s.attempts.length - 1]
     if ('response' in outcome && outcome.response) this.absorb(s, outcome.response as Partial<PaymentResponse>)
     if ('code' in outcome) {
       s.resultCode = outcome.code
       s.resultDescription = outcome.description
+      if (attempt) Object.assign(attempt, { code: outcome.code, description: outcome.description })
     }
-    let status: Status
     switch (outcome.kind) {
       case 'succeeded':
+        if (attempt) attempt.status = 'succeeded'
+        await this.move(s, 'succeeded')
+        return this.answer(s, 'succeeded')
       case 'declined':
+        if (attempt) attempt.status = 'declined'
+        await this.move(s, this.afterNoCharge(s, true))
+        return this.answer(s, 'declined')
       case 'pending':
-        status = outcome.kind
-        break
       case 'action_required':
-        status = 'action_required'
-        s.redirect = outcome.redirect
-        break
+        if (attempt) attempt.status = outcome.kind
+        if (outcome.kind === 'action_required') s.redirect = outcome.redirect
+        await this.move(s, outcome.kind)
+        // Settled by notification; the inquiry is the safety net if none comes.
+        await this.schedule('inquiry', Date.now() + this.inquiryDelay(s))
+        return this.answer(s, outcome.kind)
       case 'unknown':
-        status = 'unknown'
-        break
+        log.warn('payment_unknown', { session: s.id, reason: outcome.reason })
+        await this.becomeUnknown(s)
+        return this.answer(s, 'unknown')
+      case 'unsent': {
+        // Nothing left the Worker: the attempt did not happen.
+        s.attempts.pop()
+        const reply = outcome.reason === 'token_refused' ? fail('gateway_auth_failed', 'The payment service refused our credentials (AuthToken). Nothing was charged.') : fail('gateway_unavailable', 'The payment service cannot be reached. Nothing was charged; please try again later.')
+        s.lastError = { code: (reply.body as { error: { code: string } }).error.code, message: (reply.body as { error: { message: string } }).error.message }
+        log.error('gateway_unsent', { session: s.id, reason: outcome.reason })
+        await this.move(s, this.afterNoCharge(s, false))
+        return reply
+      }
       default: {
         // Refused before processing (our request or the merchant's account): nothing was charged.
-        log.error('gateway_refused', { session: s.id, kind: outcome.kind, code: 'code' in outcome ? outcome.code : undefined, fields: 'fields' in outcome ? outcome.fields : undefined })
-        if (attempt) attempt.status = 'open'
-        await this.move(s, 'open')
-        return fail('gateway_error', 'The payment could not be processed. Please try again later.')
+        if (attempt) attempt.status = 'refused'
+        const code = 'code' in outcome ? outcome.code : undefined
+        const description = 'code' in outcome ? outcome.description : undefined
+        const message = code ? `The payment service refused the request (${code}: ${description || 'no description'}). Nothing was charged.` : 'The payment request was not valid for the payment service. Nothing was charged.'
+        s.lastError = { code: 'gateway_rejected', message, ...(code ? { gatewayCode: code } : {}) }
+        log.error('gateway_refused', { session: s.id, kind: outcome.kind, code, fields: 'fields' in outcome ? outcome.fields : undefined })
+        await this.move(s, this.afterNoCharge(s, false))
+        return fail('gateway_rejected', message)
       }
     }
-    if (attempt) {
-      attempt.status = status
-      if (s.resultCode) attempt.code = s.resultCode
-      if (s.resultDescription) attempt.description = s.resultDescription
-      if (s.paymentId) attempt.paymentId = s.paymentId
-    }
-    if (status === 'unknown') await this.becomeUnknown(s)
-    else await this.move(s, status)
-    // A pending payment is settled by notification; the inquiry is the safety net if none comes.
-    if (status === 'pending' || status === 'action_required') await this.schedule('inquiry', Date.now() + this.inquiryDelay(3))
-    return { status: 200, body: this.result(s, status) }
   }
 
-  private result(s: SessionRecord, status: PayResult['status']): PayResult {
+  private answer(s: SessionRecord, status: PayResult['status']): Reply {
     return {
-      status,
-      ...(s.paymentId ? { paymentId: s.paymentId } : {}),
-      ...(s.card ? { card: s.card } : {}),
-      ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
-      attemptsRemaining: Math.max(0, s.maxAttempts - s.attempts.length),
-      message: MESSAGES[status],
+      status: 200,
+      body: {
+        status,
+        ...(s.paymentId ? { paymentId: s.paymentId } : {}),
+        ...(s.card ? { card: s.card } : {}),
+        ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
+        attemptsRemaining: s.status === 'failed' ? 0 : Math.max(0, s.maxAttempts - s.attempts.length),
+        message: MESSAGES[status],
+      } satisfies PayResult,
     }
   }
 
   // ---- unknown outcomes: status inquiry with backoff ---------------------------------------
 
-  private inquiryDelay(tries: number): number {
+  private inquiryDelay(s: SessionRecord): number {
     const base = Number(this.env.INQUIRY_BASE_MS ?? '') || 2_000
-    return Math.min(60 * 60_000, base * 2 ** Math.min(tries, 16))
+    const backoff = Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** Math.min(s.inquiries, 16))
+    return s.status === 'action_required' ? Math.min(ACTION_REQUIRED_POLL_MS, backoff) : backoff
   }
 
   private async becomeUnknown(s: SessionRecord): Promise<void> {
-    await this.move(s, 'unknown')
+    const attempt = s.attempts[s.attempts.length - 1]
+    if (attempt) attempt.status = 'unknown'
     s.inquiries = 0
-    await this.save(s)
-    await this.schedule('inquiry', Date.now() + this.inquiryDelay(0))
+    await this.move(s, 'unknown')
+    await this.schedule('inquiry', Date.now() + this.inquiryDelay(s))
   }
 
-  /** Asks the gateway what became of the payment. Never re-sends the charge. */
-  private async inquire(s: SessionRecord): Promise<void> {
-    if (s.status !== 'unknown' && s.status !== 'pending' && s.status !== 'action_required') return
+  /** Asks the gateway what became of the payment in flight; one inquiry at a time. */
+  private inquire(s: SessionRecord): Promise<void> {
+    this.inquiring ??= this.runInquiry(s).finally(() => {
+      this.inquiring = undefined
+    })
+    return this.inquiring
+  }
+
+  /** Never re-sends the charge: only asks, by payment id when the gateway gave one, else by order. */
+  private async runInquiry(s: SessionRecord): Promise<void> {
+    if (!isInFlight(s.status) || s.status === 'processing') return
+    const attempt = s.attempts[s.attempts.length - 1]
+    const paymentId = attempt?.paymentId ?? (s.flow === 'qr' ? s.qr?.paymentId : undefined)
     const client = gatewayClient(this.env)
-    const outcome = s.flow === 'qr' && s.qr ? await client.inquiry(s.qr.paymentId, 'PID') : s.paymentId ? await client.inquiry(s.paymentId, 'PID') : await client.inquiry(s.merchantTransactionId, 'MID')
+    const outcome = paymentId ? await client.inquiry(paymentId, 'PID') : await client.inquiry(s.merchantTransactionId, 'MID')
     s.inquiries += 1
-    await this.save(s)
     log.info('inquiry', { session: s.id, outcome: outcome.kind, tries: s.inquiries })
-    if (outcome.kind === 'succeeded' || outcome.kind === 'declined') {
+    if (!isInFlight(s.status)) return // settled meanwhile (a notification came in during the call)
+    if ((outcome.kind === 'succeeded' || outcome.kind === 'declined') && !this.sameOrder(s, outcome.response)) {
+      log.error('inquiry_mismatch', { session: s.id, paymentId: outcome.response.paymentId })
+    } else if (outcome.kind === 'succeeded' || outcome.kind === 'declined') {
       this.absorb(s, outcome.response)
       s.resultCode = outcome.code
       s.resultDescription = outcome.description
-      const attempt = s.attempts[s.attempts.length - 1]
-      if (attempt) attempt.status = outcome.kind
-      await this.move(s, outcome.kind)
+      if (attempt) Object.assign(attempt, { status: outcome.kind, code: outcome.code, description: outcome.description })
+      await this.move(s, outcome.kind === 'succeeded' ? 'succeeded' : this.afterNoCharge(s, true))
       return
-    }
-    if (outcome.kind === 'not_found' && s.status === 'unknown') {
+    } else if (outcome.kind === 'not_found' && s.status === 'unknown') {
       // The gateway never saw the charge: nothing to settle, the shopper may try again.
-      const attempt = s.attempts[s.attempts.length - 1]
-      if (attempt) attempt.status = 'open'
-      await this.move(s, 'open')
+      if (attempt) attempt.status = 'not_found'
+      await this.move(s, this.afterNoCharge(s, false))
       return
+    } else if (outcome.kind === 'pending' && s.status === 'unknown') {
+      // Still waiting at the gateway (`P`, or `3D` without the bank page we never received).
+      if (outcome.response.paymentId) this.absorb(s, outcome.response)
+      if (attempt) attempt.status = 'pending'
+      await this.move(s, 'pending')
+    } else {
+      await this.save(s)
     }
-    if (outcome.kind === 'pending' && s.status === 'unknown') await this.move(s, 'pending')
-    if (s.inquiries < MAX_INQUIRIES || Date.now() - s.createdAt < DAY_MS) await this.schedule('inquiry', Date.now() + this.inquiryDelay(s.inquiries))
+    await this.schedule('inquiry', Date.now() + this.inquiryDelay(s))
+  }
+
+  /** Whether a gateway answer is about this session's order, amount and currency. */
+  private sameOrder(s: SessionRecord, r: Partial<PaymentResponse>): boolean {
+    return (r.merchantTransactionId === undefined || r.merchantTransactionId === s.merchantTransactionId) && (r.amount === undefined || r.amount === s.amount) && (r.currency === undefined || r.currency === s.currency)
   }
 
   /** What a gateway answer tells about the session's payment (ids, status, card brand and last 4). */
   private absorb(s: SessionRecord, r: Partial<PaymentResponse>): void {
-    if (r.paymentId) s.paymentId = r.paymentId
+    const attempt = s.attempts[s.attempts.length - 1]
+    if (r.paymentId) {
+      s.paymentId = r.paymentId
+      if (attempt && isInFlight(attempt.status as Status)) attempt.paymentId = r.paymentId
+    }
     if (r.transactionStatus) s.transactionStatus = r.transactionStatus
     if (r.registrationId && s.createRegistration) s.createdRegistrationId = r.registrationId
     if (r.cardLast4) s.card = { brand: brandFromGateway(r.paymentBrand) ?? s.card?.brand, last4: r.cardLast4 }
   }
 
-  /** The shopper came back from 3-D Secure: ask the gateway (a browser return is no proof). */
+  /**
+   * The shopper came back from 3-D Secure or a hosted page: ask the gateway (a browser return is
+   * no proof). However often returns arrive, there is at most one inquiry in flight and one
+   * return-triggered inquiry per interval (R28): a return inside the interval waits for the next
+   * slot and shares it with every other return waiting, so a burst costs at most two inquiries.
+   */
   async confirmReturn(): Promise<{ status: Status; returnUrl?: string } | undefined> {
     const s = await this.load()
     if (!s) return undefined
-    if (s.status === 'action_required' || s.status === 'pending' || s.status === 'unknown') await this.inquire(s)
-    return { status: s.status, ...(s.returnUrl ? { returnUrl: s.returnUrl } : {}) }
+    if (isInFlight(s.status)) {
+      const wait = this.lastReturnInquiry + RETURN_INQUIRY_MIN_MS - Date.now()
+      this.returnInquiry ??= (wait > 0 ? new Promise((r) => setTimeout(r, wait)) : Promise.resolve())
+        .then(() => {
+          this.lastReturnInquiry = Date.now()
+          return this.inquire(s)
+        })
+        .finally(() => {
+          this.returnInquiry = undefined
+        })
+      await this.returnInquiry
+    }
+    return { status: checkoutView(s, Date.now()).status, ...(s.returnUrl ? { returnUrl: s.returnUrl } : {}) }
   }
 
   // ---- notifications -------------------------------------------------------------------------
 
-  /** A notification whose checksum the route verified. Settles the session if it is about it. */
-  async settleFromNotification(n: Notification): Promise<{ applied: boolean; status?: Status }> {
+  /**
+   * Why a verified notification is not this session's, or undefined when it is. It must name a
+   * payment the gateway gave this session (or, before any answer, match the attempt in flight by
+   * order, amount and currency); the checksum does not cover the currency, so it is compared too.
+   */
+  private foreign(s: SessionRecord, n: Notification): string | undefined {
+    if (n.currency !== s.currency) return 'currency'
+    const ids = receivedPaymentIds(s)
+    if (s.flow === 'invoice') {
+      if (!s.invoice) return 'no_invoice'
+      if (n.merchantTransactionId !== s.invoice.merchantInvoiceId) return 'order'
+      if (n.amount !== s.invoice.amount || n.amount !== s.amount) return 'amount'
+      return ids.length === 0 || ids.includes(n.paymentId) ? undefined : 'payment'
+    }
+    if (n.merchantTransactionId !== s.merchantTransactionId) return 'order'
+    if (n.amount !== s.amount) return 'amount'
+    if (ids.includes(n.paymentId)) return undefined
+    const attempt = s.attempts[s.attempts.length - 1]
+    if (attempt && !attempt.paymentId && (s.status === 'processing' || s.status === 'unknown')) return undefined
+    return 'payment'
+  }
+
+  /** A notification whose checksum the route verified. Settles the session only if it is its own. */
+  async settleFromNotification(n: Notification): Promise<NotificationResult> {
     const s = await this.load()
-    if (!s) return { applied: false }
-    const samePayment = s.paymentId ? n.paymentId === s.paymentId : true
-    const qrPayment = s.qr?.paymentId === n.paymentId
-    const invoicePayment = s.flow === 'invoice' && s.invoice !== undefined && n.merchantTransactionId === s.invoice.merchantInvoiceId
-    const mine = invoicePayment || qrPayment || (samePayment && n.merchantTransactionId === s.merchantTransactionId)
-    if (!mine || n.amount !== (invoicePayment ? s.invoice?.amount : s.amount)) return { applied: false, status: s.status }
-    const to: Status | undefined = n.transactionStatus === 'Y' ? 'succeeded' : n.transactionStatus === 'N' || n.transactionStatus === 'C' ? 'declined' : n.transactionStatus === 'P' ? 'pending' : undefined
-    if (!to || !canMove(s.status, to)) return { applied: false, status: s.status }
+    if (!s) return { kind: 'refused', reason: 'no_session' }
+    const reason = this.foreign(s, n)
+    if (reason) {
+      s.refusedNotifications = [...(s.refusedNotifications ?? []), { at: Date.now(), paymentId: n.paymentId, reason }].slice(-KEEP_REFUSED)
+      await this.save(s)
+      log.warn('notification_refused', { session: s.id, paymentId: n.paymentId, reason })
+      return { kind: 'refused', reason }
+    }
+    const attempt = s.attempts[s.attempts.length - 1]
+    // Only the attempt in flight may be declined or left pending; a success for any of this
+    // session's payments wins (money taken at the gateway must end as a paid session).
+    const current = s.flow === 'invoice' || !attempt?.paymentId || attempt.paymentId === n.paymentId
+    let to: Status | undefined
+    if (n.transactionStatus === 'Y') to = 'succeeded'
+    else if ((n.transactionStatus === 'N' || n.transactionStatus === 'C') && current && (isInFlight(s.status) || s.flow === 'invoice')) to = this.afterNoCharge(s, true)
+    else if (n.transactionStatus === 'P' && current && (s.status === 'processing' || s.status === 'unknown' || s.status === 'action_required')) to = 'pending'
+    if (!to || !canMove(s.status, to)) return { kind: 'duplicate', status: s.status }
     s.paymentId = n.paymentId
     s.transactionStatus = n.transactionStatus
     if (n.resultCode) s.resultCode = n.resultCode
     if (n.resultDescription) s.resultDescription = n.resultDescription
     if (n.cardLast4 ?? n.cardLastFourDigits) s.card = { brand: brandFromGateway(n.paymentBrand) ?? s.card?.brand, last4: n.cardLast4 ?? n.cardLastFourDigits }
-    const attempt = s.attempts[s.attempts.length - 1]
-    if (attempt && IN_FLIGHT.concat('action_required').includes(attempt.status)) attempt.status = to
+    const settled = s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined)
+    if (settled) Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
     await this.move(s, to)
-    return { applied: true, status: s.status }
+    if (to === 'pending') await this.schedule('inquiry', Date.now() + this.inquiryDelay(s))
+    return { kind: 'applied', status: s.status }
   }
 
   // ---- QR wallet -----------------------------------------------------------------------------
@@ -353,6 +516,10 @@ export class CheckoutSession extends TaskedObject {
     if (s.flow !== 'qr') return fail('forbidden', `This checkout is a ${s.flow} checkout.`)
     const refused = await this.gate(s)
     if (refused) return refused
+    // Each code costs a gateway call: capped like attempts (R28).
+    if ((s.qrVerifications ?? 0) >= s.maxAttempts) return fail('too_many_attempts', 'Too many QR codes requested for this checkout.')
+    s.qrVerifications = (s.qrVerifications ?? 0) + 1
+    await this.save(s)
     // Step 1 is the spec's STATIC request (paymentType DB); step 2 the DYNAMIC one (PA).
     const outcome = await gatewayClient(this.env).qrVerify({
       merchantTransactionId: s.merchantTransactionId,
@@ -366,10 +533,10 @@ export class CheckoutSession extends TaskedObject {
     })
     if (outcome.kind !== 'succeeded' || !outcome.response.paymentId || !outcome.response.merchantWalletId) {
       if (outcome.kind === 'declined') return { status: 200, body: { status: 'declined', message: 'This wallet cannot pay this order.' } }
-      if (outcome.kind === 'unknown') return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
-      return fail('gateway_error', 'The wallet payment could not be started.')
+      if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable')) return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
+      return fail('gateway_rejected', 'The wallet payment could not be started.')
     }
-    const ttl = Number(this.env.QR_TTL_MS ?? '') || 10 * 60_000
+    const ttl = Number(this.env.QR_TTL_MS ?? '') || 10 * MINUTE_MS
     s.qr = { paymentId: outcome.response.paymentId, merchantWalletId: outcome.response.merchantWalletId, expiresAt: Math.min(Date.now() + ttl, s.expiresAt) }
     await this.save(s)
     return { status: 200, body: { status: 'verified', merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString() } }
@@ -386,7 +553,8 @@ export class CheckoutSession extends TaskedObject {
     if (refused) return refused
     if (!s.qr) return fail('invalid_request', 'Verify the wallet first.', [{ field: 'qr', code: 'required' }])
     if (Date.now() >= s.qr.expiresAt) return fail('session_expired', 'The QR code has expired. Start again.')
-    await this.begin(s, idempotencyKey, fingerprint)
+    // The gateway gave this payment id at verification: the attempt carries it from the start.
+    await this.begin(s, idempotencyKey, fingerprint, s.qr.paymentId)
     const base = this.env.PUBLIC_BASE_URL.replace(/\/$/, '')
     const outcome = await gatewayClient(this.env).qrComplete({
       qrPaymentId: s.qr.paymentId,
@@ -409,8 +577,18 @@ export class CheckoutSession extends TaskedObject {
     if (!s) return fail('not_found', 'No such checkout.')
     if (s.flow !== 'invoice') return fail('forbidden', `This checkout is a ${s.flow} checkout.`)
     if (s.invoice) return { status: 200, body: { status: 'regenerated', invoice: s.invoice }, replayed: true }
-    if (s.status === 'succeeded') return fail('session_completed', 'This invoice is already paid.')
-    if (Date.now() >= s.expiresAt) return fail('session_expired', 'This checkout has expired.')
+    const refused = await this.gate(s)
+    if (refused) return refused
+    // One regeneration at a time (R28); one whose answer was lost may be asked again (it
+    // creates no charge: the same merchantInvoiceId answers the same invoice).
+    const stale = Date.now() - (s.regeneration?.at ?? 0) > (Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000) + 15_000
+    if (s.regeneration?.status === 'processing' && !stale) return fail('payment_in_progress', 'The invoice is being prepared.')
+    return this.regenerate(s)
+  }
+
+  private async regenerate(s: SessionRecord): Promise<Reply> {
+    s.regeneration = { status: 'processing', at: Date.now() }
+    await this.save(s)
     const base = this.env.PUBLIC_BASE_URL.replace(/\/$/, '')
     const outcome = await gatewayClient(this.env).regenerateInvoice({
       invoiceId: s.invoiceId ?? '',
@@ -419,27 +597,52 @@ export class CheckoutSession extends TaskedObject {
       merchantRedirectUrl: s.returnUrl ?? `${base}/v1/return/${s.id}`,
       notificationUrl: `${base}/v1/notifications/${s.id}`,
     })
-    if (outcome.kind === 'succeeded') {
-      const r = outcome.response
-      const url = r.transactionUrl
-      s.invoice = {
-        systemInvoiceId: r.systemInvoiceId ?? '',
-        merchantInvoiceId: r.merchantInvoiceId ?? s.merchantInvoiceId ?? '',
-        amount: r.amount ?? s.amount,
-        currency: r.currency ?? s.currency,
-        ...(r.createdDate ? { createdDate: r.createdDate } : {}),
-        ...(r.createdTime ? { createdTime: r.createdTime.trim().replace(/\.$/, '') } : {}),
-        ...(r.invoiceExpirationPeriod ? { invoiceExpirationPeriod: r.invoiceExpirationPeriod } : {}),
-        // Only an https address (or the local sandbox) is offered to the shopper as a pay link.
-        ...(url && checkFormat('url', url) === null ? { transactionUrl: url } : {}),
-      }
+    if (outcome.kind === 'unknown') {
+      s.regeneration = { status: 'unknown', at: Date.now() }
       await this.save(s)
-      await this.enqueueWebhook('invoice.regenerated', { sessionId: s.id, invoice: s.invoice })
-      return { status: 200, body: { status: 'regenerated', invoice: s.invoice } }
+      await this.schedule('regenerate', Date.now() + this.inquiryDelay(s))
+      return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
     }
-    if (outcome.kind === 'unknown') return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
-    if (outcome.kind === 'not_found') return fail('not_found', 'The invoice to regenerate does not exist.')
-    return fail('gateway_error', 'The invoice could not be regenerated.')
+    delete s.regeneration
+    await this.cancel('regenerate')
+    if (outcome.kind !== 'succeeded') {
+      await this.save(s)
+      if (outcome.kind === 'not_found') return fail('not_found', 'The invoice to regenerate does not exist.')
+      if (outcome.kind === 'unsent') return fail(outcome.reason === 'token_refused' ? 'gateway_auth_failed' : 'gateway_unavailable', 'The invoice could not be prepared.')
+      return fail('gateway_rejected', `The invoice could not be regenerated${'code' in outcome ? ` (${outcome.code})` : ''}.`)
+    }
+    const r = outcome.response
+    const amount = r.amount ?? s.amount
+    const currency = r.currency ?? s.currency
+    if (amount !== s.amount || currency !== s.currency) {
+      // The invoice named by the merchant is for another sum: offering it would settle the session
+      // at the wrong amount. Nothing can be paid here; the merchant is told.
+      s.lastError = { code: 'invoice_mismatch', message: 'The invoice amount or currency differs from the session.' }
+      log.error('invoice_mismatch', { session: s.id })
+      await this.move(s, 'failed')
+      return fail('invoice_mismatch', 'This invoice cannot be paid here. Please contact the shop.')
+    }
+    const url = r.transactionUrl
+    s.invoice = {
+      systemInvoiceId: r.systemInvoiceId ?? '',
+      merchantInvoiceId: r.merchantInvoiceId ?? s.merchantInvoiceId ?? '',
+      amount,
+      currency,
+      ...(r.createdDate ? { createdDate: r.createdDate } : {}),
+      ...(r.createdTime ? { createdTime: r.createdTime.trim().replace(/\.$/, '') } : {}),
+      ...(r.invoiceExpirationPeriod ? { invoiceExpirationPeriod: r.invoiceExpirationPeriod } : {}),
+      // Only an https address (or the local sandbox) is offered to the shopper as a pay link.
+      ...(url && checkFormat('url', url) === null ? { transactionUrl: url } : {}),
+    }
+    // The session lives as long as its invoice: a shopper paying on the gateway's page late in
+    // the invoice's life must find the session open.
+    const hours = Number(r.invoiceExpirationPeriod ?? s.invoiceExpirationPeriod ?? '24')
+    if (Number.isFinite(hours) && hours > 0) s.expiresAt = Math.max(s.expiresAt, Date.now() + hours * 60 * MINUTE_MS)
+    s.seq += 1
+    s.updatedAt = Date.now()
+    await this.commit(s.id, s.seq, { session: s }, [{ type: 'invoice.regenerated', data: { sessionId: s.id, merchantTransactionId: s.merchantTransactionId, invoice: s.invoice, sequence: s.seq } }])
+    await this.schedule('expire', s.expiresAt)
+    return { status: 200, body: { status: 'regenerated', invoice: s.invoice } }
   }
 }
 

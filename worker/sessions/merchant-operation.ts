@@ -5,11 +5,17 @@
  * stored answer, a reused key with other parameters is refused, and a call whose answer never came
  * is settled from the alarm (a repeat by status inquiry, a regeneration by re-asking for the same
  * merchantInvoiceId, which creates no charge).
+ *
+ * Like a checkout session, the operation has one record in memory and on disk, and every change
+ * of its status goes through `change`, which writes the record and the merchant event of that
+ * change in one batch: the answer, a notification and an inquiry racing each other produce one
+ * event per change, never two.
  */
-import type { InvoiceResponse, PaymentResponse } from '../../shared/types.ts'
+import type { InvoiceResponse, Notification, PaymentResponse } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
 import type { Outcome } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
+import type { NotificationResult } from './checkout-session.ts'
 import { fail, type Reply } from './reply.ts'
 import { TaskedObject } from './tasked-object.ts'
 
@@ -33,15 +39,39 @@ export interface RegenerateParams {
 
 export type OperationParams = RepeatParams | RegenerateParams
 
-type OpStatus = 'processing' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'failed'
+/**
+ * `succeeded` is the repeat charged or the invoice regenerated; a regenerated invoice then ends
+ * `paid` or `declined` by its notification.
+ */
+export type OpStatus = 'processing' | 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed' | 'paid'
+
+const OP_TRANSITIONS: Readonly<Record<OpStatus, readonly OpStatus[]>> = {
+  processing: ['pending', 'unknown', 'succeeded', 'declined', 'failed'],
+  unknown: ['pending', 'succeeded', 'declined', 'failed'],
+  pending: ['succeeded', 'declined'],
+  succeeded: ['paid', 'declined'],
+  declined: [],
+  failed: [],
+  paid: [],
+}
+
+/** The merchant event for entering a status; the ones marked final end the operation. */
+function eventType(kind: OperationParams['kind'], to: OpStatus): string {
+  if (kind === 'repeat') return `payment.repeat.${to}`
+  return to === 'paid' || (to === 'declined' && kind === 'regenerate') ? `invoice.${to}` : `invoice.regenerate.${to}`
+}
 
 interface OperationRecord {
   readonly fingerprint: string
   readonly params: OperationParams
   readonly createdAt: number
   status: OpStatus
+  seq: number
   reply?: Reply
   result?: Record<string, unknown>
+  /** What the gateway's answers named: the repeat's payment id, the regenerated invoice. */
+  paymentId?: string
+  invoice?: { merchantInvoiceId: string; amount: string; currency: string }
   tries: number
   resent: boolean
 }
@@ -50,37 +80,70 @@ const RETENTION_MS = 7 * 24 * 60 * 60_000
 const MAX_TRIES = 12
 
 export class MerchantOperation extends TaskedObject {
+  private op?: OperationRecord
+
+  private async load(): Promise<OperationRecord | undefined> {
+    this.op ??= await this.ctx.storage.get<OperationRecord>('op')
+    return this.op
+  }
+
+  private async save(op: OperationRecord): Promise<void> {
+    this.op = op
+    await this.ctx.storage.put('op', op)
+  }
+
+  /** Moves the operation and writes the event of the change with it; anything else just saves. */
+  private async change(op: OperationRecord, to: OpStatus): Promise<boolean> {
+    const from = op.status
+    if (from === to || !OP_TRANSITIONS[from].includes(to)) {
+      await this.save(op)
+      return false
+    }
+    op.status = to
+    op.seq += 1
+    this.op = op
+    const data = { idempotencyKeyHash: this.ctx.id.toString(), ...this.body(op), previousStatus: from, sequence: op.seq }
+    await this.commit(this.ctx.id.toString(), op.seq, { op }, [{ type: eventType(op.params.kind, to), data }])
+    if (to !== 'unknown' && to !== 'pending') await this.cancel('settle')
+    return true
+  }
+
   async run(params: OperationParams, fingerprint: string): Promise<Reply> {
-    const existing = await this.ctx.storage.get<OperationRecord>('op')
+    const existing = await this.load()
     if (existing) {
       if (existing.fingerprint !== fingerprint) return fail('idempotency_mismatch', 'This Idempotency-Key was used with different parameters.')
       if (!existing.reply) return fail('idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')
       return { ...existing.reply, replayed: true }
     }
-    const op: OperationRecord = { fingerprint, params, createdAt: Date.now(), status: 'processing', tries: 0, resent: false }
+    const op: OperationRecord = { fingerprint, params, createdAt: Date.now(), status: 'processing', seq: 0, tries: 0, resent: false }
     // Written before the gateway call: a concurrent request with this key now sees "in progress".
-    await this.ctx.storage.put('op', op)
+    await this.save(op)
     await this.schedule('purge', op.createdAt + RETENTION_MS)
     await this.schedule('settle', Date.now() + (Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000) + 15_000)
     await this.call(op)
-    op.reply =
-      op.status === 'failed'
-        ? op.result?.resultCode === '10026'
-          ? fail('not_found', 'The gateway has no such payment or invoice.')
-          : fail('gateway_error', 'The gateway refused the request.')
-        : { status: 200, body: this.body(op) }
-    await this.ctx.storage.put('op', op)
-    if (op.status !== 'unknown' && op.status !== 'pending') await this.cancel('settle')
+    op.reply = op.status === 'failed' ? this.failure(op) : { status: 200, body: this.body(op) }
+    await this.save(op)
     return op.reply
+  }
+
+  private failure(op: OperationRecord): Reply {
+    const code = typeof op.result?.resultCode === 'string' ? op.result.resultCode : undefined
+    if (code === '10026') return fail('not_found', 'The gateway has no such payment or invoice.')
+    if (op.result?.unsent === 'unreachable') return fail('gateway_unavailable', 'The payment service cannot be reached. Nothing was sent.')
+    if (op.result?.unsent === 'token_refused') return fail('gateway_auth_failed', 'The payment service refused our credentials (AuthToken). Nothing was sent.')
+    return fail('gateway_rejected', `The gateway refused the request${code ? ` (${code}: ${String(op.result?.resultDescription ?? '')})` : ''}.`)
   }
 
   private body(op: OperationRecord): Record<string, unknown> {
     return { status: op.status, ...(op.params.kind === 'repeat' ? { merchantTransactionId: op.params.merchantTransactionId } : {}), ...op.result }
   }
 
+  private notificationUrl(): string {
+    return `${this.env.PUBLIC_BASE_URL.replace(/\/$/, '')}/v1/notifications/op_${this.ctx.id.toString()}`
+  }
+
   private async call(op: OperationRecord): Promise<void> {
     const client = gatewayClient(this.env)
-    const base = this.env.PUBLIC_BASE_URL.replace(/\/$/, '')
     const p = op.params
     if (p.kind === 'repeat') {
       const outcome = await client.repeat(p.paymentId, {
@@ -88,7 +151,7 @@ export class MerchantOperation extends TaskedObject {
         currency: p.currency,
         paymentType: p.paymentType,
         merchantTransactionId: p.merchantTransactionId,
-        notificationUrl: `${base}/v1/notifications/op_${this.ctx.id.toString()}`,
+        notificationUrl: this.notificationUrl(),
       })
       await this.absorbPayment(op, outcome, false)
     } else {
@@ -97,85 +160,94 @@ export class MerchantOperation extends TaskedObject {
         merchantInvoiceId: p.merchantInvoiceId,
         invoiceExpirationPeriod: p.invoiceExpirationPeriod,
         merchantRedirectUrl: p.merchantRedirectUrl,
+        notificationUrl: this.notificationUrl(),
       })
       await this.absorbInvoice(op, outcome)
     }
   }
 
   private async absorbPayment(op: OperationRecord, outcome: Outcome<PaymentResponse>, fromInquiry: boolean): Promise<void> {
-    const before = op.status
+    if (op.params.kind !== 'repeat') return
+    const p = op.params
+    if ('response' in outcome && outcome.response) {
+      const r = outcome.response
+      // An answer about another order or sum is not this repeat's (R27).
+      if ((r.merchantTransactionId && r.merchantTransactionId !== p.merchantTransactionId) || (r.amount && r.amount !== p.amount)) {
+        log.error('operation_answer_mismatch', { paymentId: r.paymentId })
+        return this.keepAsking(op)
+      }
+      if (r.paymentId && (outcome.kind === 'succeeded' || outcome.kind === 'declined' || outcome.kind === 'pending')) op.paymentId ??= r.paymentId
+    }
     switch (outcome.kind) {
       case 'succeeded':
       case 'declined':
       case 'pending':
-        op.status = outcome.kind
-        op.result = { paymentId: outcome.response.paymentId ?? null, resultCode: outcome.code, resultDescription: outcome.description }
+        op.result = { paymentId: outcome.response.paymentId ?? op.paymentId ?? null, resultCode: outcome.code, resultDescription: outcome.description }
+        await this.change(op, outcome.kind)
         break
       case 'unknown':
-        op.status = 'unknown'
+        await this.change(op, 'unknown')
         break
       case 'not_found':
         // From an inquiry: the repeat never reached the gateway (still unknown until re-sent).
         // From the repeat itself: the payment to repeat does not exist.
-        op.status = fromInquiry ? 'unknown' : 'failed'
         if (!fromInquiry) op.result = { resultCode: outcome.code, resultDescription: outcome.description }
+        await this.change(op, fromInquiry ? 'unknown' : 'failed')
+        break
+      case 'unsent':
+        op.result = { unsent: outcome.reason }
+        await this.change(op, op.status === 'processing' ? 'failed' : op.status)
         break
       default:
-        op.status = before === 'processing' ? 'failed' : before
         op.result = 'code' in outcome ? { resultCode: outcome.code, resultDescription: outcome.description } : { fields: 'fields' in outcome ? outcome.fields : [] }
+        await this.change(op, op.status === 'processing' ? 'failed' : op.status)
     }
-    await this.afterChange(op, before)
+    await this.keepAsking(op)
   }
 
   private async absorbInvoice(op: OperationRecord, outcome: Outcome<InvoiceResponse>): Promise<void> {
-    const before = op.status
     if (outcome.kind === 'succeeded') {
-      op.status = 'succeeded'
-      op.result = { invoice: outcome.response, resultCode: outcome.code }
+      const r = outcome.response
+      op.invoice = { merchantInvoiceId: r.merchantInvoiceId ?? (op.params as RegenerateParams).merchantInvoiceId, amount: r.amount ?? '', currency: r.currency ?? '' }
+      op.result = { invoice: r, resultCode: outcome.code }
+      await this.change(op, 'succeeded')
     } else if (outcome.kind === 'unknown') {
-      op.status = 'unknown'
+      await this.change(op, 'unknown')
     } else {
-      op.status = before === 'processing' || before === 'unknown' ? 'failed' : before
-      op.result = 'code' in outcome ? { resultCode: outcome.code, resultDescription: outcome.description } : {}
+      op.result = 'code' in outcome ? { resultCode: outcome.code, resultDescription: outcome.description } : outcome.kind === 'unsent' ? { unsent: outcome.reason } : {}
+      await this.change(op, 'failed')
     }
-    await this.afterChange(op, before)
+    await this.keepAsking(op)
   }
 
-  private async afterChange(op: OperationRecord, before: OpStatus): Promise<void> {
-    await this.ctx.storage.put('op', op)
-    if (op.status === 'unknown' || op.status === 'pending') {
-      const base = Number(this.env.INQUIRY_BASE_MS ?? '') || 2_000
-      if (op.tries < MAX_TRIES) await this.schedule('settle', Date.now() + Math.min(3_600_000, base * 2 ** op.tries))
-    } else {
-      await this.cancel('settle')
-    }
-    if (before !== op.status && (op.status === 'succeeded' || op.status === 'declined' || op.status === 'failed')) {
-      const type = op.params.kind === 'repeat' ? `payment.repeat.${op.status}` : `invoice.regenerate.${op.status}`
-      await this.enqueueWebhook(type, { idempotencyKeyHash: this.ctx.id.toString(), ...this.body(op) })
-    }
+  /** While the outcome is open, ask again later, backing off. */
+  private async keepAsking(op: OperationRecord): Promise<void> {
+    if (op.status !== 'unknown' && op.status !== 'pending') return
+    const base = Number(this.env.INQUIRY_BASE_MS ?? '') || 2_000
+    if (op.tries < MAX_TRIES) await this.schedule('settle', Date.now() + Math.min(3_600_000, base * 2 ** op.tries))
   }
 
   protected async runTask(name: string): Promise<void> {
     if (name === 'purge') {
       await this.ctx.storage.deleteAll()
+      this.op = undefined
       return
     }
-    const op = await this.ctx.storage.get<OperationRecord>('op')
+    const op = await this.load()
     if (name !== 'settle' || !op) return
-    if (op.status === 'processing') {
-      // The Worker went away during the call: unknown until asked.
-      op.status = 'unknown'
-    }
+    // The Worker went away during the call: unknown until asked.
+    if (op.status === 'processing') await this.change(op, 'unknown')
     if (op.status !== 'unknown' && op.status !== 'pending') return
     op.tries += 1
     const p = op.params
     if (p.kind === 'repeat') {
-      const outcome = await gatewayClient(this.env).inquiry(p.merchantTransactionId, 'MID')
+      const outcome = op.paymentId ? await gatewayClient(this.env).inquiry(op.paymentId, 'PID') : await gatewayClient(this.env).inquiry(p.merchantTransactionId, 'MID')
       log.info('operation_inquiry', { outcome: outcome.kind, tries: op.tries })
-      if (outcome.kind === 'not_found' && !op.resent) {
-        // The gateway has no such transaction: the one retry, with the same merchantTransactionId.
+      if (outcome.kind === 'not_found' && !op.resent && op.status === 'unknown') {
+        // The gateway says it has no such transaction: the one re-send, with the same reference
+        // (a late copy of the first would be refused by the gateway as a duplicate order).
         op.resent = true
-        await this.ctx.storage.put('op', op)
+        await this.save(op)
         await this.call(op)
         return
       }
@@ -186,14 +258,44 @@ export class MerchantOperation extends TaskedObject {
     }
   }
 
-  /** A verified gateway notification about this operation's payment. */
-  async settleFromNotification(paymentId: string, transactionStatus: string): Promise<boolean> {
-    const op = await this.ctx.storage.get<OperationRecord>('op')
-    if (!op || op.params.kind !== 'repeat' || (op.status !== 'unknown' && op.status !== 'pending' && op.status !== 'processing')) return false
-    const before = op.status
-    op.status = transactionStatus === 'Y' ? 'succeeded' : transactionStatus === 'N' ? 'declined' : op.status
-    op.result = { ...op.result, paymentId }
-    await this.afterChange(op, before)
-    return before !== op.status
+  /**
+   * A verified gateway notification. It settles this operation only if it names the payment the
+   * gateway gave the repeat (or, before any answer, its reference, amount and currency), or the
+   * regenerated invoice's reference, amount and currency; anything else is refused.
+   */
+  async settleFromNotification(n: Notification): Promise<NotificationResult> {
+    const op = await this.load()
+    if (!op) return { kind: 'refused', reason: 'no_operation' }
+    const p = op.params
+    let reason: string | undefined
+    if (p.kind === 'repeat') {
+      if (n.merchantTransactionId !== p.merchantTransactionId || n.amount !== p.amount || n.currency !== p.currency) reason = 'order'
+      else if (op.paymentId ? n.paymentId !== op.paymentId : op.status !== 'processing' && op.status !== 'unknown') reason = 'payment'
+    } else if (!op.invoice || n.merchantTransactionId !== op.invoice.merchantInvoiceId || n.amount !== op.invoice.amount || n.currency !== op.invoice.currency) {
+      reason = 'invoice'
+    }
+    if (reason) {
+      log.warn('notification_refused', { operation: this.ctx.id.toString(), paymentId: n.paymentId, reason })
+      return { kind: 'refused', reason }
+    }
+    const to: OpStatus | undefined =
+      p.kind === 'repeat'
+        ? n.transactionStatus === 'Y' ? 'succeeded' : n.transactionStatus === 'N' || n.transactionStatus === 'C' ? 'declined' : n.transactionStatus === 'P' ? 'pending' : undefined
+        : n.transactionStatus === 'Y' ? 'paid' : n.transactionStatus === 'N' || n.transactionStatus === 'C' ? 'declined' : undefined
+    if (!to || !OP_TRANSITIONS[op.status].includes(to)) return { kind: 'duplicate', status: op.status }
+    if (p.kind === 'repeat') {
+      op.paymentId ??= n.paymentId
+      op.result = { ...op.result, paymentId: n.paymentId, ...(n.resultCode ? { resultCode: n.resultCode, resultDescription: n.resultDescription ?? '' } : {}) }
+    } else {
+      op.result = { ...op.result, paymentId: n.paymentId }
+    }
+    await this.change(op, to)
+    await this.keepAsking(op)
+    return { kind: 'applied', status: op.status }
+  }
+
+  /** The shopper's return from an invoice regenerated through the merchant route. */
+  async status(): Promise<OpStatus | undefined> {
+    return (await this.load())?.status
   }
 }

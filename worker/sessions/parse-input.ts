@@ -8,7 +8,7 @@ import { CARD_BRANDS, cvvLength, type CardBrand } from '../../shared/card.ts'
 import type { FieldError } from '../../shared/errors.ts'
 import { REQUEST_FIELDS, type RequestField, type RequestFieldName } from '../../shared/fields.ts'
 import { checkFormat } from '../../shared/formats.ts'
-import type { AmountBounds } from '../../shared/money.ts'
+import { fitsMinorUnits, type AmountBounds } from '../../shared/money.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
 import { fieldsOf, flatten, validateFields } from '../../shared/validate.ts'
 import { FLOWS, type Flow, type SessionInput } from './types.ts'
@@ -63,6 +63,7 @@ export function parseSessionInput(raw: Record<string, unknown>, bounds: AmountBo
   for (const required of ['amount', 'currency', 'merchantTransactionId'] as const) {
     if (body[required] === undefined) errors.push({ field: required, code: 'required' })
   }
+  if (typeof v.amount === 'string' && typeof v.currency === 'string' && !fitsMinorUnits(v.amount, v.currency)) errors.push({ field: 'amount', code: 'minor_units' })
   if (body.recurring !== undefined && body.recurring !== 'INITIAL') errors.push({ field: 'recurring', code: 'invalid_value' })
   if (body.createRegistration !== undefined && typeof body.createRegistration !== 'boolean') errors.push({ field: 'createRegistration', code: 'format' })
   if (body.recurringType !== undefined && body.recurringType !== 'INITIAL' && body.recurringType !== 'REPEATED') errors.push({ field: 'recurringType', code: 'invalid_value' })

@@ -1,12 +1,18 @@
 /**
  * @module
- * A Durable Object base with named tasks on its one alarm, and an outbox of merchant webhooks
- * delivered at least once with backoff. Checkout sessions and merchant operations both need
- * "do this later, even if the Worker restarts", so it lives here once.
+ * A Durable Object base with named tasks on its one alarm, and an outbox of merchant webhooks.
+ * Checkout sessions and merchant operations both need "do this later, even if the Worker
+ * restarts" and "tell the merchant exactly once", so they live here once.
+ *
+ * The outbox: a state change and the event that tells of it are written in one storage batch
+ * (`commit`), so neither exists without the other. An event's id derives from the change (the
+ * owner and its change number), so the same change always carries the same id. Events are
+ * delivered at least once, in the order of the changes, one owner at a time: a failed delivery
+ * holds the later ones back until it goes through.
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../env.ts'
-import { newEventId } from '../ids.ts'
+import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
 import { signatureHeader, type WebhookEvent } from '../webhooks/sign.ts'
 
@@ -19,7 +25,19 @@ interface OutboxItem {
   next: number
 }
 
+/** An event to write with a change: its type and payload; the id comes from the change. */
+export interface PendingEvent {
+  readonly type: string
+  readonly data: Record<string, unknown>
+}
+
 const MAX_BACKOFF_MS = 60 * 60_000
+const OUTBOX = 'outbox:'
+
+/** The event id of change number `seq` of `owner`: the same change, the same id. */
+export async function eventId(owner: string, seq: number, type: string): Promise<string> {
+  return `evt_${(await sha256Hex(`${owner}|${seq}|${type}`)).slice(0, 24)}`
+}
 
 export abstract class TaskedObject extends DurableObject<Env> {
   /** Runs a task whose time has come. */
@@ -66,23 +84,42 @@ export abstract class TaskedObject extends DurableObject<Env> {
     await this.armAlarm((await this.ctx.storage.get<Tasks>('tasks')) ?? {})
   }
 
-  /** Queues a signed webhook for the merchant; delivered at least once, in order, with backoff. */
-  protected async enqueueWebhook(type: string, data: Record<string, unknown>): Promise<void> {
-    if (!this.env.MERCHANT_WEBHOOK_URL) return
-    const event: WebhookEvent = { id: newEventId(), type, created: Math.floor(Date.now() / 1000), data }
-    const outbox = (await this.ctx.storage.get<OutboxItem[]>('outbox')) ?? []
-    outbox.push({ event, body: JSON.stringify(event), tries: 0, next: Date.now() })
-    await this.ctx.storage.put('outbox', outbox)
-    await this.schedule('webhook', Date.now())
+  /**
+   * Writes a record and the events of its change number `seq` in one storage batch, and wakes the
+   * delivery. Without a webhook URL nothing is queued (there is no one to tell).
+   */
+  protected async commit(owner: string, seq: number, entries: Record<string, unknown>, events: readonly PendingEvent[] = []): Promise<void> {
+    const batch: Record<string, unknown> = { ...entries }
+    const queued = this.env.MERCHANT_WEBHOOK_URL ? events : []
+    if (queued.length > 0) {
+      const created = Math.floor(Date.now() / 1000)
+      for (const [i, e] of queued.entries()) {
+        const event: WebhookEvent = { id: await eventId(owner, seq, e.type), type: e.type, created, data: e.data }
+        batch[`${OUTBOX}${String(seq).padStart(10, '0')}:${i}`] = { event, body: JSON.stringify(event), tries: 0, next: Date.now() } satisfies OutboxItem
+      }
+      const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
+      tasks.webhook = Math.min(tasks.webhook ?? Infinity, Date.now())
+      batch.tasks = tasks
+      // No await between the two: workerd commits them together.
+      const written = this.ctx.storage.put(batch)
+      const armed = this.armAlarm(tasks)
+      await Promise.all([written, armed])
+      return
+    }
+    await this.ctx.storage.put(batch)
   }
 
   private async deliverWebhooks(): Promise<void> {
     const url = this.env.MERCHANT_WEBHOOK_URL
-    let outbox = (await this.ctx.storage.get<OutboxItem[]>('outbox')) ?? []
-    if (!url || outbox.length === 0) return
+    const outbox = await this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX })
+    if (!url || outbox.size === 0) return
     const base = Number(this.env.WEBHOOK_RETRY_BASE_MS ?? '') || 10_000
-    const now = Date.now()
-    for (const item of outbox.filter((i) => i.next <= now)) {
+    // In change order; the first that cannot go yet holds back the rest (causal order).
+    for (const [key, item] of outbox) {
+      if (item.next > Date.now()) {
+        await this.schedule('webhook', item.next)
+        return
+      }
       let delivered = false
       try {
         const res = await fetch(url, {
@@ -96,16 +133,15 @@ export abstract class TaskedObject extends DurableObject<Env> {
       } catch {
         delivered = false
       }
-      if (delivered) {
-        outbox = outbox.filter((i) => i.event.id !== item.event.id)
-      } else {
+      if (!delivered) {
         item.tries += 1
         item.next = Date.now() + Math.min(MAX_BACKOFF_MS, base * 2 ** (item.tries - 1))
         log.warn('webhook_retry', { eventId: item.event.id, tries: item.tries })
+        await this.ctx.storage.put(key, item)
+        await this.schedule('webhook', item.next)
+        return
       }
+      await this.ctx.storage.delete(key)
     }
-    await this.ctx.storage.put('outbox', outbox)
-    const next = Math.min(...outbox.map((i) => i.next))
-    if (Number.isFinite(next)) await this.schedule('webhook', next)
   }
 }

@@ -9,30 +9,60 @@ import type { Redirect } from '../../shared/types.ts'
 export const FLOWS = ['card', 'saved-card', 'qr', 'invoice'] as const
 export type Flow = (typeof FLOWS)[number]
 
-export const STATUSES = ['open', 'processing', 'succeeded', 'declined', 'pending', 'action_required', 'unknown', 'expired'] as const
+export const STATUSES = ['open', 'processing', 'action_required', 'pending', 'unknown', 'declined', 'failed', 'succeeded', 'expired'] as const
 export type Status = (typeof STATUSES)[number]
 
 /**
- * Allowed transitions. A succeeded or expired session is final. `unknown -> open` happens only
- * when an inquiry proves the gateway has no such payment (nothing was charged, the shopper may
- * try again). `open -> succeeded | declined` is for invoice sessions, paid on the gateway's
- * hosted page and settled by its verified notification.
+ * States in which money may be moving: the gateway may have, or may yet, take the payment. A
+ * session in flight never expires by its clock; its payment is settled first (README, "States").
+ */
+export const IN_FLIGHT: readonly Status[] = ['processing', 'action_required', 'pending', 'unknown']
+/** States that end the session: the merchant hears of exactly one of them. */
+export const FINAL: readonly Status[] = ['succeeded', 'failed', 'expired']
+
+export const isInFlight = (s: Status): boolean => IN_FLIGHT.includes(s)
+export const isFinal = (s: Status): boolean => FINAL.includes(s)
+
+/**
+ * Allowed transitions (README, "States"). Who moves them:
+ * - shopper: `open | declined -> processing` (pay, QR complete);
+ * - gateway answer, notification, inquiry: `processing | action_required | pending | unknown ->` a result;
+ * - inquiry saying the gateway never saw the charge: `unknown -> open` (nothing was charged);
+ * - alarm or a late request: `open | declined -> expired` (never from a state in flight);
+ * - notification of an invoice paid on the gateway's page: `open -> succeeded | declined`.
+ * A verified success for a payment the session itself received always wins, even over `failed`
+ * or `expired`: money taken at the gateway must end as a paid session.
  */
 export const TRANSITIONS: Readonly<Record<Status, readonly Status[]>> = {
-  open: ['processing', 'expired', 'succeeded', 'declined'],
-  processing: ['succeeded', 'declined', 'pending', 'action_required', 'unknown', 'open'],
-  declined: ['processing', 'expired'],
-  pending: ['succeeded', 'declined', 'unknown'],
-  action_required: ['succeeded', 'declined', 'pending', 'unknown', 'expired'],
-  unknown: ['succeeded', 'declined', 'pending', 'open'],
+  open: ['processing', 'succeeded', 'declined', 'failed', 'expired'],
+  processing: ['action_required', 'pending', 'unknown', 'succeeded', 'declined', 'failed', 'open', 'expired'],
+  action_required: ['pending', 'unknown', 'succeeded', 'declined', 'failed', 'expired'],
+  pending: ['succeeded', 'declined', 'failed', 'expired'],
+  unknown: ['pending', 'action_required', 'succeeded', 'declined', 'failed', 'open', 'expired'],
+  declined: ['processing', 'succeeded', 'failed', 'expired'],
+  failed: ['succeeded'],
+  expired: ['succeeded'],
   succeeded: [],
-  expired: [],
 }
 
-export const canMove = (from: Status, to: Status): boolean => from === to || TRANSITIONS[from].includes(to)
+export const canMove = (from: Status, to: Status): boolean => TRANSITIONS[from].includes(to)
 
-/** The states in which money may be moving: a session there is not expired by its clock. */
-export const IN_FLIGHT: readonly Status[] = ['processing', 'pending', 'unknown']
+/**
+ * The merchant event for entering a state. Final states are `checkout.session.*`; the steps of
+ * an attempt are `checkout.attempt.*` and never final (a declined attempt may be followed by a
+ * paid one while attempts remain).
+ */
+export const EVENT_OF: Readonly<Record<Exclude<Status, 'open'>, string> & { open: string }> = {
+  processing: 'checkout.attempt.processing',
+  action_required: 'checkout.attempt.action_required',
+  pending: 'checkout.attempt.pending',
+  unknown: 'checkout.attempt.unknown',
+  declined: 'checkout.attempt.declined',
+  open: 'checkout.attempt.reopened',
+  succeeded: 'checkout.session.succeeded',
+  failed: 'checkout.session.failed',
+  expired: 'checkout.session.expired',
+}
 
 /** What the merchant's server fixed when it created the session (validated). */
 export interface SessionInput {
@@ -52,14 +82,16 @@ export interface SessionInput {
   readonly customer?: Readonly<Record<'givenName' | 'surname' | 'email' | 'phone' | 'telnocc', string | undefined>>
   readonly returnUrl?: string
   readonly allowedOrigins: readonly string[]
-  readonly expiresAt: number
+  /** Moves later only for an invoice, whose session lives as long as the invoice. */
+  expiresAt: number
   readonly maxAttempts: number
 }
 
 export interface Attempt {
   readonly n: number
   readonly at: number
-  status: Status
+  /** A session status, or how an attempt ended without a charge: refused by the gateway, or never seen by it. */
+  status: Status | 'refused' | 'not_found'
   code?: string
   description?: string
   paymentId?: string
@@ -94,8 +126,31 @@ export interface SessionRecord extends SessionInput {
   redirect?: Redirect
   qr?: { paymentId: string; merchantWalletId: string; expiresAt: number }
   invoice?: InvoiceDetails
-  /** How many status inquiries have run while unknown. */
+  /** How many status inquiries have run for the payment in flight. */
   inquiries: number
+  /** Counts every change (status or invoice); merchant event ids derive from it. */
+  seq: number
+  /** QR codes requested so far (each costs a gateway call, so they are capped like attempts). */
+  qrVerifications?: number
+  /** An invoice regeneration on its way: one at a time per session. */
+  regeneration?: { status: 'processing' | 'unknown'; at: number }
+  /** Why the gateway refused the last request, for the operator (`GET /v1/sessions/{id}`). */
+  lastError?: { code: string; message: string; gatewayCode?: string }
+  /** Signed notifications that did not belong to this session: recorded, never applied. */
+  refusedNotifications?: { at: number; paymentId: string; reason: string }[]
+}
+
+/** Every payment id the gateway gave this session: what its notifications must name. */
+export function receivedPaymentIds(s: SessionRecord): string[] {
+  const ids = s.attempts.map((a) => a.paymentId).filter((id): id is string => Boolean(id))
+  if (s.qr?.paymentId) ids.push(s.qr.paymentId)
+  if (s.paymentId) ids.push(s.paymentId)
+  return [...new Set(ids)]
+}
+
+/** What the clock says the session is: open and declined sessions past their time are expired. */
+export function effectiveStatus(s: SessionRecord, now: number): Status {
+  return (s.status === 'open' || s.status === 'declined') && now >= s.expiresAt ? 'expired' : s.status
 }
 
 /** The answer of a payment attempt, as the browser sees it. */
@@ -128,6 +183,9 @@ export interface MerchantView {
   readonly transactionStatus: string | null
   readonly card: { brand?: CardBrand; last4?: string } | null
   readonly invoice: InvoiceDetails | null
+  /** The gateway's last refusal, for the operator: our code, its code and description. */
+  readonly lastError: { code: string; message: string; gatewayCode?: string } | null
+  readonly refusedNotifications: number
   readonly createdAt: string
   readonly updatedAt: string
   readonly expiresAt: string
@@ -152,6 +210,8 @@ export function merchantView(s: SessionRecord): MerchantView {
     transactionStatus: s.transactionStatus ?? null,
     card: s.card ?? null,
     invoice: s.invoice ?? null,
+    lastError: s.lastError ?? null,
+    refusedNotifications: s.refusedNotifications?.length ?? 0,
     createdAt: new Date(s.createdAt).toISOString(),
     updatedAt: new Date(s.updatedAt).toISOString(),
     expiresAt: new Date(s.expiresAt).toISOString(),
@@ -176,7 +236,7 @@ export interface CheckoutView {
 }
 
 export function checkoutView(s: SessionRecord, now: number): CheckoutView {
-  const status: Status = s.status !== 'expired' && now >= s.expiresAt && !IN_FLIGHT.includes(s.status) && s.status !== 'succeeded' ? 'expired' : s.status
+  const status = effectiveStatus(s, now)
   return {
     id: s.id,
     flow: s.flow,
@@ -191,8 +251,9 @@ export function checkoutView(s: SessionRecord, now: number): CheckoutView {
         ? { merchantInvoiceId: s.merchantInvoiceId ?? null, invoiceExpirationPeriod: s.invoiceExpirationPeriod ?? null, regenerated: s.invoice ?? null }
         : null,
     qr: s.qr ? { merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString() } : null,
-    customer: s.customer ?? null,
-    result: s.status === 'succeeded' || s.status === 'declined' ? { paymentId: s.paymentId ?? null, card: s.card ?? null } : null,
+    // Personal data only while the shopper may still need it to pay (SECURITY.md R2).
+    customer: isFinal(status) ? null : (s.customer ?? null),
+    result: s.status === 'succeeded' || s.status === 'declined' || s.status === 'failed' ? { paymentId: s.paymentId ?? null, card: s.card ?? null } : null,
     redirect: s.status === 'action_required' ? (s.redirect ?? null) : null,
   }
 }
