@@ -33,8 +33,6 @@ export interface Env {
   /** Bounds for session amounts, as amount text (defaults 0.01 and 999999999.99). */
   AMOUNT_MIN?: string
   AMOUNT_MAX?: string
-  /** "true" mounts the demo shop at /demo/ (development configuration only). */
-  DEMO?: string
   /** Turnstile siteverify address (tests point it at a local stand-in). */
   TURNSTILE_VERIFY_URL?: string
 
@@ -51,6 +49,4 @@ export interface Env {
   SESSIONS: DurableObjectNamespace<import('./sessions/checkout-session.ts').CheckoutSession>
   OPERATIONS: DurableObjectNamespace<import('./sessions/merchant-operation.ts').MerchantOperation>
   VELOCITY: DurableObjectNamespace<import('./sessions/card-velocity.ts').CardVelocity>
-  /** The demo shop's memory (development configuration only). */
-  DEMO_SHOP?: DurableObjectNamespace<import('./demo/shop.ts').DemoShop>
 }

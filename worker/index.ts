@@ -5,7 +5,6 @@
  * computes the checksums; the browser never sees a secret.
  */
 import { Hono } from 'hono'
-import { demoApp } from './demo/routes.ts'
 import type { Env } from './env.ts'
 import { errorResponse, onError } from './errors.ts'
 import { limitBody } from './middleware/body-limit.ts'
@@ -17,7 +16,6 @@ import { openApiDocument } from './routes/openapi.ts'
 import { payments } from './routes/payments.ts'
 import { sessions } from './routes/sessions.ts'
 
-export { DemoShop } from './demo/shop.ts'
 export { CardVelocity } from './sessions/card-velocity.ts'
 export { CheckoutSession } from './sessions/checkout-session.ts'
 export { MerchantOperation } from './sessions/merchant-operation.ts'
@@ -41,23 +39,6 @@ app.route('/v1/invoices', invoices)
 app.route('/v1/checkout', checkout)
 app.route('/v1', gateway)
 app.route('/frame', frame)
-
-// The demo shop exists only where the configuration says DEMO = "true" (development).
-const demo = demoApp((env) => async (path, init = {}) => {
-  const res = await app.fetch(
-    new Request(`http://internal${path}`, {
-      method: init.method ?? 'GET',
-      headers: { Authorization: `Bearer ${env.MERCHANT_API_KEY}`, 'Content-Type': 'application/json', ...init.headers },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    }),
-    env,
-  )
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> }
-})
-app.use('/demo/*', async (c, next) => (c.env.DEMO === 'true' ? next() : errorResponse(c, 'not_found', 'No such route.')))
-app.get('/demo', (c) => (c.env.DEMO === 'true' ? c.redirect('/demo/') : errorResponse(c, 'not_found', 'No such route.')))
-// Mounted at the root: its paths are full (/demo/, /demo/product, ...), so /demo/ itself matches.
-app.route('/', demo)
 
 app.notFound((c) => errorResponse(c, 'not_found', 'No such route.'))
 app.onError(onError)

@@ -1,7 +1,7 @@
 /**
- * The whole chain in a real browser: shopper -> <pay-checkout> -> Worker -> sandbox gateway ->
- * notification -> merchant webhook, through every page of the demo shop. Also takes the README's
- * screenshots.
+ * The whole chain in a real browser: shopper -> demo shop Worker -> <pay-checkout> -> Worker ->
+ * sandbox gateway -> notification -> merchant webhook, through every page of the demo shop, as one
+ * shopper (one visitor cookie). Also takes the README's screenshots.
  */
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,7 +24,7 @@ type Mode = 'inline' | 'frame'
 const ui = (p: Page, mode: Mode): Page | FrameLocator => (mode === 'frame' ? p.frameLocator('pay-checkout iframe') : p)
 
 async function open(path: string, colorScheme: 'light' | 'dark' = 'light', mode: Mode = 'inline'): Promise<Page> {
-  page = await shop.browser.newPage({ viewport: { width: 900, height: 1000 } })
+  page = await shop.shopper.newPage()
   await page.emulateMedia({ colorScheme })
   await page.goto(`${shop.url}${path}?isolation=${mode}`)
   return page

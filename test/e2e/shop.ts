@@ -1,33 +1,40 @@
 /**
- * The e2e harness: the stack (sandbox + Worker with the demo) and a Chromium page on the demo
- * shop, with helpers that act as a shopper would (through the element's inputs and buttons).
+ * The e2e harness: the demo chain (sandbox, product Worker, demo shop Worker in front of it) and
+ * Chromium, with helpers that act as a shopper would (through the element's inputs and buttons).
+ * The demo binds orders to a visitor cookie, so the shop's pages open in one browser context:
+ * one shopper, whose orders and webhooks the merchant-side helpers read with the same cookie.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core'
 import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
-import { root, startStack } from '../support/processes.mjs'
+import { root, startDemoStack } from '../support/processes.mjs'
 
 export interface Shop {
   readonly url: string
   readonly gateway: string
   readonly browser: Browser
+  /** The shopper: every demo page opens here, so they share the demo's visitor cookie. */
+  readonly shopper: BrowserContext
   stop(): Promise<void>
 }
 
 export async function openShop(): Promise<Shop> {
   const state = mkdtempSync(join(tmpdir(), 'pay-e2e-'))
-  const stack = await startStack({
+  const stack = await startDemoStack({
     stateDir: state,
     vars: { GATEWAY_TIMEOUT_MS: '2000', INQUIRY_BASE_MS: '500', WEBHOOK_RETRY_BASE_MS: '300', CARD_VELOCITY_LIMIT: '1000' },
     sandboxVars: { SANDBOX_PENDING_DELAY_MS: '1000', SANDBOX_SLOW_MS: '4000' },
   })
   const browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true })
+  const shopper = await browser.newContext({ viewport: { width: 900, height: 1000 } })
   return {
-    url: stack.worker.url,
+    // The demo's origin: the shop at /demo/, the product Worker behind it at every other path.
+    url: stack.demo.url,
     gateway: stack.sandbox.url,
     browser,
+    shopper,
     async stop() {
       await browser.close()
       await stack.stop()
@@ -50,9 +57,9 @@ export async function fillCard(page: Page | FrameLocator, number: string, extra:
 
 export const result = (page: Page) => page.locator('#result')
 
-/** The demo backend's view of its orders (the merchant side). */
+/** The demo backend's view of the shopper's orders (the merchant side), with the shopper's cookie. */
 export async function orders(shop: Shop): Promise<{ orders: { sessionId: string; kind: string; session: Record<string, unknown> }[]; webhooks: { type: string; verified: boolean; data: Record<string, unknown> }[] }> {
-  return (await (await fetch(`${shop.url}/demo/api/orders`)).json()) as never
+  return (await (await shop.shopper.request.get(`${shop.url}/demo/api/orders`)).json()) as never
 }
 
 export async function chargesFor(shop: Shop, mtid: string): Promise<number> {

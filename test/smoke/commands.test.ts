@@ -1,6 +1,7 @@
 /**
  * The README's promises, run as a user would: `npm run sandbox` answers a correctly signed
- * payment, `npm start` answers /healthz and serves the demo, and the README's runnable snippets
+ * payment, `npm start` answers /healthz and serves the demo (the demo Worker on 8787 in front of
+ * the product Worker on 8790), and the README's runnable snippets
  * (blocks marked `<!-- readme-test -->`) work as written against it. Real processes, real HTTP,
  * on the fixed ports (so in one file, one after the other).
  */
@@ -52,6 +53,9 @@ describe('commands in the README', () => {
     const demo = await fetch('http://127.0.0.1:8787/demo/')
     expect(demo.status).toBe(200)
     expect(await demo.text()).toContain('pay-checkout demo shop')
+    // The shop is the demo Worker's; the product Worker behind it (8790) has none of it.
+    expect((await fetch('http://127.0.0.1:8790/healthz')).status).toBe(200)
+    expect((await fetch('http://127.0.0.1:8790/demo/')).status).toBe(404)
     const readme = readFileSync(join(root, 'README.md'), 'utf8')
     // `<!-- readme-test -->` blocks must print a session id; `<!-- readme-test: TEXT -->` blocks TEXT.
     const blocks = [...readme.matchAll(/<!-- readme-test(?:: (.+?))? -->\n```(sh|js)\n([\s\S]*?)```/g)].map((m) => ({ expect: m[1], lang: m[2], code: m[3] ?? '' }))

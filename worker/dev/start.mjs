@@ -1,36 +1,37 @@
 #!/usr/bin/env node
-// `npm start`: the sandbox gateway on 127.0.0.1:8788 and the Worker on 127.0.0.1:8787, wired
-// together. `npm run sandbox` (--sandbox-only) starts the sandbox alone.
-// Arguments after `--` go to the Worker's `wrangler dev` (e.g. `npm start -- --var MEMBER_ID:42`).
+// `npm start`: the sandbox gateway on 127.0.0.1:8788, the product Worker on 127.0.0.1:8790, and
+// the demo shop Worker on 127.0.0.1:8787 in front of it (/demo/ is the shop, every other path is
+// forwarded to the product Worker: see worker/demo/index.ts for why one public origin).
+// `npm run sandbox` (--sandbox-only) starts the sandbox alone.
+// Arguments after `--` go to the product Worker's `wrangler dev` (e.g. `npm start -- --var MEMBER_ID:42`).
 import { join } from 'node:path'
-import { root, startWrangler } from '../../test/support/processes.mjs'
+import { root, SANDBOX_CONFIG, startDemoStack, startWrangler } from './processes.mjs'
 
 const args = process.argv.slice(2)
 const sandboxOnly = args.includes('--sandbox-only')
 const passThrough = args.filter((a) => a !== '--sandbox-only')
+const stateDir = join(root, '.wrangler/state')
 const running = []
 
 async function main() {
-  const sandbox = await startWrangler({
-    config: join(root, 'worker/sandbox/wrangler.toml'),
-    port: 8788,
-    persistTo: join(root, '.wrangler/state-sandbox'),
-    quiet: false,
-    label: 'sandbox',
-  })
-  running.push(sandbox)
-  console.log(`\nSandbox gateway: ${sandbox.url}`)
-  if (!sandboxOnly) {
-    const worker = await startWrangler({
-      config: join(root, 'wrangler.toml'),
-      port: 8787,
-      persistTo: join(root, '.wrangler/state'),
-      extraArgs: passThrough,
+  if (sandboxOnly) {
+    const sandbox = await startWrangler({ config: SANDBOX_CONFIG, port: 8788, persistTo: join(stateDir, 'sandbox'), quiet: false, label: 'sandbox' })
+    running.push(sandbox)
+    console.log(`\nSandbox gateway: ${sandbox.url}`)
+  } else {
+    const stack = await startDemoStack({
+      stateDir,
+      ports: { sandbox: 8788, product: 8790, demo: 8787 },
+      productArgs: passThrough,
+      // The product Worker reads .dev.vars beside wrangler.toml; the demo's config is elsewhere,
+      // so it is given the same file (its config loads only the secrets it names).
+      demoArgs: ['--env-file', join(root, '.dev.vars')],
       quiet: false,
-      label: 'worker',
     })
-    running.push(worker)
-    console.log(`Worker:          ${worker.url}  (health: ${worker.url}/healthz)`)
+    running.push(stack.sandbox, stack.product, stack.demo)
+    console.log(`\nSandbox gateway: ${stack.sandbox.url}`)
+    console.log(`Worker:          ${stack.product.url}  (behind the demo's origin)`)
+    console.log(`Demo shop:       ${stack.demo.url}/demo/  (every other path on ${stack.demo.url} is the Worker's: ${stack.demo.url}/healthz)`)
   }
   console.log('\nPress Ctrl+C to stop.')
   for (const r of running) r.child.once('exit', (code) => shutdown(code ?? 1))

@@ -1,0 +1,147 @@
+// Starting and stopping `wrangler dev` processes (the sandbox gateway, the product Worker, the demo
+// shop), shared by `npm start`, the tests and the benchmarks. It lives with the product's scripts
+// and depends on nothing under test/, so `npm start` never runs test code.
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const wranglerBin = join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js')
+
+/** Environment for wrangler that keeps it offline: no metrics, no Cloudflare lookups. */
+export const offlineEnv = () => ({
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_LOG: process.env.WRANGLER_LOG ?? 'warn',
+})
+
+/** A TCP port nobody listens on right now (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Polls `url` until it answers 200, or fails after `timeoutMs`. */
+export async function waitFor(url, timeoutMs = 60_000, child) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`process for ${url} exited with ${child.exitCode}`)
+    try {
+      const res = await fetch(url)
+      if (res.ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`)
+}
+
+/**
+ * Starts `wrangler dev` for a config on 127.0.0.1:port and waits for /healthz.
+ * `vars` become `--var NAME:value` overrides; `extraArgs` are passed through.
+ */
+export async function startWrangler({ config, port, persistTo, vars = {}, extraArgs = [], quiet = true, label = 'wrangler' }) {
+  const args = [
+    wranglerBin, 'dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port),
+    '--inspector-port', String(await freePort()), '--persist-to', persistTo, '--show-interactive-dev-session=false',
+    ...Object.entries(vars).map(([k, v]) => ['--var', `${k}:${v}`]).flat(),
+    ...extraArgs,
+  ]
+  const child = spawn(process.execPath, args, { cwd: root, env: offlineEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' })
+  let output = ''
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000)
+    if (!quiet) process.stdout.write(chunk.toString().replace(/^/gm, `[${label}] `))
+  }
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
+  const url = `http://127.0.0.1:${port}`
+  try {
+    await waitFor(`${url}/healthz`, 90_000, child)
+  } catch (e) {
+    stopProcess(child)
+    throw new Error(`${label} did not start: ${e.message}\n${output}`)
+  }
+  return { url, child, output: () => output, stop: () => stopProcess(child) }
+}
+
+/** Ends a process and everything it started (wrangler runs workerd as a child). */
+export function stopProcess(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    try {
+      process.kill(-child.pid, 'SIGTERM')
+    } catch {
+      child.kill('SIGTERM')
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL')
+      } catch {
+        // gone already
+      }
+    }, 5_000).unref()
+  })
+}
+
+export const SANDBOX_CONFIG = join(root, 'worker/sandbox/wrangler.toml')
+export const PRODUCT_CONFIG = join(root, 'wrangler.toml')
+export const DEMO_CONFIG = join(root, 'worker/demo/wrangler.toml')
+
+/**
+ * The demo chain as `npm start` runs it: the sandbox gateway, the product Worker, and the demo
+ * shop Worker in front of it. The demo owns the public port: it serves /demo/* and forwards every
+ * other path to the product Worker, so the product's PUBLIC_BASE_URL (notification, 3-D Secure
+ * return and frame URLs) is the demo's origin, and the product's own port is only the demo's
+ * upstream. Ports default to free ones; state goes under `stateDir`.
+ * @param {{ stateDir: string, ports?: { sandbox?: number, product?: number, demo?: number },
+ *   sandboxVars?: Record<string, string>, productVars?: Record<string, string>, demoVars?: Record<string, string>,
+ *   productArgs?: string[], demoArgs?: string[], quiet?: boolean }} options
+ */
+export async function startDemoStack({ stateDir, ports = {}, sandboxVars = {}, productVars = {}, demoVars = {}, productArgs = [], demoArgs = [], quiet = true }) {
+  const running = []
+  const stop = async () => {
+    await Promise.all(running.map((r) => r.stop()))
+  }
+  try {
+    const demoPort = ports.demo ?? (await freePort())
+    const publicUrl = `http://127.0.0.1:${demoPort}`
+    const sandbox = await startWrangler({ config: SANDBOX_CONFIG, port: ports.sandbox ?? (await freePort()), persistTo: join(stateDir, 'sandbox'), vars: sandboxVars, quiet, label: 'sandbox' })
+    running.push(sandbox)
+    const product = await startWrangler({
+      config: PRODUCT_CONFIG,
+      port: ports.product ?? (await freePort()),
+      persistTo: join(stateDir, 'worker'),
+      vars: { GATEWAY_BASE_URL: sandbox.url, PUBLIC_BASE_URL: publicUrl, MERCHANT_WEBHOOK_URL: `${publicUrl}/demo/webhooks`, ...productVars },
+      extraArgs: productArgs,
+      quiet,
+      label: 'worker',
+    })
+    running.push(product)
+    const demo = await startWrangler({
+      config: DEMO_CONFIG,
+      port: demoPort,
+      persistTo: join(stateDir, 'demo'),
+      vars: { PRODUCT_URL: product.url, GATEWAY_BASE_URL: sandbox.url, ...demoVars },
+      extraArgs: demoArgs,
+      quiet,
+      label: 'demo',
+    })
+    running.push(demo)
+    return { sandbox, product, demo, stop }
+  } catch (e) {
+    await stop()
+    throw e
+  }
+}
