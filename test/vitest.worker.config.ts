@@ -25,6 +25,13 @@ export default defineConfig({
           // Test cards are shared by many tests; the velocity test sets its own limit.
           CARD_VELOCITY_LIMIT: '100000',
         },
+        // The suites share one client address and one merchant key: limits they never reach, plus
+        // a low one that the rate-limit test swaps in (hardening.test.ts).
+        ratelimits: {
+          RATE_LIMIT_BROWSER: { namespace_id: '1101', simple: { limit: 1_000_000, period: 60 } },
+          RATE_LIMIT_MERCHANT: { namespace_id: '1102', simple: { limit: 1_000_000, period: 60 } },
+          RATE_LIMIT_TEST_LOW: { namespace_id: '1199', simple: { limit: 3, period: 60 } },
+        },
       },
     })),
   ],

@@ -9,6 +9,8 @@ declare global {
     interface Env extends WorkerEnv {
       /** The notification catcher started by the global setup. */
       CATCHER_URL: string
+      /** A Rate Limiting binding with a limit of 3 a minute, for the rate-limit test. */
+      RATE_LIMIT_TEST_LOW: RateLimit
     }
     interface GlobalProps {
       mainModule: typeof import('../../worker/index.ts')

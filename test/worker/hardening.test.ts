@@ -6,6 +6,7 @@
 import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { OPERATION_PATHS } from '../../shared/fields.ts'
+import app from '../../worker/index.ts'
 import { signatureHeader, verifyWebhook } from '../../worker/webhooks/sign.ts'
 import { browser, call, createSession, pay, sessionState } from './api.ts'
 
@@ -264,7 +265,7 @@ describe('whether a session exists is told to no one without its secret (R21)', 
   it('/frame/{id} is the same page for a known and an unknown session, with no origins in it; frame-ancestors is the only per-session part', async () => {
     const s = await createSession()
     const own = await createSession({ allowedOrigins: ['https://own-shop.example'] })
-    const [known, unknown, malformed, withOwn] = await Promise.all([s.id, unknownId, 'nope', own.id].map((id) => call(`/frame/${id}`)))
+    const [known, unknown, malformed, withOwn] = await Promise.all([call(`/frame/${s.id}`), call(`/frame/${unknownId}`), call('/frame/nope'), call(`/frame/${own.id}`)])
     for (const res of [known, unknown, malformed, withOwn]) {
       expect(res.status).toBe(200)
       expect(res.text).toBe(known.text)
@@ -275,5 +276,51 @@ describe('whether a session exists is told to no one without its secret (R21)', 
     expect(known.headers.get('Content-Security-Policy')).toContain(`frame-ancestors ${ORIGIN}`)
     // A session with its own origins: the browser enforces them as frame ancestors.
     expect(withOwn.headers.get('Content-Security-Policy')).toContain('frame-ancestors https://own-shop.example')
+  })
+})
+
+describe('rate limits that hold across isolates (R23)', () => {
+  /** The Worker with its browser and merchant limiters swapped for the low test binding (3 a minute). */
+  const lowLimits = () => ({ ...env, RATE_LIMIT_BROWSER: env.RATE_LIMIT_TEST_LOW, RATE_LIMIT_MERCHANT: env.RATE_LIMIT_TEST_LOW })
+
+  it('browser routes: the fourth request a minute from one address is 429 rate_limited with Retry-After; another address is not affected', async () => {
+    const s = await createSession()
+    const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`
+    const read = (from: string) =>
+      app.fetch(new Request(`http://worker.test/v1/checkout/${s.id}`, { headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: 'https://shop.example', 'CF-Connecting-IP': from } }), lowLimits())
+    const statuses: number[] = []
+    let last: Response | undefined
+    for (let i = 0; i < 4; i++) {
+      last = await read(ip)
+      statuses.push(last.status)
+    }
+    expect(statuses).toEqual([200, 200, 200, 429])
+    expect(last?.headers.get('Retry-After')).toMatch(/^\d+$/)
+    expect(last?.headers.get('Access-Control-Allow-Origin')).toBe('https://shop.example')
+    expect(await last?.json()).toEqual({ error: { code: 'rate_limited', message: expect.any(String) } })
+    expect((await read(`2001:db8::${Math.floor(Math.random() * 9999)}`)).status).toBe(200)
+  })
+
+  it('merchant routes: the fourth request a minute with one merchant key is 429 rate_limited, across sessions, payments and invoices', async () => {
+    const key = `sk_test_rate_${Math.random().toString(36).slice(2)}`
+    const ask = (method: string, path: string) => app.fetch(new Request(`http://worker.test${path}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) }), lowLimits())
+    const statuses = [
+      (await ask('POST', '/v1/sessions')).status,
+      (await ask('GET', `/v1/sessions/cs_${'A'.repeat(24)}`)).status,
+      (await ask('POST', '/v1/payments/123/inquiry')).status,
+    ]
+    // A wrong key is still counted (and refused by the key check): guessing is limited too.
+    expect(statuses).toEqual([401, 401, 401])
+    const fourth = await ask('POST', '/v1/invoices/INV1/regenerate')
+    expect(fourth.status).toBe(429)
+    expect(fourth.headers.get('Retry-After')).toMatch(/^\d+$/)
+    expect(fourth.headers.get('Access-Control-Allow-Origin')).toBeNull()
+    expect(await fourth.json()).toEqual({ error: { code: 'rate_limited', message: expect.any(String) } })
+  })
+
+  it('the suites run under the configured limits: a burst of 50 reads from one address is never limited', async () => {
+    const s = await createSession()
+    const answers = await Promise.all(Array.from({ length: 50 }, () => browser(s, 'GET', '')))
+    expect(answers.map((a) => a.status).filter((st) => st !== 200)).toEqual([])
   })
 })

@@ -1,0 +1,48 @@
+/**
+ * @module
+ * Request rates per client, counted by Cloudflare's Rate Limiting binding so that the count holds
+ * across isolates and machines (an in-memory counter would reset with every new isolate)
+ * (SECURITY.md R23). Browser routes are counted per connecting address (`CF-Connecting-IP`, set by
+ * Cloudflare, never by the client), merchant routes per merchant key (a hash of the presented
+ * bearer, so the key itself is never a rate-limit key). Over the limit: 429 `rate_limited` with
+ * `Retry-After`. Limits and periods (10 or 60 s) are binding configuration (`[[ratelimits]]` in
+ * wrangler.toml), not code; without a binding the scope is not limited.
+ */
+import type { MiddlewareHandler } from 'hono'
+import type { Env } from '../env.ts'
+import { errorResponse } from '../errors.ts'
+import { sha256Hex } from '../ids.ts'
+import { log } from '../log.ts'
+
+export type RateLimitScope = 'browser' | 'merchant'
+
+/** The binding has no "time left": the longest period a binding can have. */
+const RETRY_AFTER_S = 60
+
+async function keyOf(scope: RateLimitScope, header: (name: string) => string | undefined): Promise<string> {
+  if (scope === 'browser') return `ip:${header('CF-Connecting-IP') ?? 'unknown'}`
+  const bearer = /^Bearer (\S+)$/.exec(header('Authorization') ?? '')?.[1]
+  return bearer ? `key:${(await sha256Hex(bearer)).slice(0, 32)}` : 'key:none'
+}
+
+export function rateLimit(scope: RateLimitScope): MiddlewareHandler<{ Bindings: Env }> {
+  return async function rateLimit(c, next) {
+    const limiter = scope === 'browser' ? c.env.RATE_LIMIT_BROWSER : c.env.RATE_LIMIT_MERCHANT
+    if (!limiter) return next()
+    let allowed = true
+    try {
+      allowed = (await limiter.limit({ key: await keyOf(scope, (name) => c.req.header(name)) })).success
+    } catch (e) {
+      // A limiter that cannot answer must not take payments down: count it and let the request by.
+      log.warn('rate_limit_unavailable', { scope, error: e })
+    }
+    if (!allowed) {
+      // Counted before the session is read, so the allowed origins are not known yet: the widget
+      // must still be able to read why it was refused, and this answer holds nothing else.
+      const origin = scope === 'browser' ? c.req.header('Origin') : undefined
+      const cors: Record<string, string> = origin ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Retry-After', Vary: 'Origin' } : {}
+      return errorResponse(c, 'rate_limited', 'Too many requests. Please wait a moment and try again.', undefined, { 'Retry-After': String(RETRY_AFTER_S), ...cors })
+    }
+    await next()
+  }
+}
