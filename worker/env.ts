@@ -49,4 +49,10 @@ export interface Env {
   SESSIONS: DurableObjectNamespace<import('./sessions/checkout-session.ts').CheckoutSession>
   OPERATIONS: DurableObjectNamespace<import('./sessions/merchant-operation.ts').MerchantOperation>
   VELOCITY: DurableObjectNamespace<import('./sessions/card-velocity.ts').CardVelocity>
+
+  // Rate Limiting bindings ([[ratelimits]] in wrangler.toml); a scope without one is not limited.
+  /** Browser routes (/v1/checkout), per connecting address. */
+  RATE_LIMIT_BROWSER?: RateLimit
+  /** Merchant routes (/v1/sessions, /v1/payments, /v1/invoices), per merchant key. */
+  RATE_LIMIT_MERCHANT?: RateLimit
 }

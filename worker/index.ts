@@ -8,6 +8,7 @@ import { Hono } from 'hono'
 import type { Env } from './env.ts'
 import { errorResponse, onError } from './errors.ts'
 import { limitBody } from './middleware/body-limit.ts'
+import { rateLimit } from './middleware/rate-limit.ts'
 import { checkout } from './routes/checkout.ts'
 import { frame } from './routes/frame.ts'
 import { gateway } from './routes/gateway.ts'
@@ -24,6 +25,9 @@ const app = new Hono<{ Bindings: Env }>()
 
 // Every body is capped before a route reads it: 413 by Content-Length or while streaming (R24).
 app.use('*', limitBody())
+// Request rates across isolates (Rate Limiting bindings): per client address, per merchant key (R23).
+app.use('/v1/checkout/*', rateLimit('browser'))
+for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*']) app.use(path, rateLimit('merchant'))
 
 /** Liveness, and which gateway this deployment talks to (its origin only, never credentials). */
 app.get('/healthz', (c) => {
