@@ -5,6 +5,8 @@ import { expect, fixture, html } from '@open-wc/testing'
 import { CHANNEL } from '../../widget/card-frame/messages.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 import '../../widget/index.ts'
+import '../../widget/invoice-view/invoice-view.ts'
+import type { PayInvoiceView } from '../../widget/invoice-view/invoice-view.ts'
 import { fill, mount, payButton, until } from './helpers.ts'
 
 declare global {
@@ -71,5 +73,25 @@ describe('gateway-supplied redirects on the page', () => {
     expect(window.__payPwned).to.equal(undefined)
     expect(actions).to.deep.equal([])
     expect(pending).to.deep.equal(['unknown'])
+  })
+})
+
+describe('gateway-supplied invoice links', () => {
+  it('an invoice transactionUrl that is not https (or http on this machine) is never rendered as the pay link', async () => {
+    const view = (transactionUrl: string) => ({
+      id: 'cs_AAAAAAAAAAAAAAAAAAAAAAAA',
+      flow: 'invoice',
+      status: 'open',
+      amount: '250.00',
+      currency: 'EUR',
+      attemptsRemaining: 3,
+      invoice: { merchantInvoiceId: 'inv-1', regenerated: { merchantInvoiceId: 'inv-1', amount: '250.00', currency: 'EUR', transactionUrl } },
+    })
+    for (const bad of [HOSTILE, 'data:text/html,<script>window.__payPwned=1</script>', 'http://pay.example/invoice', 'https://user:pw@pay.example/x']) {
+      const el = await fixture<PayInvoiceView>(html`<pay-invoice-view .view=${view(bad) as never}></pay-invoice-view>`)
+      expect(el.shadowRoot?.querySelector('[part=pay-link]'), bad).to.equal(null)
+    }
+    const el = await fixture<PayInvoiceView>(html`<pay-invoice-view .view=${view('https://pay.example/invoice/1') as never}></pay-invoice-view>`)
+    expect(el.shadowRoot?.querySelector('[part=pay-link]')?.getAttribute('href')).to.equal('https://pay.example/invoice/1')
   })
 })
