@@ -118,6 +118,10 @@ describe('the demo shop Worker', () => {
     expect(again.body.status).toBe('succeeded')
     // Mallory's refused attempts charged nothing: Alice's first payment and her one repeat only.
     await expect.poll(async () => (await alice.orders()).webhooks.filter((w) => w.type.startsWith('payment.repeat.')).length, { timeout: 15_000 }).toBe(1)
+    // Every webhook Alice is shown is about her subscription or her repeat, and none reach Mallory.
+    const about = (w: { data: Record<string, unknown> }) => [w.data.id, w.data.sessionId, w.data.merchantTransactionId]
+    expect((await alice.orders()).webhooks.every((w) => about(w).includes(subscription) || about(w).includes(again.body.merchantTransactionId))).toBe(true)
+    expect((await mallory.orders()).webhooks).toEqual([])
     expect((await alice.post('/demo/api/session', { kind: 'saved-card', subscription })).status).toBe(200)
   })
 

@@ -33,9 +33,12 @@ function productApi(env: DemoEnv): Api {
 
 const notYours = (what: string) => ({ error: { code: 'not_found', message: what } })
 
-/** Which of the shop's references a webhook is about: a session id, or a repeat's reference. */
+/**
+ * Which of the shop's references a webhook is about: the session (`checkout.session.*`,
+ * `checkout.attempt.*` carry it as `id`, invoice events as `sessionId`), or a repeat's reference.
+ */
 function webhookRef(type: string, data: Record<string, unknown>): string | undefined {
-  const ref = typeof data.sessionId === 'string' ? data.sessionId : type.startsWith('checkout.session.') ? data.id : data.merchantTransactionId
+  const ref = typeof data.sessionId === 'string' ? data.sessionId : type.startsWith('checkout.') ? data.id : data.merchantTransactionId
   return typeof ref === 'string' ? ref : undefined
 }
 
