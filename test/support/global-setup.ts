@@ -24,7 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     port: await freePort(),
     persistTo: state,
     // Short waits keep the suite fast; the behaviour is the same as with the defaults.
-    vars: { SANDBOX_PENDING_DELAY_MS: '300', SANDBOX_SLOW_MS: '3000' },
+    vars: { SANDBOX_PENDING_DELAY_MS: '300', SANDBOX_SLOW_MS: '3000', SANDBOX_3DS_TTL_MS: '4000' },
     label: 'sandbox',
   })
   const catcherPort = await freePort()

@@ -159,6 +159,9 @@ async function answer(c: Ctx, op: string, fields: Record<string, string>, body: 
   if (fault === 'timeout') await sleep(num(c.env.SANDBOX_SLOW_MS, 30_000))
   if (fault === 'http500') return c.html('<html><body><h1>500 Internal Server Error</h1></body></html>', 500)
   if (fault === 'unparseable') return c.body(JSON.stringify(body).slice(0, 40), 200, { 'Content-Type': 'application/json' })
+  // Something between us and the Worker (a proxy, a rotated key) refuses the token after the
+  // charge went through: the Worker must not take the refusal for "nothing happened".
+  if (fault === 'token_refused') return c.json(result(CODES.tokenFailed))
   return c.json(body)
 }
 
@@ -592,8 +595,8 @@ sandbox.post('/invoice/pay/:id', async (c) => {
 sandbox.post('/sandbox/faults', async (c) => {
   const rule: unknown = await c.req.json().catch(() => undefined)
   const r = rule as Partial<FaultRule> | undefined
-  if (!r || typeof r.op !== 'string' || !['timeout', 'http500', 'unparseable'].includes(r.fault ?? '')) {
-    return c.json({ error: 'expected { op, fault: timeout|http500|unparseable, field?, value?, times? }' }, 400)
+  if (!r || typeof r.op !== 'string' || !['timeout', 'http500', 'unparseable', 'token_refused'].includes(r.fault ?? '')) {
+    return c.json({ error: 'expected { op, fault: timeout|http500|unparseable|token_refused, field?, value?, times? }' }, 400)
   }
   await ledger(c).addFault(r as FaultRule)
   return c.json({ ok: true }, 201)

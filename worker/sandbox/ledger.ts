@@ -71,7 +71,7 @@ export interface InvoiceRow {
   sourceId: string
 }
 
-export type Fault = 'timeout' | 'http500' | 'unparseable'
+export type Fault = 'timeout' | 'http500' | 'unparseable' | 'token_refused'
 
 export interface FaultRule {
   op: string

@@ -1,0 +1,289 @@
+/**
+ * Payment outcomes are never lost, forged or doubled: each case seen over real HTTP against the
+ * sandbox, through the Worker's public routes. (The model-based test, outcomes-model.test.ts,
+ * checks the same rules under random interleavings.)
+ */
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { verifyWebhook } from '../../worker/webhooks/sign.ts'
+import { TEST_SECRETS } from '../support/credentials.ts'
+import { browser, call, createSession, deliverNotification, merchant, notificationSentFor, pay, sessionState, webhooksAbout, type Session } from './api.ts'
+import { timePasses } from './clock.ts'
+import { cardFields, chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+
+const THREE_DS = '4000000000003220'
+const DECLINE = '4000000000000002'
+const PENDING = '4000000000000259'
+
+const stubOf = (s: Session) => env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+const eventTypes = async (mtid: string, atLeast: number) => (await webhooksAbout(mtid, atLeast, 10_000)).map((h) => (JSON.parse(h.body) as { type: string }).type)
+
+/** The shopper finishes on the sandbox's bank page; the sandbox notifies the Worker (relayed here). */
+async function finishBankPage(s: Session, redirectUrl: string, outcome: 'authenticated' | 'failed' = 'authenticated'): Promise<void> {
+  const acs = await fetch(`${redirectUrl}/complete`, { method: 'POST', body: new URLSearchParams({ outcome }), redirect: 'manual' })
+  expect(acs.status).toBe(303)
+}
+
+/** Polls until `find` returns something (webhooks are delivered in the background). */
+async function eventually<T>(find: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = await find()
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error('not found in time')
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** An invoice in the sandbox, as the merchant made it in the gateway's dashboard. */
+async function sandboxInvoice(amount: string): Promise<string> {
+  const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount, currency: 'EUR', invoiceExpirationPeriod: '0' })
+  if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+  return created.response.systemInvoiceId
+}
+
+describe('1. a payment in flight never expires; a verified result wins', () => {
+  it('a 3-D Secure payment finished after the session time ran out ends paid, with one final event: succeeded', async () => {
+    const s = await createSession({ expiresIn: 60 })
+    const res = await pay(s, THREE_DS)
+    expect(res.body.status).toBe('action_required')
+    // Seventy seconds later: the session's time is up while the shopper is on the bank's page.
+    await timePasses(stubOf(s), true)
+    expect((await sessionState(s.id)).status).toBe('action_required')
+    await finishBankPage(s, res.body.redirect?.url ?? '')
+    const applied = await deliverNotification(s.id, await notificationSentFor(s.id))
+    expect(applied.body).toMatchObject({ applied: true, status: 'succeeded' })
+    expect((await call(`/v1/return/${s.id}`)).text).toContain('succeeded')
+    const types = await eventTypes(s.mtid, 3)
+    expect(types.filter((t) => t.startsWith('checkout.session.'))).toEqual(['checkout.session.succeeded'])
+  })
+
+  it('an invoice session lives as long as its invoice: past its own 30 minutes it stays open and the paid invoice settles it', async () => {
+    const invoiceId = await sandboxInvoice('250.00')
+    const s = await createSession({ flow: 'invoice', amount: '250.00', invoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    const regen = await browser<{ invoice: { transactionUrl: string } }>(s, 'POST', '/invoice/regenerate', {})
+    expect(regen.status).toBe(200)
+    expect(Date.parse((await sessionState(s.id)).expiresAt as string)).toBeGreaterThan(Date.now() + 23 * 3_600_000)
+    await timePasses(stubOf(s)) // the 30-minute mark passes: nothing to expire yet
+    expect((await sessionState(s.id)).status).toBe('open')
+    const paid = await fetch(regen.body.invoice.transactionUrl, { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number: '4111111111111111', month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+    expect(paid.status).toBe(303)
+    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({ applied: true })
+    expect((await sessionState(s.id)).status).toBe('succeeded')
+  })
+})
+
+describe('2. an invoice settles only at the session amount', () => {
+  it('an invoice for another amount is refused at regeneration (409 invoice_mismatch), never offered, and the session fails', async () => {
+    const invoiceId = await sandboxInvoice('1.00')
+    const s = await createSession({ flow: 'invoice', amount: '120.00', invoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    const regen = await browser(s, 'POST', '/invoice/regenerate', {})
+    expect(regen.status).toBe(409)
+    expect(regen.body).toMatchObject({ error: { code: 'invoice_mismatch' } })
+    expect(regen.text).not.toContain('transactionUrl')
+    expect(await sessionState(s.id)).toMatchObject({ status: 'failed', invoice: null, lastError: { code: 'invoice_mismatch' } })
+    expect(await eventTypes(s.mtid, 1)).toEqual(['checkout.session.failed'])
+  })
+})
+
+describe('3. a notification settles only what it belongs to', () => {
+  it('a second session with the same merchantTransactionId is refused at creation (409 duplicate_order)', async () => {
+    const first = await createSession()
+    const second = await merchant('POST', '/v1/sessions', { flow: 'card', amount: '100.00', currency: 'EUR', merchantTransactionId: first.mtid })
+    expect(second.status).toBe(409)
+    expect(second.body).toMatchObject({ error: { code: 'duplicate_order', fields: [{ field: 'merchantTransactionId' }] } })
+  })
+
+  it('the same creation request repeated with its Idempotency-Key gets the same session and secret; another body with the key is 422', async () => {
+    const key = uniqueId('create')
+    const body = { flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: uniqueId('order') }
+    const first = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', body, { 'Idempotency-Key': key })
+    const again = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', body, { 'Idempotency-Key': key })
+    expect(first.status).toBe(201)
+    expect(again.status).toBe(201)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(again.body).toEqual(first.body)
+    const other = await merchant('POST', '/v1/sessions', { ...body, amount: '11.00' }, { 'Idempotency-Key': key })
+    expect(other.status).toBe(422)
+  })
+
+  it('another session’s signed notification is recorded and refused; the session stays open with no attempt', async () => {
+    const a = await createSession()
+    const paid = await pay(a, PENDING)
+    expect(paid.body.status).toBe('pending')
+    const note = await notificationSentFor(a.id)
+    const b = await createSession()
+    const refused = await deliverNotification(b.id, note)
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({ error: { code: 'notification_mismatch' } })
+    expect(await sessionState(b.id)).toMatchObject({ status: 'open', attempts: [], paymentId: null, refusedNotifications: 1 })
+    // It still settles its own session.
+    expect((await deliverNotification(a.id, note)).body).toMatchObject({ applied: true })
+  })
+
+  it('a signed notification in another currency is refused (the checksum does not cover the currency)', async () => {
+    const s = await createSession()
+    expect((await pay(s, PENDING)).body.status).toBe('pending')
+    const genuine = JSON.parse(await notificationSentFor(s.id)) as Record<string, unknown>
+    const res = await deliverNotification(s.id, JSON.stringify({ ...genuine, currency: 'JPY' }))
+    expect(res.status).toBe(409)
+    expect((await sessionState(s.id)).status).toBe('pending')
+  })
+
+  it('a repeat operation refuses a signed notification about another payment', async () => {
+    const parent = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    const initial = await pay(parent, '4111111111111111')
+    const key = uniqueId('rk')
+    const rep = await merchant<{ status: string }>('POST', `/v1/payments/${initial.body.paymentId}/repeat`, { amount: '9.99', currency: 'EUR' }, { 'Idempotency-Key': key })
+    expect(rep.body.status).toBe('succeeded')
+    const opId = env.OPERATIONS.idFromName(`repeat:${key}`).toString()
+    const someoneElses = await notificationSentFor(parent.id)
+    const res = await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: someoneElses })
+    expect(res.status).toBe(409)
+  })
+})
+
+describe('4. one event per change', () => {
+  it('eight "charge again" repeats, answered and notified at once, each tell payment.repeat.succeeded exactly once', async () => {
+    const parent = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    const initial = await pay(parent, '4111111111111111')
+    const keys = Array.from({ length: 8 }, () => uniqueId('rk'))
+    const answers = await Promise.all(keys.map((key) => merchant<{ status: string; merchantTransactionId: string }>('POST', `/v1/payments/${initial.body.paymentId}/repeat`, { amount: '2.50', currency: 'EUR' }, { 'Idempotency-Key': key })))
+    for (const a of answers) {
+      expect(a.body.status).toBe('succeeded')
+      // The sandbox notifies the operation too: relay it, as the gateway would deliver it.
+      const opId = env.OPERATIONS.idFromName(`repeat:${keys[answers.indexOf(a)]}`).toString()
+      const note = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/op_${opId}`)).json()) as string[]
+      for (const body of note) await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+    }
+    await new Promise((r) => setTimeout(r, 500))
+    for (const a of answers) {
+      const hooks = await webhooksAbout(a.body.merchantTransactionId, 1, 10_000, 'payment.repeat.succeeded')
+      expect(hooks).toHaveLength(1)
+      expect(JSON.parse(hooks[0]?.body ?? '{}')).toMatchObject({ data: { resultCode: expect.any(String) } })
+    }
+  })
+
+  it('ten parallel invoice regenerations of one session make one gateway call and one invoice.regenerated event', async () => {
+    const invoiceId = await sandboxInvoice('250.00')
+    const s = await createSession({ flow: 'invoice', amount: '250.00', invoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    const answers = await Promise.all(Array.from({ length: 10 }, () => browser<{ invoice?: { systemInvoiceId: string } }>(s, 'POST', '/invoice/regenerate', {})))
+    const ok = answers.filter((a) => a.status === 200)
+    expect(new Set(ok.map((a) => a.body.invoice?.systemInvoiceId)).size).toBe(1)
+    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body).toMatchObject({ error: { code: 'payment_in_progress' } })
+    expect(await eventTypes(s.mtid, 1)).toEqual(['invoice.regenerated'])
+  })
+})
+
+describe('5. a charge is never re-sent after a token refusal', () => {
+  it('a charge answered with 20001 after the gateway took it is unknown, then paid by inquiry: one charge, one attempt', async () => {
+    const s = await createSession()
+    await injectFault({ op: 'payment', fault: 'token_refused', field: 'merchantTransactionId', value: s.mtid })
+    const res = await pay(s, '4111111111111111')
+    expect(res.body.status).toBe('unknown')
+    await timePasses(stubOf(s))
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', attempts: [{ n: 1, status: 'succeeded' }] })
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
+})
+
+describe('6. attempt events are not final', () => {
+  it('a decline with attempts left is checkout.attempt.declined; the later success is the one final event', async () => {
+    const s = await createSession()
+    expect((await pay(s, DECLINE)).body).toMatchObject({ status: 'declined', attemptsRemaining: 2 })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    const types = await eventTypes(s.mtid, 4)
+    expect(types).toEqual(['checkout.attempt.processing', 'checkout.attempt.declined', 'checkout.attempt.processing', 'checkout.session.succeeded'])
+  })
+
+  it('the last attempt declined fails the session: checkout.session.failed, and the widget is told no attempts remain', async () => {
+    const s = await createSession({ maxAttempts: 1 })
+    expect((await pay(s, DECLINE)).body).toMatchObject({ status: 'declined', attemptsRemaining: 0 })
+    expect((await sessionState(s.id)).status).toBe('failed')
+    expect((await eventTypes(s.mtid, 2)).filter((t) => t.startsWith('checkout.session.'))).toEqual(['checkout.session.failed'])
+    // Personal data leaves the browser view once the session is final.
+    expect((await browser(s, 'GET', '')).body).toMatchObject({ status: 'failed', customer: null })
+  })
+})
+
+describe('7. clear operator outcomes', () => {
+  it('a request the gateway refuses (30005) says so: 502 gateway_rejected with the code, kept on the session, nothing charged', async () => {
+    const mtid = uniqueId('dup')
+    // A live payment with this reference already exists at the gateway (made outside this Worker).
+    expect((await client().payment({ amount: '1.00', currency: 'EUR', paymentType: 'DB', merchantTransactionId: mtid, ...cardFields(PENDING) } as never)).kind).toBe('pending')
+    const s = await createSession({ merchantTransactionId: mtid })
+    const res = await pay(s, '4111111111111111')
+    expect(res.status).toBe(502)
+    expect(res.body).toMatchObject({ error: { code: 'gateway_rejected', message: expect.stringContaining('30005') } })
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open', lastError: { code: 'gateway_rejected', gatewayCode: '30005' } })
+  })
+
+  it('GET /healthz?deep=1 needs the merchant key and proves a token can be had; unreachable and refused are told apart', async () => {
+    const { default: app } = await import('../../worker/index.ts')
+    const deep = (over: Partial<typeof env> = {}, auth = true) =>
+      app.fetch(new Request('http://worker.test/healthz?deep=1', { headers: auth ? { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}` } : {} }), { ...env, ...over })
+    expect((await deep({}, false)).status).toBe(401)
+    const ok = await deep()
+    expect(ok.status).toBe(200)
+    expect(await ok.json()).toMatchObject({ ok: true, deep: { token: 'ok' } })
+    const down = await deep({ GATEWAY_BASE_URL: 'http://127.0.0.1:9' })
+    expect(down.status).toBe(503)
+    expect(await down.json()).toMatchObject({ ok: false, deep: { error: 'gateway_unavailable' } })
+    const refused = await deep({ PARTNER_ID: 'not-the-partner' })
+    expect(refused.status).toBe(503)
+    expect(await refused.json()).toMatchObject({ ok: false, deep: { token: 'refused', error: 'gateway_auth_failed' } })
+  })
+
+  it('an abandoned 3-D Secure payment ends declined once the gateway closes the authentication, not unknown for a day', async () => {
+    const s = await createSession()
+    expect((await pay(s, THREE_DS)).body.status).toBe('action_required')
+    await timePasses(stubOf(s)) // asked while the shopper is still on the bank's page: still waiting
+    expect((await sessionState(s.id)).status).toBe('action_required')
+    await new Promise((r) => setTimeout(r, 4_200)) // the sandbox's authentication window (4 s in tests)
+    await timePasses(stubOf(s))
+    expect(await sessionState(s.id)).toMatchObject({ status: 'declined', attempts: [{ status: 'declined', code: '10016' }] })
+  })
+})
+
+describe('8. invoices regenerated through the merchant route', () => {
+  it('carry a notification address and a return page of their own; the paid invoice is told as invoice.paid', async () => {
+    const invoiceId = await sandboxInvoice('30.00')
+    const key = uniqueId('ik')
+    const ref = uniqueId('mref')
+    const res = await merchant<{ status: string; invoice: { transactionUrl: string } }>('POST', `/v1/invoices/${invoiceId}/regenerate`, { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' }, { 'Idempotency-Key': key })
+    expect(res.body.status).toBe('succeeded')
+    const opId = env.OPERATIONS.idFromName(`regenerate:${key}`).toString()
+    const paid = await fetch(res.body.invoice.transactionUrl, { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number: '4111111111111111', month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+    expect(paid.status).toBe(303)
+    // The shopper lands on the Worker's page for this operation, not a 404.
+    expect(paid.headers.get('Location')).toContain(`/v1/return/op_${opId}`)
+    const page = await call(`/v1/return/op_${opId}`)
+    expect(page.status).toBe(200)
+    const notes = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/op_${opId}`)).json()) as string[]
+    expect(notes.length).toBeGreaterThan(0)
+    const settled = await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: notes[0] })
+    expect(settled.body).toMatchObject({ applied: true })
+    const paidEvent = await eventually(async () => {
+      const hooks = (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string; signature?: string }[]
+      return hooks.map((h) => ({ h, e: JSON.parse(h.body) as { type: string; data: { idempotencyKeyHash?: string } } })).find(({ e }) => e.type === 'invoice.paid' && e.data.idempotencyKeyHash === opId)
+    })
+    expect((await verifyWebhook(paidEvent.h.body, paidEvent.h.signature, TEST_SECRETS.WEBHOOK_SECRET)).ok).toBe(true)
+  })
+})
+
+describe('9. amounts respect the currency’s minor unit', () => {
+  it('1000.50 JPY is refused at creation (amount: minor_units); 1000.00 JPY is accepted and charged as shown', async () => {
+    const half = await merchant('POST', '/v1/sessions', { flow: 'card', amount: '1000.50', currency: 'JPY', merchantTransactionId: uniqueId('jpy') })
+    expect(half.status).toBe(400)
+    expect(half.body).toMatchObject({ error: { code: 'invalid_request', fields: [{ field: 'amount', code: 'minor_units' }] } })
+    expect(half.text).not.toContain('1000.50')
+    const whole = await createSession({ amount: '1000.00', currency: 'JPY' })
+    expect((await browser(whole, 'GET', '')).body).toMatchObject({ amount: '1000.00', currency: 'JPY' })
+  })
+
+  it('a repeat of 5.50 JPY is refused before any gateway call', async () => {
+    const res = await merchant('POST', '/v1/payments/P000000001/repeat', { amount: '5.50', currency: 'JPY' }, { 'Idempotency-Key': uniqueId('k') })
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ error: { fields: [{ field: 'amount', code: 'minor_units' }] } })
+  })
+})
