@@ -26,7 +26,8 @@ const app = new Hono<{ Bindings: Env }>()
 // Every body is capped before a route reads it: 413 by Content-Length or while streaming (R24).
 app.use('*', limitBody())
 // Request rates across isolates (Rate Limiting bindings): per client address, per merchant key (R23).
-app.use('/v1/checkout/*', rateLimit('browser'))
+// The shopper's return and the card frame read the session too (a return can start a gateway inquiry).
+for (const path of ['/v1/checkout/*', '/v1/return/*', '/frame/*']) app.use(path, rateLimit('browser'))
 for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*']) app.use(path, rateLimit('merchant'))
 
 /** Liveness, and which gateway this deployment talks to (its origin only, never credentials). */

@@ -5,12 +5,14 @@
 import { ERROR_CODES, FIELD_ERROR_CODES } from '../../shared/errors.ts'
 import { CARD_BRANDS } from '../../shared/card.ts'
 import { FLOWS, STATUSES } from '../sessions/types.ts'
+import { EVENT_TYPES } from '../webhooks/events.ts'
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } })
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), { description: 'Error', ...json(ref('Error')) }]))
 const amount = { type: 'string', pattern: '^(0|[1-9][0-9]{0,11})\\.[0-9]{2}$', description: 'Decimal text with exactly two decimals, every currency (JPY too).' }
 const idemKey = { name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } }
+const optionalIdemKey = { ...idemKey, required: false, description: 'Makes creation safe to retry: the same request with the same key answers the same session.' }
 const merchant = [{ merchantKey: [] }]
 const browser = [{ clientSecret: [] }]
 
@@ -48,9 +50,9 @@ export const openApiDocument = {
         additionalProperties: false,
         properties: {
           flow: { enum: [...FLOWS] },
-          amount,
+          amount: { ...amount, description: 'Decimal text with two decimals, not finer than the currency minor unit (JPY: "1000.00"; "1000.50" is refused as minor_units).' },
           currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-          merchantTransactionId: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+          merchantTransactionId: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'Unique per deployment: a second session with it is 409 duplicate_order.' },
           paymentType: { enum: ['DB', 'PA'], default: 'DB' },
           recurring: { const: 'INITIAL', description: 'card: first payment of a series' },
           createRegistration: { type: 'boolean', description: 'card: store the card; the registrationId comes back on the session' },
@@ -71,7 +73,7 @@ export const openApiDocument = {
       PayResult: {
         type: 'object',
         properties: {
-          status: { enum: ['succeeded', 'declined', 'pending', 'action_required', 'unknown'] },
+          status: { enum: ['succeeded', 'declined', 'pending', 'action_required', 'unknown'], description: 'The attempt; with attemptsRemaining 0 a decline has ended the session (failed).' },
           paymentId: { type: 'string' },
           card: { type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } },
           redirect: { type: 'object', properties: { url: { type: 'string' }, method: { type: 'string' }, parameters: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } } } } },
@@ -81,9 +83,32 @@ export const openApiDocument = {
       },
     },
   },
+  /** Merchant events, POSTed to MERCHANT_WEBHOOK_URL and signed (Pay-Signature). */
+  webhooks: Object.fromEntries(
+    Object.entries(EVENT_TYPES).map(([type, e]) => [
+      type,
+      {
+        post: {
+          summary: `${e.when}${e.final ? ' Final.' : ''}`,
+          'x-final': e.final,
+          requestBody: json({
+            type: 'object',
+            required: ['id', 'type', 'created', 'data'],
+            properties: {
+              id: { type: 'string', description: 'Derives from the change: the same change always has the same id.' },
+              type: { const: type },
+              created: { type: 'integer' },
+              data: { type: 'object', description: e.about === 'session' ? 'The session as GET /v1/sessions/{id} shows it, with previousStatus and sequence.' : 'The operation: status, result, previousStatus, sequence.' },
+            },
+          }),
+          responses: { '200': { description: 'Received; anything else is retried with backoff' } },
+        },
+      },
+    ]),
+  ),
   paths: {
     '/v1/sessions': {
-      post: { summary: 'Create a checkout session', security: merchant, requestBody: json(ref('SessionCreate')), responses: { '201': { description: 'Created', ...json(ref('SessionCreated')) }, ...errors(400, 401, 403) } },
+      post: { summary: 'Create a checkout session', security: merchant, parameters: [optionalIdemKey], requestBody: json(ref('SessionCreate')), responses: { '201': { description: 'Created (or replayed, with Idempotent-Replayed: true)', ...json(ref('SessionCreated')) }, ...errors(400, 401, 403, 409, 422) } },
     },
     '/v1/sessions/{id}': { get: { summary: 'The whole state of a session (never card data)', security: merchant, responses: { '200': { description: 'Session' }, ...errors(401, 404) } } },
     '/v1/payments/{paymentId}/repeat': {
@@ -117,7 +142,16 @@ export const openApiDocument = {
     '/v1/checkout/{id}/qr/verify': { post: { summary: 'QR step 1: walletId (and name, email unless prefilled)', security: browser, responses: { '200': { description: 'merchantWalletId and expiry' }, ...errors(400, 401, 403, 410) } } },
     '/v1/checkout/{id}/qr/complete': { post: { summary: 'QR step 2', security: browser, parameters: [idemKey], responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 401, 409, 410) } } },
     '/v1/checkout/{id}/invoice/regenerate': { post: { summary: 'Regenerate the session invoice', security: browser, responses: { '200': { description: 'Invoice' }, ...errors(401, 403, 409, 410) } } },
-    '/v1/notifications/{id}': { post: { summary: 'Gateway notification (checksum verified)', responses: { '200': { description: 'Received' }, ...errors(400, 401, 404) } } },
-    '/v1/return/{id}': { get: { summary: 'Shopper return after 3-D Secure: confirms by inquiry, redirects to returnUrl', responses: { '303': { description: 'To the returnUrl' } } } },
+    '/v1/notifications/{id}': {
+      post: { summary: 'Gateway notification: checksum verified, then applied only to a payment this session or operation received', responses: { '200': { description: 'Received (applied, or already known)' }, ...errors(400, 401, 404, 409, 413) } },
+    },
+    '/v1/return/{id}': { get: { summary: 'Shopper return after 3-D Secure: confirms by inquiry, redirects to returnUrl', responses: { '303': { description: 'To the returnUrl' }, '200': { description: 'The result page' } } } },
+    '/healthz': {
+      get: {
+        summary: 'Liveness; with deep=1 (merchant key) a harmless gateway inquiry proves token, checksum and reachability',
+        parameters: [{ name: 'deep', in: 'query', required: false, schema: { const: '1' } }],
+        responses: { '200': { description: 'ok' }, '503': { description: 'The gateway check failed: error is gateway_unavailable, gateway_auth_failed or gateway_rejected' }, ...errors(401) },
+      },
+    },
   },
 } as const

@@ -18,6 +18,7 @@ import { log } from '../log.ts'
 import type { NotificationResult } from './checkout-session.ts'
 import { fail, type Reply } from './reply.ts'
 import { TaskedObject } from './tasked-object.ts'
+import type { EventType } from '../webhooks/events.ts'
 
 export interface RepeatParams {
   readonly kind: 'repeat'
@@ -56,9 +57,10 @@ const OP_TRANSITIONS: Readonly<Record<OpStatus, readonly OpStatus[]>> = {
 }
 
 /** The merchant event for entering a status; the ones marked final end the operation. */
-function eventType(kind: OperationParams['kind'], to: OpStatus): string {
-  if (kind === 'repeat') return `payment.repeat.${to}`
-  return to === 'paid' || (to === 'declined' && kind === 'regenerate') ? `invoice.${to}` : `invoice.regenerate.${to}`
+function eventType(kind: OperationParams['kind'], to: OpStatus): EventType {
+  const type = kind === 'repeat' ? `payment.repeat.${to}` : to === 'paid' || to === 'declined' ? `invoice.${to}` : `invoice.regenerate.${to}`
+  // Only reachable changes make events; every one of them is in the catalogue (events.ts).
+  return type as EventType
 }
 
 interface OperationRecord {

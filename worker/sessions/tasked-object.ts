@@ -14,6 +14,7 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../env.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
+import type { EventType } from '../webhooks/events.ts'
 import { signatureHeader, type WebhookEvent } from '../webhooks/sign.ts'
 
 type Tasks = Record<string, number>
@@ -27,7 +28,7 @@ interface OutboxItem {
 
 /** An event to write with a change: its type and payload; the id comes from the change. */
 export interface PendingEvent {
-  readonly type: string
+  readonly type: EventType
   readonly data: Record<string, unknown>
 }
 

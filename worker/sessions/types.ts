@@ -5,6 +5,7 @@
  */
 import type { CardBrand } from '../../shared/card.ts'
 import type { Redirect } from '../../shared/types.ts'
+import type { EventType } from '../webhooks/events.ts'
 
 export const FLOWS = ['card', 'saved-card', 'qr', 'invoice'] as const
 export type Flow = (typeof FLOWS)[number]
@@ -52,7 +53,7 @@ export const canMove = (from: Status, to: Status): boolean => TRANSITIONS[from].
  * an attempt are `checkout.attempt.*` and never final (a declined attempt may be followed by a
  * paid one while attempts remain).
  */
-export const EVENT_OF: Readonly<Record<Exclude<Status, 'open'>, string> & { open: string }> = {
+export const EVENT_OF: Readonly<Record<Status, EventType>> = {
   processing: 'checkout.attempt.processing',
   action_required: 'checkout.attempt.action_required',
   pending: 'checkout.attempt.pending',

@@ -1,0 +1,30 @@
+/**
+ * @module
+ * Every merchant event type, whether it ends what it is about, and when it is sent: the one list
+ * the code, the OpenAPI document (`webhooks`) and the README's table follow.
+ */
+
+export const EVENT_TYPES = {
+  'checkout.attempt.processing': { final: false, about: 'session', when: 'An attempt was sent to the gateway.' },
+  'checkout.attempt.action_required': { final: false, about: 'session', when: 'The shopper was sent to 3-D Secure.' },
+  'checkout.attempt.pending': { final: false, about: 'session', when: 'The gateway settles the attempt later.' },
+  'checkout.attempt.unknown': { final: false, about: 'session', when: 'The answer never came; a status inquiry follows.' },
+  'checkout.attempt.declined': { final: false, about: 'session', when: 'Declined while attempts remain; a later success may follow.' },
+  'checkout.attempt.reopened': { final: false, about: 'session', when: 'The attempt took no money (refused, or unknown to the gateway); the session can be paid.' },
+  'checkout.session.succeeded': { final: true, about: 'session', when: 'Paid.' },
+  'checkout.session.failed': { final: true, about: 'session', when: 'No attempt left, or the invoice does not match the session; nothing was charged.' },
+  'checkout.session.expired': { final: true, about: 'session', when: 'The session ran out of time with no payment in flight.' },
+  'invoice.regenerated': { final: false, about: 'session', when: "The session's invoice was regenerated (data.invoice)." },
+  'payment.repeat.pending': { final: false, about: 'operation', when: 'A repeat is settled later.' },
+  'payment.repeat.unknown': { final: false, about: 'operation', when: "A repeat's answer never came; a status inquiry follows." },
+  'payment.repeat.succeeded': { final: true, about: 'operation', when: 'The repeat was charged.' },
+  'payment.repeat.declined': { final: true, about: 'operation', when: 'The repeat was declined.' },
+  'payment.repeat.failed': { final: true, about: 'operation', when: 'The gateway refused the repeat; nothing was charged.' },
+  'invoice.regenerate.succeeded': { final: false, about: 'operation', when: 'A merchant-route regeneration made the invoice; invoice.paid or invoice.declined follows when it is paid.' },
+  'invoice.regenerate.unknown': { final: false, about: 'operation', when: "A regeneration's answer never came; it is asked again." },
+  'invoice.regenerate.failed': { final: true, about: 'operation', when: 'The gateway refused the regeneration.' },
+  'invoice.paid': { final: true, about: 'operation', when: 'The regenerated invoice was paid.' },
+  'invoice.declined': { final: true, about: 'operation', when: "The regenerated invoice's payment was declined." },
+} as const satisfies Record<string, { final: boolean; about: 'session' | 'operation'; when: string }>
+
+export type EventType = keyof typeof EVENT_TYPES
