@@ -301,6 +301,14 @@ describe('rate limits that hold across isolates (R23)', () => {
     expect((await read(`2001:db8::${Math.floor(Math.random() * 9999)}`)).status).toBe(200)
   })
 
+  it('the shopper’s return (which can start a gateway inquiry) and the card frame count against the same address', async () => {
+    const s = await createSession()
+    const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`
+    const get = (path: string) => app.fetch(new Request(`http://worker.test${path}`, { headers: { 'CF-Connecting-IP': ip } }), lowLimits())
+    const statuses = [(await get(`/v1/return/${s.id}`)).status, (await get(`/frame/${s.id}`)).status, (await get(`/v1/return/${s.id}`)).status, (await get(`/frame/${s.id}`)).status]
+    expect(statuses).toEqual([200, 200, 200, 429])
+  })
+
   it('merchant routes: the fourth request a minute with one merchant key is 429 rate_limited, across sessions, payments and invoices', async () => {
     const key = `sk_test_rate_${Math.random().toString(36).slice(2)}`
     const ask = (method: string, path: string) => app.fetch(new Request(`http://worker.test${path}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) }), lowLimits())
