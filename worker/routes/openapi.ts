@@ -108,40 +108,40 @@ export const openApiDocument = {
   ),
   paths: {
     '/v1/sessions': {
-      post: { summary: 'Create a checkout session', security: merchant, parameters: [optionalIdemKey], requestBody: json(ref('SessionCreate')), responses: { '201': { description: 'Created (or replayed, with Idempotent-Replayed: true)', ...json(ref('SessionCreated')) }, ...errors(400, 401, 403, 409, 422) } },
+      post: { summary: 'Create a checkout session', security: merchant, parameters: [optionalIdemKey], requestBody: json(ref('SessionCreate')), responses: { '201': { description: 'Created (or replayed, with Idempotent-Replayed: true)', ...json(ref('SessionCreated')) }, ...errors(400, 401, 403, 409, 413, 422, 429) } },
     },
-    '/v1/sessions/{id}': { get: { summary: 'The whole state of a session (never card data)', security: merchant, responses: { '200': { description: 'Session' }, ...errors(401, 404) } } },
+    '/v1/sessions/{id}': { get: { summary: 'The whole state of a session (never card data)', security: merchant, responses: { '200': { description: 'Session' }, ...errors(401, 404, 429) } } },
     '/v1/payments/{paymentId}/repeat': {
       post: {
         summary: 'A REPEATED payment by payment id (customer absent)',
         security: merchant,
         parameters: [idemKey],
         requestBody: json({ type: 'object', required: ['amount', 'currency'], properties: { amount, currency: { type: 'string' }, paymentType: { enum: ['DB', 'PA'] } } }),
-        responses: { '200': { description: 'Outcome (status succeeded | declined | pending | unknown)' }, ...errors(400, 401, 404, 409, 422, 502) },
+        responses: { '200': { description: 'Outcome (status succeeded | declined | pending | unknown)' }, ...errors(400, 401, 404, 409, 413, 422, 429, 502) },
       },
     },
-    '/v1/payments/{paymentId}/inquiry': { post: { summary: 'Gateway status inquiry (idType PID default, or MID)', security: merchant, responses: { '200': { description: 'Status' }, ...errors(400, 401, 404, 503) } } },
+    '/v1/payments/{paymentId}/inquiry': { post: { summary: 'Gateway status inquiry (idType PID default, or MID)', security: merchant, responses: { '200': { description: 'Status' }, ...errors(400, 401, 404, 413, 429, 503) } } },
     '/v1/invoices/{invoiceId}/regenerate': {
       post: {
         summary: 'Regenerate an invoice',
         security: merchant,
         parameters: [idemKey],
         requestBody: json({ type: 'object', required: ['merchantInvoiceId', 'invoiceExpirationPeriod'], properties: { merchantInvoiceId: { type: 'string' }, invoiceExpirationPeriod: { type: 'string' }, merchantRedirectUrl: { type: 'string' } } }),
-        responses: { '200': { description: 'Invoice details' }, ...errors(400, 401, 404, 409, 422, 502) },
+        responses: { '200': { description: 'Invoice details' }, ...errors(400, 401, 404, 409, 413, 422, 429, 502) },
       },
     },
-    '/v1/checkout/{id}': { get: { summary: 'What the widget renders', security: browser, responses: { '200': { description: 'Checkout view' }, ...errors(401, 403, 404) } } },
+    '/v1/checkout/{id}': { get: { summary: 'What the widget renders', security: browser, responses: { '200': { description: 'Checkout view' }, ...errors(403, 404, 429) } } },
     '/v1/checkout/{id}/pay': {
       post: {
         summary: 'Pay by card (card fields, customer, optional shipping) or saved card (card.cvv). Amount, currency and order come from the session.',
         security: browser,
         parameters: [idemKey],
-        responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 401, 403, 409, 410, 422, 429, 502) },
+        responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 403, 404, 409, 410, 413, 422, 429, 502) },
       },
     },
-    '/v1/checkout/{id}/qr/verify': { post: { summary: 'QR step 1: walletId (and name, email unless prefilled)', security: browser, responses: { '200': { description: 'merchantWalletId and expiry' }, ...errors(400, 401, 403, 410) } } },
-    '/v1/checkout/{id}/qr/complete': { post: { summary: 'QR step 2', security: browser, parameters: [idemKey], responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 401, 409, 410) } } },
-    '/v1/checkout/{id}/invoice/regenerate': { post: { summary: 'Regenerate the session invoice', security: browser, responses: { '200': { description: 'Invoice' }, ...errors(401, 403, 409, 410) } } },
+    '/v1/checkout/{id}/qr/verify': { post: { summary: 'QR step 1: walletId (and name, email unless prefilled)', security: browser, responses: { '200': { description: 'merchantWalletId and expiry' }, ...errors(400, 403, 404, 410, 413, 429) } } },
+    '/v1/checkout/{id}/qr/complete': { post: { summary: 'QR step 2', security: browser, parameters: [idemKey], responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 403, 404, 409, 410, 413, 429) } } },
+    '/v1/checkout/{id}/invoice/regenerate': { post: { summary: 'Regenerate the session invoice', security: browser, responses: { '200': { description: 'Invoice' }, ...errors(403, 404, 409, 410, 413, 429) } } },
     '/v1/notifications/{id}': {
       post: { summary: 'Gateway notification: checksum verified, then applied only to a payment this session or operation received', responses: { '200': { description: 'Received (applied, or already known)' }, ...errors(400, 401, 404, 409, 413) } },
     },
