@@ -6,7 +6,7 @@
  * (`worker/gateway/`), the sandbox's own checks and the widget's inputs are all derived from
  * these entries, so a field's name, format and per-operation rule is never written twice.
  *
- * Sources: `../shared/spec/gateway-api.md` (the spec as given) and `../shared/spec/gateway-facts.md`
+ * Sources: the gateway's API description as given to us, and the platform's public documentation
  * (real field names, AuthToken, 3-D Secure, inquiry, notification). Where the spec says
  * "not shown", the rule picked is the one a careful integrator would pick; the comment says why.
  */

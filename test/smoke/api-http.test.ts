@@ -71,7 +71,7 @@ describe('over real HTTP with wrangler dev', () => {
   it('a pending card is settled by the gateway notifying the Worker, which signs a webhook', async () => {
     const s = await createSession()
     expect((await pay(s, '4000000000000259')).body.status).toBe('pending')
-    const hook = await until(async () => hooks.find((h) => h.body.includes(s.mtid)))
+    const hook = await until(async () => hooks.find((h) => h.body.includes(s.mtid) && h.body.includes('"checkout.session.succeeded"')))
     const verified = await verifyWebhook(hook.body, hook.signature, TEST_SECRETS.WEBHOOK_SECRET)
     expect(verified.ok && verified.event).toMatchObject({ type: 'checkout.session.succeeded', data: { id: s.id, status: 'succeeded', amount: '42.00' } })
   })

@@ -13,7 +13,7 @@ const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 12)) {
   console.error(
     `pay-checkout needs Node 22.12 or newer (this is ${process.versions.node}). ` +
-      'Install Node 22, or run: source ../shared/tools/use-node22.sh',
+      'Install Node 22 (nvm install 22, fnm install 22, volta install node@22, or nodejs.org), then try again.',
   )
   process.exit(1)
 }
