@@ -55,4 +55,6 @@ export interface Env {
   RATE_LIMIT_BROWSER?: RateLimit
   /** Merchant routes (/v1/sessions, /v1/payments, /v1/invoices), per merchant key. */
   RATE_LIMIT_MERCHANT?: RateLimit
+  /** Unique order references and session-creation idempotency keys. */
+  ORDERS: DurableObjectNamespace<import('./sessions/order-registry.ts').OrderRegistry>
 }

@@ -12,6 +12,7 @@ import { rateLimit } from './middleware/rate-limit.ts'
 import { checkout } from './routes/checkout.ts'
 import { frame } from './routes/frame.ts'
 import { gateway } from './routes/gateway.ts'
+import { health } from './routes/health.ts'
 import { invoices } from './routes/invoices.ts'
 import { openApiDocument } from './routes/openapi.ts'
 import { payments } from './routes/payments.ts'
@@ -20,6 +21,7 @@ import { sessions } from './routes/sessions.ts'
 export { CardVelocity } from './sessions/card-velocity.ts'
 export { CheckoutSession } from './sessions/checkout-session.ts'
 export { MerchantOperation } from './sessions/merchant-operation.ts'
+export { OrderRegistry } from './sessions/order-registry.ts'
 
 const app = new Hono<{ Bindings: Env }>()
 
@@ -30,12 +32,7 @@ app.use('*', limitBody())
 for (const path of ['/v1/checkout/*', '/v1/return/*', '/frame/*']) app.use(path, rateLimit('browser'))
 for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*']) app.use(path, rateLimit('merchant'))
 
-/** Liveness, and which gateway this deployment talks to (its origin only, never credentials). */
-app.get('/healthz', (c) => {
-  const gatewayUrl = new URL(c.env.GATEWAY_BASE_URL)
-  return c.json({ ok: true, gateway: gatewayUrl.origin })
-})
-
+app.route('/healthz', health)
 app.get('/openapi.json', (c) => c.json(openApiDocument))
 
 app.route('/v1/sessions', sessions)

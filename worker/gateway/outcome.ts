@@ -78,7 +78,7 @@ export function readRedirect(body: unknown): RedirectRead {
   if (raw === undefined || raw === null) return { kind: 'none' }
   const fields = readFields(REDIRECT_FIELDS, body)
   const safe = fields.ok ? safeRedirect(raw) : undefined
-  return safe ? { kind: 'safe', redirect: { ...fields.value, ...safe } } : { kind: 'unsafe' }
+  return fields.ok && safe ? { kind: 'safe', redirect: { ...fields.value, ...safe } } : { kind: 'unsafe' }
 }
 
 /**
@@ -103,7 +103,7 @@ export function classifyPayment(body: unknown): PaymentOutcome {
       if (redirect) return { kind: 'action_required', redirect, ...coded }
       // No redirect at all (an inquiry's answer): still waiting on the shopper at the bank, pending.
       // An unusable one: we cannot tell what the gateway did; the session settles by inquiry.
-      return read.kind === 'none' ? { kind: 'pending', ...coded } : { kind: 'unknown', reason: 'unsafe_redirect' }
+      return step.kind === 'none' ? { kind: 'pending', ...coded } : { kind: 'unknown', reason: 'unsafe_redirect' }
     case 'P':
       if (step.kind === 'unsafe') return { kind: 'unknown', reason: 'unsafe_redirect' }
       return redirect ? { kind: 'pending', redirect, ...coded } : { kind: 'pending', ...coded }
