@@ -24,6 +24,9 @@ export default defineConfig({
           ALLOWED_ORIGINS: 'https://shop.example',
           // Test cards are shared by many tests; the velocity test sets its own limit.
           CARD_VELOCITY_LIMIT: '100000',
+          // Many tests decline cards on purpose: the deployment-wide breaker must not trip here
+          // (test/smoke/breaker-http.test.ts trips it on a stack of its own).
+          BREAKER_MIN_ATTEMPTS: '1000000',
         },
         // The suites share one client address and one merchant key: limits they never reach, plus
         // a low one that the rate-limit test swaps in (hardening.test.ts).

@@ -33,6 +33,14 @@ export interface Env {
   /** Bounds for session amounts, as amount text (defaults 0.01 and 999999999.99). */
   AMOUNT_MIN?: string
   AMOUNT_MAX?: string
+  /** Decline-rate breaker: settled card attempts in 10 minutes before it may trip (default 20). */
+  BREAKER_MIN_ATTEMPTS?: string
+  /** Share of those attempts declined that trips it (default 0.6). */
+  BREAKER_DECLINE_RATE?: string
+  /** How long it stays tripped in ms (default 900000). */
+  BREAKER_PAUSE_MS?: string
+  /** "always" (default): Turnstile on every pay when TURNSTILE_SECRET is set; "on_declines": only while the breaker is tripped. */
+  TURNSTILE_REQUIRED?: string
   /** Turnstile siteverify address (tests point it at a local stand-in). */
   TURNSTILE_VERIFY_URL?: string
 
@@ -55,6 +63,8 @@ export interface Env {
   RATE_LIMIT_BROWSER?: RateLimit
   /** Merchant routes (/v1/sessions, /v1/payments, /v1/invoices), per merchant key. */
   RATE_LIMIT_MERCHANT?: RateLimit
+  /** The decline-rate breaker, one per deployment (SECURITY.md R12). */
+  BREAKER: DurableObjectNamespace<import('./sessions/decline-breaker.ts').DeclineBreaker>
   /** Unique order references and session-creation idempotency keys. */
   ORDERS: DurableObjectNamespace<import('./sessions/order-registry.ts').OrderRegistry>
 }

@@ -22,6 +22,7 @@ export { CardVelocity } from './sessions/card-velocity.ts'
 export { CheckoutSession } from './sessions/checkout-session.ts'
 export { MerchantOperation } from './sessions/merchant-operation.ts'
 export { OrderRegistry } from './sessions/order-registry.ts'
+export { DeclineBreaker } from './sessions/decline-breaker.ts'
 
 const app = new Hono<{ Bindings: Env }>()
 

@@ -16,6 +16,7 @@ import { hmacHex, sha256Hex } from '../ids.ts'
 import { browserAccess, type BrowserAccessVariables } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { parsePayBody, SESSION_FIXED_KEYS } from '../sessions/parse-input.ts'
+import { breakerState } from '../sessions/decline-breaker.ts'
 import { turnstilePasses } from '../turnstile.ts'
 import { idempotencyKeyOf, sendReply } from './operations.ts'
 
@@ -48,7 +49,15 @@ checkout.post('/:id/pay', jsonBody(), async (c) => {
     return errorResponse(c, parsed.error.code, message, parsed.error.fields)
   }
   const ip = clientIp(c)
-  if (!(await turnstilePasses(c.env, body.turnstileToken, ip))) return errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value' }])
+  // A burst of declines across the deployment (card testing) trips the breaker: new attempts then
+  // need Turnstile, or wait where Turnstile is not configured (R10, R12).
+  const breaker = await breakerState(c.env)
+  if (breaker.tripped && !c.env.TURNSTILE_SECRET) {
+    const retry = String(Math.max(1, Math.ceil(((breaker.until ?? Date.now()) - Date.now()) / 1000)))
+    return errorResponse(c, 'too_many_attempts', 'Card payments are paused for a few minutes. Please try again later.', undefined, { 'Retry-After': retry })
+  }
+  const turnstileNeeded = c.env.TURNSTILE_REQUIRED !== 'on_declines' || breaker.tripped
+  if (turnstileNeeded && !(await turnstilePasses(c.env, body.turnstileToken, ip))) return errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value' }])
   const shopper = parsed.value
   // A keyed hash of the card number: the velocity key and the idempotency fingerprint (R11, R15).
   const pepper = await hmacHex(c.env.SECURE_KEY, 'pay-checkout card fingerprint v1')

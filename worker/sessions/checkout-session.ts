@@ -20,6 +20,7 @@ import { timingSafeEqualText } from '../gateway/checksum.ts'
 import type { Outcome, PaymentOutcome } from '../gateway/outcome.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
+import { breakerStub } from './decline-breaker.ts'
 import { fail, type Reply } from './reply.ts'
 import { TaskedObject } from './tasked-object.ts'
 import {
@@ -262,7 +263,8 @@ export class CheckoutSession extends TaskedObject {
       ip: input.ip,
       notificationUrl: `${base}/v1/notifications/${s.id}`,
       merchantRedirectUrl: `${base}/v1/return/${s.id}`,
-      redirectMethod: 'GET',
+      // POST keeps the gateway's signed checksum out of URLs, browser history and access logs (R25).
+      redirectMethod: 'POST',
     }
     const sh = input.shopper
     let brand: CardBrand | undefined
@@ -298,10 +300,12 @@ export class CheckoutSession extends TaskedObject {
       case 'succeeded':
         if (attempt) attempt.status = 'succeeded'
         await this.move(s, 'succeeded')
+        this.tally(s, false)
         return this.answer(s, 'succeeded')
       case 'declined':
         if (attempt) attempt.status = 'declined'
         await this.move(s, this.afterNoCharge(s, true))
+        this.tally(s, true)
         return this.answer(s, 'declined')
       case 'pending':
       case 'action_required':
@@ -352,6 +356,19 @@ export class CheckoutSession extends TaskedObject {
     }
   }
 
+  /**
+   * Counts a settled card attempt for the deployment's decline breaker (R12), after the session's
+   * own change is written and without holding the shopper's answer for it.
+   */
+  private tally(s: SessionRecord, declined: boolean): void {
+    if (s.flow !== 'card' && s.flow !== 'saved-card') return
+    this.ctx.waitUntil(
+      breakerStub(this.env)
+        .count(declined)
+        .catch((e: unknown) => log.warn('breaker_count_failed', { error: e })),
+    )
+  }
+
   // ---- unknown outcomes: status inquiry with backoff ---------------------------------------
 
   private inquiryDelay(s: SessionRecord): number {
@@ -394,6 +411,7 @@ export class CheckoutSession extends TaskedObject {
       s.resultDescription = outcome.description
       if (attempt) Object.assign(attempt, { status: outcome.kind, code: outcome.code, description: outcome.description })
       await this.move(s, outcome.kind === 'succeeded' ? 'succeeded' : this.afterNoCharge(s, true))
+      this.tally(s, outcome.kind === 'declined')
       return
     } else if (outcome.kind === 'not_found' && s.status === 'unknown') {
       // The gateway never saw the charge: nothing to settle, the shopper may try again.
@@ -505,6 +523,7 @@ export class CheckoutSession extends TaskedObject {
     if (settled) Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
     await this.move(s, to)
     if (to === 'pending') await this.schedule('inquiry', Date.now() + this.inquiryDelay(s))
+    else this.tally(s, to !== 'succeeded')
     return { kind: 'applied', status: s.status }
   }
 

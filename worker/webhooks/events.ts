@@ -14,6 +14,8 @@ export const EVENT_TYPES = {
   'checkout.session.succeeded': { final: true, about: 'session', when: 'Paid.' },
   'checkout.session.failed': { final: true, about: 'session', when: 'No attempt left, or the invoice does not match the session; nothing was charged.' },
   'checkout.session.expired': { final: true, about: 'session', when: 'The session ran out of time with no payment in flight.' },
+  'checkout.breaker.tripped': { final: false, about: 'deployment', when: 'Declines across the deployment passed the threshold: card attempts need Turnstile (or are refused) until data.until.' },
+  'checkout.breaker.reset': { final: false, about: 'deployment', when: 'Card attempts flow normally again.' },
   'invoice.regenerated': { final: false, about: 'session', when: "The session's invoice was regenerated (data.invoice)." },
   'payment.repeat.pending': { final: false, about: 'operation', when: 'A repeat is settled later.' },
   'payment.repeat.unknown': { final: false, about: 'operation', when: "A repeat's answer never came; a status inquiry follows." },
@@ -25,6 +27,6 @@ export const EVENT_TYPES = {
   'invoice.regenerate.failed': { final: true, about: 'operation', when: 'The gateway refused the regeneration.' },
   'invoice.paid': { final: true, about: 'operation', when: 'The regenerated invoice was paid.' },
   'invoice.declined': { final: true, about: 'operation', when: "The regenerated invoice's payment was declined." },
-} as const satisfies Record<string, { final: boolean; about: 'session' | 'operation'; when: string }>
+} as const satisfies Record<string, { final: boolean; about: 'session' | 'operation' | 'deployment'; when: string }>
 
 export type EventType = keyof typeof EVENT_TYPES

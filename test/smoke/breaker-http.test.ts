@@ -1,0 +1,77 @@
+/**
+ * The decline-rate breaker over real HTTP (R12): a burst of declines across sessions, as card
+ * testers cause, pauses new card attempts for the whole deployment and tells the merchant.
+ * Its own stack, with a low threshold (4 settled attempts, half declined).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TEST_SECRETS } from '../support/credentials.ts'
+import { freePort, startStack } from '../support/processes.mjs'
+
+let stack: { stop: () => Promise<unknown> }
+let worker: { url: string }
+let receiver: Server
+const hooks: string[] = []
+const state = mkdtempSync(join(tmpdir(), 'pay-breaker-'))
+
+beforeAll(async () => {
+  const receiverPort = await freePort()
+  receiver = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c: Buffer) => (body += c.toString()))
+    req.on('end', () => {
+      hooks.push(body)
+      res.writeHead(200).end()
+    })
+  })
+  await new Promise<void>((r) => receiver.listen(receiverPort, '127.0.0.1', () => r()))
+  stack = await startStack({
+    stateDir: state,
+    vars: { MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks`, CARD_VELOCITY_LIMIT: '1000', BREAKER_MIN_ATTEMPTS: '4', BREAKER_DECLINE_RATE: '0.5', BREAKER_PAUSE_MS: '120000' },
+  })
+  worker = (stack as unknown as { worker: { url: string } }).worker
+}, 180_000)
+
+afterAll(async () => {
+  await stack?.stop()
+  await new Promise((r) => receiver?.close(r))
+  rmSync(state, { recursive: true, force: true })
+})
+
+async function payOnce(number: string): Promise<{ status: number; headers: Headers; body: { status?: string; error?: { code: string } } }> {
+  const created = await fetch(`${worker.url}/v1/sessions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ flow: 'card', amount: '5.00', currency: 'EUR', merchantTransactionId: `brk-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` }),
+  })
+  const s = (await created.json()) as { id: string; clientSecret: string }
+  const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': `k-${Math.random().toString(36).slice(2)}` },
+    body: JSON.stringify({ card: { number, expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } }),
+  })
+  return { status: res.status, headers: res.headers, body: (await res.json()) as { status?: string; error?: { code: string } } }
+}
+
+describe('the decline-rate breaker', () => {
+  it('after a burst of declines across sessions, new card attempts are paused (429, Retry-After) and the merchant gets checkout.breaker.tripped', async () => {
+    for (let i = 0; i < 4; i++) expect((await payOnce('4000000000000002')).body.status).toBe('declined')
+    const deadline = Date.now() + 15_000
+    let paused: Awaited<ReturnType<typeof payOnce>> | undefined
+    while (Date.now() < deadline && !paused) {
+      const attempt = await payOnce('4000000000000002')
+      if (attempt.status === 429) paused = attempt
+      else await new Promise((r) => setTimeout(r, 500))
+    }
+    expect(paused?.body.error?.code).toBe('too_many_attempts')
+    expect(Number(paused?.headers.get('Retry-After'))).toBeGreaterThan(0)
+    const until = Date.now() + 10_000
+    while (Date.now() < until && !hooks.some((h) => h.includes('"checkout.breaker.tripped"'))) await new Promise((r) => setTimeout(r, 200))
+    const tripped = JSON.parse(hooks.find((h) => h.includes('"checkout.breaker.tripped"')) ?? '{}') as { data?: { declines: number; attempts: number } }
+    expect(tripped.data?.declines).toBeGreaterThanOrEqual(2)
+    expect(tripped.data?.attempts).toBeGreaterThanOrEqual(4)
+  })
+})
