@@ -3,39 +3,31 @@
  * Worker; the sandbox notifies the Worker itself; the Worker signs a webhook to a receiver here.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_SECRETS } from '../support/credentials.ts'
-import { freePort, startStack } from '../support/processes.mjs'
+import { startStack } from '../support/processes.mjs'
+import { startReceiver, type Receiver } from '../support/receiver.ts'
 import { verifyWebhook } from '../../worker/webhooks/sign.ts'
 
 let stack: { stop: () => Promise<unknown> }
 let worker: { url: string }
-let receiver: Server
-const hooks: { body: string; signature: string | undefined }[] = []
+let receiver: Receiver
+let hooks: Receiver['hooks'] = []
 const state = mkdtempSync(join(tmpdir(), 'pay-http-'))
 
 beforeAll(async () => {
-  const receiverPort = await freePort()
-  receiver = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c: Buffer) => (body += c.toString()))
-    req.on('end', () => {
-      hooks.push({ body, signature: typeof req.headers['pay-signature'] === 'string' ? req.headers['pay-signature'] : undefined })
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((r) => receiver.listen(receiverPort, '127.0.0.1', () => r()))
-  const started = await startStack({ stateDir: state, vars: { MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks` } })
+  receiver = await startReceiver()
+  hooks = receiver.hooks
+  const started = await startStack({ stateDir: state, vars: { MERCHANT_WEBHOOK_URL: receiver.url } })
   stack = started
   worker = started.worker
 }, 180_000)
 
 afterAll(async () => {
   await stack?.stop()
-  await new Promise((r) => receiver?.close(r))
+  await receiver?.close()
   rmSync(state, { recursive: true, force: true })
 })
 

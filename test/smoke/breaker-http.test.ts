@@ -4,40 +4,31 @@
  * Its own stack, with a low threshold (4 settled attempts, half declined).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_SECRETS } from '../support/credentials.ts'
-import { freePort, startStack } from '../support/processes.mjs'
+import { startStack } from '../support/processes.mjs'
+import { startReceiver, type Receiver } from '../support/receiver.ts'
 
 let stack: { stop: () => Promise<unknown> }
 let worker: { url: string }
-let receiver: Server
-const hooks: string[] = []
+let receiver: Receiver
 const state = mkdtempSync(join(tmpdir(), 'pay-breaker-'))
+const hooks = (): string[] => receiver.hooks.map((h) => h.body)
 
 beforeAll(async () => {
-  const receiverPort = await freePort()
-  receiver = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c: Buffer) => (body += c.toString()))
-    req.on('end', () => {
-      hooks.push(body)
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((r) => receiver.listen(receiverPort, '127.0.0.1', () => r()))
+  receiver = await startReceiver()
   stack = await startStack({
     stateDir: state,
-    vars: { MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks`, CARD_VELOCITY_LIMIT: '1000', BREAKER_MIN_ATTEMPTS: '4', BREAKER_DECLINE_RATE: '0.5', BREAKER_PAUSE_MS: '120000' },
+    vars: { MERCHANT_WEBHOOK_URL: receiver.url, CARD_VELOCITY_LIMIT: '1000', BREAKER_MIN_ATTEMPTS: '4', BREAKER_DECLINE_RATE: '0.5', BREAKER_PAUSE_MS: '120000' },
   })
   worker = (stack as unknown as { worker: { url: string } }).worker
 }, 180_000)
 
 afterAll(async () => {
   await stack?.stop()
-  await new Promise((r) => receiver?.close(r))
+  await receiver?.close()
   rmSync(state, { recursive: true, force: true })
 })
 
@@ -69,8 +60,8 @@ describe('the decline-rate breaker', () => {
     expect(paused?.body.error?.code).toBe('too_many_attempts')
     expect(Number(paused?.headers.get('Retry-After'))).toBeGreaterThan(0)
     const until = Date.now() + 10_000
-    while (Date.now() < until && !hooks.some((h) => h.includes('"checkout.breaker.tripped"'))) await new Promise((r) => setTimeout(r, 200))
-    const tripped = JSON.parse(hooks.find((h) => h.includes('"checkout.breaker.tripped"')) ?? '{}') as { data?: { declines: number; attempts: number } }
+    while (Date.now() < until && !hooks().some((h) => h.includes('"checkout.breaker.tripped"'))) await new Promise((r) => setTimeout(r, 200))
+    const tripped = JSON.parse(hooks().find((h) => h.includes('"checkout.breaker.tripped"')) ?? '{}') as { data?: { declines: number; attempts: number } }
     expect(tripped.data?.declines).toBeGreaterThanOrEqual(2)
     expect(tripped.data?.attempts).toBeGreaterThanOrEqual(4)
   })
