@@ -24,6 +24,10 @@ import type { Format } from './formats.ts'
  *   demo have invoices to regenerate (the real gateway creates them in its dashboard).
  * - `authToken`: generate the AuthToken (facts sheet).
  * - `inquiry`: status inquiry, `payments/{id}` with `paymentType=IN` (facts sheet).
+ * - `capture` / `refund`: capture an authorisation (`paymentType=CP`) or refund a captured
+ *   payment (`RF`), in full or in part, on `payments/{paymentId}` (facts sheet).
+ * - `reversal`: void an authorisation not captured (`RV`) on `payments/{paymentId}`.
+ * - `deleteRegistration`: delete a stored card (`DL`) on `paywithtoken/{registrationId}`.
  */
 export const OPERATIONS = [
   'payment',
@@ -36,6 +40,10 @@ export const OPERATIONS = [
   'invoiceGenerate',
   'authToken',
   'inquiry',
+  'capture',
+  'refund',
+  'reversal',
+  'deleteRegistration',
 ] as const
 export type Operation = (typeof OPERATIONS)[number]
 
@@ -51,6 +59,10 @@ export const OPERATION_PATHS = {
   invoiceGenerate: '/invoiceServices/REST/v1/generate',
   authToken: '/transactionServices/REST/v1/authToken',
   inquiry: '/transactionServices/REST/v1/payments/{id}',
+  capture: '/transactionServices/REST/v1/payments/{id}',
+  refund: '/transactionServices/REST/v1/payments/{id}',
+  reversal: '/transactionServices/REST/v1/payments/{id}',
+  deleteRegistration: '/transactionServices/REST/v1/paywithtoken/{id}',
 } as const satisfies Record<Operation, string>
 
 /** Invoice calls get their token from the invoice service's own authToken endpoint (facts sheet). */
@@ -87,7 +99,17 @@ export interface RequestField {
   readonly input?: { readonly autocomplete: string; readonly inputmode?: 'numeric' | 'email' | 'tel' | 'text' }
 }
 
-const PAYMENT_OPS = { payment: 'R', tokenInitial: 'R', tokenRepeat: 'R', repeat: 'R', inquiry: 'R' } as const
+const PAYMENT_OPS = {
+  payment: 'R',
+  tokenInitial: 'R',
+  tokenRepeat: 'R',
+  repeat: 'R',
+  inquiry: 'R',
+  capture: 'R',
+  refund: 'R',
+  reversal: 'R',
+  deleteRegistration: 'R',
+} as const
 
 /** Request fields, keyed by a logical name. Two keys may share a wire name in different operations. */
 export const REQUEST_FIELDS = {
@@ -137,23 +159,27 @@ export const REQUEST_FIELDS = {
     format: 'merchantTransactionId',
     // Required where it is a checksum input (initial payment) and for QR. Optional on token and
     // repeat payments, where the samples omit it; we send it anyway so that a charge whose answer
-    // never came can be found by an inquiry by merchantTransactionId (idType=MID).
-    use: { payment: 'R', tokenInitial: 'O', tokenRepeat: 'O', repeat: 'O', qrVerify: 'R', qrComplete: 'O' },
+    // never came can be found by an inquiry by merchantTransactionId (idType=MID). Captures,
+    // refunds and reversals carry one derived from the merchant's operation for the same reason.
+    use: { payment: 'R', tokenInitial: 'O', tokenRepeat: 'O', repeat: 'O', qrVerify: 'R', qrComplete: 'O', capture: 'O', refund: 'O', reversal: 'O' },
     source: 'session',
     checksum: true,
   },
   amount: {
     wire: 'amount',
     format: 'amount',
-    // QR verify carries the order in wallet currency (walletAmount) instead.
-    use: { payment: 'R', tokenInitial: 'R', tokenRepeat: 'R', repeat: 'R', qrComplete: 'R', invoiceGenerate: 'R' },
+    // QR verify carries the order in wallet currency (walletAmount) instead. Capture and refund
+    // name the part of the payment they move (a checksum input); a reversal releases all of it.
+    use: { payment: 'R', tokenInitial: 'R', tokenRepeat: 'R', repeat: 'R', qrComplete: 'R', invoiceGenerate: 'R', capture: 'R', refund: 'R' },
     source: 'session',
     checksum: true,
   },
   currency: {
     wire: 'currency',
     format: 'currency',
-    use: { payment: 'R', tokenInitial: 'R', tokenRepeat: 'R', repeat: 'R', qrComplete: 'R', invoiceGenerate: 'R' },
+    // On capture and refund it must be the payment's own (the checksum does not cover it, so the
+    // sandbox compares it); sent so a currency mix-up is refused rather than converted.
+    use: { payment: 'R', tokenInitial: 'R', tokenRepeat: 'R', repeat: 'R', qrComplete: 'R', invoiceGenerate: 'R', capture: 'R', refund: 'R' },
     source: 'session',
   },
   paymentBrand: {
@@ -186,6 +212,15 @@ export const REQUEST_FIELDS = {
     values: ['IN'],
     use: { inquiry: 'R' },
     fixed: { inquiry: 'IN' },
+    source: 'worker',
+  },
+  /** The back-office operations share `paymentType` with payments and inquiries, each its own value. */
+  operationType: {
+    wire: 'paymentType',
+    format: 'enum',
+    values: ['CP', 'RF', 'RV', 'DL'],
+    use: { capture: 'R', refund: 'R', reversal: 'R', deleteRegistration: 'R' },
+    fixed: { capture: 'CP', refund: 'RF', reversal: 'RV', deleteRegistration: 'DL' },
     source: 'worker',
   },
   idType: {

@@ -1,13 +1,14 @@
 // Worker tests run inside workerd (@cloudflare/vitest-plugin) against a real sandbox gateway
 // over HTTP, started by the global setup.
 import { fileURLToPath } from 'node:url'
-import { cloudflareTest } from '@cloudflare/vitest-plugin'
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 import { TEST_SECRETS } from './support/credentials.ts'
 
 export default defineConfig({
   plugins: [
-    cloudflareTest(({ inject }) => ({
+    // The search index's migrations (migrations/), applied by test/worker/setup.ts to the local D1.
+    cloudflareTest(async ({ inject }) => ({
       wrangler: { configPath: fileURLToPath(new URL('../wrangler.toml', import.meta.url)) },
       miniflare: {
         bindings: {
@@ -24,6 +25,7 @@ export default defineConfig({
           ALLOWED_ORIGINS: 'https://shop.example',
           // Test cards are shared by many tests; the velocity test sets its own limit.
           CARD_VELOCITY_LIMIT: '100000',
+          TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL('../migrations', import.meta.url))),
           // Many tests decline cards on purpose: the deployment-wide breaker must not trip here
           // (test/smoke/breaker-http.test.ts trips it on a stack of its own).
           BREAKER_MIN_ATTEMPTS: '1000000',

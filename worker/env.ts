@@ -57,6 +57,14 @@ export interface Env {
   SESSIONS: DurableObjectNamespace<import('./sessions/checkout-session.ts').CheckoutSession>
   OPERATIONS: DurableObjectNamespace<import('./sessions/merchant-operation.ts').MerchantOperation>
   VELOCITY: DurableObjectNamespace<import('./sessions/card-velocity.ts').CardVelocity>
+  /** One per gateway paymentId: captures, voids, refunds (worker/payments/). */
+  PAYMENTS: DurableObjectNamespace<import('./payments/payment-object.ts').PaymentObject>
+  /** One per registrationId: its deletion at the gateway (worker/registrations/). */
+  REGISTRATIONS: DurableObjectNamespace<import('./registrations/registration-object.ts').RegistrationObject>
+
+  // D1
+  /** The search index of payments and sessions (migrations/, worker/search/). */
+  DB: D1Database
 
   // Rate Limiting bindings ([[ratelimits]] in wrangler.toml); a scope without one is not limited.
   /** Browser routes (/v1/checkout), per connecting address. */

@@ -16,12 +16,17 @@ import { health } from './routes/health.ts'
 import { invoices } from './routes/invoices.ts'
 import { openApiDocument } from './routes/openapi.ts'
 import { payments } from './routes/payments.ts'
+import { registrations } from './routes/registrations.ts'
+import { money } from './routes/money.ts'
+import { paymentSearch, sessionSearch } from './routes/search.ts'
 import { sessions } from './routes/sessions.ts'
 
 export { CardVelocity } from './sessions/card-velocity.ts'
 export { CheckoutSession } from './sessions/checkout-session.ts'
 export { MerchantOperation } from './sessions/merchant-operation.ts'
 export { OrderRegistry } from './sessions/order-registry.ts'
+export { PaymentObject } from './payments/payment-object.ts'
+export { RegistrationObject } from './registrations/registration-object.ts'
 export { DeclineBreaker } from './sessions/decline-breaker.ts'
 
 const app = new Hono<{ Bindings: Env }>()
@@ -31,14 +36,18 @@ app.use('*', limitBody())
 // Request rates across isolates (Rate Limiting bindings): per client address, per merchant key (R23).
 // The shopper's return and the card frame read the session too (a return can start a gateway inquiry).
 for (const path of ['/v1/checkout/*', '/v1/return/*', '/frame/*']) app.use(path, rateLimit('browser'))
-for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*']) app.use(path, rateLimit('merchant'))
+for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*', '/v1/registrations/*']) app.use(path, rateLimit('merchant'))
 
 app.route('/healthz', health)
 app.get('/openapi.json', (c) => c.json(openApiDocument))
 
+app.route('/v1/sessions', sessionSearch)
 app.route('/v1/sessions', sessions)
+app.route('/v1/payments', paymentSearch)
+app.route('/v1/payments', money)
 app.route('/v1/payments', payments)
 app.route('/v1/invoices', invoices)
+app.route('/v1/registrations', registrations)
 app.route('/v1/checkout', checkout)
 app.route('/v1', gateway)
 app.route('/frame', frame)

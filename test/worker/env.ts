@@ -11,6 +11,8 @@ declare global {
       CATCHER_URL: string
       /** A Rate Limiting binding with a limit of 3 a minute, for the rate-limit test. */
       RATE_LIMIT_TEST_LOW: RateLimit
+      /** The D1 migrations (migrations/), read by the config and applied in setup.ts. */
+      TEST_MIGRATIONS: import('cloudflare:test').D1Migration[]
     }
     interface GlobalProps {
       mainModule: typeof import('../../worker/index.ts')

@@ -3,10 +3,13 @@
  * tests, scans the captured logs and every Durable Object's storage for card numbers, CVVs and
  * secrets (SECURITY.md R16, R25). A leak fails the file.
  */
-import { env, listDurableObjectIds, runInDurableObject } from 'cloudflare:test'
-import { afterAll, expect } from 'vitest'
+import { applyD1Migrations, env, listDurableObjectIds, runInDurableObject } from 'cloudflare:test'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { BRAND_RULES, detectBrand, luhnValid } from '../../shared/card.ts'
 import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
+
+// The search index (D1) as `npm start` has it: the migrations applied (idempotent).
+beforeAll(() => applyD1Migrations(env.DB, env.TEST_MIGRATIONS))
 
 const captured: string[] = []
 for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
@@ -36,7 +39,7 @@ export function leaksIn(text: string): string[] {
 
 export async function storageDump(): Promise<string> {
   const parts: string[] = []
-  for (const ns of [env.SESSIONS, env.OPERATIONS, env.VELOCITY] as unknown as DurableObjectNamespace<undefined>[]) {
+  for (const ns of [env.SESSIONS, env.OPERATIONS, env.VELOCITY, env.PAYMENTS, env.REGISTRATIONS] as unknown as DurableObjectNamespace<undefined>[]) {
     for (const id of await listDurableObjectIds(ns)) {
       parts.push(await runInDurableObject(ns.get(id), async (_instance, state) => JSON.stringify([...(await state.storage.list())])))
     }

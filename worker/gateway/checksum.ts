@@ -19,6 +19,10 @@ export const CHECKSUM_RULES = {
   paymentId: ['memberId', 'secureKey', 'paymentId', 'amount'],
   /** Regenerate an invoice: invoiceId|memberId|secureKey|merchantRedirectUrl (the plain URL). */
   invoice: ['invoiceId', 'memberId', 'secureKey', 'merchantRedirectUrl'],
+  /** Reversal (void) of an authorisation: memberId|secureKey|paymentId. */
+  reversal: ['memberId', 'secureKey', 'paymentId'],
+  /** Deletion of a registration (stored card): memberId|secureKey|registrationId. */
+  deregistration: ['memberId', 'secureKey', 'registrationId'],
   /** Status inquiry: memberId|secureKey|id (paymentId or merchantTransactionId). */
   inquiry: ['memberId', 'secureKey', 'id'],
   /** Notification and browser return: paymentId|merchantTransactionId|amount|transactionStatus|secureKey. */

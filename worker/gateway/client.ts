@@ -38,7 +38,7 @@ export interface GatewayConfig {
 }
 
 /** Fields the client fills from configuration, the checksum rule or the operation itself. */
-type Auto = 'memberId' | 'terminalId' | 'checksum' | 'partnerId' | 'merchantUsername' | 'secureKey' | 'paymentMode' | 'inquiryType'
+type Auto = 'memberId' | 'terminalId' | 'checksum' | 'partnerId' | 'merchantUsername' | 'secureKey' | 'paymentMode' | 'inquiryType' | 'operationType'
 type Fixed = 'recurringType' | 'paymentBrand'
 /** What a caller passes for an operation: the request less what the client fills in. */
 export type CallFields<Op extends Operation> = Omit<RequestOf<Op>, Auto | Fixed> &
@@ -52,10 +52,18 @@ const CHECKSUM_OF: Partial<Record<Operation, ChecksumRule>> = {
   inquiry: 'inquiry',
   invoiceRegenerate: 'invoice',
   invoiceGenerate: 'invoiceGenerate',
+  capture: 'paymentId',
+  refund: 'paymentId',
+  reversal: 'reversal',
+  deleteRegistration: 'deregistration',
 }
 
-/** Operations that move money: never sent twice, whatever the first answer was. */
-const MOVES_MONEY: ReadonlySet<Operation> = new Set<Operation>(['payment', 'tokenInitial', 'tokenRepeat', 'repeat', 'qrComplete'])
+/**
+ * Operations that move money: never sent twice, whatever the first answer was. A capture, refund
+ * or reversal moves money too (or releases it); deleting a registration does not, and is sent
+ * again with a fresh token like an inquiry.
+ */
+export const MOVES_MONEY: ReadonlySet<Operation> = new Set<Operation>(['payment', 'tokenInitial', 'tokenRepeat', 'repeat', 'qrComplete', 'capture', 'refund', 'reversal'])
 
 /** What one HTTP exchange produced before classification. */
 type Exchange =
@@ -94,6 +102,26 @@ export class GatewayClient {
   /** Status inquiry by payment id (PID) or merchantTransactionId (MID). */
   inquiry(id: string, idType: 'PID' | 'MID'): Promise<PaymentOutcome> {
     return this.#paymentCall('inquiry', { idType }, id)
+  }
+
+  /** Captures an authorisation (PA), in full or in part (`payments/{id}`, paymentType CP). */
+  capture(paymentId: string, fields: CallFields<'capture'>): Promise<PaymentOutcome> {
+    return this.#paymentCall('capture', fields, paymentId)
+  }
+
+  /** Refunds a captured payment, in full or in part (`payments/{id}`, paymentType RF). */
+  refund(paymentId: string, fields: CallFields<'refund'>): Promise<PaymentOutcome> {
+    return this.#paymentCall('refund', fields, paymentId)
+  }
+
+  /** Voids an authorisation that is not captured (`payments/{id}`, paymentType RV). */
+  reverse(paymentId: string, fields: CallFields<'reversal'>): Promise<PaymentOutcome> {
+    return this.#paymentCall('reversal', fields, paymentId)
+  }
+
+  /** Deletes a stored card (`paywithtoken/{id}`, paymentType DL). */
+  deleteRegistration(registrationId: string): Promise<PaymentOutcome> {
+    return this.#paymentCall('deleteRegistration', {}, registrationId)
   }
 
   /** QR step 1: validates the order and answers paymentId + merchantWalletId. */

@@ -14,6 +14,7 @@ import { seal, unseal } from '../sessions/order-registry.ts'
 import { parseSessionInput } from '../sessions/parse-input.ts'
 import { fail, type Reply } from '../sessions/reply.ts'
 import { idempotencyKeyOf, registry, sendReply } from './operations.ts'
+import { registrationStub } from './registrations.ts'
 
 export const sessions = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
@@ -31,6 +32,11 @@ sessions.post('/', jsonBody(), async (c) => {
   const bounds = { min: c.env.AMOUNT_MIN ?? DEFAULT_AMOUNT_BOUNDS.min, max: c.env.AMOUNT_MAX ?? DEFAULT_AMOUNT_BOUNDS.max }
   const input = parseSessionInput(c.get('body'), bounds)
   if (!input.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', input.error)
+  // A saved card the merchant deleted (or is deleting) pays no more (registrations.ts).
+  const registrationId = input.value.flow === 'saved-card' ? input.value.registrationId : undefined
+  if (registrationId && (await registrationStub(c.env, registrationId).isDeleted())) {
+    return errorResponse(c, 'registration_deleted', 'This saved card was deleted. Ask the shopper for a card.', [{ field: 'registrationId', code: 'invalid_value' }])
+  }
   const mtid = input.value.merchantTransactionId
   const apiKey = c.env.MERCHANT_API_KEY
 

@@ -16,7 +16,7 @@ import { checksum, timingSafeEqualText, type ChecksumInputs, type ChecksumRule }
 import { decodeForm } from '../gateway/form.ts'
 import { behaviourOf, WALLETS } from './cards.ts'
 import { signToken, verifyToken } from './jwt.ts'
-import type { FaultRule, InvoiceRow, PaymentKind, PaymentRow, SandboxLedger } from './ledger.ts'
+import type { BackOfficeKind, FaultRule, InvoiceRow, PaymentKind, PaymentRow, SandboxLedger } from './ledger.ts'
 import { acsPage, invoicePage, returnPage } from './pages.ts'
 
 export { SandboxLedger } from './ledger.ts'
@@ -47,6 +47,9 @@ type Ctx = Context<{ Bindings: SandboxEnv }>
 /** Result codes the sandbox answers (successes from the spec, the rest from public docs). */
 export const CODES = {
   succeeded: ['00001', 'Transaction succeeded'],
+  captured: ['00004', 'Capture succeeded'],
+  refunded: ['00005', 'Refund succeeded'],
+  cancelled: ['00006', 'Cancel succeeded'],
   pending: ['00002', 'Transaction pending'],
   threeDs: ['00003', '3D Secure authentication required'],
   qrOk: ['00008', 'Request processed successfully'],
@@ -346,7 +349,15 @@ async function addRegistration(c: Ctx, p: PaymentRow): Promise<void> {
 sandbox.post('/transactionServices/REST/v1/paywithtoken/:id', async (c) => {
   const id = c.req.param('id')
   const peek = c.req.raw.clone()
-  const recurring = decodeForm(await peek.text()).recurringType === 'INITIAL' ? 'tokenInitial' : 'tokenRepeat'
+  const peeked = decodeForm(await peek.text())
+  if (peeked.paymentType === 'DL') {
+    // Deleting the stored card (facts sheet): later payments with it find no record.
+    const f = await admit(c, 'deleteRegistration', 'deregistration', () => ({ registrationId: id }))
+    if (f instanceof Response) return f
+    const deleted = await ledger(c).deleteRegistration(id)
+    return answer(c, 'deleteRegistration', { ...f, id }, deleted ? result(CODES.cancelled, { registrationId: id, paymentType: 'DL' }) : result(CODES.notFound))
+  }
+  const recurring = peeked.recurringType === 'INITIAL' ? 'tokenInitial' : 'tokenRepeat'
   const f = await admit(c, recurring, 'registration', (f) => ({ registrationId: id, amount: f.amount }))
   if (f instanceof Response) return f
   const reg = await ledger(c).registration(id)
@@ -377,6 +388,8 @@ sandbox.post('/transactionServices/REST/v1/payments/:id', async (c) => {
     }
     return answer(c, 'inquiry', { ...f, id }, paymentBody(p, true))
   }
+  const backOffice = BACK_OFFICE[peek.paymentType ?? '']
+  if (backOffice) return backOfficeCall(c, id, backOffice)
   const f = await admit(c, 'repeat', 'paymentId', (f) => ({ paymentId: id, amount: f.amount }))
   if (f instanceof Response) return f
   const parent = await ledger(c).payment(id)
@@ -390,6 +403,50 @@ sandbox.post('/transactionServices/REST/v1/payments/:id', async (c) => {
   await scheduleNotification(c, p, 0)
   return answer(c, 'repeat', { ...f, id }, paymentBody(p, false))
 })
+
+/** Captures, refunds and reversals: the paymentType value, the operation and what success answers. */
+const BACK_OFFICE: Record<string, { op: 'capture' | 'refund' | 'reversal'; kind: BackOfficeKind; ok: readonly [string, string] }> = {
+  CP: { op: 'capture', kind: 'capture', ok: CODES.captured },
+  RF: { op: 'refund', kind: 'refund', ok: CODES.refunded },
+  RV: { op: 'reversal', kind: 'reversal', ok: CODES.cancelled },
+}
+
+/**
+ * A capture, refund or reversal of payment `id`. The ledger checks the parent's state and the
+ * amounts and records the operation in one step; it is then found by an inquiry by its own
+ * paymentId or merchantTransactionId, like a payment. Faults apply per operation.
+ */
+async function backOfficeCall(c: Ctx, id: string, b: (typeof BACK_OFFICE)[string]): Promise<Response> {
+  const f = await admit(c, b.op, b.op === 'reversal' ? 'reversal' : 'paymentId', (f) => ({ paymentId: id, amount: f.amount }))
+  if (f instanceof Response) return f
+  const parent = await ledger(c).payment(id)
+  const p = newPayment(b.kind, f, {
+    // A reversal releases the whole authorisation.
+    amount: f.amount ?? parent?.amount ?? '',
+    currency: f.currency ?? parent?.currency ?? '',
+    paymentType: f.paymentType ?? '',
+    code: b.ok[0],
+    description: b.ok[1],
+    parentId: id,
+    brand: parent?.brand ?? '',
+    bin: parent?.bin ?? '',
+    last4: parent?.last4 ?? '',
+    holder: parent?.holder ?? '',
+  })
+  const recorded = await ledger(c).backOffice(p)
+  if (!recorded.ok) {
+    const refusal =
+      recorded.reason === 'not_found'
+        ? result(CODES.notFound)
+        : recorded.reason === 'duplicate'
+          ? result(CODES.duplicate)
+          : recorded.reason === 'amount' || recorded.reason === 'currency'
+            ? validationResult([{ field: recorded.reason, code: 'invalid_value' }])
+            : result(CODES.notPermitted, { paymentType: f.paymentType })
+    return answer(c, b.op, { ...f, id }, refusal)
+  }
+  return answer(c, b.op, { ...f, id }, { ...paymentBody(p, false), amount: p.amount, currency: p.currency, ...(p.mtid ? { merchantTransactionId: p.mtid } : {}) })
+}
 
 // QR wallet: verify (no paymentId) then complete (with the verified paymentId).
 sandbox.post(OPERATION_PATHS.qrVerify, async (c) => {
@@ -602,7 +659,7 @@ sandbox.post('/sandbox/faults', async (c) => {
   return c.json({ ok: true }, 201)
 })
 
-sandbox.get('/sandbox/stats', async (c) => c.json(await ledger(c).stats(c.req.query('mtid'))))
+sandbox.get('/sandbox/stats', async (c) => c.json(await ledger(c).stats(c.req.query('mtid'), c.req.query('parent'))))
 
 sandbox.get('/sandbox/payments/:id', async (c) => {
   const p = await ledger(c).payment(c.req.param('id'))

@@ -10,7 +10,9 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { Behaviour } from './cards.ts'
 
-export type PaymentKind = 'card' | 'token' | 'repeat' | 'qr' | 'invoice'
+export type PaymentKind = 'card' | 'token' | 'repeat' | 'qr' | 'invoice' | BackOfficeKind
+/** Operations on an earlier payment, recorded as rows of their own with `parentId` (no charge). */
+export type BackOfficeKind = 'capture' | 'refund' | 'reversal'
 
 export interface PaymentRow {
   id: string
@@ -93,6 +95,15 @@ const LIVE = ['Y', 'P', '3D']
 
 export type BeginResult = { ok: true } | { ok: false; reason: 'duplicate' }
 
+/** Why a capture, refund or reversal was refused: no such payment, its state, or the amount. */
+export type BackOfficeResult = { ok: true } | { ok: false; reason: 'not_found' | 'not_permitted' | 'amount' | 'currency' | 'duplicate' }
+
+/** Amount text to integer hundredths (the sandbox's own, so it shares no code with the Worker's bounds). */
+const cents = (amount: string): number => {
+  const [whole = '0', frac = '0'] = amount.split('.')
+  return Number(whole) * 100 + Number(frac.padEnd(2, '0').slice(0, 2))
+}
+
 export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   private readonly sql: SqlStorage
 
@@ -131,6 +142,53 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
       ...PAYMENT_COLUMNS.map((c) => row[c]),
     )
     return { ok: true }
+  }
+
+  /**
+   * Records a capture, refund or reversal of `row.parentId`, if the parent's state and amounts
+   * allow it, in one step (a second refund of the whole amount racing the first is refused):
+   * - capture: an authorisation (PA, succeeded) not captured or reversed yet, up to its amount;
+   * - reversal: an authorisation not captured or reversed yet;
+   * - refund: a captured payment (DB succeeded, or PA captured), up to what was captured less what
+   *   was refunded.
+   */
+  backOffice(row: PaymentRow): BackOfficeResult {
+    const parent = this.payment(row.parentId)
+    if (!parent || !['card', 'token', 'repeat', 'qr', 'invoice'].includes(parent.kind) || parent.status === 'V') return { ok: false, reason: 'not_found' }
+    if (parent.status !== 'Y') return { ok: false, reason: 'not_permitted' }
+    const children = this.children(parent.id)
+    if (row.mtid && children.some((c) => c.mtid === row.mtid)) return { ok: false, reason: 'duplicate' }
+    const sum = (kind: string) => children.filter((c) => c.kind === kind).reduce((n, c) => n + cents(c.amount || '0.00'), 0)
+    const captured = parent.paymentType === 'PA' ? sum('capture') : cents(parent.amount)
+    const reversed = children.some((c) => c.kind === 'reversal')
+    const authorisation = parent.paymentType === 'PA' && !reversed && !children.some((c) => c.kind === 'capture')
+    if (row.kind !== 'reversal' && row.currency !== parent.currency) return { ok: false, reason: 'currency' }
+    if (row.kind === 'capture') {
+      if (!authorisation) return { ok: false, reason: 'not_permitted' }
+      if (cents(row.amount) > cents(parent.amount)) return { ok: false, reason: 'amount' }
+    } else if (row.kind === 'reversal') {
+      if (!authorisation) return { ok: false, reason: 'not_permitted' }
+    } else if (row.kind === 'refund') {
+      if (captured === 0) return { ok: false, reason: 'not_permitted' }
+      if (cents(row.amount) > captured - sum('refund')) return { ok: false, reason: 'amount' }
+    }
+    this.sql.exec(
+      `INSERT INTO payments (${PAYMENT_COLUMNS.join(', ')}) VALUES (${PAYMENT_COLUMNS.map(() => '?').join(', ')})`,
+      ...PAYMENT_COLUMNS.map((c) => row[c]),
+    )
+    return { ok: true }
+  }
+
+  /** The captures, refunds and reversals recorded on a payment. */
+  children(parentId: string): PaymentRow[] {
+    return this.sql
+      .exec<Record<string, SqlStorageValue>>("SELECT * FROM payments WHERE parentId = ? AND kind IN ('capture', 'refund', 'reversal') ORDER BY rowid", parentId)
+      .toArray() as unknown as PaymentRow[]
+  }
+
+  /** Deletes a registration; false when there was none. */
+  deleteRegistration(id: string): boolean {
+    return this.sql.exec('DELETE FROM registrations WHERE id = ?', id).rowsWritten > 0
   }
 
   payment(id: string): PaymentRow | undefined {
@@ -236,11 +294,18 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   }
 
   /** Charges per merchantTransactionId and in total: what the load benchmark and tests count. */
-  stats(mtid?: string): { charges: number; succeeded: number; byMtid?: number; records?: number } {
+  stats(mtid?: string, parent?: string): { charges: number; succeeded: number; byMtid?: number; records?: number; captures?: number; refunds?: number; reversals?: number } {
     const charged = "kind IN ('card','token','repeat','invoice') OR (kind = 'qr' AND status != 'V')"
     const total = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE ${charged}`).one()
     const ok = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE (${charged}) AND status = 'Y'`).one()
-    const out: { charges: number; succeeded: number; byMtid?: number; records?: number } = { charges: Number(total.n), succeeded: Number(ok.n) }
+    const out: { charges: number; succeeded: number; byMtid?: number; records?: number; captures?: number; refunds?: number; reversals?: number } = { charges: Number(total.n), succeeded: Number(ok.n) }
+    if (parent !== undefined) {
+      // What reached the gateway on one payment: captures, refunds and reversals recorded.
+      const rows = this.children(parent)
+      out.captures = rows.filter((r) => r.kind === 'capture').length
+      out.refunds = rows.filter((r) => r.kind === 'refund').length
+      out.reversals = rows.filter((r) => r.kind === 'reversal').length
+    }
     if (mtid !== undefined) {
       out.byMtid = Number(this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE mtid = ? AND (${charged})`, mtid).one().n)
       // Everything the gateway recorded for it, charge or not (a QR verify, a refused repeat...).

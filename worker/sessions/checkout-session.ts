@@ -22,6 +22,8 @@ import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
 import { breakerStub } from './decline-breaker.ts'
 import { fail, type Reply } from './reply.ts'
+import { paymentOfSession } from '../payments/opening.ts'
+import { sessionIndexJob } from '../search/rows.ts'
 import { TaskedObject } from './tasked-object.ts'
 import {
   canMove,
@@ -126,7 +128,9 @@ export class CheckoutSession extends TaskedObject {
     s.seq += 1
     s.updatedAt = Date.now()
     this.session = s
-    await this.commit(s.id, s.seq, { ...also, session: s }, [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }])
+    // With the change: its search index row, and on success the payment's own record (jobs).
+    const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]
+    await this.commit(s.id, s.seq, { ...also, session: s }, [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }], jobs)
     if (!isInFlight(to)) {
       await this.cancel('inquiry')
       await this.cancel('watchdog')
@@ -150,7 +154,8 @@ export class CheckoutSession extends TaskedObject {
   async create(input: SessionInput & { id: string; clientSecretHash: string }): Promise<MerchantView> {
     const now = Date.now()
     const s: SessionRecord = { ...input, createdAt: now, updatedAt: now, status: 'open', attempts: [], inquiries: 0, seq: 0 }
-    await this.save(s)
+    this.session = s
+    await this.commit(s.id, s.seq, { session: s }, [], [sessionIndexJob(s)])
     await this.schedule('expire', s.expiresAt)
     await this.schedule('purge', now + RETENTION_MS)
     return merchantView(s)
@@ -659,7 +664,7 @@ export class CheckoutSession extends TaskedObject {
     if (Number.isFinite(hours) && hours > 0) s.expiresAt = Math.max(s.expiresAt, Date.now() + hours * 60 * MINUTE_MS)
     s.seq += 1
     s.updatedAt = Date.now()
-    await this.commit(s.id, s.seq, { session: s }, [{ type: 'invoice.regenerated', data: { sessionId: s.id, merchantTransactionId: s.merchantTransactionId, invoice: s.invoice, sequence: s.seq } }])
+    await this.commit(s.id, s.seq, { session: s }, [{ type: 'invoice.regenerated', data: { sessionId: s.id, merchantTransactionId: s.merchantTransactionId, invoice: s.invoice, sequence: s.seq } }], [sessionIndexJob(s)])
     await this.schedule('expire', s.expiresAt)
     return { status: 200, body: { status: 'regenerated', invoice: s.invoice } }
   }

@@ -17,6 +17,7 @@ import type { Outcome } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
 import type { NotificationResult } from './checkout-session.ts'
 import { fail, type Reply } from './reply.ts'
+import { paymentOfRepeat } from '../payments/opening.ts'
 import { TaskedObject } from './tasked-object.ts'
 import type { EventType } from '../webhooks/events.ts'
 
@@ -105,7 +106,11 @@ export class MerchantOperation extends TaskedObject {
     op.seq += 1
     this.op = op
     const data = { idempotencyKeyHash: this.ctx.id.toString(), ...this.body(op), previousStatus: from, sequence: op.seq }
-    await this.commit(this.ctx.id.toString(), op.seq, { op }, [{ type: eventType(op.params.kind, to), data }])
+    // A repeat that took money opens its payment's record (refunds of it), like a paid session.
+    const p = op.params
+    const paymentId = typeof op.result?.paymentId === 'string' ? op.result.paymentId : op.paymentId
+    const jobs = p.kind === 'repeat' && to === 'succeeded' && paymentId ? paymentOfRepeat({ paymentId, merchantTransactionId: p.merchantTransactionId, amount: p.amount, currency: p.currency, paymentType: p.paymentType }) : []
+    await this.commit(this.ctx.id.toString(), op.seq, { op }, [{ type: eventType(op.params.kind, to), data }], jobs)
     if (to !== 'unknown' && to !== 'pending') await this.cancel('settle')
     return true
   }

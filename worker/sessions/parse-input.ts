@@ -11,6 +11,7 @@ import { checkFormat } from '../../shared/formats.ts'
 import { fitsMinorUnits, type AmountBounds } from '../../shared/money.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
 import { fieldsOf, flatten, validateFields } from '../../shared/validate.ts'
+import { parseMetadata } from './metadata.ts'
 import { FLOWS, type Flow, type SessionInput } from './types.ts'
 
 /** Session body keys that map to a gateway field of the table. */
@@ -47,8 +48,11 @@ export function isOrigin(v: unknown): v is string {
 
 /** Validates `POST /v1/sessions`; every problem is reported at once, by field name. */
 export function parseSessionInput(raw: Record<string, unknown>, bounds: AmountBounds, now = Date.now()): Result<SessionInput, FieldError[]> {
-  const body = flatten(raw)
-  const errors: FieldError[] = []
+  // Metadata is a map of the merchant's own keys: validated as a whole, never flattened.
+  const { metadata: rawMetadata, ...rest } = raw
+  const metadata = parseMetadata(rawMetadata)
+  const body = flatten(rest)
+  const errors: FieldError[] = metadata.ok ? [] : [...metadata.error]
   for (const key of Object.keys(body)) {
     if (!(key in TABLE_KEYS) && !OTHER_KEYS.has(key)) errors.push({ field: key, code: 'not_allowed' })
   }
@@ -130,6 +134,7 @@ export function parseSessionInput(raw: Record<string, unknown>, bounds: AmountBo
     allowedOrigins: (origins as string[] | undefined) ?? [],
     expiresAt: now + ((expiresIn as number | undefined) ?? DEFAULT_EXPIRES_S) * 1000,
     maxAttempts: (maxAttempts as number | undefined) ?? 3,
+    ...(metadata.ok && Object.keys(metadata.value).length > 0 ? { metadata: metadata.value } : {}),
   })
 }
 

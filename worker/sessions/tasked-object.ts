@@ -9,11 +9,20 @@
  * owner and its change number), so the same change always carries the same id. Events are
  * delivered at least once, in the order of the changes, one owner at a time: a failed delivery
  * holds the later ones back until it goes through.
+ *
+ * Besides events, a change may carry jobs (`Job`, worker/outbox/jobs.ts): work for other parts of
+ * the system that must follow the change even if this object is evicted right after it, such as
+ * upserting the search index row (D1) or opening the Payment object of a paid session. They are
+ * written in the same batch as the change, run by the alarm straight after, and retried with
+ * backoff (1 s doubling to 5 minutes) until they succeed. Jobs are idempotent and carry the change
+ * number, so they may run more than once and in any order; they never hold back events, and events
+ * never hold them back.
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../env.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
+import { JOB_HANDLERS, type Job } from '../outbox/jobs.ts'
 import type { EventType } from '../webhooks/events.ts'
 import { signatureHeader, type WebhookEvent } from '../webhooks/sign.ts'
 
@@ -26,6 +35,12 @@ interface OutboxItem {
   next: number
 }
 
+interface JobItem {
+  readonly job: Job
+  tries: number
+  next: number
+}
+
 /** An event to write with a change: its type and payload; the id comes from the change. */
 export interface PendingEvent {
   readonly type: EventType
@@ -34,6 +49,10 @@ export interface PendingEvent {
 
 const MAX_BACKOFF_MS = 60 * 60_000
 const OUTBOX = 'outbox:'
+const JOBS = 'job:'
+const JOB_RETRY_BASE_MS = 1_000
+/** Jobs back off up to this interval: how far behind an index can fall once its store is back. */
+export const JOB_MAX_BACKOFF_MS = 5 * 60_000
 
 /** The event id of change number `seq` of `owner`: the same change, the same id. */
 export async function eventId(owner: string, seq: number, type: string): Promise<string> {
@@ -73,7 +92,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
     await this.ctx.storage.put('tasks', tasks)
     for (const name of due) {
       try {
-        await (name === 'webhook' ? this.deliverWebhooks() : this.runTask(name))
+        await (name === 'webhook' ? this.deliverWebhooks() : name === 'jobs' ? this.runJobs() : this.runTask(name))
       } catch (e) {
         log.error('task_failed', { task: name, error: e })
         // Try again shortly rather than lose the work.
@@ -86,28 +105,58 @@ export abstract class TaskedObject extends DurableObject<Env> {
   }
 
   /**
-   * Writes a record and the events of its change number `seq` in one storage batch, and wakes the
-   * delivery. Without a webhook URL nothing is queued (there is no one to tell).
+   * Writes a record, the events of its change number `seq` and its jobs in one storage batch, and
+   * wakes the delivery. Without a webhook URL no event is queued (there is no one to tell); jobs
+   * are always queued.
    */
-  protected async commit(owner: string, seq: number, entries: Record<string, unknown>, events: readonly PendingEvent[] = []): Promise<void> {
+  protected async commit(owner: string, seq: number, entries: Record<string, unknown>, events: readonly PendingEvent[] = [], jobs: readonly Job[] = []): Promise<void> {
     const batch: Record<string, unknown> = { ...entries }
     const queued = this.env.MERCHANT_WEBHOOK_URL ? events : []
+    if (queued.length === 0 && jobs.length === 0) {
+      await this.ctx.storage.put(batch)
+      return
+    }
+    const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
     if (queued.length > 0) {
       const created = Math.floor(Date.now() / 1000)
       for (const [i, e] of queued.entries()) {
         const event: WebhookEvent = { id: await eventId(owner, seq, e.type), type: e.type, created, data: e.data }
         batch[`${OUTBOX}${String(seq).padStart(10, '0')}:${i}`] = { event, body: JSON.stringify(event), tries: 0, next: Date.now() } satisfies OutboxItem
       }
-      const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
       tasks.webhook = Math.min(tasks.webhook ?? Infinity, Date.now())
-      batch.tasks = tasks
-      // No await between the two: workerd commits them together.
-      const written = this.ctx.storage.put(batch)
-      const armed = this.armAlarm(tasks)
-      await Promise.all([written, armed])
-      return
     }
-    await this.ctx.storage.put(batch)
+    if (jobs.length > 0) {
+      for (const [i, job] of jobs.entries()) batch[`${JOBS}${String(seq).padStart(10, '0')}:${i}`] = { job, tries: 0, next: Date.now() } satisfies JobItem
+      tasks.jobs = Math.min(tasks.jobs ?? Infinity, Date.now())
+    }
+    batch.tasks = tasks
+    // No await between the two: workerd commits them together.
+    const written = this.ctx.storage.put(batch)
+    const armed = this.armAlarm(tasks)
+    await Promise.all([written, armed])
+  }
+
+  /** Runs every due job; one that fails backs off alone and is tried again later. */
+  private async runJobs(): Promise<void> {
+    const items = await this.ctx.storage.list<JobItem>({ prefix: JOBS })
+    let next = Infinity
+    for (const [key, item] of items) {
+      if (item.next > Date.now()) {
+        next = Math.min(next, item.next)
+        continue
+      }
+      try {
+        await JOB_HANDLERS[item.job.kind](this.env, item.job as never)
+        await this.ctx.storage.delete(key)
+      } catch (e) {
+        item.tries += 1
+        item.next = Date.now() + Math.min(JOB_MAX_BACKOFF_MS, JOB_RETRY_BASE_MS * 2 ** (item.tries - 1))
+        log.warn('job_retry', { job: item.job.kind, tries: item.tries, error: e })
+        await this.ctx.storage.put(key, item)
+        next = Math.min(next, item.next)
+      }
+    }
+    if (Number.isFinite(next)) await this.schedule('jobs', next)
   }
 
   private async deliverWebhooks(): Promise<void> {

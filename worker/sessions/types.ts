@@ -6,6 +6,7 @@
 import type { CardBrand } from '../../shared/card.ts'
 import type { Redirect } from '../../shared/types.ts'
 import type { EventType } from '../webhooks/events.ts'
+import type { Metadata } from './metadata.ts'
 
 export const FLOWS = ['card', 'saved-card', 'qr', 'invoice'] as const
 export type Flow = (typeof FLOWS)[number]
@@ -86,6 +87,8 @@ export interface SessionInput {
   /** Moves later only for an invoice, whose session lives as long as the invoice. */
   expiresAt: number
   readonly maxAttempts: number
+  /** The merchant's pairs (metadata.ts): on the session, its payment, every event and the listings. */
+  readonly metadata?: Metadata
 }
 
 export interface Attempt {
@@ -190,6 +193,7 @@ export interface MerchantView {
   readonly createdAt: string
   readonly updatedAt: string
   readonly expiresAt: string
+  readonly metadata: Metadata
 }
 
 export function merchantView(s: SessionRecord): MerchantView {
@@ -216,6 +220,7 @@ export function merchantView(s: SessionRecord): MerchantView {
     createdAt: new Date(s.createdAt).toISOString(),
     updatedAt: new Date(s.updatedAt).toISOString(),
     expiresAt: new Date(s.expiresAt).toISOString(),
+    metadata: s.metadata ?? {},
   }
 }
 

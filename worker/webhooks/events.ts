@@ -27,6 +27,16 @@ export const EVENT_TYPES = {
   'invoice.regenerate.failed': { final: true, about: 'operation', when: 'The gateway refused the regeneration.' },
   'invoice.paid': { final: true, about: 'operation', when: 'The regenerated invoice was paid.' },
   'invoice.declined': { final: true, about: 'operation', when: "The regenerated invoice's payment was declined." },
-} as const satisfies Record<string, { final: boolean; about: 'session' | 'operation' | 'deployment'; when: string }>
+  'payment.captured': { final: true, about: 'payment', when: 'The authorisation was captured (data.operation: the capture; data.amountCaptured).' },
+  'payment.capture_failed': { final: true, about: 'payment', when: 'The gateway refused the capture; nothing was captured.' },
+  'payment.capture_unknown': { final: false, about: 'payment', when: "A capture's answer never came; a status inquiry follows (never a second capture)." },
+  'payment.voided': { final: true, about: 'payment', when: 'The authorisation was voided; its funds are released.' },
+  'payment.void_failed': { final: true, about: 'payment', when: 'The gateway refused the void.' },
+  'payment.void_unknown': { final: false, about: 'payment', when: "A void's answer never came; a status inquiry follows." },
+  'refund.succeeded': { final: true, about: 'payment', when: 'A refund was made (data.operation: the refund; data.amountRefunded: the total so far).' },
+  'refund.failed': { final: true, about: 'payment', when: 'The gateway refused the refund; nothing was refunded.' },
+  'refund.unknown': { final: false, about: 'payment', when: "A refund's answer never came; a status inquiry follows (never a second refund)." },
+  'registration.deleted': { final: true, about: 'registration', when: 'A saved card was deleted at the gateway; new sessions with it are refused.' },
+} as const satisfies Record<string, { final: boolean; about: 'session' | 'operation' | 'deployment' | 'payment' | 'registration'; when: string }>
 
 export type EventType = keyof typeof EVENT_TYPES

@@ -1,0 +1,172 @@
+/**
+ * Capture, void and refund over the public merchant routes, against the sandbox gateway: amount
+ * bounds before any gateway call, states, concurrency, idempotency, and a lost answer settled by
+ * inquiry, never re-sent. The sandbox counts what reached it (`gatewayOperationsOn`).
+ */
+import { describe, expect, it } from 'vitest'
+import { webhooksAbout } from './api.ts'
+import { timePasses } from './clock.ts'
+import { injectFault, uniqueId } from './helpers.ts'
+import { gatewayOperationsOn, operate, paidPayment, paymentEventually, paymentStub } from './money.ts'
+
+const eventsOf = async (mtid: string, type: string, count = 1) =>
+  (await webhooksAbout(mtid, count, 10_000, type)).map((w) => JSON.parse(w.body) as { id: string; type: string; data: Record<string, unknown> & { operation: { id: string; status: string; amount: string } } })
+
+describe('capture', () => {
+  it('captures an authorisation in full: the payment is captured and payment.captured is told once', async () => {
+    const { session, paymentId, payment } = await paidPayment({ paymentType: 'PA', amount: '80.00' })
+    expect(payment).toMatchObject({ status: 'authorized', paymentType: 'PA', amountCaptured: '0.00', amountRefundable: '0.00', sessionId: session.id, merchantTransactionId: session.mtid })
+    const res = await operate(paymentId, 'capture')
+    expect(res.status).toBe(200)
+    expect(res.body.operation).toMatchObject({ object: 'capture', status: 'succeeded', amount: '80.00' })
+    expect(res.body.payment).toMatchObject({ status: 'captured', amountCaptured: '80.00', amountRefundable: '80.00' })
+    const events = await eventsOf(session.mtid, 'payment.captured')
+    expect(events).toHaveLength(1)
+    expect(events[0]?.data).toMatchObject({ id: paymentId, status: 'captured', operation: { status: 'succeeded', amount: '80.00' } })
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 1 })
+  })
+
+  it('captures part of an authorisation, once: a second capture is refused without reaching the gateway', async () => {
+    const { paymentId } = await paidPayment({ paymentType: 'PA', amount: '80.00' })
+    const part = await operate(paymentId, 'capture', { amount: '30.00' })
+    expect(part.status).toBe(200)
+    expect(part.body.payment).toMatchObject({ status: 'captured', amountCaptured: '30.00', amountRefundable: '30.00' })
+    const again = await operate(paymentId, 'capture', { amount: '10.00' })
+    expect(again.status).toBe(409)
+    expect(again.body.error?.code).toBe('payment_state')
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 1 })
+  })
+
+  it('refuses a capture above the authorised amount before any gateway call', async () => {
+    const { paymentId } = await paidPayment({ paymentType: 'PA', amount: '80.00' })
+    const res = await operate(paymentId, 'capture', { amount: '80.01' })
+    expect(res.status).toBe(409)
+    expect(res.body.error).toMatchObject({ code: 'amount_too_large', fields: [{ field: 'amount', code: 'out_of_range' }] })
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 0 })
+    expect((await paymentEventually(paymentId)).status).toBe('authorized')
+  })
+
+  it('refuses to capture a sale (DB), which was captured when paid', async () => {
+    const { paymentId, payment } = await paidPayment()
+    expect(payment).toMatchObject({ status: 'captured', amountCaptured: '100.00' })
+    const res = await operate(paymentId, 'capture')
+    expect(res.status).toBe(409)
+    expect(res.body.error?.code).toBe('payment_state')
+  })
+})
+
+describe('void', () => {
+  it('voids an authorisation before capture; nothing can be captured or refunded after', async () => {
+    const { session, paymentId } = await paidPayment({ paymentType: 'PA', amount: '55.00' })
+    const res = await operate(paymentId, 'void')
+    expect(res.status).toBe(200)
+    expect(res.body.payment).toMatchObject({ status: 'voided', amountCaptured: '0.00' })
+    expect((await eventsOf(session.mtid, 'payment.voided'))[0]?.data).toMatchObject({ id: paymentId, status: 'voided' })
+    expect((await operate(paymentId, 'capture')).body.error?.code).toBe('payment_state')
+    expect((await operate(paymentId, 'refunds')).body.error?.code).toBe('payment_state')
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 0, refunds: 0, reversals: 1 })
+  })
+
+  it('refuses to void an authorisation that was captured (refund it instead)', async () => {
+    const { paymentId } = await paidPayment({ paymentType: 'PA', amount: '55.00' })
+    expect((await operate(paymentId, 'capture')).status).toBe(200)
+    const res = await operate(paymentId, 'void')
+    expect(res.status).toBe(409)
+    expect(res.body.error?.code).toBe('payment_state')
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ reversals: 0 })
+  })
+})
+
+describe('refunds', () => {
+  it('two partial refunds, then a third above the remainder is refused before the gateway', async () => {
+    const { session, paymentId } = await paidPayment({ amount: '100.00' })
+    const first = await operate(paymentId, 'refunds', { amount: '30.00', reason: 'one item returned' })
+    expect(first.status).toBe(200)
+    expect(first.body.payment).toMatchObject({ status: 'partially_refunded', amountRefunded: '30.00', amountRefundable: '70.00' })
+    const second = await operate(paymentId, 'refunds', { amount: '50.00' })
+    expect(second.body.payment).toMatchObject({ status: 'partially_refunded', amountRefunded: '80.00', amountRefundable: '20.00' })
+    const third = await operate(paymentId, 'refunds', { amount: '20.01' })
+    expect(third.status).toBe(409)
+    expect(third.body.error).toMatchObject({ code: 'amount_too_large', fields: [{ field: 'amount', code: 'out_of_range' }] })
+    const rest = await operate(paymentId, 'refunds')
+    expect(rest.body.operation).toMatchObject({ status: 'succeeded', amount: '20.00' })
+    const payment = await paymentEventually(paymentId)
+    expect(payment).toMatchObject({ status: 'refunded', amountRefunded: '100.00', amountRefundable: '0.00' })
+    expect(payment.refunds.map((r) => [r.amount, r.status, r.reason])).toEqual([
+      ['30.00', 'succeeded', 'one item returned'],
+      ['50.00', 'succeeded', null],
+      ['20.00', 'succeeded', null],
+    ])
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 3 })
+    const events = await eventsOf(session.mtid, 'refund.succeeded', 3)
+    expect(events.map((e) => e.data.operation.amount)).toEqual(['30.00', '50.00', '20.00'])
+    expect(new Set(events.map((e) => e.id)).size).toBe(3)
+  })
+
+  it('two parallel full refunds: exactly one reaches the gateway, the other is refused', async () => {
+    const { paymentId } = await paidPayment({ amount: '42.00' })
+    const answers = await Promise.all([operate(paymentId, 'refunds', { amount: '42.00' }), operate(paymentId, 'refunds', { amount: '42.00' })])
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409])
+    expect(answers.find((a) => a.status === 409)?.body.error?.code).toBe('amount_too_large')
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 1 })
+    expect((await paymentEventually(paymentId)).status).toBe('refunded')
+  })
+
+  it('a refund whose answer is lost is unknown, settled by inquiry, and never sent twice', async () => {
+    const { session, paymentId } = await paidPayment({ amount: '60.00' })
+    await injectFault({ op: 'refund', fault: 'timeout', field: 'id', value: paymentId })
+    const lost = await operate(paymentId, 'refunds', { amount: '25.00' })
+    expect(lost.status).toBe(202)
+    expect(lost.body.operation).toMatchObject({ status: 'unknown', amount: '25.00' })
+    // In flight: it counts against what may still be refunded.
+    expect(lost.body.payment).toMatchObject({ amountRefunded: '0.00', amountRefundable: '35.00' })
+    expect((await operate(paymentId, 'refunds', { amount: '35.01' })).body.error?.code).toBe('amount_too_large')
+    await timePasses(paymentStub(paymentId))
+    const settled = await paymentEventually(paymentId, (p) => p.refunds[0]?.status === 'succeeded')
+    expect(settled).toMatchObject({ status: 'partially_refunded', amountRefunded: '25.00', amountRefundable: '35.00' })
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 1 })
+    // Delivery is at least once: one change, one event id, however often it arrives.
+    const unknown = await eventsOf(session.mtid, 'refund.unknown')
+    const succeeded = await eventsOf(session.mtid, 'refund.succeeded')
+    expect(new Set(unknown.map((e) => e.id)).size).toBe(1)
+    expect(new Set(succeeded.map((e) => e.id)).size).toBe(1)
+    expect(succeeded[0]?.data.operation.id).toBe(unknown[0]?.data.operation.id)
+  })
+
+  it('is idempotent: the same key replays the refund, another body with it is 422, no key is 400', async () => {
+    const { paymentId } = await paidPayment({ amount: '20.00' })
+    const key = uniqueId('rk')
+    const first = await operate(paymentId, 'refunds', { amount: '5.00' }, key)
+    expect(first.status).toBe(200)
+    const again = await operate(paymentId, 'refunds', { amount: '5.00' }, key)
+    expect(again.status).toBe(200)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(again.body.operation.id).toBe(first.body.operation.id)
+    const other = await operate(paymentId, 'refunds', { amount: '6.00' }, key)
+    expect(other.status).toBe(422)
+    expect(other.body.error?.code).toBe('idempotency_mismatch')
+    const { merchant } = await import('./api.ts')
+    expect((await merchant('POST', `/v1/payments/${paymentId}/refunds`, { amount: '1.00' })).status).toBe(400)
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 1 })
+  })
+
+  it('refuses bodies it does not understand, naming the field and never echoing a card number', async () => {
+    const { paymentId } = await paidPayment({ amount: '20.00' })
+    const res = await operate(paymentId, 'refunds', { amount: '1', reason: 'card 4111 1111 1111 1111', extra: true })
+    expect(res.status).toBe(400)
+    expect(res.body.error?.fields).toEqual(
+      expect.arrayContaining([
+        { field: 'extra', code: 'not_allowed' },
+        { field: 'amount', code: 'format' },
+        { field: 'reason', code: 'not_allowed' },
+      ]),
+    )
+    expect(res.text).not.toContain('4111')
+  })
+
+  it('answers 404 for a payment it does not know', async () => {
+    const res = await operate('9999999999', 'refunds', { amount: '1.00' })
+    expect(res.status).toBe(404)
+    expect(res.body.error?.code).toBe('not_found')
+  })
+})

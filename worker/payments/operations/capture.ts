@@ -1,0 +1,46 @@
+/**
+ * @module
+ * Capture an authorisation (`paymentType PA`), in full or in part, once: `CP` on
+ * `payments/{paymentId}` with the amount (checksum memberId|secureKey|paymentId|amount). What is
+ * not captured is released by the gateway; a captured payment can then be refunded.
+ */
+import { parseAmount } from '../../../shared/money.ts'
+import { err, ok } from '../../../shared/result.ts'
+import { IN_FLIGHT_OPERATION } from '../types.ts'
+import { minorUnitsRefusal, onlyKeys, optionalAmount, refuse, type OperationHandler } from './handler.ts'
+
+export interface CaptureRequest {
+  /** Hundredths; the whole authorisation when absent. */
+  readonly amountMinor?: number
+}
+
+export const capture: OperationHandler<CaptureRequest> = {
+  kind: 'capture',
+  prefix: 'cp',
+  keys: ['amount'],
+  parse(body) {
+    const errors = onlyKeys(body, this.keys)
+    const amount = optionalAmount(body)
+    if (!amount.ok) errors.push(...amount.error)
+    if (errors.length > 0 || !amount.ok) return err(errors)
+    return ok(amount.value === undefined ? {} : { amountMinor: amount.value })
+  },
+  admit(p, req) {
+    if (p.paymentType !== 'PA') return refuse('payment_state', 'Only an authorisation (paymentType PA) can be captured; this payment was captured when it was paid.')
+    if (p.voided) return refuse('payment_state', 'This authorisation was voided.')
+    const other = p.operations.find((o) => (o.kind === 'capture' || o.kind === 'void') && (o.status === 'succeeded' || IN_FLIGHT_OPERATION.includes(o.status)))
+    if (other) return refuse('payment_state', other.kind === 'capture' ? 'This authorisation is captured already (a capture happens once).' : 'This authorisation is being voided.')
+    const authorised = parseAmount(p.amount) ?? 0
+    const amountMinor = req.amountMinor ?? authorised
+    if (amountMinor > authorised) return refuse('amount_too_large', `A capture may not exceed the authorised ${p.amount} ${p.currency}.`, [{ field: 'amount', code: 'out_of_range' }])
+    return minorUnitsRefusal(p, amountMinor) ?? { amountMinor }
+  },
+  call(client, p, op) {
+    return client.capture(p.paymentId, { amount: op.amount, currency: p.currency, merchantTransactionId: op.merchantTransactionId })
+  },
+  apply(p, op) {
+    p.capturedMinor = op.amountMinor
+  },
+  events: { succeeded: 'payment.captured', failed: 'payment.capture_failed', unknown: 'payment.capture_unknown' },
+}
+

@@ -1,0 +1,71 @@
+/**
+ * @module
+ * What one money operation on a payment is made of, so that the next one is one new module: its
+ * typed request (parsed at the route), its admission against the payment's state and amounts
+ * (inside the payment object, before anything is written), its typed gateway call, what its
+ * success does to the payment, and its events. The payment object runs every kind through the
+ * same state machine (`types.ts`: processing -> succeeded | failed | unknown -> ...) by looking
+ * the handler up in `HANDLERS` (index.ts); nothing branches on the kind.
+ */
+import type { ErrorCode, FieldError } from '../../../shared/errors.ts'
+import { validateFields } from '../../../shared/validate.ts'
+import { DEFAULT_AMOUNT_BOUNDS, fitsMinorUnits, formatAmount, parseAmount } from '../../../shared/money.ts'
+import { err, ok, type Result } from '../../../shared/result.ts'
+import type { GatewayClient } from '../../gateway/client.ts'
+import type { PaymentOutcome } from '../../gateway/outcome.ts'
+import type { EventType } from '../../webhooks/events.ts'
+import type { MoneyOperation, OperationKind, PaymentRecord } from '../types.ts'
+
+/** A request the payment's state or amounts do not allow; the route turns the code into a status. */
+export interface Refusal {
+  readonly kind: 'refused'
+  readonly code: ErrorCode
+  readonly message: string
+  readonly fields?: readonly FieldError[]
+}
+
+export const refuse = (code: ErrorCode, message: string, fields?: readonly FieldError[]): Refusal => ({ kind: 'refused', code, message, ...(fields ? { fields } : {}) })
+
+/** What an admitted request moves. */
+export interface Admitted {
+  readonly amountMinor: number
+  readonly reason?: string
+}
+
+export interface OperationHandler<Req> {
+  readonly kind: OperationKind
+  /** Prefix of the operation's id (`re_...`) and of its merchantTransactionId at the gateway. */
+  readonly prefix: string
+  /** The body keys it takes; anything else is refused. */
+  readonly keys: readonly string[]
+  /** The merchant's body as the typed request, or every field error (route side, no state). */
+  parse(body: Record<string, unknown>): Result<Req, FieldError[]>
+  /** Against the payment as it stands, counting operations in flight: a refusal, or what it moves. */
+  admit(p: PaymentRecord, req: Req): Refusal | Admitted
+  /** The gateway call, with the operation's own merchantTransactionId. */
+  call(client: GatewayClient, p: PaymentRecord, op: MoneyOperation): Promise<PaymentOutcome>
+  /** What the operation's success does to the payment (totals, voided). */
+  apply(p: PaymentRecord, op: MoneyOperation): void
+  /** The event told when the operation enters each of these states. */
+  readonly events: Readonly<Record<'succeeded' | 'failed' | 'unknown', EventType>>
+}
+
+/** Parses an optional `amount` (the same grammar and bounds as a session's). */
+export function optionalAmount(body: Record<string, unknown>): Result<number | undefined, FieldError[]> {
+  if (body.amount === undefined) return ok(undefined)
+  const valid = validateFields(['amount'], { amount: body.amount }, { amountBounds: DEFAULT_AMOUNT_BOUNDS })
+  if (!valid.ok) return err(valid.error)
+  return ok(parseAmount(valid.value.amount ?? ''))
+}
+
+/** Refuses body keys a handler does not take. */
+export function onlyKeys(body: Record<string, unknown>, keys: readonly string[]): FieldError[] {
+  return Object.keys(body)
+    .filter((k) => !keys.includes(k))
+    .map((field) => ({ field, code: 'not_allowed' as const }))
+}
+
+/** An amount must be a whole number of the payment currency's minor units (JPY: whole yen). */
+export function minorUnitsRefusal(p: PaymentRecord, amountMinor: number): Refusal | undefined {
+  return fitsMinorUnits(formatAmount(amountMinor), p.currency) ? undefined : refuse('invalid_request', 'The amount is finer than the currency allows.', [{ field: 'amount', code: 'minor_units' }])
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * Refund a captured payment in full or in part: `RF` on `payments/{paymentId}` with the amount
+ * (checksum memberId|secureKey|paymentId|amount). Several partial refunds may follow each other;
+ * together they never exceed what was captured, counting the refunds still in flight.
+ */
+import type { FieldError } from '../../../shared/errors.ts'
+import { formatAmount } from '../../../shared/money.ts'
+import { err, ok } from '../../../shared/result.ts'
+import { looksLikeCardNumber } from '../../sessions/metadata.ts'
+import { refundable } from '../status.ts'
+import { minorUnitsRefusal, onlyKeys, optionalAmount, refuse, type OperationHandler } from './handler.ts'
+
+export interface RefundRequest {
+  /** Hundredths; what remains refundable when absent. */
+  readonly amountMinor?: number
+  readonly reason?: string
+}
+
+const MAX_REASON = 200
+
+export const refund: OperationHandler<RefundRequest> = {
+  kind: 'refund',
+  prefix: 're',
+  keys: ['amount', 'reason'],
+  parse(body) {
+    const errors: FieldError[] = onlyKeys(body, this.keys)
+    const amount = optionalAmount(body)
+    if (!amount.ok) errors.push(...amount.error)
+    const reason = body.reason
+    if (reason !== undefined) {
+      if (typeof reason !== 'string' || reason.length === 0) errors.push({ field: 'reason', code: 'format' })
+      else if (reason.length > MAX_REASON) errors.push({ field: 'reason', code: 'length' })
+      else if (looksLikeCardNumber(reason)) errors.push({ field: 'reason', code: 'not_allowed' })
+    }
+    if (errors.length > 0 || !amount.ok) return err(errors)
+    return ok({ ...(amount.value === undefined ? {} : { amountMinor: amount.value }), ...(typeof reason === 'string' ? { reason } : {}) })
+  },
+  admit(p, req) {
+    if (p.voided) return refuse('payment_state', 'This authorisation was voided; there is nothing to refund.')
+    if (p.capturedMinor === 0) return refuse('payment_state', 'Nothing is captured yet: capture the authorisation first, or void it.')
+    const remaining = refundable(p)
+    if (remaining === 0) return refuse('amount_too_large', 'Nothing remains to refund (refunds in progress count).', [{ field: 'amount', code: 'out_of_range' }])
+    const amountMinor = req.amountMinor ?? remaining
+    if (amountMinor > remaining) {
+      return refuse('amount_too_large', `A refund may not exceed what remains refundable: ${formatAmount(remaining)} ${p.currency} (refunds in progress count).`, [{ field: 'amount', code: 'out_of_range' }])
+    }
+    return minorUnitsRefusal(p, amountMinor) ?? { amountMinor, ...(req.reason ? { reason: req.reason } : {}) }
+  },
+  call(client, p, op) {
+    return client.refund(p.paymentId, { amount: op.amount, currency: p.currency, merchantTransactionId: op.merchantTransactionId })
+  },
+  apply(p, op) {
+    p.refundedMinor += op.amountMinor
+  },
+  events: { succeeded: 'refund.succeeded', failed: 'refund.failed', unknown: 'refund.unknown' },
+}

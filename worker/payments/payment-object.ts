@@ -1,0 +1,242 @@
+/**
+ * @module
+ * One payment per Durable Object (named by the gateway's paymentId): the source of truth for what
+ * was authorised, captured and refunded, and for every capture, void and refund of it. The search
+ * index (D1) is fed from here through the outbox and may lag; this object never does.
+ *
+ * Money-safety, the same way as paying:
+ * - **Bounds before the gateway.** A request is admitted against the payment as it stands,
+ *   counting operations in flight (a refund never exceeds captured - refunded - refunds in
+ *   flight), and the operation is written `processing` before the call. Between the check and the
+ *   write there are only storage calls, which keep the input gate shut: no other request of this
+ *   payment runs in between, so two parallel full refunds send one refund.
+ * - **Never re-sent blindly.** A lost answer makes the operation `unknown`; the alarm asks the
+ *   gateway by the operation's own merchantTransactionId. Only an inquiry saying the gateway has
+ *   no such transaction allows the one re-send, with the same reference.
+ * - **One event per change.** Each change of an operation is committed with its event and the
+ *   index row in one batch (TaskedObject.commit); event ids derive from the change number.
+ * - **Idempotent.** One record per `kind:Idempotency-Key`: the same request again answers the
+ *   operation as it stands (`replayed`), another body with the key is refused, a key whose first
+ *   request is still at the gateway is "in progress".
+ *
+ * Each kind's rules live in its module (operations/); this object runs them all the same way.
+ */
+import type { ErrorCode } from '../../shared/errors.ts'
+import { formatAmount } from '../../shared/money.ts'
+import { gatewayClient } from '../config.ts'
+import type { PaymentOutcome } from '../gateway/outcome.ts'
+import { sha256Hex } from '../ids.ts'
+import { log } from '../log.ts'
+import { paymentIndexJob } from '../search/rows.ts'
+import { TaskedObject } from '../sessions/tasked-object.ts'
+import { HANDLERS, type RequestOf } from './operations/index.ts'
+import type { Refusal } from './operations/handler.ts'
+import { capturedAtOpening, operationView, paymentView } from './status.ts'
+import { OPERATION_TRANSITIONS, type MoneyOperation, type OperationKind, type OperationStatus, type OperationView, type PaymentRecord, type PaymentSnapshot, type PaymentView } from './types.ts'
+
+/** What an operation request produced; the route owns the HTTP status. */
+export type OperationResult =
+  | { readonly kind: 'done'; readonly operation: OperationView; readonly payment: PaymentView; readonly replayed: boolean }
+  | Refusal
+
+interface IdemRecord {
+  readonly fingerprint: string
+  readonly operationId: string
+}
+
+const MAX_INQUIRIES = 16
+const MAX_INQUIRY_INTERVAL_MS = 60 * 60_000
+
+const refused = (code: ErrorCode, message: string): Refusal => ({ kind: 'refused', code, message })
+
+export class PaymentObject extends TaskedObject {
+  private record?: PaymentRecord
+
+  private async load(): Promise<PaymentRecord | undefined> {
+    this.record ??= await this.ctx.storage.get<PaymentRecord>('payment')
+    return this.record
+  }
+
+  private owner(p: PaymentRecord): string {
+    return `payment:${p.paymentId}`
+  }
+
+  /**
+   * Opens the record of a payment the gateway took (from the session's success or a repeat's,
+   * through their outbox). Idempotent: a second delivery of the same payment changes nothing.
+   */
+  async open(snapshot: PaymentSnapshot): Promise<void> {
+    if (await this.load()) return
+    const p: PaymentRecord = {
+      ...snapshot,
+      capturedMinor: capturedAtOpening(snapshot.paymentType, snapshot.amount),
+      refundedMinor: 0,
+      voided: false,
+      operations: [],
+      seq: 1,
+      updatedAt: Date.now(),
+    }
+    this.record = p
+    await this.commit(this.owner(p), p.seq, { payment: p }, [], [paymentIndexJob(p)])
+  }
+
+  async view(): Promise<PaymentView | undefined> {
+    const p = await this.load()
+    return p ? paymentView(p) : undefined
+  }
+
+  /** Runs one operation of `kind` for an Idempotency-Key; `fingerprint` is the request's. */
+  async run<K extends OperationKind>(kind: K, key: string, fingerprint: string, request: RequestOf[K]): Promise<OperationResult> {
+    const handler = HANDLERS[kind]
+    // Computed before the checks: from here to the write below only storage calls run, so no
+    // other request of this payment can come in between (the input gate stays shut).
+    const hash = (await sha256Hex(`${this.ctx.id.toString()}|${kind}|${key}`)).slice(0, 24)
+    const p = await this.load()
+    if (!p) return refused('not_found', 'No such payment (a payment appears here shortly after it succeeds).')
+    const idemKey = `idem:${kind}:${key}`
+    const idem = await this.ctx.storage.get<IdemRecord>(idemKey)
+    if (idem) {
+      if (idem.fingerprint !== fingerprint) return refused('idempotency_mismatch', 'This Idempotency-Key was used with different parameters.')
+      const op = p.operations.find((o) => o.id === idem.operationId)
+      if (!op || op.status === 'processing') return refused('idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')
+      return { kind: 'done', operation: operationView(op), payment: paymentView(p), replayed: true }
+    }
+    const admitted = handler.admit(p, request)
+    if ('kind' in admitted) return admitted
+    const now = Date.now()
+    const op: MoneyOperation = {
+      id: `${handler.prefix}_${hash}`,
+      kind,
+      amountMinor: admitted.amountMinor,
+      amount: formatAmount(admitted.amountMinor),
+      ...(admitted.reason ? { reason: admitted.reason } : {}),
+      merchantTransactionId: `${handler.prefix}-${hash}`,
+      status: 'processing',
+      createdAt: now,
+      updatedAt: now,
+      inquiries: 0,
+      resent: false,
+    }
+    p.operations.push(op)
+    p.updatedAt = now
+    // In flight, on disk, before the gateway hears of it.
+    await this.ctx.storage.put({ payment: p, [idemKey]: { fingerprint, operationId: op.id } satisfies IdemRecord })
+    await this.settleBy(now + (Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000) + 15_000)
+    await this.send(p, op)
+    return { kind: 'done', operation: operationView(op), payment: paymentView(p), replayed: false }
+  }
+
+  private async send(p: PaymentRecord, op: MoneyOperation): Promise<void> {
+    const outcome = await HANDLERS[op.kind].call(gatewayClient(this.env), p, op)
+    log.info('payment_operation', { payment: p.paymentId, operation: op.id, outcome: outcome.kind })
+    await this.absorb(p, op, outcome, false)
+  }
+
+  /** Moves an operation and commits the change with its event and the index row. */
+  private async change(p: PaymentRecord, op: MoneyOperation, to: OperationStatus): Promise<void> {
+    const from = op.status
+    if (from === to || !OPERATION_TRANSITIONS[from].includes(to)) {
+      await this.ctx.storage.put('payment', p)
+      return
+    }
+    if (to === 'succeeded') HANDLERS[op.kind].apply(p, op)
+    op.status = to
+    op.updatedAt = Date.now()
+    p.updatedAt = op.updatedAt
+    p.seq += 1
+    const type = HANDLERS[op.kind].events[to as 'succeeded' | 'failed' | 'unknown']
+    const data = { ...paymentView(p), operation: operationView(op), previousStatus: from, sequence: p.seq }
+    await this.commit(this.owner(p), p.seq, { payment: p }, [{ type, data }], [paymentIndexJob(p)])
+  }
+
+  /** The gateway's answer (to the call, or to an inquiry about it) applied to the operation. */
+  private async absorb(p: PaymentRecord, op: MoneyOperation, outcome: PaymentOutcome, fromInquiry: boolean): Promise<void> {
+    if ('response' in outcome && outcome.response) {
+      const r = outcome.response
+      // An answer naming another reference or sum is not about this operation (R27).
+      if ((r.merchantTransactionId && r.merchantTransactionId !== op.merchantTransactionId) || (r.amount && op.kind !== 'void' && r.amount !== op.amount)) {
+        log.error('operation_answer_mismatch', { payment: p.paymentId, operation: op.id })
+        await this.toUnknown(p, op)
+        return
+      }
+      if (r.paymentId && outcome.kind === 'succeeded') op.gatewayId = r.paymentId
+    }
+    if ('code' in outcome) {
+      op.resultCode = outcome.code
+      op.resultDescription = outcome.description
+    }
+    switch (outcome.kind) {
+      case 'succeeded':
+        delete op.failure
+        return this.change(p, op, 'succeeded')
+      case 'declined':
+        op.failure = { code: 'gateway_rejected', message: `The gateway declined the ${op.kind} (${outcome.code}: ${outcome.description}).` }
+        return this.change(p, op, 'failed')
+      case 'rejected':
+        // From an inquiry, a refusal (auth, validation) says nothing about the operation.
+        if (fromInquiry) return this.toUnknown(p, op)
+        op.failure =
+          outcome.reason === 'auth'
+            ? { code: 'gateway_auth_failed', message: 'The gateway refused our credentials (AuthToken). Nothing was sent.' }
+            : { code: 'gateway_rejected', message: `The gateway refused the ${op.kind} (${outcome.code}: ${outcome.description}).` }
+        return this.change(p, op, 'failed')
+      case 'not_found':
+        if (!fromInquiry) {
+          op.failure = { code: 'not_found', message: 'The gateway has no such payment.' }
+          return this.change(p, op, 'failed')
+        }
+        // The gateway never saw it: the one re-send, with the same reference (a late copy of the
+        // first would be refused by the gateway as a duplicate).
+        if (!op.resent && op.status === 'unknown') {
+          op.resent = true
+          await this.ctx.storage.put('payment', p)
+          return this.send(p, op)
+        }
+        return this.toUnknown(p, op)
+      case 'unsent':
+        if (fromInquiry) return this.toUnknown(p, op)
+        op.failure =
+          outcome.reason === 'token_refused'
+            ? { code: 'gateway_auth_failed', message: 'The gateway refused our credentials (AuthToken). Nothing was sent.' }
+            : { code: 'gateway_unavailable', message: 'The gateway cannot be reached. Nothing was sent.' }
+        return this.change(p, op, 'failed')
+      case 'invalid':
+        if (fromInquiry) return this.toUnknown(p, op)
+        op.failure = { code: 'gateway_rejected', message: `The ${op.kind} could not be built (${outcome.fields.map((f) => `${f.field}: ${f.code}`).join(', ')}). Nothing was sent.` }
+        return this.change(p, op, 'failed')
+      default:
+        // unknown, pending, action_required: the gateway has not said; ask again later.
+        return this.toUnknown(p, op)
+    }
+  }
+
+  private async toUnknown(p: PaymentRecord, op: MoneyOperation): Promise<void> {
+    if (op.status === 'processing') await this.change(p, op, 'unknown')
+    else await this.ctx.storage.put('payment', p)
+    const base = Number(this.env.INQUIRY_BASE_MS ?? '') || 2_000
+    if (op.inquiries < MAX_INQUIRIES) await this.settleBy(Date.now() + Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** op.inquiries))
+  }
+
+  /** One `settle` task serves every operation: it runs at the earliest time any of them needs. */
+  private async settleBy(at: number): Promise<void> {
+    const due = (await this.ctx.storage.get<Record<string, number>>('tasks'))?.settle
+    await this.schedule('settle', due !== undefined && due > Date.now() ? Math.min(due, at) : at)
+  }
+
+  protected async runTask(name: string): Promise<void> {
+    const p = await this.load()
+    if (name !== 'settle' || !p) return
+    const timeout = (Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000) + 15_000
+    for (const op of p.operations) {
+      // The Worker went away during the call: unknown until asked.
+      if (op.status === 'processing' && Date.now() - op.updatedAt >= timeout) await this.change(p, op, 'unknown')
+      if (op.status !== 'unknown') continue
+      op.inquiries += 1
+      const outcome = op.gatewayId ? await gatewayClient(this.env).inquiry(op.gatewayId, 'PID') : await gatewayClient(this.env).inquiry(op.merchantTransactionId, 'MID')
+      log.info('payment_operation_inquiry', { payment: p.paymentId, operation: op.id, outcome: outcome.kind, inquiries: op.inquiries })
+      await this.absorb(p, op, outcome, true)
+    }
+    // A call still on its way keeps its watchdog.
+    for (const op of p.operations) if (op.status === 'processing') await this.settleBy(op.updatedAt + timeout)
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * @module
+ * The one place a payment's status comes from: the gateway's `transactionStatus` of the payment
+ * that opened it, and the operations that succeeded since. Nothing else names payment statuses.
+ *
+ * | status | when |
+ * | --- | --- |
+ * | `authorized` | a `PA` payment succeeded (`Y`) and is neither captured nor voided |
+ * | `captured` | a `DB` payment succeeded, or an authorisation was captured; nothing refunded |
+ * | `partially_refunded` | refunds succeeded for part of what was captured |
+ * | `refunded` | refunds succeeded for all of it |
+ * | `voided` | the authorisation was voided (reversed) before any capture |
+ *
+ * A payment record exists only for a payment the gateway took (`Y`): pending, declined and
+ * unknown attempts stay with their session.
+ */
+import { formatAmount, parseAmount } from '../../shared/money.ts'
+import { IN_FLIGHT_OPERATION, type MoneyOperation, type OperationView, type PaymentRecord, type PaymentView } from './types.ts'
+
+export const PAYMENT_STATUSES = ['authorized', 'captured', 'partially_refunded', 'refunded', 'voided'] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+/**
+ * Hundredths captured when the payment opens, from its type and the gateway's transactionStatus:
+ * a succeeded `DB` is captured in full, a succeeded `PA` is only authorised.
+ */
+export function capturedAtOpening(paymentType: 'DB' | 'PA', amount: string, transactionStatus: 'Y' = 'Y'): number {
+  return transactionStatus === 'Y' && paymentType === 'DB' ? (parseAmount(amount) ?? 0) : 0
+}
+
+export function paymentStatus(p: PaymentRecord): PaymentStatus {
+  if (p.voided) return 'voided'
+  if (p.capturedMinor === 0) return 'authorized'
+  if (p.refundedMinor === 0) return 'captured'
+  return p.refundedMinor >= p.capturedMinor ? 'refunded' : 'partially_refunded'
+}
+
+/** Hundredths of refunds on their way (processing or unknown): they count against what is refundable. */
+export function refundsInFlight(p: PaymentRecord): number {
+  return p.operations.filter((o) => o.kind === 'refund' && IN_FLIGHT_OPERATION.includes(o.status)).reduce((n, o) => n + o.amountMinor, 0)
+}
+
+export function refundable(p: PaymentRecord): number {
+  return Math.max(0, p.capturedMinor - p.refundedMinor - refundsInFlight(p))
+}
+
+export function operationView(o: MoneyOperation): OperationView {
+  return {
+    id: o.id,
+    object: o.kind,
+    status: o.status,
+    amount: o.amount,
+    reason: o.reason ?? null,
+    gatewayId: o.gatewayId ?? null,
+    resultCode: o.resultCode ?? null,
+    failure: o.failure ?? null,
+    createdAt: new Date(o.createdAt).toISOString(),
+    updatedAt: new Date(o.updatedAt).toISOString(),
+  }
+}
+
+export function paymentView(p: PaymentRecord): PaymentView {
+  const of = (kind: MoneyOperation['kind']) => p.operations.filter((o) => o.kind === kind).map(operationView)
+  return {
+    id: p.paymentId,
+    object: 'payment',
+    status: paymentStatus(p),
+    amount: p.amount,
+    currency: p.currency,
+    paymentType: p.paymentType,
+    amountCaptured: formatAmount(p.capturedMinor),
+    amountRefunded: formatAmount(p.refundedMinor),
+    amountRefundable: formatAmount(refundable(p)),
+    sessionId: p.sessionId,
+    merchantTransactionId: p.merchantTransactionId,
+    source: p.source,
+    registrationId: p.registrationId,
+    card: p.card,
+    email: p.email,
+    metadata: p.metadata,
+    captures: of('capture'),
+    voids: of('void'),
+    refunds: of('refund'),
+    createdAt: new Date(p.createdAt).toISOString(),
+    updatedAt: new Date(p.updatedAt).toISOString(),
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * @module
+ * One saved card (gateway registration) per Durable Object, named by its registrationId: its
+ * deletion at the gateway (`DL` on `paywithtoken/{registrationId}`, checksum
+ * memberId|secureKey|registrationId), and the answer to "may a new saved-card session use it?".
+ *
+ * `active -> deleting -> deleted`. The card is refused for new sessions from the moment its
+ * deletion is asked (`deleting`): a shopper must not start paying with a card the merchant is
+ * removing. Deleting moves no money, so a call whose answer was lost is simply sent again from
+ * the alarm (with a fresh token if needed) until the gateway answers; "no such registration"
+ * counts as deleted, since nothing can pay with it either way.
+ */
+import type { ErrorCode } from '../../shared/errors.ts'
+import { gatewayClient } from '../config.ts'
+import { log } from '../log.ts'
+import { TaskedObject } from '../sessions/tasked-object.ts'
+
+export type RegistrationStatus = 'active' | 'deleting' | 'deleted'
+
+interface RegistrationRecord {
+  readonly registrationId: string
+  status: RegistrationStatus
+  seq: number
+  tries: number
+  resultCode?: string
+  requestedAt: number
+  deletedAt?: number
+}
+
+export interface RegistrationView {
+  readonly id: string
+  readonly object: 'registration'
+  readonly status: RegistrationStatus
+  readonly resultCode: string | null
+  readonly deletedAt: string | null
+}
+
+/** Typed answers; the route owns the HTTP status. */
+export type DeleteResult =
+  | { readonly kind: 'done'; readonly registration: RegistrationView; readonly replayed: boolean }
+  | { readonly kind: 'refused'; readonly code: ErrorCode; readonly message: string }
+
+const MAX_RETRY_MS = 60 * 60_000
+
+function view(r: RegistrationRecord): RegistrationView {
+  return { id: r.registrationId, object: 'registration', status: r.status, resultCode: r.resultCode ?? null, deletedAt: r.deletedAt ? new Date(r.deletedAt).toISOString() : null }
+}
+
+export class RegistrationObject extends TaskedObject {
+  private record?: RegistrationRecord
+
+  private async load(): Promise<RegistrationRecord | undefined> {
+    this.record ??= await this.ctx.storage.get<RegistrationRecord>('registration')
+    return this.record
+  }
+
+  /** Whether new sessions must refuse this saved card (its deletion was asked or done). */
+  async isDeleted(): Promise<boolean> {
+    const r = await this.load()
+    return r !== undefined && r.status !== 'active'
+  }
+
+  /** Deletes the registration at the gateway, once per Idempotency-Key; later keys see the state. */
+  async delete(registrationId: string, key: string): Promise<DeleteResult> {
+    const existing = await this.load()
+    const seen = await this.ctx.storage.get<true>(`idem:${key}`)
+    if (existing && existing.status !== 'active') return { kind: 'done', registration: view(existing), replayed: seen === true }
+    const r: RegistrationRecord = { registrationId, status: 'deleting', seq: existing?.seq ?? 0, tries: 0, requestedAt: Date.now() }
+    this.record = r
+    // Refused for new sessions from here on, before the gateway hears of it.
+    await this.ctx.storage.put({ registration: r, [`idem:${key}`]: true })
+    return this.send(r)
+  }
+
+  private async send(r: RegistrationRecord): Promise<DeleteResult> {
+    const outcome = await gatewayClient(this.env).deleteRegistration(r.registrationId)
+    log.info('registration_delete', { registration: r.registrationId, outcome: outcome.kind })
+    if ('code' in outcome) r.resultCode = outcome.code
+    if (outcome.kind === 'succeeded' || outcome.kind === 'not_found') {
+      r.status = 'deleted'
+      r.deletedAt = Date.now()
+      r.seq += 1
+      await this.commit(`registration:${r.registrationId}`, r.seq, { registration: r }, [{ type: 'registration.deleted', data: { ...view(r), registrationId: r.registrationId, sequence: r.seq } }])
+      await this.cancel('retry')
+      return { kind: 'done', registration: view(r), replayed: false }
+    }
+    if (outcome.kind === 'rejected' || outcome.kind === 'declined' || outcome.kind === 'invalid') {
+      // The gateway refused to delete it: the card stays usable, and the merchant is told why.
+      r.status = 'active'
+      await this.ctx.storage.put('registration', r)
+      const detail = 'code' in outcome ? ` (${outcome.code}: ${outcome.description})` : ''
+      return { kind: 'refused', code: outcome.kind === 'rejected' && outcome.reason === 'auth' ? 'gateway_auth_failed' : 'gateway_rejected', message: `The gateway refused to delete the registration${detail}.` }
+    }
+    // No answer (or none could be sent): it stays refused for new sessions and is sent again.
+    r.tries += 1
+    await this.ctx.storage.put('registration', r)
+    const base = Number(this.env.INQUIRY_BASE_MS ?? '') || 2_000
+    await this.schedule('retry', Date.now() + Math.min(MAX_RETRY_MS, base * 2 ** (r.tries - 1)))
+    return { kind: 'done', registration: view(r), replayed: false }
+  }
+
+  protected async runTask(name: string): Promise<void> {
+    const r = await this.load()
+    if (name === 'retry' && r?.status === 'deleting') await this.send(r)
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * @module
+ * Merchant routes on one payment: read it, capture, void, refund. Each operation is parsed by its
+ * handler (worker/payments/operations/) into a typed request, run by the payment's Durable Object,
+ * and its typed result becomes an HTTP answer here, and only here:
+ * - the operation succeeded: 200 with `{ operation, payment }`;
+ * - the gateway's answer never came: 202, the operation `unknown` (settled by inquiry, told by webhook);
+ * - the gateway refused it or could not be reached: its error (502/503/404), nothing moved;
+ * - refused before the gateway (state, amount, idempotency): 409/422/404 with the error shape.
+ */
+import { Hono, type Context } from 'hono'
+import { checkFormat } from '../../shared/formats.ts'
+import type { Env } from '../env.ts'
+import { errorResponse } from '../errors.ts'
+import { sha256Hex } from '../ids.ts'
+import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
+import { merchantAuth } from '../middleware/merchant-auth.ts'
+import { HANDLERS, type RequestOf } from '../payments/operations/index.ts'
+import type { OperationResult, PaymentObject } from '../payments/payment-object.ts'
+import type { OperationKind } from '../payments/types.ts'
+import { idempotencyKeyOf } from './operations.ts'
+
+type Ctx = Context<{ Bindings: Env; Variables: JsonBodyVariables }>
+
+export const money = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
+
+money.use('*', merchantAuth())
+
+export function paymentStub(env: Env, paymentId: string): DurableObjectStub<PaymentObject> {
+  return env.PAYMENTS.get(env.PAYMENTS.idFromName(paymentId))
+}
+
+/** The route path of each operation kind. */
+const PATHS: Readonly<Record<OperationKind, string>> = { capture: 'capture', void: 'void', refund: 'refunds' }
+
+export function sendOperationResult(c: Context, result: OperationResult): Response {
+  if (result.kind === 'refused') return errorResponse(c, result.code, result.message, result.fields)
+  if (result.replayed) c.header('Idempotent-Replayed', 'true')
+  const { operation, payment } = result
+  switch (operation.status) {
+    case 'succeeded':
+      return c.json({ operation, payment }, 200)
+    case 'failed': {
+      const f = operation.failure ?? { code: 'gateway_rejected' as const, message: `The gateway refused the ${operation.object}.` }
+      return errorResponse(c, f.code, f.message)
+    }
+    default:
+      // processing (a replay while the Worker went away) or unknown: accepted, settled later.
+      return c.json({ operation, payment }, 202)
+  }
+}
+
+async function runOperation<K extends OperationKind>(c: Ctx, kind: K): Promise<Response> {
+  const paymentId = c.req.param('paymentId') ?? ''
+  const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
+  if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+  if (checkFormat('gatewayId', paymentId) !== null) return errorResponse(c, 'invalid_request', 'Not a payment id.', [{ field: 'paymentId', code: 'format' }])
+  const parsed = HANDLERS[kind].parse(c.get('body'))
+  if (!parsed.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', parsed.error)
+  const request = parsed.value as RequestOf[K]
+  const fingerprint = await sha256Hex(JSON.stringify({ kind, request }))
+  return sendOperationResult(c, await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request))
+}
+
+for (const kind of Object.keys(PATHS) as OperationKind[]) {
+  money.post(`/:paymentId/${PATHS[kind]}`, jsonBody(), (c) => runOperation(c, kind))
+}
+
+money.get('/:paymentId', async (c) => {
+  const paymentId = c.req.param('paymentId')
+  const view = checkFormat('gatewayId', paymentId) === null ? await paymentStub(c.env, paymentId).view() : undefined
+  return view ? c.json(view) : errorResponse(c, 'not_found', 'No such payment (a payment appears here shortly after it succeeds).')
+})

@@ -1,0 +1,32 @@
+/**
+ * @module
+ * `DELETE /v1/registrations/{registrationId}`: delete a saved card at the gateway. From the moment
+ * it is asked, new saved-card sessions with it are refused (`registration_deleted`). 200 when the
+ * gateway confirmed, 202 while it is being sent again (no answer yet), 502 when it refused.
+ */
+import { Hono } from 'hono'
+import { checkFormat } from '../../shared/formats.ts'
+import type { Env } from '../env.ts'
+import { errorResponse } from '../errors.ts'
+import { merchantAuth } from '../middleware/merchant-auth.ts'
+import type { RegistrationObject } from '../registrations/registration-object.ts'
+import { idempotencyKeyOf } from './operations.ts'
+
+export const registrations = new Hono<{ Bindings: Env }>()
+
+registrations.use('*', merchantAuth())
+
+export function registrationStub(env: Env, registrationId: string): DurableObjectStub<RegistrationObject> {
+  return env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(registrationId))
+}
+
+registrations.delete('/:registrationId', async (c) => {
+  const id = c.req.param('registrationId')
+  const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
+  if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+  if (checkFormat('gatewayId', id) !== null) return errorResponse(c, 'invalid_request', 'Not a registration id.', [{ field: 'registrationId', code: 'format' }])
+  const result = await registrationStub(c.env, id).delete(id, key)
+  if (result.kind === 'refused') return errorResponse(c, result.code, result.message)
+  if (result.replayed) c.header('Idempotent-Replayed', 'true')
+  return c.json(result.registration, result.registration.status === 'deleted' ? 200 : 202)
+})

@@ -1,0 +1,94 @@
+/**
+ * @module
+ * The search index in D1: one row per payment and per session, written from the objects' outbox
+ * after each of their changes (an `index` job, retried until it lands), so a crash between the
+ * change and the write never leaves the index behind for good. Each row carries the change number
+ * (`seq`): an older write arriving late never overwrites a newer one, and a repeated write changes
+ * nothing. The row holds the object's view as it was at that change (`data`), so a listing answers
+ * from D1 alone; the Durable Object stays the source of truth (GET of one id reads the object).
+ */
+import type { Metadata } from '../sessions/metadata.ts'
+import type { Job } from '../outbox/jobs.ts'
+import type { PaymentRecord } from '../payments/types.ts'
+import { paymentView } from '../payments/status.ts'
+import { merchantView, type SessionRecord } from '../sessions/types.ts'
+
+export const INDEX_TABLES = ['payments', 'sessions'] as const
+export type IndexTable = (typeof INDEX_TABLES)[number]
+
+export interface IndexRow {
+  readonly table: IndexTable
+  readonly id: string
+  readonly status: string
+  readonly merchantTransactionId: string
+  readonly sessionId: string | null
+  readonly email: string | null
+  readonly amount: string
+  readonly currency: string
+  readonly createdAt: number
+  readonly updatedAt: number
+  readonly seq: number
+  readonly metadata: Metadata
+  readonly data: unknown
+}
+
+export function paymentIndexJob(p: PaymentRecord): Job {
+  const view = paymentView(p)
+  return {
+    kind: 'index',
+    row: {
+      table: 'payments',
+      id: p.paymentId,
+      status: view.status,
+      merchantTransactionId: p.merchantTransactionId,
+      sessionId: p.sessionId,
+      email: p.email?.toLowerCase() ?? null,
+      amount: p.amount,
+      currency: p.currency,
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+      seq: p.seq,
+      metadata: p.metadata,
+      data: view,
+    },
+  }
+}
+
+export function sessionIndexJob(s: SessionRecord): Job {
+  return {
+    kind: 'index',
+    row: {
+      table: 'sessions',
+      id: s.id,
+      status: s.status,
+      merchantTransactionId: s.merchantTransactionId,
+      sessionId: s.id,
+      email: s.customer?.email?.toLowerCase() ?? null,
+      amount: s.amount,
+      currency: s.currency,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+      seq: s.seq,
+      metadata: s.metadata ?? {},
+      data: merchantView(s),
+    },
+  }
+}
+
+/** Writes a row unless the index holds a newer change of it already; metadata pairs with it. */
+export async function upsertIndexRow(db: D1Database, row: IndexRow): Promise<void> {
+  const table = row.table === 'payments' ? 'payments' : 'sessions'
+  const meta = row.table === 'payments' ? 'payment_metadata' : 'session_metadata'
+  const upsert = db
+    .prepare(
+      `INSERT INTO ${table} (id, status, merchant_transaction_id, session_id, email, amount, currency, created_at, updated_at, seq, data)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, session_id = excluded.session_id, email = excluded.email,
+         updated_at = excluded.updated_at, seq = excluded.seq, data = excluded.data
+       WHERE excluded.seq > ${table}.seq`,
+    )
+    .bind(row.id, row.status, row.merchantTransactionId, row.sessionId, row.email, row.amount, row.currency, row.createdAt, row.updatedAt, row.seq, JSON.stringify(row.data))
+  // Metadata is fixed when the session is created: its pairs are written once.
+  const pairs = Object.entries(row.metadata).map(([k, v]) => db.prepare(`INSERT OR IGNORE INTO ${meta} (object_id, key, value) VALUES (?1, ?2, ?3)`).bind(row.id, k, v))
+  await db.batch([upsert, ...pairs])
+}
