@@ -1,8 +1,13 @@
-// Builds the widget as a library: `dist/public/widget/pay-checkout.js` (and `frame.js`, the card
-// frame's page) plus lazily loaded chunks (QR, invoice, locales). The Worker serves these files; merchants can also import the package.
+// Builds the widget as a library into `dist/public/widget/`: `pay-checkout.js` (the element a
+// merchant page loads; small: in frame mode it only creates the frame), `frame.js` (the card
+// frame's page) and chunks: the inline checkout with Lit and the card form, QR, invoice, locales.
+// Chunk names carry no hash: the Worker's frame page preloads the frame's chunks by name
+// (widget/card-frame/preload.ts) and `importmap.json` pins every file by its SHA-384.
+import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { defineConfig, type Plugin } from 'vite'
+import { FRAME_SCRIPTS } from './widget/card-frame/preload.ts'
 
 /**
  * Merchant pages load the widget cross-origin as a module script, which browsers fetch with CORS:
@@ -26,8 +31,40 @@ function assetHeaders(): Plugin {
   }
 }
 
+/**
+ * Subresource Integrity for every file, as an import map (`importmap.json`): a merchant page that
+ * puts it in a `<script type="importmap">` has every module the element may load (statically or
+ * later) checked against its hash, not only the entry. And the frame page's preload list, checked
+ * against what `frame.js` really imports.
+ */
+function integrityAndPreload(): Plugin {
+  return {
+    name: 'pay-integrity-preload',
+    generateBundle(_options, bundle) {
+      const files = Object.values(bundle).filter((f) => f.type === 'chunk')
+      const byName = new Map(files.map((f) => [f.fileName, f]))
+      const frame = files.find((f) => f.isEntry && f.name === 'frame')
+      const seen = new Set<string>()
+      const walk = (file: string): void => {
+        if (seen.has(file)) return
+        seen.add(file)
+        for (const dep of byName.get(file)?.imports ?? []) walk(dep)
+      }
+      if (frame) walk(frame.fileName)
+      const actual = [...seen].map((f) => `/widget/${f}`).sort()
+      const listed = [...FRAME_SCRIPTS].sort()
+      if (JSON.stringify(actual) !== JSON.stringify(listed)) {
+        this.error(`widget/card-frame/preload.ts is out of date: frame.js loads ${actual.join(', ')}`)
+      }
+      const integrity: Record<string, string> = {}
+      for (const f of files) integrity[`/widget/${f.fileName}`] = `sha384-${createHash('sha384').update(f.code).digest('base64')}`
+      this.emitFile({ type: 'asset', fileName: 'importmap.json', source: `${JSON.stringify({ integrity }, null, 2)}\n` })
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [assetHeaders()],
+  plugins: [assetHeaders(), integrityAndPreload()],
   build: {
     outDir: 'dist/public/widget',
     emptyOutDir: true,
@@ -43,7 +80,7 @@ export default defineConfig({
       output: {
         // Vite 8 library mode only minifies with this set.
         minify: true,
-        chunkFileNames: 'chunks/[name]-[hash].js',
+        chunkFileNames: 'chunks/[name].js',
       },
     },
   },

@@ -1,6 +1,7 @@
 /**
  * @module
- * THE field table: every gateway field we send or read, once.
+ * THE field table: every gateway field we send or read, once. The fields a shopper types are
+ * `shared/shopper-fields.ts` (all a browser bundle needs), spread in here.
  *
  * Types (`shared/types.ts`), validation (`shared/validate.ts`), the upstream form body
  * (`worker/gateway/`), the sandbox's own checks and the widget's inputs are all derived from
@@ -11,6 +12,7 @@
  * "not shown", the rule picked is the one a careful integrator would pick; the comment says why.
  */
 import type { Format } from './formats.ts'
+import { SHOPPER_FIELDS } from './shopper-fields.ts'
 
 /**
  * The gateway operations. Paths are relative to the configured base URL.
@@ -247,77 +249,15 @@ export const REQUEST_FIELDS = {
     use: { payment: 'O' },
     source: 'session',
   },
-  cardNumber: {
-    wire: 'card.number',
-    format: 'cardNumber',
-    use: { payment: 'R' },
-    source: 'shopper',
-    sensitive: 'pan',
-    input: { autocomplete: 'cc-number', inputmode: 'numeric' },
-  },
-  expiryMonth: {
-    wire: 'card.expiryMonth',
-    format: 'expiryMonth',
-    use: { payment: 'R' },
-    source: 'shopper',
-    input: { autocomplete: 'cc-exp-month', inputmode: 'numeric' },
-  },
-  expiryYear: {
-    wire: 'card.expiryYear',
-    format: 'expiryYear',
-    use: { payment: 'R' },
-    source: 'shopper',
-    input: { autocomplete: 'cc-exp-year', inputmode: 'numeric' },
-  },
-  cvv: {
-    wire: 'card.cvv',
-    format: 'cvv',
-    // Required whenever the customer is present (recurring rules 2 and 4); a repeat by payment id
-    // has the customer absent and sends none (rule 5).
-    use: { payment: 'R', tokenInitial: 'R', tokenRepeat: 'R' },
-    source: 'shopper',
-    sensitive: 'cvv',
-    input: { autocomplete: 'cc-csc', inputmode: 'numeric' },
-  },
-  givenName: {
-    wire: 'customer.givenName',
-    format: 'name',
-    // "Not shown" in the spec; required, because issuers' 3-D Secure risk checks want the name.
-    use: { payment: 'R' },
-    source: 'shopper',
-    input: { autocomplete: 'given-name', inputmode: 'text' },
-  },
-  surname: {
-    wire: 'customer.surname',
-    format: 'name',
-    use: { payment: 'R', qrVerify: 'R' },
-    source: 'shopper',
-    input: { autocomplete: 'family-name', inputmode: 'text' },
-  },
-  email: {
-    wire: 'customer.email',
-    format: 'email',
-    // Required: receipts and 3-D Secure 2 both want it.
-    use: { payment: 'R', qrVerify: 'R' },
-    source: 'shopper',
-    input: { autocomplete: 'email', inputmode: 'email' },
-  },
-  phone: {
-    wire: 'customer.phone',
-    format: 'phone',
-    use: { payment: 'O' },
-    source: 'shopper',
-    input: { autocomplete: 'tel-national', inputmode: 'tel' },
-  },
-  telnocc: {
-    wire: 'customer.telnocc',
-    format: 'telnocc',
-    // Optional, but required together with a phone number (a number without its country code
-    // is ambiguous): see the cross-field rule in validate.ts.
-    use: { payment: 'O' },
-    source: 'shopper',
-    input: { autocomplete: 'tel-country-code', inputmode: 'tel' },
-  },
+  cardNumber: { ...SHOPPER_FIELDS.cardNumber, source: 'shopper', sensitive: 'pan' },
+  expiryMonth: { ...SHOPPER_FIELDS.expiryMonth, source: 'shopper' },
+  expiryYear: { ...SHOPPER_FIELDS.expiryYear, source: 'shopper' },
+  cvv: { ...SHOPPER_FIELDS.cvv, source: 'shopper', sensitive: 'cvv' },
+  givenName: { ...SHOPPER_FIELDS.givenName, source: 'shopper' },
+  surname: { ...SHOPPER_FIELDS.surname, source: 'shopper' },
+  email: { ...SHOPPER_FIELDS.email, source: 'shopper' },
+  phone: { ...SHOPPER_FIELDS.phone, source: 'shopper' },
+  telnocc: { ...SHOPPER_FIELDS.telnocc, source: 'shopper' },
   ip: {
     wire: 'customer.ip',
     format: 'ip',
@@ -326,41 +266,11 @@ export const REQUEST_FIELDS = {
     use: { payment: 'R', tokenInitial: 'O', tokenRepeat: 'O' },
     source: 'worker',
   },
-  shippingCountry: {
-    wire: 'shipping.country',
-    format: 'country',
-    use: { payment: 'O' },
-    source: 'shopper',
-    input: { autocomplete: 'shipping country', inputmode: 'text' },
-  },
-  shippingCity: {
-    wire: 'shipping.city',
-    format: 'text',
-    use: { payment: 'O' },
-    source: 'shopper',
-    input: { autocomplete: 'shipping address-level2', inputmode: 'text' },
-  },
-  shippingState: {
-    wire: 'shipping.state',
-    format: 'text',
-    use: { payment: 'O' },
-    source: 'shopper',
-    input: { autocomplete: 'shipping address-level1', inputmode: 'text' },
-  },
-  shippingPostcode: {
-    wire: 'shipping.postcode',
-    format: 'postcode',
-    use: { payment: 'O' },
-    source: 'shopper',
-    input: { autocomplete: 'shipping postal-code', inputmode: 'text' },
-  },
-  shippingStreet1: {
-    wire: 'shipping.street1',
-    format: 'text',
-    use: { payment: 'O' },
-    source: 'shopper',
-    input: { autocomplete: 'shipping address-line1', inputmode: 'text' },
-  },
+  shippingCountry: { ...SHOPPER_FIELDS.shippingCountry, source: 'shopper' },
+  shippingCity: { ...SHOPPER_FIELDS.shippingCity, source: 'shopper' },
+  shippingState: { ...SHOPPER_FIELDS.shippingState, source: 'shopper' },
+  shippingPostcode: { ...SHOPPER_FIELDS.shippingPostcode, source: 'shopper' },
+  shippingStreet1: { ...SHOPPER_FIELDS.shippingStreet1, source: 'shopper' },
   notificationUrl: {
     wire: 'notificationUrl',
     format: 'url',
@@ -398,13 +308,7 @@ export const REQUEST_FIELDS = {
     source: 'shopper',
     input: { autocomplete: 'given-name', inputmode: 'text' },
   },
-  walletId: {
-    wire: 'customer.walletId',
-    format: 'walletId',
-    use: { qrVerify: 'R', qrComplete: 'O' },
-    source: 'shopper',
-    input: { autocomplete: 'off', inputmode: 'text' },
-  },
+  walletId: { ...SHOPPER_FIELDS.walletId, source: 'shopper' },
   walletAmount: {
     wire: 'customer.walletAmount',
     format: 'amount',

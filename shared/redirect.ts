@@ -7,7 +7,7 @@
  * (https, or http on 127.0.0.1/localhost for the sandbox; no credentials), the method must be GET
  * or POST, and every parameter a pair of strings.
  */
-import { checkFormat } from './formats.ts'
+import { checkUrl, checkWith } from './check.ts'
 
 export interface SafeRedirect {
   readonly url: string
@@ -27,7 +27,7 @@ const MAX_PARAMETERS = 50
 export function safeRedirect(value: unknown): SafeRedirect | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   const r = value as Record<string, unknown>
-  if (typeof r.url !== 'string' || checkFormat('url', r.url) !== null) return undefined
+  if (typeof r.url !== 'string' || checkWith(checkUrl, r.url) !== null) return undefined
   let method: 'GET' | 'POST' | undefined
   if (r.method !== undefined && r.method !== null) {
     if (typeof r.method !== 'string') return undefined

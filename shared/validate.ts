@@ -8,6 +8,7 @@ import { cvvLength, detectBrand, normalizeCardNumber } from './card.ts'
 import type { FieldError } from './errors.ts'
 import { REQUEST_FIELDS, type Operation, type RequestField, type RequestFieldName } from './fields.ts'
 import { checkFormat, type FormatOptions } from './formats.ts'
+import { expiryInPast } from './shopper-formats.ts'
 import type { AmountBounds } from './money.ts'
 import { err, ok, type Result } from './result.ts'
 import type { WireRequest } from './types.ts'
@@ -36,12 +37,7 @@ function normalize(field: RequestField, value: string): string {
   return field.format === 'cardNumber' ? normalizeCardNumber(value) : value.trim()
 }
 
-/** Expiry is the end of its month: a card expiring 11/2026 is good through 30 Nov 2026. */
-export function expiryInPast(month: string, year: string, now: Date): boolean {
-  const m = Number(month)
-  const y = Number(year)
-  return y < now.getUTCFullYear() || (y === now.getUTCFullYear() && m < now.getUTCMonth() + 1)
-}
+export { expiryInPast }
 
 /** Checks that belong to no single field: CVV length by brand, expiry date, phone with its code. */
 function crossFieldErrors(values: Readonly<Record<string, string>>, now: Date): FieldError[] {

@@ -3,14 +3,15 @@
  * The widget's only way to the network: typed calls to the Worker's browser routes. Returns a
  * Result and never throws; a network failure is an error result like any other.
  */
-import type { CheckoutView, InvoiceDetails, PayResult } from '../worker/sessions/types.ts'
+import type { CheckoutView, InvoiceDetails, PayResult } from '../shared/checkout.ts'
 import { isErrorBody, type ErrorBody } from '../shared/errors.ts'
 import { err, ok, type Result } from '../shared/result.ts'
 
-// The wire types are the Worker's own (type-only imports: nothing of the Worker is bundled).
-export type { CheckoutView, Flow, InvoiceDetails, PayResult } from '../worker/sessions/types.ts'
+// The wire types, shared with the Worker (`shared/checkout.ts`).
+export type { CheckoutFlow as Flow, CheckoutView, InvoiceDetails, PayResult } from '../shared/checkout.ts'
 
-export type ApiError = ErrorBody['error'] & { readonly status: number }
+/** The Worker's error, or one of the widget's own: no answer at all (`network_error`), or this page's origin refused (`origin_not_allowed`). */
+export type ApiError = Omit<ErrorBody['error'], 'code'> & { readonly code: ErrorBody['error']['code'] | 'network_error' | 'origin_not_allowed'; readonly status: number }
 
 export class ApiClient {
   constructor(
@@ -34,7 +35,8 @@ export class ApiClient {
       if (res.ok) return ok(json as T)
       return err(isErrorBody(json) ? { ...json.error, status: res.status } : { code: 'internal_error', message: `HTTP ${res.status}`, status: res.status })
     } catch {
-      return err({ code: 'gateway_unavailable', message: 'Network error', status: 0 })
+      // No answer at all: the network, or this page's origin refused by CORS (the caller tells which).
+      return err({ code: 'network_error', message: 'Network error', status: 0 })
     }
   }
 

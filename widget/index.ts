@@ -1,7 +1,8 @@
 /**
  * @module
  * `<pay-checkout>`: import this module (or load it as one `<script type="module">` from the
- * Worker's origin) and the element is defined.
+ * Worker's origin) and the element is defined. It is small: in the default frame mode the card
+ * form runs in the frame; `isolation="inline"` loads the inline checkout when first used.
  *
  * @example
  * <pay-checkout endpoint="https://pay.example.workers.dev" session="cs_..." client-secret="..."></pay-checkout>
@@ -10,6 +11,6 @@ import { PayCheckout } from './pay-checkout/pay-checkout.ts'
 
 export { PayCheckout }
 export * from './events.ts'
-export type { CheckoutState } from './pay-checkout/pay-checkout.ts'
+export type { CheckoutState } from './inline/pay-checkout-inline.ts'
 
 if (!customElements.get('pay-checkout')) customElements.define('pay-checkout', PayCheckout)

@@ -43,8 +43,21 @@ export const formStyles = css`
   }
   .field {
     display: grid;
-    gap: 0.25rem;
+    align-content: start;
     min-width: 0;
+  }
+  .field > * + * {
+    margin-top: 0.25rem;
+  }
+  /* Fields side by side share their rows (label, input, hint, error), so a label that wraps on a
+     narrow screen moves every input of the row down together: inputs stay in line. */
+  .row > .field {
+    grid-row: span 4;
+    grid-template-rows: subgrid;
+    row-gap: 0;
+  }
+  .row > .field > label {
+    align-self: end;
   }
   label {
     font-size: 0.875rem;
@@ -55,7 +68,8 @@ export const formStyles = css`
     display: flex;
     align-items: center;
   }
-  input {
+  input,
+  select {
     width: 100%;
     min-height: 2.75rem;
     padding: 0.5rem 0.75rem;
@@ -67,12 +81,14 @@ export const formStyles = css`
     font-size: 1rem;
   }
   input:focus-visible,
+  select:focus-visible,
   button:focus-visible,
   a:focus-visible {
     outline: 3px solid var(--_focus);
     outline-offset: 2px;
   }
-  input[aria-invalid='true'] {
+  input[aria-invalid='true'],
+  select[aria-invalid='true'] {
     border-color: var(--_error);
     border-width: 2px;
   }
@@ -121,5 +137,30 @@ export const formStyles = css`
     font-weight: 600;
     padding: 0;
     margin-bottom: 0.25rem;
+  }
+`
+
+/** The busy indicator beside "Processing…" and in a busy button (still in reduced motion: it pulses). */
+export const spinner = css`
+  .spinner {
+    display: inline-block;
+    width: 1em;
+    height: 1em;
+    margin-inline-end: 0.5em;
+    vertical-align: -0.15em;
+    border: 2px solid currentColor;
+    border-right-color: transparent;
+    border-radius: 50%;
+    animation: pay-spin 0.8s linear infinite;
+  }
+  @keyframes pay-spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation-duration: 2.4s;
+    }
   }
 `

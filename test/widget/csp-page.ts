@@ -17,7 +17,10 @@ if (el) {
   el.setAttribute('session', params.get('session') ?? '')
   el.setAttribute('client-secret', params.get('secret') ?? '')
   el.addEventListener('pay-ready', async () => {
-    const form = el.shadowRoot?.querySelector('pay-card-form')
+    // The pay button waits for the session: fill once it shows the amount.
+    const inline = () => el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
+    while (!inline()?.querySelector('[part=amount]')) await new Promise((r) => setTimeout(r, 20))
+    const form = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-card-form')
     const values: Record<string, string> = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
     for (const [id, value] of Object.entries(values)) {
       const input = form?.shadowRoot?.querySelector<HTMLInputElement>(`#${id}`)

@@ -1,10 +1,10 @@
 import { expect, oneEvent } from '@open-wc/testing'
-import { mount, sessionState, status, until } from './helpers.ts'
+import { mount, sessionState, status, until, root } from './helpers.ts'
 
 describe('<pay-checkout> QR wallet flow', () => {
   it('asks for the wallet, shows the QR code and the copyable id with the time left, then pays', async () => {
     const { el, session } = await mount({ flow: 'qr', amount: '25.00', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
-    const qr = () => el.shadowRoot?.querySelector('pay-qr-wallet')?.shadowRoot
+    const qr = () => root(el).querySelector('pay-qr-wallet')?.shadowRoot
     await expect(el).to.be.accessible()
     const wallet = qr()?.querySelector<HTMLInputElement>('#walletId')
     expect(wallet).to.exist
@@ -26,7 +26,7 @@ describe('<pay-checkout> QR wallet flow', () => {
 
   it('needs name and email when not prefilled, and says which field', async () => {
     const { el } = await mount({ flow: 'qr' }, { theme: 'dark' })
-    const qr = el.shadowRoot?.querySelector('pay-qr-wallet')?.shadowRoot
+    const qr = root(el).querySelector('pay-qr-wallet')?.shadowRoot
     qr?.querySelector('form')?.requestSubmit()
     await until(() => !!qr?.querySelector('.error'))
     expect(qr?.querySelector('#walletId')?.getAttribute('aria-invalid')).to.equal('true')
@@ -39,7 +39,7 @@ describe('<pay-checkout> invoice flow', () => {
     const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as { invoiceDetails: { systemInvoiceId: string } }
     const ref = `inv-new-${Date.now()}`
     const { el } = await mount({ flow: 'invoice', amount: '250.00', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: ref, invoiceExpirationPeriod: '24' })
-    const view = () => el.shadowRoot?.querySelector('pay-invoice-view')?.shadowRoot
+    const view = () => root(el).querySelector('pay-invoice-view')?.shadowRoot
     expect(view()?.textContent).to.contain('This invoice has expired.')
     await expect(el).to.be.accessible()
     el.submit()
@@ -59,10 +59,10 @@ describe('inside another shadow root', () => {
     const { el } = await mount()
     const host = document.createElement('div')
     document.body.append(host)
-    const root = host.attachShadow({ mode: 'open' })
-    root.append(el)
+    const shadow = host.attachShadow({ mode: 'open' })
+    shadow.append(el)
     await el.updateComplete
-    const card = el.shadowRoot?.querySelector('pay-card-form')
+    const card = root(el).querySelector('pay-card-form')
     expect(card?.shadowRoot?.querySelector('#number')).to.exist
     let bubbled = false
     host.addEventListener('pay-change', () => (bubbled = true))

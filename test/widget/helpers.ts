@@ -2,7 +2,7 @@
  * Helpers for the browser tests: sessions from the test server (playing the merchant's server),
  * mounting the element, and reaching the inputs through its shadow roots.
  */
-import { fixture, html, oneEvent } from '@open-wc/testing'
+import { fixture, html } from '@open-wc/testing'
 import '../../widget/index.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 
@@ -35,13 +35,37 @@ export async function mount(body: Record<string, unknown> = {}, attrs: { locale?
     isolation=${attrs.isolation ?? 'inline'}
     ?collect-shipping=${attrs.shipping ?? false}
   ></pay-checkout>`)
-  if (!el.shadowRoot?.querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view')) await oneEvent(el, 'pay-ready')
-  await el.updateComplete
+  if ((attrs.isolation ?? 'inline') === 'inline') await loaded(el)
   return { el, session }
 }
 
+/** The inline checkout inside the element (inline mode). */
+export function inner(el: PayCheckout): HTMLElement & { updateComplete: Promise<boolean> } {
+  const i = el.shadowRoot?.querySelector('pay-checkout-inline')
+  if (!i) throw new Error('no inline checkout')
+  return i as unknown as HTMLElement & { updateComplete: Promise<boolean> }
+}
+
+/** The element's rendered root in inline mode (the inline checkout's shadow root). */
+export function root(el: PayCheckout): ShadowRoot {
+  const r = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
+  if (!r) throw new Error('no inline checkout')
+  return r
+}
+
+/** Waits until the inline checkout has the session's answer (the amount is shown, or a final state). */
+export async function loaded(el: PayCheckout): Promise<void> {
+  await until(() => {
+    const r = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
+    return Boolean(r && (r.querySelector('[part=amount]') || r.querySelector('[part=retry]') || r.querySelector('.status.blocked, .status.error')))
+  })
+  await inner(el).updateComplete
+  const f = root(el).querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view') as (HTMLElement & { updateComplete?: Promise<boolean> }) | null
+  await f?.updateComplete
+}
+
 export function form(el: PayCheckout): HTMLElement & { updateComplete: Promise<boolean> } {
-  const f = el.shadowRoot?.querySelector('pay-card-form')
+  const f = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-card-form')
   if (!f) throw new Error('no card form')
   return f as unknown as HTMLElement & { updateComplete: Promise<boolean> }
 }
@@ -59,7 +83,8 @@ export function payButton(el: PayCheckout): HTMLButtonElement {
 }
 
 export function status(el: PayCheckout): string {
-  return el.shadowRoot?.querySelector('[role=status]')?.textContent?.trim() ?? ''
+  const r = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot ?? el.shadowRoot
+  return r?.querySelector('[role=status], [role=alert]')?.textContent?.trim() ?? ''
 }
 
 /** Sets a value the way a paste or a browser's autofill does: value, then an input event. */

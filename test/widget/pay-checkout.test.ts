@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands'
 import { en } from '../../widget/i18n/en.ts'
 import { loadMessages, resolveLocale, SUPPORTED_LOCALES } from '../../widget/i18n/index.ts'
 import type { PayCheckout } from '../../widget/index.ts'
-import { CARD, fill, form, input, mount, payButton, sessionState, setValue, status, until } from './helpers.ts'
+import { CARD, fill, form, input, mount, payButton, sessionState, setValue, status, until, root } from './helpers.ts'
 
 const collect = (el: PayCheckout, types: string[]) => {
   const seen: { type: string; detail: unknown }[] = []
@@ -51,13 +51,14 @@ describe('<pay-checkout> card flow', () => {
         givenName: ['given-name', 'text'],
         surname: ['family-name', 'text'],
         email: ['email', 'email'],
-        telnocc: ['tel-country-code', 'tel'],
+        telnocc: ['tel-country-code', ''],
         phone: ['tel-national', 'tel'],
       }
       for (const [id, [autocomplete, mode]] of Object.entries(expected)) {
         const i = input(el, id)
         expect(i.autocomplete, id).to.equal(autocomplete)
-        expect(i.inputMode, id).to.equal(mode)
+        // The phone country code is a list (a select has no virtual keyboard).
+        expect(i.inputMode ?? '', id).to.equal(mode)
         expect(form(el).shadowRoot?.querySelector(`label[for=${id}]`)?.textContent, id).to.not.be.empty
       }
     })
@@ -74,6 +75,7 @@ describe('<pay-checkout> card flow', () => {
       ['email', 'ada@', 'Please check this field.', null],
       ['number', '4111 1111 1111 1111', '', 'visa'],
       ['number', '3782 822463 10005', '', 'amex'],
+      ['number', '5555 5555 5555 4444', '', 'mastercard'],
     ]
     for (const [id, value, message, brand] of cases) {
       it(`${id} ${JSON.stringify(value)} -> ${message || 'valid'}`, async () => {
@@ -88,7 +90,10 @@ describe('<pay-checkout> card flow', () => {
         // ...and after blur, the rule (never the value).
         expect(error?.textContent?.trim() ?? '').to.equal(message)
         if (message) expect(input(el, id).getAttribute('aria-describedby')).to.contain(`${id}-error`)
-        if (brand) expect(form(el).shadowRoot?.querySelector('[part=brand]')?.textContent?.toLowerCase()).to.contain(brand.slice(0, 4))
+        // The brand as an icon (inline SVG) named for assistive technology.
+        const mark = form(el).shadowRoot?.querySelector('[part=brand]')
+        if (brand) expect(mark?.getAttribute('aria-label')?.toLowerCase()).to.contain(brand.slice(0, 4))
+        if (brand) expect(mark?.querySelector('svg')).to.exist
       })
     }
 
@@ -135,7 +140,7 @@ describe('<pay-checkout> card flow', () => {
       const event = await ok
       expect(event.detail).to.deep.equal({ status: 'succeeded', paymentId: event.detail.paymentId, brand: 'visa', last4: '1111' })
       expect(status(el)).to.equal('Payment successful.')
-      expect(el.shadowRoot?.querySelector('[role=status]')?.getAttribute('aria-live')).to.equal('polite')
+      expect(root(el).querySelector('[role=status]')?.getAttribute('aria-live')).to.equal('polite')
       expect(seen.map((s) => s.type)).to.include.members(['pay-change', 'pay-submit', 'pay-success'])
       const change = seen.find((s) => s.type === 'pay-change')?.detail as Record<string, unknown>
       expect(Object.keys(change).sort()).to.deep.equal(['brand', 'valid'])
@@ -219,6 +224,9 @@ describe('<pay-checkout> card flow', () => {
       expect(order).to.deep.equal(['number', 'expiry', 'cvv', 'givenName', 'surname', 'email'])
       const rendered = [...(form(el).shadowRoot?.querySelectorAll('input') ?? [])].map((i) => i.id)
       expect(rendered.slice(0, 6)).to.deep.equal(order)
+      // Past the phone country code list to the phone number, where Enter submits the form.
+      expect(form(el).shadowRoot?.activeElement?.id).to.equal('telnocc')
+      await sendKeys({ press: 'Tab' })
       const ok = oneEvent(el, 'pay-success')
       await sendKeys({ press: 'Enter' })
       await ok
@@ -240,7 +248,7 @@ describe('<pay-checkout> card flow', () => {
   describe('saved card', () => {
     it('asks only for the CVV and shows brand and last 4', async () => {
       const { el } = await mount({ flow: 'saved-card', registrationId: 'R1', savedCard: { brand: 'amex', last4: '0005' } })
-      expect(el.shadowRoot?.textContent).to.contain('Card ending in 0005')
+      expect(root(el).textContent).to.contain('Card ending in 0005')
       const inputs = [...(form(el).shadowRoot?.querySelectorAll('input') ?? [])].map((i) => i.id)
       expect(inputs).to.deep.equal(['cvv'])
       setValue(input(el, 'cvv'), '123')

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import type { PayCheckout } from '../../widget/index.ts'
-import { createSession, fill, mount, payButton, status, until } from './helpers.ts'
+import { createSession, fill, mount, payButton, status, until, root } from './helpers.ts'
 
 describe('accessibility of every flow and state, in both themes', () => {
   for (const theme of ['light', 'dark']) {
@@ -44,8 +44,8 @@ describe('zoom', () => {
     el.style.width = '320px'
     el.style.fontSize = '200%'
     await el.updateComplete
-    const container = el.shadowRoot?.querySelector<HTMLElement>('.container')
-    const card = el.shadowRoot?.querySelector('pay-card-form')?.shadowRoot?.querySelector<HTMLElement>('form')
+    const container = root(el).querySelector<HTMLElement>('.container')
+    const card = root(el).querySelector('pay-card-form')?.shadowRoot?.querySelector<HTMLElement>('form')
     expect(container && container.scrollWidth <= container.clientWidth + 1).to.equal(true)
     expect(card && card.scrollWidth <= card.clientWidth + 1).to.equal(true)
   })
@@ -59,7 +59,7 @@ describe('frame mode (the default)', () => {
     const ready = oneEvent(el, 'pay-ready')
     await ready
     const frame = el.shadowRoot?.querySelector('iframe')
-    expect(frame?.getAttribute('title')).to.equal('Card number')
+    expect(frame?.getAttribute('title')).to.equal('Card payment')
     expect(new URL(frame?.src ?? '').origin).to.equal(new URL(s.endpoint).origin)
     expect(frame?.src).to.not.contain('secret')
     await until(() => (frame?.height ? Number(frame.height) : 0) > 300)

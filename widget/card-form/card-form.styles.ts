@@ -1,9 +1,10 @@
 import { css } from 'lit'
-import { formStyles, tokens } from '../theme.ts'
+import { formStyles, spinner, tokens } from '../theme.ts'
 
 export const cardFormStyles = [
   tokens,
   formStyles,
+  spinner,
   css`
     :host {
       display: block;
@@ -11,11 +12,16 @@ export const cardFormStyles = [
     .brand {
       position: absolute;
       right: 0.75rem;
-      font-size: 0.75rem;
-      font-weight: 700;
-      letter-spacing: 0.02em;
-      color: var(--_muted);
+      display: flex;
       pointer-events: none;
+    }
+    .brand svg {
+      display: block;
+      border-radius: 3px;
+      box-shadow: 0 0 0 1px rgb(0 0 0 / 0.15);
+    }
+    #number {
+      padding-right: 3.5rem;
     }
     .phone {
       grid-template-columns: minmax(6rem, 1fr) minmax(10rem, 3fr);

@@ -1,16 +1,18 @@
 /**
  * @module
- * `<pay-card-form>`: the card and customer form, rendered from the shared field table (wire names,
- * autofill tokens, keyboards, required-ness) and validated with the shared rules. It knows nothing
+ * `<pay-card-form>`: the card and customer form, rendered from the shopper part of the field table
+ * (`shared/shopper-fields.ts`: wire names, autofill tokens, keyboards, required-ness) and validated
+ * with the shared rules. It knows nothing
  * of the network: on a valid submit it hands the wire fields to its host, which pays. That keeps it
  * usable inline in `<pay-checkout>` and inside the isolated card frame.
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { cvvLength, detectBrand, formatCardNumber, maxCardLength, normalizeCardNumber, type CardBrand } from '../../shared/card.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
-import { REQUEST_FIELDS, type RequestField, type RequestFieldName } from '../../shared/fields.ts'
-import { checkFormat } from '../../shared/formats.ts'
-import { expiryInPast } from '../../shared/validate.ts'
+import { checkExpiryMonth, checkWith, expiryInPast } from '../../shared/shopper-formats.ts'
+import { SHOPPER_CHECKS, SHOPPER_FIELDS, type ShopperField, type ShopperFieldName } from '../../shared/shopper-fields.ts'
+import { BRAND_ICONS } from './brand-icons.ts'
+import { callingCodes, countries, type Choice } from './lists.ts'
 import { PayChangeEvent } from '../events.ts'
 import { en, format, type MessageKey, type Messages } from '../i18n/index.ts'
 import { cardFormStyles } from './card-form.styles.ts'
@@ -20,15 +22,15 @@ interface InputSpec {
   readonly id: string
   readonly label: MessageKey
   /** Table fields this input fills; the expiry fills month and year. */
-  readonly fields: readonly RequestFieldName[]
+  readonly fields: readonly ShopperFieldName[]
   readonly required: boolean
 }
 
-const spec = (id: string, label: MessageKey, name: RequestFieldName, op: 'payment' | 'tokenRepeat' = 'payment'): InputSpec => ({
+const spec = (id: string, label: MessageKey, name: ShopperFieldName, op: 'payment' | 'tokenRepeat' = 'payment'): InputSpec => ({
   id,
   label,
   fields: [name],
-  required: (REQUEST_FIELDS[name].use as Record<string, string>)[op] === 'R',
+  required: (SHOPPER_FIELDS[name].use as Record<string, string>)[op] === 'R',
 })
 
 const CARD: readonly InputSpec[] = [
@@ -67,6 +69,9 @@ const BRAND_NAMES: Record<CardBrand, string> = {
   maestro: 'Maestro',
 }
 
+/** What an input holds, as the wire wants it: the phone-code list's values are `DE+49` (one per country). */
+const wireValue = (id: string, value: string): string => (id === 'telnocc' ? value.replace(/^[A-Z]{2}(?=\+)/, '') : value)
+
 /** `MM / YY` (or what the shopper has typed so far) from any digits. */
 function formatExpiry(input: string): string {
   const d = input.replace(/\D/g, '').slice(0, 4)
@@ -94,6 +99,8 @@ export class PayCardForm extends LitElement {
     savedBrand: { attribute: false },
     submitLabel: { attribute: false },
     disabled: { type: Boolean },
+    busy: { type: Boolean },
+    locale: {},
     values: { state: true },
     errors: { state: true },
   }
@@ -110,6 +117,10 @@ export class PayCardForm extends LitElement {
   declare submitLabel: string
   /** While a payment is in flight: the button is disabled, so a double click sends once. */
   declare disabled: boolean
+  /** A payment is in flight: the button shows a spinner beside its label. */
+  declare busy: boolean
+  /** For the country names in the lists. */
+  declare locale: string
   private declare values: Record<string, string>
   /** Field errors shown to the shopper: only after a field's blur, or after a submit. */
   private declare errors: Record<string, FieldErrorCode>
@@ -123,6 +134,8 @@ export class PayCardForm extends LitElement {
     this.savedBrand = null
     this.submitLabel = ''
     this.disabled = false
+    this.busy = false
+    this.locale = 'en'
     this.values = {}
     this.errors = {}
   }
@@ -147,16 +160,14 @@ export class PayCardForm extends LitElement {
     }
     if (s.id === 'expiry') {
       const m = /^(\d{2}) \/ (\d{2})$/.exec(value)
-      if (!m || checkFormat('expiryMonth', m[1] ?? '') !== null) return 'format'
+      if (!m || checkWith(checkExpiryMonth, m[1] ?? '') !== null) return 'format'
       return expiryInPast(m[1] ?? '', `20${m[2]}`, new Date()) ? 'expired' : null
     }
     // A CVV of digits only is wrong by its length for the brand, which says more than "format".
     if (s.id === 'cvv' && /^\d+$/.test(value) && value.length !== cvvLength(this.brand)) return 'length'
     const name = s.fields[0]
     if (!name) return null
-    const field: RequestField = REQUEST_FIELDS[name]
-    const code = checkFormat(field.format, s.id === 'number' ? normalizeCardNumber(value) : value, field.values ? { values: field.values } : {})
-    return code
+    return checkWith(SHOPPER_CHECKS[name], s.id === 'number' ? normalizeCardNumber(value) : wireValue(s.id, value))
   }
 
   /** Every rule broken now, by wire name; never a value. */
@@ -164,7 +175,7 @@ export class PayCardForm extends LitElement {
     const out: FieldError[] = []
     for (const s of this.specs) {
       const code = this.check(s)
-      if (code) out.push({ field: REQUEST_FIELDS[s.fields[s.id === 'expiry' ? 1 : 0] ?? 'cardNumber'].wire, code })
+      if (code) out.push({ field: SHOPPER_FIELDS[s.fields[s.id === 'expiry' ? 1 : 0] ?? 'cardNumber'].wire, code })
     }
     return out
   }
@@ -180,7 +191,7 @@ export class PayCardForm extends LitElement {
         out['card.expiryMonth'] = mm
         out['card.expiryYear'] = `20${yy}`
       } else if (s.fields[0]) {
-        out[REQUEST_FIELDS[s.fields[0]].wire] = s.id === 'number' ? normalizeCardNumber(value) : s.id === 'country' ? value.toUpperCase() : value
+        out[SHOPPER_FIELDS[s.fields[0]].wire] = s.id === 'number' ? normalizeCardNumber(value) : s.id === 'country' ? value.toUpperCase() : wireValue(s.id, value)
       }
     }
     return out
@@ -272,22 +283,37 @@ export class PayCardForm extends LitElement {
 
   private input(s: InputSpec): TemplateResult {
     const name = s.fields[0] ?? 'cardNumber'
-    const field: RequestField = REQUEST_FIELDS[name]
+    const field: ShopperField = SHOPPER_FIELDS[name]
     const error = this.errors[s.id]
     const isCard = s.id === 'number'
     const hint = s.id === 'cvv' ? format(this.messages, 'cvvHint', { n: cvvLength(this.brand) }) : ''
     const described = [hint ? `${s.id}-hint` : '', error ? `${s.id}-error` : ''].filter(Boolean).join(' ')
     const brand = this.brand
-    return html`<div class="field" part="field">
-      <label for=${s.id}>${this.messages[s.label]}</label>
-      <div class="control">
-        <input
+    const list: readonly Choice[] | null = s.id === 'country' ? countries(this.locale) : s.id === 'telnocc' ? callingCodes(this.locale) : null
+    const value = this.values[s.id] ?? ''
+    const control = list
+      ? html`<select
+          id=${s.id}
+          part="input"
+          name=${field.wire}
+          autocomplete=${field.input.autocomplete}
+          ?required=${s.required}
+          aria-invalid=${error ? 'true' : 'false'}
+          aria-describedby=${described || nothing}
+          @input=${(e: Event) => this.onInput(s, e)}
+          @change=${(e: Event) => this.onInput(s, e)}
+          @blur=${() => this.onBlur(s)}
+        >
+          <option value="" ?selected=${value === ''}>${this.messages.choose}</option>
+          ${list.map((c) => html`<option value=${c.value} ?selected=${c.value === value}>${c.label}</option>`)}
+        </select>`
+      : html`<input
           id=${s.id}
           part="input"
           name=${s.id === 'expiry' ? 'cc-exp' : field.wire}
-          .value=${this.values[s.id] ?? ''}
-          autocomplete=${s.id === 'expiry' ? 'cc-exp' : (field.input?.autocomplete ?? 'off')}
-          inputmode=${field.input?.inputmode ?? 'text'}
+          .value=${value}
+          autocomplete=${s.id === 'expiry' ? 'cc-exp' : field.input.autocomplete}
+          inputmode=${field.input.inputmode ?? 'text'}
           ?required=${s.required}
           aria-invalid=${error ? 'true' : 'false'}
           aria-describedby=${described || nothing}
@@ -295,8 +321,12 @@ export class PayCardForm extends LitElement {
           spellcheck="false"
           @input=${(e: Event) => this.onInput(s, e)}
           @blur=${() => this.onBlur(s)}
-        />
-        ${isCard && brand ? html`<span class="brand" part="brand">${BRAND_NAMES[brand]}</span>` : nothing}
+        />`
+    return html`<div class="field" part="field">
+      <label for=${s.id}>${this.messages[s.label]}</label>
+      <div class="control">
+        ${control}
+        ${isCard && brand ? html`<span class="brand" part="brand" role="img" aria-label=${BRAND_NAMES[brand]}><svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true">${BRAND_ICONS[brand]}</svg></span>` : nothing}
       </div>
       ${hint ? html`<p class="hint" id="${s.id}-hint">${hint}</p>` : nothing}
       ${error ? html`<p class="error" part="error" id="${s.id}-error">${this.messages[ERROR_KEYS[error] ?? 'err_invalid']}</p>` : nothing}
@@ -320,7 +350,7 @@ export class PayCardForm extends LitElement {
             ${shipping.map((s) => this.input(s))}
           </fieldset>`
         : nothing}
-      <button type="submit" part="submit" ?disabled=${this.disabled} aria-disabled=${this.disabled ? 'true' : 'false'}>${this.submitLabel}</button>
+      <button type="submit" part="submit" ?disabled=${this.disabled} aria-disabled=${this.disabled ? 'true' : 'false'}>${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${this.submitLabel}</button>
     </form>`
   }
 }

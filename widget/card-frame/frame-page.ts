@@ -1,14 +1,19 @@
 /**
  * @module
  * The card frame's page script (`/widget/frame.js`, served by the Worker at `/frame/{sessionId}`).
- * It runs the same `<pay-checkout>` inline, on the Worker's origin, so card data never exists in
- * the merchant page's DOM; it pays same-origin and tells the parent only what the parent needs.
- * It talks only to its parent, whose origin the frame's CSP (`frame-ancestors`) holds to the
+ * It runs the inline checkout (`<pay-checkout-inline>`) on the Worker's origin, so card data never
+ * exists in the merchant page's DOM; it pays same-origin and tells the parent only what the parent
+ * needs. It talks only to its parent, whose origin the frame's CSP (`frame-ancestors`) holds to the
  * session's allowed origins, with exact target origins.
+ *
+ * Render first: the form is put in the page as soon as this script runs (locale, theme and the
+ * shipping choice come in the frame's URL query: nothing secret), and the session is read as soon
+ * as the parent hands over the client secret (it posts `init` when it hears `loaded`, or at the
+ * frame's `load` event, whichever is first: the secret never travels in a URL).
  */
-import '../index.ts'
+import '../inline/pay-checkout-inline.ts'
 import { safeRedirect } from '../../shared/redirect.ts'
-import type { PayCheckout } from '../pay-checkout/pay-checkout.ts'
+import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
 import { CHANNEL, parseParentMessage, type FrameToParent } from './messages.ts'
 
 type Outgoing = FrameToParent extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
@@ -24,17 +29,23 @@ function ancestorOrigin(): string | undefined {
 }
 const parentOrigin = window.parent !== window ? ancestorOrigin() : undefined
 const sessionId = location.pathname.split('/').pop() ?? ''
+const query = new URLSearchParams(location.search)
 
 function post(message: Outgoing): void {
   if (parentOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, parentOrigin)
 }
 
+document.documentElement.style.background = 'transparent'
 document.body.style.margin = '0'
 
 if (!parentOrigin) {
   document.body.textContent = 'This payment form can only be shown on the shop that created it.'
 } else {
-  const el = document.createElement('pay-checkout') as PayCheckout
+  const el = document.createElement('pay-checkout-inline') as PayCheckoutInline
+  const theme = query.get('theme')
+  el.theme = theme === 'dark' || theme === 'auto' ? theme : 'light'
+  el.locale = (query.get('locale') ?? '').slice(0, 35)
+  el.collectShipping = query.get('shipping') === '1'
   let started = false
   window.addEventListener('message', (e: MessageEvent) => {
     if (e.source !== window.parent || e.origin !== parentOrigin) return
@@ -42,19 +53,19 @@ if (!parentOrigin) {
     if (!m) return
     if (m.type === 'init' && !started) {
       started = true
-      // Inside the frame the form is inline: this page is the isolation.
-      el.setAttribute('isolation', 'inline')
-      el.setAttribute('endpoint', location.origin)
-      el.setAttribute('session', sessionId)
-      el.setAttribute('client-secret', m.clientSecret)
-      el.setAttribute('locale', m.locale)
-      el.setAttribute('theme', m.theme)
-      if (m.collectShipping) el.setAttribute('collect-shipping', '')
+      el.locale = m.locale
+      el.theme = m.theme
+      el.collectShipping = m.collectShipping
       // Set through the CSSOM (allowed by the frame's style-src 'self'), values already checked.
       for (const [name, value] of Object.entries(m.style)) el.style.setProperty(name, value)
-      document.body.append(el)
+      // Inside the frame the checkout is inline: this page is the isolation. Same origin: no preflight.
+      el.endpoint = location.origin
+      el.session = sessionId
+      el.clientSecret = m.clientSecret
     } else if (m.type === 'submit') {
       el.submit()
+    } else if (m.type === 'reset') {
+      el.reset()
     }
   })
   el.addEventListener('pay-ready', (e) => post({ type: 'ready', flow: e.detail.flow, status: e.detail.status }))
@@ -65,7 +76,7 @@ if (!parentOrigin) {
       post({ type: 'result', status: d.status, paymentId: d.paymentId, brand: d.brand, last4: d.last4, attemptsRemaining: d.attemptsRemaining ?? null })
     })
   }
-  el.addEventListener('pay-error', (e) => post({ type: 'error', code: e.detail.code, message: e.detail.message, fields: e.detail.fields.map((f) => ({ field: f.field, code: f.code })) }))
+  el.addEventListener('pay-error', (e) => post({ type: 'error', code: e.detail.code, message: e.detail.message.slice(0, 500), fields: e.detail.fields.map((f) => ({ field: f.field, code: f.code })) }))
   // 3-D Secure needs the top window: the parent, which is the top window, does it.
   // Only a redirect that passes the shared rule leaves the frame (SECURITY.md R28); the parent
   // checks again before it navigates.
@@ -75,10 +86,13 @@ if (!parentOrigin) {
     if (!r) return
     post({ type: 'action', redirect: { url: r.url, ...(r.method ? { method: r.method } : {}), parameters: r.parameters.map((p) => ({ name: p.name, value: p.value })) } })
   })
+  document.body.append(el)
+  // The height of the checkout itself, not of the document: the document is at least as tall as
+  // the frame, so measuring it would let the frame grow but never shrink.
   let height = 0
   new ResizeObserver(() => {
-    const h = Math.ceil(document.documentElement.scrollHeight)
+    const h = Math.ceil(el.getBoundingClientRect().height)
     if (h !== height) post({ type: 'resize', height: (height = h) })
-  }).observe(document.body)
+  }).observe(el)
   post({ type: 'loaded' })
 }

@@ -20,6 +20,7 @@ export type ParentToFrame =
       style: Record<string, string>
     }
   | { channel: typeof CHANNEL; type: 'submit' }
+  | { channel: typeof CHANNEL; type: 'reset' }
 
 export interface Redirect {
   url: string
@@ -67,6 +68,7 @@ const themeStyle = (v: unknown) =>
 const PARENT_TO_FRAME: Record<string, Shape> = {
   init: { clientSecret: str(200), locale: str(35), theme: oneOf('light', 'dark', 'auto'), collectShipping: bool, style: themeStyle },
   submit: {},
+  reset: {},
 }
 
 const FRAME_TO_PARENT: Record<string, Shape> = {

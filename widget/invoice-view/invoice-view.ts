@@ -4,14 +4,14 @@
  * one, then links to the gateway's hosted page for the new invoice. Loaded only for invoice sessions.
  */
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit'
-import { checkFormat } from '../../shared/formats.ts'
+import { checkUrl, checkWith } from '../../shared/shopper-formats.ts'
 import type { CheckoutView } from '../api-client.ts'
 import { en, format, formatMoney, type Messages } from '../i18n/index.ts'
 import { formStyles, tokens } from '../theme.ts'
 
 /** Only an https address (or a developer's own machine) becomes a pay link: the shared URL rule. */
 export function safePayUrl(url: string | undefined): string | undefined {
-  return url !== undefined && checkFormat('url', url) === null ? url : undefined
+  return url !== undefined && checkWith(checkUrl, url) === null ? url : undefined
 }
 
 /**
@@ -25,7 +25,18 @@ export class PayInvoiceView extends LitElement {
     formStyles,
     css`
       :host {
-        display: block;
+        display: grid;
+        gap: var(--_gap);
+      }
+      h2 {
+        margin: 0;
+        font-size: 1.125rem;
+      }
+      .button {
+        justify-self: start;
+      }
+      p {
+        margin: 0;
       }
       dl {
         display: grid;

@@ -1,48 +1,43 @@
 /**
  * @module
- * `<pay-checkout>`: the element merchants put on their page. It loads the checkout session from
- * the Worker and shows the flow the session names: card, saved card, QR wallet or invoice.
+ * `<pay-checkout>`: the element merchants put on their page. A plain custom element, small on
+ * purpose: in the default `isolation="frame"` it creates the card frame on the Worker's origin as
+ * soon as it has a session and relays the frame's events; the card form, the validators and Lit
+ * load only inside that frame. With `isolation="inline"` it loads the inline checkout
+ * (`<pay-checkout-inline>`, Lit) into its own shadow root on first use.
  */
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import type { CardBrand } from '../../shared/card.ts'
-import { safeRedirect } from '../../shared/redirect.ts'
-import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
-import '../card-form/card-form.ts'
-import type { PayCardForm } from '../card-form/card-form.ts'
 import { CHANNEL, isSafeCssValue, parseFrameMessage, THEME_PROPERTIES, type ParentToFrame } from '../card-frame/messages.ts'
-import { PayActionEvent, PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
-import { en, format, formatMoney, loadMessages, resolveLocale, type MessageKey, type Messages } from '../i18n/index.ts'
-import { payCheckoutStyles } from './pay-checkout.styles.ts'
+import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
+import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
+import { followRedirect, reachable } from '../navigate.ts'
 
-export type CheckoutState = 'loading' | 'ready' | 'submitting' | 'action_required' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'expired' | 'error'
+/** How long after the frame's `load` event its script must have said hello: else it was refused. */
+const FRAME_GRACE_MS = 1_500
 
-const STATUS_MESSAGE: Partial<Record<CheckoutState, MessageKey>> = {
-  loading: 'loading',
-  submitting: 'processing',
-  action_required: 'actionRequired',
-  succeeded: 'succeeded',
-  declined: 'declined',
-  pending: 'pending',
-  unknown: 'unknown',
-  expired: 'expired',
-  error: 'error',
-}
+const DARK = '--pay-bg:#1b1b1f;--pay-text:#e4e2e6;--pay-border:#918f9a;--pay-error:#ffb4ab;--pay-accent:#a8c7fa'
+const STYLES = `:host{display:block;max-width:32rem}
+:host([hidden]){display:none}
+:host([theme=dark]){${DARK}}
+@media (prefers-color-scheme:dark){:host([theme=auto]){${DARK}}}
+iframe{display:block;width:100%;border:0;transition:height .15s}
+.notice{margin:0;padding:1rem;border:1px solid var(--pay-border,#767680);border-radius:var(--pay-radius,8px);background:var(--pay-bg,#fff);color:var(--pay-error,#b3261e);font:600 1rem var(--pay-font,system-ui,sans-serif)}`
 
-/** How often, and how long, a pending or unknown payment is checked again. */
-const POLL_MS = 2_000
-const POLL_MAX = 60
+let sheet: CSSStyleSheet | undefined
+
+type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
 /**
  * @summary A checkout for one payment: card, saved card, QR wallet or invoice.
  *
- * @fires pay-ready - The session is loaded and the form can be used. `detail: { flow, status }`
+ * @fires pay-ready - The card inputs are in the page and accept typing (`detail.status` is `loading` while the session has not answered yet; the pay button waits for it). Fired again if the session turns out to be another flow. `detail: { flow, status }`
  * @fires pay-change - Validity or card brand changed. `detail: { valid, brand }` (never the number)
  * @fires pay-submit - A payment was sent. `detail: { flow }`
  * @fires pay-action - 3-D Secure is needed; cancel it to redirect yourself. `detail: { redirect }`
  * @fires pay-success - Paid. `detail: { status, paymentId, brand, last4 }`
  * @fires pay-pending - Accepted, the result comes later (or is being confirmed).
  * @fires pay-declined - Declined; retry is allowed while `detail.attemptsRemaining > 0`.
- * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values)
+ * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values); `code` is the Worker's error code, or `origin_not_allowed` (this page's origin is not in the session's allowed origins) or `network_error` (the Worker could not be reached).
  *
  * @csspart container - The outer box.
  * @csspart amount - The amount heading.
@@ -74,92 +69,102 @@ const POLL_MAX = 60
  * @cssproperty [--pay-spacing=0.75rem] - Gap between fields.
  * @cssproperty [--pay-focus=#0b57d0] - Focus ring.
  */
-export class PayCheckout extends LitElement {
-  static override styles = payCheckoutStyles
-  static override properties = {
-    endpoint: {},
-    session: {},
-    clientSecret: { attribute: 'client-secret' },
-    locale: {},
-    theme: { reflect: true },
-    collectShipping: { type: Boolean, attribute: 'collect-shipping' },
-    isolation: {},
-    state: { state: true },
-    frameHeight: { state: true },
-    view: { state: true },
-    messages: { state: true },
-    notice: { state: true },
-    qrLoaded: { state: true },
-    invoiceLoaded: { state: true },
-  }
+export class PayCheckout extends HTMLElement {
+  static observedAttributes = ['endpoint', 'session', 'client-secret', 'locale', 'theme', 'collect-shipping', 'isolation']
 
   /** The Worker's origin, e.g. `https://pay.example.workers.dev`. */
-  declare endpoint: string
+  get endpoint(): string {
+    return this.getAttribute('endpoint') ?? ''
+  }
+  set endpoint(v: string) {
+    this.setAttribute('endpoint', v)
+  }
   /** The checkout session id (`cs_...`), from your server. */
-  declare session: string
+  get session(): string {
+    return this.getAttribute('session') ?? ''
+  }
+  set session(v: string) {
+    this.setAttribute('session', v)
+  }
   /** The session's client secret, from your server. Never logged or stored by the element. */
-  declare clientSecret: string
+  get clientSecret(): string {
+    return this.getAttribute('client-secret') ?? ''
+  }
+  set clientSecret(v: string) {
+    this.setAttribute('client-secret', v)
+  }
   /** A BCP 47 tag (`de-AT`); defaults to the browser's languages. */
-  declare locale: string
+  get locale(): string {
+    return this.getAttribute('locale') ?? ''
+  }
+  set locale(v: string) {
+    this.setAttribute('locale', v)
+  }
   /** `light`, `dark` or `auto` (follows the system). */
-  declare theme: 'light' | 'dark' | 'auto'
+  get theme(): 'light' | 'dark' | 'auto' {
+    const t = this.getAttribute('theme')
+    return t === 'dark' || t === 'auto' ? t : 'light'
+  }
+  set theme(v: 'light' | 'dark' | 'auto') {
+    this.setAttribute('theme', v)
+  }
   /** Ask for a shipping address. */
-  declare collectShipping: boolean
+  get collectShipping(): boolean {
+    return this.hasAttribute('collect-shipping')
+  }
+  set collectShipping(v: boolean) {
+    this.toggleAttribute('collect-shipping', Boolean(v))
+  }
   /**
    * `frame` (default: the form in a frame on the Worker's origin, so no script on this page can
    * read card data) or `inline` (the form in this page's DOM).
    */
-  declare isolation: 'inline' | 'frame'
-  private declare frameHeight: number
+  get isolation(): 'inline' | 'frame' {
+    return this.getAttribute('isolation') === 'inline' ? 'inline' : 'frame'
+  }
+  set isolation(v: 'inline' | 'frame') {
+    this.setAttribute('isolation', v)
+  }
 
-  private declare state: CheckoutState
-  private declare view: CheckoutView | null
-  private declare messages: Messages
-  private declare notice: string
-  private declare qrLoaded: boolean
-  private declare invoiceLoaded: boolean
+  private root: ShadowRoot
+  private frame: HTMLIFrameElement | null = null
+  private frameKey = ''
+  private inline: PayCheckoutInline | null = null
+  private initSent = false
+  private heard = false
+  private watchdog: ReturnType<typeof setTimeout> | undefined
+  private queued = false
 
   constructor() {
     super()
-    this.endpoint = ''
-    this.session = ''
-    this.clientSecret = ''
-    this.locale = ''
-    this.theme = 'light'
-    this.collectShipping = false
-    this.isolation = 'frame'
-    this.frameHeight = 320
-    this.state = 'loading'
-    this.view = null
-    this.messages = en
-    this.notice = ''
-    this.qrLoaded = false
-    this.invoiceLoaded = false
-  }
-  private api: ApiClient | null = null
-  private inFlight = false
-  private attemptKey: string | null = null
-  private pollTimer: ReturnType<typeof setTimeout> | undefined
-  private polls = 0
-
-  /** The language in use, after fallback. */
-  get resolvedLocale(): string {
-    return resolveLocale(this.locale ? [this.locale] : typeof navigator === 'undefined' ? [] : navigator.languages)
+    this.root = this.attachShadow({ mode: 'open' })
+    sheet ??= new CSSStyleSheet()
+    if (!sheet.cssRules.length) sheet.replaceSync(STYLES)
+    this.root.adoptedStyleSheets = [sheet]
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback()
+  connectedCallback(): void {
     window.addEventListener('message', this.onFrameMessage)
+    this.schedule()
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback()
-    clearTimeout(this.pollTimer)
+  disconnectedCallback(): void {
     window.removeEventListener('message', this.onFrameMessage)
+    clearTimeout(this.watchdog)
   }
 
-  private get frame(): HTMLIFrameElement | null {
-    return this.shadowRoot?.querySelector('iframe') ?? null
+  attributeChangedCallback(): void {
+    this.schedule()
+  }
+
+  /** Attribute changes come in bursts (a framework sets several): one update after them. */
+  private schedule(): void {
+    if (this.queued) return
+    this.queued = true
+    queueMicrotask(() => {
+      this.queued = false
+      if (this.isConnected) this.update()
+    })
   }
 
   private get endpointOrigin(): string {
@@ -170,8 +175,79 @@ export class PayCheckout extends LitElement {
     }
   }
 
-  private toFrame(message: ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never): void {
+  private update(): void {
+    if (this.isolation === 'inline') {
+      this.dropFrame()
+      void this.showInline()
+      return
+    }
+    this.inline?.remove()
+    this.inline = null
+    const origin = this.endpointOrigin
+    // No frame until there is a session to show: a frame without one would be an error page.
+    if (!origin || !this.session || !this.clientSecret) return this.dropFrame()
+    const key = `${origin}|${this.session}|${this.clientSecret}`
+    if (key === this.frameKey && this.frame) return
+    this.dropFrame()
+    this.frameKey = key
+    const q = new URLSearchParams({ locale: this.resolvedLocale(), theme: this.theme })
+    if (this.collectShipping) q.set('shipping', '1')
+    const frame = document.createElement('iframe')
+    frame.setAttribute('part', 'frame')
+    frame.title = 'Card payment'
+    frame.allow = 'payment'
+    frame.height = '320'
+    // The client secret goes in by message, never in the URL (it would reach logs and Referers).
+    frame.src = `${origin}/frame/${encodeURIComponent(this.session)}?${q}`
+    frame.addEventListener('load', () => {
+      // Posted at once: the frame's script has run by its load event, so it is listening.
+      this.sendInit()
+      clearTimeout(this.watchdog)
+      this.watchdog = setTimeout(() => void (this.heard ? undefined : this.refused()), FRAME_GRACE_MS)
+    })
+    this.frame = frame
+    this.initSent = false
+    this.heard = false
+    this.root.append(frame)
+  }
+
+  private dropFrame(): void {
+    clearTimeout(this.watchdog)
+    this.frame?.remove()
+    this.frame = null
+    this.frameKey = ''
+    this.root.querySelector('.notice')?.remove()
+  }
+
+  private resolvedLocale(): string {
+    return this.locale || navigator.language || 'en'
+  }
+
+  private async showInline(): Promise<void> {
+    await import('../inline/pay-checkout-inline.ts')
+    if (this.isolation !== 'inline' || !this.isConnected) return
+    if (!this.inline) {
+      this.inline = document.createElement('pay-checkout-inline')
+      this.inline.setAttribute('exportparts', 'container, amount, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link')
+      this.root.append(this.inline)
+    }
+    const el = this.inline
+    el.theme = this.theme
+    el.locale = this.locale
+    el.collectShipping = this.collectShipping
+    el.endpoint = this.endpoint
+    el.session = this.session
+    el.clientSecret = this.clientSecret
+  }
+
+  private toFrame(message: Outgoing): void {
     this.frame?.contentWindow?.postMessage({ channel: CHANNEL, ...message }, this.endpointOrigin)
+  }
+
+  private sendInit(): void {
+    if (this.initSent) return
+    this.initSent = true
+    this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale(), theme: this.theme, collectShipping: this.collectShipping, style: this.themeProperties() })
   }
 
   /** The page's `--pay-*` values, for the frame (styles cannot cross into another origin). */
@@ -185,34 +261,64 @@ export class PayCheckout extends LitElement {
     return out
   }
 
+  /**
+   * The frame loaded but its script never spoke: the browser refused to show it here (its
+   * `frame-ancestors` does not name this page's origin), or the Worker could not be reached.
+   */
+  private async refused(): Promise<void> {
+    const frame = this.frame
+    if (!frame) return
+    const origin = this.endpointOrigin
+    const up = await reachable(origin)
+    if (this.frame !== frame || this.heard) return
+    frame.hidden = true
+    await this.fail(up ? 'origin_not_allowed' : 'network_error', up ? `This page's origin (${location.origin}) is not allowed for this checkout.` : `The payment service at ${origin} could not be reached.`)
+  }
+
+  /** A message in the element (the frame cannot show it) and a `pay-error`. */
+  private async fail(code: 'origin_not_allowed' | 'network_error', message: string): Promise<void> {
+    const { loadMessages, resolveLocale } = await import('../i18n/index.ts')
+    const messages = await loadMessages(resolveLocale([this.resolvedLocale()]))
+    this.root.querySelector('.notice')?.remove()
+    const p = document.createElement('p')
+    p.className = 'notice'
+    p.setAttribute('part', 'status')
+    p.setAttribute('role', 'alert')
+    p.textContent = code === 'origin_not_allowed' ? messages.originNotAllowed : messages.networkError
+    this.root.append(p)
+    this.dispatchEvent(new PayErrorEvent({ code, message, fields: [] }))
+  }
+
   /** Messages from the card frame: exact origin, our frame's window, exact shapes only. */
   private onFrameMessage = (e: MessageEvent): void => {
     if (this.isolation !== 'frame' || !this.frame || e.source !== this.frame.contentWindow || e.origin !== this.endpointOrigin) return
     const m = parseFrameMessage(e.data)
     if (!m) return
+    this.heard = true
     switch (m.type) {
       case 'loaded':
-        this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale, theme: this.theme, collectShipping: this.collectShipping, style: this.themeProperties() })
+        this.sendInit()
         break
       case 'ready':
-        this.state = 'ready'
         this.dispatchEvent(new PayReadyEvent({ flow: m.flow as PayReadyEvent['detail']['flow'], status: m.status }))
         break
       case 'change':
         this.dispatchEvent(new PayChangeEvent({ valid: m.valid, brand: (m.brand as CardBrand | null) ?? null }))
         break
       case 'resize':
-        this.frameHeight = Math.min(m.height, 4000)
+        this.frame.height = String(Math.min(m.height, 4000))
         break
       case 'result': {
-        const detail = this.detail(m.status, m.paymentId, { ...(m.brand ? { brand: m.brand as CardBrand } : {}), ...(m.last4 ? { last4: m.last4 } : {}) })
+        const detail: PayResultDetail = { status: m.status, paymentId: m.paymentId, brand: (m.brand as CardBrand | null) ?? null, last4: m.last4 }
         if (m.status === 'succeeded') this.dispatchEvent(new PaySuccessEvent(detail))
         else if (m.status === 'declined') this.dispatchEvent(new PayDeclinedEvent({ ...detail, attemptsRemaining: m.attemptsRemaining ?? 0 }))
         else this.dispatchEvent(new PayPendingEvent(detail))
         break
       }
       case 'action':
-        this.redirect(m.redirect)
+        // Checked again here, whoever handed it over (SECURITY.md R28): a redirect that fails the
+        // shared rule is never followed nor announced; the payment is being confirmed.
+        if (!followRedirect(this, m.redirect)) this.dispatchEvent(new PayPendingEvent({ status: 'unknown', paymentId: null, brand: null, last4: null }))
         break
       case 'error':
         this.dispatchEvent(new PayErrorEvent({ code: m.code, message: m.message, fields: m.fields as PayErrorEvent['detail']['fields'] }))
@@ -220,282 +326,21 @@ export class PayCheckout extends LitElement {
     }
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('endpoint') || changed.has('session') || changed.has('clientSecret')) && this.endpoint && this.session && this.clientSecret && this.isolation !== 'frame') {
-      void this.load()
-    }
-    if (changed.has('locale')) void loadMessages(this.resolvedLocale).then((m) => (this.messages = m))
-  }
-
-  /** Loads (or reloads) the session and shows its flow. */
-  private async load(): Promise<void> {
-    this.state = 'loading'
-    this.api = new ApiClient(this.endpoint, this.session, this.clientSecret)
-    const [messages, view] = await Promise.all([loadMessages(this.resolvedLocale), this.api.view()])
-    this.messages = messages
-    if (!view.ok) return this.fail(view.error)
-    this.applyView(view.value)
-    if (view.value.flow === 'qr') await import('../qr-wallet/qr-wallet.ts').then(() => (this.qrLoaded = true))
-    if (view.value.flow === 'invoice') await import('../invoice-view/invoice-view.ts').then(() => (this.invoiceLoaded = true))
-    await this.updateComplete
-    this.dispatchEvent(new PayReadyEvent({ flow: view.value.flow, status: view.value.status }))
-  }
-
-  /** Maps the session's status to what the shopper sees; resumes after a 3-D Secure return. */
-  private applyView(view: CheckoutView): void {
-    this.view = view
-    switch (view.status) {
-      case 'open':
-        this.state = 'ready'
-        break
-      case 'declined':
-        this.state = view.attemptsRemaining > 0 ? 'ready' : 'declined'
-        break
-      case 'failed':
-        // No attempt left: shown as the final decline.
-        this.state = 'declined'
-        break
-      case 'processing':
-      case 'unknown':
-        this.state = 'unknown'
-        this.poll()
-        break
-      case 'pending':
-        this.state = 'pending'
-        this.poll()
-        break
-      case 'succeeded':
-        this.state = 'succeeded'
-        this.dispatchEvent(new PaySuccessEvent(this.detail('succeeded', view.result?.paymentId ?? null, view.result?.card)))
-        break
-      case 'action_required':
-        this.state = 'action_required'
-        this.poll()
-        break
-      default:
-        this.state = view.status === 'expired' ? 'expired' : 'error'
-    }
-  }
-
-  private detail(status: string, paymentId: string | null | undefined, card?: { brand?: CardBrand; last4?: string } | null): PayResultDetail {
-    return { status, paymentId: paymentId ?? null, brand: card?.brand ?? null, last4: card?.last4 ?? null }
-  }
-
-  private fail(error: ApiError): void {
-    this.state = error.code === 'session_expired' ? 'expired' : error.code === 'session_completed' ? 'succeeded' : 'error'
-    this.notice = ''
-    this.inFlight = false
-    this.dispatchEvent(new PayErrorEvent({ code: error.code, message: error.message, fields: error.fields ?? [] }))
-  }
-
-  /** Checks a pending or unknown payment again until it settles. */
-  private poll(): void {
-    clearTimeout(this.pollTimer)
-    if (this.polls >= POLL_MAX || !this.api) return
-    this.pollTimer = setTimeout(async () => {
-      this.polls += 1
-      const view = await this.api?.view()
-      if (!view?.ok) return this.poll()
-      if (view.value.status === this.view?.status) return this.poll()
-      this.applyView(view.value)
-      if (view.value.status === 'declined' || view.value.status === 'failed') this.dispatchEvent(new PayDeclinedEvent({ ...this.detail('declined', view.value.result?.paymentId, view.value.result?.card), attemptsRemaining: view.value.attemptsRemaining }))
-    }, POLL_MS)
+  /** Resolves once the element (in inline mode, the inline checkout) has rendered pending changes. */
+  get updateComplete(): Promise<boolean> {
+    return new Promise((resolve) => queueMicrotask(() => resolve(this.inline ? this.inline.updateComplete : true)))
   }
 
   /** Submits the current flow's form, as the pay button does. */
   submit(): void {
-    if (this.isolation === 'frame') return this.toFrame({ type: 'submit' })
-    const flow = this.view?.flow
-    if (flow === 'card' || flow === 'saved-card') this.cardForm?.shadowRoot?.querySelector('form')?.requestSubmit()
-    else this.shadowRoot?.querySelector<HTMLElement & { submit?: () => void }>('pay-qr-wallet, pay-invoice-view')?.submit?.()
+    if (this.isolation === 'frame') this.toFrame({ type: 'submit' })
+    else this.inline?.submit()
   }
 
   /** Clears the form and any error, and shows the form again if the session can still be paid. */
   reset(): void {
-    this.cardForm?.clear()
-    this.notice = ''
-    this.attemptKey = null
-    if (this.state === 'error' || this.state === 'declined') void this.load()
-  }
-
-  private get cardForm(): PayCardForm | null {
-    return this.shadowRoot?.querySelector('pay-card-form') ?? null
-  }
-
-  /** One Idempotency-Key per attempt; a request that never got an answer keeps its key. */
-  private async pay(fields: Record<string, unknown>): Promise<void> {
-    if (this.inFlight || !this.api || !this.view) return
-    this.inFlight = true
-    this.state = 'submitting'
-    this.notice = ''
-    this.attemptKey ??= crypto.randomUUID()
-    this.dispatchEvent(new PaySubmitEvent({ flow: this.view.flow }))
-    const result = await this.api.pay(fields, this.attemptKey)
-    this.inFlight = false
-    if (!result.ok && result.error.status === 0) {
-      this.state = 'ready'
-      this.notice = this.messages.error
-      return this.fail(result.error)
-    }
-    this.attemptKey = null
-    if (!result.ok) {
-      this.state = result.error.code === 'session_expired' ? 'expired' : result.error.code === 'session_completed' ? 'succeeded' : 'ready'
-      this.notice = result.error.code === 'invalid_request' || result.error.code === 'too_many_attempts' ? this.messages.error : ''
-      this.dispatchEvent(new PayErrorEvent({ code: result.error.code, message: result.error.message, fields: result.error.fields ?? [] }))
-      if (result.error.code === 'too_many_attempts') this.state = 'declined'
-      return
-    }
-    this.onResult(result.value)
-  }
-
-  private onResult(r: PayResult): void {
-    const detail = this.detail(r.status, r.paymentId, r.card)
-    this.view = this.view ? { ...this.view, attemptsRemaining: r.attemptsRemaining } : this.view
-    switch (r.status) {
-      case 'succeeded':
-        this.state = 'succeeded'
-        this.dispatchEvent(new PaySuccessEvent(detail))
-        break
-      case 'declined':
-        this.state = r.attemptsRemaining > 0 ? 'ready' : 'declined'
-        this.notice = r.attemptsRemaining > 0 ? `${this.messages.declined} ${format(this.messages, 'retry', { n: r.attemptsRemaining })}` : ''
-        this.cardForm?.clear('cvv')
-        this.dispatchEvent(new PayDeclinedEvent({ ...detail, attemptsRemaining: r.attemptsRemaining }))
-        break
-      case 'pending':
-      case 'unknown':
-        this.state = r.status
-        this.dispatchEvent(new PayPendingEvent(detail))
-        this.poll()
-        break
-      case 'action_required':
-        this.state = 'action_required'
-        if (r.redirect) this.redirect(r.redirect)
-        break
-    }
-  }
-
-  /**
-   * 3-D Secure: the merchant may take over; otherwise the top window goes to the bank. Checked
-   * again here, whoever handed it over (the Worker, or the card frame by message), with the rule
-   * the Worker uses: a `javascript:` or `data:` target would run on this page (SECURITY.md R28).
-   * A redirect that fails it is never followed nor announced: the payment is being confirmed.
-   */
-  private redirect(given: { url: string; method?: string | undefined; parameters: readonly { name: string; value: string }[] }): void {
-    const redirect = safeRedirect(given)
-    if (!redirect) {
-      this.state = 'unknown'
-      this.dispatchEvent(new PayPendingEvent(this.detail('unknown', null)))
-      this.poll()
-      return
-    }
-    const event = new PayActionEvent({ redirect })
-    this.dispatchEvent(event)
-    if (event.defaultPrevented) return
-    const form = document.createElement('form')
-    form.method = redirect.method === 'GET' ? 'get' : 'post'
-    form.action = redirect.url
-    form.target = '_top'
-    form.hidden = true
-    for (const p of redirect.parameters) {
-      const input = document.createElement('input')
-      input.type = 'hidden'
-      input.name = p.name
-      input.value = p.value
-      form.append(input)
-    }
-    document.body.append(form)
-    form.submit()
-  }
-
-  private async qrStep(e: CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string, unknown> }>): Promise<void> {
-    if (!this.api || this.inFlight) return
-    this.inFlight = true
-    this.notice = ''
-    if (e.detail.step === 'verify') {
-      const r = await this.api.qrVerify(e.detail.fields ?? {})
-      this.inFlight = false
-      if (!r.ok) return this.fail(r.error)
-      if (r.value.status === 'declined') {
-        this.notice = this.messages.declined
-        return
-      }
-      const view = await this.api.view()
-      if (view.ok) this.view = view.value
-      return
-    }
-    this.state = 'submitting'
-    this.attemptKey ??= crypto.randomUUID()
-    const r = await this.api.qrComplete(this.attemptKey)
-    this.inFlight = false
-    this.attemptKey = null
-    if (!r.ok) return this.fail(r.error)
-    this.onResult(r.value)
-  }
-
-  private async regenerate(): Promise<void> {
-    if (!this.api || this.inFlight) return
-    this.inFlight = true
-    const r = await this.api.regenerateInvoice()
-    this.inFlight = false
-    if (!r.ok) return this.fail(r.error)
-    const view = await this.api.view()
-    if (view.ok) this.view = view.value
-    this.notice = this.messages.invoiceReady
-  }
-
-  private renderFlow(view: CheckoutView): TemplateResult | typeof nothing {
-    const amount = formatMoney(view.amount, view.currency, this.resolvedLocale)
-    if (view.flow === 'card' || view.flow === 'saved-card') {
-      return html`${view.flow === 'saved-card' && view.savedCard ? html`<p class="saved">${format(this.messages, 'savedCard', { last4: view.savedCard.last4 })}</p>` : nothing}
-        <pay-card-form
-          exportparts="form, field, input, error, brand, submit"
-          .mode=${view.flow}
-          .messages=${this.messages}
-          .prefill=${view.customer}
-          .savedBrand=${view.savedCard?.brand ?? null}
-          .collectShipping=${this.collectShipping}
-          .submitLabel=${format(this.messages, 'pay', { amount })}
-          .disabled=${this.state === 'submitting'}
-          @card-form-submit=${(e: CustomEvent<Record<string, string>>) => this.pay(e.detail)}
-        ></pay-card-form>`
-    }
-    if (view.flow === 'qr' && this.qrLoaded) {
-      return html`<pay-qr-wallet
-        exportparts="qr, wallet-id"
-        .messages=${this.messages}
-        .view=${view}
-        .busy=${this.state === 'submitting'}
-        @qr-step=${(e: CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string, unknown> }>) => this.qrStep(e)}
-      ></pay-qr-wallet>`
-    }
-    if (view.flow === 'invoice' && this.invoiceLoaded) {
-      return html`<pay-invoice-view exportparts="details, pay-link" .messages=${this.messages} .view=${view} .locale=${this.resolvedLocale} @invoice-regenerate=${() => this.regenerate()}></pay-invoice-view>`
-    }
-    return nothing
-  }
-
-  protected override render(): TemplateResult {
-    if (this.isolation === 'frame') {
-      // The client secret goes in by message once the frame says it is loaded, never in the URL.
-      return html`<iframe
-        part="frame"
-        title=${this.messages.cardNumber}
-        src=${`${this.endpointOrigin}/frame/${encodeURIComponent(this.session)}`}
-        height=${this.frameHeight}
-        allow="payment"
-      ></iframe>`
-    }
-    const view = this.view
-    const key = STATUS_MESSAGE[this.state]
-    const status = this.notice || (key ? this.messages[key] : '')
-    const showForm = view && (this.state === 'ready' || this.state === 'submitting' || (view.flow === 'qr' && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired'))
-    return html`<div class="container" part="container" lang=${this.resolvedLocale} aria-busy=${this.state === 'loading' || this.state === 'submitting' ? 'true' : 'false'}>
-      ${view ? html`<p class="amount" part="amount">${formatMoney(view.amount, view.currency, this.resolvedLocale)}</p>` : nothing}
-      <p class="status ${this.state}" part="status" role="status" aria-live="polite">${status}</p>
-      ${showForm && view ? this.renderFlow(view) : nothing}
-      ${this.state === 'error' ? html`<button part="retry" class="secondary" @click=${() => this.reset()}>${this.messages.continue}</button>` : nothing}
-    </div>`
+    if (this.isolation === 'frame') this.toFrame({ type: 'reset' })
+    else this.inline?.reset()
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { html, LitElement, nothing, svg, type TemplateResult } from 'lit'
 import qrcode from 'qrcode-generator'
-import { checkFormat } from '../../shared/formats.ts'
+import { checkEmail, checkName, checkWalletId, checkWith } from '../../shared/shopper-formats.ts'
 import type { CheckoutView } from '../api-client.ts'
 import { en, format, type Messages } from '../i18n/index.ts'
 import { formStyles, tokens } from '../theme.ts'
@@ -106,16 +106,16 @@ export class PayQrWallet extends LitElement {
     const data = new FormData(e.target as HTMLFormElement)
     const fields: Record<string, string> = {}
     const errors: Record<string, string> = {}
-    const rules: [string, 'walletId' | 'name' | 'email'][] = [
-      ['walletId', 'walletId'],
-      ['customer.givenName', 'name'],
-      ['customer.surname', 'name'],
-      ['customer.email', 'email'],
+    const rules: [string, (v: string) => string | null][] = [
+      ['walletId', checkWalletId],
+      ['customer.givenName', checkName],
+      ['customer.surname', checkName],
+      ['customer.email', checkEmail],
     ]
     for (const [name, rule] of rules) {
       if (!data.has(name)) continue
       const value = String(data.get(name) ?? '').trim()
-      const code = checkFormat(rule, value)
+      const code = checkWith(rule as Parameters<typeof checkWith>[0], value)
       if (code) errors[name] = code === 'required' ? this.messages.err_required : this.messages.err_format
       else fields[name] = value
     }

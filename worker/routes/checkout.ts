@@ -33,7 +33,17 @@ function clientIp(c: Ctx): string {
   return checkFormat('ip', ip) === null ? ip : '127.0.0.1'
 }
 
-checkout.get('/:id', (c) => c.json(c.get('view')))
+/** The sandbox gateway (on this machine, or a host named sandbox): the widget shows a "test mode" badge. */
+function testMode(env: Env): boolean {
+  try {
+    const host = new URL(env.GATEWAY_BASE_URL).hostname
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || /(^|[.-])sandbox([.-]|$)/i.test(host)
+  } catch {
+    return false
+  }
+}
+
+checkout.get('/:id', (c) => c.json({ ...c.get('view'), testMode: testMode(c.env) }))
 
 checkout.post('/:id/pay', jsonBody(), async (c) => {
   const stub = c.get('session')

@@ -8,6 +8,7 @@
  */
 import { Hono } from 'hono'
 import type { Env } from '../env.ts'
+import { FRAME_SCRIPTS, LOCALE_CHUNKS } from '../../widget/card-frame/preload.ts'
 import { effectiveOrigins, SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 
 export const frame = new Hono<{ Bindings: Env }>()
@@ -17,12 +18,18 @@ export const frame = new Hono<{ Bindings: Env }>()
  * nothing about whether the session exists (SECURITY.md R21). The frame learns its parent from the
  * browser (`location.ancestorOrigins`, else the referrer), which `frame-ancestors` has already
  * held to the allowed origins, and everything else from the API once the parent hands it the
- * client secret.
+ * client secret. Every script it needs is preloaded at once (`modulepreload`), so the form renders
+ * after one parallel round of fetches; the locale's messages too when the URL names a locale.
  */
-const FRAME_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+function framePage(locale: string | undefined): string {
+  const lang = locale && LOCALE_CHUNKS.includes(locale) ? locale : 'en'
+  const scripts = [...FRAME_SCRIPTS, ...(lang === 'en' ? [] : [`/widget/chunks/${lang}.js`])]
+  return `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Card payment</title>
+${scripts.map((src) => `<link rel="modulepreload" href="${src}">`).join('\n')}
 <script type="module" src="/widget/frame.js"></script></head><body></body></html>`
+}
 
 frame.get('/:id', async (c) => {
   const id = c.req.param('id')
@@ -46,5 +53,5 @@ frame.get('/:id', async (c) => {
   )
   c.header('Referrer-Policy', 'strict-origin')
   c.header('Cache-Control', 'no-store')
-  return c.html(FRAME_PAGE)
+  return c.html(framePage(c.req.query('locale')?.toLowerCase().split('-')[0]))
 })

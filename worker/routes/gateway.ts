@@ -11,7 +11,7 @@ import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
 import { checksum, timingSafeEqualText } from '../gateway/checksum.ts'
 import { log } from '../log.ts'
-import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
+import { effectiveOrigins, SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 
 export const gateway = new Hono<{ Bindings: Env }>()
 
@@ -65,5 +65,37 @@ gateway.on(['GET', 'POST'], '/return/:id', async (c) => {
     url.searchParams.set('status', confirmed.status)
     return c.redirect(url.toString(), 303)
   }
-  return c.html(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Payment</title><p>Payment status: <strong>${escape(confirmed.status)}</strong>.</p></html>`)
+  // No returnUrl: a page of our own with the result and a way back to the shop (the session's
+  // allowed origin: the page that started the payment is on it).
+  const origins = SESSION_ID.test(id) ? effectiveOrigins((await sessionStub(c.env, id).access(undefined))?.origins ?? [], c.env) : []
+  const back = origins.find((o) => /^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(o))
+  c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+  c.header('Cache-Control', 'no-store')
+  return c.html(returnPage(confirmed.status, back))
 })
+
+const RESULT: Record<string, [title: string, text: string, tone: 'ok' | 'bad' | 'wait']> = {
+  succeeded: ['Payment successful', 'Thank you: your payment went through. You can go back to the shop now.', 'ok'],
+  declined: ['Payment declined', 'Your bank declined this payment. Go back to the shop to try again or to use another card.', 'bad'],
+  failed: ['Payment not completed', 'No money was taken. Go back to the shop to start again or to contact it.', 'bad'],
+  expired: ['Checkout expired', 'This checkout ran out of time and no money was taken. Go back to the shop to start again.', 'bad'],
+}
+const WAITING: [string, string, 'wait'] = ['We are confirming your payment', 'Your bank has not told us the result yet. Go back to the shop: it will show the result as soon as it is known.', 'wait']
+
+/** The shopper's page after 3-D Secure when the merchant named no `returnUrl`: the result, styled, and a link back. */
+function returnPage(status: string, back: string | undefined): string {
+  const [title, text, tone] = RESULT[status] ?? WAITING
+  const link = back ? `<a class="back" href="${escape(back)}/">Back to the shop</a>` : '<p class="hint">You can close this window and return to the shop.</p>'
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
+<style>
+:root{color-scheme:light dark;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f4f4f6;color:#1b1b1f}
+main{max-width:28rem;margin:1rem;padding:2rem;border-radius:12px;background:#fff;box-shadow:0 1px 3px rgb(0 0 0/.15);display:grid;gap:1rem}
+h1{margin:0;font-size:1.375rem}.ok h1{color:#146c2e}.bad h1{color:#b3261e}.wait h1{color:#0b57d0}
+p{margin:0;line-height:1.5}.hint{color:#4a4a52}
+.back{justify-self:start;padding:.7rem 1.1rem;border-radius:8px;background:#0b57d0;color:#fff;font-weight:600;text-decoration:none}
+.back:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
+@media (prefers-color-scheme:dark){body{background:#121214;color:#e4e2e6}main{background:#1b1b1f}.ok h1{color:#6dd58c}.bad h1{color:#ffb4ab}.wait h1,.hint{color:#a8c7fa}.back{background:#a8c7fa;color:#062e6f}}
+</style></head>
+<body><main class="${tone}" data-status="${escape(status)}"><h1>${escape(title)}</h1><p>${escape(text)}</p>${link}</main></body></html>`
+}

@@ -4,9 +4,13 @@
  * state machine it follows.
  */
 import type { CardBrand } from '../../shared/card.ts'
+import type { CheckoutView, InvoiceDetails, PayResult } from '../../shared/checkout.ts'
 import type { Redirect } from '../../shared/types.ts'
 import type { EventType } from '../webhooks/events.ts'
 import type { Metadata } from './metadata.ts'
+
+// The browser's view and a pay answer are shared with the widget (`shared/checkout.ts`).
+export type { CheckoutView, InvoiceDetails, PayResult }
 
 export const FLOWS = ['card', 'saved-card', 'qr', 'invoice'] as const
 export type Flow = (typeof FLOWS)[number]
@@ -101,17 +105,6 @@ export interface Attempt {
   paymentId?: string
 }
 
-export interface InvoiceDetails {
-  readonly systemInvoiceId: string
-  readonly merchantInvoiceId: string
-  readonly amount: string
-  readonly currency: string
-  readonly createdDate?: string
-  readonly createdTime?: string
-  readonly invoiceExpirationPeriod?: string
-  readonly transactionUrl?: string
-}
-
 export interface SessionRecord extends SessionInput {
   readonly id: string
   readonly createdAt: number
@@ -155,17 +148,6 @@ export function receivedPaymentIds(s: SessionRecord): string[] {
 /** What the clock says the session is: open and declined sessions past their time are expired. */
 export function effectiveStatus(s: SessionRecord, now: number): Status {
   return (s.status === 'open' || s.status === 'declined') && now >= s.expiresAt ? 'expired' : s.status
-}
-
-/** The answer of a payment attempt, as the browser sees it. */
-export interface PayResult {
-  readonly status: Exclude<Status, 'open' | 'processing' | 'expired'>
-  readonly paymentId?: string
-  readonly card?: { brand?: CardBrand; last4?: string }
-  readonly redirect?: Redirect
-  readonly attemptsRemaining: number
-  /** Coarse text for the shopper: never why a card was declined. */
-  readonly message: string
 }
 
 /** The merchant's view (`GET /v1/sessions/{id}`): the whole state, never card data beyond brand and last 4. */
@@ -222,23 +204,6 @@ export function merchantView(s: SessionRecord): MerchantView {
     expiresAt: new Date(s.expiresAt).toISOString(),
     metadata: s.metadata ?? {},
   }
-}
-
-/** The browser's view (`GET /v1/checkout/{id}`): what the widget needs to render. */
-export interface CheckoutView {
-  readonly id: string
-  readonly flow: Flow
-  readonly status: Status
-  readonly amount: string
-  readonly currency: string
-  readonly expiresAt: string
-  readonly attemptsRemaining: number
-  readonly savedCard: { readonly brand: CardBrand; readonly last4: string } | null
-  readonly invoice: { merchantInvoiceId: string | null; invoiceExpirationPeriod: string | null; regenerated: InvoiceDetails | null } | null
-  readonly qr: { merchantWalletId: string; expiresAt: string } | null
-  readonly customer: SessionInput['customer'] | null
-  readonly result: { paymentId: string | null; card: { brand?: CardBrand; last4?: string } | null } | null
-  readonly redirect: Redirect | null
 }
 
 export function checkoutView(s: SessionRecord, now: number): CheckoutView {

@@ -1,5 +1,5 @@
 import { css } from 'lit'
-import { formStyles, tokens } from '../theme.ts'
+import { formStyles, spinner, tokens } from '../theme.ts'
 
 /** Dark tokens are set as --pay-* on the host, so a merchant's own --pay-* values still win. */
 const dark = css`
@@ -17,6 +17,7 @@ const dark = css`
 export const payCheckoutStyles = [
   tokens,
   formStyles,
+  spinner,
   css`
     :host {
       display: block;
@@ -39,6 +40,23 @@ export const payCheckoutStyles = [
       display: grid;
       gap: var(--_gap);
     }
+    .head {
+      display: flex;
+      align-items: center;
+      justify-content: space-between;
+      gap: var(--_gap);
+      flex-wrap: wrap;
+    }
+    .badge {
+      padding: 0.125rem 0.5rem;
+      border-radius: 999px;
+      background: #fff3c4;
+      color: #5c4300;
+      font-size: 0.75rem;
+      font-weight: 700;
+      text-transform: uppercase;
+      letter-spacing: 0.04em;
+    }
     .amount {
       font-size: 1.5rem;
       font-weight: 700;
@@ -57,14 +75,10 @@ export const payCheckoutStyles = [
     }
     .status.declined,
     .status.error,
+    .status.blocked,
     .status.expired {
       color: var(--_error);
       font-weight: 600;
-    }
-    iframe {
-      display: block;
-      width: 100%;
-      border: 0;
     }
     .saved {
       margin: 0;

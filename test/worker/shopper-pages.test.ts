@@ -1,0 +1,39 @@
+/**
+ * The pages the Worker itself shows a shopper: the card frame (its scripts preloaded, nothing of
+ * the session in it) and the return after 3-D Secure when the merchant named no returnUrl (a
+ * styled result with a way back to the shop, never a bare status word).
+ */
+import { describe, expect, it } from 'vitest'
+import { FRAME_SCRIPTS } from '../../widget/card-frame/preload.ts'
+import { call, createSession, ORIGIN, pay } from './api.ts'
+
+describe('the card frame page', () => {
+  it('preloads every script the frame needs, and the locale named in its URL', async () => {
+    const s = await createSession()
+    const page = await call(`/frame/${s.id}?locale=de&theme=dark`)
+    expect(page.status).toBe(200)
+    for (const src of FRAME_SCRIPTS) expect(page.text).toContain(`<link rel="modulepreload" href="${src}">`)
+    expect(page.text).toContain('<link rel="modulepreload" href="/widget/chunks/de.js">')
+    expect(page.text).toContain('<html lang="de">')
+    // An unknown locale falls back to the built-in English: nothing of the query is echoed.
+    const odd = await call(`/frame/${s.id}?locale=%22%3E%3Cscript%3E`)
+    expect(odd.text).toContain('<html lang="en">')
+    expect(odd.text).not.toContain('script%3E')
+    expect(odd.text).not.toContain('"><script>')
+  })
+})
+
+describe('the return page after 3-D Secure without a returnUrl', () => {
+  it('shows the result in words with a link back to the shop that started the payment', async () => {
+    const s = await createSession()
+    const started = await pay(s, '4000000000003220')
+    expect(started.body.status).toBe('action_required')
+    const page = await call(`/v1/return/${s.id}`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('Content-Type')).toContain('text/html')
+    expect(page.text).toContain('<style>')
+    expect(page.text).toMatch(/<h1>(We are confirming your payment|Payment declined|Payment successful)<\/h1>/)
+    expect(page.text).toContain(`<a class="back" href="${ORIGIN}/">Back to the shop</a>`)
+    expect(page.text).not.toContain('Payment status:')
+  })
+})

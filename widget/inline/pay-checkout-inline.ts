@@ -1,0 +1,427 @@
+/**
+ * @module
+ * `<pay-checkout-inline>`: the checkout itself, rendered in this document. `<pay-checkout
+ * isolation="inline">` puts it in the merchant's page; the card frame puts it in the frame's page
+ * on the Worker's origin. It renders the card form at once and loads the session beside it: the
+ * amount and the pay button fill in when the session answers, another flow replaces the form.
+ */
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
+import type { CardBrand } from '../../shared/card.ts'
+import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
+import '../card-form/card-form.ts'
+import type { PayCardForm } from '../card-form/card-form.ts'
+import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
+import { en, format, formatMoney, loadMessages, resolveLocale, type MessageKey, type Messages } from '../i18n/index.ts'
+import { followRedirect, reachable } from '../navigate.ts'
+import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
+
+export type CheckoutState = 'loading' | 'ready' | 'submitting' | 'action_required' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'expired' | 'error' | 'blocked'
+
+const STATUS_MESSAGE: Partial<Record<CheckoutState, MessageKey>> = {
+  submitting: 'processing',
+  action_required: 'actionRequired',
+  succeeded: 'succeeded',
+  declined: 'declined',
+  pending: 'pending',
+  unknown: 'unknown',
+  expired: 'expired',
+  error: 'error',
+}
+
+/**
+ * What the shopper reads for an error the Worker answers, and whether the form stays usable.
+ * Every message says what to do next; none says why a card was refused.
+ */
+const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
+  invalid_request: 'err_check_fields',
+  gateway_error: 'error',
+  gateway_rejected: 'err_gateway',
+  gateway_auth_failed: 'err_gateway',
+  gateway_unavailable: 'err_gateway_unavailable',
+  duplicate_order: 'err_duplicate_order',
+  invoice_mismatch: 'err_contact_shop',
+  forbidden: 'err_contact_shop',
+  rate_limited: 'err_rate_limited',
+  payment_in_progress: 'err_in_progress',
+  idempotency_in_progress: 'err_in_progress',
+  internal_error: 'err_gateway',
+  too_many_attempts: 'err_velocity',
+  network_error: 'networkError',
+  origin_not_allowed: 'originNotAllowed',
+}
+
+/** How often, and how long, a pending or unknown payment is checked again. */
+const POLL_MS = 2_000
+const POLL_MAX = 60
+
+export class PayCheckoutInline extends LitElement {
+  static override styles = payCheckoutStyles
+  static override properties = {
+    endpoint: {},
+    session: {},
+    clientSecret: { attribute: 'client-secret' },
+    locale: {},
+    theme: { reflect: true },
+    collectShipping: { type: Boolean, attribute: 'collect-shipping' },
+    state: { state: true },
+    view: { state: true },
+    messages: { state: true },
+    notice: { state: true },
+    qrLoaded: { state: true },
+    invoiceLoaded: { state: true },
+  }
+
+  declare endpoint: string
+  declare session: string
+  declare clientSecret: string
+  declare locale: string
+  declare theme: 'light' | 'dark' | 'auto'
+  declare collectShipping: boolean
+  private declare state: CheckoutState
+  private declare view: CheckoutView | null
+  private declare messages: Messages
+  private declare notice: string
+  private declare qrLoaded: boolean
+  private declare invoiceLoaded: boolean
+
+  constructor() {
+    super()
+    this.endpoint = ''
+    this.session = ''
+    this.clientSecret = ''
+    this.locale = ''
+    this.theme = 'light'
+    this.collectShipping = false
+    this.state = 'loading'
+    this.view = null
+    this.messages = en
+    this.notice = ''
+    this.qrLoaded = false
+    this.invoiceLoaded = false
+  }
+  private api: ApiClient | null = null
+  private inFlight = false
+  private attemptKey: string | null = null
+  private pollTimer: ReturnType<typeof setTimeout> | undefined
+  private polls = 0
+  /** The flow `pay-ready` last announced, so it is said once per flow. */
+  private announced = ''
+  private loads = 0
+
+  /** The language in use, after fallback. */
+  get resolvedLocale(): string {
+    return resolveLocale(this.locale ? [this.locale] : typeof navigator === 'undefined' ? [] : navigator.languages)
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    clearTimeout(this.pollTimer)
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if ((changed.has('endpoint') || changed.has('session') || changed.has('clientSecret')) && this.endpoint && this.session && this.clientSecret) {
+      void this.load()
+    }
+    if (changed.has('locale')) void loadMessages(this.resolvedLocale).then((m) => (this.messages = m))
+  }
+
+  protected override updated(): void {
+    // Ready as soon as the inputs are in the document and accept typing: the card form renders
+    // before the session answers (its pay button waits), the other flows once it has.
+    if (!this.api) return
+    const flow = this.view?.flow ?? 'card'
+    const formShown = this.renderRoot.querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view')
+    if (formShown && this.announced !== flow) {
+      this.announced = flow
+      void (formShown as LitElement).updateComplete.then(() => this.dispatchEvent(new PayReadyEvent({ flow, status: this.view?.status ?? 'loading' })))
+    } else if (!formShown && this.view && this.announced !== `${flow}:${this.view.status}`) {
+      // A session with nothing to fill in (paid, expired, in flight) is ready too, once known.
+      this.announced = `${flow}:${this.view.status}`
+      this.dispatchEvent(new PayReadyEvent({ flow, status: this.view.status }))
+    }
+  }
+
+  /** Loads (or reloads) the session and shows its flow. */
+  private async load(): Promise<void> {
+    const n = ++this.loads
+    this.state = 'loading'
+    this.notice = ''
+    this.api = new ApiClient(this.endpoint, this.session, this.clientSecret)
+    const [messages, view] = await Promise.all([loadMessages(this.resolvedLocale), this.api.view()])
+    if (n !== this.loads) return
+    this.messages = messages
+    if (!view.ok) return this.fail(await this.classify(view.error))
+    if (view.value.flow === 'qr') await import('../qr-wallet/qr-wallet.ts').then(() => (this.qrLoaded = true))
+    if (view.value.flow === 'invoice') await import('../invoice-view/invoice-view.ts').then(() => (this.invoiceLoaded = true))
+    this.applyView(view.value)
+  }
+
+  /**
+   * A request that got no answer at all (status 0) is either this page's origin refused by CORS or
+   * the network: asked once more without CORS, a Worker that answers means the origin.
+   */
+  private async classify(error: ApiError): Promise<ApiError> {
+    if (error.status !== 0) return error
+    let origin = ''
+    try {
+      origin = new URL(this.endpoint).origin
+    } catch {
+      return { ...error, code: 'network_error' as ApiError['code'] }
+    }
+    return (await reachable(origin))
+      ? { ...error, code: 'origin_not_allowed' as ApiError['code'], message: `This page's origin (${location.origin}) is not allowed for this checkout.` }
+      : { ...error, code: 'network_error' as ApiError['code'], message: `The payment service at ${origin} could not be reached.` }
+  }
+
+  /** Maps the session's status to what the shopper sees; resumes after a 3-D Secure return. */
+  private applyView(view: CheckoutView): void {
+    this.view = view
+    switch (view.status) {
+      case 'open':
+        this.state = 'ready'
+        break
+      case 'declined':
+        this.state = view.attemptsRemaining > 0 ? 'ready' : 'declined'
+        break
+      case 'failed':
+        // No attempt left: shown as the final decline.
+        this.state = 'declined'
+        break
+      case 'processing':
+      case 'unknown':
+        this.state = 'unknown'
+        this.poll()
+        break
+      case 'pending':
+        this.state = 'pending'
+        this.poll()
+        break
+      case 'succeeded':
+        this.state = 'succeeded'
+        this.dispatchEvent(new PaySuccessEvent(this.detail('succeeded', view.result?.paymentId ?? null, view.result?.card)))
+        break
+      case 'action_required':
+        this.state = 'action_required'
+        this.poll()
+        break
+      default:
+        this.state = view.status === 'expired' ? 'expired' : 'error'
+    }
+  }
+
+  private detail(status: string, paymentId: string | null | undefined, card?: { brand?: CardBrand; last4?: string } | null): PayResultDetail {
+    return { status, paymentId: paymentId ?? null, brand: card?.brand ?? null, last4: card?.last4 ?? null }
+  }
+
+  /** The session could not be read: say what to do, and fire `pay-error`. */
+  private fail(error: ApiError): void {
+    const code: string = error.code
+    this.state = code === 'session_expired' ? 'expired' : code === 'session_completed' ? 'succeeded' : code === 'origin_not_allowed' ? 'blocked' : 'error'
+    const key = ERROR_MESSAGE[code]
+    this.notice = this.state === 'blocked' || this.state === 'error' ? this.messages[key ?? 'error'] : ''
+    this.inFlight = false
+    this.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
+  }
+
+  /** Checks a pending or unknown payment again until it settles. */
+  private poll(): void {
+    clearTimeout(this.pollTimer)
+    if (this.polls >= POLL_MAX || !this.api) return
+    this.pollTimer = setTimeout(async () => {
+      this.polls += 1
+      const view = await this.api?.view()
+      if (!view?.ok) return this.poll()
+      if (view.value.status === this.view?.status) return this.poll()
+      this.applyView(view.value)
+      if (view.value.status === 'declined' || view.value.status === 'failed') this.dispatchEvent(new PayDeclinedEvent({ ...this.detail('declined', view.value.result?.paymentId, view.value.result?.card), attemptsRemaining: view.value.attemptsRemaining }))
+    }, POLL_MS)
+  }
+
+  /** Submits the current flow's form, as the pay button does. */
+  submit(): void {
+    const flow = this.view?.flow
+    if (flow === 'card' || flow === 'saved-card') this.cardForm?.shadowRoot?.querySelector('form')?.requestSubmit()
+    else this.shadowRoot?.querySelector<HTMLElement & { submit?: () => void }>('pay-qr-wallet, pay-invoice-view')?.submit?.()
+  }
+
+  /** Clears the form and any error, and shows the form again if the session can still be paid. */
+  reset(): void {
+    this.cardForm?.clear()
+    this.notice = ''
+    this.attemptKey = null
+    if (this.state === 'error' || this.state === 'declined') void this.load()
+  }
+
+  private get cardForm(): PayCardForm | null {
+    return this.shadowRoot?.querySelector('pay-card-form') ?? null
+  }
+
+  /** One Idempotency-Key per attempt; a request that never got an answer keeps its key. */
+  private async pay(fields: Record<string, unknown>): Promise<void> {
+    if (this.inFlight || !this.api || !this.view) return
+    this.inFlight = true
+    this.state = 'submitting'
+    this.notice = ''
+    this.attemptKey ??= crypto.randomUUID()
+    this.dispatchEvent(new PaySubmitEvent({ flow: this.view.flow }))
+    const result = await this.api.pay(fields, this.attemptKey)
+    this.inFlight = false
+    if (!result.ok && result.error.status === 0) {
+      // No answer: the same key is sent again on retry, so the charge cannot happen twice.
+      const error = await this.classify(result.error)
+      this.state = 'ready'
+      this.notice = this.messages[ERROR_MESSAGE[error.code] ?? 'networkError']
+      this.dispatchEvent(new PayErrorEvent({ code: error.code, message: error.message, fields: [] }))
+      return
+    }
+    this.attemptKey = null
+    if (!result.ok) return this.refused(result.error)
+    this.onResult(result.value)
+  }
+
+  /**
+   * The Worker refused the attempt. The form stays as the shopper left it (values kept) with a
+   * message saying what to do next, unless the session itself is over.
+   */
+  private refused(error: ApiError): void {
+    const code: string = error.code
+    if (code === 'session_expired') this.state = 'expired'
+    else if (code === 'session_completed') this.state = 'succeeded'
+    else if (code === 'too_many_attempts' && (this.view?.attemptsRemaining ?? 0) <= 0) this.state = 'declined'
+    else this.state = 'ready'
+    this.notice = this.state === 'ready' ? this.messages[ERROR_MESSAGE[code] ?? 'error'] : ''
+    this.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
+  }
+
+  private onResult(r: PayResult): void {
+    const detail = this.detail(r.status, r.paymentId, r.card)
+    this.view = this.view ? { ...this.view, attemptsRemaining: r.attemptsRemaining } : this.view
+    switch (r.status) {
+      case 'succeeded':
+        this.state = 'succeeded'
+        this.dispatchEvent(new PaySuccessEvent(detail))
+        break
+      case 'declined':
+      case 'failed':
+        this.state = r.attemptsRemaining > 0 ? 'ready' : 'declined'
+        this.notice = r.attemptsRemaining > 0 ? `${this.messages[this.view?.flow === 'qr' ? 'walletDeclined' : 'declined']} ${format(this.messages, 'retry', { n: r.attemptsRemaining })}` : ''
+        this.cardForm?.clear('cvv')
+        this.dispatchEvent(new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: r.attemptsRemaining }))
+        break
+      case 'pending':
+      case 'unknown':
+        this.state = r.status
+        this.dispatchEvent(new PayPendingEvent(detail))
+        this.poll()
+        break
+      case 'action_required':
+        this.state = 'action_required'
+        if (r.redirect && !followRedirect(this, r.redirect)) {
+          // A redirect that fails the shared rule (SECURITY.md R28) is never followed nor announced.
+          this.state = 'unknown'
+          this.dispatchEvent(new PayPendingEvent(this.detail('unknown', null)))
+          this.poll()
+        }
+        break
+    }
+  }
+
+  private async qrStep(e: CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string, unknown> }>): Promise<void> {
+    if (!this.api || this.inFlight) return
+    this.inFlight = true
+    this.notice = ''
+    if (e.detail.step === 'verify') {
+      const r = await this.api.qrVerify(e.detail.fields ?? {})
+      this.inFlight = false
+      if (!r.ok) return this.refused(r.error)
+      if (r.value.status === 'declined') {
+        this.notice = this.messages.walletDeclined
+        return
+      }
+      const view = await this.api.view()
+      if (view.ok) this.view = view.value
+      return
+    }
+    this.state = 'submitting'
+    this.attemptKey ??= crypto.randomUUID()
+    const r = await this.api.qrComplete(this.attemptKey)
+    this.inFlight = false
+    this.attemptKey = null
+    if (!r.ok) return this.refused(r.error)
+    this.onResult(r.value)
+  }
+
+  private async regenerate(): Promise<void> {
+    if (!this.api || this.inFlight) return
+    this.inFlight = true
+    const r = await this.api.regenerateInvoice()
+    this.inFlight = false
+    if (!r.ok) return this.refused(r.error)
+    const view = await this.api.view()
+    if (view.ok) this.view = view.value
+    this.notice = this.messages.invoiceReady
+  }
+
+  private renderFlow(view: CheckoutView | null): TemplateResult | typeof nothing {
+    const flow = view?.flow ?? 'card'
+    if (flow === 'card' || flow === 'saved-card') {
+      const submitLabel = view ? format(this.messages, 'pay', { amount: formatMoney(view.amount, view.currency, this.resolvedLocale) }) : this.messages.payNoAmount
+      return html`${flow === 'saved-card' && view?.savedCard ? html`<p class="saved">${format(this.messages, 'savedCard', { last4: view.savedCard.last4 })}</p>` : nothing}
+        <pay-card-form
+          exportparts="form, field, input, error, brand, submit"
+          .mode=${flow}
+          .messages=${this.messages}
+          .locale=${this.resolvedLocale}
+          .prefill=${view?.customer ?? null}
+          .savedBrand=${view?.savedCard?.brand ?? null}
+          .collectShipping=${this.collectShipping}
+          .submitLabel=${submitLabel}
+          .disabled=${!view || this.state === 'submitting'}
+          .busy=${this.state === 'submitting'}
+          @card-form-submit=${(e: CustomEvent<Record<string, string>>) => this.pay(e.detail)}
+        ></pay-card-form>`
+    }
+    if (!view) return nothing
+    if (flow === 'qr' && this.qrLoaded) {
+      return html`<pay-qr-wallet
+        exportparts="qr, wallet-id"
+        .messages=${this.messages}
+        .view=${view}
+        .busy=${this.state === 'submitting'}
+        @qr-step=${(e: CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string, unknown> }>) => this.qrStep(e)}
+      ></pay-qr-wallet>`
+    }
+    if (flow === 'invoice' && this.invoiceLoaded) {
+      return html`<pay-invoice-view exportparts="details, pay-link" .messages=${this.messages} .view=${view} .locale=${this.resolvedLocale} @invoice-regenerate=${() => this.regenerate()}></pay-invoice-view>`
+    }
+    return nothing
+  }
+
+  protected override render(): TemplateResult {
+    const view = this.view
+    const key = STATUS_MESSAGE[this.state]
+    const status = this.notice || (key ? this.messages[key] : '') + (this.state === 'declined' && !this.notice ? ` ${this.messages.noAttempts}` : '')
+    const busy = this.state === 'submitting' || (this.state === 'loading' && !!view)
+    const payable = this.state === 'ready' || this.state === 'submitting' || (this.state === 'loading' && (!view || view.flow === 'card' || view.flow === 'saved-card'))
+    const showForm = payable || (view?.flow === 'qr' && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired' && this.state !== 'error' && this.state !== 'blocked')
+    return html`<div class="container" part="container" lang=${this.resolvedLocale} aria-busy=${busy || this.state === 'loading' ? 'true' : 'false'}>
+      ${view
+        ? html`<div class="head">
+            <p class="amount" part="amount">${formatMoney(view.amount, view.currency, this.resolvedLocale)}</p>
+            ${view.testMode ? html`<span class="badge" part="badge">${this.messages.testMode}</span>` : nothing}
+          </div>`
+        : nothing}
+      <p class="status ${this.state}" part="status" role="status" aria-live="polite">${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status}</p>
+      ${showForm ? this.renderFlow(view) : nothing}
+      ${this.state === 'error' ? html`<button part="retry" class="secondary" @click=${() => this.reset()}>${this.messages.tryAgain}</button>` : nothing}
+    </div>`
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-checkout-inline': PayCheckoutInline
+  }
+}
+
+if (!customElements.get('pay-checkout-inline')) customElements.define('pay-checkout-inline', PayCheckoutInline)

@@ -1,0 +1,48 @@
+/**
+ * @module
+ * The 3-D Secure step on the merchant's page: checked with the shared rule (SECURITY.md R28),
+ * announced with a cancelable `pay-action`, then the top window goes to the bank. Used by the
+ * frame host and by the inline element, so both follow exactly one rule.
+ */
+import { safeRedirect } from '../shared/redirect.ts'
+import { PayActionEvent } from './events.ts'
+
+/**
+ * Follows a redirect that passes the shared rule unless a `pay-action` listener cancels it.
+ * Answers false when the redirect fails the rule: it is then never followed nor announced.
+ */
+export function followRedirect(host: HTMLElement, given: { url: string; method?: string | undefined; parameters: readonly { name: string; value: string }[] }): boolean {
+  const redirect = safeRedirect(given)
+  if (!redirect) return false
+  const event = new PayActionEvent({ redirect })
+  host.dispatchEvent(event)
+  if (event.defaultPrevented) return true
+  const form = document.createElement('form')
+  form.method = redirect.method === 'GET' ? 'get' : 'post'
+  form.action = redirect.url
+  form.target = '_top'
+  form.hidden = true
+  for (const p of redirect.parameters) {
+    const input = document.createElement('input')
+    input.type = 'hidden'
+    input.name = p.name
+    input.value = p.value
+    form.append(input)
+  }
+  document.body.append(form)
+  form.submit()
+  return true
+}
+
+/**
+ * Whether the Worker answers at all, asked without CORS: when a CORS request (or the frame) failed
+ * but this succeeds, the server is there and refused this page's origin.
+ */
+export async function reachable(endpointOrigin: string): Promise<boolean> {
+  try {
+    await fetch(`${endpointOrigin}/healthz`, { mode: 'no-cors', credentials: 'omit', cache: 'no-store' })
+    return true
+  } catch {
+    return false
+  }
+}
