@@ -87,7 +87,9 @@ describe('invoice', () => {
   it('pay and QR routes refuse an invoice session', async () => {
     const s = await createSession({ flow: 'invoice', invoiceId: 'INV1', merchantInvoiceId: uniqueId('m'), invoiceExpirationPeriod: '1' })
     expect((await pay(s, '4111111111111111')).status).toBe(403)
-    expect((await browser(s, 'POST', '/qr/verify', { walletId: 'wallet-ok' })).status).toBe(400)
+    const qr = await browser(s, 'POST', '/qr/verify', { walletId: 'wallet-ok', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    expect(qr.status).toBe(403)
+    expect(qr.body).toMatchObject({ error: { code: 'forbidden' } })
     expect((await merchant('GET', `/v1/sessions/${s.id}`)).body).toMatchObject({ status: 'open' })
   })
 })

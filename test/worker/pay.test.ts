@@ -298,6 +298,26 @@ describe('Turnstile (R10), when TURNSTILE_SECRET is set', () => {
     const r = await payWith('pass')
     expect(r.body.status).toBe('succeeded')
   })
+
+  it('a network retry with the same Idempotency-Key and its now-spent token gets the stored answer, not 403 (R16)', async () => {
+    const s = await createSession()
+    const key = uniqueId('t')
+    const send = (token: string) =>
+      app.fetch(
+        new Request(`http://worker.test/v1/checkout/${s.id}/pay`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+          body: JSON.stringify(cardBody('4111111111111111', { turnstileToken: token })),
+        }),
+        withTurnstile,
+      )
+    const first = await send('pass')
+    const retry = await send('dup') // siteverify now says the token was used
+    expect(retry.status).toBe(200)
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(await retry.text()).toBe(await first.text())
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
 })
 
 describe('the leak scan itself', () => {

@@ -45,6 +45,12 @@ function testMode(env: Env): boolean {
 
 checkout.get('/:id', (c) => c.json({ ...c.get('view'), testMode: testMode(c.env) }))
 
+/** The stored answer of an attempt this key already made, if any (only asked on a refusal path). */
+async function storedReply(c: Ctx, key: string, fingerprint: string): Promise<Response | undefined> {
+  const reply = await c.get('session').replay(key, fingerprint)
+  return reply ? sendReply(c, reply) : undefined
+}
+
 checkout.post('/:id/pay', jsonBody(), async (c) => {
   const stub = c.get('session')
   const view = c.get('view')
@@ -59,15 +65,6 @@ checkout.post('/:id/pay', jsonBody(), async (c) => {
     return errorResponse(c, parsed.error.code, message, parsed.error.fields)
   }
   const ip = clientIp(c)
-  // A burst of declines across the deployment (card testing) trips the breaker: new attempts then
-  // need Turnstile, or wait where Turnstile is not configured (R10, R12).
-  const breaker = await breakerState(c.env)
-  if (breaker.tripped && !c.env.TURNSTILE_SECRET) {
-    const retry = String(Math.max(1, Math.ceil(((breaker.until ?? Date.now()) - Date.now()) / 1000)))
-    return errorResponse(c, 'too_many_attempts', 'Card payments are paused for a few minutes. Please try again later.', undefined, { 'Retry-After': retry })
-  }
-  const turnstileNeeded = c.env.TURNSTILE_REQUIRED !== 'on_declines' || breaker.tripped
-  if (turnstileNeeded && !(await turnstilePasses(c.env, body.turnstileToken, ip))) return errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value' }])
   const shopper = parsed.value
   // A keyed hash of the card number: the velocity key and the idempotency fingerprint (R11, R15).
   const pepper = await hmacHex(c.env.SECURE_KEY, 'pay-checkout card fingerprint v1')
@@ -76,6 +73,18 @@ checkout.post('/:id/pay', jsonBody(), async (c) => {
     .filter(([k]) => k !== 'cardNumber' && k !== 'cvv')
     .sort(([a], [b]) => a.localeCompare(b))
   const fingerprint = await sha256Hex(JSON.stringify({ canonical, cardHash, brand: detectBrand(shopper.cardNumber ?? '') ?? null }))
+  // A burst of declines across the deployment (card testing) trips the breaker: new attempts then
+  // need Turnstile, or wait where Turnstile is not configured (R10, R12). A retry of an attempt
+  // that already ran still gets its stored answer (R16): its single-use token is spent by then.
+  const breaker = await breakerState(c.env)
+  if (breaker.tripped && !c.env.TURNSTILE_SECRET) {
+    const retry = String(Math.max(1, Math.ceil(((breaker.until ?? Date.now()) - Date.now()) / 1000)))
+    return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'too_many_attempts', 'Card payments are paused for a few minutes. Please try again later.', undefined, { 'Retry-After': retry })
+  }
+  const turnstileNeeded = c.env.TURNSTILE_REQUIRED !== 'on_declines' || breaker.tripped
+  if (turnstileNeeded && !(await turnstilePasses(c.env, body.turnstileToken, ip))) {
+    return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value' }])
+  }
   // The session counts the card's velocity itself, once the attempt really starts (R11).
   return sendReply(c, await stub.pay({ idempotencyKey: key, fingerprint, shopper, ip, velocityLimit: Number(c.env.CARD_VELOCITY_LIMIT ?? '') || 5, ...(cardHash ? { cardHash } : {}) }))
 })

@@ -223,6 +223,12 @@ export class CheckoutSession extends TaskedObject {
     return { ...entry.reply, replayed: true }
   }
 
+  /** The stored answer for a key already used with this request, for checks made before `pay`. */
+  async replay(key: string, fingerprint: string): Promise<Reply | undefined> {
+    const reply = await this.idempotent(key, fingerprint)
+    return reply?.replayed ? reply : undefined
+  }
+
   /** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
   private async begin(s: SessionRecord, key: string, fingerprint: string, paymentId?: string): Promise<void> {
     s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), status: 'processing', ...(paymentId ? { paymentId } : {}) })

@@ -179,7 +179,7 @@ export class MerchantOperation extends TaskedObject {
     if ('response' in outcome && outcome.response) {
       const r = outcome.response
       // An answer about another order or sum is not this repeat's (R27).
-      if ((r.merchantTransactionId && r.merchantTransactionId !== p.merchantTransactionId) || (r.amount && r.amount !== p.amount)) {
+      if ((r.merchantTransactionId && r.merchantTransactionId !== p.merchantTransactionId) || (r.amount && r.amount !== p.amount) || (r.currency && r.currency !== p.currency)) {
         log.error('operation_answer_mismatch', { paymentId: r.paymentId })
         return this.keepAsking(op)
       }
