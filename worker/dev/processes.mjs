@@ -51,6 +51,8 @@ export async function waitFor(url, timeoutMs = 60_000, child) {
  * `vars` become `--var NAME:value` overrides; `extraArgs` are passed through.
  */
 export async function startWrangler({ config, port, persistTo, vars = {}, extraArgs = [], quiet = true, label = 'wrangler' }) {
+  // The product Worker's search index (D1) needs its tables before the first request.
+  if (config === PRODUCT_CONFIG) await applyD1Migrations({ config, persistTo })
   const args = [
     wranglerBin, 'dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port),
     '--inspector-port', String(await freePort()), '--persist-to', persistTo, '--show-interactive-dev-session=false',
@@ -73,6 +75,26 @@ export async function startWrangler({ config, port, persistTo, vars = {}, extraA
     throw new Error(`${label} did not start: ${e.message}\n${output}`)
   }
   return { url, child, output: () => output, stop: () => stopProcess(child) }
+}
+
+/**
+ * `wrangler d1 migrations apply DB --local` for a config and its state directory (the same
+ * `--persist-to` its `wrangler dev` uses): applies what migrations/ holds that the local database
+ * lacks, nothing else. Non-interactive, so it does not ask for confirmation.
+ */
+export function applyD1Migrations({ config, persistTo }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo], {
+      cwd: root,
+      env: { ...offlineEnv(), CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (c) => (output = (output + c).slice(-10_000)))
+    child.stderr.on('data', (c) => (output = (output + c).slice(-10_000)))
+    child.once('error', reject)
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`wrangler d1 migrations apply failed (${code}):\n${output}`))))
+  })
 }
 
 /** Ends a process and everything it started (wrangler runs workerd as a child). */

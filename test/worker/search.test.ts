@@ -1,0 +1,187 @@
+/**
+ * Finding payments and sessions through the search index (D1) over the public routes: filters,
+ * newest first, cursor pagination over more than 60 payments; metadata from the session to its
+ * payment, every event and the listings; a deleted saved card refused for new sessions.
+ */
+import { describe, expect, it } from 'vitest'
+import { createSession, merchant, pay, webhooksAbout } from './api.ts'
+import { uniqueId } from './helpers.ts'
+import { operate, paidPayment, paymentEventually, type PaymentBody } from './money.ts'
+
+type Page<T> = { object: 'list'; data: T[]; has_more: boolean; error?: { code: string; fields?: { field: string; code: string }[] } }
+
+/** Polls a listing until `predicate` holds: the index follows the objects through their outbox. */
+async function listingEventually<T>(path: string, predicate: (p: Page<T>) => boolean, timeoutMs = 15_000): Promise<Page<T>> {
+  const deadline = Date.now() + timeoutMs
+  let last: Page<T> | undefined
+  while (Date.now() < deadline) {
+    const res = await merchant<Page<T>>('GET', path)
+    last = res.body
+    if (res.status === 200 && predicate(res.body)) return res.body
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`listing ${path} not reached: ${JSON.stringify(last).slice(0, 300)}`)
+}
+
+async function inBatches<T>(n: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = []
+  for (let i = 0; i < n; i += size) out.push(...(await Promise.all(Array.from({ length: Math.min(size, n - i) }, (_, j) => make(i + j)))))
+  return out
+}
+
+describe('GET /v1/payments', () => {
+  it('lists 64 payments newest first, 25 a page, by cursor, and filters by status, time, order, email and one metadata pair', async () => {
+    const run = uniqueId('run')
+    const made = await inBatches(64, 8, async (i) => {
+      const { paymentId, session } = await paidPayment({ amount: `${10 + i}.00`, customer: { email: `buyer-${i % 2}-${run}@example.com` }, metadata: { run, parity: String(i % 2) } })
+      return { paymentId, mtid: session.mtid }
+    })
+    // Refund three of them in full: a status to filter by.
+    for (const m of made.slice(0, 3)) expect((await operate(m.paymentId, 'refunds')).status).toBe(200)
+    const all = await listingEventually<PaymentBody>(`/v1/payments?metadata[run]=${run}&limit=100`, (p) => p.data.length === 64 && p.data.filter((x) => x.status === 'refunded').length === 3)
+    expect(all.has_more).toBe(false)
+    const created = all.data.map((p) => Date.parse((p as unknown as { createdAt: string }).createdAt))
+    expect([...created].sort((a, b) => b - a)).toEqual(created)
+    expect(new Set(all.data.map((p) => p.id))).toEqual(new Set(made.map((m) => m.paymentId)))
+
+    // Pages of 25 by cursor: every payment once, in the same order.
+    const seen: string[] = []
+    let cursor: string | undefined
+    let pages = 0
+    for (;;) {
+      const page = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&limit=25${cursor ? `&starting_after=${cursor}` : ''}`)).body
+      pages += 1
+      seen.push(...page.data.map((p) => p.id))
+      if (!page.has_more) break
+      cursor = page.data[page.data.length - 1]?.id
+    }
+    expect(pages).toBe(3)
+    expect(seen).toEqual(all.data.map((p) => p.id))
+
+    const refunded = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&status=refunded`)).body
+    expect(refunded.data.map((p) => p.id).sort()).toEqual(made.slice(0, 3).map((m) => m.paymentId).sort())
+    const odd = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[parity]=1&email=${encodeURIComponent(`buyer-1-${run}@example.com`)}&limit=100`)).body
+    expect(odd.data).toHaveLength(32)
+    expect(odd.data.every((p) => p.metadata.parity === '1' && p.metadata.run === run)).toBe(true)
+    const one = made[10]
+    const byOrder = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?order=${one?.mtid}`)).body
+    expect(byOrder.data.map((p) => p.id)).toEqual([one?.paymentId])
+    // A time window: the 10 oldest are before the 11th's creation.
+    const oldest = [...all.data].reverse()
+    const edge = (oldest[10] as unknown as { createdAt: string }).createdAt
+    const before = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&created_lt=${encodeURIComponent(edge)}&limit=100`)).body
+    const since = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&created_gte=${encodeURIComponent(edge)}&limit=100`)).body
+    expect(before.data.length + since.data.length).toBe(64)
+    expect(before.data.every((p) => (p as unknown as { createdAt: string }).createdAt < edge)).toBe(true)
+  }, 120_000)
+
+  it('refuses unknown parameters, bad values and a cursor that names nothing, by field', async () => {
+    const bad = await merchant<Page<unknown>>('GET', '/v1/payments?status=paid&limit=500&created_gte=yesterday&colour=red')
+    expect(bad.status).toBe(400)
+    expect(bad.body.error?.fields).toEqual(
+      expect.arrayContaining([
+        { field: 'status', code: 'invalid_value' },
+        { field: 'limit', code: 'out_of_range' },
+        { field: 'created_gte', code: 'format' },
+        { field: 'colour', code: 'not_allowed' },
+      ]),
+    )
+    expect((await merchant<Page<unknown>>('GET', '/v1/payments?starting_after=1234567890')).status).toBe(400)
+    expect((await merchant<Page<unknown>>('GET', '/v1/payments?metadata[a]=1&metadata[b]=2')).status).toBe(400)
+  })
+})
+
+describe('GET /v1/sessions', () => {
+  it('lists sessions with their status and metadata, filtered by status and metadata', async () => {
+    const run = uniqueId('srun')
+    const open = await createSession({ metadata: { run } })
+    const paid = await createSession({ metadata: { run } })
+    expect((await pay(paid, '4111111111111111')).body.status).toBe('succeeded')
+    const page = await listingEventually<{ id: string; status: string; metadata: Record<string, string> }>(`/v1/sessions?metadata[run]=${run}`, (p) => p.data.length === 2 && p.data.some((s) => s.status === 'succeeded'))
+    expect(page.data.map((s) => s.id)).toEqual([paid.id, open.id])
+    const succeeded = (await merchant<Page<{ id: string }>>('GET', `/v1/sessions?metadata[run]=${run}&status=succeeded`)).body
+    expect(succeeded.data.map((s) => s.id)).toEqual([paid.id])
+  })
+})
+
+describe('metadata', () => {
+  it('travels from the session to its payment, every event and the listings', async () => {
+    const metadata = { orderId: 'A-1001', customer: 'cus_42' }
+    const { session, paymentId, payment } = await paidPayment({ metadata, amount: '30.00' })
+    expect((await merchant<{ metadata: Record<string, string> }>('GET', `/v1/sessions/${session.id}`)).body.metadata).toEqual(metadata)
+    expect(payment.metadata).toEqual(metadata)
+    expect((await operate(paymentId, 'refunds', { amount: '10.00' })).status).toBe(200)
+    const events = await webhooksAbout(session.mtid, 3, 10_000)
+    const types = new Set<string>()
+    for (const e of events.map((w) => JSON.parse(w.body) as { type: string; data: { metadata?: unknown } })) {
+      types.add(e.type)
+      expect(e.data.metadata, e.type).toEqual(metadata)
+    }
+    expect(types).toEqual(new Set(['checkout.attempt.processing', 'checkout.session.succeeded', 'refund.succeeded']))
+    const listed = await listingEventually<PaymentBody>(`/v1/payments?metadata[orderId]=A-1001&order=${session.mtid}`, (p) => p.data.length === 1)
+    expect(listed.data[0]?.metadata).toEqual(metadata)
+  })
+
+  it('is refused over 20 keys, with long keys or values, or with card data, naming the field only', async () => {
+    const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']))
+    const res = await merchant<{ error: { fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', { flow: 'card', amount: '1.00', currency: 'EUR', merchantTransactionId: uniqueId('m'), metadata: tooMany })
+    expect(res.status).toBe(400)
+    expect(res.body.error.fields).toContainEqual({ field: 'metadata', code: 'out_of_range' })
+    const bad = await merchant<{ error: { fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '1.00',
+      currency: 'EUR',
+      merchantTransactionId: uniqueId('m'),
+      metadata: { ['k'.repeat(41)]: 'v', long: 'x'.repeat(501), note: 'card 4111-1111-1111-1111', n: 5 },
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.fields).toEqual(
+      expect.arrayContaining([
+        { field: 'metadata', code: 'length' },
+        { field: 'metadata.long', code: 'length' },
+        { field: 'metadata.note', code: 'not_allowed' },
+        { field: 'metadata.n', code: 'format' },
+      ]),
+    )
+    expect(JSON.stringify(bad.body)).not.toContain('4111')
+  })
+})
+
+describe('DELETE /v1/registrations/{registrationId}', () => {
+  it('deletes a saved card at the gateway; a later saved-card session with it is refused', async () => {
+    const first = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    expect((await pay(first, '4111111111111111')).body.status).toBe('succeeded')
+    const registrationId = (await merchant<{ registrationId: string }>('GET', `/v1/sessions/${first.id}`)).body.registrationId
+    expect(registrationId).toMatch(/^R\d+$/)
+    // Accepted before deletion.
+    await createSession({ flow: 'saved-card', registrationId, savedCard: { brand: 'visa', last4: '1111' } })
+    const key = uniqueId('del')
+    const deleted = await merchant<{ id: string; status: string }>('DELETE', `/v1/registrations/${registrationId}`, undefined, { 'Idempotency-Key': key })
+    expect(deleted.status).toBe(200)
+    expect(deleted.body).toMatchObject({ id: registrationId, status: 'deleted' })
+    const again = await merchant('DELETE', `/v1/registrations/${registrationId}`, undefined, { 'Idempotency-Key': key })
+    expect(again.status).toBe(200)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    const refused = await merchant<{ error: { code: string; fields: unknown[] } }>('POST', '/v1/sessions', {
+      flow: 'saved-card',
+      registrationId,
+      amount: '5.00',
+      currency: 'EUR',
+      merchantTransactionId: uniqueId('m'),
+    })
+    expect(refused.status).toBe(409)
+    expect(refused.body.error).toMatchObject({ code: 'registration_deleted', fields: [{ field: 'registrationId', code: 'invalid_value' }] })
+    expect((await merchant('DELETE', `/v1/registrations/${registrationId}`)).status).toBe(400)
+  })
+})
+
+describe('repeats', () => {
+  it('a merchant repeat opens a payment record that can be refunded', async () => {
+    const { paymentId: initial } = await paidPayment({ recurring: 'INITIAL', createRegistration: true })
+    const repeat = await merchant<{ status: string; paymentId: string }>('POST', `/v1/payments/${initial}/repeat`, { amount: '9.99', currency: 'EUR' }, { 'Idempotency-Key': uniqueId('rk') })
+    expect(repeat.body.status).toBe('succeeded')
+    const payment = await paymentEventually(repeat.body.paymentId)
+    expect(payment).toMatchObject({ status: 'captured', amount: '9.99', sessionId: null })
+    expect((await operate(repeat.body.paymentId, 'refunds')).body.payment).toMatchObject({ status: 'refunded' })
+  })
+})
