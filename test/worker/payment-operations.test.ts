@@ -4,7 +4,8 @@
  * inquiry, never re-sent. The sandbox counts what reached it (`gatewayOperationsOn`).
  */
 import { describe, expect, it } from 'vitest'
-import { webhooksAbout } from './api.ts'
+import { EVENT_TYPES } from '../../worker/webhooks/events.ts'
+import { call, webhooksAbout } from './api.ts'
 import { timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
 import { gatewayOperationsOn, operate, paidPayment, paymentEventually, paymentStub } from './money.ts'
@@ -168,5 +169,25 @@ describe('refunds', () => {
     const res = await operate('9999999999', 'refunds', { amount: '1.00' })
     expect(res.status).toBe(404)
     expect(res.body.error?.code).toBe('not_found')
+  })
+})
+
+describe('GET /openapi.json', () => {
+  it('documents every payment route, its body and statuses, and every payment event', async () => {
+    const doc = (await call<{ paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>>; webhooks: Record<string, unknown> }>('/openapi.json')).body
+    for (const [path, method] of [
+      ['/v1/payments', 'get'],
+      ['/v1/sessions', 'get'],
+      ['/v1/payments/{paymentId}', 'get'],
+      ['/v1/payments/{paymentId}/capture', 'post'],
+      ['/v1/payments/{paymentId}/void', 'post'],
+      ['/v1/payments/{paymentId}/refunds', 'post'],
+      ['/v1/registrations/{registrationId}', 'delete'],
+    ] as const) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined()
+    }
+    expect(Object.keys(doc.paths['/v1/payments/{paymentId}/refunds']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['200', '202', '400', '404', '409', '422', '502']))
+    expect(doc.paths['/v1/payments/{paymentId}/capture']?.post?.requestBody).toBeDefined()
+    for (const type of Object.keys(EVENT_TYPES).filter((t) => t.startsWith('payment.') || t.startsWith('refund.') || t.startsWith('registration.'))) expect(doc.webhooks[type], type).toBeDefined()
   })
 })
