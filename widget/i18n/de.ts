@@ -67,4 +67,5 @@ export const messages: Messages = {
   err_rate_limited: 'Zu viele Versuche in kurzer Zeit. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
   err_in_progress: 'Eine Zahlung ist bereits unterwegs. Bitte warten Sie einen Moment.',
   err_velocity: 'Mit dieser Karte wurde es zu oft versucht. Bitte verwenden Sie eine andere Karte oder versuchen Sie es später erneut.',
+  walletRetry: 'Bitte versuchen Sie es erneut oder verwenden Sie eine andere Wallet. Verbleibende Versuche: {n}.',
 }

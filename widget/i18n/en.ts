@@ -66,6 +66,7 @@ export const en = {
   err_rate_limited: 'Too many tries in a short time. Please wait a minute and try again.',
   err_in_progress: 'A payment is already on its way. Please wait a moment.',
   err_velocity: 'This card has been tried too many times. Please use another card, or try again later.',
+  walletRetry: 'Please try again or use another wallet. Attempts left: {n}.',
 } as const
 
 export type MessageKey = keyof typeof en

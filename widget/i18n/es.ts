@@ -67,4 +67,5 @@ export const messages: Messages = {
   err_rate_limited: 'Demasiados intentos en poco tiempo. Espere un minuto e inténtelo de nuevo.',
   err_in_progress: 'Ya hay un pago en curso. Espere un momento.',
   err_velocity: 'Esta tarjeta se ha intentado demasiadas veces. Use otra tarjeta o inténtelo más tarde.',
+  walletRetry: 'Inténtelo de nuevo o use otro monedero. Intentos restantes: {n}.',
 }

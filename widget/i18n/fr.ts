@@ -67,4 +67,5 @@ export const messages: Messages = {
   err_rate_limited: 'Trop de tentatives en peu de temps. Patientez une minute et réessayez.',
   err_in_progress: 'Un paiement est déjà en cours. Veuillez patienter.',
   err_velocity: 'Cette carte a été essayée trop de fois. Utilisez une autre carte ou réessayez plus tard.',
+  walletRetry: 'Veuillez réessayer ou utiliser un autre portefeuille. Tentatives restantes : {n}.',
 }

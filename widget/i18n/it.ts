@@ -67,4 +67,5 @@ export const messages: Messages = {
   err_rate_limited: 'Troppi tentativi in poco tempo. Attendi un minuto e riprova.',
   err_in_progress: 'Un pagamento è già in corso. Attendi un momento.',
   err_velocity: 'Questa carta è stata provata troppe volte. Usa un’altra carta o riprova più tardi.',
+  walletRetry: 'Riprova o usa un altro wallet. Tentativi rimasti: {n}.',
 }

@@ -67,4 +67,5 @@ export const messages: Messages = {
   err_rate_limited: 'Te veel pogingen in korte tijd. Wacht een minuut en probeer het opnieuw.',
   err_in_progress: 'Er is al een betaling onderweg. Wacht even.',
   err_velocity: 'Deze kaart is te vaak geprobeerd. Gebruik een andere kaart of probeer het later opnieuw.',
+  walletRetry: 'Probeer het opnieuw of gebruik een andere wallet. Resterende pogingen: {n}.',
 }

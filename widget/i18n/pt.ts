@@ -67,4 +67,5 @@ export const messages: Messages = {
   err_rate_limited: 'Demasiadas tentativas em pouco tempo. Aguarde um minuto e tente novamente.',
   err_in_progress: 'Já existe um pagamento em curso. Aguarde um momento.',
   err_velocity: 'Este cartão foi tentado demasiadas vezes. Use outro cartão ou tente mais tarde.',
+  walletRetry: 'Tente novamente ou use outra carteira. Tentativas restantes: {n}.',
 }

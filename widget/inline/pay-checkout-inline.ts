@@ -304,7 +304,8 @@ export class PayCheckoutInline extends LitElement {
       case 'declined':
       case 'failed':
         this.state = r.attemptsRemaining > 0 ? 'ready' : 'declined'
-        this.notice = r.attemptsRemaining > 0 ? `${this.messages[this.view?.flow === 'qr' ? 'walletDeclined' : 'declined']} ${format(this.messages, 'retry', { n: r.attemptsRemaining })}` : ''
+        const qr = this.view?.flow === 'qr'
+        this.notice = r.attemptsRemaining > 0 ? `${this.messages[qr ? 'walletDeclined' : 'declined']} ${format(this.messages, qr ? 'walletRetry' : 'retry', { n: r.attemptsRemaining })}` : ''
         this.cardForm?.clear('cvv')
         this.dispatchEvent(new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: r.attemptsRemaining }))
         break
@@ -400,7 +401,7 @@ export class PayCheckoutInline extends LitElement {
   protected override render(): TemplateResult {
     const view = this.view
     const key = STATUS_MESSAGE[this.state]
-    const status = this.notice || (key ? this.messages[key] : '') + (this.state === 'declined' && !this.notice ? ` ${this.messages.noAttempts}` : '')
+    const status = this.notice || (key ? this.messages[key === 'declined' && view?.flow === 'qr' ? 'walletDeclined' : key] : '') + (this.state === 'declined' && !this.notice ? ` ${this.messages.noAttempts}` : '')
     const busy = this.state === 'submitting' || (this.state === 'loading' && !!view)
     const payable = this.state === 'ready' || this.state === 'submitting' || (this.state === 'loading' && (!view || view.flow === 'card' || view.flow === 'saved-card'))
     const showForm = payable || (view?.flow === 'qr' && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired' && this.state !== 'error' && this.state !== 'blocked')

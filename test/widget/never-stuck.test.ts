@@ -1,0 +1,285 @@
+/**
+ * Never silent, never stuck (issue 15): every way a checkout used to fail quietly or strand the
+ * shopper, through the element, its events and the real Worker, in both modes where both apply.
+ */
+import { expect, fixture, html, oneEvent } from '@open-wc/testing'
+import { sendKeys, setViewport } from '@web/test-runner-commands'
+import { CHANNEL } from '../../widget/card-frame/messages.ts'
+import type { PayCheckout } from '../../widget/index.ts'
+import '../../widget/index.ts'
+import { createSession, fill, form, input, loaded, mount, payButton, root, setValue, status, until, type TestSession } from './helpers.ts'
+
+type Answer = { status: number; body: unknown; delayMs?: number }
+
+/** Answers requests whose URL ends with `suffix` (GET view: `''` matches the view URL) with `answer`; the rest go to the Worker. */
+async function answering<T>(suffix: string, answer: Answer, fn: () => Promise<T>, method = 'POST'): Promise<T> {
+  const real = window.fetch
+  window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+    const url = req instanceof Request ? req.url : String(req)
+    const m = (init?.method ?? 'GET').toUpperCase()
+    if (m === method && /\/v1\/checkout\/cs_[A-Za-z0-9]+/.test(url) && url.endsWith(suffix) && (suffix !== '' || /cs_[A-Za-z0-9]+$/.test(url))) {
+      if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs))
+      return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'Content-Type': 'application/json' } })
+    }
+    return real(req, init)
+  }
+  try {
+    return await fn()
+  } finally {
+    window.fetch = real
+  }
+}
+
+const frameOf = (el: PayCheckout): HTMLIFrameElement | null => el.shadowRoot?.querySelector('iframe') ?? null
+const mountFrame = (s: TestSession, extra = '') =>
+  fixture<PayCheckout>(html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret} locale="en" data-extra=${extra}></pay-checkout>`)
+
+describe('a page origin the session does not allow', () => {
+  it('inline: says so and what to do, and fires pay-error origin_not_allowed (not "Network error")', async () => {
+    const s = await createSession({ allowedOrigins: ['https://elsewhere.example'] })
+    const el = await fixture<PayCheckout>(html`<pay-checkout isolation="inline" locale="en" endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`)
+    const e = await oneEvent(el, 'pay-error')
+    expect(e.detail.code).to.equal('origin_not_allowed')
+    await until(() => status(el).startsWith('This payment form cannot be shown on this page.'))
+    expect(root(el).querySelector('pay-card-form')).to.equal(null)
+    await expect(el).to.be.accessible()
+  })
+
+  it('frame: shows the message in place of the refused frame and fires pay-error origin_not_allowed', async () => {
+    const s = await createSession({ allowedOrigins: ['https://elsewhere.example'] })
+    const el = await mountFrame(s)
+    const e = await oneEvent(el, 'pay-error')
+    expect(e.detail.code).to.equal('origin_not_allowed')
+    expect(el.shadowRoot?.querySelector('[role=alert]')?.textContent).to.contain('This payment form cannot be shown on this page.')
+    expect(frameOf(el)?.hidden).to.equal(true)
+  })
+})
+
+describe('the Worker cannot be reached', () => {
+  it('inline: network_error, a message to check the connection, and a way to try again', async () => {
+    const el = await fixture<PayCheckout>(html`<pay-checkout isolation="inline" locale="en" endpoint="http://127.0.0.1:9" session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`)
+    const e = await oneEvent(el, 'pay-error')
+    expect(e.detail.code).to.equal('network_error')
+    await until(() => status(el).includes('Check your internet connection'))
+    expect(root(el).querySelector('[part=retry]')?.textContent).to.equal('Try again')
+  })
+
+  it('frame: network_error and the message, not a broken frame', async () => {
+    const el = await fixture<PayCheckout>(html`<pay-checkout locale="en" endpoint="http://127.0.0.1:9" session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`)
+    const e = await oneEvent(el, 'pay-error')
+    expect(e.detail.code).to.equal('network_error')
+    expect(el.shadowRoot?.querySelector('[role=alert]')?.textContent).to.contain('Check your internet connection')
+  })
+})
+
+describe('gateway errors leave the form usable with a message saying what to do', () => {
+  for (const code of ['gateway_rejected', 'gateway_auth_failed', 'gateway_unavailable', 'duplicate_order']) {
+    it(`inline: ${code}`, async () => {
+      const { el } = await mount()
+      await fill(el)
+      const errors: string[] = []
+      el.addEventListener('pay-error', (e) => errors.push(e.detail.code))
+      await answering('/pay', { status: code === 'duplicate_order' ? 409 : code === 'gateway_unavailable' ? 503 : 502, body: { error: { code, message: 'x' } } }, async () => {
+        payButton(el).click()
+        await until(() => errors.length > 0)
+      })
+      expect(errors).to.deep.equal([code])
+      await form(el).updateComplete
+      // The form as the shopper left it, the button usable, and a message that is not a shrug.
+      expect(input(el, 'number').value).to.equal('4111 1111 1111 1111')
+      expect(payButton(el).disabled).to.equal(false)
+      expect(status(el)).to.match(/Please|contact the shop/)
+      expect(status(el)).to.not.equal('Something went wrong. Please try again.')
+    })
+  }
+
+  it('frame: the host relays the frame’s error as pay-error and keeps the frame', async () => {
+    const endpoint = 'http://127.0.0.1:9'
+    const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${endpoint} session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`)
+    const frame = frameOf(el)
+    if (!frame?.contentWindow) throw new Error('no frame')
+    const got = oneEvent(el, 'pay-error')
+    window.dispatchEvent(new MessageEvent('message', { data: { channel: CHANNEL, type: 'error', code: 'gateway_unavailable', message: 'x', fields: [] }, origin: endpoint, source: frame.contentWindow }))
+    expect((await got).detail.code).to.equal('gateway_unavailable')
+    expect(frameOf(el)?.hidden).to.equal(false)
+  })
+})
+
+describe('a card-velocity refusal', () => {
+  it('inline: says to use another card, keeps the form and button, and another card then pays', async () => {
+    const { el } = await mount()
+    await fill(el)
+    await answering('/pay', { status: 429, body: { error: { code: 'too_many_attempts', message: 'This card was used too often.' } } }, async () => {
+      const refused = oneEvent(el, 'pay-error')
+      payButton(el).click()
+      expect((await refused).detail.code).to.equal('too_many_attempts')
+    })
+    await form(el).updateComplete
+    expect(status(el)).to.equal('This card has been tried too many times. Please use another card, or try again later.')
+    expect(payButton(el).disabled).to.equal(false)
+    setValue(input(el, 'number'), '5555 5555 5555 4444')
+    const paid = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    await paid
+  })
+})
+
+describe('no session yet (a single-page app)', () => {
+  it('frame: renders no frame and requests nothing until the session is set, then shows the form', async () => {
+    const s = await createSession()
+    const before = performance.getEntriesByType('resource').length
+    const el = await fixture<PayCheckout>(html`<pay-checkout locale="en" endpoint=${s.endpoint}></pay-checkout>`)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(frameOf(el)).to.equal(null)
+    const requested = performance.getEntriesByType('resource').slice(before).map((e) => e.name)
+    expect(requested.filter((u) => u.includes('/frame/') || u.includes('/v1/checkout'))).to.deep.equal([])
+    const ready = oneEvent(el, 'pay-ready')
+    el.session = s.id
+    el.clientSecret = s.clientSecret
+    await ready
+    expect(frameOf(el)?.src).to.contain(`/frame/${s.id}?`)
+  })
+
+  it('inline: requests nothing until the session is set', async () => {
+    const before = performance.getEntriesByType('resource').length
+    const el = await fixture<PayCheckout>(html`<pay-checkout isolation="inline" locale="en" endpoint="http://127.0.0.1:9"></pay-checkout>`)
+    await new Promise((r) => setTimeout(r, 300))
+    const requested = performance.getEntriesByType('resource').slice(before).map((e) => e.name)
+    expect(requested.filter((u) => u.includes('/v1/checkout'))).to.deep.equal([])
+    expect(el.shadowRoot?.querySelector('iframe')).to.equal(null)
+  })
+})
+
+describe('render first', () => {
+  it('inline: the card inputs accept typing and pay-ready fires before the session answers; the pay button fills in after', async () => {
+    const s = await createSession()
+    await answering(
+      '',
+      { status: 200, delayMs: 1500, body: { id: s.id, flow: 'card', status: 'open', amount: '100.00', currency: 'EUR', expiresAt: new Date(Date.now() + 3600e3).toISOString(), attemptsRemaining: 3, savedCard: null, invoice: null, qr: null, customer: null, result: null, redirect: null, testMode: true } },
+      async () => {
+        const el = await fixture<PayCheckout>(html`<pay-checkout isolation="inline" locale="en" endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`)
+        const ready = await oneEvent(el, 'pay-ready')
+        expect(ready.detail).to.deep.equal({ flow: 'card', status: 'loading' })
+        setValue(input(el, 'number'), '4111 1111 1111 1111')
+        expect(input(el, 'number').value).to.equal('4111 1111 1111 1111')
+        expect(payButton(el).disabled).to.equal(true)
+        await loaded(el)
+        expect(payButton(el).disabled).to.equal(false)
+        expect(payButton(el).textContent?.trim()).to.equal('Pay €100.00')
+        expect(input(el, 'number').value).to.equal('4111 1111 1111 1111')
+      },
+      'GET',
+    )
+  })
+})
+
+describe('the frame follows its content', () => {
+  it('frame: after paying, the frame shrinks to the result instead of leaving a gap', async () => {
+    const s = await createSession()
+    const el = await mountFrame(s)
+    await oneEvent(el, 'pay-ready')
+    const frame = frameOf(el)
+    if (!frame) throw new Error('no frame')
+    await until(() => Number(frame.height) > 400)
+    const tall = Number(frame.height)
+    // A keyboard shopper, typing into the frame (cross-origin: only real key presses reach it).
+    frame.focus()
+    await sendKeys({ press: 'Tab' })
+    for (const text of ['4111111111111111', '1230', '123', 'Ada', 'Lovelace', 'ada@example.com']) {
+      await sendKeys({ type: text })
+      await sendKeys({ press: 'Tab' })
+    }
+    await sendKeys({ press: 'Tab' })
+    const paid = oneEvent(el, 'pay-success')
+    await sendKeys({ press: 'Enter' })
+    await paid
+    await until(() => Number(frame.height) < tall - 200)
+    expect(Number(frame.height)).to.be.lessThan(200)
+  })
+})
+
+describe('a 390 px phone', () => {
+  it('inline: the inputs of a row stay in line when a label wraps (German, with shipping)', async () => {
+    await setViewport({ width: 390, height: 844 })
+    try {
+      const { el } = await mount({}, { locale: 'de', shipping: true })
+      const rows = [...(form(el).shadowRoot?.querySelectorAll('.row') ?? [])]
+      expect(rows.length).to.be.greaterThan(1)
+      for (const row of rows) {
+        const tops = [...row.querySelectorAll('input, select')].map((i) => Math.round(i.getBoundingClientRect().top))
+        expect(new Set(tops).size, row.textContent ?? '').to.equal(1)
+      }
+      const box = root(el).querySelector<HTMLElement>('.container')
+      expect(box && box.scrollWidth <= box.clientWidth + 1).to.equal(true)
+    } finally {
+      await setViewport({ width: 800, height: 600 })
+    }
+  })
+})
+
+describe('what the shopper sees', () => {
+  it('a declined QR wallet says the wallet payment was declined, not the card', async () => {
+    const { el } = await mount({ flow: 'qr', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    const qr = () => root(el).querySelector('pay-qr-wallet')?.shadowRoot
+    const wallet = qr()?.querySelector<HTMLInputElement>('#walletId')
+    if (wallet) wallet.value = 'wallet-declined'
+    qr()?.querySelector('form')?.requestSubmit()
+    await until(() => !!qr()?.querySelector('svg[part=qr]'))
+    const declined = oneEvent(el, 'pay-declined')
+    el.submit()
+    await declined
+    await until(() => status(el) !== '' && !status(el).startsWith('Processing'))
+    expect(status(el)).to.match(/^Your wallet payment was declined\. /)
+    expect(status(el)).to.not.contain('card')
+  })
+
+  it('the invoice’s pay link sits below the Expires row, not over it', async () => {
+    const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as { invoiceDetails: { systemInvoiceId: string } }
+    const { el } = await mount({ flow: 'invoice', amount: '250.00', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: `inv-o-${Date.now()}`, invoiceExpirationPeriod: '24' })
+    const view = () => root(el).querySelector('pay-invoice-view')?.shadowRoot
+    el.submit()
+    await until(() => !!view()?.querySelector('[part=pay-link]'))
+    const dl = view()?.querySelector('dl')?.getBoundingClientRect()
+    const link = view()?.querySelector('[part=pay-link]')?.getBoundingClientRect()
+    expect(dl && link && link.top >= dl.bottom).to.equal(true)
+  })
+
+  it('busy states show a spinner beside the text, in the status and on the pay button', async () => {
+    const { el } = await mount()
+    await fill(el)
+    await answering('/pay', { status: 200, delayMs: 800, body: { status: 'succeeded', paymentId: 'P1', attemptsRemaining: 2, message: 'ok' } }, async () => {
+      const paid = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      await until(() => status(el) === 'Processing your payment…')
+      expect(root(el).querySelector('[role=status] .spinner')).to.exist
+      await form(el).updateComplete
+      expect(payButton(el).querySelector('.spinner')).to.exist
+      await paid
+    })
+    expect(root(el).querySelector('.spinner')).to.equal(null)
+  })
+
+  it('the sandbox shows a test-mode badge', async () => {
+    const { el } = await mount()
+    expect(root(el).querySelector('[part=badge]')?.textContent).to.equal('Test mode')
+  })
+
+  it('the country is a list of countries in the shopper’s language, the phone code a list too; it pays', async () => {
+    const { el, session } = await mount({}, { locale: 'de', shipping: true })
+    const country = input(el, 'country') as unknown as HTMLSelectElement
+    expect(country.tagName).to.equal('SELECT')
+    expect(country.querySelector('option[value=DE]')?.textContent).to.equal('Deutschland')
+    const code = input(el, 'telnocc') as unknown as HTMLSelectElement
+    expect(code.querySelector('option[value="DE+49"]')?.textContent).to.equal('Deutschland (+49)')
+    await fill(el)
+    country.value = 'DE'
+    country.dispatchEvent(new Event('change'))
+    code.value = 'DE+49'
+    code.dispatchEvent(new Event('change'))
+    setValue(input(el, 'phone'), '30 1234567')
+    const paid = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    await paid
+    expect(session.id).to.match(/^cs_/)
+  })
+})
