@@ -26,7 +26,7 @@ const ui = (p: Page, mode: Mode): Page | FrameLocator => (mode === 'frame' ? p.f
 async function open(path: string, colorScheme: 'light' | 'dark' = 'light', mode: Mode = 'inline'): Promise<Page> {
   page = await shop.shopper.newPage()
   await page.emulateMedia({ colorScheme })
-  await page.goto(`${shop.url}${path}?isolation=${mode}`)
+  await page.goto(`${shop.url}${path}${path.includes('?') ? '&' : '?'}isolation=${mode}`)
   return page
 }
 
@@ -189,6 +189,51 @@ describe('orders and webhooks', () => {
     await expect.poll(() => p.locator('#webhooks tbody tr').count()).toBeGreaterThan(3)
     expect(await p.locator('#webhooks tbody').textContent()).toContain('valid')
     expect(await p.locator('#orders tbody').textContent()).toContain('succeeded')
+    await p.close()
+  })
+
+  it('refunds part of a paid order from the orders page, then the rest; the refunds show and refund.succeeded arrives', async () => {
+    const paid = await open('/demo/product')
+    await paid.locator('pay-checkout #number').waitFor()
+    await fillCard(paid, '4111111111111111')
+    await paid.locator('pay-checkout button[type=submit]').click()
+    await expect.poll(() => result(paid).textContent()).toContain('Paid')
+    await paid.close()
+    const session = (await orders(shop)).orders[0]?.sessionId ?? ''
+    const p = await open('/demo/orders')
+    // The button appears once the payment record follows the session's success.
+    const refund = p.locator(`button[data-action=refund][data-session="${session}"]`)
+    await refund.waitFor({ timeout: 15_000 })
+    await p.locator(`input[data-amount-for="${session}"]`).fill('10.00')
+    await refund.click()
+    await expect.poll(() => result(p).textContent(), { timeout: 15_000 }).toContain('Refund: succeeded (10.00 EUR), payment partially_refunded')
+    const row = p.locator(`#orders tbody tr[data-session="${session}"]`)
+    await expect.poll(() => row.textContent()).toContain('10.00 succeeded')
+    await p.locator(`button[data-action=refund][data-session="${session}"]`).click()
+    await expect.poll(() => result(p).textContent(), { timeout: 15_000 }).toContain('Refund: succeeded (39.00 EUR), payment refunded')
+    await expect.poll(() => row.textContent()).toContain('39.00 succeeded')
+    // Nothing left to refund: no button.
+    expect(await p.locator(`button[data-action=refund][data-session="${session}"]`).count()).toBe(0)
+    await expect.poll(async () => (await orders(shop)).webhooks.filter((w) => w.type === 'refund.succeeded' && w.data.sessionId === session).length, { timeout: 15_000 }).toBe(2)
+    await p.close()
+  })
+
+  it('captures an authorisation from the orders page ("Authorise only" on the product page)', async () => {
+    const paid = await open('/demo/product?authorize=1')
+    await paid.locator('pay-checkout #number').waitFor()
+    await fillCard(paid, '4111111111111111')
+    await paid.locator('pay-checkout button[type=submit]').click()
+    await expect.poll(() => result(paid).textContent()).toContain('Paid')
+    await paid.close()
+    const session = (await orders(shop)).orders[0]?.sessionId ?? ''
+    const p = await open('/demo/orders')
+    const capture = p.locator(`button[data-action=capture][data-session="${session}"]`)
+    await capture.waitFor({ timeout: 15_000 })
+    expect(await p.locator(`#orders tbody tr[data-session="${session}"]`).textContent()).toContain('authorized')
+    await capture.click()
+    await expect.poll(() => result(p).textContent(), { timeout: 15_000 }).toContain('Capture: succeeded (49.00 EUR), payment captured')
+    await p.locator(`button[data-action=refund][data-session="${session}"]`).waitFor()
+    expect(await p.locator(`button[data-action=void][data-session="${session}"]`).count()).toBe(0)
     await p.close()
   })
 })

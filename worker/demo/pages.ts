@@ -33,7 +33,7 @@ const CONTENT: Record<DemoPage | 'index', { title: string; body: string }> = {
   },
   product: {
     title: 'Noise-cancelling headphones',
-    body: `<p>One-off purchase, 49.00 EUR, paid by card.</p><pay-checkout id="checkout" theme="auto" collect-shipping></pay-checkout>${TEST_CARDS}`,
+    body: `<p>One-off purchase, 49.00 EUR, paid by card. <a href="/demo/product?authorize=1">Authorise only</a> (capture or void it later on the Orders page).</p><pay-checkout id="checkout" theme="auto" collect-shipping></pay-checkout>${TEST_CARDS}`,
   },
   subscription: {
     title: 'Coffee subscription',
@@ -55,8 +55,8 @@ const CONTENT: Record<DemoPage | 'index', { title: string; body: string }> = {
   },
   orders: {
     title: 'Orders',
-    body: `<p>Sessions this shop created, and the webhooks it received (signatures verified).</p>
-<h2>Sessions</h2><table id="orders"><thead><tr><th scope="col">Created</th><th scope="col">Page</th><th scope="col">Session</th><th scope="col">Status</th><th scope="col">Amount</th><th scope="col">Payment</th></tr></thead><tbody></tbody></table>
+    body: `<p>Sessions this shop created, their payments, and the webhooks it received (signatures verified). Refund, capture and void go through the merchant API from the shop's server.</p>
+<h2>Sessions</h2><table id="orders"><thead><tr><th scope="col">Created</th><th scope="col">Page</th><th scope="col">Session</th><th scope="col">Status</th><th scope="col">Amount</th><th scope="col">Payment</th><th scope="col">Refunds</th><th scope="col">Actions</th></tr></thead><tbody></tbody></table>
 <h2>Webhooks</h2><table id="webhooks"><thead><tr><th scope="col">Received</th><th scope="col">Event</th><th scope="col">Type</th><th scope="col">Signature</th></tr></thead><tbody></tbody></table>`,
   },
 }

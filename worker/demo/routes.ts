@@ -74,13 +74,14 @@ demoApp.post('/demo/api/session', async (c) => {
   const call = productApi(c.env)
   const me = c.get('visitor')
   const origin = new URL(c.req.url).origin
-  const input = (await c.req.json().catch(() => ({}))) as { kind?: string; subscription?: string }
+  const input = (await c.req.json().catch(() => ({}))) as { kind?: string; subscription?: string; authorize?: boolean }
   const order = `demo-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`
   const base = { currency: 'EUR', merchantTransactionId: order, allowedOrigins: [origin], customer: { email: 'shopper@example.com' } }
   let body: Record<string, unknown>
   switch (input.kind) {
     case 'product':
-      body = { ...base, flow: 'card', amount: '49.00', returnUrl: `${origin}/demo/product` }
+      // "Authorise only" (paymentType PA): captured or voided later from the orders page.
+      body = { ...base, flow: 'card', amount: '49.00', returnUrl: `${origin}/demo/product`, ...(input.authorize === true ? { paymentType: 'PA' } : {}) }
       break
     case 'subscription':
       body = { ...base, flow: 'card', amount: '9.99', recurring: 'INITIAL', createRegistration: true, returnUrl: `${origin}/demo/subscription` }
@@ -146,8 +147,35 @@ demoApp.get('/demo/api/orders', async (c) => {
   const call = productApi(c.env)
   const me = c.get('visitor')
   const orders = await shop(c.env).orders(me)
-  const sessions = await Promise.all(orders.map(async (o) => ({ ...o, session: (await call(`/v1/sessions/${o.sessionId}`)).body })))
+  const sessions = await Promise.all(
+    orders.map(async (o) => {
+      const session = (await call(`/v1/sessions/${o.sessionId}`)).body
+      // The payment record (amounts captured and refunded, its refunds) follows the session's success.
+      const paymentId = session.status === 'succeeded' ? session.paymentId : undefined
+      const payment = typeof paymentId === 'string' ? await call(`/v1/payments/${paymentId}`) : undefined
+      return { ...o, session, payment: payment?.status === 200 ? payment.body : null }
+    }),
+  )
   return c.json({ orders: sessions, webhooks: await shop(c.env).webhooks(me) })
+})
+
+/** The orders page's Refund / Capture / Void buttons, through the merchant API as a shop's back office would. */
+const PAYMENT_ACTIONS: Readonly<Record<string, string>> = { refund: 'refunds', capture: 'capture', void: 'void' }
+
+demoApp.post('/demo/api/payment-action', async (c) => {
+  const call = productApi(c.env)
+  const me = c.get('visitor')
+  const input = (await c.req.json().catch(() => ({}))) as { session?: unknown; action?: unknown; amount?: unknown }
+  const path = typeof input.action === 'string' ? PAYMENT_ACTIONS[input.action] : undefined
+  if (!path) return c.json({ error: { code: 'invalid_request', message: 'Refund, capture or void.' } }, 400)
+  // Another visitor's order is answered exactly like one that does not exist.
+  const mine = typeof input.session === 'string' ? await shop(c.env).order(me, input.session) : undefined
+  const session = mine ? await call(`/v1/sessions/${mine.sessionId}`) : undefined
+  const paymentId = session?.body.paymentId
+  if (typeof paymentId !== 'string' || session?.body.status !== 'succeeded') return c.json(notYours('No paid order to act on.'), 404)
+  const body = typeof input.amount === 'string' && input.amount.trim() !== '' && path !== 'void' ? { amount: input.amount.trim() } : {}
+  const res = await call(`/v1/payments/${paymentId}/${path}`, { method: 'POST', body, headers: { 'Idempotency-Key': crypto.randomUUID() } })
+  return c.json(res.body, res.status as 200)
 })
 
 demoApp.all('/demo/*', (c) => c.json({ error: { code: 'not_found', message: 'No such demo page.' } }, 404))

@@ -45,7 +45,7 @@ if (el) {
   el.addEventListener('pay-declined', (e) => show('Declined. Attempts left: ' + e.detail.attemptsRemaining + '.'))
   el.addEventListener('pay-pending', () => show('Waiting for the gateway to confirm...'))
   el.addEventListener('pay-error', (e) => show('Error: ' + e.detail.code + (e.detail.fields.length ? ' (' + e.detail.fields.map((f) => f.field).join(', ') + ')' : '')))
-  const extra = page === 'saved-card' ? { subscription: localStorage.getItem('demo:subscription') || '' } : {}
+  const extra = page === 'saved-card' ? { subscription: localStorage.getItem('demo:subscription') || '' } : page === 'product' && new URLSearchParams(location.search).get('authorize') === '1' ? { authorize: true } : {}
   mount(page, extra)
 }
 
@@ -70,13 +70,58 @@ function row(cells) {
   return tr
 }
 
-async function orders() {
+/** Refund (with an optional amount), Capture and Void for one order, as its payment allows. */
+function actions(o) {
+  const td = document.createElement('td')
+  const p = o.payment
+  if (!p) return td
+  const button = (action, label, amountInput) => {
+    const b = document.createElement('button')
+    b.type = 'button'
+    b.textContent = label
+    b.dataset.action = action
+    b.dataset.session = o.sessionId
+    b.addEventListener('click', async () => {
+      b.disabled = true
+      const r = await post('/demo/api/payment-action', { session: o.sessionId, action, amount: amountInput ? amountInput.value : '' })
+      show(r.ok ? label + ': ' + r.body.operation.status + ' (' + r.body.operation.amount + ' ' + p.currency + '), payment ' + r.body.payment.status + '.' : 'Could not ' + action + ': ' + (r.body.error ? r.body.error.message : 'failed') + '.')
+      await orders(true)
+    })
+    td.append(b, ' ')
+  }
+  if (Number(p.amountRefundable) > 0) {
+    const amount = document.createElement('input')
+    amount.size = 7
+    amount.placeholder = p.amountRefundable
+    amount.setAttribute('aria-label', 'Refund amount for ' + o.sessionId + ' (empty: all that remains)')
+    amount.dataset.amountFor = o.sessionId
+    td.append(amount, ' ')
+    button('refund', 'Refund', amount)
+  }
+  if (p.status === 'authorized') {
+    button('capture', 'Capture')
+    button('void', 'Void')
+  }
+  return td
+}
+
+let shown = ''
+async function orders(force) {
   const res = await fetch('/demo/api/orders')
-  const data = await res.json()
+  const text = await res.text()
+  // Redrawn only when something changed, so a refund amount being typed is not wiped.
+  if (text === shown && !force) return
+  shown = text
+  const data = JSON.parse(text)
   const body = document.querySelector('#orders tbody')
   body.replaceChildren()
   for (const o of data.orders) {
-    body.append(row([new Date(o.createdAt).toLocaleString(), o.kind, o.sessionId, o.session.status || '?', (o.session.amount || '') + ' ' + (o.session.currency || ''), o.session.paymentId || '']))
+    const p = o.payment
+    const refunds = p ? p.refunds.map((r) => r.amount + ' ' + r.status + (r.reason ? ' (' + r.reason + ')' : '')).join('; ') : ''
+    const tr = row([new Date(o.createdAt).toLocaleString(), o.kind, o.sessionId, o.session.status || '?', (o.session.amount || '') + ' ' + (o.session.currency || ''), (o.session.paymentId || '') + (p ? ' · ' + p.status : ''), refunds])
+    tr.dataset.session = o.sessionId
+    tr.append(actions(o))
+    body.append(tr)
   }
   const hooks = document.querySelector('#webhooks tbody')
   hooks.replaceChildren()
