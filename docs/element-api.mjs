@@ -32,7 +32,7 @@ export function render(manifest) {
     '',
     '| attribute | property | description |',
     '| --- | --- | --- |',
-    ...attrs.map((a) => `| \`${a.name}\` | \`${a.fieldName ?? a.name}\` | ${cell(a.description)} |`),
+    ...attrs.map((a) => `| \`${a.name}\` | \`${a.fieldName ?? a.name.replace(/-(\w)/g, (_, c) => c.toUpperCase())}\` | ${cell(a.description)} |`),
     '',
     '| method | description |',
     '| --- | --- |',

@@ -1,6 +1,11 @@
-// Measures the widget build: what a page downloads to show the card flow (the entry and every
-// chunk it imports statically), and the lazily loaded chunks. Shared by the size test and the
-// benchmarks.
+// Measures the widget build as a merchant deploys it: the three downloads the issue budgets (each
+// file compressed on its own, as it is served), and the lazily loaded chunks. Shared by the size
+// test and the benchmarks.
+// - frameHost: what a merchant page downloads in the default frame mode (the entry and every chunk
+//   it imports statically).
+// - inlineFlow: everything `isolation="inline"` downloads to show the card flow (the entry, the
+//   inline checkout it imports on first use, and their static imports).
+// - frameDocument: the card frame's HTML and every script it preloads (widget/card-frame/preload.ts).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -12,6 +17,11 @@ function staticImports(code) {
   return [...out]
 }
 
+/** Dynamic imports: `import("./x.js")`, with any quote. */
+function dynamicImports(code) {
+  return [...new Set([...code.matchAll(/import\(\s*["'`](\.[^"'`]+)["'`]\s*\)/g)].map((m) => m[1]))]
+}
+
 export function sizes(buf) {
   return {
     raw: buf.length,
@@ -20,32 +30,60 @@ export function sizes(buf) {
   }
 }
 
-/** The files a page loads for the card flow, starting at the entry. */
-export function cardFlowFiles(dir, entry = 'pay-checkout.js') {
+const resolve = (from, spec) => {
+  const base = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : ''
+  return join(base, spec).replace(/^\.\//, '')
+}
+
+/** A file and everything it imports statically, transitively. */
+export function staticClosure(dir, entry) {
   const seen = new Set()
   const walk = (file) => {
     if (seen.has(file)) return
     seen.add(file)
-    const code = readFileSync(join(dir, file), 'utf8')
-    const base = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : ''
-    for (const spec of staticImports(code)) walk(join(base, spec).replace(/^\.\//, ''))
+    for (const spec of staticImports(readFileSync(join(dir, file), 'utf8'))) walk(resolve(file, spec))
   }
   walk(entry)
   return [...seen]
 }
 
-export function measure(dir) {
-  const card = cardFlowFiles(dir)
-  const total = { raw: 0, gzip: 0, brotli: 0 }
-  for (const f of card) {
-    const s = sizes(readFileSync(join(dir, f)))
-    total.raw += s.raw
-    total.gzip += s.gzip
-    total.brotli += s.brotli
+/** The card flow's files for a page: kept for callers of the former single measure. */
+export function cardFlowFiles(dir, entry = 'pay-checkout.js') {
+  return staticClosure(dir, entry)
+}
+
+function total(dir, files, extra = []) {
+  const t = { files, raw: 0, gzip: 0, brotli: 0 }
+  for (const buf of [...files.map((f) => readFileSync(join(dir, f))), ...extra]) {
+    const s = sizes(buf)
+    t.raw += s.raw
+    t.gzip += s.gzip
+    t.brotli += s.brotli
   }
+  return t
+}
+
+/**
+ * @param {string} dir the build's widget folder
+ * @param {{ framePage?: string, frameScripts?: readonly string[] }} frame the frame's HTML (as the Worker serves it) and its preloaded scripts (`/widget/...`)
+ */
+export function measure(dir, frame = {}) {
+  const host = staticClosure(dir, 'pay-checkout.js')
+  const inlineEntry = dynamicImports(readFileSync(join(dir, 'pay-checkout.js'), 'utf8'))
+    .map((s) => resolve('pay-checkout.js', s))
+    .find((f) => f.includes('pay-checkout-inline'))
+  const inline = [...new Set([...host, ...(inlineEntry ? staticClosure(dir, inlineEntry) : [])])]
+  const frameFiles = [...new Set((frame.frameScripts ?? ['/widget/frame.js']).map((s) => s.replace(/^\/widget\//, '')).flatMap((f) => staticClosure(dir, f)))]
+  const all = new Set([...host, ...inline, ...frameFiles])
   const chunks = readdirSync(join(dir, 'chunks'))
-  const lazy = Object.fromEntries(
-    chunks.filter((c) => !card.includes(`chunks/${c}`)).map((c) => [c.replace(/-[\w-]{8}\.js$/, ''), sizes(readFileSync(join(dir, 'chunks', c)))]),
-  )
-  return { cardFlow: { files: card, ...total }, lazy }
+  const lazy = Object.fromEntries(chunks.filter((c) => !all.has(`chunks/${c}`)).map((c) => [c.replace(/(-[\w-]{8})?\.js$/, ''), sizes(readFileSync(join(dir, 'chunks', c)))]))
+  const inlineFlow = total(dir, inline)
+  return {
+    frameHost: total(dir, host),
+    inlineFlow,
+    frameDocument: total(dir, frameFiles, frame.framePage ? [Buffer.from(frame.framePage)] : []),
+    // The former name: what a page downloads to show the card flow in the page itself.
+    cardFlow: inlineFlow,
+    lazy,
+  }
 }

@@ -30,6 +30,14 @@ type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ?
 /**
  * @summary A checkout for one payment: card, saved card, QR wallet or invoice.
  *
+ * @attr {string} endpoint - The Worker's origin, e.g. `https://pay.example.workers.dev`.
+ * @attr {string} session - The checkout session id (`cs_...`), from your server.
+ * @attr {string} client-secret - The session's client secret, from your server. Never logged or stored by the element.
+ * @attr {string} locale - A BCP 47 tag (`de-AT`); defaults to the browser's languages.
+ * @attr {'light' | 'dark' | 'auto'} theme - `light`, `dark` or `auto` (follows the system).
+ * @attr {boolean} collect-shipping - Ask for a shipping address.
+ * @attr {'frame' | 'inline'} isolation - `frame` (default: the form in a frame on the Worker's origin, so no script on this page can read card data) or `inline` (the form in this page's DOM).
+ *
  * @fires pay-ready - The card inputs are in the page and accept typing (`detail.status` is `loading` while the session has not answered yet; the pay button waits for it). Fired again if the session turns out to be another flow. `detail: { flow, status }`
  * @fires pay-change - Validity or card brand changed. `detail: { valid, brand }` (never the number)
  * @fires pay-submit - A payment was sent. `detail: { flow }`
@@ -41,6 +49,7 @@ type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ?
  *
  * @csspart container - The outer box.
  * @csspart amount - The amount heading.
+ * @csspart badge - The "test mode" badge, shown while the Worker uses the sandbox gateway.
  * @csspart status - The status message (a polite live region).
  * @csspart form - The card form.
  * @csspart field - Each label, input and error of the card form.
@@ -228,7 +237,7 @@ export class PayCheckout extends HTMLElement {
     if (this.isolation !== 'inline' || !this.isConnected) return
     if (!this.inline) {
       this.inline = document.createElement('pay-checkout-inline')
-      this.inline.setAttribute('exportparts', 'container, amount, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link')
+      this.inline.setAttribute('exportparts', 'container, amount, badge, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link')
       this.root.append(this.inline)
     }
     const el = this.inline
