@@ -47,6 +47,29 @@ describe('capture', () => {
     expect((await paymentEventually(paymentId)).status).toBe('authorized')
   })
 
+  it('a capture and a void of one authorisation at once: exactly one reaches the gateway', async () => {
+    const { paymentId } = await paidPayment({ paymentType: 'PA', amount: '70.00' })
+    const [captured, voided] = await Promise.all([operate(paymentId, 'capture'), operate(paymentId, 'void')])
+    expect([captured.status, voided.status].sort()).toEqual([200, 409])
+    const sent = await gatewayOperationsOn(paymentId)
+    expect(sent.captures + sent.reversals).toBe(1)
+    expect((await paymentEventually(paymentId)).status).toBe(captured.status === 200 ? 'captured' : 'voided')
+  })
+
+  it('a capture answered by an HTTP 500 is unknown, then captured by inquiry without a second capture', async () => {
+    const { session, paymentId } = await paidPayment({ paymentType: 'PA', amount: '75.00' })
+    await injectFault({ op: 'capture', fault: 'http500', field: 'id', value: paymentId })
+    const lost = await operate(paymentId, 'capture', { amount: '50.00' })
+    expect(lost.status).toBe(202)
+    expect(lost.body.operation.status).toBe('unknown')
+    // In flight, it blocks a second capture and a void.
+    expect((await operate(paymentId, 'void')).body.error?.code).toBe('payment_state')
+    await timePasses(paymentStub(paymentId))
+    expect(await paymentEventually(paymentId, (p) => p.status === 'captured')).toMatchObject({ amountCaptured: '50.00', amountRefundable: '50.00' })
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 1, reversals: 0 })
+    expect(new Set((await eventsOf(session.mtid, 'payment.captured')).map((e) => e.id)).size).toBe(1)
+  })
+
   it('refuses to capture a sale (DB), which was captured when paid', async () => {
     const { paymentId, payment } = await paidPayment()
     expect(payment).toMatchObject({ status: 'captured', amountCaptured: '100.00' })
