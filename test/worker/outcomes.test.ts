@@ -6,7 +6,8 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../worker/webhooks/sign.ts'
-import { TEST_SECRETS } from '../support/credentials.ts'
+import { checksum } from '../../worker/gateway/checksum.ts'
+import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
 import { browser, call, createSession, deliverNotification, merchant, notificationSentFor, pay, sessionState, webhooksAbout, type Session } from './api.ts'
 import { timePasses } from './clock.ts'
 import { cardFields, chargesFor, client, injectFault, uniqueId } from './helpers.ts'
@@ -51,8 +52,8 @@ describe('1. a payment in flight never expires; a verified result wins', () => {
     await timePasses(stubOf(s), true)
     expect((await sessionState(s.id)).status).toBe('action_required')
     await finishBankPage(s, res.body.redirect?.url ?? '')
-    const applied = await deliverNotification(s.id, await notificationSentFor(s.id))
-    expect(applied.body).toMatchObject({ applied: true, status: 'succeeded' })
+    // The notification (or the session's own inquiry, whichever comes first) settles it.
+    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({ received: true, status: 'succeeded' })
     expect((await call(`/v1/return/${s.id}`)).text).toContain('succeeded')
     const types = await eventTypes(s.mtid, 3)
     expect(types.filter((t) => t.startsWith('checkout.session.'))).toEqual(['checkout.session.succeeded'])
@@ -117,17 +118,22 @@ describe('3. a notification settles only what it belongs to', () => {
     expect(refused.status).toBe(409)
     expect(refused.body).toMatchObject({ error: { code: 'notification_mismatch' } })
     expect(await sessionState(b.id)).toMatchObject({ status: 'open', attempts: [], paymentId: null, refusedNotifications: 1 })
-    // It still settles its own session.
-    expect((await deliverNotification(a.id, note)).body).toMatchObject({ applied: true })
+    // It still belongs to its own session (settled by it, or already by that session's inquiry).
+    expect((await deliverNotification(a.id, note)).body).toMatchObject({ received: true, status: 'succeeded' })
   })
 
   it('a signed notification in another currency is refused (the checksum does not cover the currency)', async () => {
     const s = await createSession()
-    expect((await pay(s, PENDING)).body.status).toBe('pending')
-    const genuine = JSON.parse(await notificationSentFor(s.id)) as Record<string, unknown>
-    const res = await deliverNotification(s.id, JSON.stringify({ ...genuine, currency: 'JPY' }))
-    expect(res.status).toBe(409)
-    expect((await sessionState(s.id)).status).toBe('pending')
+    const res = await pay(s, THREE_DS) // waits on the bank page: nothing settles it meanwhile
+    expect(res.body.status).toBe('action_required')
+    const paymentId = res.body.paymentId ?? ''
+    const sum = await checksum('notification', { paymentId, merchantTransactionId: s.mtid, amount: '100.00', transactionStatus: 'Y', secureKey: SANDBOX.secureKey })
+    const signed = { paymentId, merchantTransactionId: s.mtid, amount: '100.00', transactionStatus: 'Y', checksum: sum.ok ? sum.value : '' }
+    const refused = await deliverNotification(s.id, JSON.stringify({ ...signed, currency: 'JPY' }))
+    expect(refused.status).toBe(409)
+    expect((await sessionState(s.id)).status).toBe('action_required')
+    // The same signed notification in the session's currency is its own.
+    expect((await deliverNotification(s.id, JSON.stringify({ ...signed, currency: 'EUR' }))).body).toMatchObject({ applied: true, status: 'succeeded' })
   })
 
   it('a repeat operation refuses a signed notification about another payment', async () => {
