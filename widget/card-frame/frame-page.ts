@@ -46,6 +46,10 @@ if (!parentOrigin) {
   el.theme = theme === 'dark' || theme === 'auto' ? theme : 'light'
   el.locale = (query.get('locale') ?? '').slice(0, 35)
   el.collectShipping = query.get('shipping') === '1'
+  // Known before the secret: the form renders and says it is ready at once; the session is read
+  // when the client secret arrives. Same origin: no preflight.
+  el.endpoint = location.origin
+  el.session = sessionId
   let started = false
   window.addEventListener('message', (e: MessageEvent) => {
     if (e.source !== window.parent || e.origin !== parentOrigin) return
@@ -58,9 +62,7 @@ if (!parentOrigin) {
       el.collectShipping = m.collectShipping
       // Set through the CSSOM (allowed by the frame's style-src 'self'), values already checked.
       for (const [name, value] of Object.entries(m.style)) el.style.setProperty(name, value)
-      // Inside the frame the checkout is inline: this page is the isolation. Same origin: no preflight.
-      el.endpoint = location.origin
-      el.session = sessionId
+      // Inside the frame the checkout is inline: this page is the isolation.
       el.clientSecret = m.clientSecret
     } else if (m.type === 'submit') {
       el.submit()

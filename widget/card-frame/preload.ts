@@ -5,7 +5,8 @@
  * them in parallel with `frame.js` instead of one after the other; the build (vite.config.ts)
  * fails when this list no longer matches what `frame.js` imports, so it cannot go stale.
  */
-export const FRAME_SCRIPTS: readonly string[] = ['/widget/frame.js', '/widget/chunks/pay-checkout-inline.js', '/widget/chunks/navigate.js', '/widget/chunks/i18n.js']
+export const FRAME_SCRIPTS: readonly string[] = ['/widget/frame.js', '/widget/chunks/pay-checkout-inline.js', '/widget/chunks/navigate.js']
 
 /** Locale chunks the frame may preload beside them, when its URL names the locale. */
 export const LOCALE_CHUNKS: readonly string[] = ['de', 'fr', 'es', 'it', 'nl', 'pt', 'ja']
+

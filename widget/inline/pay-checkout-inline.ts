@@ -15,6 +15,9 @@ import { en, format, formatMoney, loadMessages, resolveLocale, type MessageKey, 
 import { followRedirect, reachable } from '../navigate.ts'
 import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
 
+/** For the element's own messages when the frame cannot be shown. */
+export { loadMessages, resolveLocale }
+
 export type CheckoutState = 'loading' | 'ready' | 'submitting' | 'action_required' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'expired' | 'error' | 'blocked'
 
 const STATUS_MESSAGE: Partial<Record<CheckoutState, MessageKey>> = {
@@ -127,8 +130,9 @@ export class PayCheckoutInline extends LitElement {
 
   protected override updated(): void {
     // Ready as soon as the inputs are in the document and accept typing: the card form renders
-    // before the session answers (its pay button waits), the other flows once it has.
-    if (!this.api) return
+    // before the session answers (its pay button waits), the other flows once it has. It needs a
+    // session to be for (in the card frame, the id is known from the URL before the secret arrives).
+    if (!this.session) return
     const flow = this.view?.flow ?? 'card'
     const formShown = this.renderRoot.querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view')
     if (formShown && this.announced !== flow) {

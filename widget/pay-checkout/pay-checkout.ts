@@ -286,7 +286,8 @@ export class PayCheckout extends HTMLElement {
 
   /** A message in the element (the frame cannot show it) and a `pay-error`. */
   private async fail(code: 'origin_not_allowed' | 'network_error', message: string): Promise<void> {
-    const { loadMessages, resolveLocale } = await import('../i18n/index.ts')
+    // The messages come with the inline checkout's chunk (loaded only on this path in frame mode).
+    const { loadMessages, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
     const messages = await loadMessages(resolveLocale([this.resolvedLocale()]))
     this.root.querySelector('.notice')?.remove()
     const p = document.createElement('p')
