@@ -26,9 +26,42 @@ export async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
 }
 
+/**
+ * Imported HMAC keys, per isolate: the same few keys (the deployment's secrets and what is derived
+ * from them) sign every request, so each is imported once, not once per request. Bounded, in case
+ * a caller ever passes per-request keys.
+ */
+const hmacKeys = new Map<string, Promise<CryptoKey>>()
+const MAX_CACHED_KEYS = 32
+
+function hmacKey(key: string): Promise<CryptoKey> {
+  let k = hmacKeys.get(key)
+  if (!k) {
+    k = crypto.subtle.importKey('raw', new TextEncoder().encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+    if (hmacKeys.size >= MAX_CACHED_KEYS) hmacKeys.delete(hmacKeys.keys().next().value as string)
+    hmacKeys.set(key, k)
+  }
+  return k
+}
+
+/** Keys derived from a secret and a label (HMAC of the label), per isolate: derived once. */
+const derived = new Map<string, Promise<string>>()
+
+/** `hmacHex(secret, label)`, computed once per isolate for each secret and label. */
+export function derivedKey(secret: string, label: string): Promise<string> {
+  const id = `${label}\u0000${secret}`
+  let d = derived.get(id)
+  if (!d) {
+    d = hmacHex(secret, label)
+    if (derived.size >= MAX_CACHED_KEYS) derived.delete(derived.keys().next().value as string)
+    derived.set(id, d)
+  }
+  return d
+}
+
 /** HMAC-SHA256 hex, for card fingerprints and webhook signatures. */
 export async function hmacHex(key: string, message: string): Promise<string> {
-  const k = await crypto.subtle.importKey('raw', new TextEncoder().encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const k = await hmacKey(key)
   const sig = await crypto.subtle.sign('HMAC', k, new TextEncoder().encode(message))
   return [...new Uint8Array(sig)].map((b) => b.toString(16).padStart(2, '0')).join('')
 }

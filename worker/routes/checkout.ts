@@ -12,7 +12,7 @@ import { checkFormat } from '../../shared/formats.ts'
 import { flatten } from '../../shared/validate.ts'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
-import { hmacHex, sha256Hex } from '../ids.ts'
+import { derivedKey, hmacHex, sha256Hex } from '../ids.ts'
 import { browserAccess, type BrowserAccessVariables } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { parsePayBody, SESSION_FIXED_KEYS } from '../sessions/parse-input.ts'
@@ -67,7 +67,8 @@ checkout.post('/:id/pay', jsonBody(), async (c) => {
   const ip = clientIp(c)
   const shopper = parsed.value
   // A keyed hash of the card number: the velocity key and the idempotency fingerprint (R11, R15).
-  const pepper = await hmacHex(c.env.SECURE_KEY, 'pay-checkout card fingerprint v1')
+  // Derived once per isolate, not per request.
+  const pepper = await derivedKey(c.env.SECURE_KEY, 'pay-checkout card fingerprint v1')
   const cardHash = shopper.cardNumber ? await hmacHex(pepper, shopper.cardNumber) : ''
   const canonical = Object.entries(shopper)
     .filter(([k]) => k !== 'cardNumber' && k !== 'cvv')
