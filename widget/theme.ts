@@ -49,10 +49,15 @@ export const formStyles = css`
   .field > * + * {
     margin-top: 0.25rem;
   }
-  /* Fields side by side share their rows (label, input, hint, error), so a label that wraps on a
-     narrow screen moves every input of the row down together: inputs stay in line. */
+  .below {
+    display: grid;
+    gap: 0.25rem;
+    align-content: start;
+  }
+  /* Fields side by side share their two rows (the label; the input with its hint and error), so a
+     label that wraps on a narrow screen moves every input of the row down together. */
   .row > .field {
-    grid-row: span 4;
+    grid-row: span 2;
     grid-template-rows: subgrid;
     row-gap: 0;
   }

@@ -51,7 +51,9 @@ describe('a page origin the session does not allow', () => {
     const e = await oneEvent(el, 'pay-error')
     expect(e.detail.code).to.equal('origin_not_allowed')
     expect(el.shadowRoot?.querySelector('[role=alert]')?.textContent).to.contain('This payment form cannot be shown on this page.')
-    expect(frameOf(el)?.hidden).to.equal(true)
+    // The refused frame (the browser's broken-page icon) is gone, not merely flagged.
+    const frame = frameOf(el)
+    expect(frame && getComputedStyle(frame).display).to.equal('none')
   })
 })
 

@@ -24,7 +24,7 @@ export const cardFormStyles = [
       padding-right: 3.5rem;
     }
     .phone {
-      grid-template-columns: minmax(6rem, 1fr) minmax(10rem, 3fr);
+      grid-template-columns: minmax(7.5rem, 2fr) minmax(8rem, 3fr);
     }
   `,
 ]

@@ -324,12 +324,14 @@ export class PayCardForm extends LitElement {
         />`
     return html`<div class="field" part="field">
       <label for=${s.id}>${this.messages[s.label]}</label>
-      <div class="control">
-        ${control}
-        ${isCard && brand ? html`<span class="brand" part="brand" role="img" aria-label=${BRAND_NAMES[brand]}><svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true">${BRAND_ICONS[brand]}</svg></span>` : nothing}
+      <div class="below">
+        <div class="control">
+          ${control}
+          ${isCard && brand ? html`<span class="brand" part="brand" role="img" aria-label=${BRAND_NAMES[brand]}><svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true">${BRAND_ICONS[brand]}</svg></span>` : nothing}
+        </div>
+        ${hint ? html`<p class="hint" id="${s.id}-hint">${hint}</p>` : nothing}
+        ${error ? html`<p class="error" part="error" id="${s.id}-error">${this.messages[ERROR_KEYS[error] ?? 'err_invalid']}</p>` : nothing}
       </div>
-      ${hint ? html`<p class="hint" id="${s.id}-hint">${hint}</p>` : nothing}
-      ${error ? html`<p class="error" part="error" id="${s.id}-error">${this.messages[ERROR_KEYS[error] ?? 'err_invalid']}</p>` : nothing}
     </div>`
   }
 

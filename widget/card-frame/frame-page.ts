@@ -88,7 +88,12 @@ if (!parentOrigin) {
     if (!r) return
     post({ type: 'action', redirect: { url: r.url, ...(r.method ? { method: r.method } : {}), parameters: r.parameters.map((p) => ({ name: p.name, value: p.value })) } })
   })
-  document.body.append(el)
+  // Inside a plain <pay-checkout> container (no element is defined by that name in the frame):
+  // what reaches into the frame finds the form under the same name as on the page.
+  const container = document.createElement('pay-checkout')
+  container.style.display = 'block'
+  container.append(el)
+  document.body.append(container)
   // The height of the checkout itself, not of the document: the document is at least as tall as
   // the frame, so measuring it would let the frame grow but never shrink.
   let height = 0

@@ -21,6 +21,7 @@ const STYLES = `:host{display:block;max-width:32rem}
 :host([theme=dark]){${DARK}}
 @media (prefers-color-scheme:dark){:host([theme=auto]){${DARK}}}
 iframe{display:block;width:100%;border:0;transition:height .15s}
+iframe[hidden]{display:none}
 .notice{margin:0;padding:1rem;border:1px solid var(--pay-border,#767680);border-radius:var(--pay-radius,8px);background:var(--pay-bg,#fff);color:var(--pay-error,#b3261e);font:600 1rem var(--pay-font,system-ui,sans-serif)}`
 
 let sheet: CSSStyleSheet | undefined
