@@ -103,6 +103,7 @@ export class PayCardForm extends LitElement {
     locale: {},
     values: { state: true },
     errors: { state: true },
+    listsReady: { state: true },
   }
 
   /** `card` (full form) or `saved-card` (CVV only). */
@@ -124,6 +125,7 @@ export class PayCardForm extends LitElement {
   private declare values: Record<string, string>
   /** Field errors shown to the shopper: only after a field's blur, or after a submit. */
   private declare errors: Record<string, FieldErrorCode>
+  private declare listsReady: boolean
 
   constructor() {
     super()
@@ -138,6 +140,11 @@ export class PayCardForm extends LitElement {
     this.locale = 'en'
     this.values = {}
     this.errors = {}
+    this.listsReady = false
+  }
+
+  protected override firstUpdated(): void {
+    setTimeout(() => (this.listsReady = true), 0)
   }
   private lastReported = ''
 
@@ -289,7 +296,10 @@ export class PayCardForm extends LitElement {
     const hint = s.id === 'cvv' ? format(this.messages, 'cvvHint', { n: cvvLength(this.brand) }) : ''
     const described = [hint ? `${s.id}-hint` : '', error ? `${s.id}-error` : ''].filter(Boolean).join(' ')
     const brand = this.brand
-    const list: readonly Choice[] | null = s.id === 'country' ? countries(this.locale) : s.id === 'telnocc' ? callingCodes(this.locale) : null
+    const isList = s.id === 'country' || s.id === 'telnocc'
+    // The lists (about 250 names from Intl.DisplayNames, sorted) are built just after the first
+    // render, so the form is on screen without waiting for them.
+    const list: readonly Choice[] | null = !isList ? null : !this.listsReady ? [] : s.id === 'country' ? countries(this.locale) : callingCodes(this.locale)
     const value = this.values[s.id] ?? ''
     const control = list
       ? html`<select
