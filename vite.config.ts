@@ -1,6 +1,7 @@
 // Builds the widget as a library into `dist/public/widget/`: `pay-checkout.js` (the element a
-// merchant page loads; small: in frame mode it only creates the frame), `frame.js` (the card
-// frame's page) and chunks: the inline checkout with Lit and the card form, QR, invoice, locales.
+// merchant page loads: one file with no static imports; in frame mode it only creates the frame)
+// and chunks: the card frame's page script, the inline checkout with Lit and the card form, QR,
+// invoice, locales.
 // Chunk names carry no hash: the Worker's frame page preloads the frame's chunks by name
 // (widget/card-frame/preload.ts) and `importmap.json` pins every file by its SHA-384.
 import { createHash } from 'node:crypto'
@@ -43,18 +44,21 @@ function integrityAndPreload(): Plugin {
     generateBundle(_options, bundle) {
       const files = Object.values(bundle).filter((f) => f.type === 'chunk')
       const byName = new Map(files.map((f) => [f.fileName, f]))
-      const frame = files.find((f) => f.isEntry && f.name === 'frame')
+      // The frame loads the entry, which imports the frame's page script: both with what they import.
+      const entry = files.find((f) => f.isEntry && f.name === 'pay-checkout')
+      const framePage = files.find((f) => f.facadeModuleId?.replace(/\\/g, '/').endsWith('widget/card-frame/frame-page.ts'))
       const seen = new Set<string>()
       const walk = (file: string): void => {
         if (seen.has(file)) return
         seen.add(file)
         for (const dep of byName.get(file)?.imports ?? []) walk(dep)
       }
-      if (frame) walk(frame.fileName)
+      for (const f of [entry, framePage]) if (f) walk(f.fileName)
+      if (!framePage) this.error('the frame page script is not a chunk of its own')
       const actual = [...seen].map((f) => `/widget/${f}`).sort()
       const listed = [...FRAME_SCRIPTS].sort()
       if (JSON.stringify(actual) !== JSON.stringify(listed)) {
-        this.error(`widget/card-frame/preload.ts is out of date: frame.js loads ${actual.join(', ')}`)
+        this.error(`widget/card-frame/preload.ts is out of date: the frame loads ${actual.join(', ')}`)
       }
       const integrity: Record<string, string> = {}
       for (const f of files) integrity[`/widget/${f.fileName}`] = `sha384-${createHash('sha384').update(f.code).digest('base64')}`
@@ -71,12 +75,16 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     lib: {
-      // The element, and the card frame's page script (served at /frame/{id} by the Worker).
-      entry: { 'pay-checkout': 'widget/index.ts', frame: 'widget/card-frame/frame-page.ts' },
+      // One entry: the element; in the card frame (served at /frame/{id} by the Worker) the same
+      // file loads the frame's page script instead.
+      entry: { 'pay-checkout': 'widget/index.ts' },
       formats: ['es'],
       fileName: (_format, name) => `${name}.js`,
     },
     rolldownOptions: {
+      // Lets what the lazy chunks share with the entry live in the entry (which they import),
+      // rather than in shared chunks the entry would have to load one round trip later.
+      preserveEntrySignatures: 'allow-extension',
       output: {
         // Vite 8 library mode only minifies with this set.
         minify: true,

@@ -73,7 +73,7 @@ export function measure(dir, frame = {}) {
     .map((s) => resolve('pay-checkout.js', s))
     .find((f) => f.includes('pay-checkout-inline'))
   const inline = [...new Set([...host, ...(inlineEntry ? staticClosure(dir, inlineEntry) : [])])]
-  const frameFiles = [...new Set((frame.frameScripts ?? ['/widget/frame.js']).map((s) => s.replace(/^\/widget\//, '')).flatMap((f) => staticClosure(dir, f)))]
+  const frameFiles = [...new Set((frame.frameScripts ?? ['/widget/pay-checkout.js', '/widget/chunks/frame-page.js']).map((s) => s.replace(/^\/widget\//, '')).flatMap((f) => staticClosure(dir, f)))]
   const all = new Set([...host, ...inline, ...frameFiles])
   const chunks = readdirSync(join(dir, 'chunks'))
   const lazy = Object.fromEntries(chunks.filter((c) => !all.has(`chunks/${c}`)).map((c) => [c.replace(/(-[\w-]{8})?\.js$/, ''), sizes(readFileSync(join(dir, 'chunks', c)))]))

@@ -1,6 +1,7 @@
 /**
  * @module
- * The card frame's page script (`/widget/frame.js`, served by the Worker at `/frame/{sessionId}`).
+ * The card frame's page script (`/widget/chunks/frame-page.js`, loaded by `/widget/pay-checkout.js`
+ * in the page the Worker serves at `/frame/{sessionId}`, which is marked `data-pay-frame`).
  * It runs the inline checkout (`<pay-checkout-inline>`) on the Worker's origin, so card data never
  * exists in the merchant page's DOM; it pays same-origin and tells the parent only what the parent
  * needs. It talks only to its parent, whose origin the frame's CSP (`frame-ancestors`) holds to the

@@ -308,6 +308,9 @@ export class PayCheckout extends HTMLElement {
     this.heard = true
     switch (m.type) {
       case 'loaded':
+        // Again even if it went at the load event: the frame's script may have started listening
+        // only after it (the frame ignores a second init).
+        this.initSent = false
         this.sendInit()
         break
       case 'ready':

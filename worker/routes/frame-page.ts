@@ -17,8 +17,8 @@ export function framePage(locale: string | undefined): string {
   const lang = locale && LOCALE_CHUNKS.includes(locale) ? locale : 'en'
   const scripts = [...FRAME_SCRIPTS, ...(lang === 'en' ? [] : [`/widget/chunks/${lang}.js`])]
   return `<!doctype html>
-<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${lang}" data-pay-frame><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Card payment</title>
 ${scripts.map((src) => `<link rel="modulepreload" href="${src}">`).join('\n')}
-<script type="module" src="/widget/frame.js"></script></head><body></body></html>`
+<script type="module" src="/widget/pay-checkout.js"></script></head><body></body></html>`
 }
