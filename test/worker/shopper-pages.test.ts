@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { FRAME_SCRIPTS } from '../../widget/card-frame/preload.ts'
-import { call, createSession, ORIGIN, pay } from './api.ts'
+import { browser, call, createSession, ORIGIN, pay } from './api.ts'
 
 describe('the card frame page', () => {
   it('preloads every script the frame needs, and the locale named in its URL', async () => {
@@ -35,5 +35,14 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
     expect(page.text).toMatch(/<h1>(We are confirming your payment|Payment declined|Payment successful)<\/h1>/)
     expect(page.text).toContain(`<a class="back" href="${ORIGIN}/">Back to the shop</a>`)
     expect(page.text).not.toContain('Payment status:')
+  })
+})
+
+describe('the browser view', () => {
+  it('says test mode while the gateway is the sandbox on this machine (the widget shows a badge)', async () => {
+    const s = await createSession()
+    const view = await browser(s, 'GET', '')
+    expect(view.status).toBe(200)
+    expect(view.body).toMatchObject({ flow: 'card', status: 'open', testMode: true })
   })
 })
