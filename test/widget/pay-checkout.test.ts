@@ -194,7 +194,7 @@ describe('<pay-checkout> card flow', () => {
       const pending = oneEvent(el, 'pay-pending')
       payButton(el).click()
       await pending
-      expect(status(el)).to.equal('Your payment is being processed.')
+      expect(status(el)).to.equal("Your payment is being processed. You don’t need to pay again: this page updates by itself.")
       // The sandbox notifies the Worker; the element polls the session.
       await until(() => status(el) === 'Payment successful.', 20_000)
     })
@@ -208,7 +208,7 @@ describe('<pay-checkout> card flow', () => {
       const e = await action
       expect(e.detail.redirect.url).to.contain('/acs/')
       expect(e.detail.redirect.parameters.map((p: { name: string }) => p.name)).to.deep.equal(['PaReq', 'MD'])
-      expect(status(el)).to.equal('Your bank needs you to confirm this payment.')
+      expect(status(el)).to.equal("Your bank needs you to confirm this payment. You are being taken to your bank’s page.")
     })
 
     it('a keyboard-only shopper pays; focus follows the visual order', async () => {
