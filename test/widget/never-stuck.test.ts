@@ -50,6 +50,7 @@ describe('a page origin the session does not allow', () => {
     const el = await mountFrame(s)
     const e = await oneEvent(el, 'pay-error')
     expect(e.detail.code).to.equal('origin_not_allowed')
+    await until(() => !!el.shadowRoot?.querySelector('[role=alert]'))
     expect(el.shadowRoot?.querySelector('[role=alert]')?.textContent).to.contain('This payment form cannot be shown on this page.')
     // The refused frame (the browser's broken-page icon) is gone, not merely flagged.
     const frame = frameOf(el)
@@ -70,6 +71,7 @@ describe('the Worker cannot be reached', () => {
     const el = await fixture<PayCheckout>(html`<pay-checkout locale="en" endpoint="http://127.0.0.1:9" session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`)
     const e = await oneEvent(el, 'pay-error')
     expect(e.detail.code).to.equal('network_error')
+    await until(() => !!el.shadowRoot?.querySelector('[role=alert]'))
     expect(el.shadowRoot?.querySelector('[role=alert]')?.textContent).to.contain('Check your internet connection')
   })
 })

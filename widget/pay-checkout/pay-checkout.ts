@@ -26,6 +26,12 @@ iframe[hidden]{display:none}
 
 let sheet: CSSStyleSheet | undefined
 
+/** The element's own two messages in English, for when the localised ones cannot be loaded. */
+const FALLBACK = {
+  originNotAllowed: 'This payment form cannot be shown on this page. Please contact the shop, or pay on its own website.',
+  networkError: 'We could not reach the payment service. Check your internet connection and try again.',
+}
+
 type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
 /**
@@ -287,17 +293,24 @@ export class PayCheckout extends HTMLElement {
 
   /** A message in the element (the frame cannot show it) and a `pay-error`. */
   private async fail(code: 'origin_not_allowed' | 'network_error', message: string): Promise<void> {
-    // The messages come with the inline checkout's chunk (loaded only on this path in frame mode).
-    const { loadMessages, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
-    const messages = await loadMessages(resolveLocale([this.resolvedLocale()]))
+    this.dispatchEvent(new PayErrorEvent({ code, message, fields: [] }))
+    const key = code === 'origin_not_allowed' ? 'originNotAllowed' : 'networkError'
+    // English unless the shopper's messages can be loaded (they come from the Worker's origin,
+    // which may be the very thing that cannot be reached).
+    let text = FALLBACK[key]
+    try {
+      const { loadMessages, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
+      text = (await loadMessages(resolveLocale([this.resolvedLocale()])))[key]
+    } catch {
+      // keep the English text
+    }
     this.root.querySelector('.notice')?.remove()
     const p = document.createElement('p')
     p.className = 'notice'
     p.setAttribute('part', 'status')
     p.setAttribute('role', 'alert')
-    p.textContent = code === 'origin_not_allowed' ? messages.originNotAllowed : messages.networkError
+    p.textContent = text
     this.root.append(p)
-    this.dispatchEvent(new PayErrorEvent({ code, message, fields: [] }))
   }
 
   /** Messages from the card frame: exact origin, our frame's window, exact shapes only. */
