@@ -8,6 +8,9 @@ export default defineConfig({
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/shared/**/*.test.ts', 'test/build/**/*.test.ts', 'test/smoke/**/*.test.ts'],
     environment: 'node',
+    // The smoke tests each start wrangler dev processes on free ports; two starting at once on two
+    // cores have hung a start past its timeout, so files run one after another.
+    fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },
