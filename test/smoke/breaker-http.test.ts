@@ -21,7 +21,7 @@ beforeAll(async () => {
   receiver = await startReceiver()
   stack = await startStack({
     stateDir: state,
-    vars: { MERCHANT_WEBHOOK_URL: receiver.url, CARD_VELOCITY_LIMIT: '1000', BREAKER_MIN_ATTEMPTS: '4', BREAKER_DECLINE_RATE: '0.5', BREAKER_PAUSE_MS: '120000' },
+    vars: { MERCHANT_WEBHOOK_URL: receiver.url, CARD_VELOCITY_LIMIT: '1000', BREAKER_MIN_ATTEMPTS: '4', BREAKER_DECLINE_RATE: '0.5', BREAKER_PAUSE_MS: '8000' },
   })
   worker = (stack as unknown as { worker: { url: string } }).worker
 }, 180_000)
@@ -48,7 +48,7 @@ async function payOnce(number: string): Promise<{ status: number; headers: Heade
 }
 
 describe('the decline-rate breaker', () => {
-  it('after a burst of declines across sessions, new card attempts are paused (429, Retry-After) and the merchant gets checkout.breaker.tripped', async () => {
+  it('after a burst of declines across sessions, new card attempts are paused (429, Retry-After) and the merchant gets checkout.breaker.tripped; after the pause, checkout.breaker.reset and cards pay again', async () => {
     for (let i = 0; i < 4; i++) expect((await payOnce('4000000000000002')).body.status).toBe('declined')
     const deadline = Date.now() + 15_000
     let paused: Awaited<ReturnType<typeof payOnce>> | undefined
@@ -64,5 +64,10 @@ describe('the decline-rate breaker', () => {
     const tripped = JSON.parse(hooks().find((h) => h.includes('"checkout.breaker.tripped"')) ?? '{}') as { data?: { declines: number; attempts: number } }
     expect(tripped.data?.declines).toBeGreaterThanOrEqual(2)
     expect(tripped.data?.attempts).toBeGreaterThanOrEqual(4)
-  })
+    // The pause (8 s here) ends by itself: the merchant is told, and a card pays.
+    const resetBy = Date.now() + 15_000
+    while (Date.now() < resetBy && !hooks().some((h) => h.includes('"checkout.breaker.reset"'))) await new Promise((r) => setTimeout(r, 250))
+    expect(hooks().some((h) => h.includes('"checkout.breaker.reset"'))).toBe(true)
+    expect((await payOnce('4111111111111111')).body.status).toBe('succeeded')
+  }, 60_000)
 })

@@ -69,6 +69,8 @@ export class DeclineBreaker extends TaskedObject {
   protected async runTask(name: string): Promise<void> {
     const r = await this.load()
     if (name !== 'reset' || Date.now() < r.trippedUntil || r.trippedUntil === 0) return
+    // A fresh window: what was counted while paused must not trip it again at once.
+    r.minutes = {}
     r.seq += 1
     await this.commit('breaker', r.seq, { breaker: r }, [{ type: 'checkout.breaker.reset', data: { sequence: r.seq } }])
   }
