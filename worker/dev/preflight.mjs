@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const [major, minor] = process.versions.node.split('.').map(Number)
-if (major < 22 || (major === 22 && minor < 12)) {
+if (major < 22 || (major === 22 && minor < 18)) {
   console.error(
-    `pay-checkout needs Node 22.12 or newer (this is ${process.versions.node}). ` +
+    `pay-checkout needs Node 22.18 or newer (this is ${process.versions.node}). ` +
       'Install Node 22 (nvm install 22, fnm install 22, volta install node@22, or nodejs.org), then try again.',
   )
   process.exit(1)

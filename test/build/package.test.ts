@@ -1,0 +1,145 @@
+// The published package as a merchant gets it: `npm pack`, then install the tarball (a copy, no
+// symlink) into scratch projects outside the repository, and use it there with the consumers'
+// own compilers and default options.
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+const quiet = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']
+
+let scratch = ''
+let tarball = ''
+const app = () => join(scratch, 'vite-app')
+const frameworks = () => join(scratch, 'frameworks')
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'pay-checkout-pack-'))
+  const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: root, maxBuffer: 16 << 20 })
+  const packed = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string }[]
+  tarball = join(scratch, packed[0]!.filename)
+
+  // create-vite's vanilla-ts app, exactly as the template writes it (its TypeScript, its strict options).
+  await run(process.execPath, [join(root, 'node_modules/create-vite/index.js'), 'vite-app', '--template', 'vanilla-ts', '--no-interactive'], { cwd: scratch })
+  writeFileSync(
+    join(app(), 'src/main.ts'),
+    `import 'pay-checkout/widget'
+import type { PaySuccessEvent } from 'pay-checkout/widget'
+
+const el = document.createElement('pay-checkout')
+el.setAttribute('endpoint', 'https://pay.example.com')
+el.addEventListener('pay-success', (e: PaySuccessEvent) => console.log('paid', e.detail.paymentId))
+document.querySelector('pay-checkout')?.addEventListener('pay-declined', (e) => console.log(e.detail.attemptsRemaining))
+document.body.append(el)
+`,
+  )
+
+  mkdirSync(frameworks())
+  writeFileSync(join(frameworks(), 'package.json'), JSON.stringify({ name: 'frameworks', private: true, type: 'module' }))
+  await Promise.all([
+    run(npm, ['install', ...quiet, tarball], { cwd: app() }),
+    run(npm, ['install', ...quiet, tarball, 'typescript@5.9.3', '@types/react@19.3.0', 'vue@3.5.45', 'vue-tsc@3.3.14'], { cwd: frameworks() }),
+  ])
+}, 240_000)
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true })
+})
+
+describe('the packed package', () => {
+  it('installs a copy of the package, not a link to the repository', () => {
+    const installed = join(app(), 'node_modules/pay-checkout')
+    expect(readdirSync(installed)).toContain('package.json')
+    expect(readdirSync(join(installed, 'dist/package/server'))).toContain('index.js')
+    expect(readdirSync(installed)).not.toContain('worker')
+  })
+
+  it('gives plain node (no flags, no TypeScript loader) a server SDK that verifies a signed webhook', async () => {
+    const script = `
+import { verifyWebhook, signatureHeader, EVENT_TYPES } from 'pay-checkout/server'
+const body = JSON.stringify({ id: 'evt_1', type: 'checkout.session.succeeded', created: 1, data: {} })
+const good = await verifyWebhook(body, await signatureHeader('whsec', body), 'whsec')
+const bad = await verifyWebhook(body, await signatureHeader('other', body), 'whsec')
+console.log(JSON.stringify({ good: good.ok, bad: bad.ok ? 'ok' : bad.reason, final: EVENT_TYPES['checkout.session.succeeded'].final }))
+`
+    writeFileSync(join(frameworks(), 'verify.mjs'), script)
+    const { stdout } = await run(process.execPath, ['verify.mjs'], { cwd: frameworks(), env: { PATH: process.env.PATH ?? '' } })
+    expect(JSON.parse(stdout)).toEqual({ good: true, bad: 'bad_signature', final: true })
+  })
+
+  it("builds a create-vite vanilla-ts app that imports the widget, under the template's strict options", async () => {
+    const { stdout } = await run(npm, ['run', 'build'], { cwd: app(), maxBuffer: 16 << 20 })
+    expect(stdout).toMatch(/built in/)
+    expect(readdirSync(join(app(), 'dist/assets')).some((f) => f.endsWith('.js'))).toBe(true)
+  })
+
+  it('typechecks React 19 TSX and a Vue SFC that use <pay-checkout> and its events, and refuses a wrong event type', async () => {
+    const dir = frameworks()
+    mkdirSync(join(dir, 'src'), { recursive: true })
+    writeFileSync(
+      join(dir, 'src/Checkout.tsx'),
+      `import type {} from 'pay-checkout/react'
+import type { PaySuccessEvent } from 'pay-checkout/widget'
+
+export function Checkout({ session, navigate }: { session: { id: string; clientSecret: string }; navigate: (to: string) => void }) {
+  const endpoint = 'https://pay.example.com'
+  return <pay-checkout endpoint={endpoint} session={session.id} client-secret={session.clientSecret} onpay-success={(e: PaySuccessEvent) => navigate('/thanks?p=' + e.detail.paymentId)} />
+}
+`,
+    )
+    writeFileSync(
+      join(dir, 'src/Checkout.vue'),
+      `<script setup lang="ts">
+import type {} from 'pay-checkout/vue'
+import type { PaySuccessEvent } from 'pay-checkout/widget'
+defineProps<{ endpoint: string; session: { id: string; clientSecret: string } }>()
+function done(e: PaySuccessEvent) { console.log(e.detail.paymentId) }
+</script>
+
+<template>
+  <pay-checkout :endpoint="endpoint" :session="session.id" :client-secret="session.clientSecret" @pay-success="done" />
+</template>
+`,
+    )
+    const strict = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'] }
+    writeFileSync(join(dir, 'tsconfig.react.json'), JSON.stringify({ compilerOptions: { ...strict, jsx: 'react-jsx', types: [] }, include: ['src/*.tsx'] }))
+    writeFileSync(join(dir, 'tsconfig.vue.json'), JSON.stringify({ compilerOptions: { ...strict, jsx: 'preserve', types: [] }, include: ['src/*.vue'] }))
+    const tsc = join(dir, 'node_modules/typescript/bin/tsc')
+    const vueTsc = join(dir, 'node_modules/vue-tsc/bin/vue-tsc.js')
+    await run(process.execPath, [tsc, '-p', 'tsconfig.react.json'], { cwd: dir })
+    await run(process.execPath, [vueTsc, '-p', 'tsconfig.vue.json'], { cwd: dir })
+
+    // The types are real: a handler for the wrong event is an error.
+    writeFileSync(join(dir, 'src/Wrong.tsx'), `import type {} from 'pay-checkout/react'\nimport type { PayErrorEvent } from 'pay-checkout/widget'\nexport const x = <pay-checkout onpay-success={(e: PayErrorEvent) => e.detail.code} />\n`)
+    const wrong = await run(process.execPath, [tsc, '-p', 'tsconfig.react.json'], { cwd: dir }).then(
+      () => '',
+      (err: { stdout: string }) => err.stdout,
+    )
+    expect(wrong).toMatch(/Wrong\.tsx.*error TS/)
+
+    writeFileSync(
+      join(dir, 'src/Wrong.vue'),
+      `<script setup lang="ts">
+import type {} from 'pay-checkout/vue'
+import type { PayErrorEvent } from 'pay-checkout/widget'
+function failed(e: PayErrorEvent) { console.log(e.detail.code) }
+</script>
+
+<template>
+  <pay-checkout theme="purple" @pay-success="failed" />
+</template>
+`,
+    )
+    const wrongVue = await run(process.execPath, [vueTsc, '-p', 'tsconfig.vue.json'], { cwd: dir }).then(
+      () => '',
+      (err: { stdout: string }) => err.stdout,
+    )
+    expect(wrongVue).toMatch(/Wrong\.vue.*error TS/)
+  })
+})
