@@ -5,7 +5,7 @@
  * (blocks marked `<!-- readme-test -->`) work as written against it. Real processes, real HTTP,
  * on the fixed ports (so in one file, one after the other).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
@@ -20,8 +20,8 @@ afterEach(async () => {
   running = undefined
 })
 
-function npm(script: string): ChildProcess {
-  running = spawn('npm', ['run', script, '--silent'], { cwd: root, env: offlineEnv(), stdio: 'ignore', detached: true })
+function npm(script: string, args: string[] = []): ChildProcess {
+  running = spawn('npm', ['run', script, '--silent', ...(args.length ? ['--', ...args] : [])], { cwd: root, env: offlineEnv(), stdio: 'ignore', detached: true })
   return running
 }
 
@@ -41,6 +41,20 @@ describe('commands in the README', () => {
     })
     expect(res.status).toBe(200)
     expect(await res.json()).toMatchObject({ result: { code: '00001' }, transactionStatus: 'Y', merchantTransactionId: mtid })
+  })
+
+  it('npm start -- --port N --worker-port N --sandbox-port N serves the demo, the Worker and the sandbox on those ports', async () => {
+    const child = npm('start', ['--port', '18787', '--worker-port=18790', '--sandbox-port', '18788'])
+    await waitFor('http://127.0.0.1:18787/healthz', 120_000, child)
+    expect(await (await fetch('http://127.0.0.1:18787/healthz')).json()).toEqual({ ok: true, gateway: 'http://127.0.0.1:18788' })
+    expect((await fetch('http://127.0.0.1:18787/demo/')).status).toBe(200)
+    expect((await fetch('http://127.0.0.1:18790/healthz')).status).toBe(200)
+  })
+
+  it('npm start -- --port refuses a value that is not a port', () => {
+    const out = spawnSync('node', [join(root, 'worker/dev/start.mjs'), '--port', 'eighty'], { cwd: root, encoding: 'utf8' })
+    expect(out.status).toBe(2)
+    expect(out.stderr).toContain('--port needs a port number from 1 to 65535')
   })
 
   it('npm start answers /healthz, serves the demo shop, and the README snippets run as written', async () => {

@@ -7,7 +7,27 @@
 import { join } from 'node:path'
 import { root, SANDBOX_CONFIG, startDemoStack, startWrangler } from './processes.mjs'
 
-const args = process.argv.slice(2)
+// `--port N` (the demo shop's public origin, default 8787), `--worker-port N` (8790) and
+// `--sandbox-port N` (8788; with `npm run sandbox`, `--port N` is the sandbox's): taken out here,
+// everything else goes on to the product Worker's `wrangler dev`.
+const PORT_FLAGS = ['--port', '--worker-port', '--sandbox-port']
+const ports = {}
+const args = []
+const argv = process.argv.slice(2)
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i]
+  const flag = PORT_FLAGS.find((f) => a === f || a.startsWith(`${f}=`))
+  if (!flag) {
+    args.push(a)
+    continue
+  }
+  const value = a === flag ? argv[++i] : a.slice(flag.length + 1)
+  if (!/^\d{1,5}$/.test(value ?? '') || Number(value) < 1 || Number(value) > 65535) {
+    console.error(`${flag} needs a port number from 1 to 65535 (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`)
+    process.exit(2)
+  }
+  ports[flag] = Number(value)
+}
 const sandboxOnly = args.includes('--sandbox-only')
 const passThrough = args.filter((a) => a !== '--sandbox-only')
 const stateDir = join(root, '.wrangler/state')
@@ -15,13 +35,13 @@ const running = []
 
 async function main() {
   if (sandboxOnly) {
-    const sandbox = await startWrangler({ config: SANDBOX_CONFIG, port: 8788, persistTo: join(stateDir, 'sandbox'), quiet: false, label: 'sandbox' })
+    const sandbox = await startWrangler({ config: SANDBOX_CONFIG, port: ports['--port'] ?? ports['--sandbox-port'] ?? 8788, persistTo: join(stateDir, 'sandbox'), quiet: false, label: 'sandbox' })
     running.push(sandbox)
     console.log(`\nSandbox gateway: ${sandbox.url}`)
   } else {
     const stack = await startDemoStack({
       stateDir,
-      ports: { sandbox: 8788, product: 8790, demo: 8787 },
+      ports: { sandbox: ports['--sandbox-port'] ?? 8788, product: ports['--worker-port'] ?? 8790, demo: ports['--port'] ?? 8787 },
       productArgs: passThrough,
       // The product Worker reads .dev.vars beside wrangler.toml; the demo's config is elsewhere,
       // so it is given the same file (its config loads only the secrets it names).
