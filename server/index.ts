@@ -4,7 +4,21 @@
  * types. Compiled to plain ESM: Node 20+, Bun, Deno and Workers import it without a TypeScript
  * loader (it needs only WebCrypto, global from Node 20).
  */
+import type { WebhookEvent } from '../worker/webhooks/sign.ts'
+import { EVENT_TYPES, type EventType } from '../worker/webhooks/events.ts'
+
 export { verifyWebhook, signatureHeader, DEFAULT_TOLERANCE_S } from '../worker/webhooks/sign.ts'
 export type { WebhookEvent, VerifyResult, VerifyOptions } from '../worker/webhooks/sign.ts'
-export { EVENT_TYPES } from '../worker/webhooks/events.ts'
-export type { EventType } from '../worker/webhooks/events.ts'
+export { EVENT_TYPES }
+export type { EventType }
+
+/**
+ * A verified event with its `type` narrowed to the catalogue (`EVENT_TYPES`): `switch (event.type)`
+ * checks each case against the event types pay-checkout sends.
+ */
+export type PayWebhookEvent = { [T in EventType]: Omit<WebhookEvent, 'type'> & { readonly type: T } }[EventType]
+
+/** Narrows a verified event's `type` to the catalogue; false for a type this SDK does not know (a newer one). */
+export function isKnownEvent(event: WebhookEvent): event is WebhookEvent & PayWebhookEvent {
+  return Object.hasOwn(EVENT_TYPES, event.type)
+}

@@ -117,6 +117,26 @@ function done(e: PaySuccessEvent) { console.log(e.detail.paymentId) }
 </template>
 `,
     )
+    writeFileSync(
+      join(dir, 'src/webhook.tsx'),
+      `import { verifyWebhook, isKnownEvent } from 'pay-checkout/server'
+export async function receive(body: string, header: string | null): Promise<number> {
+  const result = await verifyWebhook(body, header, 'whsec')
+  if (!result.ok) return result.reason === 'replayed' ? 200 : 400
+  if (!isKnownEvent(result.event)) return 200
+  switch (result.event.type) {
+    case 'checkout.session.succeeded':
+    case 'refund.succeeded':
+      return 200
+    // @ts-expect-error not an event pay-checkout sends
+    case 'checkout.session.paid':
+      return 500
+    default:
+      return 200
+  }
+}
+`,
+    )
     const strict = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'] }
     writeFileSync(join(dir, 'tsconfig.react.json'), JSON.stringify({ compilerOptions: { ...strict, jsx: 'react-jsx', types: [] }, include: ['src/*.tsx'] }))
     writeFileSync(join(dir, 'tsconfig.vue.json'), JSON.stringify({ compilerOptions: { ...strict, jsx: 'preserve', types: [] }, include: ['src/*.vue'] }))
