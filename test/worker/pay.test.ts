@@ -331,6 +331,12 @@ describe('the leak scan itself', () => {
     expect(leaksIn('"card.cvv":"123"')).toEqual(['a CVV value'])
     expect(leaksIn(`k=${TEST_SECRETS.SECURE_KEY}`)).toEqual(['the SECURE_KEY value'])
     expect(leaksIn('{"createdAt":1763784000123,"paymentId":"4712157422"}')).toEqual([])
+    expect(leaksIn('cardNumber=4111111111111111&cvv=1')).toEqual(['card number ending 1111'])
+  })
+
+  it('does not take a digit run inside a hash for a card number', () => {
+    // A Luhn-valid, Visa-shaped run inside a hex id (as a repeat's derived order reference can hold).
+    expect(leaksIn('{"mtid":"rp-ab4111111111111111cd"}')).toEqual([])
   })
 })
 
