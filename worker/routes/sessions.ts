@@ -33,7 +33,7 @@ sessions.post('/', jsonBody(), async (c) => {
   const input = parseSessionInput(c.get('body'), bounds)
   if (!input.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', input.error)
   // A saved card the merchant deleted (or is deleting) pays no more (registrations.ts).
-  const registrationId = input.value.flow === 'saved-card' ? input.value.registrationId : undefined
+  const registrationId = input.value.methods?.includes('saved-card') ? input.value.registrationId : undefined
   if (registrationId && (await registrationStub(c.env, registrationId).isDeleted())) {
     return errorResponse(c, 'registration_deleted', 'This saved card was deleted. Ask the shopper for a card.', [{ field: 'registrationId', code: 'invalid_value' }])
   }

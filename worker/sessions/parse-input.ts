@@ -30,7 +30,7 @@ const TABLE_KEYS = {
   'customer.telnocc': 'telnocc',
 } as const satisfies Record<string, RequestFieldName>
 
-const OTHER_KEYS = new Set(['flow', 'recurring', 'createRegistration', 'registrationId', 'recurringType', 'savedCard.brand', 'savedCard.last4', 'returnUrl', 'allowedOrigins', 'expiresIn', 'maxAttempts'])
+const OTHER_KEYS = new Set(['flow', 'methods', 'recurring', 'createRegistration', 'registrationId', 'recurringType', 'savedCard.brand', 'savedCard.last4', 'returnUrl', 'allowedOrigins', 'expiresIn', 'maxAttempts'])
 
 const DEFAULT_EXPIRES_S = 30 * 60
 const int = (v: unknown, min: number, max: number): number | 'bad' | undefined => (v === undefined ? undefined : Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? (v as number) : 'bad')
@@ -62,8 +62,10 @@ export function parseSessionInput(raw: Record<string, unknown>, bounds: AmountBo
   if (!fields.ok) errors.push(...fields.error.map((e) => ({ field: Object.entries(TABLE_KEYS).find(([, n]) => REQUEST_FIELDS[n].wire === e.field)?.[0] ?? e.field, code: e.code })))
   const v = fields.ok ? fields.value : {}
 
-  const flow = body.flow
-  if (!FLOWS.includes(flow as Flow)) errors.push({ field: 'flow', code: flow === undefined ? 'required' : 'invalid_value' })
+  // `flow` names one method, `methods` several (the first is shown first); both may be sent when
+  // they agree (`flow` is one of `methods` and is then shown first).
+  const methods = parseMethods(body.flow, body.methods, errors)
+  const flow = methods?.[0]
   for (const required of ['amount', 'currency', 'merchantTransactionId'] as const) {
     if (body[required] === undefined) errors.push({ field: required, code: 'required' })
   }
@@ -102,9 +104,9 @@ export function parseSessionInput(raw: Record<string, unknown>, bounds: AmountBo
     merchantInvoiceId: 'invoice',
     invoiceExpirationPeriod: 'invoice',
   }
-  if (FLOWS.includes(flow as Flow)) {
-    for (const key of needs[flow as Flow]) if (body[key] === undefined) errors.push({ field: key, code: 'required' })
-    for (const [key, f] of Object.entries(onlyFor)) if (body[key] !== undefined && f !== flow) errors.push({ field: key, code: 'not_allowed' })
+  if (methods) {
+    for (const m of methods) for (const key of needs[m]) if (body[key] === undefined) errors.push({ field: key, code: 'required' })
+    for (const [key, f] of Object.entries(onlyFor)) if (body[key] !== undefined && !methods.includes(f)) errors.push({ field: key, code: 'not_allowed' })
   }
   if (errors.length > 0) return err(dedupe(errors))
 
@@ -117,6 +119,7 @@ export function parseSessionInput(raw: Record<string, unknown>, bounds: AmountBo
   }
   return ok({
     flow: flow as Flow,
+    methods: methods as Flow[],
     amount: v.amount ?? '',
     currency: v.currency ?? '',
     merchantTransactionId: v.merchantTransactionId ?? '',
@@ -138,6 +141,35 @@ export function parseSessionInput(raw: Record<string, unknown>, bounds: AmountBo
   })
 }
 
+/**
+ * The methods a session offers, from `flow` (one) and `methods` (several, distinct, non-empty).
+ * Sent together they must agree: `flow` is one of `methods`, and goes first. Undefined when refused
+ * (the reasons are pushed to `errors`, named by field).
+ */
+function parseMethods(flow: unknown, methods: unknown, errors: FieldError[]): Flow[] | undefined {
+  const isFlow = (m: unknown): m is Flow => FLOWS.includes(m as Flow)
+  if (flow !== undefined && !isFlow(flow)) errors.push({ field: 'flow', code: 'invalid_value' })
+  if (methods === undefined) {
+    if (flow === undefined) errors.push({ field: 'flow', code: 'required' })
+    return isFlow(flow) ? [flow] : undefined
+  }
+  if (!Array.isArray(methods) || methods.length === 0 || methods.length > FLOWS.length) {
+    errors.push({ field: 'methods', code: Array.isArray(methods) && methods.length === 0 ? 'required' : 'format' })
+    return undefined
+  }
+  if (!methods.every(isFlow) || new Set(methods).size !== methods.length) {
+    errors.push({ field: 'methods', code: 'invalid_value' })
+    return undefined
+  }
+  if (flow === undefined) return methods
+  if (!isFlow(flow)) return undefined
+  if (!methods.includes(flow)) {
+    errors.push({ field: 'flow', code: 'mismatch' })
+    return undefined
+  }
+  return [flow, ...methods.filter((m) => m !== flow)]
+}
+
 function dedupe(errors: FieldError[]): FieldError[] {
   const seen = new Set<string>()
   return errors.filter((e) => {
@@ -155,6 +187,7 @@ function dedupe(errors: FieldError[]): FieldError[] {
 export const SESSION_FIXED_KEYS: ReadonlySet<string> = new Set([
   ...(Object.values(REQUEST_FIELDS) as RequestField[]).filter((f) => f.source !== 'shopper').map((f) => f.wire),
   'flow',
+  'methods',
   'recurring',
   'registrationId',
 ])

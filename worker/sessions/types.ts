@@ -72,7 +72,10 @@ export const EVENT_OF: Readonly<Record<Status, EventType>> = {
 
 /** What the merchant's server fixed when it created the session (validated). */
 export interface SessionInput {
+  /** The method shown first: `methods[0]` (kept for the merchant's view and older records). */
   readonly flow: Flow
+  /** Every method this session offers, distinct, `flow` first. Records from before have only `flow`. */
+  readonly methods?: readonly Flow[]
   readonly amount: string
   readonly currency: string
   readonly merchantTransactionId: string
