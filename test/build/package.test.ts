@@ -2,7 +2,7 @@
 // symlink) into scratch projects outside the repository, and use it there with the consumers'
 // own compilers and default options.
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,6 +18,14 @@ const quiet = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'
 const OLDEST_NODE = '20.20.2'
 const oldestNode = process.platform === 'linux' && process.arch === 'x64'
 
+/** The README's first ```lang block that contains `marker`, as written. */
+function readmeBlock(lang: string, marker: string): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const block = [...readme.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1] ?? '').find((b) => b.includes(marker))
+  if (block === undefined) throw new Error(`README.md has no \`\`\`${lang} block with ${marker}`)
+  return block
+}
+
 let scratch = ''
 let tarball = ''
 const app = () => join(scratch, 'vite-app')
@@ -31,9 +39,11 @@ beforeAll(async () => {
 
   // create-vite's vanilla-ts app, exactly as the template writes it (its TypeScript, its strict options).
   await run(process.execPath, [join(root, 'node_modules/create-vite/index.js'), 'vite-app', '--template', 'vanilla-ts', '--no-interactive'], { cwd: scratch })
+  writeFileSync(join(app(), 'src/readme.ts'), readmeBlock('ts', "import 'pay-checkout/widget'"))
   writeFileSync(
     join(app(), 'src/main.ts'),
-    `import 'pay-checkout/widget'
+    `import './readme.ts'
+import 'pay-checkout/widget'
 import type { PaySuccessEvent } from 'pay-checkout/widget'
 
 const el = document.createElement('pay-checkout')
@@ -83,13 +93,13 @@ console.log(JSON.stringify({ good: good.ok, bad: bad.ok ? 'ok' : bad.reason, fin
     if (oldestNode) expect((await run(nodes[1]!, ['--version'])).stdout.trim()).toBe(`v${OLDEST_NODE}`)
   })
 
-  it("builds a create-vite vanilla-ts app that imports the widget, under the template's strict options", async () => {
+  it("builds a create-vite vanilla-ts app that imports the widget (the README's snippet), under the template's strict options", async () => {
     const { stdout } = await run(npm, ['run', 'build'], { cwd: app(), maxBuffer: 16 << 20 })
     expect(stdout).toMatch(/built in/)
     expect(readdirSync(join(app(), 'dist/assets')).some((f) => f.endsWith('.js'))).toBe(true)
   })
 
-  it('typechecks React 19 TSX and a Vue SFC that use <pay-checkout> and its events, and refuses a wrong event type', async () => {
+  it("typechecks React 19 TSX and a Vue SFC that use <pay-checkout> and its events (the README's snippets among them), and refuses a wrong event type", async () => {
     const dir = frameworks()
     mkdirSync(join(dir, 'src'), { recursive: true })
     writeFileSync(
@@ -135,6 +145,29 @@ export async function receive(body: string, header: string | null): Promise<numb
       return 200
   }
 }
+`,
+    )
+    writeFileSync(
+      join(dir, 'src/ReadmeReact.tsx'),
+      `import type {} from 'pay-checkout/react'
+export function ReadmeCheckout({ endpoint, session, navigate }: { endpoint: string; session: { id: string; clientSecret: string }; navigate: (to: string) => void }) {
+  return (
+    ${readmeBlock('tsx', '<pay-checkout').trim()}
+  )
+}
+`,
+    )
+    writeFileSync(
+      join(dir, 'src/ReadmeVue.vue'),
+      `<script setup lang="ts">
+import type {} from 'pay-checkout/vue'
+defineProps<{ endpoint: string; session: { id: string; clientSecret: string } }>()
+function done() {}
+</script>
+
+<template>
+  ${readmeBlock('vue', '<pay-checkout').trim()}
+</template>
 `,
     )
     const strict = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'] }
