@@ -24,7 +24,12 @@ export interface InvoiceDetails {
 /** The browser's view (`GET /v1/checkout/{id}`): what the widget needs to render. */
 export interface CheckoutView {
   readonly id: string
+  /** The method shown first (`methods[0]`). */
   readonly flow: CheckoutFlow
+  /** Every method the session offers, distinct, `flow` first; several ones show a method picker. */
+  readonly methods: readonly CheckoutFlow[]
+  /** The method whose payment is in flight or done (the others are refused), else null. */
+  readonly method: CheckoutFlow | null
   readonly status: CheckoutStatus
   readonly amount: string
   readonly currency: string
@@ -32,7 +37,8 @@ export interface CheckoutView {
   readonly attemptsRemaining: number
   readonly savedCard: { readonly brand: CardBrand; readonly last4: string } | null
   readonly invoice: { merchantInvoiceId: string | null; invoiceExpirationPeriod: string | null; regenerated: InvoiceDetails | null } | null
-  readonly qr: { merchantWalletId: string; expiresAt: string } | null
+  /** The QR code shown; `withdrawn` once the shopper paid by card: it can no longer be completed. */
+  readonly qr: { merchantWalletId: string; expiresAt: string; withdrawn: boolean } | null
   readonly customer: Readonly<Record<'givenName' | 'surname' | 'email' | 'phone' | 'telnocc', string | undefined>> | null
   readonly result: { paymentId: string | null; card: { brand?: CardBrand; last4?: string } | null } | null
   readonly redirect: Redirect | null

@@ -25,6 +25,12 @@ export interface FieldError {
   /** Wire name of the field (e.g. `card.number`) or a body key. */
   readonly field: string
   readonly code: FieldErrorCode
+  /**
+   * What the field takes: the pattern it must match (`^(0|[1-9]\\d{0,11})\\.\\d{2}$`) or a short
+   * phrase ("one of: DB, PA"). Describes the rule, never the value sent. Every error of request
+   * validation carries it; refusals decided later (a deleted saved card) may not.
+   */
+  readonly expected?: string
 }
 
 /** Why a whole request was refused or failed. */
@@ -37,6 +43,8 @@ export const ERROR_CODES = [
   'session_completed', // a succeeded session cannot be paid again (409)
   'idempotency_in_progress', // same key still being processed (409)
   'payment_in_progress', // another attempt of this session is in flight (409)
+  'method_in_progress', // another of the session's methods has a payment in flight or done; `error.method` names it (409)
+  'qr_withdrawn', // the QR code was withdrawn when the shopper paid by card: request a new one (409)
   'session_expired', // past expiresAt (410)
   'idempotency_mismatch', // same key, different parameters (422)
   'too_many_attempts', // attempts or velocity limit reached (429)
@@ -62,6 +70,8 @@ export interface ErrorBody {
     readonly code: ErrorCode
     readonly message: string
     readonly fields?: readonly FieldError[]
+    /** With `method_in_progress`: the method whose payment is under way or done. */
+    readonly method?: string
   }
 }
 

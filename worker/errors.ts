@@ -16,6 +16,8 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   session_completed: 409,
   idempotency_in_progress: 409,
   payment_in_progress: 409,
+  method_in_progress: 409,
+  qr_withdrawn: 409,
   session_expired: 410,
   idempotency_mismatch: 422,
   too_many_attempts: 429,

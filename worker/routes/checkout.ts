@@ -54,11 +54,14 @@ async function storedReply(c: Ctx, key: string, fingerprint: string): Promise<Re
 checkout.post('/:id/pay', jsonBody(), async (c) => {
   const stub = c.get('session')
   const view = c.get('view')
-  const flow = view.flow
-  if (flow !== 'card' && flow !== 'saved-card') return errorResponse(c, 'forbidden', `This checkout is a ${String(flow)} checkout.`)
+  const card = view.methods.includes('card')
+  const saved = view.methods.includes('saved-card')
+  if (!card && !saved) return errorResponse(c, 'forbidden', `This checkout does not offer card payments.`)
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
   if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
   const body = c.get('body')
+  // A session offering both card methods: a card number means a new card, the CVV alone the saved one.
+  const flow = card && (!saved || flatten(body)['card.number'] !== undefined) ? 'card' : 'saved-card'
   const parsed = parsePayBody(body, flow, view.customer ?? undefined, view.savedCard?.brand)
   if (!parsed.ok) {
     const message = parsed.error.code === 'param_mismatch' ? 'The amount, currency and order are fixed by the checkout session.' : 'Some fields are missing or invalid.'
@@ -87,7 +90,7 @@ checkout.post('/:id/pay', jsonBody(), async (c) => {
     return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value' }])
   }
   // The session counts the card's velocity itself, once the attempt really starts (R11).
-  return sendReply(c, await stub.pay({ idempotencyKey: key, fingerprint, shopper, ip, velocityLimit: Number(c.env.CARD_VELOCITY_LIMIT ?? '') || 5, ...(cardHash ? { cardHash } : {}) }))
+  return sendReply(c, await stub.pay({ method: flow, idempotencyKey: key, fingerprint, shopper, ip, velocityLimit: Number(c.env.CARD_VELOCITY_LIMIT ?? '') || 5, ...(cardHash ? { cardHash } : {}) }))
 })
 
 checkout.post('/:id/qr/verify', jsonBody(), async (c) => {

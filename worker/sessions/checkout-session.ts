@@ -32,7 +32,11 @@ import {
   isFinal,
   isInFlight,
   merchantView,
+  methodsOf,
+  methodUnderWay,
+  offers,
   receivedPaymentIds,
+  type Flow,
   type CheckoutView,
   type MerchantView,
   type PayResult,
@@ -42,6 +46,8 @@ import {
 } from './types.ts'
 
 export interface PayInput {
+  /** Which card method the shopper pays with (a session may offer both). */
+  readonly method: 'card' | 'saved-card'
   readonly idempotencyKey: string
   /** SHA-256 over the canonical request (card number as its HMAC): what a reused key must match. */
   readonly fingerprint: string
@@ -145,7 +151,7 @@ export class CheckoutSession extends TaskedObject {
    */
   private afterNoCharge(s: SessionRecord, declined: boolean): Status {
     if (Date.now() >= s.expiresAt) return 'expired'
-    if (s.flow !== 'invoice' && s.attempts.length >= s.maxAttempts) return 'failed'
+    if (s.method !== 'invoice' && s.attempts.length >= s.maxAttempts) return 'failed'
     return declined ? 'declined' : 'open'
   }
 
@@ -201,6 +207,18 @@ export class CheckoutSession extends TaskedObject {
 
   // ---- the checks every attempt passes ------------------------------------------------------
 
+  /**
+   * The money rule across methods: once one method has a payment in flight or done (or an invoice
+   * issued), every other method is refused, naming the one under way.
+   */
+  private otherMethod(s: SessionRecord, method: Flow): Reply | undefined {
+    const busy = methodUnderWay(s)
+    if (!busy || busy === method) return undefined
+    const message = s.status === 'succeeded' ? `This checkout was already paid (${busy}).` : `A ${busy} payment is under way for this checkout.`
+    const reply = fail('method_in_progress', message)
+    return { ...reply, body: { error: { ...(reply.body as { error: object }).error, method: busy } } }
+  }
+
   /** Refuses an attempt the session cannot take; otherwise undefined. */
   private async gate(s: SessionRecord): Promise<Reply | undefined> {
     if (s.status === 'succeeded') return fail('session_completed', 'This checkout is already paid.')
@@ -230,8 +248,12 @@ export class CheckoutSession extends TaskedObject {
   }
 
   /** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
-  private async begin(s: SessionRecord, key: string, fingerprint: string, paymentId?: string): Promise<void> {
-    s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), status: 'processing', ...(paymentId ? { paymentId } : {}) })
+  private async begin(s: SessionRecord, key: string, fingerprint: string, method: Flow, paymentId?: string): Promise<void> {
+    s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), method, status: 'processing', ...(paymentId ? { paymentId } : {}) })
+    s.method = method
+    // A QR code already shown is withdrawn when the shopper pays another way: it can no longer be
+    // completed (its payment id stays this session's, so a notification about it is still heard).
+    if (method !== 'qr' && s.qr && !s.qr.withdrawn) s.qr.withdrawn = true
     s.inquiries = 0
     delete s.lastError
     await this.move(s, 'processing', { [`idem:${key}`]: { fingerprint } satisfies IdemEntry })
@@ -252,9 +274,9 @@ export class CheckoutSession extends TaskedObject {
     if (!s) return fail('not_found', 'No such checkout.')
     const replay = await this.idempotent(input.idempotencyKey, input.fingerprint)
     if (replay) return replay
-    const refused = await this.gate(s)
+    if (!offers(s, input.method)) return fail('forbidden', `This checkout does not offer ${input.method} payments.`)
+    const refused = this.otherMethod(s, input.method) ?? (await this.gate(s))
     if (refused) return refused
-    if (s.flow !== 'card' && s.flow !== 'saved-card') return fail('forbidden', `This checkout is a ${s.flow} checkout.`)
     // Counted only now, when the attempt really starts: replays and refusals never lock a card (R11).
     // The call to the velocity object would let other requests of this session in between the
     // gate and `begin`; blocking them keeps "one attempt at a time" (R14).
@@ -263,7 +285,7 @@ export class CheckoutSession extends TaskedObject {
       const { allowed } = await this.ctx.blockConcurrencyWhile(() => velocity.hit(input.velocityLimit, 10 * MINUTE_MS))
       if (!allowed) return fail('too_many_attempts', 'Too many attempts with this card. Please try later.')
     }
-    await this.begin(s, input.idempotencyKey, input.fingerprint)
+    await this.begin(s, input.idempotencyKey, input.fingerprint, input.method)
 
     const base = this.env.PUBLIC_BASE_URL.replace(/\/$/, '')
     const common = {
@@ -280,7 +302,7 @@ export class CheckoutSession extends TaskedObject {
     const sh = input.shopper
     let brand: CardBrand | undefined
     let outcome: PaymentOutcome
-    if (s.flow === 'card') {
+    if (input.method === 'card') {
       brand = detectBrand(sh.cardNumber ?? '')
       s.card = { ...(brand ? { brand } : {}), last4: lastFour(sh.cardNumber ?? '') }
       outcome = await gatewayClient(this.env).payment({
@@ -372,7 +394,8 @@ export class CheckoutSession extends TaskedObject {
    * own change is written and without holding the shopper's answer for it.
    */
   private tally(s: SessionRecord, declined: boolean): void {
-    if (s.flow !== 'card' && s.flow !== 'saved-card') return
+    const method = s.method ?? s.flow
+    if (method !== 'card' && method !== 'saved-card') return
     this.ctx.waitUntil(
       breakerStub(this.env)
         .count(declined)
@@ -408,7 +431,7 @@ export class CheckoutSession extends TaskedObject {
   private async runInquiry(s: SessionRecord): Promise<void> {
     if (!isInFlight(s.status) || s.status === 'processing') return
     const attempt = s.attempts[s.attempts.length - 1]
-    const paymentId = attempt?.paymentId ?? (s.flow === 'qr' ? s.qr?.paymentId : undefined)
+    const paymentId = attempt?.paymentId ?? ((s.method ?? s.flow) === 'qr' ? s.qr?.paymentId : undefined)
     const client = gatewayClient(this.env)
     const outcome = paymentId ? await client.inquiry(paymentId, 'PID') : await client.inquiry(s.merchantTransactionId, 'MID')
     s.inquiries += 1
@@ -491,11 +514,13 @@ export class CheckoutSession extends TaskedObject {
   private foreign(s: SessionRecord, n: Notification): string | undefined {
     if (n.currency !== s.currency) return 'currency'
     const ids = receivedPaymentIds(s)
-    if (s.flow === 'invoice') {
+    if (this.aboutInvoice(s, n)) {
       if (!s.invoice) return 'no_invoice'
       if (n.merchantTransactionId !== s.invoice.merchantInvoiceId) return 'order'
       if (n.amount !== s.invoice.amount || n.amount !== s.amount) return 'amount'
-      return ids.length === 0 || ids.includes(n.paymentId) ? undefined : 'payment'
+      // The invoice's payment id comes with its first notification (older records kept it as paymentId).
+      const known = s.invoicePaymentId ?? (methodsOf(s).length === 1 ? s.paymentId : undefined)
+      return known === undefined || known === n.paymentId ? undefined : 'payment'
     }
     if (n.merchantTransactionId !== s.merchantTransactionId) return 'order'
     if (n.amount !== s.amount) return 'amount'
@@ -503,6 +528,17 @@ export class CheckoutSession extends TaskedObject {
     const attempt = s.attempts[s.attempts.length - 1]
     if (attempt && !attempt.paymentId && (s.status === 'processing' || s.status === 'unknown')) return undefined
     return 'payment'
+  }
+
+  /**
+   * Whether a notification is about the session's invoice: always for an invoice-only session; with
+   * several methods, when it names the issued invoice's order and none of the other payments.
+   */
+  private aboutInvoice(s: SessionRecord, n: Notification): boolean {
+    if (!offers(s, 'invoice')) return false
+    if (methodsOf(s).length === 1) return true
+    const others = s.attempts.map((a) => a.paymentId).concat(s.qr?.paymentId, s.withdrawnQr)
+    return s.invoice !== undefined && n.merchantTransactionId === s.invoice.merchantInvoiceId && !others.includes(n.paymentId)
   }
 
   /** A notification whose checksum the route verified. Settles the session only if it is its own. */
@@ -519,18 +555,22 @@ export class CheckoutSession extends TaskedObject {
     const attempt = s.attempts[s.attempts.length - 1]
     // Only the attempt in flight may be declined or left pending; a success for any of this
     // session's payments wins (money taken at the gateway must end as a paid session).
-    const current = s.flow === 'invoice' || !attempt?.paymentId || attempt.paymentId === n.paymentId
+    const invoice = this.aboutInvoice(s, n)
+    const current = invoice || !attempt?.paymentId || attempt.paymentId === n.paymentId
     let to: Status | undefined
     if (n.transactionStatus === 'Y') to = 'succeeded'
-    else if ((n.transactionStatus === 'N' || n.transactionStatus === 'C') && current && (isInFlight(s.status) || s.flow === 'invoice')) to = this.afterNoCharge(s, true)
+    else if ((n.transactionStatus === 'N' || n.transactionStatus === 'C') && current && (isInFlight(s.status) || invoice)) to = this.afterNoCharge(s, true)
     else if (n.transactionStatus === 'P' && current && (s.status === 'processing' || s.status === 'unknown' || s.status === 'action_required')) to = 'pending'
     if (!to || !canMove(s.status, to)) return { kind: 'duplicate', status: s.status }
     s.paymentId = n.paymentId
+    if (invoice) s.invoicePaymentId = n.paymentId
     s.transactionStatus = n.transactionStatus
     if (n.resultCode) s.resultCode = n.resultCode
     if (n.resultDescription) s.resultDescription = n.resultDescription
     if (n.cardLast4 ?? n.cardLastFourDigits) s.card = { brand: brandFromGateway(n.paymentBrand) ?? s.card?.brand, last4: n.cardLast4 ?? n.cardLastFourDigits }
-    const settled = s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined)
+    const settled = invoice ? undefined : (s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined))
+    // A late success names the method that took the money (a withdrawn QR code, an earlier card).
+    if (to === 'succeeded') s.method = invoice ? 'invoice' : (settled?.method ?? (s.qr?.paymentId === n.paymentId || s.withdrawnQr?.includes(n.paymentId) ? 'qr' : s.method))
     if (settled) Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
     await this.move(s, to)
     if (to === 'pending') await this.schedule('inquiry', Date.now() + this.inquiryDelay(s))
@@ -543,8 +583,8 @@ export class CheckoutSession extends TaskedObject {
   async qrVerify(shopper: { walletId: string; givenName: string; surname: string; email: string }): Promise<Reply> {
     const s = await this.load()
     if (!s) return fail('not_found', 'No such checkout.')
-    if (s.flow !== 'qr') return fail('forbidden', `This checkout is a ${s.flow} checkout.`)
-    const refused = await this.gate(s)
+    if (!offers(s, 'qr')) return fail('forbidden', `This checkout does not offer qr payments.`)
+    const refused = this.otherMethod(s, 'qr') ?? (await this.gate(s))
     if (refused) return refused
     // Each code costs a gateway call: capped like attempts (R28).
     if ((s.qrVerifications ?? 0) >= s.maxAttempts) return fail('too_many_attempts', 'Too many QR codes requested for this checkout.')
@@ -566,9 +606,14 @@ export class CheckoutSession extends TaskedObject {
       if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable')) return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
       return fail('gateway_rejected', 'The wallet payment could not be started.')
     }
+    // Another method may have begun while the gateway answered: that code is withdrawn at once.
+    const busy = this.otherMethod(s, 'qr')
+    if (s.qr?.withdrawn) (s.withdrawnQr ??= []).push(s.qr.paymentId)
     const ttl = Number(this.env.QR_TTL_MS ?? '') || 10 * MINUTE_MS
     s.qr = { paymentId: outcome.response.paymentId, merchantWalletId: outcome.response.merchantWalletId, expiresAt: Math.min(Date.now() + ttl, s.expiresAt) }
+    if (busy) s.qr.withdrawn = true
     await this.save(s)
+    if (busy) return busy
     return { status: 200, body: { status: 'verified', merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString() } }
   }
 
@@ -578,13 +623,14 @@ export class CheckoutSession extends TaskedObject {
     const fingerprint = `qr-complete:${s.qr?.paymentId ?? ''}`
     const replay = await this.idempotent(idempotencyKey, fingerprint)
     if (replay) return replay
-    if (s.flow !== 'qr') return fail('forbidden', `This checkout is a ${s.flow} checkout.`)
-    const refused = await this.gate(s)
+    if (!offers(s, 'qr')) return fail('forbidden', `This checkout does not offer qr payments.`)
+    const refused = this.otherMethod(s, 'qr') ?? (await this.gate(s))
     if (refused) return refused
     if (!s.qr) return fail('invalid_request', 'Verify the wallet first.', [{ field: 'qr', code: 'required' }])
+    if (s.qr.withdrawn) return fail('qr_withdrawn', 'This QR code was withdrawn when a card payment started. Request a new one.')
     if (Date.now() >= s.qr.expiresAt) return fail('session_expired', 'The QR code has expired. Start again.')
     // The gateway gave this payment id at verification: the attempt carries it from the start.
-    await this.begin(s, idempotencyKey, fingerprint, s.qr.paymentId)
+    await this.begin(s, idempotencyKey, fingerprint, 'qr', s.qr.paymentId)
     const base = this.env.PUBLIC_BASE_URL.replace(/\/$/, '')
     const outcome = await gatewayClient(this.env).qrComplete({
       qrPaymentId: s.qr.paymentId,
@@ -605,9 +651,9 @@ export class CheckoutSession extends TaskedObject {
   async regenerateInvoice(): Promise<Reply> {
     const s = await this.load()
     if (!s) return fail('not_found', 'No such checkout.')
-    if (s.flow !== 'invoice') return fail('forbidden', `This checkout is a ${s.flow} checkout.`)
+    if (!offers(s, 'invoice')) return fail('forbidden', `This checkout does not offer invoice payments.`)
     if (s.invoice) return { status: 200, body: { status: 'regenerated', invoice: s.invoice }, replayed: true }
-    const refused = await this.gate(s)
+    const refused = this.otherMethod(s, 'invoice') ?? (await this.gate(s))
     if (refused) return refused
     // One regeneration at a time (R28); one whose answer was lost may be asked again (it
     // creates no charge: the same merchantInvoiceId answers the same invoice).
@@ -653,6 +699,7 @@ export class CheckoutSession extends TaskedObject {
       return fail('invoice_mismatch', 'This invoice cannot be paid here. Please contact the shop.')
     }
     const url = r.transactionUrl
+    s.method = 'invoice'
     s.invoice = {
       systemInvoiceId: r.systemInvoiceId ?? '',
       merchantInvoiceId: r.merchantInvoiceId ?? s.merchantInvoiceId ?? '',

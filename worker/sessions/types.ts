@@ -101,6 +101,8 @@ export interface SessionInput {
 export interface Attempt {
   readonly n: number
   readonly at: number
+  /** The method that made it (absent on records from before several methods). */
+  readonly method?: Flow
   /** A session status, or how an attempt ended without a charge: refused by the gateway, or never seen by it. */
   status: Status | 'refused' | 'not_found'
   code?: string
@@ -124,7 +126,14 @@ export interface SessionRecord extends SessionInput {
   card?: { brand?: CardBrand; last4?: string }
   /** The 3-D Secure step, kept so the widget can resume it after a reload. */
   redirect?: Redirect
-  qr?: { paymentId: string; merchantWalletId: string; expiresAt: number }
+  /** The QR code shown; `withdrawn` once the shopper paid by another method (it can no longer be completed). */
+  qr?: { paymentId: string; merchantWalletId: string; expiresAt: number; withdrawn?: boolean }
+  /** Payment ids of QR codes replaced after a withdrawal: still this session's for notifications. */
+  withdrawnQr?: string[]
+  /** The method of the payment begun last (or of the invoice issued): what `methodUnderWay` reports. */
+  method?: Flow
+  /** The gateway's payment id of the session's invoice, from its first notification. */
+  invoicePaymentId?: string
   invoice?: InvoiceDetails
   /** How many status inquiries have run for the payment in flight. */
   inquiries: number
@@ -144,8 +153,25 @@ export interface SessionRecord extends SessionInput {
 export function receivedPaymentIds(s: SessionRecord): string[] {
   const ids = s.attempts.map((a) => a.paymentId).filter((id): id is string => Boolean(id))
   if (s.qr?.paymentId) ids.push(s.qr.paymentId)
+  ids.push(...(s.withdrawnQr ?? []))
+  if (s.invoicePaymentId) ids.push(s.invoicePaymentId)
   if (s.paymentId) ids.push(s.paymentId)
   return [...new Set(ids)]
+}
+
+/** The methods a session offers, `flow` first (records from before several methods have only `flow`). */
+export const methodsOf = (s: SessionInput): readonly Flow[] => s.methods ?? [s.flow]
+export const offers = (s: SessionInput, m: Flow): boolean => methodsOf(s).includes(m)
+
+/**
+ * The method whose payment is in flight or done, if any: the money rule refuses every other one.
+ * An invoice is under way from its regeneration on (the shopper may pay it on the gateway's page
+ * at any time, and it cannot be withdrawn) until the session ends.
+ */
+export function methodUnderWay(s: SessionRecord): Flow | undefined {
+  if (isInFlight(s.status) || s.status === 'succeeded') return s.method ?? s.flow
+  if ((s.invoice || s.regeneration) && !isFinal(s.status)) return 'invoice'
+  return undefined
 }
 
 /** What the clock says the session is: open and declined sessions past their time are expired. */
@@ -157,6 +183,9 @@ export function effectiveStatus(s: SessionRecord, now: number): Status {
 export interface MerchantView {
   readonly id: string
   readonly flow: Flow
+  readonly methods: readonly Flow[]
+  /** The method whose payment is in flight or done, else null. */
+  readonly method: Flow | null
   readonly status: Status
   readonly amount: string
   readonly currency: string
@@ -185,6 +214,8 @@ export function merchantView(s: SessionRecord): MerchantView {
   return {
     id: s.id,
     flow: s.flow,
+    methods: methodsOf(s),
+    method: methodUnderWay(s) ?? null,
     status: s.status,
     amount: s.amount,
     currency: s.currency,
@@ -214,17 +245,19 @@ export function checkoutView(s: SessionRecord, now: number): CheckoutView {
   return {
     id: s.id,
     flow: s.flow,
+    methods: methodsOf(s),
+    method: methodUnderWay(s) ?? null,
     status,
     amount: s.amount,
     currency: s.currency,
     expiresAt: new Date(s.expiresAt).toISOString(),
     attemptsRemaining: Math.max(0, s.maxAttempts - s.attempts.length),
-    savedCard: s.flow === 'saved-card' ? (s.savedCard ?? null) : null,
+    savedCard: offers(s, 'saved-card') ? (s.savedCard ?? null) : null,
     invoice:
-      s.flow === 'invoice'
+      offers(s, 'invoice')
         ? { merchantInvoiceId: s.merchantInvoiceId ?? null, invoiceExpirationPeriod: s.invoiceExpirationPeriod ?? null, regenerated: s.invoice ?? null }
         : null,
-    qr: s.qr ? { merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString() } : null,
+    qr: s.qr ? { merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString(), withdrawn: s.qr.withdrawn === true } : null,
     // Personal data only while the shopper may still need it to pay (SECURITY.md R2).
     customer: isFinal(status) ? null : (s.customer ?? null),
     result: s.status === 'succeeded' || s.status === 'declined' || s.status === 'failed' ? { paymentId: s.paymentId ?? null, card: s.card ?? null } : null,

@@ -1,0 +1,162 @@
+/**
+ * A session offering several ways to pay, through the public routes against the sandbox: how
+ * `flow` and `methods` are validated, and the money rule across methods (once one method has a
+ * payment in flight or done, the others are refused with 409 `method_in_progress`; a QR code
+ * already shown is withdrawn when the shopper pays by card).
+ */
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { browser, createSession, merchant, pay, sessionState, type Session } from './api.ts'
+import { timePasses } from './clock.ts'
+import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+
+const THREE_DS = '4000000000003220'
+const DECLINE = '4000000000000002'
+const shopper = { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
+const stubOf = (s: Session) => env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+
+const create = (body: Record<string, unknown>) => merchant<{ error?: { code: string; fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', { amount: '100.00', currency: 'EUR', merchantTransactionId: uniqueId('order'), ...body })
+const verifyQr = (s: Session) => browser<{ status: string; merchantWalletId?: string; error?: { code: string; method?: string } }>(s, 'POST', '/qr/verify', { walletId: 'wallet-ok', customer: shopper })
+const completeQr = (s: Session) => browser<{ status: string; error?: { code: string; method?: string } }>(s, 'POST', '/qr/complete', {}, { 'Idempotency-Key': uniqueId('q') })
+const view = async (s: Session) => (await browser<{ methods: string[]; method: string | null; flow: string; qr: { withdrawn: boolean } | null; status: string }>(s, 'GET', '')).body
+
+async function sandboxInvoice(amount: string): Promise<string> {
+  const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount, currency: 'EUR', invoiceExpirationPeriod: '0' })
+  if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+  return created.response.systemInvoiceId
+}
+
+describe('creating a session with several methods', () => {
+  it('offers every listed method, the first shown first, and none under way yet', async () => {
+    const s = await createSession({ flow: undefined, methods: ['card', 'qr'] })
+    expect(await view(s)).toMatchObject({ flow: 'card', methods: ['card', 'qr'], method: null, status: 'open' })
+    expect(await sessionState(s.id)).toMatchObject({ flow: 'card', methods: ['card', 'qr'], method: null })
+  })
+
+  it('flow alone still offers one method; flow with methods must be one of them and goes first', async () => {
+    const one = await createSession({ flow: 'qr' })
+    expect(await view(one)).toMatchObject({ flow: 'qr', methods: ['qr'] })
+    const both = await createSession({ flow: 'qr', methods: ['card', 'qr'] })
+    expect(await view(both)).toMatchObject({ flow: 'qr', methods: ['qr', 'card'] })
+    const contradiction = await create({ flow: 'invoice', methods: ['card', 'qr'] })
+    expect(contradiction.status).toBe(400)
+    expect(contradiction.body.error).toMatchObject({ code: 'invalid_request', fields: [{ field: 'flow', code: 'mismatch' }] })
+  })
+
+  it('refuses an empty, repeated or unknown list of methods, naming the field', async () => {
+    for (const [methods, code] of [
+      [[], 'required'],
+      [['card', 'card'], 'invalid_value'],
+      [['card', 'cash'], 'invalid_value'],
+      ['card', 'format'],
+    ] as const) {
+      const res = await create({ methods })
+      expect(res.status).toBe(400)
+      expect(res.body.error?.fields).toEqual([{ field: 'methods', code }])
+    }
+    const neither = await create({})
+    expect(neither.body.error?.fields).toEqual([{ field: 'flow', code: 'required' }])
+  })
+
+  it("needs each listed method's own fields, and refuses fields of a method not listed", async () => {
+    const invoice = await create({ methods: ['card', 'invoice'] })
+    expect(invoice.status).toBe(400)
+    expect(invoice.body.error?.fields).toEqual(expect.arrayContaining([{ field: 'invoiceId', code: 'required' }, { field: 'merchantInvoiceId', code: 'required' }]))
+    const saved = await create({ methods: ['card', 'qr'], registrationId: 'R123' })
+    expect(saved.body.error?.fields).toEqual([{ field: 'registrationId', code: 'not_allowed' }])
+    const ok = await create({ methods: ['saved-card', 'card'], registrationId: 'R123', savedCard: { brand: 'visa', last4: '1111' } })
+    expect(ok.status).toBe(201)
+  })
+
+  it('a browser may not set the methods of a payment', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    const res = await browser(s, 'POST', '/pay', { methods: ['card'], card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: shopper }, { 'Idempotency-Key': uniqueId('k') })
+    expect(res.body).toMatchObject({ error: { code: 'param_mismatch', fields: [{ field: 'methods', code: 'mismatch' }] } })
+  })
+})
+
+describe('the money rule across methods', () => {
+  it('card paid -> QR verify and QR complete are refused with 409 method_in_progress naming card', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    for (const res of [await verifyQr(s), await completeQr(s)]) {
+      expect(res.status).toBe(409)
+      expect(res.body.error).toMatchObject({ code: 'method_in_progress', method: 'card' })
+    }
+    expect(await view(s)).toMatchObject({ status: 'succeeded', method: 'card' })
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
+
+  it('a QR code already shown is withdrawn when the shopper pays by card: the view says so and it cannot be completed', async () => {
+    const s = await createSession({ methods: ['qr', 'card'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    expect((await view(s)).qr).toMatchObject({ withdrawn: false })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    expect((await view(s)).qr).toMatchObject({ withdrawn: true })
+    const complete = await completeQr(s)
+    expect(complete.status).toBe(409)
+    expect(complete.body.error).toMatchObject({ code: 'method_in_progress', method: 'card' })
+    expect(await chargesFor(s.mtid)).toBe(1)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'card', attempts: [{ n: 1, method: 'card', status: 'succeeded' }] })
+  })
+
+  it('a withdrawn QR code stays withdrawn after the card is declined; a new code pays', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    expect((await pay(s, DECLINE)).body.status).toBe('declined')
+    expect(await view(s)).toMatchObject({ status: 'declined', method: null, qr: { withdrawn: true } })
+    const stale = await completeQr(s)
+    expect(stale.status).toBe(409)
+    expect(stale.body.error?.code).toBe('qr_withdrawn')
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    expect((await completeQr(s)).body.status).toBe('succeeded')
+    expect(await view(s)).toMatchObject({ status: 'succeeded', method: 'qr' })
+  })
+
+  it('QR in flight -> card pay is refused with 409 method_in_progress naming qr; the QR payment then settles by inquiry', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    await injectFault({ op: 'qrComplete', fault: 'http500', field: 'merchantTransactionId', value: s.mtid })
+    expect((await completeQr(s)).body.status).toBe('unknown')
+    expect(await view(s)).toMatchObject({ status: 'unknown', method: 'qr' })
+    const card = await pay(s, '4111111111111111')
+    expect(card.status).toBe(409)
+    expect(card.body.error).toMatchObject({ code: 'method_in_progress', method: 'qr' })
+    await timePasses(stubOf(s))
+    expect((await sessionState(s.id)).status).not.toBe('unknown')
+    // Whatever the inquiry found, the card was never charged.
+    expect((await sessionState(s.id)).attempts).toEqual([expect.objectContaining({ method: 'qr' })])
+  })
+
+  it('card in flight (on the bank page) -> QR verify is refused, naming card', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await pay(s, THREE_DS)).body.status).toBe('action_required')
+    const res = await verifyQr(s)
+    expect(res.status).toBe(409)
+    expect(res.body.error).toMatchObject({ code: 'method_in_progress', method: 'card' })
+  })
+
+  it('an invoice under way -> card pay is refused, naming invoice', async () => {
+    const invoiceId = await sandboxInvoice('100.00')
+    const s = await createSession({ methods: ['invoice', 'card'], invoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
+    expect(await view(s)).toMatchObject({ method: 'invoice' })
+    const card = await pay(s, '4111111111111111')
+    expect(card.status).toBe(409)
+    expect(card.body.error).toMatchObject({ code: 'method_in_progress', method: 'invoice' })
+    expect(await chargesFor(s.mtid)).toBe(0)
+  })
+
+  it('a session offering a saved card and a new card pays the saved one with the CVV alone, or a new card with its number', async () => {
+    const first = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    expect((await pay(first, '4111111111111111')).body.status).toBe('succeeded')
+    const registrationId = (await sessionState(first.id)).registrationId as string
+    const saved = await createSession({ methods: ['saved-card', 'card'], registrationId, savedCard: { brand: 'visa', last4: '1111' } })
+    const res = await browser(saved, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
+    expect(res.body).toMatchObject({ status: 'succeeded', card: { last4: '1111' } })
+    expect(await sessionState(saved.id)).toMatchObject({ method: 'saved-card' })
+    const fresh = await createSession({ methods: ['saved-card', 'card'], registrationId, savedCard: { brand: 'visa', last4: '1111' } })
+    expect((await pay(fresh, '5555555555554444')).body).toMatchObject({ status: 'succeeded', card: { last4: '4444' } })
+    expect(await sessionState(fresh.id)).toMatchObject({ method: 'card' })
+  })
+})
