@@ -4,6 +4,7 @@
  * cross shadow roots; a typed `detail` that never carries a card number or CVV.
  */
 import type { CardBrand } from '../shared/card.ts'
+import type { CheckoutFlow } from '../shared/checkout.ts'
 import type { FieldError } from '../shared/errors.ts'
 
 export interface PayReadyDetail {
@@ -15,6 +16,8 @@ export interface PayChangeDetail {
   readonly valid: boolean
   /** Detected from the first digits; never the number itself. */
   readonly brand: CardBrand | null
+  /** Set when the shopper picks another way to pay (the method picker); its form starts empty. */
+  readonly method?: CheckoutFlow
 }
 export interface PaySubmitDetail {
   readonly flow: string

@@ -51,6 +51,10 @@ if (!parentOrigin) {
   // when the client secret arrives. Same origin: no preflight.
   el.endpoint = location.origin
   el.session = sessionId
+  // A session with several methods: the page's element shows the picker and the other methods;
+  // this frame shows the card form only.
+  el.picker = false
+  el.only = 'card'
   let started = false
   window.addEventListener('message', (e: MessageEvent) => {
     if (e.source !== window.parent || e.origin !== parentOrigin) return
@@ -69,10 +73,16 @@ if (!parentOrigin) {
       el.submit()
     } else if (m.type === 'reset') {
       el.reset()
+    } else if (m.type === 'method') {
+      el.method = m.method
     }
   })
   el.addEventListener('pay-ready', (e) => post({ type: 'ready', flow: e.detail.flow, status: e.detail.status }))
   el.addEventListener('pay-change', (e) => post({ type: 'change', valid: e.detail.valid, brand: e.detail.brand }))
+  el.addEventListener('methods-change', (e) => {
+    const d = (e as CustomEvent<{ methods: string[]; method: string | null }>).detail
+    post({ type: 'methods', methods: [...d.methods], method: d.method })
+  })
   for (const type of ['pay-success', 'pay-pending', 'pay-declined'] as const) {
     el.addEventListener(type, (e) => {
       const d = e.detail as { status: string; paymentId: string | null; brand: string | null; last4: string | null; attemptsRemaining?: number }

@@ -21,6 +21,8 @@ export type ParentToFrame =
     }
   | { channel: typeof CHANNEL; type: 'submit' }
   | { channel: typeof CHANNEL; type: 'reset' }
+  /** The card method the page's method picker chose (a session may offer a saved card and a new one). */
+  | { channel: typeof CHANNEL; type: 'method'; method: 'card' | 'saved-card' }
 
 export interface Redirect {
   url: string
@@ -36,6 +38,8 @@ export type FrameToParent =
   | { channel: typeof CHANNEL; type: 'result'; status: string; paymentId: string | null; brand: string | null; last4: string | null; attemptsRemaining: number | null }
   | { channel: typeof CHANNEL; type: 'action'; redirect: Redirect }
   | { channel: typeof CHANNEL; type: 'error'; code: string; message: string; fields: { field: string; code: string }[] }
+  /** The session's methods and the one under way: the page shows the picker and the other methods. */
+  | { channel: typeof CHANNEL; type: 'methods'; methods: string[]; method: string | null }
 
 type Shape = Record<string, (v: unknown) => boolean>
 
@@ -49,6 +53,9 @@ const pairs = (v: unknown) =>
   Array.isArray(v) && v.length <= 50 && v.every((p) => typeof p === 'object' && p !== null && exactly(p as Record<string, unknown>, { name: str(256), value: str(8192) }))
 const redirect = (v: unknown) =>
   typeof v === 'object' && v !== null && (exactly(v as Record<string, unknown>, { url: str(), parameters: pairs }) || exactly(v as Record<string, unknown>, { url: str(), method: str(8), parameters: pairs }))
+const METHODS = ['card', 'saved-card', 'qr', 'invoice']
+const method = oneOf(...METHODS)
+const methods = (v: unknown) => Array.isArray(v) && v.length >= 1 && v.length <= METHODS.length && v.every(method) && new Set(v).size === v.length
 const fieldErrors = (v: unknown) => Array.isArray(v) && v.length <= 50 && v.every((f) => typeof f === 'object' && f !== null && exactly(f as Record<string, unknown>, { field: str(100), code: str(40) }))
 
 /** The theming custom properties the frame accepts from the page. */
@@ -69,6 +76,7 @@ const PARENT_TO_FRAME: Record<string, Shape> = {
   init: { clientSecret: str(200), locale: str(35), theme: oneOf('light', 'dark', 'auto'), collectShipping: bool, style: themeStyle },
   submit: {},
   reset: {},
+  method: { method: oneOf('card', 'saved-card') },
 }
 
 const FRAME_TO_PARENT: Record<string, Shape> = {
@@ -79,6 +87,7 @@ const FRAME_TO_PARENT: Record<string, Shape> = {
   result: { status: str(20), paymentId: nullable(str(64)), brand: nullable(str(20)), last4: nullable(last4), attemptsRemaining: nullable(count) },
   action: { redirect },
   error: { code: str(40), message: str(500), fields: fieldErrors },
+  methods: { methods, method: nullable(method) },
 }
 
 /** True when `o` has exactly the shape's keys (plus channel and type) and every value passes. */

@@ -7,6 +7,7 @@
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import type { CardBrand } from '../../shared/card.ts'
+import type { CheckoutFlow } from '../../shared/checkout.ts'
 import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
@@ -17,6 +18,12 @@ import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
 
 /** For the element's own messages when the frame cannot be shown. */
 export { loadMessages, resolveLocale }
+
+/**
+ * Loads the method picker, for sessions with several methods (the element in frame mode asks
+ * through here: one chunk graph, so what the picker shares with this checkout stays in its chunk).
+ */
+export const loadPicker = (): Promise<unknown> => import('../method-picker/method-picker.ts')
 
 export type CheckoutState = 'loading' | 'ready' | 'submitting' | 'action_required' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'expired' | 'error' | 'blocked'
 
@@ -46,6 +53,8 @@ const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
   forbidden: 'err_contact_shop',
   rate_limited: 'err_rate_limited',
   payment_in_progress: 'err_in_progress',
+  method_in_progress: 'err_method_in_progress',
+  qr_withdrawn: 'qrWithdrawn',
   idempotency_in_progress: 'err_in_progress',
   internal_error: 'err_gateway',
   too_many_attempts: 'err_velocity',
@@ -72,6 +81,10 @@ export class PayCheckoutInline extends LitElement {
     notice: { state: true },
     qrLoaded: { state: true },
     invoiceLoaded: { state: true },
+    pickerLoaded: { state: true },
+    method: {},
+    picker: { type: Boolean },
+    only: {},
   }
 
   declare endpoint: string
@@ -86,6 +99,16 @@ export class PayCheckoutInline extends LitElement {
   private declare notice: string
   private declare qrLoaded: boolean
   private declare invoiceLoaded: boolean
+  private declare pickerLoaded: boolean
+  /** The method the shopper chose (or the host asked for); empty: the session's first one. */
+  declare method: CheckoutFlow | ''
+  /** Show the method picker when the session offers several methods (not inside the card frame). */
+  declare picker: boolean
+  /**
+   * `card` in the card frame of a session with several methods: only the card methods render here,
+   * the others render in the merchant page's element.
+   */
+  declare only: 'card' | ''
 
   constructor() {
     super()
@@ -101,6 +124,10 @@ export class PayCheckoutInline extends LitElement {
     this.notice = ''
     this.qrLoaded = false
     this.invoiceLoaded = false
+    this.pickerLoaded = false
+    this.method = ''
+    this.picker = true
+    this.only = ''
   }
   private api: ApiClient | null = null
   private inFlight = false
@@ -114,6 +141,42 @@ export class PayCheckoutInline extends LitElement {
   /** The language in use, after fallback. */
   get resolvedLocale(): string {
     return resolveLocale(this.locale ? [this.locale] : typeof navigator === 'undefined' ? [] : navigator.languages)
+  }
+
+  /**
+   * The method shown: the one under way or done (the Worker refuses the others), else the chosen
+   * one, else the session's first; in the card frame, a card method only.
+   */
+  private get current(): CheckoutFlow {
+    const view = this.view
+    if (!view) return this.method || 'card'
+    const methods = view.methods ?? [view.flow]
+    const card = (m: CheckoutFlow) => m === 'card' || m === 'saved-card'
+    if (this.only === 'card' && methods.length > 1) {
+      const chosen = view.method ?? (this.method || undefined)
+      return chosen && card(chosen) && methods.includes(chosen) ? chosen : (methods.find(card) ?? 'card')
+    }
+    return view.method ?? (this.method && methods.includes(this.method) ? this.method : view.flow)
+  }
+
+  /** Loads the code of the method shown (QR and invoice are chunks of their own). */
+  private async loadMethod(): Promise<void> {
+    const m = this.current
+    if (m === 'qr' && !this.qrLoaded) await import('../qr-wallet/qr-wallet.ts').then(() => (this.qrLoaded = true))
+    if (m === 'invoice' && !this.invoiceLoaded) await import('../invoice-view/invoice-view.ts').then(() => (this.invoiceLoaded = true))
+  }
+
+  /** The shopper picked another method in the picker: show it (its `pay-change` goes on to the page). */
+  private async pick(e: CustomEvent<{ method?: CheckoutFlow }> | Event): Promise<void> {
+    const method = (e as CustomEvent<{ method?: CheckoutFlow }>).detail?.method
+    if (!method || method === this.method) return
+    this.method = method
+    this.notice = ''
+    this.attemptKey = null
+    await this.loadMethod()
+    // Read afresh: a QR code shown before a card payment started is withdrawn by now.
+    const view = await this.api?.view()
+    if (view?.ok && this.method === method) this.applyView(view.value)
   }
 
   override disconnectedCallback(): void {
@@ -133,7 +196,7 @@ export class PayCheckoutInline extends LitElement {
     // before the session answers (its pay button waits), the other flows once it has. It needs a
     // session to be for (in the card frame, the id is known from the URL before the secret arrives).
     if (!this.session) return
-    const flow = this.view?.flow ?? 'card'
+    const flow = this.current
     const formShown = this.renderRoot.querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view')
     if (formShown && this.announced !== flow) {
       this.announced = flow
@@ -155,8 +218,11 @@ export class PayCheckoutInline extends LitElement {
     if (n !== this.loads) return
     this.messages = messages
     if (!view.ok) return this.fail(await this.classify(view.error))
-    if (view.value.flow === 'qr') await import('../qr-wallet/qr-wallet.ts').then(() => (this.qrLoaded = true))
-    if (view.value.flow === 'invoice') await import('../invoice-view/invoice-view.ts').then(() => (this.invoiceLoaded = true))
+    this.view = view.value
+    // The picker, and then only the chosen method's code, load only for the sessions that need them.
+    const several = (view.value.methods ?? []).length > 1
+    await Promise.all([this.loadMethod(), several && this.picker && !this.pickerLoaded ? loadPicker().then(() => (this.pickerLoaded = true)) : undefined])
+    if (n !== this.loads) return
     this.applyView(view.value)
   }
 
@@ -180,6 +246,7 @@ export class PayCheckoutInline extends LitElement {
   /** Maps the session's status to what the shopper sees; resumes after a 3-D Secure return. */
   private applyView(view: CheckoutView): void {
     this.view = view
+    this.announceMethods()
     switch (view.status) {
       case 'open':
         this.state = 'ready'
@@ -213,6 +280,15 @@ export class PayCheckoutInline extends LitElement {
     }
   }
 
+  /**
+   * Tells who holds this checkout (the card frame's page, the element in frame mode) which methods
+   * the session offers and which one is under way, for a picker of its own.
+   */
+  private announceMethods(): void {
+    const view = this.view
+    if (view) this.dispatchEvent(new CustomEvent('methods-change', { detail: { methods: view.methods ?? [view.flow], method: view.method ?? null } }))
+  }
+
   private detail(status: string, paymentId: string | null | undefined, card?: { brand?: CardBrand; last4?: string } | null): PayResultDetail {
     return { status, paymentId: paymentId ?? null, brand: card?.brand ?? null, last4: card?.last4 ?? null }
   }
@@ -243,7 +319,7 @@ export class PayCheckoutInline extends LitElement {
 
   /** Submits the current flow's form, as the pay button does. */
   submit(): void {
-    const flow = this.view?.flow
+    const flow = this.current
     if (flow === 'card' || flow === 'saved-card') this.cardForm?.shadowRoot?.querySelector('form')?.requestSubmit()
     else this.shadowRoot?.querySelector<HTMLElement & { submit?: () => void }>('pay-qr-wallet, pay-invoice-view')?.submit?.()
   }
@@ -267,7 +343,7 @@ export class PayCheckoutInline extends LitElement {
     this.state = 'submitting'
     this.notice = ''
     this.attemptKey ??= crypto.randomUUID()
-    this.dispatchEvent(new PaySubmitEvent({ flow: this.view.flow }))
+    this.dispatchEvent(new PaySubmitEvent({ flow: this.current }))
     const result = await this.api.pay(fields, this.attemptKey)
     this.inFlight = false
     if (!result.ok && result.error.status === 0) {
@@ -289,6 +365,9 @@ export class PayCheckoutInline extends LitElement {
    */
   private refused(error: ApiError): void {
     const code: string = error.code
+    // Another method took over (in another tab or the frame): read the session again, so the
+    // picker shows the method under way.
+    if (code === 'method_in_progress' || code === 'qr_withdrawn') void this.api?.view().then((v) => v.ok && this.applyView(v.value))
     if (code === 'session_expired') this.state = 'expired'
     else if (code === 'session_completed') this.state = 'succeeded'
     else if (code === 'too_many_attempts' && (this.view?.attemptsRemaining ?? 0) <= 0) this.state = 'declined'
@@ -299,7 +378,10 @@ export class PayCheckoutInline extends LitElement {
 
   private onResult(r: PayResult): void {
     const detail = this.detail(r.status, r.paymentId, r.card)
-    this.view = this.view ? { ...this.view, attemptsRemaining: r.attemptsRemaining } : this.view
+    // A payment in flight or done holds its method: the picker shows it and disables the others.
+    const holds = r.status !== 'declined' && r.status !== 'failed'
+    this.view = this.view ? { ...this.view, attemptsRemaining: r.attemptsRemaining, method: holds ? this.current : this.view.method } : this.view
+    this.announceMethods()
     switch (r.status) {
       case 'succeeded':
         this.state = 'succeeded'
@@ -308,7 +390,7 @@ export class PayCheckoutInline extends LitElement {
       case 'declined':
       case 'failed':
         this.state = r.attemptsRemaining > 0 ? 'ready' : 'declined'
-        const qr = this.view?.flow === 'qr'
+        const qr = this.current === 'qr'
         this.notice = r.attemptsRemaining > 0 ? `${this.messages[qr ? 'walletDeclined' : 'declined']} ${format(this.messages, qr ? 'walletRetry' : 'retry', { n: r.attemptsRemaining })}` : ''
         this.cardForm?.clear('cvv')
         this.dispatchEvent(new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: r.attemptsRemaining }))
@@ -368,7 +450,7 @@ export class PayCheckoutInline extends LitElement {
   }
 
   private renderFlow(view: CheckoutView | null): TemplateResult | typeof nothing {
-    const flow = view?.flow ?? 'card'
+    const flow = this.current
     if (flow === 'card' || flow === 'saved-card') {
       const submitLabel = view ? format(this.messages, 'pay', { amount: formatMoney(view.amount, view.currency, this.resolvedLocale) }) : this.messages.payNoAmount
       return html`${flow === 'saved-card' && view?.savedCard ? html`<p class="saved">${format(this.messages, 'savedCard', { last4: view.savedCard.last4 })}</p>` : nothing}
@@ -388,10 +470,12 @@ export class PayCheckoutInline extends LitElement {
     }
     if (!view) return nothing
     if (flow === 'qr' && this.qrLoaded) {
-      return html`<pay-qr-wallet
+      // A code withdrawn when a card payment started is never offered again: a new one is asked for.
+      const withdrawn = view.qr?.withdrawn === true
+      return html`${withdrawn ? html`<p class="saved" part="method-note">${format(this.messages, 'qrWithdrawn')}</p>` : nothing}<pay-qr-wallet
         exportparts="qr, wallet-id"
         .messages=${this.messages}
-        .view=${view}
+        .view=${withdrawn ? { ...view, qr: null } : view}
         .busy=${this.state === 'submitting'}
         @qr-step=${(e: CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string, unknown> }>) => this.qrStep(e)}
       ></pay-qr-wallet>`
@@ -405,16 +489,20 @@ export class PayCheckoutInline extends LitElement {
   protected override render(): TemplateResult {
     const view = this.view
     const key = STATUS_MESSAGE[this.state]
-    const status = this.notice || (key ? this.messages[key === 'declined' && view?.flow === 'qr' ? 'walletDeclined' : key] : '') + (this.state === 'declined' && !this.notice ? ` ${this.messages.noAttempts}` : '')
+    const method = this.current
+    const status = this.notice || (key ? this.messages[key === 'declined' && method === 'qr' ? 'walletDeclined' : key] : '') + (this.state === 'declined' && !this.notice ? ` ${this.messages.noAttempts}` : '')
     const busy = this.state === 'submitting' || (this.state === 'loading' && !!view)
-    const payable = this.state === 'ready' || this.state === 'submitting' || (this.state === 'loading' && (!view || view.flow === 'card' || view.flow === 'saved-card'))
-    const showForm = payable || (view?.flow === 'qr' && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired' && this.state !== 'error' && this.state !== 'blocked')
+    const payable = this.state === 'ready' || this.state === 'submitting' || (this.state === 'loading' && (!view || method === 'card' || method === 'saved-card'))
+    const showForm = payable || (view && method === 'qr' && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired' && this.state !== 'error' && this.state !== 'blocked')
     return html`<div class="container" part="container" lang=${this.resolvedLocale} aria-busy=${busy || this.state === 'loading' ? 'true' : 'false'}>
       ${view
         ? html`<div class="head">
             <p class="amount" part="amount">${formatMoney(view.amount, view.currency, this.resolvedLocale)}</p>
             ${view.testMode ? html`<span class="badge" part="badge">${this.messages.testMode}</span>` : nothing}
           </div>`
+        : nothing}
+      ${view && this.picker && this.pickerLoaded && (view.methods ?? []).length > 1
+        ? html`<pay-method-picker exportparts="methods, method, method-note" .methods=${view.methods} .selected=${method} .locked=${view.method} .messages=${this.messages} @pay-change=${(e: Event) => this.pick(e)}></pay-method-picker>`
         : nothing}
       <p class="status ${this.state}" part="status" role="status" aria-live="polite">${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status}</p>
       ${showForm ? this.renderFlow(view) : nothing}

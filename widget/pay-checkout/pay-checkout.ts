@@ -10,6 +10,7 @@ import type { CardBrand } from '../../shared/card.ts'
 import { CHANNEL, isSafeCssValue, parseFrameMessage, THEME_PROPERTIES, type ParentToFrame } from '../card-frame/messages.ts'
 import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
+import type { PayMethodPicker } from '../method-picker/method-picker.ts'
 import { followRedirect, reachable } from '../navigate.ts'
 
 /** How long after the frame's `load` event its script must have said hello: else it was refused. */
@@ -22,6 +23,7 @@ const STYLES = `:host{display:block;max-width:32rem}
 @media (prefers-color-scheme:dark){:host([theme=auto]){${DARK}}}
 iframe{display:block;width:100%;border:0;transition:height .15s}
 iframe[hidden]{display:none}
+pay-method-picker{margin-bottom:.75rem}
 .notice{margin:0;padding:1rem;border:1px solid var(--pay-border,#767680);border-radius:var(--pay-radius,8px);background:var(--pay-bg,#fff);color:var(--pay-error,#b3261e);font:600 1rem var(--pay-font,system-ui,sans-serif)}`
 
 let sheet: CSSStyleSheet | undefined
@@ -31,6 +33,8 @@ const FALLBACK = {
   originNotAllowed: 'This payment form cannot be shown on this page. Please contact the shop, or pay on its own website.',
   networkError: 'We could not reach the payment service. Check your internet connection and try again.',
 }
+
+const PARTS = 'container, amount, badge, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link, methods, method, method-note'
 
 type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
@@ -46,7 +50,7 @@ type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ?
  * @attr {'frame' | 'inline'} isolation - `frame` (default: the form in a frame on the Worker's origin, so no script on this page can read card data) or `inline` (the form in this page's DOM).
  *
  * @fires pay-ready - The card inputs are in the page and accept typing (`detail.status` is `loading` while the session has not answered yet; the pay button waits for it). Fired again if the session turns out to be another flow. `detail: { flow, status }`
- * @fires pay-change - Validity or card brand changed. `detail: { valid, brand }` (never the number)
+ * @fires pay-change - Validity or card brand changed, `detail: { valid, brand }` (never the number); or the shopper picked another way to pay in the method picker, `detail: { method, valid: false, brand: null }`.
  * @fires pay-submit - A payment was sent. `detail: { flow }`
  * @fires pay-action - 3-D Secure is needed; cancel it to redirect yourself. `detail: { redirect }`
  * @fires pay-success - Paid. `detail: { status, paymentId, brand, last4 }`
@@ -69,6 +73,9 @@ type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ?
  * @csspart wallet-id - The merchant wallet id text (QR flow).
  * @csspart details - The invoice details (invoice flow).
  * @csspart pay-link - The link to pay the invoice (invoice flow).
+ * @csspart methods - The method picker (a radio group), when the session offers several ways to pay.
+ * @csspart method - Each method of the picker.
+ * @csspart method-note - The note saying which method is under way (the others are then disabled).
  * @csspart frame - The card frame (the default `isolation="frame"`). Parts inside it cannot be
  *   reached from the page; the `--pay-*` custom properties and the theme are passed in.
  *
@@ -150,6 +157,10 @@ export class PayCheckout extends HTMLElement {
   private heard = false
   private watchdog: ReturnType<typeof setTimeout> | undefined
   private queued = false
+  /** Frame mode, several methods: the picker here, and the methods other than card in this element. */
+  private picker: PayMethodPicker | null = null
+  private other: PayCheckoutInline | null = null
+  private chosen = ''
 
   constructor() {
     super()
@@ -231,6 +242,11 @@ export class PayCheckout extends HTMLElement {
     clearTimeout(this.watchdog)
     this.frame?.remove()
     this.frame = null
+    this.picker?.remove()
+    this.picker = null
+    this.other?.remove()
+    this.other = null
+    this.chosen = ''
     this.frameKey = ''
     this.root.querySelector('.notice')?.remove()
   }
@@ -244,7 +260,7 @@ export class PayCheckout extends HTMLElement {
     if (this.isolation !== 'inline' || !this.isConnected) return
     if (!this.inline) {
       this.inline = document.createElement('pay-checkout-inline')
-      this.inline.setAttribute('exportparts', 'container, amount, badge, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link')
+      this.inline.setAttribute('exportparts', PARTS)
       this.root.append(this.inline)
     }
     const el = this.inline
@@ -254,6 +270,65 @@ export class PayCheckout extends HTMLElement {
     el.endpoint = this.endpoint
     el.session = this.session
     el.clientSecret = this.clientSecret
+  }
+
+  /**
+   * Frame mode, a session with several methods (the frame told which, and which one is under way):
+   * the picker goes above the frame; card methods stay in the frame, the others render here. The
+   * picker, Lit and each method's code load only now.
+   */
+  private async methods(methods: readonly string[], locked: string | null): Promise<void> {
+    if (methods.length < 2) return
+    const { loadMessages, loadPicker, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
+    await loadPicker()
+    if (!this.frame) return
+    let picker = this.picker
+    if (!picker) {
+      picker = this.picker = document.createElement('pay-method-picker')
+      picker.setAttribute('exportparts', 'methods, method, method-note')
+      picker.addEventListener('pay-change', (e) => void (e.detail.method && this.choose(e.detail.method)))
+      this.root.prepend(picker)
+      const p = picker
+      void loadMessages(resolveLocale([this.resolvedLocale()])).then((m) => (p.messages = m))
+    }
+    picker.methods = methods as PayMethodPicker['methods']
+    picker.locked = locked as PayMethodPicker['locked']
+    picker.selected = (locked ?? (this.chosen || methods[0])) as PayMethodPicker['selected']
+    this.choose(picker.selected)
+  }
+
+  private choose(method: string): void {
+    if (method === this.chosen || !this.frame) return
+    this.chosen = method
+    const card = method === 'card' || method === 'saved-card'
+    this.frame.hidden = !card
+    if (card) this.toFrame({ type: 'method', method })
+    if (card) {
+      // Dropped, not kept: chosen again later, it reads the session afresh (a QR code shown
+      // before a card payment started is withdrawn by then).
+      this.other?.remove()
+      this.other = null
+      return
+    }
+    if (!this.other) {
+      const el = document.createElement('pay-checkout-inline')
+      el.setAttribute('exportparts', PARTS)
+      el.picker = false
+      // What happens here (a QR payment under way) locks the picker too.
+      el.addEventListener('methods-change', (e) => {
+        const d = (e as CustomEvent<{ methods: string[]; method: string | null }>).detail
+        void this.methods(d.methods, d.method)
+      })
+      this.other = el
+    }
+    const el = this.other
+    el.method = method as PayCheckoutInline['method']
+    el.theme = this.theme
+    el.locale = this.locale
+    el.endpoint = this.endpoint
+    el.session = this.session
+    el.clientSecret = this.clientSecret
+    if (!el.isConnected) this.frame.after(el)
   }
 
   private toFrame(message: Outgoing): void {
@@ -350,6 +425,9 @@ export class PayCheckout extends HTMLElement {
       case 'error':
         this.dispatchEvent(new PayErrorEvent({ code: m.code, message: m.message, fields: m.fields as PayErrorEvent['detail']['fields'] }))
         break
+      case 'methods':
+        void this.methods(m.methods, m.method)
+        break
     }
   }
 
@@ -360,8 +438,9 @@ export class PayCheckout extends HTMLElement {
 
   /** Submits the current flow's form, as the pay button does. */
   submit(): void {
-    if (this.isolation === 'frame') this.toFrame({ type: 'submit' })
-    else this.inline?.submit()
+    if (this.isolation === 'inline') this.inline?.submit()
+    else if (this.other?.isConnected) this.other.submit()
+    else this.toFrame({ type: 'submit' })
   }
 
   /** Clears the form and any error, and shows the form again if the session can still be paid. */
