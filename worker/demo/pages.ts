@@ -4,10 +4,11 @@
  * style), the widget from this Worker's origin, and one page script.
  */
 
-export type DemoPage = 'product' | 'subscription' | 'saved-card' | 'qr' | 'invoice' | 'orders'
+export type DemoPage = 'product' | 'checkout' | 'subscription' | 'saved-card' | 'qr' | 'invoice' | 'orders'
 
 const NAV: [DemoPage, string][] = [
   ['product', 'Product (card)'],
+  ['checkout', 'Card or QR'],
   ['subscription', 'Subscription'],
   ['saved-card', 'Saved card'],
   ['qr', 'QR wallet'],
@@ -34,6 +35,10 @@ const CONTENT: Record<DemoPage | 'index', { title: string; body: string }> = {
   product: {
     title: 'Noise-cancelling headphones',
     body: `<p>One-off purchase, 49.00 EUR, paid by card. <a href="/demo/product?authorize=1">Authorise only</a> (capture or void it later on the Orders page).</p><pay-checkout id="checkout" theme="auto" collect-shipping></pay-checkout>${TEST_CARDS}`,
+  },
+  checkout: {
+    title: 'Travel mug',
+    body: `<p>35.00 EUR, by card or with your QR wallet: one session offering both (<code>methods: ["card", "qr"]</code>). Once one way to pay is under way, the other is closed.</p><pay-checkout id="checkout" theme="auto"></pay-checkout>${TEST_CARDS}`,
   },
   subscription: {
     title: 'Coffee subscription',

@@ -15,7 +15,7 @@ import { visitor, type VisitorVariables } from './visitor.ts'
 
 type Api = (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<{ status: number; body: Record<string, unknown> }>
 
-export const PAGES: readonly DemoPage[] = ['product', 'subscription', 'saved-card', 'qr', 'invoice', 'orders']
+export const PAGES: readonly DemoPage[] = ['product', 'checkout', 'subscription', 'saved-card', 'qr', 'invoice', 'orders']
 
 const shop = (env: DemoEnv) => env.SHOP.get(env.SHOP.idFromName('shop'))
 
@@ -82,6 +82,10 @@ demoApp.post('/demo/api/session', async (c) => {
     case 'product':
       // "Authorise only" (paymentType PA): captured or voided later from the orders page.
       body = { ...base, flow: 'card', amount: '49.00', returnUrl: `${origin}/demo/product`, ...(input.authorize === true ? { paymentType: 'PA' } : {}) }
+      break
+    case 'checkout':
+      // Several ways to pay in one session: the shopper picks one in the element.
+      body = { ...base, methods: ['card', 'qr'], amount: '35.00', returnUrl: `${origin}/demo/checkout`, customer: { givenName: 'Ada', surname: 'Lovelace', email: 'shopper@example.com' } }
       break
     case 'subscription':
       body = { ...base, flow: 'card', amount: '9.99', recurring: 'INITIAL', createRegistration: true, returnUrl: `${origin}/demo/subscription` }

@@ -1,0 +1,82 @@
+/**
+ * A checkout offering several ways to pay, through the demo shop's "Card or QR" page in a real
+ * browser: the shopper starts with a card (declined), picks the QR wallet with the keyboard and
+ * pays with it; the session ends paid by QR, once. In both isolation modes (in frame mode the card
+ * form is in the Worker's frame and the QR wallet in the element). Takes the README's picker
+ * screenshots.
+ */
+import type { FrameLocator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { latestSession, openShop, result, shot, type Shop } from './shop.ts'
+
+let shop: Shop
+
+beforeAll(async () => {
+  shop = await openShop()
+})
+
+afterAll(async () => {
+  await shop?.stop()
+})
+
+type Mode = 'inline' | 'frame'
+
+async function open(mode: Mode, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await shop.shopper.newPage()
+  await page.emulateMedia({ colorScheme })
+  await page.goto(`${shop.url}/demo/checkout?isolation=${mode}`)
+  return page
+}
+
+/** Card number, expiry and CVV (the name and email come with the session). */
+async function fillCard(ui: Page | FrameLocator, number: string): Promise<void> {
+  for (const [id, value] of Object.entries({ number, expiry: '1230', cvv: '123' })) await ui.locator(`pay-checkout #${id}`).fill(value)
+}
+
+describe.each(['frame', 'inline'] as const)('several methods, %s', (mode) => {
+  it('starts with a card (declined), picks the QR wallet with the keyboard and pays by QR; the picker then shows QR under way', async () => {
+    const p = await open(mode)
+    const card = mode === 'frame' ? p.frameLocator('pay-checkout iframe') : p
+    const radio = (method: string) => p.locator(`pay-checkout [role=radio][data-method=${method}]`)
+    await radio('card').waitFor()
+    await card.locator('pay-checkout #number').waitFor()
+    expect(await radio('card').getAttribute('aria-checked')).toBe('true')
+    if (mode === 'frame') {
+      await fillCard(card, '4111111111111111')
+      await shot(p, 'method-picker-light')
+      await p.emulateMedia({ colorScheme: 'dark' })
+      await shot(p, 'method-picker-dark')
+      await p.emulateMedia({ colorScheme: 'light' })
+    }
+    await fillCard(card, '4000000000000002')
+    await card.locator('pay-checkout button[type=submit]').click()
+    await expect.poll(() => result(p).textContent()).toContain('Declined')
+
+    const changes: unknown[] = []
+    await p.exposeFunction('recordChange', (m: unknown) => changes.push(m))
+    await p.evaluate(() => document.querySelector('pay-checkout')?.addEventListener('pay-change', (e) => void (window as unknown as { recordChange(m: unknown): void }).recordChange((e as CustomEvent<{ method?: string }>).detail.method ?? null)))
+    await radio('card').focus()
+    await p.keyboard.press('ArrowRight')
+    await expect.poll(() => radio('qr').getAttribute('aria-checked')).toBe('true')
+    expect(await radio('qr').evaluate((el) => el.getRootNode() instanceof ShadowRoot && (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true)
+    await expect.poll(() => changes).toEqual(['qr'])
+    // The QR wallet renders in the element: in frame mode the frame is hidden, not used.
+    await p.locator('pay-checkout #walletId').waitFor()
+    if (mode === 'frame') expect(await p.locator('pay-checkout iframe').isHidden()).toBe(true)
+    await p.locator('pay-checkout #walletId').fill('wallet-ok')
+    await p.locator('pay-checkout button[type=submit]').click()
+    await p.locator('pay-checkout svg[part=qr]').waitFor()
+    if (mode === 'frame') await shot(p, 'method-picker-qr-light')
+    await p.getByRole('button', { name: 'I have paid' }).click()
+    await expect.poll(() => result(p).textContent()).toContain('Paid')
+
+    // The picker says QR is under way and disables the card.
+    await expect.poll(() => radio('card').getAttribute('aria-disabled')).toBe('true')
+    expect(await radio('qr').getAttribute('aria-checked')).toBe('true')
+    expect(await p.locator('pay-checkout [part=method-note]').first().textContent()).toContain('QR wallet')
+    const session = await latestSession(shop)
+    expect(session).toMatchObject({ status: 'succeeded', methods: ['card', 'qr'], method: 'qr' })
+    expect((session.attempts as { method: string; status: string }[]).map((a) => `${a.method}:${a.status}`)).toEqual(['card:declined', 'qr:succeeded'])
+    await p.close()
+  })
+})
