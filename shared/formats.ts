@@ -8,7 +8,7 @@
  * any gateway field.
  */
 import type { FieldErrorCode } from './errors.ts'
-import { checkAmount, CURRENCIES, DEFAULT_AMOUNT_BOUNDS, type AmountBounds } from './money.ts'
+import { AMOUNT_RE, checkAmount, CURRENCIES, DEFAULT_AMOUNT_BOUNDS, type AmountBounds } from './money.ts'
 import {
   checkCardNumber,
   checkCountry,
@@ -100,6 +100,11 @@ export function isIPv6(v: string): boolean {
   return halves.length === 2 ? count < 8 : count === 8
 }
 
+/** Gateway ids and order references: letters, digits, `.`, `_` and `-`, at most 64. */
+export const ID_RE = /^[A-Za-z0-9._-]{1,64}$/
+const CHECKSUM_RE = /^[0-9a-f]{32}$/
+const EXPIRATION_RE = /^\d{1,4}$/
+
 const CHECKS: Readonly<Record<Format, Check>> = {
   amount: (v, o) => {
     const r = checkAmount(v, o.amountBounds ?? DEFAULT_AMOUNT_BOUNDS)
@@ -115,16 +120,16 @@ const CHECKS: Readonly<Record<Format, Check>> = {
   telnocc: checkTelnocc,
   ip: (v) => (isIPv4(v) || isIPv6(v) ? null : 'format'),
   country: checkCountry,
-  merchantTransactionId: matches(/^[A-Za-z0-9._-]{1,64}$/),
-  gatewayId: matches(/^[A-Za-z0-9._-]{1,64}$/),
+  merchantTransactionId: matches(ID_RE),
+  gatewayId: matches(ID_RE),
   walletId: checkWalletId,
   url: checkUrl,
   name: checkName,
   text: checkText,
   postcode: checkPostcode,
   enum: (v, o) => (o.values?.includes(v) ? null : 'invalid_value'),
-  expirationPeriod: (v) => (/^\d{1,4}$/.test(v) ? null : 'format'),
-  checksum: matches(/^[0-9a-f]{32}$/),
+  expirationPeriod: matches(EXPIRATION_RE),
+  checksum: matches(CHECKSUM_RE),
   secret: (v) => (v.length >= 1 && v.length <= 256 ? null : 'length'),
 }
 
@@ -133,4 +138,43 @@ export function checkFormat(format: Format, value: string, options: FormatOption
   if (value === '') return 'required'
   if (UNSAFE.test(value)) return 'format'
   return CHECKS[format](value, options)
+}
+
+/**
+ * What each format takes, for the `expected` of a field error and the API document: the checker's
+ * own pattern where one regex is the whole rule, else a phrase for what the checker does.
+ */
+export const FORMAT_EXPECTED: Readonly<Record<Format, string>> = {
+  amount: AMOUNT_RE.source,
+  currency: 'an ISO 4217 currency code (EUR)',
+  cardNumber: '12 to 19 digits of a supported brand, passing the Luhn check',
+  expiryMonth: 'two digits, 01 to 12',
+  expiryYear: 'four digits, 20YY, not in the past',
+  cvv: '3 digits (4 for American Express)',
+  email: 'an email address',
+  phone: '4 to 14 digits, spaces, dashes and brackets allowed',
+  telnocc: '+ and a country calling code (+49)',
+  ip: 'an IPv4 or IPv6 address',
+  country: 'an ISO 3166-1 alpha-2 country code (DE)',
+  merchantTransactionId: ID_RE.source,
+  gatewayId: ID_RE.source,
+  walletId: '3 to 64 letters, digits or ._@+-',
+  url: 'an https URL (http only for localhost), at most 2048 characters',
+  name: 'letters, spaces and .\'’-, at most 64 characters',
+  text: 'at most 100 characters, no < or >, no leading or trailing spaces',
+  postcode: '2 to 10 letters, digits, spaces or dashes',
+  enum: 'one of the listed values',
+  expirationPeriod: EXPIRATION_RE.source,
+  checksum: CHECKSUM_RE.source,
+  secret: '1 to 256 characters',
+}
+
+/** The `expected` of one failed rule of a format (bounds and value lists where they apply). */
+export function expectedOf(format: Format, code: FieldErrorCode, options: FormatOptions = {}): string {
+  if (format === 'amount' && code === 'out_of_range') {
+    const b = options.amountBounds ?? DEFAULT_AMOUNT_BOUNDS
+    return `from ${b.min} to ${b.max}`
+  }
+  if (options.values && (format === 'enum' || code === 'invalid_value')) return `one of: ${options.values.join(', ')}`
+  return FORMAT_EXPECTED[format]
 }

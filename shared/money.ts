@@ -8,7 +8,7 @@
  */
 
 /** Exactly two decimals, no sign, no exponent, no leading zeros (but "0.50" is fine). */
-const AMOUNT_RE = /^(0|[1-9]\d{0,11})\.\d{2}$/
+export const AMOUNT_RE = /^(0|[1-9]\d{0,11})\.\d{2}$/
 
 export interface AmountBounds {
   /** Smallest accepted amount, as amount text. */

@@ -40,7 +40,7 @@ function normalize(field: RequestField, value: string): string {
 export { expiryInPast }
 
 /** Checks that belong to no single field: CVV length by brand, expiry date, phone with its code. */
-function crossFieldErrors(values: Readonly<Record<string, string>>, now: Date): FieldError[] {
+export function crossFieldErrors(values: Readonly<Record<string, string>>, now: Date): FieldError[] {
   const errors: FieldError[] = []
   const number = values['card.number']
   const cvv = values['card.cvv']

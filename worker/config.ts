@@ -2,6 +2,7 @@
  * @module
  * Configuration read from the bindings, in one place.
  */
+import { DEFAULT_AMOUNT_BOUNDS, type AmountBounds } from '../shared/money.ts'
 import type { Env } from './env.ts'
 import { GatewayClient, type GatewayConfig } from './gateway/client.ts'
 
@@ -31,4 +32,9 @@ export function gatewayConfig(env: Env): GatewayConfig {
 
 export function gatewayClient(env: Env): GatewayClient {
   return new GatewayClient(gatewayConfig(env))
+}
+
+/** The deployment's amount bounds (AMOUNT_MIN / AMOUNT_MAX), else the defaults. */
+export function amountBounds(env: Env): AmountBounds {
+  return { min: opt(env.AMOUNT_MIN) ?? DEFAULT_AMOUNT_BOUNDS.min, max: opt(env.AMOUNT_MAX) ?? DEFAULT_AMOUNT_BOUNDS.max }
 }

@@ -5,6 +5,7 @@
  * computes the checksums; the browser never sees a secret.
  */
 import { Hono } from 'hono'
+import { describeRoute } from 'hono-openapi'
 import type { Env } from './env.ts'
 import { errorResponse, onError } from './errors.ts'
 import { limitBody } from './middleware/body-limit.ts'
@@ -39,7 +40,11 @@ for (const path of ['/v1/checkout/*', '/v1/return/*', '/frame/*']) app.use(path,
 for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*', '/v1/registrations/*']) app.use(path, rateLimit('merchant'))
 
 app.route('/healthz', health)
-app.get('/openapi.json', (c) => c.json(openApiDocument))
+app.get(
+  '/openapi.json',
+  describeRoute({ summary: 'This document, generated from the routes and their request schemas', operationId: 'getOpenApiDocument', responses: { '200': { description: 'OpenAPI 3.1' } } }),
+  async (c) => c.json(await openApiDocument(app)),
+)
 
 app.route('/v1/sessions', sessionSearch)
 app.route('/v1/sessions', sessions)

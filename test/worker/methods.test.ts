@@ -40,7 +40,7 @@ describe('creating a session with several methods', () => {
     expect(await view(both)).toMatchObject({ flow: 'qr', methods: ['qr', 'card'] })
     const contradiction = await create({ flow: 'invoice', methods: ['card', 'qr'] })
     expect(contradiction.status).toBe(400)
-    expect(contradiction.body.error).toMatchObject({ code: 'invalid_request', fields: [{ field: 'flow', code: 'mismatch' }] })
+    expect(contradiction.body.error).toMatchObject({ code: 'invalid_request', fields: [expect.objectContaining({ field: 'flow', code: 'mismatch' })] })
   })
 
   it('refuses an empty, repeated or unknown list of methods, naming the field', async () => {
@@ -52,18 +52,18 @@ describe('creating a session with several methods', () => {
     ] as const) {
       const res = await create({ methods })
       expect(res.status).toBe(400)
-      expect(res.body.error?.fields).toEqual([{ field: 'methods', code }])
+      expect(res.body.error?.fields).toEqual([expect.objectContaining({ field: 'methods', code })])
     }
     const neither = await create({})
-    expect(neither.body.error?.fields).toEqual([{ field: 'flow', code: 'required' }])
+    expect(neither.body.error?.fields).toEqual([expect.objectContaining({ field: 'flow', code: 'required' })])
   })
 
   it("needs each listed method's own fields, and refuses fields of a method not listed", async () => {
     const invoice = await create({ methods: ['card', 'invoice'] })
     expect(invoice.status).toBe(400)
-    expect(invoice.body.error?.fields).toEqual(expect.arrayContaining([{ field: 'invoiceId', code: 'required' }, { field: 'merchantInvoiceId', code: 'required' }]))
+    expect(invoice.body.error?.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'invoiceId', code: 'required' }), expect.objectContaining({ field: 'merchantInvoiceId', code: 'required' })]))
     const saved = await create({ methods: ['card', 'qr'], registrationId: 'R123' })
-    expect(saved.body.error?.fields).toEqual([{ field: 'registrationId', code: 'not_allowed' }])
+    expect(saved.body.error?.fields).toEqual([expect.objectContaining({ field: 'registrationId', code: 'not_allowed' })])
     const ok = await create({ methods: ['saved-card', 'card'], registrationId: 'R123', savedCard: { brand: 'visa', last4: '1111' } })
     expect(ok.status).toBe(201)
   })
@@ -71,7 +71,7 @@ describe('creating a session with several methods', () => {
   it('a browser may not set the methods of a payment', async () => {
     const s = await createSession({ methods: ['card', 'qr'] })
     const res = await browser(s, 'POST', '/pay', { methods: ['card'], card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: shopper }, { 'Idempotency-Key': uniqueId('k') })
-    expect(res.body).toMatchObject({ error: { code: 'param_mismatch', fields: [{ field: 'methods', code: 'mismatch' }] } })
+    expect(res.body).toMatchObject({ error: { code: 'param_mismatch', fields: [expect.objectContaining({ field: 'methods', code: 'mismatch' })] } })
   })
 })
 

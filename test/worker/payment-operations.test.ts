@@ -42,7 +42,7 @@ describe('capture', () => {
     const { paymentId } = await paidPayment({ paymentType: 'PA', amount: '80.00' })
     const res = await operate(paymentId, 'capture', { amount: '80.01' })
     expect(res.status).toBe(409)
-    expect(res.body.error).toMatchObject({ code: 'amount_too_large', fields: [{ field: 'amount', code: 'out_of_range' }] })
+    expect(res.body.error).toMatchObject({ code: 'amount_too_large', fields: [expect.objectContaining({ field: 'amount', code: 'out_of_range' })] })
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 0 })
     expect((await paymentEventually(paymentId)).status).toBe('authorized')
   })
@@ -111,7 +111,7 @@ describe('refunds', () => {
     expect(second.body.payment).toMatchObject({ status: 'partially_refunded', amountRefunded: '80.00', amountRefundable: '20.00' })
     const third = await operate(paymentId, 'refunds', { amount: '20.01' })
     expect(third.status).toBe(409)
-    expect(third.body.error).toMatchObject({ code: 'amount_too_large', fields: [{ field: 'amount', code: 'out_of_range' }] })
+    expect(third.body.error).toMatchObject({ code: 'amount_too_large', fields: [expect.objectContaining({ field: 'amount', code: 'out_of_range' })] })
     const rest = await operate(paymentId, 'refunds')
     expect(rest.body.operation).toMatchObject({ status: 'succeeded', amount: '20.00' })
     const payment = await paymentEventually(paymentId)
@@ -180,9 +180,9 @@ describe('refunds', () => {
     expect(res.status).toBe(400)
     expect(res.body.error?.fields).toEqual(
       expect.arrayContaining([
-        { field: 'extra', code: 'not_allowed' },
-        { field: 'amount', code: 'format' },
-        { field: 'reason', code: 'not_allowed' },
+        expect.objectContaining({ field: 'extra', code: 'not_allowed' }),
+        expect.objectContaining({ field: 'amount', code: 'format' }),
+        expect.objectContaining({ field: 'reason', code: 'not_allowed' }),
       ]),
     )
     expect(res.text).not.toContain('4111')

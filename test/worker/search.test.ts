@@ -80,10 +80,10 @@ describe('GET /v1/payments', () => {
     expect(bad.status).toBe(400)
     expect(bad.body.error?.fields).toEqual(
       expect.arrayContaining([
-        { field: 'status', code: 'invalid_value' },
-        { field: 'limit', code: 'out_of_range' },
-        { field: 'created_gte', code: 'format' },
-        { field: 'colour', code: 'not_allowed' },
+        expect.objectContaining({ field: 'status', code: 'invalid_value' }),
+        expect.objectContaining({ field: 'limit', code: 'out_of_range' }),
+        expect.objectContaining({ field: 'created_gte', code: 'format' }),
+        expect.objectContaining({ field: 'colour', code: 'not_allowed' }),
       ]),
     )
     expect((await merchant<Page<unknown>>('GET', '/v1/payments?starting_after=1234567890')).status).toBe(400)
@@ -126,7 +126,7 @@ describe('metadata', () => {
     const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']))
     const res = await merchant<{ error: { fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', { flow: 'card', amount: '1.00', currency: 'EUR', merchantTransactionId: uniqueId('m'), metadata: tooMany })
     expect(res.status).toBe(400)
-    expect(res.body.error.fields).toContainEqual({ field: 'metadata', code: 'out_of_range' })
+    expect(res.body.error.fields).toContainEqual(expect.objectContaining({ field: 'metadata', code: 'out_of_range' }))
     const bad = await merchant<{ error: { fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', {
       flow: 'card',
       amount: '1.00',
@@ -137,10 +137,10 @@ describe('metadata', () => {
     expect(bad.status).toBe(400)
     expect(bad.body.error.fields).toEqual(
       expect.arrayContaining([
-        { field: 'metadata', code: 'length' },
-        { field: 'metadata.long', code: 'length' },
-        { field: 'metadata.note', code: 'not_allowed' },
-        { field: 'metadata.n', code: 'format' },
+        expect.objectContaining({ field: 'metadata', code: 'length' }),
+        expect.objectContaining({ field: 'metadata.long', code: 'length' }),
+        expect.objectContaining({ field: 'metadata.note', code: 'not_allowed' }),
+        expect.objectContaining({ field: 'metadata.n', code: 'format' }),
       ]),
     )
     expect(JSON.stringify(bad.body)).not.toContain('4111')
@@ -170,7 +170,7 @@ describe('DELETE /v1/registrations/{registrationId}', () => {
       merchantTransactionId: uniqueId('m'),
     })
     expect(refused.status).toBe(409)
-    expect(refused.body.error).toMatchObject({ code: 'registration_deleted', fields: [{ field: 'registrationId', code: 'invalid_value' }] })
+    expect(refused.body.error).toMatchObject({ code: 'registration_deleted', fields: [expect.objectContaining({ field: 'registrationId', code: 'invalid_value' })] })
     expect((await merchant('DELETE', `/v1/registrations/${registrationId}`)).status).toBe(400)
   })
 })

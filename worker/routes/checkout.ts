@@ -5,9 +5,8 @@
  * come only from the session (SECURITY.md R1).
  */
 import { Hono, type Context } from 'hono'
+import { describeRoute } from 'hono-openapi'
 import { detectBrand } from '../../shared/card.ts'
-import type { FieldError } from '../../shared/errors.ts'
-import { REQUEST_FIELDS, type RequestFieldName } from '../../shared/fields.ts'
 import { checkFormat } from '../../shared/formats.ts'
 import { flatten } from '../../shared/validate.ts'
 import type { Env } from '../env.ts'
@@ -15,7 +14,9 @@ import { errorResponse } from '../errors.ts'
 import { derivedKey, hmacHex, sha256Hex } from '../ids.ts'
 import { browserAccess, type BrowserAccessVariables } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
-import { parsePayBody, SESSION_FIXED_KEYS } from '../sessions/parse-input.ts'
+import { validate } from '../middleware/validate.ts'
+import { CHECKOUT_DOCS as DOCS, noFields } from '../schemas/checkout.ts'
+import { parsePayBody, parseQrVerifyBody } from '../sessions/parse-input.ts'
 import { breakerState } from '../sessions/decline-breaker.ts'
 import { turnstilePasses } from '../turnstile.ts'
 import { idempotencyKeyOf, sendReply } from './operations.ts'
@@ -43,7 +44,7 @@ function testMode(env: Env): boolean {
   }
 }
 
-checkout.get('/:id', (c) => c.json({ ...c.get('view'), testMode: testMode(c.env) }))
+checkout.get('/:id', describeRoute(DOCS.view), (c) => c.json({ ...c.get('view'), testMode: testMode(c.env) }))
 
 /** The stored answer of an attempt this key already made, if any (only asked on a refusal path). */
 async function storedReply(c: Ctx, key: string, fingerprint: string): Promise<Response | undefined> {
@@ -51,7 +52,7 @@ async function storedReply(c: Ctx, key: string, fingerprint: string): Promise<Re
   return reply ? sendReply(c, reply) : undefined
 }
 
-checkout.post('/:id/pay', jsonBody(), async (c) => {
+checkout.post('/:id/pay', describeRoute(DOCS.pay), jsonBody(), async (c) => {
   const stub = c.get('session')
   const view = c.get('view')
   const card = view.methods.includes('card')
@@ -93,40 +94,18 @@ checkout.post('/:id/pay', jsonBody(), async (c) => {
   return sendReply(c, await stub.pay({ method: flow, idempotencyKey: key, fingerprint, shopper, ip, velocityLimit: Number(c.env.CARD_VELOCITY_LIMIT ?? '') || 5, ...(cardHash ? { cardHash } : {}) }))
 })
 
-checkout.post('/:id/qr/verify', jsonBody(), async (c) => {
-  const body = flatten(c.get('body'))
-  const prefill: Partial<Record<'givenName' | 'surname' | 'email', string | undefined>> = c.get('view').customer ?? {}
-  const errors: FieldError[] = []
-  // Formats from the field table; the body uses the card names, the gateway gets the QR ones.
-  const pick = (key: string, name: RequestFieldName, fallback?: string): string => {
-    const v = body[key] ?? fallback
-    if (v === undefined || v === '') errors.push({ field: key, code: 'required' })
-    else if (typeof v !== 'string' || checkFormat(REQUEST_FIELDS[name].format, v) !== null) errors.push({ field: key, code: 'format' })
-    return typeof v === 'string' ? v : ''
-  }
-  for (const k of Object.keys(body)) {
-    if (!['walletId', 'customer.givenName', 'customer.surname', 'customer.email'].includes(k)) errors.push({ field: k, code: SESSION_FIXED_KEYS.has(k) ? 'mismatch' : 'not_allowed' })
-  }
-  const shopper = {
-    walletId: pick('walletId', 'walletId'),
-    givenName: pick('customer.givenName', 'qrGivenName', prefill.givenName),
-    surname: pick('customer.surname', 'surname', prefill.surname),
-    email: pick('customer.email', 'email', prefill.email),
-  }
-  if (errors.length > 0) return errorResponse(c, errors.some((e) => e.code === 'mismatch') ? 'param_mismatch' : 'invalid_request', 'Some fields are missing or invalid.', errors)
-  return sendReply(c, await c.get('session').qrVerify(shopper))
+checkout.post('/:id/qr/verify', describeRoute(DOCS.qrVerify), jsonBody(), async (c) => {
+  const parsed = parseQrVerifyBody(c.get('body'), c.get('view').customer ?? {})
+  if (!parsed.ok) return errorResponse(c, parsed.error.code, 'Some fields are missing or invalid.', parsed.error.fields)
+  return sendReply(c, await c.get('session').qrVerify(parsed.value))
 })
 
-checkout.post('/:id/qr/complete', jsonBody(), async (c) => {
+checkout.post('/:id/qr/complete', describeRoute(DOCS.qrComplete), jsonBody(), validate('json', noFields), async (c) => {
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
   if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
-  const extra = Object.keys(c.get('body'))
-  if (extra.length > 0) return errorResponse(c, 'invalid_request', 'This step takes no fields.', extra.map((field) => ({ field, code: 'not_allowed' as const })))
   return sendReply(c, await c.get('session').qrComplete(key))
 })
 
-checkout.post('/:id/invoice/regenerate', jsonBody(), async (c) => {
-  const extra = Object.keys(c.get('body'))
-  if (extra.length > 0) return errorResponse(c, 'invalid_request', 'This step takes no fields.', extra.map((field) => ({ field, code: 'not_allowed' as const })))
+checkout.post('/:id/invoice/regenerate', describeRoute(DOCS.invoiceRegenerate), jsonBody(), validate('json', noFields), async (c) => {
   return sendReply(c, await c.get('session').regenerateInvoice())
 })

@@ -7,13 +7,17 @@
  * page is the same for every id, known or not (R21).
  */
 import { Hono } from 'hono'
+import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
 import { effectiveOrigins, SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 import { framePage } from './frame-page.ts'
 
 export const frame = new Hono<{ Bindings: Env }>()
 
-frame.get('/:id', async (c) => {
+frame.get(
+  '/:id',
+  describeRoute({ summary: 'The card frame page (HTML) the element embeds in frame mode; the same page for every id', operationId: 'getCardFrame', responses: { '200': { description: 'HTML' } } }),
+  async (c) => {
   const id = c.req.param('id')
   // An unknown id is answered as a session that names no origins of its own: the deployment's
   // ALLOWED_ORIGINS. Only the CSP header is per session, and only for sessions with their own list.
@@ -36,4 +40,5 @@ frame.get('/:id', async (c) => {
   c.header('Referrer-Policy', 'strict-origin')
   c.header('Cache-Control', 'no-store')
   return c.html(framePage(c.req.query('locale')?.toLowerCase().split('-')[0]))
-})
+  },
+)

@@ -5,6 +5,8 @@
  * checksum (compared in constant time), and a return only triggers a status inquiry (R27, R28).
  */
 import { Hono } from 'hono'
+import { describeRoute } from 'hono-openapi'
+import { errors } from '../schemas/doc.ts'
 import { NOTIFICATION_FIELDS } from '../../shared/fields.ts'
 import { readFields } from '../../shared/read.ts'
 import type { Env } from '../env.ts'
@@ -15,7 +17,14 @@ import { effectiveOrigins, SESSION_ID, sessionStub } from '../middleware/browser
 
 export const gateway = new Hono<{ Bindings: Env }>()
 
-gateway.post('/notifications/:id', async (c) => {
+gateway.post(
+  '/notifications/:id',
+  describeRoute({
+    summary: 'Gateway notification: checksum verified, then applied only to a payment this session or operation received',
+    operationId: 'receiveNotification',
+    responses: { '200': { description: 'Received (applied, or already known)' }, ...errors(400, 401, 404, 409, 413) },
+  }),
+  async (c) => {
   const id = c.req.param('id')
   const operation = /^op_([0-9a-f]{64})$/.exec(id)
   if (!SESSION_ID.test(id) && !operation) return errorResponse(c, 'not_found', 'No such checkout.')
@@ -45,11 +54,16 @@ gateway.post('/notifications/:id', async (c) => {
   log.info('notification', { id, paymentId: n.paymentId, transactionStatus: n.transactionStatus, result: result.kind })
   if (result.kind === 'refused') return errorResponse(c, 'notification_mismatch', 'This notification is not about a payment of this checkout.')
   return c.json({ received: true, applied: result.kind === 'applied', status: result.status })
-})
+  },
+)
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
-gateway.on(['GET', 'POST'], '/return/:id', async (c) => {
+gateway.on(
+  ['GET', 'POST'],
+  '/return/:id',
+  describeRoute({ summary: 'Shopper return after 3-D Secure: confirms by inquiry, redirects to returnUrl', responses: { '303': { description: 'To the returnUrl' }, '200': { description: 'The result page' }, '404': { description: 'No such checkout' } } }),
+  async (c) => {
   const id = c.req.param('id')
   const operation = /^op_([0-9a-f]{64})$/.exec(id)?.[1]
   // An invoice regenerated through the merchant route returns here too: its status, no inquiry.
@@ -72,7 +86,8 @@ gateway.on(['GET', 'POST'], '/return/:id', async (c) => {
   c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
   c.header('Cache-Control', 'no-store')
   return c.html(returnPage(confirmed.status, back))
-})
+  },
+)
 
 const RESULT: Record<string, [title: string, text: string, tone: 'ok' | 'bad' | 'wait']> = {
   succeeded: ['Payment successful', 'Thank you: your payment went through. You can go back to the shop now.', 'ok'],

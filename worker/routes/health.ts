@@ -6,6 +6,8 @@
  * reachable gateway: "record not found" proves all three without moving money.
  */
 import { Hono } from 'hono'
+import { describeRoute } from 'hono-openapi'
+import { errors } from '../schemas/doc.ts'
 import { gatewayClient } from '../config.ts'
 import type { Env } from '../env.ts'
 import { randomToken } from '../ids.ts'
@@ -15,7 +17,15 @@ export const health = new Hono<{ Bindings: Env }>()
 
 health.use('/', async (c, next) => (c.req.query('deep') === undefined ? next() : merchantAuth()(c, next)))
 
-health.get('/', async (c) => {
+health.get(
+  '/',
+  describeRoute({
+    summary: 'Liveness; with deep=1 (merchant key) a harmless gateway inquiry proves token, checksum and reachability',
+    operationId: 'getHealth',
+    parameters: [{ name: 'deep', in: 'query', required: false, schema: { type: 'string', enum: ['1'] } }],
+    responses: { '200': { description: 'ok' }, '503': { description: 'The gateway check failed: error is gateway_unavailable, gateway_auth_failed or gateway_rejected' }, ...errors(401) },
+  }),
+  async (c) => {
   const gateway = new URL(c.env.GATEWAY_BASE_URL).origin
   if (c.req.query('deep') === undefined) return c.json({ ok: true, gateway })
   const started = Date.now()
@@ -31,4 +41,5 @@ health.get('/', async (c) => {
             ? { ok: false, token: 'unknown', error: 'gateway_unavailable', reason: outcome.reason }
             : { ok: true, token: 'ok' }
   return c.json({ ok: check.ok, gateway, deep: { ...check, ms: Date.now() - started } }, check.ok ? 200 : 503)
-})
+  },
+)

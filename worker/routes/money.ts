@@ -9,12 +9,15 @@
  * - refused before the gateway (state, amount, idempotency): 409/422/404 with the error shape.
  */
 import { Hono, type Context } from 'hono'
+import { describeRoute } from 'hono-openapi'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
 import { sha256Hex } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
+import { validate } from '../middleware/validate.ts'
+import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { HANDLERS, type RequestOf } from '../payments/operations/index.ts'
 import type { OperationResult, PaymentObject } from '../payments/payment-object.ts'
 import type { OperationKind } from '../payments/types.ts'
@@ -50,24 +53,50 @@ export function sendOperationResult(c: Context, result: OperationResult): Respon
   }
 }
 
-async function runOperation<K extends OperationKind>(c: Ctx, kind: K): Promise<Response> {
+async function runOperation<K extends OperationKind>(c: Ctx, kind: K, request: RequestOf[K]): Promise<Response> {
   const paymentId = c.req.param('paymentId') ?? ''
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
   if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
-  if (checkFormat('gatewayId', paymentId) !== null) return errorResponse(c, 'invalid_request', 'Not a payment id.', [{ field: 'paymentId', code: 'format' }])
-  const parsed = HANDLERS[kind].parse(c.get('body'))
-  if (!parsed.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', parsed.error)
-  const request = parsed.value as RequestOf[K]
   const fingerprint = await sha256Hex(JSON.stringify({ kind, request }))
   return sendOperationResult(c, await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request))
 }
 
-for (const kind of Object.keys(PATHS) as OperationKind[]) {
-  money.post(`/:paymentId/${PATHS[kind]}`, jsonBody(), (c) => runOperation(c, kind))
+const operationResponses = {
+  '200': { description: 'Succeeded (or replayed, with Idempotent-Replayed: true)', ...json(ref('OperationResult')) },
+  '202': { description: 'The gateway has not answered: the operation is unknown, settled by status inquiry (never sent twice) and told by webhook', ...json(ref('OperationResult')) },
+  ...errors(400, 401, 404, 409, 413, 422, 429, 502, 503),
 }
 
-money.get('/:paymentId', async (c) => {
+const SUMMARIES: Readonly<Record<OperationKind, string>> = {
+  capture: 'Capture an authorisation (PA), in full or in part, once. 409 payment_state: not an authorisation, captured or voided already; 409 amount_too_large: above the authorised amount.',
+  void: 'Void an authorisation that is not captured. 409 payment_state after a capture (refund instead).',
+  refund: 'Refund in full or in part; several partial refunds up to what was captured (refunds in flight count). 409 amount_too_large above what remains, 409 payment_state before a capture.',
+}
+
+const PAYMENT_ID = { paymentId: 'gatewayId' } as const
+
+for (const kind of Object.keys(PATHS) as OperationKind[]) {
+  money.post(
+    `/:paymentId/${PATHS[kind]}`,
+    describeRoute({ summary: SUMMARIES[kind], operationId: kind === 'void' ? 'voidPayment' : `${kind}Payment`, security: merchant, parameters: [...pathParams(PAYMENT_ID), idempotencyKey()], responses: operationResponses }),
+    jsonBody(),
+    validate('json', HANDLERS[kind].body as typeof HANDLERS.capture.body, { params: PAYMENT_ID }),
+    (c) => runOperation(c, kind, c.req.valid('json') as RequestOf[typeof kind]),
+  )
+}
+
+money.get(
+  '/:paymentId',
+  describeRoute({
+    summary: 'The payment: amounts captured and refunded, its captures, voids and refunds, session, order, metadata',
+    operationId: 'getPayment',
+    security: merchant,
+    parameters: pathParams(PAYMENT_ID),
+    responses: { '200': { description: 'Payment', ...json(ref('Payment')) }, ...errors(401, 404, 429) },
+  }),
+  async (c) => {
   const paymentId = c.req.param('paymentId')
   const view = checkFormat('gatewayId', paymentId) === null ? await paymentStub(c.env, paymentId).view() : undefined
   return view ? c.json(view) : errorResponse(c, 'not_found', 'No such payment (a payment appears here shortly after it succeeds).')
-})
+  },
+)

@@ -10,12 +10,12 @@ import type { MerchantOperation } from '../sessions/merchant-operation.ts'
 import type { OrderRegistry } from '../sessions/order-registry.ts'
 import type { Reply } from '../sessions/reply.ts'
 
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,64}$/
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,64}$/
 
 /** At most 64 characters of `[A-Za-z0-9_-]` (SECURITY.md R13); UUIDs fit. */
 export function idempotencyKeyOf(header: string | undefined): string | FieldError {
-  if (header === undefined) return { field: 'Idempotency-Key', code: 'required' }
-  return IDEMPOTENCY_KEY.test(header) ? header : { field: 'Idempotency-Key', code: 'format' }
+  if (header === undefined) return { field: 'Idempotency-Key', code: 'required', expected: IDEMPOTENCY_KEY.source }
+  return IDEMPOTENCY_KEY.test(header) ? header : { field: 'Idempotency-Key', code: 'format', expected: IDEMPOTENCY_KEY.source }
 }
 
 export function operationStub(env: Env, name: string): DurableObjectStub<MerchantOperation> {

@@ -4,56 +4,71 @@
  * status inquiry. Repeats need an Idempotency-Key: the same key never charges twice.
  */
 import { Hono } from 'hono'
-import { DEFAULT_AMOUNT_BOUNDS, fitsMinorUnits } from '../../shared/money.ts'
-import { validateFields } from '../../shared/validate.ts'
+import { describeRoute } from 'hono-openapi'
+import { checkFormat, FORMAT_EXPECTED, ID_RE } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
-import { gatewayClient } from '../config.ts'
+import { amountBounds, gatewayClient } from '../config.ts'
 import { errorResponse } from '../errors.ts'
-import { checkFormat } from '../../shared/formats.ts'
 import { sha256Hex } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
+import { validate } from '../middleware/validate.ts'
+import { errors, idempotencyKey, merchant, pathParams } from '../schemas/doc.ts'
+import { inquiryBody, repeatBody } from '../schemas/payments.ts'
 import { idempotencyKeyOf, operationStub, sendReply } from './operations.ts'
 
 export const payments = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
 payments.use('*', merchantAuth())
 
-payments.post('/:paymentId/repeat', jsonBody(), async (c) => {
-  const paymentId = c.req.param('paymentId')
-  const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
-  const body = c.get('body')
-  const extra = Object.keys(body).filter((k) => !['amount', 'currency', 'paymentType'].includes(k))
-  const bounds = { min: c.env.AMOUNT_MIN ?? DEFAULT_AMOUNT_BOUNDS.min, max: c.env.AMOUNT_MAX ?? DEFAULT_AMOUNT_BOUNDS.max }
-  // paymentType may be left out (DB); amount and currency may not.
-  const valid = validateFields(['amount', 'currency', 'paymentType'], body, { amountBounds: bounds })
-  const errors = [...extra.map((field) => ({ field, code: 'not_allowed' as const })), ...(valid.ok ? [] : valid.error)]
-  for (const required of ['amount', 'currency']) if (body[required] === undefined) errors.push({ field: required, code: 'required' })
-  if (checkFormat('gatewayId', paymentId) !== null) errors.push({ field: 'paymentId', code: 'format' })
-  if (valid.ok && valid.value.amount && valid.value.currency && !fitsMinorUnits(valid.value.amount, valid.value.currency)) errors.push({ field: 'amount', code: 'minor_units' })
-  if (errors.length > 0 || !valid.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', errors)
-  const v = valid.value
-  const params = {
-    kind: 'repeat' as const,
-    paymentId,
-    amount: v.amount ?? '',
-    currency: v.currency ?? '',
-    paymentType: (v.paymentType ?? 'DB') as 'DB' | 'PA',
-    // Derived from the key: the same repeat always carries the same reference.
-    merchantTransactionId: `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`,
-  }
-  const fingerprint = await sha256Hex(JSON.stringify(params))
-  return sendReply(c, await operationStub(c.env, `repeat:${key}`).run(params, fingerprint))
-})
+const PAYMENT_ID = { paymentId: 'gatewayId' } as const
 
-payments.post('/:paymentId/inquiry', jsonBody(), async (c) => {
+payments.post(
+  '/:paymentId/repeat',
+  describeRoute({
+    summary: 'A REPEATED payment by payment id (customer absent)',
+    operationId: 'repeatPayment',
+    security: merchant,
+    parameters: [...pathParams(PAYMENT_ID), idempotencyKey()],
+    responses: { '200': { description: 'Outcome (status succeeded | declined | pending | unknown)' }, ...errors(400, 401, 404, 409, 413, 422, 429, 502) },
+  }),
+  jsonBody(),
+  validate('json', repeatBody(), { params: PAYMENT_ID, forRequest: (env) => repeatBody(amountBounds(env)) }),
+  async (c) => {
+    const paymentId = c.req.param('paymentId')
+    const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
+    if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+    const v = c.req.valid('json')
+    const params = {
+      kind: 'repeat' as const,
+      paymentId,
+      amount: v.amount,
+      currency: v.currency,
+      paymentType: v.paymentType === 'PA' ? ('PA' as const) : ('DB' as const),
+      // Derived from the key: the same repeat always carries the same reference.
+      merchantTransactionId: `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`,
+    }
+    const fingerprint = await sha256Hex(JSON.stringify(params))
+    return sendReply(c, await operationStub(c.env, `repeat:${key}`).run(params, fingerprint))
+  },
+)
+
+payments.post(
+  '/:paymentId/inquiry',
+  describeRoute({
+    summary: 'Gateway status inquiry (idType PID default, or MID)',
+    operationId: 'inquirePayment',
+    security: merchant,
+    parameters: pathParams({ paymentId: { pattern: ID_RE.source, description: 'A paymentId (PID) or a merchantTransactionId (MID)' } }),
+    responses: { '200': { description: 'Status' }, ...errors(400, 401, 404, 413, 429, 503) },
+  }),
+  jsonBody(),
+  validate('json', inquiryBody),
+  async (c) => {
   const id = c.req.param('paymentId')
-  const extra = Object.keys(c.get('body')).filter((k) => k !== 'idType')
-  if (extra.length > 0) return errorResponse(c, 'invalid_request', 'Only idType may be given.', extra.map((field) => ({ field, code: 'not_allowed' as const })))
-  const idType = c.get('body').idType ?? 'PID'
-  if (idType !== 'PID' && idType !== 'MID') return errorResponse(c, 'invalid_request', 'idType is PID or MID.', [{ field: 'idType', code: 'invalid_value' }])
-  if (checkFormat(idType === 'PID' ? 'gatewayId' : 'merchantTransactionId', id) !== null) return errorResponse(c, 'invalid_request', 'Not a payment id.', [{ field: 'paymentId', code: 'format' }])
+  const idType = c.req.valid('json').idType ?? 'PID'
+  const format = idType === 'PID' ? 'gatewayId' : 'merchantTransactionId'
+  if (checkFormat(format, id) !== null) return errorResponse(c, 'invalid_request', 'Not a payment id.', [{ field: 'paymentId', code: 'format', expected: FORMAT_EXPECTED[format] }])
   const outcome = await gatewayClient(c.env).inquiry(id, idType)
   switch (outcome.kind) {
     case 'not_found':
@@ -82,4 +97,5 @@ payments.post('/:paymentId/inquiry', jsonBody(), async (c) => {
       })
     }
   }
-})
+  },
+)

@@ -5,10 +5,12 @@
  * gateway confirmed, 202 while it is being sent again (no answer yet), 502 when it refused.
  */
 import { Hono } from 'hono'
-import { checkFormat } from '../../shared/formats.ts'
+import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
+import { paramErrors } from '../middleware/validate.ts'
+import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import type { RegistrationObject } from '../registrations/registration-object.ts'
 import { idempotencyKeyOf } from './operations.ts'
 
@@ -20,13 +22,26 @@ export function registrationStub(env: Env, registrationId: string): DurableObjec
   return env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(registrationId))
 }
 
-registrations.delete('/:registrationId', async (c) => {
+const REGISTRATION_ID = { registrationId: 'gatewayId' } as const
+
+registrations.delete(
+  '/:registrationId',
+  describeRoute({
+    summary: 'Delete a saved card at the gateway; from the request on, new saved-card sessions with it are 409 registration_deleted',
+    operationId: 'deleteRegistration',
+    security: merchant,
+    parameters: [...pathParams(REGISTRATION_ID), idempotencyKey()],
+    responses: { '200': { description: 'Deleted', ...json(ref('Registration')) }, '202': { description: 'No answer yet: sent again until the gateway answers', ...json(ref('Registration')) }, ...errors(400, 401, 429, 502) },
+  }),
+  async (c) => {
   const id = c.req.param('registrationId')
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
   if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
-  if (checkFormat('gatewayId', id) !== null) return errorResponse(c, 'invalid_request', 'Not a registration id.', [{ field: 'registrationId', code: 'format' }])
+  const bad = paramErrors('registrationId', 'gatewayId', id)
+  if (bad.length > 0) return errorResponse(c, 'invalid_request', 'Not a registration id.', bad)
   const result = await registrationStub(c.env, id).delete(id, key)
   if (result.kind === 'refused') return errorResponse(c, result.code, result.message)
   if (result.replayed) c.header('Idempotent-Replayed', 'true')
   return c.json(result.registration, result.registration.status === 'deleted' ? 200 : 202)
-})
+  },
+)

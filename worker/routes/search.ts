@@ -7,14 +7,16 @@
  * objects themselves.
  */
 import { Hono, type Context } from 'hono'
+import { describeRoute } from 'hono-openapi'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
 import { SESSION_ID } from '../middleware/browser-access.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
+import { errors, json, merchant, ref } from '../schemas/doc.ts'
 import { PAYMENT_STATUSES } from '../payments/status.ts'
 import type { IndexTable } from '../search/rows.ts'
-import { listPage, parseListQuery } from '../search/query.ts'
+import { LIST_QUERY_DOC, listPage, parseListQuery } from '../search/query.ts'
 import { STATUSES } from '../sessions/types.ts'
 
 const LISTS: Readonly<Record<IndexTable, { statuses: readonly string[]; idOk: (id: string) => boolean }>> = {
@@ -33,8 +35,30 @@ async function list(c: Context<{ Bindings: Env }>, table: IndexTable): Promise<R
 
 export const paymentSearch = new Hono<{ Bindings: Env }>()
 paymentSearch.use('*', merchantAuth())
-paymentSearch.get('/', (c) => list(c, 'payments'))
+const page = (item: object) => json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' } } })
+
+paymentSearch.get(
+  '/',
+  describeRoute({
+    summary: 'Find payments, newest first (search index: may lag the payments by a moment)',
+    operationId: 'listPayments',
+    security: merchant,
+    parameters: LIST_QUERY_DOC(PAYMENT_STATUSES),
+    responses: { '200': { description: 'A page', ...page(ref('Payment')) }, ...errors(400, 401, 429) },
+  }),
+  (c) => list(c, 'payments'),
+)
 
 export const sessionSearch = new Hono<{ Bindings: Env }>()
 sessionSearch.use('*', merchantAuth())
-sessionSearch.get('/', (c) => list(c, 'sessions'))
+sessionSearch.get(
+  '/',
+  describeRoute({
+    summary: 'Find sessions, newest first (search index: may lag by a moment)',
+    operationId: 'listSessions',
+    security: merchant,
+    parameters: LIST_QUERY_DOC(STATUSES),
+    responses: { '200': { description: 'A page', ...page({ type: 'object' }) }, ...errors(400, 401, 429) },
+  }),
+  (c) => list(c, 'sessions'),
+)

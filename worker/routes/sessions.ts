@@ -3,7 +3,8 @@
  * Merchant server routes for checkout sessions: create one, read its whole state.
  */
 import { Hono } from 'hono'
-import { DEFAULT_AMOUNT_BOUNDS } from '../../shared/money.ts'
+import { describeRoute } from 'hono-openapi'
+import { amountBounds } from '../config.ts'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
 import { newClientSecret, newSessionId, sha256Hex } from '../ids.ts'
@@ -11,7 +12,10 @@ import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { seal, unseal } from '../sessions/order-registry.ts'
-import { parseSessionInput } from '../sessions/parse-input.ts'
+import { validate } from '../middleware/validate.ts'
+import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
+import { sessionBody } from '../schemas/sessions.ts'
+import { sessionInputOf } from '../sessions/parse-input.ts'
 import { fail, type Reply } from '../sessions/reply.ts'
 import { idempotencyKeyOf, registry, sendReply } from './operations.ts'
 import { registrationStub } from './registrations.ts'
@@ -25,13 +29,22 @@ sessions.use('*', merchantAuth())
  * optional Idempotency-Key makes the request safe to repeat: the same request gets the same
  * session back (with its client secret), the same key with another body is refused.
  */
-sessions.post('/', jsonBody(), async (c) => {
+sessions.post(
+  '/',
+  describeRoute({
+    summary: 'Create a checkout session',
+    operationId: 'createSession',
+    security: merchant,
+    parameters: [idempotencyKey(false)],
+    responses: { '201': { description: 'Created (or replayed, with Idempotent-Replayed: true)', ...json(ref('SessionCreated')) }, ...errors(400, 401, 403, 409, 413, 422, 429) },
+  }),
+  jsonBody(),
+  validate('json', sessionBody(), { forRequest: (env) => sessionBody(amountBounds(env)) }),
+  async (c) => {
   const header = c.req.header('Idempotency-Key')
   const key = header === undefined ? undefined : idempotencyKeyOf(header)
   if (key !== undefined && typeof key !== 'string') return errorResponse(c, 'invalid_request', 'The Idempotency-Key header is malformed.', [key])
-  const bounds = { min: c.env.AMOUNT_MIN ?? DEFAULT_AMOUNT_BOUNDS.min, max: c.env.AMOUNT_MAX ?? DEFAULT_AMOUNT_BOUNDS.max }
-  const input = parseSessionInput(c.get('body'), bounds)
-  if (!input.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', input.error)
+  const input = { ok: true as const, value: sessionInputOf(c.req.valid('json')) }
   // A saved card the merchant deleted (or is deleting) pays no more (registrations.ts).
   const registrationId = input.value.methods?.includes('saved-card') ? input.value.registrationId : undefined
   if (registrationId && (await registrationStub(c.env, registrationId).isDeleted())) {
@@ -73,10 +86,21 @@ sessions.post('/', jsonBody(), async (c) => {
   }
   if (keyClaim) await keyClaim.complete(await seal(apiKey, reply))
   return sendReply(c, reply)
-})
+  },
+)
 
-sessions.get('/:id', async (c) => {
+sessions.get(
+  '/:id',
+  describeRoute({
+    summary: 'The whole state of a session (never card data)',
+    operationId: 'getSession',
+    security: merchant,
+    parameters: pathParams({ id: { pattern: SESSION_ID.source } }),
+    responses: { '200': { description: 'Session', ...json({ type: 'object' }) }, ...errors(401, 404, 429) },
+  }),
+  async (c) => {
   const id = c.req.param('id')
   const view = SESSION_ID.test(id) ? await sessionStub(c.env, id).merchantView() : undefined
   return view ? c.json(view) : errorResponse(c, 'not_found', 'No such checkout session.')
-})
+  },
+)

@@ -5,9 +5,9 @@
  * not captured is released by the gateway; a captured payment can then be refunded.
  */
 import { parseAmount } from '../../../shared/money.ts'
-import { err, ok } from '../../../shared/result.ts'
+import { captureBody } from '../../schemas/payments.ts'
 import { IN_FLIGHT_OPERATION } from '../types.ts'
-import { minorUnitsRefusal, onlyKeys, optionalAmount, refuse, type OperationHandler } from './handler.ts'
+import { minorUnitsRefusal, refuse, type OperationHandler } from './handler.ts'
 
 export interface CaptureRequest {
   /** Hundredths; the whole authorisation when absent. */
@@ -17,14 +17,7 @@ export interface CaptureRequest {
 export const capture: OperationHandler<CaptureRequest> = {
   kind: 'capture',
   prefix: 'cp',
-  keys: ['amount'],
-  parse(body) {
-    const errors = onlyKeys(body, this.keys)
-    const amount = optionalAmount(body)
-    if (!amount.ok) errors.push(...amount.error)
-    if (errors.length > 0 || !amount.ok) return err(errors)
-    return ok(amount.value === undefined ? {} : { amountMinor: amount.value })
-  },
+  body: captureBody,
   admit(p, req) {
     if (p.paymentType !== 'PA') return refuse('payment_state', 'Only an authorisation (paymentType PA) can be captured; this payment was captured when it was paid.')
     if (p.voided) return refuse('payment_state', 'This authorisation was voided.')

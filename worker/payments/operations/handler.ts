@@ -1,16 +1,15 @@
 /**
  * @module
  * What one money operation on a payment is made of, so that the next one is one new module: its
- * typed request (parsed at the route), its admission against the payment's state and amounts
+ * typed request (its schema, checked at the route), its admission against the payment's state and amounts
  * (inside the payment object, before anything is written), its typed gateway call, what its
  * success does to the payment, and its events. The payment object runs every kind through the
  * same state machine (`types.ts`: processing -> succeeded | failed | unknown -> ...) by looking
  * the handler up in `HANDLERS` (index.ts); nothing branches on the kind.
  */
 import type { ErrorCode, FieldError } from '../../../shared/errors.ts'
-import { validateFields } from '../../../shared/validate.ts'
-import { DEFAULT_AMOUNT_BOUNDS, fitsMinorUnits, formatAmount, parseAmount } from '../../../shared/money.ts'
-import { err, ok, type Result } from '../../../shared/result.ts'
+import type * as v from 'valibot'
+import { fitsMinorUnits, formatAmount } from '../../../shared/money.ts'
 import type { GatewayClient } from '../../gateway/client.ts'
 import type { PaymentOutcome } from '../../gateway/outcome.ts'
 import type { EventType } from '../../webhooks/events.ts'
@@ -36,10 +35,8 @@ export interface OperationHandler<Req> {
   readonly kind: OperationKind
   /** Prefix of the operation's id (`re_...`) and of its merchantTransactionId at the gateway. */
   readonly prefix: string
-  /** The body keys it takes; anything else is refused. */
-  readonly keys: readonly string[]
-  /** The merchant's body as the typed request, or every field error (route side, no state). */
-  parse(body: Record<string, unknown>): Result<Req, FieldError[]>
+  /** The merchant's body: its schema, whose output is the typed request (checked at the route, worker/schemas/payments.ts). */
+  readonly body: v.GenericSchema<unknown, Req>
   /** Against the payment as it stands, counting operations in flight: a refusal, or what it moves. */
   admit(p: PaymentRecord, req: Req): Refusal | Admitted
   /** The gateway call, with the operation's own merchantTransactionId. */
@@ -48,21 +45,6 @@ export interface OperationHandler<Req> {
   apply(p: PaymentRecord, op: MoneyOperation): void
   /** The event told when the operation enters each of these states. */
   readonly events: Readonly<Record<'succeeded' | 'failed' | 'unknown', EventType>>
-}
-
-/** Parses an optional `amount` (the same grammar and bounds as a session's). */
-export function optionalAmount(body: Record<string, unknown>): Result<number | undefined, FieldError[]> {
-  if (body.amount === undefined) return ok(undefined)
-  const valid = validateFields(['amount'], { amount: body.amount }, { amountBounds: DEFAULT_AMOUNT_BOUNDS })
-  if (!valid.ok) return err(valid.error)
-  return ok(parseAmount(valid.value.amount ?? ''))
-}
-
-/** Refuses body keys a handler does not take. */
-export function onlyKeys(body: Record<string, unknown>, keys: readonly string[]): FieldError[] {
-  return Object.keys(body)
-    .filter((k) => !keys.includes(k))
-    .map((field) => ({ field, code: 'not_allowed' as const }))
 }
 
 /** An amount must be a whole number of the payment currency's minor units (JPY: whole yen). */

@@ -4,12 +4,10 @@
  * (checksum memberId|secureKey|paymentId|amount). Several partial refunds may follow each other;
  * together they never exceed what was captured, counting the refunds still in flight.
  */
-import type { FieldError } from '../../../shared/errors.ts'
 import { formatAmount } from '../../../shared/money.ts'
-import { err, ok } from '../../../shared/result.ts'
-import { looksLikeCardNumber } from '../../sessions/metadata.ts'
+import { refundBody } from '../../schemas/payments.ts'
 import { refundable } from '../status.ts'
-import { minorUnitsRefusal, onlyKeys, optionalAmount, refuse, type OperationHandler } from './handler.ts'
+import { minorUnitsRefusal, refuse, type OperationHandler } from './handler.ts'
 
 export interface RefundRequest {
   /** Hundredths; what remains refundable when absent. */
@@ -17,25 +15,10 @@ export interface RefundRequest {
   readonly reason?: string
 }
 
-const MAX_REASON = 200
-
 export const refund: OperationHandler<RefundRequest> = {
   kind: 'refund',
   prefix: 're',
-  keys: ['amount', 'reason'],
-  parse(body) {
-    const errors: FieldError[] = onlyKeys(body, this.keys)
-    const amount = optionalAmount(body)
-    if (!amount.ok) errors.push(...amount.error)
-    const reason = body.reason
-    if (reason !== undefined) {
-      if (typeof reason !== 'string' || reason.length === 0) errors.push({ field: 'reason', code: 'format' })
-      else if (reason.length > MAX_REASON) errors.push({ field: 'reason', code: 'length' })
-      else if (looksLikeCardNumber(reason)) errors.push({ field: 'reason', code: 'not_allowed' })
-    }
-    if (errors.length > 0 || !amount.ok) return err(errors)
-    return ok({ ...(amount.value === undefined ? {} : { amountMinor: amount.value }), ...(typeof reason === 'string' ? { reason } : {}) })
-  },
+  body: refundBody,
   admit(p, req) {
     if (p.voided) return refuse('payment_state', 'This authorisation was voided; there is nothing to refund.')
     if (p.capturedMinor === 0) return refuse('payment_state', 'Nothing is captured yet: capture the authorisation first, or void it.')

@@ -4,20 +4,16 @@
  * memberId|secureKey|paymentId). The shopper's funds are released; nothing can be captured after.
  */
 import { parseAmount } from '../../../shared/money.ts'
-import { err, ok } from '../../../shared/result.ts'
+import { voidBody } from '../../schemas/payments.ts'
 import { IN_FLIGHT_OPERATION } from '../types.ts'
-import { onlyKeys, refuse, type OperationHandler } from './handler.ts'
+import { refuse, type OperationHandler } from './handler.ts'
 
 export type VoidRequest = Record<string, never>
 
 export const voidAuthorisation: OperationHandler<VoidRequest> = {
   kind: 'void',
   prefix: 'vd',
-  keys: [],
-  parse(body) {
-    const errors = onlyKeys(body, this.keys)
-    return errors.length > 0 ? err(errors) : ok({})
-  },
+  body: voidBody,
   admit(p) {
     if (p.paymentType !== 'PA') return refuse('payment_state', 'Only an authorisation (paymentType PA) can be voided; refund this payment instead.')
     if (p.voided) return refuse('payment_state', 'This authorisation is voided already.')
