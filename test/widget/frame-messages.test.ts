@@ -8,8 +8,11 @@ describe('card frame messages', () => {
     { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: {} },
     { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: { '--pay-accent': '#7a1fa2', '--pay-radius': '2px', '--pay-font': "'Inter', sans-serif" } },
     { channel: CHANNEL, type: 'submit' },
+    { channel: CHANNEL, type: 'method', method: 'saved-card' },
   ]
   const bad: unknown[] = [
+    { channel: CHANNEL, type: 'method', method: 'qr' },
+    { channel: CHANNEL, type: 'method', method: 'card', card: '4111111111111111' },
     null,
     'init',
     { type: 'submit' },
@@ -34,6 +37,13 @@ describe('card frame messages', () => {
     expect(parseFrameMessage({ channel: CHANNEL, type: 'result', status: 'succeeded', paymentId: '1', brand: 'visa', last4: '4111111111111111', attemptsRemaining: 2 })).to.equal(undefined)
     expect(parseFrameMessage({ channel: CHANNEL, type: 'change', valid: true, brand: 'visa', number: '4111111111111111' })).to.equal(undefined)
     expect(parseFrameMessage({ channel: CHANNEL, type: 'resize', height: -1 })).to.equal(undefined)
+    // The methods of a session with several: known names only, each once, nothing else.
+    expect(parseFrameMessage({ channel: CHANNEL, type: 'methods', methods: ['card', 'qr'], method: null })).to.not.equal(undefined)
+    expect(parseFrameMessage({ channel: CHANNEL, type: 'methods', methods: ['card', 'qr'], method: 'qr' })).to.not.equal(undefined)
+    expect(parseFrameMessage({ channel: CHANNEL, type: 'methods', methods: ['card', '4111111111111111'], method: null })).to.equal(undefined)
+    expect(parseFrameMessage({ channel: CHANNEL, type: 'methods', methods: ['card', 'card'], method: null })).to.equal(undefined)
+    expect(parseFrameMessage({ channel: CHANNEL, type: 'methods', methods: [], method: null })).to.equal(undefined)
+    expect(parseFrameMessage({ channel: CHANNEL, type: 'methods', methods: ['card'], method: 'cash' })).to.equal(undefined)
   })
 
   it('<pay-checkout isolation="frame"> ignores a well-formed message that does not come from its frame', async () => {

@@ -279,7 +279,7 @@ export class PayCheckout extends HTMLElement {
    */
   private async methods(methods: readonly string[], locked: string | null): Promise<void> {
     if (methods.length < 2) return
-    const { loadMessages, loadPicker, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
+    const { direction, loadMessages, loadPicker, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
     await loadPicker()
     if (!this.frame) return
     let picker = this.picker
@@ -289,7 +289,9 @@ export class PayCheckout extends HTMLElement {
       picker.addEventListener('pay-change', (e) => void (e.detail.method && this.choose(e.detail.method)))
       this.root.prepend(picker)
       const p = picker
-      void loadMessages(resolveLocale([this.resolvedLocale()])).then((m) => (p.messages = m))
+      const locale = resolveLocale([this.resolvedLocale()])
+      p.dir = direction(locale)
+      void loadMessages(locale, true).then((m) => (p.messages = m))
     }
     picker.methods = methods as PayMethodPicker['methods']
     picker.locked = locked as PayMethodPicker['locked']
@@ -384,6 +386,8 @@ export class PayCheckout extends HTMLElement {
     p.className = 'notice'
     p.setAttribute('part', 'status')
     p.setAttribute('role', 'alert')
+    // English or the shopper's language, which may read right to left: the text decides.
+    p.dir = 'auto'
     p.textContent = text
     this.root.append(p)
   }
@@ -445,8 +449,9 @@ export class PayCheckout extends HTMLElement {
 
   /** Clears the form and any error, and shows the form again if the session can still be paid. */
   reset(): void {
-    if (this.isolation === 'frame') this.toFrame({ type: 'reset' })
-    else this.inline?.reset()
+    if (this.isolation === 'inline') this.inline?.reset()
+    else if (this.other?.isConnected) this.other.reset()
+    else this.toFrame({ type: 'reset' })
   }
 }
 
