@@ -128,6 +128,21 @@ describe('the money rule across methods', () => {
     expect((await sessionState(s.id)).attempts).toEqual([expect.objectContaining({ method: 'qr' })])
   })
 
+  it('a card pay and a QR complete sent at the same time: one payment starts, the other is refused with 409; one charge', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const [card, qr] = await Promise.all([pay(s, '4111111111111111'), completeQr(s)])
+    const answers = [card, qr]
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
+    const refused = answers.find((a) => a.status !== 200)
+    expect(refused?.status).toBe(409)
+    expect(['method_in_progress', 'qr_withdrawn']).toContain((refused?.body as { error?: { code: string } }).error?.code)
+    const state = await sessionState(s.id)
+    expect(state.status).toBe('succeeded')
+    expect(state.attempts).toHaveLength(1)
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
+
   it('card in flight (on the bank page) -> QR verify is refused, naming card', async () => {
     const s = await createSession({ methods: ['card', 'qr'] })
     expect((await pay(s, THREE_DS)).body.status).toBe('action_required')
