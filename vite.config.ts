@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { defineConfig, type Plugin } from 'vite'
 import { FRAME_SCRIPTS } from './widget/card-frame/preload.ts'
 
@@ -67,8 +68,36 @@ function integrityAndPreload(): Plugin {
   }
 }
 
+/**
+ * Each locale is two chunks of strings alone, one a line in English's key order
+ * (`widget/i18n/index.ts` puts the keys back; keys and quotes were a third of every chunk): the
+ * card flow's messages (`<locale>.js`, its default export) and the other methods' (`<locale>.more.js`,
+ * which it imports on demand; `widget/i18n/parts.ts`). Each must stay within 1.2 KB brotli. The
+ * translator's file stays one object keyed by message; the locale test checks that every file has
+ * exactly English's keys.
+ */
+function packLocales(): Plugin {
+  return {
+    name: 'pay-pack-locales',
+    async load(id) {
+      const m = /\/widget\/i18n\/messages\/([\w-]+)\.ts(\?more)?$/.exec(id.replace(/\\/g, '/'))
+      if (!m?.[1] || m[1] === 'en') return null
+      // Plain data files: Node runs them as they are (type stripping).
+      const dir = pathToFileURL(dirname(id.replace(/\?more$/, ''))).href
+      const { en } = (await import(`${dir}/en.ts`)) as { en: Record<string, string> }
+      const { MORE_KEYS } = (await import(`${dir}/../parts.ts`)) as { MORE_KEYS: readonly string[] }
+      const { messages } = (await import(`${dir}/${m[1]}.ts`)) as { messages: Record<string, string> }
+      const keys = m[2] ? MORE_KEYS : Object.keys(en).filter((k) => !MORE_KEYS.includes(k))
+      const lines = keys.map((k) => messages[k] ?? '')
+      if (lines.some((l) => l.includes('\n'))) this.error(`${m[1]}: a message holds a line break`)
+      const text = `export default \`${lines.join('\n').replace(/[\\`]|\$\{/g, (c) => `\\${c}`)}\`\n`
+      return m[2] ? text : `${text}export const more = () => import('./${m[1]}.ts?more')\n`
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [assetHeaders(), integrityAndPreload()],
+  plugins: [packLocales(), assetHeaders(), integrityAndPreload()],
   build: {
     outDir: 'dist/public/widget',
     emptyOutDir: true,
@@ -88,7 +117,8 @@ export default defineConfig({
       output: {
         // Vite 8 library mode only minifies with this set.
         minify: true,
-        chunkFileNames: 'chunks/[name].js',
+        // A locale's other-methods part is `<locale>.more.js` beside `<locale>.js`.
+        chunkFileNames: (chunk) => (chunk.facadeModuleId?.endsWith('?more') ? 'chunks/[name].more.js' : 'chunks/[name].js'),
       },
     },
   },

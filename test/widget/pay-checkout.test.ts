@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing'
 import { sendKeys } from '@web/test-runner-commands'
-import { en } from '../../widget/i18n/en.ts'
+import { en } from '../../widget/i18n/messages/en.ts'
 import { loadMessages, resolveLocale, SUPPORTED_LOCALES } from '../../widget/i18n/index.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 import { CARD, fill, form, input, mount, payButton, sessionState, setValue, status, until, root } from './helpers.ts'
@@ -274,8 +274,10 @@ describe('locales', () => {
 
   it('falls back from region to language to English', () => {
     expect(resolveLocale(['de-AT'])).to.equal('de')
-    expect(resolveLocale(['pt-BR', 'en'])).to.equal('pt')
-    expect(resolveLocale(['sv-SE'])).to.equal('en')
+    expect(resolveLocale(['pt-BR', 'en'])).to.equal('pt-BR')
+    expect(resolveLocale(['pt-PT'])).to.equal('pt')
+    expect(resolveLocale(['sv-SE'])).to.equal('sv')
+    expect(resolveLocale(['xx-YY'])).to.equal('en')
   })
 
   it('de-AT renders German, with the amount formatted for the locale', async () => {

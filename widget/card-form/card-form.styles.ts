@@ -9,6 +9,7 @@ export const cardFormStyles = [
     :host {
       display: block;
     }
+    /* The card number input is left to right in every locale, so its brand icon stays on its right. */
     .brand {
       position: absolute;
       right: 0.75rem;

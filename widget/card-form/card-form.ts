@@ -49,6 +49,9 @@ const SHIPPING: readonly InputSpec[] = [
 ]
 const SAVED: readonly InputSpec[] = [spec('cvv', 'cvv', 'cvv', 'tokenRepeat')]
 
+/** Digits and addresses read left to right in every locale, right-to-left forms included. */
+const LTR_INPUTS: readonly string[] = ['number', 'expiry', 'cvv', 'phone', 'email']
+
 const ERROR_KEYS: Partial<Record<FieldErrorCode, MessageKey>> = {
   required: 'err_required',
   format: 'err_format',
@@ -293,7 +296,7 @@ export class PayCardForm extends LitElement {
     const field: ShopperField = SHOPPER_FIELDS[name]
     const error = this.errors[s.id]
     const isCard = s.id === 'number'
-    const hint = s.id === 'cvv' ? format(this.messages, 'cvvHint', { n: cvvLength(this.brand) }) : ''
+    const hint = s.id === 'cvv' ? format(this.messages, 'cvvHint', { n: cvvLength(this.brand) }, this.locale) : ''
     const described = [hint ? `${s.id}-hint` : '', error ? `${s.id}-error` : ''].filter(Boolean).join(' ')
     const brand = this.brand
     const isList = s.id === 'country' || s.id === 'telnocc'
@@ -324,6 +327,7 @@ export class PayCardForm extends LitElement {
           .value=${value}
           autocomplete=${s.id === 'expiry' ? 'cc-exp' : field.input.autocomplete}
           inputmode=${field.input.inputmode ?? 'text'}
+          dir=${LTR_INPUTS.includes(s.id) ? 'ltr' : nothing}
           ?required=${s.required}
           aria-invalid=${error ? 'true' : 'false'}
           aria-describedby=${described || nothing}

@@ -7,8 +7,10 @@
  * them in parallel instead of one after the other; the build (vite.config.ts)
  * fails when this list no longer matches what the frame loads, so it cannot go stale.
  */
+import { LOCALES } from '../i18n/locales.ts'
+
 export const FRAME_SCRIPTS: readonly string[] = ['/widget/pay-checkout.js', '/widget/chunks/frame-page.js', '/widget/chunks/pay-checkout-inline.js']
 
-/** Locale chunks the frame may preload beside them, when its URL names the locale. */
-export const LOCALE_CHUNKS: readonly string[] = ['de', 'fr', 'es', 'it', 'nl', 'pt', 'ja']
+/** Locale chunks the frame may preload beside them, when its URL names the locale (its card flow's messages). */
+export const LOCALE_CHUNKS: readonly string[] = LOCALES.filter((l) => l !== 'en')
 

@@ -1,47 +1,119 @@
 /**
  * @module
- * Messages and formatting. English is built in; other locales are separate chunks, loaded only
- * when used. A locale falls back from region to language to English (`de-AT` -> `de` -> `en`).
+ * Messages and formatting. English is built in; each other locale is a chunk of its own
+ * (`widget/i18n/messages/<locale>.ts`), loaded only when used. A tag falls back from region to
+ * language to English (`de-AT` -> `de`, `es-MX` -> `es-419`, `xx` -> `en`: see `./locales.ts`).
+ * Amounts, dates and country names come from `Intl`, never from tables of our own.
  */
 import { minorUnits } from '../../shared/money.ts'
-import { en, type MessageKey, type Messages } from './en.ts'
+import { formatMessage } from './icu.ts'
+import { direction, LOCALES, resolveLocale, type Locale } from './locales.ts'
+import { en, type MessageKey, type Messages } from './messages/en.ts'
+import { MORE_KEYS } from './parts.ts'
 
-export type { MessageKey, Messages }
+export type { Locale, MessageKey, Messages }
+export { direction, en, resolveLocale }
 
-const LOADERS: Readonly<Record<string, () => Promise<{ messages: Messages }>>> = {
-  de: () => import('./de.ts'),
-  fr: () => import('./fr.ts'),
-  es: () => import('./es.ts'),
-  it: () => import('./it.ts'),
-  nl: () => import('./nl.ts'),
-  pt: () => import('./pt.ts'),
-  ja: () => import('./ja.ts'),
+/**
+ * A locale's module: from source, the translator's object; as built, the card flow's strings
+ * alone, one a line in English's key order, and `more()` for the other methods' strings
+ * (vite.config.ts, `packLocales`; `./parts.ts`).
+ */
+type Chunk = { messages?: Messages; default?: string; more?: () => Promise<{ default: string }> }
+
+const LOADERS: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<Chunk>>> = {
+  ar: () => import('./messages/ar.ts'),
+  bg: () => import('./messages/bg.ts'),
+  ca: () => import('./messages/ca.ts'),
+  cs: () => import('./messages/cs.ts'),
+  da: () => import('./messages/da.ts'),
+  de: () => import('./messages/de.ts'),
+  el: () => import('./messages/el.ts'),
+  'en-GB': () => import('./messages/en-GB.ts'),
+  es: () => import('./messages/es.ts'),
+  'es-419': () => import('./messages/es-419.ts'),
+  et: () => import('./messages/et.ts'),
+  fa: () => import('./messages/fa.ts'),
+  fi: () => import('./messages/fi.ts'),
+  fil: () => import('./messages/fil.ts'),
+  fr: () => import('./messages/fr.ts'),
+  'fr-CA': () => import('./messages/fr-CA.ts'),
+  he: () => import('./messages/he.ts'),
+  hi: () => import('./messages/hi.ts'),
+  hr: () => import('./messages/hr.ts'),
+  hu: () => import('./messages/hu.ts'),
+  id: () => import('./messages/id.ts'),
+  is: () => import('./messages/is.ts'),
+  it: () => import('./messages/it.ts'),
+  ja: () => import('./messages/ja.ts'),
+  ko: () => import('./messages/ko.ts'),
+  lt: () => import('./messages/lt.ts'),
+  lv: () => import('./messages/lv.ts'),
+  ms: () => import('./messages/ms.ts'),
+  mt: () => import('./messages/mt.ts'),
+  nb: () => import('./messages/nb.ts'),
+  nl: () => import('./messages/nl.ts'),
+  pl: () => import('./messages/pl.ts'),
+  pt: () => import('./messages/pt.ts'),
+  'pt-BR': () => import('./messages/pt-BR.ts'),
+  ro: () => import('./messages/ro.ts'),
+  ru: () => import('./messages/ru.ts'),
+  sk: () => import('./messages/sk.ts'),
+  sl: () => import('./messages/sl.ts'),
+  sr: () => import('./messages/sr.ts'),
+  sv: () => import('./messages/sv.ts'),
+  th: () => import('./messages/th.ts'),
+  tr: () => import('./messages/tr.ts'),
+  uk: () => import('./messages/uk.ts'),
+  vi: () => import('./messages/vi.ts'),
+  zh: () => import('./messages/zh.ts'),
+  'zh-HK': () => import('./messages/zh-HK.ts'),
+  'zh-TW': () => import('./messages/zh-TW.ts'),
 }
 
-export const SUPPORTED_LOCALES: readonly string[] = ['en', ...Object.keys(LOADERS)]
+export const SUPPORTED_LOCALES: readonly Locale[] = LOCALES
 
-/** The supported language for a list of preferences (`de-AT` -> `de`), else `en`. */
-export function resolveLocale(preferences: readonly string[]): string {
-  for (const tag of preferences) {
-    const lang = tag.toLowerCase().split(/[-_]/)[0] ?? ''
-    if (SUPPORTED_LOCALES.includes(lang)) return lang
-  }
-  return 'en'
+const CORE_KEYS = (Object.keys(en) as MessageKey[]).filter((k) => !MORE_KEYS.includes(k))
+
+/** `keys` paired with the lines of a built chunk. */
+const unpack = (keys: readonly MessageKey[], text: string): [MessageKey, string][] => {
+  const lines = text.split('\n')
+  return keys.flatMap((k, i) => (lines[i] ? [[k, lines[i]] as [MessageKey, string]] : []))
 }
 
-export async function loadMessages(locale: string): Promise<Messages> {
-  const loader = LOADERS[locale]
+/**
+ * The messages of a supported locale (as `resolveLocale` gives), English for what cannot load.
+ * `more`: also those of the QR wallet, the invoice and the method picker (a chunk of their own,
+ * for sessions that offer them).
+ */
+export async function loadMessages(locale: string, more = false): Promise<Messages> {
+  const loader = Object.hasOwn(LOADERS, locale) ? LOADERS[locale as keyof typeof LOADERS] : undefined
   if (!loader) return en
   try {
-    return (await loader()).messages
+    const chunk = await loader()
+    if (chunk.messages) return chunk.messages
+    const rest = more && chunk.more ? unpack(MORE_KEYS, (await chunk.more()).default) : []
+    return { ...en, ...Object.fromEntries([...unpack(CORE_KEYS, chunk.default ?? ''), ...rest]) }
   } catch {
     return en
   }
 }
 
-/** `{name}` placeholders filled from `values`. */
-export function format(messages: Messages, key: MessageKey, values: Record<string, string | number> = {}): string {
-  return (messages[key] ?? en[key]).replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''))
+/**
+ * The message with `{name}` placeholders and ICU plurals filled; `locale` chooses the plural form
+ * and formats `#` (give it whenever the message counts something).
+ */
+export function format(messages: Messages, key: MessageKey, values: Record<string, string | number> = {}, locale = 'en'): string {
+  return formatMessage(messages[key] ?? en[key], values, locale)
+}
+
+/**
+ * Text that must read left to right (an amount inside a sentence) kept so in a right-to-left
+ * locale: between Unicode isolates (LRI ... PDI), as `<bdi dir="ltr">` would in markup. Unchanged
+ * in left-to-right locales.
+ */
+export function isolateLtr(text: string, locale: string): string {
+  return direction(locale) === 'rtl' ? `\u2066${text}\u2069` : text
 }
 
 /**
@@ -57,5 +129,3 @@ export function formatMoney(amount: string, currency: string, locale: string): s
     return `${amount} ${currency}`
   }
 }
-
-export { en }

@@ -12,12 +12,12 @@ import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
 import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
-import { en, format, formatMoney, loadMessages, resolveLocale, type MessageKey, type Messages } from '../i18n/index.ts'
+import { direction, en, format, formatMoney, isolateLtr, loadMessages, resolveLocale, type MessageKey, type Messages } from '../i18n/index.ts'
 import { followRedirect, reachable } from '../navigate.ts'
 import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
 
 /** For the element's own messages when the frame cannot be shown. */
-export { loadMessages, resolveLocale }
+export { direction, loadMessages, resolveLocale }
 
 /**
  * Loads the method picker, for sessions with several methods (the element in frame mode asks
@@ -31,7 +31,7 @@ const STATUS_MESSAGE: Partial<Record<CheckoutState, MessageKey>> = {
   submitting: 'processing',
   action_required: 'actionRequired',
   succeeded: 'succeeded',
-  declined: 'declined',
+  declined: 'declinedFinal',
   pending: 'pending',
   unknown: 'unknown',
   expired: 'expired',
@@ -131,6 +131,8 @@ export class PayCheckoutInline extends LitElement {
   }
   private api: ApiClient | null = null
   private inFlight = false
+  /** The session shows more than the card flow: its locale's other messages are loaded too. */
+  private moreMessages = false
   private attemptKey: string | null = null
   private pollTimer: ReturnType<typeof setTimeout> | undefined
   private polls = 0
@@ -188,7 +190,7 @@ export class PayCheckoutInline extends LitElement {
     if ((changed.has('endpoint') || changed.has('session') || changed.has('clientSecret')) && this.endpoint && this.session && this.clientSecret) {
       void this.load()
     }
-    if (changed.has('locale')) void loadMessages(this.resolvedLocale).then((m) => (this.messages = m))
+    if (changed.has('locale')) void loadMessages(this.resolvedLocale, this.moreMessages).then((m) => (this.messages = m))
   }
 
   protected override updated(): void {
@@ -221,7 +223,11 @@ export class PayCheckoutInline extends LitElement {
     this.view = view.value
     // The picker, and then only the chosen method's code, load only for the sessions that need them.
     const several = (view.value.methods ?? []).length > 1
-    await Promise.all([this.loadMethod(), several && this.picker && !this.pickerLoaded ? loadPicker().then(() => (this.pickerLoaded = true)) : undefined])
+    // The QR wallet's, the invoice's and the picker's messages are a chunk of their own, loaded
+    // only for the sessions that show them.
+    this.moreMessages = several || view.value.flow === 'qr' || view.value.flow === 'invoice'
+    const more = this.moreMessages ? loadMessages(this.resolvedLocale, true).then((m) => (this.messages = m)) : undefined
+    await Promise.all([this.loadMethod(), more, several && this.picker && !this.pickerLoaded ? loadPicker().then(() => (this.pickerLoaded = true)) : undefined])
     if (n !== this.loads) return
     this.applyView(view.value)
   }
@@ -391,7 +397,7 @@ export class PayCheckoutInline extends LitElement {
       case 'failed':
         this.state = r.attemptsRemaining > 0 ? 'ready' : 'declined'
         const qr = this.current === 'qr'
-        this.notice = r.attemptsRemaining > 0 ? `${this.messages[qr ? 'walletDeclined' : 'declined']} ${format(this.messages, qr ? 'walletRetry' : 'retry', { n: r.attemptsRemaining })}` : ''
+        this.notice = r.attemptsRemaining > 0 ? format(this.messages, qr ? 'walletDeclinedRetry' : 'declinedRetry', { n: r.attemptsRemaining }, this.resolvedLocale) : ''
         this.cardForm?.clear('cvv')
         this.dispatchEvent(new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: r.attemptsRemaining }))
         break
@@ -452,7 +458,7 @@ export class PayCheckoutInline extends LitElement {
   private renderFlow(view: CheckoutView | null): TemplateResult | typeof nothing {
     const flow = this.current
     if (flow === 'card' || flow === 'saved-card') {
-      const submitLabel = view ? format(this.messages, 'pay', { amount: formatMoney(view.amount, view.currency, this.resolvedLocale) }) : this.messages.payNoAmount
+      const submitLabel = view ? format(this.messages, 'pay', { amount: isolateLtr(formatMoney(view.amount, view.currency, this.resolvedLocale), this.resolvedLocale) }) : this.messages.payNoAmount
       return html`${flow === 'saved-card' && view?.savedCard ? html`<p class="saved">${format(this.messages, 'savedCard', { last4: view.savedCard.last4 })}</p>` : nothing}
         <pay-card-form
           exportparts="form, field, input, error, brand, submit"
@@ -490,14 +496,14 @@ export class PayCheckoutInline extends LitElement {
     const view = this.view
     const key = STATUS_MESSAGE[this.state]
     const method = this.current
-    const status = this.notice || (key ? this.messages[key === 'declined' && method === 'qr' ? 'walletDeclined' : key] : '') + (this.state === 'declined' && !this.notice ? ` ${this.messages.noAttempts}` : '')
+    const status = this.notice || (key ? this.messages[key === 'declinedFinal' && method === 'qr' ? 'walletDeclinedFinal' : key] : '')
     const busy = this.state === 'submitting' || (this.state === 'loading' && !!view)
     const payable = this.state === 'ready' || this.state === 'submitting' || (this.state === 'loading' && (!view || method === 'card' || method === 'saved-card'))
     const showForm = payable || (view && method === 'qr' && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired' && this.state !== 'error' && this.state !== 'blocked')
-    return html`<div class="container" part="container" lang=${this.resolvedLocale} aria-busy=${busy || this.state === 'loading' ? 'true' : 'false'}>
+    return html`<div class="container" part="container" lang=${this.resolvedLocale} dir=${direction(this.resolvedLocale)} aria-busy=${busy || this.state === 'loading' ? 'true' : 'false'}>
       ${view
         ? html`<div class="head">
-            <p class="amount" part="amount">${formatMoney(view.amount, view.currency, this.resolvedLocale)}</p>
+            <p class="amount" part="amount" dir="ltr">${formatMoney(view.amount, view.currency, this.resolvedLocale)}</p>
             ${view.testMode ? html`<span class="badge" part="badge">${this.messages.testMode}</span>` : nothing}
           </div>`
         : nothing}

@@ -6,7 +6,7 @@
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit'
 import { checkUrl, checkWith } from '../../shared/shopper-formats.ts'
 import type { CheckoutView } from '../api-client.ts'
-import { en, format, formatMoney, type Messages } from '../i18n/index.ts'
+import { en, format, formatMoney, isolateLtr, type Messages } from '../i18n/index.ts'
 import { formStyles, tokens } from '../theme.ts'
 
 /** Only an https address (or a developer's own machine) becomes a pay link: the shared URL rule. */
@@ -84,7 +84,7 @@ export class PayInvoiceView extends LitElement {
     if (!view || !invoice) return html``
     const regenerated = invoice.regenerated
     const payUrl = safePayUrl(regenerated?.transactionUrl)
-    return html`<h2>${format(this.messages, 'invoiceTitle', { id: regenerated?.merchantInvoiceId ?? invoice.merchantInvoiceId ?? '' })}</h2>
+    return html`<h2>${format(this.messages, 'invoiceTitle', { id: isolateLtr(regenerated?.merchantInvoiceId ?? invoice.merchantInvoiceId ?? '', this.locale) })}</h2>
       <dl part="details">
         <dt>${this.messages.amount}</dt>
         <dd>${formatMoney(regenerated?.amount ?? view.amount, regenerated?.currency ?? view.currency, this.locale)}</dd>

@@ -165,8 +165,8 @@ export class PayQrWallet extends LitElement {
       <p>${this.messages.scanQr}</p>
       ${svg`<svg part="qr" viewBox="0 0 ${size} ${size}" role="img" aria-label=${this.messages.merchantWalletId}><path d=${d} fill="#000"/></svg>`}
       <div class="id">
-        <span>${this.messages.merchantWalletId}:</span>
-        <code part="wallet-id">${qr.merchantWalletId}</code>
+        <span>${this.messages.merchantWalletId}</span>
+        <code part="wallet-id" dir="ltr">${qr.merchantWalletId}</code>
         <button type="button" class="secondary" @click=${() => this.copy(qr.merchantWalletId)}>${this.copied ? this.messages.copied : this.messages.copy}</button>
       </div>
       <p class="hint">${format(this.messages, 'timeLeft', { time })}</p>

@@ -4,6 +4,7 @@
  * route so the size budget can measure exactly what is served.
  */
 import { FRAME_SCRIPTS, LOCALE_CHUNKS } from '../../widget/card-frame/preload.ts'
+import { direction, resolveLocale } from '../../widget/i18n/locales.ts'
 
 /**
  * One page for every id: it holds nothing of the session (no origins, no amount), so its body says
@@ -11,13 +12,16 @@ import { FRAME_SCRIPTS, LOCALE_CHUNKS } from '../../widget/card-frame/preload.ts
  * browser (`location.ancestorOrigins`, else the referrer), which `frame-ancestors` has already
  * held to the allowed origins, and everything else from the API once the parent hands it the
  * client secret. Every script it needs is preloaded at once (`modulepreload`), so the form renders
- * after one parallel round of fetches; the locale's messages too when the URL names a locale.
+ * after one parallel round of fetches; the locale's messages too when the URL names a locale
+ * (`de-AT` preloads `de`, as the element resolves it), and the page reads in the locale's
+ * direction (right to left for Arabic, Hebrew and Persian).
  */
 export function framePage(locale: string | undefined): string {
-  const lang = locale && LOCALE_CHUNKS.includes(locale) ? locale : 'en'
+  const resolved = resolveLocale(locale ? [locale] : [])
+  const lang = LOCALE_CHUNKS.includes(resolved) ? resolved : 'en'
   const scripts = [...FRAME_SCRIPTS, ...(lang === 'en' ? [] : [`/widget/chunks/${lang}.js`])]
   return `<!doctype html>
-<html lang="${lang}" data-pay-frame><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${lang}" dir="${direction(lang)}" data-pay-frame><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Card payment</title>
 ${scripts.map((src) => `<link rel="modulepreload" href="${src}">`).join('\n')}
 <script type="module" src="/widget/pay-checkout.js"></script></head><body></body></html>`

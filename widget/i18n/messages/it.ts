@@ -1,3 +1,4 @@
+/** it */
 import type { Messages } from './en.ts'
 
 export const messages: Messages = {
@@ -21,9 +22,8 @@ export const messages: Messages = {
   loading: 'Caricamento del pagamento…',
   processing: 'Elaborazione del pagamento…',
   succeeded: 'Pagamento riuscito.',
-  declined: 'La carta è stata rifiutata.',
-  retry: 'Riprova o usa un’altra carta. Tentativi rimasti: {n}.',
-  noAttempts: 'Nessun tentativo rimasto. Contatta il negozio.',
+  declinedRetry: 'La carta è stata rifiutata. Riprova o usa un’altra carta. {n, plural, one {Resta # tentativo.} other {Restano # tentativi.}}',
+  declinedFinal: 'La carta è stata rifiutata. Nessun tentativo rimasto. Contatta il negozio.',
   pending: 'Il pagamento è in elaborazione. Non serve pagare di nuovo: questa pagina si aggiorna da sola.',
   unknown: 'Stiamo confermando il pagamento. Non pagare di nuovo: questa pagina si aggiorna da sola.',
   expired: 'Questo pagamento è scaduto. Torna al negozio per ricominciare.',
@@ -67,5 +67,14 @@ export const messages: Messages = {
   err_rate_limited: 'Troppi tentativi in poco tempo. Attendi un minuto e riprova.',
   err_in_progress: 'Un pagamento è già in corso. Attendi un momento.',
   err_velocity: 'Questa carta è stata provata troppe volte. Usa un’altra carta o riprova più tardi.',
-  walletRetry: 'Riprova o usa un altro wallet. Tentativi rimasti: {n}.',
+  walletDeclinedRetry: 'Il pagamento con il wallet è stato rifiutato. Riprova o usa un altro wallet. {n, plural, one {Resta # tentativo.} other {Restano # tentativi.}}',
+  walletDeclinedFinal: 'Il pagamento con il wallet è stato rifiutato. Nessun tentativo rimasto. Contatta il negozio.',
+  methodsLabel: 'Metodo di pagamento',
+  methodCard: 'Carta',
+  methodSavedCard: 'Carta salvata',
+  methodQr: 'Wallet QR',
+  methodInvoice: 'Fattura',
+  methodUnderWay: '{method, select, qr {Pagamento con wallet QR in corso.} invoice {Pagamento con fattura in corso.} other {Pagamento con carta in corso.}} Gli altri metodi di pagamento non sono disponibili per questo ordine.',
+  qrWithdrawn: 'Questo codice QR è stato ritirato perché è iniziato un pagamento con carta. Non scansionarlo.',
+  err_method_in_progress: 'Per questo ordine è già in uso un altro metodo di pagamento. Attendi che finisca.',
 }

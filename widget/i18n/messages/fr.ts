@@ -1,3 +1,4 @@
+/** fr */
 import type { Messages } from './en.ts'
 
 export const messages: Messages = {
@@ -21,9 +22,8 @@ export const messages: Messages = {
   loading: 'Chargement du paiement…',
   processing: 'Traitement de votre paiement…',
   succeeded: 'Paiement réussi.',
-  declined: 'Votre carte a été refusée.',
-  retry: 'Réessayez ou utilisez une autre carte. Tentatives restantes : {n}.',
-  noAttempts: 'Plus aucune tentative. Veuillez contacter la boutique.',
+  declinedRetry: 'Votre carte a été refusée. Réessayez ou utilisez une autre carte. {n, plural, one {# tentative restante.} other {# tentatives restantes.}}',
+  declinedFinal: 'Votre carte a été refusée. Plus aucune tentative. Veuillez contacter la boutique.',
   pending: 'Votre paiement est en cours de traitement. Inutile de payer à nouveau : cette page se met à jour toute seule.',
   unknown: 'Nous confirmons votre paiement. Ne payez pas à nouveau : cette page se met à jour toute seule.',
   expired: 'Ce paiement a expiré. Retournez sur la boutique pour recommencer.',
@@ -67,5 +67,14 @@ export const messages: Messages = {
   err_rate_limited: 'Trop de tentatives en peu de temps. Patientez une minute et réessayez.',
   err_in_progress: 'Un paiement est déjà en cours. Veuillez patienter.',
   err_velocity: 'Cette carte a été essayée trop de fois. Utilisez une autre carte ou réessayez plus tard.',
-  walletRetry: 'Veuillez réessayer ou utiliser un autre portefeuille. Tentatives restantes : {n}.',
+  walletDeclinedRetry: 'Votre paiement par portefeuille a été refusé. Réessayez ou utilisez un autre portefeuille. {n, plural, one {# tentative restante.} other {# tentatives restantes.}}',
+  walletDeclinedFinal: 'Votre paiement par portefeuille a été refusé. Plus aucune tentative. Veuillez contacter la boutique.',
+  methodsLabel: 'Moyen de paiement',
+  methodCard: 'Carte',
+  methodSavedCard: 'Carte enregistrée',
+  methodQr: 'Portefeuille QR',
+  methodInvoice: 'Facture',
+  methodUnderWay: '{method, select, qr {Paiement par portefeuille QR en cours.} invoice {Paiement par facture en cours.} other {Paiement par carte en cours.}} Les autres moyens sont fermés pour cette commande.',
+  qrWithdrawn: 'Ce code QR a été retiré : un paiement par carte a commencé. Ne le scannez pas.',
+  err_method_in_progress: 'Un autre moyen de paiement est déjà en cours pour cette commande. Attendez qu’il se termine.',
 }

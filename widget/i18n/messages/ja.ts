@@ -1,3 +1,4 @@
+/** ja */
 import type { Messages } from './en.ts'
 
 export const messages: Messages = {
@@ -21,9 +22,8 @@ export const messages: Messages = {
   loading: '読み込み中…',
   processing: 'お支払いを処理しています…',
   succeeded: 'お支払いが完了しました。',
-  declined: 'カードが承認されませんでした。',
-  retry: 'もう一度お試しいただくか、別のカードをご利用ください。残り回数：{n}',
-  noAttempts: '試行回数の上限に達しました。ショップにお問い合わせください。',
+  declinedRetry: 'カードが承認されませんでした。もう一度お試しいただくか、別のカードをご利用ください。残り{n, plural, other {#}}回です。',
+  declinedFinal: 'カードが承認されませんでした。試行回数の上限に達しました。ショップにお問い合わせください。',
   pending: 'お支払いを処理中です。再度お支払いいただく必要はありません。このページは自動的に更新されます。',
   unknown: 'お支払いを確認しています。再度お支払いにならないでください。このページは自動的に更新されます。',
   expired: 'この決済は有効期限が切れています。ショップに戻って、最初からやり直してください。',
@@ -67,5 +67,14 @@ export const messages: Messages = {
   err_rate_limited: '短時間に試行が多すぎます。1分ほど待ってからもう一度お試しください。',
   err_in_progress: 'お支払いはすでに処理中です。しばらくお待ちください。',
   err_velocity: 'このカードの試行回数が多すぎます。別のカードを使うか、後でもう一度お試しください。',
-  walletRetry: 'もう一度お試しいただくか、別のウォレットをご利用ください。残りの試行回数: {n}。',
+  walletDeclinedRetry: 'ウォレットでのお支払いが承認されませんでした。もう一度お試しいただくか、別のウォレットをご利用ください。残り{n, plural, other {#}}回です。',
+  walletDeclinedFinal: 'ウォレットでのお支払いが承認されませんでした。試行回数の上限に達しました。ショップにお問い合わせください。',
+  methodsLabel: 'お支払い方法',
+  methodCard: 'カード',
+  methodSavedCard: '保存済みのカード',
+  methodQr: 'QRウォレット',
+  methodInvoice: '請求書',
+  methodUnderWay: '{method, select, qr {QRウォレットで支払い中です。} invoice {請求書で支払い中です。} other {カードで支払い中です。}}この注文では他の方法は使えません。',
+  qrWithdrawn: 'カード決済が始まったため、このQRコードは無効です。スキャンしないでください。',
+  err_method_in_progress: 'この注文では別の支払い方法を使用中です。完了までお待ちください。',
 }

@@ -1,3 +1,4 @@
+/** pt */
 import type { Messages } from './en.ts'
 
 export const messages: Messages = {
@@ -21,9 +22,8 @@ export const messages: Messages = {
   loading: 'A carregar o pagamento…',
   processing: 'A processar o seu pagamento…',
   succeeded: 'Pagamento concluído.',
-  declined: 'O seu cartão foi recusado.',
-  retry: 'Tente novamente ou use outro cartão. Tentativas restantes: {n}.',
-  noAttempts: 'Sem tentativas restantes. Contacte a loja.',
+  declinedRetry: 'O seu cartão foi recusado. Tente novamente ou use outro cartão. {n, plural, one {Resta # tentativa.} other {Restam # tentativas.}}',
+  declinedFinal: 'O seu cartão foi recusado. Sem tentativas restantes. Contacte a loja.',
   pending: 'O seu pagamento está a ser processado. Não precisa de pagar novamente: esta página atualiza-se sozinha.',
   unknown: 'Estamos a confirmar o seu pagamento. Não pague novamente: esta página atualiza-se sozinha.',
   expired: 'Este pagamento expirou. Volte à loja para recomeçar.',
@@ -67,5 +67,14 @@ export const messages: Messages = {
   err_rate_limited: 'Demasiadas tentativas em pouco tempo. Aguarde um minuto e tente novamente.',
   err_in_progress: 'Já existe um pagamento em curso. Aguarde um momento.',
   err_velocity: 'Este cartão foi tentado demasiadas vezes. Use outro cartão ou tente mais tarde.',
-  walletRetry: 'Tente novamente ou use outra carteira. Tentativas restantes: {n}.',
+  walletDeclinedRetry: 'O seu pagamento com carteira foi recusado. Tente novamente ou use outra carteira. {n, plural, one {Resta # tentativa.} other {Restam # tentativas.}}',
+  walletDeclinedFinal: 'O seu pagamento com carteira foi recusado. Sem tentativas restantes. Contacte a loja.',
+  methodsLabel: 'Método de pagamento',
+  methodCard: 'Cartão',
+  methodSavedCard: 'Cartão guardado',
+  methodQr: 'Carteira QR',
+  methodInvoice: 'Fatura',
+  methodUnderWay: '{method, select, qr {Está a pagar com carteira QR.} invoice {Está a pagar por fatura.} other {Está a pagar com cartão.}} Os outros métodos de pagamento não estão disponíveis para esta encomenda.',
+  qrWithdrawn: 'Este código QR foi retirado porque começou um pagamento com cartão. Não o leia.',
+  err_method_in_progress: 'Já está a ser usado outro método de pagamento nesta encomenda. Aguarde que termine.',
 }

@@ -1,3 +1,4 @@
+/** es */
 import type { Messages } from './en.ts'
 
 export const messages: Messages = {
@@ -21,9 +22,8 @@ export const messages: Messages = {
   loading: 'Cargando el pago…',
   processing: 'Procesando su pago…',
   succeeded: 'Pago realizado correctamente.',
-  declined: 'Su tarjeta ha sido rechazada.',
-  retry: 'Inténtelo de nuevo o use otra tarjeta. Intentos restantes: {n}.',
-  noAttempts: 'No quedan intentos. Póngase en contacto con la tienda.',
+  declinedRetry: 'Su tarjeta ha sido rechazada. Inténtelo de nuevo o use otra tarjeta. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
+  declinedFinal: 'Su tarjeta ha sido rechazada. No quedan intentos. Póngase en contacto con la tienda.',
   pending: 'Su pago se está procesando. No hace falta pagar de nuevo: esta página se actualiza sola.',
   unknown: 'Estamos confirmando su pago. No vuelva a pagar: esta página se actualiza sola.',
   expired: 'Este pago ha caducado. Vuelva a la tienda para empezar de nuevo.',
@@ -67,5 +67,14 @@ export const messages: Messages = {
   err_rate_limited: 'Demasiados intentos en poco tiempo. Espere un minuto e inténtelo de nuevo.',
   err_in_progress: 'Ya hay un pago en curso. Espere un momento.',
   err_velocity: 'Esta tarjeta se ha intentado demasiadas veces. Use otra tarjeta o inténtelo más tarde.',
-  walletRetry: 'Inténtelo de nuevo o use otro monedero. Intentos restantes: {n}.',
+  walletDeclinedRetry: 'Su pago con monedero ha sido rechazado. Inténtelo de nuevo o use otro monedero. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
+  walletDeclinedFinal: 'Su pago con monedero ha sido rechazado. No quedan intentos. Póngase en contacto con la tienda.',
+  methodsLabel: 'Método de pago',
+  methodCard: 'Tarjeta',
+  methodSavedCard: 'Tarjeta guardada',
+  methodQr: 'Monedero QR',
+  methodInvoice: 'Factura',
+  methodUnderWay: '{method, select, qr {Está pagando con monedero QR.} invoice {Está pagando con factura.} other {Está pagando con tarjeta.}} Los demás métodos de pago no están disponibles para este pedido.',
+  qrWithdrawn: 'Este código QR se ha retirado porque ha empezado un pago con tarjeta. No lo escanee.',
+  err_method_in_progress: 'Ya se está usando otro método de pago para este pedido. Espere a que termine.',
 }

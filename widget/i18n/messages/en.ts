@@ -1,4 +1,9 @@
-/** English: the source of every message key. Other locales must translate all of them. */
+/**
+ * English: the source of every message key; every locale in this folder translates all of them
+ * (test/build/locales.test.ts). Placeholders are `{name}`; counts use ICU plurals
+ * (`{n, plural, one {…} other {…}}`, `#` is the count) with the forms of the translation's
+ * language. A whole sentence is one message: translated parts are never glued together in code.
+ */
 export const en = {
   pay: 'Pay {amount}',
   cardNumber: 'Card number',
@@ -20,9 +25,8 @@ export const en = {
   loading: 'Loading checkout…',
   processing: 'Processing your payment…',
   succeeded: 'Payment successful.',
-  declined: 'Your card was declined.',
-  retry: 'Please try again or use another card. Attempts left: {n}.',
-  noAttempts: 'No attempts left. Please contact the shop.',
+  declinedRetry: 'Your card was declined. Please try again or use another card. {n, plural, one {# attempt left.} other {# attempts left.}}',
+  declinedFinal: 'Your card was declined. No attempts left. Please contact the shop.',
   pending: 'Your payment is being processed. You don’t need to pay again: this page updates by itself.',
   unknown: 'We are confirming your payment. Please don’t pay again: this page updates by itself.',
   expired: 'This checkout has expired. Please go back to the shop to start again.',
@@ -66,7 +70,16 @@ export const en = {
   err_rate_limited: 'Too many tries in a short time. Please wait a minute and try again.',
   err_in_progress: 'A payment is already on its way. Please wait a moment.',
   err_velocity: 'This card has been tried too many times. Please use another card, or try again later.',
-  walletRetry: 'Please try again or use another wallet. Attempts left: {n}.',
+  walletDeclinedRetry: 'Your wallet payment was declined. Please try again or use another wallet. {n, plural, one {# attempt left.} other {# attempts left.}}',
+  walletDeclinedFinal: 'Your wallet payment was declined. No attempts left. Please contact the shop.',
+  methodsLabel: 'Payment method',
+  methodCard: 'Card',
+  methodSavedCard: 'Saved card',
+  methodQr: 'QR wallet',
+  methodInvoice: 'Invoice',
+  methodUnderWay: '{method, select, qr {Paying with a QR wallet.} invoice {Paying by invoice.} other {Paying by card.}} The other ways to pay are not available for this order.',
+  qrWithdrawn: 'This QR code was withdrawn because a card payment started. Do not scan it.',
+  err_method_in_progress: 'Another way to pay is already in use for this order. Please wait for it to finish.',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -1,3 +1,4 @@
+/** nl */
 import type { Messages } from './en.ts'
 
 export const messages: Messages = {
@@ -21,9 +22,8 @@ export const messages: Messages = {
   loading: 'Afrekenen wordt geladen…',
   processing: 'Je betaling wordt verwerkt…',
   succeeded: 'Betaling geslaagd.',
-  declined: 'Je kaart is geweigerd.',
-  retry: 'Probeer het opnieuw of gebruik een andere kaart. Resterende pogingen: {n}.',
-  noAttempts: 'Geen pogingen meer. Neem contact op met de winkel.',
+  declinedRetry: 'Je kaart is geweigerd. Probeer het opnieuw of gebruik een andere kaart. {n, plural, one {Nog # poging.} other {Nog # pogingen.}}',
+  declinedFinal: 'Je kaart is geweigerd. Geen pogingen meer. Neem contact op met de winkel.',
   pending: 'Je betaling wordt verwerkt. Je hoeft niet opnieuw te betalen: deze pagina werkt zichzelf bij.',
   unknown: 'We bevestigen je betaling. Betaal niet opnieuw: deze pagina werkt zichzelf bij.',
   expired: 'Deze betaling is verlopen. Ga terug naar de winkel om opnieuw te beginnen.',
@@ -67,5 +67,14 @@ export const messages: Messages = {
   err_rate_limited: 'Te veel pogingen in korte tijd. Wacht een minuut en probeer het opnieuw.',
   err_in_progress: 'Er is al een betaling onderweg. Wacht even.',
   err_velocity: 'Deze kaart is te vaak geprobeerd. Gebruik een andere kaart of probeer het later opnieuw.',
-  walletRetry: 'Probeer het opnieuw of gebruik een andere wallet. Resterende pogingen: {n}.',
+  walletDeclinedRetry: 'Je walletbetaling is geweigerd. Probeer het opnieuw of gebruik een andere wallet. {n, plural, one {Nog # poging.} other {Nog # pogingen.}}',
+  walletDeclinedFinal: 'Je walletbetaling is geweigerd. Geen pogingen meer. Neem contact op met de winkel.',
+  methodsLabel: 'Betaalmethode',
+  methodCard: 'Kaart',
+  methodSavedCard: 'Opgeslagen kaart',
+  methodQr: 'QR-wallet',
+  methodInvoice: 'Factuur',
+  methodUnderWay: '{method, select, qr {Je betaalt met een QR-wallet.} invoice {Je betaalt per factuur.} other {Je betaalt met een kaart.}} De andere betaalmethoden zijn niet beschikbaar voor deze bestelling.',
+  qrWithdrawn: 'Deze QR-code is ingetrokken omdat er een kaartbetaling is gestart. Scan hem niet.',
+  err_method_in_progress: 'Voor deze bestelling wordt al een andere betaalmethode gebruikt. Wacht tot die klaar is.',
 }

@@ -1,0 +1,190 @@
+/**
+ * The locales as a translator and a shopper meet them: every locale file has exactly English's
+ * message keys (none missing, none left over), every key is shown somewhere by the widget, every
+ * translation uses the same placeholders as English, and counted messages have the plural forms
+ * their language needs (by `Intl.PluralRules`). A shopper's language tag falls back from region
+ * to language to English, and right-to-left languages are said to be so.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { argumentNames, formatMessage, pluralArguments, pluralForms } from '../../widget/i18n/icu.ts'
+import { loadMessages } from '../../widget/i18n/index.ts'
+import { direction, LOCALES, resolveLocale } from '../../widget/i18n/locales.ts'
+import { en } from '../../widget/i18n/messages/en.ts'
+import { MORE_KEYS } from '../../widget/i18n/parts.ts'
+import { root } from '../support/processes.mjs'
+
+const dir = join(root, 'widget/i18n/messages')
+const KEYS = Object.keys(en).sort()
+const files = readdirSync(dir).filter((f) => f.endsWith('.ts'))
+const translations = await Promise.all(
+  LOCALES.filter((l) => l !== 'en').map(async (locale) => ({ locale, messages: (await import(join(dir, `${locale}.ts`))).messages as Record<string, string> })),
+)
+
+/** Every widget source file outside the message files. */
+function sources(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((e) => {
+    const path = join(folder, e.name)
+    if (e.isDirectory()) return relative(root, path).startsWith(join('widget', 'i18n', 'messages')) ? [] : sources(path)
+    return e.name.endsWith('.ts') ? [readFileSync(path, 'utf8')] : []
+  })
+}
+
+describe('locale files', () => {
+  it('there are 48 locales, one message file each, and nothing else in the folder', () => {
+    expect(LOCALES).toHaveLength(48)
+    expect(new Set(LOCALES).size).toBe(48)
+    expect(files.map((f) => f.replace(/\.ts$/, '')).sort()).toEqual([...LOCALES].sort())
+  })
+
+  it('every locale has every message key of English and no other', () => {
+    for (const { locale, messages } of translations) {
+      expect(Object.keys(messages).sort(), locale).toEqual(KEYS)
+      for (const key of KEYS) {
+        const text = messages[key]
+        expect(typeof text === 'string' && text.trim().length > 0, `${locale}.${key} is empty`).toBe(true)
+        // The build ships a locale as one message a line.
+        expect(text, `${locale}.${key}`).not.toMatch(/\n/)
+      }
+    }
+  })
+
+  it('every key is shown somewhere by the widget (none is left unused)', () => {
+    const code = sources(join(root, 'widget')).join('\n')
+    // Read as `messages.key` or as a quoted key (tables of keys: errors, states, methods).
+    const unused = KEYS.filter((key) => !new RegExp(`messages\\.${key}\\b|['"\`]${key}['"\`]`).test(code))
+    expect(unused).toEqual([])
+  })
+
+  it('a translation uses exactly the placeholders of the English message', () => {
+    for (const { locale, messages } of translations) {
+      for (const key of KEYS) {
+        const expected = [...argumentNames(en[key as keyof typeof en])].sort()
+        expect([...argumentNames(messages[key] ?? '')].sort(), `${locale}.${key}`).toEqual(expected)
+      }
+    }
+  })
+
+  it('plural messages have an "other" form, only forms the language has, and a form for every count from 0 to 10', () => {
+    let plurals = 0
+    for (const { locale, messages } of [{ locale: 'en', messages: en as Record<string, string> }, ...translations]) {
+      const rules = new Intl.PluralRules(locale)
+      const categories = rules.resolvedOptions().pluralCategories as string[]
+      for (const key of KEYS) {
+        for (const { name, forms } of pluralArguments(messages[key] ?? '')) {
+          plurals++
+          expect(forms.has('other'), `${locale}.${key}: {${name}} has no other form`).toBe(true)
+          for (const selector of forms.keys()) {
+            expect(categories.includes(selector) || /^=\d+$/.test(selector), `${locale}.${key}: ${selector} is not a plural form of ${locale} (${categories.join(', ')})`).toBe(true)
+          }
+          for (let n = 0; n <= 10; n++) {
+            expect(forms.has(`=${n}`) || forms.has(rules.select(n)), `${locale}.${key}: no ${rules.select(n)} form for ${n}`).toBe(true)
+          }
+        }
+      }
+    }
+    // The attempts left (card and wallet) in every locale.
+    expect(plurals).toBeGreaterThanOrEqual(2 * 48)
+  })
+
+  it('select messages have an "other" form', () => {
+    for (const { locale, messages } of [{ locale: 'en', messages: en as Record<string, string> }, ...translations]) {
+      for (const key of KEYS) {
+        for (const m of (messages[key] ?? '').matchAll(/\{\s*\w+\s*,\s*select\s*,/g)) {
+          const forms = pluralForms((messages[key] ?? '').slice((m.index ?? 0) + m[0].length))
+          expect(forms.has('other'), `${locale}.${key}`).toBe(true)
+        }
+      }
+    }
+  })
+
+  it('counts are said with the form the language needs', () => {
+    const ru = translations.find((t) => t.locale === 'ru')?.messages ?? {}
+    const ar = translations.find((t) => t.locale === 'ar')?.messages ?? {}
+    const pl = translations.find((t) => t.locale === 'pl')?.messages ?? {}
+    expect(formatMessage(en.declinedRetry, { n: 1 }, 'en')).toMatch(/1 attempt left\.$/)
+    expect(formatMessage(en.declinedRetry, { n: 2 }, 'en')).toMatch(/2 attempts left\.$/)
+    expect([1, 2, 5, 21].map((n) => formatMessage(ru.declinedRetry ?? '', { n }, 'ru').split('. ').pop())).toEqual(['Осталась 1 попытка.', 'Осталось 2 попытки.', 'Осталось 5 попыток.', 'Осталась 21 попытка.'])
+    expect([1, 2, 5].map((n) => formatMessage(pl.declinedRetry ?? '', { n }, 'pl').split('. ').pop())).toEqual(['Pozostała 1 próba.', 'Pozostały 2 próby.', 'Pozostało 5 prób.'])
+    expect(formatMessage(ar.declinedRetry ?? '', { n: 2 }, 'ar')).toMatch(/محاولتان/)
+    expect(formatMessage(en.methodUnderWay, { method: 'qr' }, 'en')).toMatch(/^Paying with a QR wallet\./)
+    expect(formatMessage(en.methodUnderWay, { method: 'saved-card' }, 'en')).toMatch(/^Paying by card\./)
+  })
+
+  it('the other methods’ messages (their own chunk) are message keys', () => {
+    for (const key of MORE_KEYS) expect(KEYS, key).toContain(key)
+  })
+
+  it('loading a locale gives its messages; an unknown one gives English', async () => {
+    expect((await loadMessages('de')).cardNumber).toBe('Kartennummer')
+    expect((await loadMessages('he')).cardNumber).toBe('מספר כרטיס')
+    expect(await loadMessages('xx')).toBe(en)
+  })
+})
+
+describe('a shopper’s language tag', () => {
+  it('picks the region’s own locale, else its language’s (de-AT -> de, pt-PT -> pt, fr-BE -> fr)', () => {
+    expect(resolveLocale(['de-AT'])).toBe('de')
+    expect(resolveLocale(['de-CH'])).toBe('de')
+    expect(resolveLocale(['pt-PT'])).toBe('pt')
+    expect(resolveLocale(['pt-BR'])).toBe('pt-BR')
+    expect(resolveLocale(['fr-BE'])).toBe('fr')
+    expect(resolveLocale(['fr-CA'])).toBe('fr-CA')
+    expect(resolveLocale(['en-US'])).toBe('en')
+    expect(resolveLocale(['sv-SE'])).toBe('sv')
+    expect(resolveLocale(['ar-EG'])).toBe('ar')
+    expect(resolveLocale(['he-IL'])).toBe('he')
+  })
+
+  it('is read case- and separator-insensitively (pt_br, EN-gb)', () => {
+    expect(resolveLocale(['pt_br'])).toBe('pt-BR')
+    expect(resolveLocale(['EN-gb'])).toBe('en-GB')
+  })
+
+  it('Spanish of the Americas reads Latin American Spanish; Spain’s reads Spanish', () => {
+    expect(resolveLocale(['es-MX'])).toBe('es-419')
+    expect(resolveLocale(['es-AR'])).toBe('es-419')
+    expect(resolveLocale(['es-US'])).toBe('es-419')
+    expect(resolveLocale(['es-419'])).toBe('es-419')
+    expect(resolveLocale(['es-ES'])).toBe('es')
+    expect(resolveLocale(['es'])).toBe('es')
+  })
+
+  it('English of Britain and its neighbours reads British English', () => {
+    expect(resolveLocale(['en-AU'])).toBe('en-GB')
+    expect(resolveLocale(['en-IE'])).toBe('en-GB')
+    expect(resolveLocale(['en-CA'])).toBe('en')
+  })
+
+  it('Chinese by script: traditional for zh-Hant, zh-TW, zh-HK and zh-MO; simplified otherwise', () => {
+    expect(resolveLocale(['zh-TW'])).toBe('zh-TW')
+    expect(resolveLocale(['zh-Hant-TW'])).toBe('zh-TW')
+    expect(resolveLocale(['zh-Hant'])).toBe('zh-TW')
+    expect(resolveLocale(['zh-HK'])).toBe('zh-HK')
+    expect(resolveLocale(['zh-MO'])).toBe('zh-HK')
+    expect(resolveLocale(['zh-CN'])).toBe('zh')
+    expect(resolveLocale(['zh-Hans-SG'])).toBe('zh')
+    expect(resolveLocale(['zh'])).toBe('zh')
+  })
+
+  it('Norwegian and legacy codes read their supported language (no, nn -> nb; iw -> he; in -> id; tl -> fil)', () => {
+    expect(resolveLocale(['no'])).toBe('nb')
+    expect(resolveLocale(['nn-NO'])).toBe('nb')
+    expect(resolveLocale(['iw'])).toBe('he')
+    expect(resolveLocale(['in'])).toBe('id')
+    expect(resolveLocale(['tl'])).toBe('fil')
+  })
+
+  it('unknown or malformed tags fall through to the next preference, then English', () => {
+    expect(resolveLocale(['xx-YY', 'de-AT'])).toBe('de')
+    expect(resolveLocale(['', '!!', 'fr'])).toBe('fr')
+    expect(resolveLocale(['xx'])).toBe('en')
+    expect(resolveLocale([])).toBe('en')
+  })
+
+  it('Arabic, Hebrew and Persian read right to left; the others left to right', () => {
+    expect(['ar', 'ar-SA', 'he', 'he-IL', 'iw', 'fa', 'fa-IR'].map(direction)).toEqual(Array(7).fill('rtl'))
+    expect(LOCALES.filter((l) => direction(l) === 'rtl')).toEqual(['ar', 'fa', 'he'])
+  })
+})
