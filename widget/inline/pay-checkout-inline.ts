@@ -150,7 +150,10 @@ export class PayCheckoutInline extends LitElement {
    * one, else the session's first; in the card frame, a card method only.
    */
   private get current(): CheckoutFlow {
-    const view = this.view
+    return this.methodIn(this.view)
+  }
+
+  private methodIn(view: CheckoutView | null): CheckoutFlow {
     if (!view) return this.method || 'card'
     const methods = view.methods ?? [view.flow]
     const card = (m: CheckoutFlow) => m === 'card' || m === 'saved-card'
@@ -162,8 +165,8 @@ export class PayCheckoutInline extends LitElement {
   }
 
   /** Loads the code of the method shown (QR and invoice are chunks of their own). */
-  private async loadMethod(): Promise<void> {
-    const m = this.current
+  private async loadMethod(view = this.view): Promise<void> {
+    const m = this.methodIn(view)
     if (m === 'qr' && !this.qrLoaded) await import('../qr-wallet/qr-wallet.ts').then(() => (this.qrLoaded = true))
     if (m === 'invoice' && !this.invoiceLoaded) await import('../invoice-view/invoice-view.ts').then(() => (this.invoiceLoaded = true))
   }
@@ -220,14 +223,14 @@ export class PayCheckoutInline extends LitElement {
     if (n !== this.loads) return
     this.messages = messages
     if (!view.ok) return this.fail(await this.classify(view.error))
-    this.view = view.value
-    // The picker, and then only the chosen method's code, load only for the sessions that need them.
+    // The picker, and then only the chosen method's code, load only for the sessions that need them
+    // (before the view is set: the method is shown complete, never an empty place for it).
     const several = (view.value.methods ?? []).length > 1
     // The QR wallet's, the invoice's and the picker's messages are a chunk of their own, loaded
     // only for the sessions that show them.
     this.moreMessages = several || view.value.flow === 'qr' || view.value.flow === 'invoice'
     const more = this.moreMessages ? loadMessages(this.resolvedLocale, true).then((m) => (this.messages = m)) : undefined
-    await Promise.all([this.loadMethod(), more, several && this.picker && !this.pickerLoaded ? loadPicker().then(() => (this.pickerLoaded = true)) : undefined])
+    await Promise.all([this.loadMethod(view.value), more, several && this.picker && !this.pickerLoaded ? loadPicker().then(() => (this.pickerLoaded = true)) : undefined])
     if (n !== this.loads) return
     this.applyView(view.value)
   }
