@@ -13,6 +13,7 @@ import { loadMessages } from '../../widget/i18n/index.ts'
 import { direction, LOCALES, resolveLocale } from '../../widget/i18n/locales.ts'
 import { en } from '../../widget/i18n/messages/en.ts'
 import { MORE_KEYS } from '../../widget/i18n/parts.ts'
+import { framePage } from '../../worker/routes/frame-page.ts'
 import { root } from '../support/processes.mjs'
 
 const dir = join(root, 'widget/i18n/messages')
@@ -186,5 +187,20 @@ describe('a shopper’s language tag', () => {
   it('Arabic, Hebrew and Persian read right to left; the others left to right', () => {
     expect(['ar', 'ar-SA', 'he', 'he-IL', 'iw', 'fa', 'fa-IR'].map(direction)).toEqual(Array(7).fill('rtl'))
     expect(LOCALES.filter((l) => direction(l) === 'rtl')).toEqual(['ar', 'fa', 'he'])
+  })
+
+  it('the card frame’s page reads in the locale’s direction and preloads its card flow messages', () => {
+    for (const [tag, lang, dir] of [
+      ['ar', 'ar', 'rtl'],
+      ['he', 'he', 'rtl'],
+      ['de-AT', 'de', 'ltr'],
+      ['pt-BR', 'pt-BR', 'ltr'],
+      ['xx', 'en', 'ltr'],
+    ] as const) {
+      const html = framePage(tag)
+      expect(html, tag).toContain(`<html lang="${lang}" dir="${dir}"`)
+      expect(html.includes(`/widget/chunks/${lang}.js`), tag).toBe(lang !== 'en')
+      expect(html, tag).not.toContain('.more.js')
+    }
   })
 })
