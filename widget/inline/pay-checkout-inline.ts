@@ -154,14 +154,12 @@ export class PayCheckoutInline extends LitElement {
   }
 
   private methodIn(view: CheckoutView | null): CheckoutFlow {
+    // Before the session answers: the method asked for (the element in frame mode never shows a
+    // card form, even while loading), else the card form, which renders at once.
     if (!view) return this.method || 'card'
     const methods = view.methods ?? [view.flow]
-    const card = (m: CheckoutFlow) => m === 'card' || m === 'saved-card'
-    if (this.only === 'card' && methods.length > 1) {
-      const chosen = view.method ?? (this.method || undefined)
-      return chosen && card(chosen) && methods.includes(chosen) ? chosen : (methods.find(card) ?? 'card')
-    }
-    return view.method ?? (this.method && methods.includes(this.method) ? this.method : view.flow)
+    const here = (m: CheckoutFlow | '' | null | undefined): m is CheckoutFlow => !!m && methods.includes(m) && (this.only !== 'card' || methods.length < 2 || m === 'card' || m === 'saved-card')
+    return [view.method, this.method, ...methods].find(here) ?? 'card'
   }
 
   /** Loads the code of the method shown (QR and invoice are chunks of their own). */
