@@ -87,7 +87,7 @@ export class PayInvoiceView extends LitElement {
     return html`<h2>${format(this.messages, 'invoiceTitle', { id: isolateLtr(regenerated?.merchantInvoiceId ?? invoice.merchantInvoiceId ?? '', this.locale) })}</h2>
       <dl part="details">
         <dt>${this.messages.amount}</dt>
-        <dd>${formatMoney(regenerated?.amount ?? view.amount, regenerated?.currency ?? view.currency, this.locale)}</dd>
+        <dd><bdi dir="ltr">${formatMoney(regenerated?.amount ?? view.amount, regenerated?.currency ?? view.currency, this.locale)}</bdi></dd>
         ${regenerated?.createdDate
           ? html`<dt>${this.messages.created}</dt>
               <dd>${this.when(regenerated.createdDate, regenerated.createdTime)}</dd>

@@ -1,0 +1,113 @@
+/**
+ * Right-to-left checkout as a merchant deploys it: a shop page on its own origin loads
+ * `<pay-checkout locale="ar">` (and `he`) from the Worker's origin. In frame mode the card frame's
+ * document and form read right to left, labels on the right, while the card number stays left to
+ * right; the same in inline mode. Takes the README's RTL screenshot.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
+import { freePort, startStack, STACK_SECRETS } from '../support/processes.mjs'
+import { SCREENSHOTS } from './shop.ts'
+
+let stack: Awaited<ReturnType<typeof startStack>>
+let browser: Browser
+let server: Server
+let shop = ''
+const state = mkdtempSync(join(tmpdir(), 'pay-e2e-locales-'))
+
+beforeAll(async () => {
+  stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '1000' } })
+  const port = await freePort()
+  shop = `http://127.0.0.1:${port}`
+  // The shop's page (itself left to right): the element from the Worker's origin, attributes from the query.
+  server = createServer((req, res) => {
+    const q = new URL(req.url ?? '/', shop).searchParams
+    const attrs = ['session', 'client-secret', 'locale', 'isolation'].map((a) => (q.get(a) ? ` ${a}="${q.get(a)}"` : '')).join('')
+    res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>
+<style>body{margin:0;padding:16px;font-family:system-ui;background:#f4f4f6}</style>
+<script type="module" src="${stack.worker.url}/widget/pay-checkout.js"></script></head>
+<body><pay-checkout endpoint="${stack.worker.url}" theme="light"${attrs}></pay-checkout>
+<script type="module">const el = document.querySelector('pay-checkout'); window.seen = []; for (const t of ['pay-ready', 'pay-error']) el.addEventListener(t, (e) => window.seen.push({ type: t, detail: e.detail }))</script></body></html>`)
+  })
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r))
+  browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  server?.close()
+  await stack?.stop()
+  rmSync(state, { recursive: true, force: true })
+})
+
+async function session(): Promise<{ id: string; clientSecret: string }> {
+  const res = await fetch(`${stack.worker.url}/v1/sessions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ flow: 'card', amount: '49.00', currency: 'EUR', merchantTransactionId: `l-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, allowedOrigins: [shop] }),
+  })
+  return (await res.json()) as { id: string; clientSecret: string }
+}
+
+async function open(locale: string, isolation: 'frame' | 'inline'): Promise<{ page: Page; form: Page | FrameLocator }> {
+  const s = await session()
+  const page = await browser.newPage({ viewport: { width: 480, height: 900 }, deviceScaleFactor: 2 })
+  await page.goto(`${shop}/?session=${s.id}&client-secret=${encodeURIComponent(s.clientSecret)}&locale=${locale}&isolation=${isolation}`)
+  await page.waitForFunction(() => (window as unknown as { seen: { type: string }[] }).seen.some((e) => e.type === 'pay-ready'), undefined, { timeout: 20_000 })
+  const form = isolation === 'frame' ? page.frameLocator('pay-checkout iframe') : page
+  await form.locator('pay-checkout [part=amount]').waitFor()
+  return { page, form }
+}
+
+/** The form's direction, the card number's, and where the card number's label text sits in its field. */
+async function layout(form: Page | FrameLocator) {
+  return form.locator('pay-checkout label[for=number]').evaluate((label) => {
+    const root = label.getRootNode() as ShadowRoot
+    const number = root.querySelector('#number') as HTMLInputElement
+    const range = document.createRange()
+    range.selectNodeContents(label)
+    const text = range.getBoundingClientRect()
+    const field = number.getBoundingClientRect()
+    return {
+      document: document.documentElement.dir,
+      form: getComputedStyle(root.host).direction,
+      number: getComputedStyle(number).direction,
+      labelFromRight: Math.round(field.right - text.right),
+      labelFromLeft: Math.round(text.left - field.left),
+      label: label.textContent,
+    }
+  })
+}
+
+describe('right-to-left locales where the merchant deploys them', () => {
+  it('ar, frame mode: the card frame reads right to left, labels on the right, the card number left to right (README screenshot)', async () => {
+    const { page, form } = await open('ar', 'frame')
+    const l = await layout(form)
+    expect(l).toMatchObject({ document: 'rtl', form: 'rtl', number: 'ltr', label: 'رقم البطاقة' })
+    expect(l.labelFromRight).toBeLessThanOrEqual(1)
+    expect(l.labelFromLeft).toBeGreaterThan(100)
+    await form.locator('pay-checkout #number').fill('4111 1111 1111 1111')
+    await form.locator('pay-checkout [part=brand] svg').waitFor()
+    expect(await form.locator('pay-checkout #number').inputValue()).toBe('4111 1111 1111 1111')
+    expect(await form.locator('pay-checkout button[type=submit]').textContent()).toContain('ادفع')
+    await page.waitForTimeout(300)
+    await page.locator('pay-checkout').screenshot({ path: join(SCREENSHOTS, 'rtl-ar-light.png') })
+    await page.close()
+  })
+
+  it('he, inline mode: the same mirrored layout in the page itself', async () => {
+    const { page, form } = await open('he', 'inline')
+    const l = await layout(form)
+    expect(l).toMatchObject({ form: 'rtl', number: 'ltr', label: 'מספר כרטיס' })
+    expect(l.labelFromRight).toBeLessThanOrEqual(1)
+    expect(l.labelFromLeft).toBeGreaterThan(100)
+    // The shop's own page keeps its direction.
+    expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('ltr')
+    await page.close()
+  })
+})
