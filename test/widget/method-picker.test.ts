@@ -128,6 +128,26 @@ describe('method picker, inline', () => {
   })
 })
 
+describe('method picker, an invoice chosen', () => {
+  for (const isolation of ['inline', 'frame'] as const) {
+    it(`once the invoice is issued, the picker shows it under way and disables the card (${isolation})`, async () => {
+      const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as { invoiceDetails: { systemInvoiceId: string } }
+      const body = { flow: 'card', methods: ['card', 'invoice'], amount: '250.00', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: `inv-new-${Date.now()}`, invoiceExpirationPeriod: '24' }
+      const { el } = isolation === 'inline' ? await mount(body) : await mountFrame(body)
+      await until(() => radios(el).length === 2)
+      radios(el)[1]?.click()
+      const invoice = () => (el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-invoice-view') as (HTMLElement & { submit?: () => void }) | null) ?? null
+      await until(() => !!invoice()?.shadowRoot?.querySelector('button'))
+      el.submit()
+      await until(() => !!invoice()?.shadowRoot?.querySelector('[part=pay-link]'))
+      await until(() => radios(el)[0]?.getAttribute('aria-disabled') === 'true')
+      expect(checked(el)).to.equal('invoice')
+      expect(picker(el)?.querySelector('[part=method-note]')?.textContent).to.contain('Paying by invoice.')
+      await expect(el).to.be.accessible()
+    })
+  }
+})
+
 describe('method picker, frame mode', () => {
   for (const theme of ['light', 'dark']) {
     it(`the picker is in the element, the card form stays in its frame, QR renders in the element (${theme})`, async () => {

@@ -287,6 +287,12 @@ export class PayCheckoutInline extends LitElement {
     }
   }
 
+  /** A view read again after a QR or invoice step (no state change): the picker hears of it too. */
+  private showView(view: CheckoutView): void {
+    this.view = view
+    this.announceMethods()
+  }
+
   /**
    * Tells who holds this checkout (the card frame's page, the element in frame mode) which methods
    * the session offers and which one is under way, for a picker of its own.
@@ -433,7 +439,7 @@ export class PayCheckoutInline extends LitElement {
         return
       }
       const view = await this.api.view()
-      if (view.ok) this.view = view.value
+      if (view.ok) this.showView(view.value)
       return
     }
     this.state = 'submitting'
@@ -452,7 +458,7 @@ export class PayCheckoutInline extends LitElement {
     this.inFlight = false
     if (!r.ok) return this.refused(r.error)
     const view = await this.api.view()
-    if (view.ok) this.view = view.value
+    if (view.ok) this.showView(view.value)
     this.notice = this.messages.invoiceReady
   }
 
