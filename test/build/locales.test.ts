@@ -89,6 +89,18 @@ describe('locale files', () => {
     expect(plurals).toBeGreaterThanOrEqual(2 * 48)
   })
 
+  it('every message of every locale formats whole: no brace left, every placeholder filled', () => {
+    const values = { amount: '€1.00', n: 3, last4: '4242', time: '4:59', id: 'INV-1', method: 'qr' }
+    for (const { locale, messages } of [{ locale: 'en', messages: en as Record<string, string> }, ...translations]) {
+      for (const key of KEYS) {
+        for (const method of ['qr', 'invoice', 'card']) {
+          const text = formatMessage(messages[key] ?? '', { ...values, method }, locale)
+          expect(text, `${locale}.${key}`).not.toMatch(/[{}#]/)
+        }
+      }
+    }
+  })
+
   it('select messages have an "other" form', () => {
     for (const { locale, messages } of [{ locale: 'en', messages: en as Record<string, string> }, ...translations]) {
       for (const key of KEYS) {

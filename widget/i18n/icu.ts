@@ -5,89 +5,40 @@
  * formatted for the locale and the form is chosen by `Intl.PluralRules` (Polish, Russian or Arabic
  * need more forms than English's two); and `{method, select, qr {…} other {…}}`, so a sentence
  * about a value is translated whole instead of a translated word being put into it.
- * No apostrophe quoting: message text never holds braces.
+ * Small on purpose (it is in the card flow's download): a form's text holds no other argument
+ * (only `#`), and there is no apostrophe quoting, since message text never holds braces. The
+ * locale test formats every message of every locale and checks that no brace is left.
  */
 
-/** Index of the brace closing the one at `open`, or -1. */
-function closing(text: string, open: number): number {
-  let depth = 0
-  for (let i = open; i < text.length; i++) {
-    if (text[i] === '{') depth++
-    else if (text[i] === '}' && --depth === 0) return i
-  }
-  return -1
-}
+/** One argument: name, and for plural or select the forms. */
+const ARGUMENT = /\{\s*(\w+)\s*(?:,\s*(plural|select)\s*,((?:[^{}]|\{[^{}]*\})*))?\}/g
+/** One form of a plural or select: selector (`one`, `=0`, `qr`...) and its text. */
+const FORM = /([=\w-]+)\s*\{([^{}]*)\}/g
 
-/** The forms of a plural or select argument: selector (`one`, `=0`, `qr`...) -> text. */
+/** The forms of a plural or select argument's options: selector -> text. */
 export function pluralForms(options: string): Map<string, string> {
-  const forms = new Map<string, string>()
-  const selector = /\s*(=\d+|[\w-]+)\s*\{/y
-  let i = 0
-  for (;;) {
-    selector.lastIndex = i
-    const m = selector.exec(options)
-    if (!m?.[1]) break
-    const open = i + m[0].length - 1
-    const close = closing(options, open)
-    if (close < 0) break
-    forms.set(m[1], options.slice(open + 1, close))
-    i = close + 1
-  }
-  return forms
+  return new Map([...options.matchAll(FORM)].map((m) => [m[1] ?? '', m[2] ?? '']))
 }
-
-const ARGUMENT = /^\s*(\w+)\s*(?:,\s*(plural|select)\s*,([\s\S]*))?$/
 
 /** Every plural argument of a message with its forms (for the locale tests). */
 export function pluralArguments(pattern: string): { name: string; forms: Map<string, string> }[] {
-  const out: { name: string; forms: Map<string, string> }[] = []
-  for (let i = pattern.indexOf('{'); i >= 0; ) {
-    const close = closing(pattern, i)
-    if (close < 0) break
-    const m = ARGUMENT.exec(pattern.slice(i + 1, close))
-    if (m?.[1] && m[2] === 'plural' && m[3] !== undefined) out.push({ name: m[1], forms: pluralForms(m[3]) })
-    i = pattern.indexOf('{', close)
-  }
-  return out
+  return [...pattern.matchAll(ARGUMENT)].filter((m) => m[2] === 'plural').map((m) => ({ name: m[1] ?? '', forms: pluralForms(m[3] ?? '') }))
 }
 
-/** The names of every argument a message uses, in its plural and select forms too (for the locale tests). */
+/** The names of every argument a message uses (for the locale tests). */
 export function argumentNames(pattern: string): Set<string> {
-  const names = new Set<string>()
-  for (let i = pattern.indexOf('{'); i >= 0; ) {
-    const close = closing(pattern, i)
-    if (close < 0) break
-    const m = ARGUMENT.exec(pattern.slice(i + 1, close))
-    if (m?.[1]) names.add(m[1])
-    if (m?.[3] !== undefined) for (const form of pluralForms(m[3]).values()) for (const n of argumentNames(form)) names.add(n)
-    i = pattern.indexOf('{', close)
-  }
-  return names
+  return new Set([...pattern.matchAll(ARGUMENT)].map((m) => m[1] ?? ''))
 }
 
-/** The message with its placeholders and plurals filled for `locale`. */
+/** The message with its placeholders, plurals and selects filled for `locale`. */
 export function formatMessage(pattern: string, values: Readonly<Record<string, string | number>>, locale: string): string {
-  let out = ''
-  let i = 0
-  while (i < pattern.length) {
-    const open = pattern.indexOf('{', i)
-    const close = open < 0 ? -1 : closing(pattern, open)
-    if (close < 0) return out + pattern.slice(i)
-    out += pattern.slice(i, open)
-    const m = ARGUMENT.exec(pattern.slice(open + 1, close))
-    const value = values[m?.[1] ?? ''] ?? ''
-    if (m?.[3] === undefined) {
-      out += String(value)
-    } else if (m[2] === 'select') {
-      const forms = pluralForms(m[3])
-      out += formatMessage(forms.get(String(value)) ?? forms.get('other') ?? '', values, locale)
-    } else {
-      const n = Number(value)
-      const forms = pluralForms(m[3])
-      const form = forms.get(`=${n}`) ?? forms.get(new Intl.PluralRules(locale).select(n)) ?? forms.get('other') ?? ''
-      out += formatMessage(form.replace(/#/g, new Intl.NumberFormat(locale).format(n)), values, locale)
-    }
-    i = close + 1
-  }
-  return out
+  return pattern.replace(ARGUMENT, (_, name: string, kind?: string, options?: string) => {
+    const value = values[name] ?? ''
+    if (!kind) return String(value)
+    const forms = pluralForms(options ?? '')
+    if (kind === 'select') return forms.get(String(value)) ?? forms.get('other') ?? ''
+    const n = Number(value)
+    const form = forms.get(`=${n}`) ?? forms.get(new Intl.PluralRules(locale).select(n)) ?? forms.get('other') ?? ''
+    return form.replace(/#/g, new Intl.NumberFormat(locale).format(n))
+  })
 }

@@ -6,7 +6,7 @@ export const messages: Messages = {
   cardNumber: 'Номер карты',
   expiry: 'Срок действия (ММ / ГГ)',
   cvv: 'Код безопасности',
-  cvvHint: '{n} цифры на обороте карты',
+  cvvHint: '{n}-значный код на карте',
   givenName: 'Имя',
   surname: 'Фамилия',
   email: 'Эл. почта',

@@ -6,7 +6,7 @@ export const messages: Messages = {
   cardNumber: 'Номер картки',
   expiry: 'Термін дії (ММ / РР)',
   cvv: 'Код безпеки',
-  cvvHint: '{n} цифри на звороті картки',
+  cvvHint: '{n}-значний код на картці',
   givenName: 'Ім’я',
   surname: 'Прізвище',
   email: 'Ел. пошта',
