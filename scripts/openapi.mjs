@@ -10,6 +10,10 @@ import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
 import { unstable_startWorker } from 'wrangler'
 
+// Offline: no metrics, no fetch of Cloudflare's request metadata (as `npm start` runs wrangler).
+process.env.WRANGLER_SEND_METRICS ??= 'false'
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false'
+
 const root = fileURLToPath(new URL('..', import.meta.url))
 export const DOCUMENT_FILE = join(root, 'docs', 'openapi.json')
 export const TYPES_FILE = join(root, 'server', 'api.ts')

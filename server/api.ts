@@ -1919,6 +1919,55 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string;
         };
+        /** @description The whole state of a session, as the merchant sees it (never card data beyond brand and last 4). */
+        Session: {
+            id: string;
+            /** @enum {unknown} */
+            flow: "card" | "saved-card" | "qr" | "invoice";
+            methods: ("card" | "saved-card" | "qr" | "invoice")[];
+            /** @description The method whose payment is in flight or done */
+            method?: ("card" | "saved-card" | "qr" | "invoice") | null;
+            /** @enum {unknown} */
+            status: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired";
+            /** @description Decimal text with exactly two decimals, every currency (JPY too). */
+            amount: string;
+            currency: string;
+            merchantTransactionId: string;
+            paymentType?: string;
+            recurring?: string | null;
+            attempts?: Record<string, never>[];
+            maxAttempts?: number;
+            paymentId?: string | null;
+            registrationId?: string | null;
+            resultCode?: string | null;
+            resultDescription?: string | null;
+            transactionStatus?: string | null;
+            card?: {
+                /** @enum {unknown} */
+                brand?: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners" | "unionpay" | "maestro";
+                last4?: string;
+            } | null;
+            invoice?: Record<string, never> | null;
+            lastError?: Record<string, never> | null;
+            refusedNotifications?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            /** Format: date-time */
+            expiresAt?: string;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        /** @description A repeat or an invoice regeneration: its status and what the gateway answered. */
+        OperationOutcome: {
+            /** @description succeeded | declined | pending | unknown (repeat); regenerated | failed | unknown (invoice) */
+            status: string;
+            /** @description A repeat: its own order reference (derived from the Idempotency-Key), named by its webhooks */
+            merchantTransactionId?: string;
+            paymentId?: string;
+        } & {
+            [key: string]: unknown;
+        };
         OperationResult: {
             operation?: components["schemas"]["Operation"];
             payment?: components["schemas"]["Payment"];
@@ -2218,7 +2267,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         object?: "list";
-                        data?: Record<string, never>[];
+                        data?: components["schemas"]["Session"][];
                         has_more?: boolean;
                     };
                 };
@@ -2359,7 +2408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Session"];
                 };
             };
             /** @description Error */
@@ -2887,7 +2936,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OperationOutcome"];
+                };
             };
             /** @description Error */
             400: {
@@ -3064,7 +3115,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OperationOutcome"];
+                };
             };
             /** @description Error */
             400: {

@@ -1,7 +1,7 @@
 /**
  * @module
- * The server SDK (`pay-checkout/server`): verify the webhooks pay-checkout sends, with typed event
- * types. Compiled to plain ESM: Node 20+, Bun, Deno and Workers import it without a TypeScript
+ * The server SDK (`pay-checkout/server`): a typed client for the merchant API (generated from the
+ * API document), and verification of the webhooks pay-checkout sends, with typed event types. Compiled to plain ESM: Node 20+, Bun, Deno and Workers import it without a TypeScript
  * loader (it needs only WebCrypto, global from Node 20).
  */
 import type { WebhookEvent } from '../worker/webhooks/sign.ts'
@@ -10,6 +10,10 @@ import { EVENT_TYPES, type EventType } from '../worker/webhooks/events.ts'
 export { verifyWebhook, signatureHeader, DEFAULT_TOLERANCE_S } from '../worker/webhooks/sign.ts'
 export type { WebhookEvent, VerifyResult, VerifyOptions } from '../worker/webhooks/sign.ts'
 export { EVENT_TYPES }
+export { createPayClient } from './client.ts'
+export type { MerchantPaths, PayClient, PayClientOptions } from './client.ts'
+/** The API document's types (openapi-typescript): `components['schemas']['Payment']`, ... */
+export type { components, operations, paths } from './api.ts'
 export type { EventType }
 
 /**

@@ -5,6 +5,7 @@
 import { DEFAULT_AMOUNT_BOUNDS, type AmountBounds } from '../shared/money.ts'
 import type { Env } from './env.ts'
 import { GatewayClient, type GatewayConfig } from './gateway/client.ts'
+import { numberVar } from './env-vars.ts'
 
 const DEFAULT_TIMEOUT_MS = 15_000
 
@@ -12,7 +13,7 @@ const DEFAULT_TIMEOUT_MS = 15_000
 const opt = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim())
 
 export function gatewayConfig(env: Env): GatewayConfig {
-  const timeout = Number(opt(env.GATEWAY_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS)
+  const timeout = numberVar(env.GATEWAY_TIMEOUT_MS, DEFAULT_TIMEOUT_MS)
   const authToken = opt(env.AUTH_TOKEN)
   const qrAuthToken = opt(env.QR_AUTH_TOKEN)
   const partnerId = opt(env.PARTNER_ID)

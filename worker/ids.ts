@@ -2,6 +2,7 @@
  * @module
  * Identifiers and secrets: session ids, client secrets and their stored hashes, event ids.
  */
+import { hmacKeyOf, hmacSha256Hex, toHex } from '../shared/hex.ts'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -22,8 +23,7 @@ export const newEventId = (): string => `evt_${randomToken(24)}`
 export const newClientSecret = (sessionId: string): string => `${sessionId}_secret_${randomToken(43)}`
 
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+  return toHex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
 }
 
 /**
@@ -37,7 +37,7 @@ const MAX_CACHED_KEYS = 32
 function hmacKey(key: string): Promise<CryptoKey> {
   let k = hmacKeys.get(key)
   if (!k) {
-    k = crypto.subtle.importKey('raw', new TextEncoder().encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+    k = hmacKeyOf(key)
     if (hmacKeys.size >= MAX_CACHED_KEYS) hmacKeys.delete(hmacKeys.keys().next().value as string)
     hmacKeys.set(key, k)
   }
@@ -61,7 +61,5 @@ export function derivedKey(secret: string, label: string): Promise<string> {
 
 /** HMAC-SHA256 hex, for card fingerprints and webhook signatures. */
 export async function hmacHex(key: string, message: string): Promise<string> {
-  const k = await hmacKey(key)
-  const sig = await crypto.subtle.sign('HMAC', k, new TextEncoder().encode(message))
-  return [...new Uint8Array(sig)].map((b) => b.toString(16).padStart(2, '0')).join('')
+  return hmacSha256Hex(await hmacKey(key), message)
 }

@@ -6,6 +6,8 @@
  * Every order is bound to the visitor's cookie: a visitor lists, reuses and charges only their own.
  */
 import { Hono } from 'hono'
+import type { components } from '../../server/api.ts'
+import { createPayClient, type PayClient } from '../../server/client.ts'
 import { GatewayClient } from '../gateway/client.ts'
 import { verifyWebhook } from '../webhooks/sign.ts'
 import type { DemoEnv } from './env.ts'
@@ -13,22 +15,23 @@ import { DEMO_CSS, page, type DemoPage } from './pages.ts'
 import { DEMO_SCRIPT } from './script.ts'
 import { visitor, type VisitorVariables } from './visitor.ts'
 
-type Api = (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<{ status: number; body: Record<string, unknown> }>
+type SessionCreate = components['schemas']['SessionCreate']
 
 export const PAGES: readonly DemoPage[] = ['product', 'checkout', 'subscription', 'saved-card', 'qr', 'invoice', 'orders']
 
 const shop = (env: DemoEnv) => env.SHOP.get(env.SHOP.idFromName('shop'))
 
-/** The product Worker's merchant API over HTTP, as the merchant's server calls it (no Origin, the API key). */
-function productApi(env: DemoEnv): Api {
-  return async (path, init = {}) => {
-    const res = await fetch(new URL(path, env.PRODUCT_URL), {
-      method: init.method ?? 'GET',
-      headers: { Authorization: `Bearer ${env.MERCHANT_API_KEY}`, 'Content-Type': 'application/json', ...init.headers },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    })
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> }
-  }
+/**
+ * The product Worker's merchant API over HTTP, as a merchant's server calls it: the SDK's typed
+ * client (`pay-checkout/server`, generated from the API document), with the API key, no Origin.
+ */
+function productApi(env: DemoEnv): PayClient {
+  return createPayClient({ baseUrl: env.PRODUCT_URL, apiKey: env.MERCHANT_API_KEY })
+}
+
+/** A session as the merchant API answers it, or undefined. */
+async function sessionOf(api: PayClient, id: string) {
+  return (await api.GET('/v1/sessions/{id}', { params: { path: { id } } })).data
 }
 
 const notYours = (what: string) => ({ error: { code: 'not_found', message: what } })
@@ -71,17 +74,17 @@ demoApp.get('/demo/', (c) => c.html(page('index')))
 for (const p of PAGES) demoApp.get(`/demo/${p}`, (c) => c.html(page(p)))
 
 demoApp.post('/demo/api/session', async (c) => {
-  const call = productApi(c.env)
+  const api = productApi(c.env)
   const me = c.get('visitor')
   const origin = new URL(c.req.url).origin
   const input = (await c.req.json().catch(() => ({}))) as { kind?: string; subscription?: string; authorize?: boolean }
   const order = `demo-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`
   const base = { currency: 'EUR', merchantTransactionId: order, allowedOrigins: [origin], customer: { email: 'shopper@example.com' } }
-  let body: Record<string, unknown>
+  let body: SessionCreate
   switch (input.kind) {
     case 'product':
       // "Authorise only" (paymentType PA): captured or voided later from the orders page.
-      body = { ...base, flow: 'card', amount: '49.00', returnUrl: `${origin}/demo/product`, ...(input.authorize === true ? { paymentType: 'PA' } : {}) }
+      body = { ...base, flow: 'card', amount: '49.00', returnUrl: `${origin}/demo/product`, ...(input.authorize === true ? { paymentType: 'PA' as const } : {}) }
       break
     case 'checkout':
       // Several ways to pay in one session: the shopper picks one in the element.
@@ -93,10 +96,10 @@ demoApp.post('/demo/api/session', async (c) => {
     case 'saved-card': {
       // Only the visitor's own subscription lends its card: a registrationId pays without the number.
       const mine = input.subscription ? await shop(c.env).order(me, input.subscription) : undefined
-      const first = mine?.kind === 'subscription' ? await call(`/v1/sessions/${mine.sessionId}`) : undefined
-      const registrationId = first?.body.registrationId
+      const first = mine?.kind === 'subscription' ? await sessionOf(api, mine.sessionId) : undefined
+      const registrationId = first?.registrationId
       if (typeof registrationId !== 'string') return c.json(notYours('Pay a subscription first: its card is the saved card.'), 404)
-      const card = first?.body.card as { brand?: string; last4?: string } | null
+      const card = first?.card
       body = { ...base, flow: 'saved-card', amount: '9.99', registrationId, ...(card?.brand && card.last4 ? { savedCard: { brand: card.brand, last4: card.last4 } } : {}) }
       break
     }
@@ -125,39 +128,42 @@ demoApp.post('/demo/api/session', async (c) => {
     default:
       return c.json({ error: { code: 'invalid_request', message: 'Unknown demo page.' } }, 400)
   }
-  const created = await call('/v1/sessions', { method: 'POST', body })
-  if (created.status !== 201) return c.json(created.body, created.status as 400)
-  await shop(c.env).addOrder(me, { sessionId: String(created.body.id), kind: input.kind, createdAt: new Date().toISOString() })
+  const created = await api.POST('/v1/sessions', { body })
+  if (!created.data?.id) return c.json(created.error ?? {}, created.response.status as 400)
+  await shop(c.env).addOrder(me, { sessionId: created.data.id, kind: input.kind, createdAt: new Date().toISOString() })
   // Only the session id and its client secret go to the page; the merchant key stays here.
-  return c.json({ endpoint: origin, id: created.body.id, clientSecret: created.body.clientSecret })
+  return c.json({ endpoint: origin, id: created.data.id, clientSecret: created.data.clientSecret })
 })
 
 demoApp.post('/demo/api/charge-again', async (c) => {
-  const call = productApi(c.env)
+  const api = productApi(c.env)
   const me = c.get('visitor')
   const { subscription } = (await c.req.json().catch(() => ({}))) as { subscription?: string }
   // Another visitor's subscription is answered exactly like one that does not exist.
   const mine = typeof subscription === 'string' ? await shop(c.env).order(me, subscription) : undefined
-  const first = mine?.kind === 'subscription' ? await call(`/v1/sessions/${mine.sessionId}`) : undefined
-  const paymentId = first?.body.paymentId
-  if (typeof paymentId !== 'string' || first?.body.status !== 'succeeded') return c.json(notYours('Pay the first subscription payment first.'), 404)
-  const repeat = await call(`/v1/payments/${paymentId}/repeat`, { method: 'POST', body: { amount: '9.99', currency: 'EUR' }, headers: { 'Idempotency-Key': crypto.randomUUID() } })
+  const first = mine?.kind === 'subscription' ? await sessionOf(api, mine.sessionId) : undefined
+  const paymentId = first?.paymentId
+  if (typeof paymentId !== 'string' || first?.status !== 'succeeded') return c.json(notYours('Pay the first subscription payment first.'), 404)
+  const repeat = await api.POST('/v1/payments/{paymentId}/repeat', {
+    params: { path: { paymentId }, header: { 'Idempotency-Key': crypto.randomUUID() } },
+    body: { amount: '9.99', currency: 'EUR' },
+  })
   // The repeat's webhooks name its reference: it is this visitor's too.
-  if (typeof repeat.body.merchantTransactionId === 'string') await shop(c.env).addRef(me, repeat.body.merchantTransactionId)
-  return c.json(repeat.body, repeat.status as 200)
+  if (typeof repeat.data?.merchantTransactionId === 'string') await shop(c.env).addRef(me, repeat.data.merchantTransactionId)
+  return c.json(repeat.data ?? repeat.error ?? {}, repeat.response.status as 200)
 })
 
 demoApp.get('/demo/api/orders', async (c) => {
-  const call = productApi(c.env)
+  const api = productApi(c.env)
   const me = c.get('visitor')
   const orders = await shop(c.env).orders(me)
   const sessions = await Promise.all(
     orders.map(async (o) => {
-      const session = (await call(`/v1/sessions/${o.sessionId}`)).body
+      const session = await sessionOf(api, o.sessionId)
       // The payment record (amounts captured and refunded, its refunds) follows the session's success.
-      const paymentId = session.status === 'succeeded' ? session.paymentId : undefined
-      const payment = typeof paymentId === 'string' ? await call(`/v1/payments/${paymentId}`) : undefined
-      return { ...o, session, payment: payment?.status === 200 ? payment.body : null }
+      const paymentId = session?.status === 'succeeded' ? session.paymentId : undefined
+      const payment = typeof paymentId === 'string' ? (await api.GET('/v1/payments/{paymentId}', { params: { path: { paymentId } } })).data : undefined
+      return { ...o, session: session ?? {}, payment: payment ?? null }
     }),
   )
   return c.json({ orders: sessions, webhooks: await shop(c.env).webhooks(me) })
@@ -167,19 +173,25 @@ demoApp.get('/demo/api/orders', async (c) => {
 const PAYMENT_ACTIONS: Readonly<Record<string, string>> = { refund: 'refunds', capture: 'capture', void: 'void' }
 
 demoApp.post('/demo/api/payment-action', async (c) => {
-  const call = productApi(c.env)
+  const api = productApi(c.env)
   const me = c.get('visitor')
   const input = (await c.req.json().catch(() => ({}))) as { session?: unknown; action?: unknown; amount?: unknown }
   const path = typeof input.action === 'string' ? PAYMENT_ACTIONS[input.action] : undefined
   if (!path) return c.json({ error: { code: 'invalid_request', message: 'Refund, capture or void.' } }, 400)
   // Another visitor's order is answered exactly like one that does not exist.
   const mine = typeof input.session === 'string' ? await shop(c.env).order(me, input.session) : undefined
-  const session = mine ? await call(`/v1/sessions/${mine.sessionId}`) : undefined
-  const paymentId = session?.body.paymentId
-  if (typeof paymentId !== 'string' || session?.body.status !== 'succeeded') return c.json(notYours('No paid order to act on.'), 404)
+  const session = mine ? await sessionOf(api, mine.sessionId) : undefined
+  const paymentId = session?.paymentId
+  if (typeof paymentId !== 'string' || session?.status !== 'succeeded') return c.json(notYours('No paid order to act on.'), 404)
   const body = typeof input.amount === 'string' && input.amount.trim() !== '' && path !== 'void' ? { amount: input.amount.trim() } : {}
-  const res = await call(`/v1/payments/${paymentId}/${path}`, { method: 'POST', body, headers: { 'Idempotency-Key': crypto.randomUUID() } })
-  return c.json(res.body, res.status as 200)
+  const params = { path: { paymentId }, header: { 'Idempotency-Key': crypto.randomUUID() } }
+  const res =
+    path === 'capture'
+      ? await api.POST('/v1/payments/{paymentId}/capture', { params, body })
+      : path === 'refunds'
+        ? await api.POST('/v1/payments/{paymentId}/refunds', { params, body })
+        : await api.POST('/v1/payments/{paymentId}/void', { params, body: {} })
+  return c.json(res.data ?? res.error ?? {}, res.response.status as 200)
 })
 
 demoApp.all('/demo/*', (c) => c.json({ error: { code: 'not_found', message: 'No such demo page.' } }, 404))

@@ -7,6 +7,7 @@
  * `|` would shift the boundaries (a forged `merchantTransactionId` of `a|9.99` could stand for
  * another amount), so building refuses it rather than signing it.
  */
+import { toHex } from '../../shared/hex.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
 
 /** Which values go into each checksum, in order (spec table + facts sheet). */
@@ -50,8 +51,7 @@ export function checksumInput<R extends ChecksumRule>(rule: R, inputs: ChecksumI
 
 /** Lowercase hex MD5 of a UTF-8 string, left-padded to 32 characters (the digest always is 16 bytes). */
 export async function md5Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('MD5', new TextEncoder().encode(text))
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('').padStart(32, '0')
+  return toHex(await crypto.subtle.digest('MD5', new TextEncoder().encode(text))).padStart(32, '0')
 }
 
 /** The checksum of a rule, or why its inputs cannot be signed. */
@@ -61,14 +61,7 @@ export async function checksum<R extends ChecksumRule>(rule: R, inputs: Checksum
 }
 
 /**
- * Constant-time comparison of two texts (SECURITY.md R2, R27). Both sides are hashed first because
- * `timingSafeEqual` throws on different lengths, which would leak the length.
+ * Constant-time comparison of two texts (SECURITY.md R2, R27): Hono's `timingSafeEqual`, which
+ * compares SHA-256 hashes first, so texts of different lengths leak nothing either.
  */
-export async function timingSafeEqualText(a: string, b: string): Promise<boolean> {
-  const enc = new TextEncoder()
-  const [ha, hb] = await Promise.all([
-    crypto.subtle.digest('SHA-256', enc.encode(a)),
-    crypto.subtle.digest('SHA-256', enc.encode(b)),
-  ])
-  return crypto.subtle.timingSafeEqual(ha, hb)
-}
+export { timingSafeEqual as timingSafeEqualText } from 'hono/utils/buffer'

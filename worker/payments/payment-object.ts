@@ -33,6 +33,7 @@ import { HANDLERS, type RequestOf } from './operations/index.ts'
 import type { Refusal } from './operations/handler.ts'
 import { capturedAtOpening, operationView, paymentView } from './status.ts'
 import { OPERATION_TRANSITIONS, type MoneyOperation, type OperationKind, type OperationStatus, type OperationView, type PaymentRecord, type PaymentSnapshot, type PaymentView } from './types.ts'
+import { numberVar } from '../env-vars.ts'
 
 /** What an operation request produced; the route owns the HTTP status. */
 export type OperationResult =
@@ -121,7 +122,7 @@ export class PaymentObject extends TaskedObject {
     p.updatedAt = now
     // In flight, on disk, before the gateway hears of it.
     await this.ctx.storage.put({ payment: p, [idemKey]: { fingerprint, operationId: op.id } satisfies IdemRecord })
-    await this.settleBy(now + (Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000) + 15_000)
+    await this.settleBy(now + numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000)
     await this.send(p, op)
     return { kind: 'done', operation: operationView(op), payment: paymentView(p), replayed: false }
   }
@@ -213,7 +214,7 @@ export class PaymentObject extends TaskedObject {
   private async toUnknown(p: PaymentRecord, op: MoneyOperation): Promise<void> {
     if (op.status === 'processing') await this.change(p, op, 'unknown')
     else await this.ctx.storage.put('payment', p)
-    const base = Number(this.env.INQUIRY_BASE_MS ?? '') || 2_000
+    const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
     if (op.inquiries < MAX_INQUIRIES) await this.settleBy(Date.now() + Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** op.inquiries))
   }
 
@@ -226,7 +227,7 @@ export class PaymentObject extends TaskedObject {
   protected async runTask(name: string): Promise<void> {
     const p = await this.load()
     if (name !== 'settle' || !p) return
-    const timeout = (Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000) + 15_000
+    const timeout = numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
     for (const op of p.operations) {
       // The Worker went away during the call: unknown until asked.
       if (op.status === 'processing' && Date.now() - op.updatedAt >= timeout) await this.change(p, op, 'unknown')

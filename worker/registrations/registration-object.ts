@@ -14,6 +14,7 @@ import type { ErrorCode } from '../../shared/errors.ts'
 import { gatewayClient } from '../config.ts'
 import { log } from '../log.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
+import { numberVar } from '../env-vars.ts'
 
 export type RegistrationStatus = 'active' | 'deleting' | 'deleted'
 
@@ -94,7 +95,7 @@ export class RegistrationObject extends TaskedObject {
     // No answer (or none could be sent): it stays refused for new sessions and is sent again.
     r.tries += 1
     await this.ctx.storage.put('registration', r)
-    const base = Number(this.env.INQUIRY_BASE_MS ?? '') || 2_000
+    const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
     await this.schedule('retry', Date.now() + Math.min(MAX_RETRY_MS, base * 2 ** (r.tries - 1)))
     return { kind: 'done', registration: view(r), replayed: false }
   }

@@ -20,6 +20,7 @@ import { parsePayBody, parseQrVerifyBody } from '../sessions/parse-input.ts'
 import { breakerState } from '../sessions/decline-breaker.ts'
 import { turnstilePasses } from '../turnstile.ts'
 import { idempotencyKeyOf, sendReply } from './operations.ts'
+import { numberVar } from '../env-vars.ts'
 
 type Ctx = Context<{ Bindings: Env; Variables: BrowserAccessVariables & JsonBodyVariables }>
 
@@ -91,7 +92,7 @@ checkout.post('/:id/pay', describeRoute(DOCS.pay), jsonBody(), async (c) => {
     return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value' }])
   }
   // The session counts the card's velocity itself, once the attempt really starts (R11).
-  return sendReply(c, await stub.pay({ method: flow, idempotencyKey: key, fingerprint, shopper, ip, velocityLimit: Number(c.env.CARD_VELOCITY_LIMIT ?? '') || 5, ...(cardHash ? { cardHash } : {}) }))
+  return sendReply(c, await stub.pay({ method: flow, idempotencyKey: key, fingerprint, shopper, ip, velocityLimit: numberVar(c.env.CARD_VELOCITY_LIMIT, 5) || 5, ...(cardHash ? { cardHash } : {}) }))
 })
 
 checkout.post('/:id/qr/verify', describeRoute(DOCS.qrVerify), jsonBody(), async (c) => {

@@ -11,7 +11,8 @@ import { NOTIFICATION_FIELDS } from '../../shared/fields.ts'
 import { readFields } from '../../shared/read.ts'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
-import { checksum, timingSafeEqualText } from '../gateway/checksum.ts'
+import { timingSafeEqual } from 'hono/utils/buffer'
+import { checksum } from '../gateway/checksum.ts'
 import { log } from '../log.ts'
 import { effectiveOrigins, SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 
@@ -44,7 +45,7 @@ gateway.post(
     transactionStatus: n.transactionStatus,
     secureKey: c.env.SECURE_KEY,
   })
-  if (!expected.ok || !(await timingSafeEqualText(n.checksum, expected.value))) {
+  if (!expected.ok || !(await timingSafeEqual(n.checksum, expected.value))) {
     log.warn('notification_forged', { id, paymentId: n.paymentId })
     return errorResponse(c, 'unauthorized', 'The notification checksum does not match.')
   }

@@ -10,9 +10,10 @@ import { sha256Hex } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
-import { errors, idempotencyKey, merchant, pathParams } from '../schemas/doc.ts'
+import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { regenerateBody } from '../schemas/payments.ts'
 import { idempotencyKeyOf, operationStub, sendReply } from './operations.ts'
+import { callbackUrl } from '../env-vars.ts'
 
 export const invoices = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
@@ -27,7 +28,7 @@ invoices.post(
     operationId: 'regenerateInvoice',
     security: merchant,
     parameters: [...pathParams(INVOICE_ID), idempotencyKey()],
-    responses: { '200': { description: 'Invoice details' }, ...errors(400, 401, 404, 409, 413, 422, 429, 502) },
+    responses: { '200': { description: 'Invoice details', ...json(ref('OperationOutcome')) }, ...errors(400, 401, 404, 409, 413, 422, 429, 502) },
   }),
   jsonBody(),
   validate('json', regenerateBody, { params: INVOICE_ID }),
@@ -43,7 +44,7 @@ invoices.post(
       merchantInvoiceId: body.merchantInvoiceId,
       invoiceExpirationPeriod: body.invoiceExpirationPeriod,
       // Without the merchant's own page, the shopper returns to this operation's status page.
-      merchantRedirectUrl: body.merchantRedirectUrl ?? `${c.env.PUBLIC_BASE_URL.replace(/\/$/, '')}/v1/return/op_${stub.id.toString()}`,
+      merchantRedirectUrl: body.merchantRedirectUrl ?? callbackUrl(c.env, 'return', `op_${stub.id.toString()}`),
     }
     return sendReply(c, await stub.run(params, await sha256Hex(JSON.stringify(params))))
   },

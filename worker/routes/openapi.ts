@@ -9,7 +9,7 @@
 import { generateSpecs } from 'hono-openapi'
 import { ERROR_CODES, FIELD_ERROR_CODES } from '../../shared/errors.ts'
 import { CARD_BRANDS } from '../../shared/card.ts'
-import { STATUSES } from '../sessions/types.ts'
+import { FLOWS, STATUSES } from '../sessions/types.ts'
 import { EVENT_TYPES } from '../webhooks/events.ts'
 import { PAYMENT_STATUSES } from '../payments/status.ts'
 import { AMOUNT_RE } from '../../shared/money.ts'
@@ -108,6 +108,49 @@ const documentation = {
           createdAt: { type: 'string', format: 'date-time' },
           updatedAt: { type: 'string', format: 'date-time' },
         },
+      },
+      Session: {
+        type: 'object',
+        description: 'The whole state of a session, as the merchant sees it (never card data beyond brand and last 4).',
+        required: ['id', 'flow', 'methods', 'status', 'amount', 'currency', 'merchantTransactionId'],
+        properties: {
+          id: { type: 'string' },
+          flow: { enum: [...FLOWS] },
+          methods: { type: 'array', items: { enum: [...FLOWS] } },
+          method: { anyOf: [{ enum: [...FLOWS] }, { type: 'null' }], description: 'The method whose payment is in flight or done' },
+          status: { enum: [...STATUSES] },
+          amount,
+          currency: { type: 'string' },
+          merchantTransactionId: { type: 'string' },
+          paymentType: { type: 'string' },
+          recurring: { type: ['string', 'null'] },
+          attempts: { type: 'array', items: { type: 'object' } },
+          maxAttempts: { type: 'integer' },
+          paymentId: { type: ['string', 'null'] },
+          registrationId: { type: ['string', 'null'] },
+          resultCode: { type: ['string', 'null'] },
+          resultDescription: { type: ['string', 'null'] },
+          transactionStatus: { type: ['string', 'null'] },
+          card: { anyOf: [{ type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } }, { type: 'null' }] },
+          invoice: { type: ['object', 'null'] },
+          lastError: { type: ['object', 'null'] },
+          refusedNotifications: { type: 'integer' },
+          createdAt: { type: 'string', format: 'date-time' },
+          updatedAt: { type: 'string', format: 'date-time' },
+          expiresAt: { type: 'string', format: 'date-time' },
+          metadata: ref('Metadata'),
+        },
+      },
+      OperationOutcome: {
+        type: 'object',
+        description: 'A repeat or an invoice regeneration: its status and what the gateway answered.',
+        required: ['status'],
+        properties: {
+          status: { type: 'string', description: 'succeeded | declined | pending | unknown (repeat); regenerated | failed | unknown (invoice)' },
+          merchantTransactionId: { type: 'string', description: 'A repeat: its own order reference (derived from the Idempotency-Key), named by its webhooks' },
+          paymentId: { type: 'string' },
+        },
+        additionalProperties: true,
       },
       OperationResult: { type: 'object', properties: { operation: ref('Operation'), payment: ref('Payment') } },
       Registration: { type: 'object', properties: { id: { type: 'string' }, object: { const: 'registration' }, status: { enum: ['deleting', 'deleted'] }, resultCode: { type: ['string', 'null'] }, deletedAt: { type: ['string', 'null'] } } },

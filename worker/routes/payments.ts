@@ -13,7 +13,7 @@ import { sha256Hex } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
-import { errors, idempotencyKey, merchant, pathParams } from '../schemas/doc.ts'
+import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { inquiryBody, repeatBody } from '../schemas/payments.ts'
 import { idempotencyKeyOf, operationStub, sendReply } from './operations.ts'
 
@@ -30,7 +30,7 @@ payments.post(
     operationId: 'repeatPayment',
     security: merchant,
     parameters: [...pathParams(PAYMENT_ID), idempotencyKey()],
-    responses: { '200': { description: 'Outcome (status succeeded | declined | pending | unknown)' }, ...errors(400, 401, 404, 409, 413, 422, 429, 502) },
+    responses: { '200': { description: 'Outcome (status succeeded | declined | pending | unknown)', ...json(ref('OperationOutcome')) }, ...errors(400, 401, 404, 409, 413, 422, 429, 502) },
   }),
   jsonBody(),
   validate('json', repeatBody(), { params: PAYMENT_ID, forRequest: (env) => repeatBody(amountBounds(env)) }),

@@ -58,7 +58,7 @@ sessionSearch.get(
     operationId: 'listSessions',
     security: merchant,
     parameters: LIST_QUERY_DOC(STATUSES),
-    responses: { '200': { description: 'A page', ...page({ type: 'object' }) }, ...errors(400, 401, 429) },
+    responses: { '200': { description: 'A page', ...page(ref('Session')) }, ...errors(400, 401, 429) },
   }),
   (c) => list(c, 'sessions'),
 )

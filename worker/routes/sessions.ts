@@ -96,7 +96,7 @@ sessions.get(
     operationId: 'getSession',
     security: merchant,
     parameters: pathParams({ id: { pattern: SESSION_ID.source } }),
-    responses: { '200': { description: 'Session', ...json({ type: 'object' }) }, ...errors(401, 404, 429) },
+    responses: { '200': { description: 'Session', ...json(ref('Session')) }, ...errors(401, 404, 429) },
   }),
   async (c) => {
   const id = c.req.param('id')

@@ -12,12 +12,14 @@ import { BRAND_RULES, detectBrand, last4 } from '../../shared/card.ts'
 import { OPERATION_PATHS, type Operation } from '../../shared/fields.ts'
 import type { FieldError } from '../../shared/errors.ts'
 import { validateRequest } from '../../shared/validate.ts'
-import { checksum, timingSafeEqualText, type ChecksumInputs, type ChecksumRule } from '../gateway/checksum.ts'
+import { timingSafeEqual } from 'hono/utils/buffer'
+import { checksum, type ChecksumInputs, type ChecksumRule } from '../gateway/checksum.ts'
 import { decodeForm } from '../gateway/form.ts'
 import { behaviourOf, WALLETS } from './cards.ts'
 import { signToken, verifyToken } from './jwt.ts'
 import type { BackOfficeKind, FaultRule, InvoiceRow, PaymentKind, PaymentRow, SandboxLedger } from './ledger.ts'
 import { acsPage, invoicePage, returnPage } from './pages.ts'
+import { numberVar } from '../env-vars.ts'
 
 export { SandboxLedger } from './ledger.ts'
 
@@ -71,7 +73,7 @@ export const CODES = {
   abandoned3ds: ['10016', '3D Secure authentication not completed in time'],
 } as const
 
-const num = (v: string | undefined, fallback: number): number => (v !== undefined && /^\d+$/.test(v) ? Number(v) : fallback)
+const num = numberVar
 const ledger = (c: Ctx): DurableObjectStub<SandboxLedger> => c.env.LEDGER.get(c.env.LEDGER.idFromName('ledger'))
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 const rand = (n: number): string => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => (b % 10).toString()).join('')
@@ -117,8 +119,8 @@ async function readBody(c: Ctx): Promise<Record<string, string> | Response> {
 async function tokenAccepted(c: Ctx, op: Operation): Promise<boolean> {
   const token = c.req.header('AuthToken')
   if (!token) return false
-  if (await timingSafeEqualText(token, c.env.SANDBOX_AUTH_TOKEN)) return true
-  if ((op === 'qrVerify' || op === 'qrComplete') && (await timingSafeEqualText(token, c.env.SANDBOX_QR_AUTH_TOKEN))) return true
+  if (await timingSafeEqual(token, c.env.SANDBOX_AUTH_TOKEN)) return true
+  if ((op === 'qrVerify' || op === 'qrComplete') && (await timingSafeEqual(token, c.env.SANDBOX_QR_AUTH_TOKEN))) return true
   const claims = await verifyToken(c.env.SANDBOX_SECURE_KEY, token)
   return claims !== undefined && claims.memberId === c.env.SANDBOX_MEMBER_ID
 }
@@ -151,7 +153,7 @@ async function admit(
       ...inputs(f),
     } as ChecksumInputs<ChecksumRule>)
     const given = f['authentication.checksum'] ?? ''
-    if (!expected.ok || !(await timingSafeEqualText(given, expected.value))) return c.json(result(CODES.checksum))
+    if (!expected.ok || !(await timingSafeEqual(given, expected.value))) return c.json(result(CODES.checksum))
   }
   return f
 }
@@ -275,7 +277,7 @@ for (const path of [OPERATION_PATHS.authToken, '/invoiceServices/REST/v1/authTok
       valid.ok &&
       f['authentication.partnerId'] === c.env.SANDBOX_PARTNER_ID &&
       f['merchant.username'] === c.env.SANDBOX_USERNAME &&
-      (await timingSafeEqualText(f['authentication.sKey'] ?? '', c.env.SANDBOX_SECURE_KEY))
+      (await timingSafeEqual(f['authentication.sKey'] ?? '', c.env.SANDBOX_SECURE_KEY))
     if (!good) return c.json({ result: { code: '401', description: 'Token generation failed' }, timestamp: gatewayTimestamp() })
     const token = await signToken(c.env.SANDBOX_SECURE_KEY, { partnerId: c.env.SANDBOX_PARTNER_ID, memberId: c.env.SANDBOX_MEMBER_ID, sub: c.env.SANDBOX_USERNAME }, num(c.env.SANDBOX_TOKEN_TTL_S, 3600))
     return c.json({

@@ -20,6 +20,7 @@ import { fail, type Reply } from './reply.ts'
 import { paymentOfRepeat } from '../payments/opening.ts'
 import { TaskedObject } from './tasked-object.ts'
 import type { EventType } from '../webhooks/events.ts'
+import { callbackUrl, numberVar } from '../env-vars.ts'
 
 export interface RepeatParams {
   readonly kind: 'repeat'
@@ -126,7 +127,7 @@ export class MerchantOperation extends TaskedObject {
     // Written before the gateway call: a concurrent request with this key now sees "in progress".
     await this.save(op)
     await this.schedule('purge', op.createdAt + RETENTION_MS)
-    await this.schedule('settle', Date.now() + (Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000) + 15_000)
+    await this.schedule('settle', Date.now() + numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000)
     await this.call(op)
     op.reply = op.status === 'failed' ? this.failure(op) : { status: 200, body: this.body(op) }
     await this.save(op)
@@ -146,7 +147,7 @@ export class MerchantOperation extends TaskedObject {
   }
 
   private notificationUrl(): string {
-    return `${this.env.PUBLIC_BASE_URL.replace(/\/$/, '')}/v1/notifications/op_${this.ctx.id.toString()}`
+    return callbackUrl(this.env, 'notifications', `op_${this.ctx.id.toString()}`)
   }
 
   private async call(op: OperationRecord): Promise<void> {
@@ -230,7 +231,7 @@ export class MerchantOperation extends TaskedObject {
   /** While the outcome is open, ask again later, backing off. */
   private async keepAsking(op: OperationRecord): Promise<void> {
     if (op.status !== 'unknown' && op.status !== 'pending') return
-    const base = Number(this.env.INQUIRY_BASE_MS ?? '') || 2_000
+    const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
     if (op.tries < MAX_TRIES) await this.schedule('settle', Date.now() + Math.min(3_600_000, base * 2 ** op.tries))
   }
 

@@ -25,6 +25,7 @@ import { log } from '../log.ts'
 import { JOB_HANDLERS, type Job } from '../outbox/jobs.ts'
 import type { EventType } from '../webhooks/events.ts'
 import { signatureHeader, type WebhookEvent } from '../webhooks/sign.ts'
+import { numberVar } from '../env-vars.ts'
 
 type Tasks = Record<string, number>
 
@@ -163,7 +164,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
     const url = this.env.MERCHANT_WEBHOOK_URL
     const outbox = await this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX })
     if (!url || outbox.size === 0) return
-    const base = Number(this.env.WEBHOOK_RETRY_BASE_MS ?? '') || 10_000
+    const base = numberVar(this.env.WEBHOOK_RETRY_BASE_MS, 10_000)
     // In change order; the first that cannot go yet holds back the rest (causal order).
     for (const [key, item] of outbox) {
       if (item.next > Date.now()) {

@@ -5,6 +5,7 @@
  * `verifyWebhook` is the helper merchants use on their side; it runs in Node 18+, Workers and
  * browsers (WebCrypto only).
  */
+import { hmacSha256Hex } from '../../shared/hex.ts'
 
 export interface WebhookEvent {
   /** Stable per event: a receiver that sees an id twice processes it once. */
@@ -18,13 +19,7 @@ export interface WebhookEvent {
 /** Receivers reject signatures older than this (stripe-node's DEFAULT_TOLERANCE). */
 export const DEFAULT_TOLERANCE_S = 300
 
-const enc = new TextEncoder()
-
-async function hmac(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  const sig = await crypto.subtle.sign('HMAC', key, enc.encode(message))
-  return [...new Uint8Array(sig)].map((b) => b.toString(16).padStart(2, '0')).join('')
-}
+const hmac = hmacSha256Hex
 
 /** The `Pay-Signature` header value for a raw body. */
 export async function signatureHeader(secret: string, body: string, t = Math.floor(Date.now() / 1000)): Promise<string> {

@@ -1,0 +1,111 @@
+/**
+ * The server SDK's typed client (`createPayClient`, openapi-fetch on the types generated from the
+ * API document), as the README shows it: the snippet is typechecked as written (strict, against
+ * the SDK's sources) and run against the Worker, creating a session; a bad body comes back as the
+ * typed error with field names. The demo shop's server side uses the same client (its smoke and
+ * end-to-end tests run it).
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { unstable_startWorker } from 'wrangler'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPayClient } from '../../server/index.ts'
+import { TEST_SECRETS } from '../support/credentials.ts'
+import { PRODUCT_CONFIG, root } from '../support/processes.mjs'
+import { applyD1Migrations } from '../../worker/dev/processes.mjs'
+
+const tmp = mkdtempSync(join(tmpdir(), 'pay-client-'))
+const snippet = /<!-- server-sdk-client -->\n```ts\n([\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'))?.[1] ?? ''
+let worker: Awaited<ReturnType<typeof unstable_startWorker>>
+let url = ''
+
+beforeAll(async () => {
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false'
+  await applyD1Migrations({ config: PRODUCT_CONFIG, persistTo: join(tmp, 'state') })
+  const plain = (vars: Record<string, string>) => Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: 'plain_text' as const, value: v }]))
+  worker = await unstable_startWorker({
+    config: PRODUCT_CONFIG,
+    dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, logLevel: 'none', persist: join(tmp, 'state'), watch: false },
+    bindings: plain({ ...TEST_SECRETS, PUBLIC_BASE_URL: 'http://127.0.0.1:9', MERCHANT_WEBHOOK_URL: '' }),
+  })
+  url = (await worker.url).toString().replace(/\/$/, '')
+}, 120_000)
+
+afterAll(async () => {
+  await worker?.dispose()
+  rmSync(tmp, { recursive: true, force: true })
+})
+
+describe('the README server SDK snippet', () => {
+  it('is in the README and uses the client', () => {
+    expect(snippet).toContain("from 'pay-checkout/server'")
+    expect(snippet).toContain('createPayClient(')
+  })
+
+  it('typechecks as written, strict, against the SDK', () => {
+    const dir = join(tmp, 'typecheck')
+    execFileSync('mkdir', ['-p', dir])
+    writeFileSync(join(dir, 'snippet.ts'), `${snippet}\nexport {}\n`)
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          allowImportingTsExtensions: true,
+          skipLibCheck: true,
+          lib: ['ES2022', 'DOM'],
+          types: [],
+          baseUrl: root,
+          paths: { 'pay-checkout/server': ['server/index.ts'], 'openapi-fetch': ['node_modules/openapi-fetch'] },
+        },
+        files: ['snippet.ts'],
+      }),
+    )
+    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' })
+  })
+
+  it('runs against the Worker and creates a session', async () => {
+    const file = join(tmp, 'run.ts')
+    const logged: unknown[][] = []
+    const code = snippet
+      .replace("'pay-checkout/server'", `'${pathToFileURL(join(root, 'server/index.ts')).href}'`)
+      .replace("'http://127.0.0.1:8787'", `'${url}'`)
+      .replace("'sk_sandbox_merchant_0123456789'", `'${TEST_SECRETS.MERCHANT_API_KEY}'`)
+      .replaceAll('console.log(', 'globalThis.__log(')
+    expect(code).not.toContain('8787')
+    writeFileSync(file, code)
+    ;(globalThis as { __log?: (...a: unknown[]) => void }).__log = (...a) => logged.push(a)
+    await import(/* @vite-ignore */ pathToFileURL(file).href)
+    expect(logged).toHaveLength(1)
+    expect(logged[0]?.[0]).toMatch(/^cs_/)
+    expect(logged[0]?.[1]).toBe('clientSecret received')
+  })
+})
+
+describe('createPayClient', () => {
+  it('answers a refused body as the typed error, each field with what it expects', async () => {
+    const pay = createPayClient({ baseUrl: `${url}/`, apiKey: TEST_SECRETS.MERCHANT_API_KEY })
+    const { data, error, response } = await pay.POST('/v1/sessions', { body: { flow: 'card', amount: '49', currency: 'EUR', merchantTransactionId: 'bad|ref' } })
+    expect(data).toBeUndefined()
+    expect(response.status).toBe(400)
+    expect(error?.error.code).toBe('invalid_request')
+    expect(error?.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'amount', code: 'format', expected: expect.any(String) }), expect.objectContaining({ field: 'merchantTransactionId', code: 'format' })]))
+  })
+
+  it('reads a session back by id, and a wrong key is 401', async () => {
+    const pay = createPayClient({ baseUrl: url, apiKey: TEST_SECRETS.MERCHANT_API_KEY })
+    const created = await pay.POST('/v1/sessions', { body: { methods: ['card', 'qr'], amount: '5.00', currency: 'EUR', merchantTransactionId: `c-${Date.now()}` } })
+    const id = created.data?.id ?? ''
+    const read = await pay.GET('/v1/sessions/{id}', { params: { path: { id } } })
+    expect(read.data).toMatchObject({ id, status: 'open', amount: '5.00', methods: ['card', 'qr'] })
+    const wrong = await createPayClient({ baseUrl: url, apiKey: 'nope' }).GET('/v1/sessions/{id}', { params: { path: { id } } })
+    expect(wrong.response.status).toBe(401)
+  })
+})
