@@ -71,19 +71,37 @@ function integrityAndPreload(): Plugin {
 /**
  * Each locale is two chunks of strings alone, one a line in English's key order
  * (`widget/i18n/index.ts` puts the keys back; keys and quotes were a third of every chunk): the
- * card flow's messages (`<locale>.js`, its default export) and the other methods' (`<locale>.more.js`,
- * which it imports on demand; `widget/i18n/parts.ts`). Each must stay within 1.2 KB brotli. The
+ * card flow's messages (`chunks/<locale>.js`, its default export) and the other methods'
+ * (`chunks/<locale>.more.js`, which it imports on demand; `widget/i18n/parts.ts`). Each must stay
+ * within 1.2 KB brotli. The locales are emitted as chunks of their own and the one loader in
+ * `widget/i18n/index.ts` is pointed at them, so the card flow holds no table of imports. The
  * translator's file stays one object keyed by message; the locale test checks that every file has
  * exactly English's keys.
  */
 function packLocales(): Plugin {
+  let messagesDir = ''
   return {
     name: 'pay-pack-locales',
+    configResolved(config) {
+      messagesDir = join(config.root, 'widget', 'i18n', 'messages')
+    },
+    async buildStart() {
+      const { LOCALES } = (await import(pathToFileURL(join(messagesDir, '..', 'locales.ts')).href)) as { LOCALES: readonly string[] }
+      for (const locale of LOCALES.filter((l) => l !== 'en')) {
+        this.emitFile({ type: 'chunk', id: join(messagesDir, `${locale}.ts`), fileName: `chunks/${locale}.js`, preserveSignature: 'strict' })
+      }
+    },
+    transform(code, id) {
+      if (!id.replace(/\\/g, '/').endsWith('/widget/i18n/index.ts')) return null
+      const from = '`./messages/${locale}.ts`'
+      if (!code.includes(from)) this.error(`widget/i18n/index.ts: the locale loader no longer imports ${from}`)
+      return code.replace(from, '`./${locale}.js`')
+    },
     async load(id) {
       const m = /\/widget\/i18n\/messages\/([\w-]+)\.ts(\?more)?$/.exec(id.replace(/\\/g, '/'))
       if (!m?.[1] || m[1] === 'en') return null
       // Plain data files: Node runs them as they are (type stripping).
-      const dir = pathToFileURL(dirname(id.replace(/\?more$/, ''))).href
+      const dir = pathToFileURL(messagesDir).href
       const { en } = (await import(`${dir}/en.ts`)) as { en: Record<string, string> }
       const { MORE_KEYS } = (await import(`${dir}/../parts.ts`)) as { MORE_KEYS: readonly string[] }
       const { messages } = (await import(`${dir}/${m[1]}.ts`)) as { messages: Record<string, string> }
@@ -92,6 +110,12 @@ function packLocales(): Plugin {
       if (lines.some((l) => l.includes('\n'))) this.error(`${m[1]}: a message holds a line break`)
       const text = `export default \`${lines.join('\n').replace(/[\\`]|\$\{/g, (c) => `\\${c}`)}\`\n`
       return m[2] ? text : `${text}export const more = () => import('./${m[1]}.ts?more')\n`
+    },
+    generateBundle(_options, bundle) {
+      // The loader's `./<locale>.js` is relative to the chunk it ends up in: it must be beside them.
+      for (const f of Object.values(bundle)) {
+        if (f.type === 'chunk' && /import\(\s*(\/\*[^*]*\*\/\s*)?`\.\/\$\{/.test(f.code) && !f.fileName.startsWith('chunks/')) this.error(`${f.fileName} loads locales but is not in chunks/`)
+      }
     },
   }
 }

@@ -21,55 +21,12 @@ export { direction, en, resolveLocale }
  */
 type Chunk = { messages?: Messages; default?: string; more?: () => Promise<{ default: string }> }
 
-const LOADERS: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<Chunk>>> = {
-  ar: () => import('./messages/ar.ts'),
-  bg: () => import('./messages/bg.ts'),
-  ca: () => import('./messages/ca.ts'),
-  cs: () => import('./messages/cs.ts'),
-  da: () => import('./messages/da.ts'),
-  de: () => import('./messages/de.ts'),
-  el: () => import('./messages/el.ts'),
-  'en-GB': () => import('./messages/en-GB.ts'),
-  es: () => import('./messages/es.ts'),
-  'es-419': () => import('./messages/es-419.ts'),
-  et: () => import('./messages/et.ts'),
-  fa: () => import('./messages/fa.ts'),
-  fi: () => import('./messages/fi.ts'),
-  fil: () => import('./messages/fil.ts'),
-  fr: () => import('./messages/fr.ts'),
-  'fr-CA': () => import('./messages/fr-CA.ts'),
-  he: () => import('./messages/he.ts'),
-  hi: () => import('./messages/hi.ts'),
-  hr: () => import('./messages/hr.ts'),
-  hu: () => import('./messages/hu.ts'),
-  id: () => import('./messages/id.ts'),
-  is: () => import('./messages/is.ts'),
-  it: () => import('./messages/it.ts'),
-  ja: () => import('./messages/ja.ts'),
-  ko: () => import('./messages/ko.ts'),
-  lt: () => import('./messages/lt.ts'),
-  lv: () => import('./messages/lv.ts'),
-  ms: () => import('./messages/ms.ts'),
-  mt: () => import('./messages/mt.ts'),
-  nb: () => import('./messages/nb.ts'),
-  nl: () => import('./messages/nl.ts'),
-  pl: () => import('./messages/pl.ts'),
-  pt: () => import('./messages/pt.ts'),
-  'pt-BR': () => import('./messages/pt-BR.ts'),
-  ro: () => import('./messages/ro.ts'),
-  ru: () => import('./messages/ru.ts'),
-  sk: () => import('./messages/sk.ts'),
-  sl: () => import('./messages/sl.ts'),
-  sr: () => import('./messages/sr.ts'),
-  sv: () => import('./messages/sv.ts'),
-  th: () => import('./messages/th.ts'),
-  tr: () => import('./messages/tr.ts'),
-  uk: () => import('./messages/uk.ts'),
-  vi: () => import('./messages/vi.ts'),
-  zh: () => import('./messages/zh.ts'),
-  'zh-HK': () => import('./messages/zh-HK.ts'),
-  'zh-TW': () => import('./messages/zh-TW.ts'),
-}
+/**
+ * A locale's module. From source it is `./messages/<locale>.ts`; the build emits each locale as
+ * `chunks/<locale>.js`, beside the code that loads it, and points this import there
+ * (vite.config.ts, `packLocales`): the card flow carries no table of 47 imports.
+ */
+const load = (locale: string): Promise<Chunk> => import(/* @vite-ignore */ `./messages/${locale}.ts`)
 
 export const SUPPORTED_LOCALES: readonly Locale[] = LOCALES
 
@@ -87,10 +44,10 @@ const unpack = (keys: readonly MessageKey[], text: string): [MessageKey, string]
  * for sessions that offer them).
  */
 export async function loadMessages(locale: string, more = false): Promise<Messages> {
-  const loader = Object.hasOwn(LOADERS, locale) ? LOADERS[locale as keyof typeof LOADERS] : undefined
-  if (!loader) return en
+  // Only the supported tags (as `resolveLocale` gives) name a module.
+  if (locale === 'en' || !SUPPORTED_LOCALES.includes(locale as Locale)) return en
   try {
-    const chunk = await loader()
+    const chunk = await load(locale)
     if (chunk.messages) return chunk.messages
     const rest = more && chunk.more ? unpack(MORE_KEYS, (await chunk.more()).default) : []
     return { ...en, ...Object.fromEntries([...unpack(CORE_KEYS, chunk.default ?? ''), ...rest]) }
