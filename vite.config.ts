@@ -73,8 +73,9 @@ function integrityAndPreload(): Plugin {
  * (`widget/i18n/index.ts` puts the keys back; keys and quotes were a third of every chunk): the
  * card flow's messages (`chunks/<locale>.js`, its default export) and the other methods'
  * (`chunks/<locale>.more.js`, which it imports on demand; `widget/i18n/parts.ts`). Each must stay
- * within 1.2 KB brotli. The locales are emitted as chunks of their own and the one loader in
- * `widget/i18n/index.ts` is pointed at them, so the card flow holds no table of imports. The
+ * within 1.2 KB brotli. The locales are emitted as chunks of their own and one import replaces the
+ * table of loaders in `widget/i18n/index.ts` (kept in the source for other bundlers: the npm
+ * package), so the card flow holds no table of imports. The
  * translator's file stays one object keyed by message; the locale test checks that every file has
  * exactly English's keys.
  */
@@ -82,6 +83,8 @@ function packLocales(): Plugin {
   let messagesDir = ''
   return {
     name: 'pay-pack-locales',
+    // Before TypeScript is stripped: it rewrites widget/i18n/index.ts's source.
+    enforce: 'pre',
     configResolved(config) {
       messagesDir = join(config.root, 'widget', 'i18n', 'messages')
     },
@@ -93,9 +96,9 @@ function packLocales(): Plugin {
     },
     transform(code, id) {
       if (!id.replace(/\\/g, '/').endsWith('/widget/i18n/index.ts')) return null
-      const from = '`./messages/${locale}.ts`'
-      if (!code.includes(from)) this.error(`widget/i18n/index.ts: the locale loader no longer imports ${from}`)
-      return code.replace(from, '`./${locale}.js`')
+      const table = /\/\/ <locale-loaders>[\s\S]*?\/\/ <\/locale-loaders>/
+      if (!table.test(code)) this.error('widget/i18n/index.ts: no <locale-loaders> block to replace')
+      return code.replace(table, 'const load = (locale: string): Promise<Chunk> => import(/* @vite-ignore */ `./${locale}.js`)')
     },
     async load(id) {
       const m = /\/widget\/i18n\/messages\/([\w-]+)\.ts(\?more)?$/.exec(id.replace(/\\/g, '/'))

@@ -22,11 +22,62 @@ export { direction, en, resolveLocale }
 type Chunk = { messages?: Messages; default?: string; more?: () => Promise<{ default: string }> }
 
 /**
- * A locale's module. From source it is `./messages/<locale>.ts`; the build emits each locale as
- * `chunks/<locale>.js`, beside the code that loads it, and points this import there
- * (vite.config.ts, `packLocales`): the card flow carries no table of 47 imports.
+ * A locale's module: a literal import each, so that any bundler makes them chunks (the npm
+ * package). Our own build emits the locales as chunks itself and puts one import in place of this
+ * table (vite.config.ts, `packLocales`), so the card flow carries no table of 47 imports.
  */
-const load = (locale: string): Promise<Chunk> => import(/* @vite-ignore */ `./messages/${locale}.ts`)
+// <locale-loaders>
+const LOADERS: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<Chunk>>> = {
+  ar: () => import('./messages/ar.ts'),
+  bg: () => import('./messages/bg.ts'),
+  ca: () => import('./messages/ca.ts'),
+  cs: () => import('./messages/cs.ts'),
+  da: () => import('./messages/da.ts'),
+  de: () => import('./messages/de.ts'),
+  el: () => import('./messages/el.ts'),
+  'en-GB': () => import('./messages/en-GB.ts'),
+  es: () => import('./messages/es.ts'),
+  'es-419': () => import('./messages/es-419.ts'),
+  et: () => import('./messages/et.ts'),
+  fa: () => import('./messages/fa.ts'),
+  fi: () => import('./messages/fi.ts'),
+  fil: () => import('./messages/fil.ts'),
+  fr: () => import('./messages/fr.ts'),
+  'fr-CA': () => import('./messages/fr-CA.ts'),
+  he: () => import('./messages/he.ts'),
+  hi: () => import('./messages/hi.ts'),
+  hr: () => import('./messages/hr.ts'),
+  hu: () => import('./messages/hu.ts'),
+  id: () => import('./messages/id.ts'),
+  is: () => import('./messages/is.ts'),
+  it: () => import('./messages/it.ts'),
+  ja: () => import('./messages/ja.ts'),
+  ko: () => import('./messages/ko.ts'),
+  lt: () => import('./messages/lt.ts'),
+  lv: () => import('./messages/lv.ts'),
+  ms: () => import('./messages/ms.ts'),
+  mt: () => import('./messages/mt.ts'),
+  nb: () => import('./messages/nb.ts'),
+  nl: () => import('./messages/nl.ts'),
+  pl: () => import('./messages/pl.ts'),
+  pt: () => import('./messages/pt.ts'),
+  'pt-BR': () => import('./messages/pt-BR.ts'),
+  ro: () => import('./messages/ro.ts'),
+  ru: () => import('./messages/ru.ts'),
+  sk: () => import('./messages/sk.ts'),
+  sl: () => import('./messages/sl.ts'),
+  sr: () => import('./messages/sr.ts'),
+  sv: () => import('./messages/sv.ts'),
+  th: () => import('./messages/th.ts'),
+  tr: () => import('./messages/tr.ts'),
+  uk: () => import('./messages/uk.ts'),
+  vi: () => import('./messages/vi.ts'),
+  zh: () => import('./messages/zh.ts'),
+  'zh-HK': () => import('./messages/zh-HK.ts'),
+  'zh-TW': () => import('./messages/zh-TW.ts'),
+}
+const load = (locale: string): Promise<Chunk> => LOADERS[locale as Exclude<Locale, 'en'>]()
+// </locale-loaders>
 
 export const SUPPORTED_LOCALES: readonly Locale[] = LOCALES
 
