@@ -2238,17 +2238,20 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired";
-                /** @description Unix seconds or ISO 8601 */
+                /** @description Created at or after: Unix seconds or ISO 8601 */
                 created_gte?: string;
-                /** @description Unix seconds or ISO 8601 */
+                /** @description Created before: Unix seconds or ISO 8601 */
                 created_lt?: string;
                 /** @description The merchantTransactionId */
                 order?: string;
-                /** @description The session's customer.email */
+                /** @description The session's customer.email. an email address */
                 email?: string;
-                /** @description One metadata pair: metadata[orderId]=A-1001 (key ^[A-Za-z0-9_.-]{1,40}$) */
-                "metadata[key]"?: string;
-                limit?: number;
+                /** @description One metadata pair: metadata[orderId]=A-1001 (keys ^[A-Za-z0-9_.-]{1,40}$) */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /** @description Page size (default 10) */
+                limit?: string;
                 /** @description The last id of the previous page */
                 starting_after?: string;
             };
@@ -2444,17 +2447,20 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "authorized" | "captured" | "partially_refunded" | "refunded" | "voided";
-                /** @description Unix seconds or ISO 8601 */
+                /** @description Created at or after: Unix seconds or ISO 8601 */
                 created_gte?: string;
-                /** @description Unix seconds or ISO 8601 */
+                /** @description Created before: Unix seconds or ISO 8601 */
                 created_lt?: string;
                 /** @description The merchantTransactionId */
                 order?: string;
-                /** @description The session's customer.email */
+                /** @description The session's customer.email. an email address */
                 email?: string;
-                /** @description One metadata pair: metadata[orderId]=A-1001 (key ^[A-Za-z0-9_.-]{1,40}$) */
-                "metadata[key]"?: string;
-                limit?: number;
+                /** @description One metadata pair: metadata[orderId]=A-1001 (keys ^[A-Za-z0-9_.-]{1,40}$) */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /** @description Page size (default 10) */
+                limit?: string;
                 /** @description The last id of the previous page */
                 starting_after?: string;
             };

@@ -108,4 +108,14 @@ describe('createPayClient', () => {
     const wrong = await createPayClient({ baseUrl: url, apiKey: 'nope' }).GET('/v1/sessions/{id}', { params: { path: { id } } })
     expect(wrong.response.status).toBe(401)
   })
+
+  it('lists with the query as the document describes it: metadata[key]=value from an object, a bad limit named', async () => {
+    const pay = createPayClient({ baseUrl: url, apiKey: TEST_SECRETS.MERCHANT_API_KEY })
+    const page = await pay.GET('/v1/sessions', { params: { query: { metadata: { run: 'none-such' }, limit: '5' } } })
+    expect(page.response.status).toBe(200)
+    expect(page.data).toEqual({ object: 'list', data: [], has_more: false })
+    const bad = await pay.GET('/v1/payments', { params: { query: { limit: '500', metadata: { a: '1', b: '2' } } } })
+    expect(bad.response.status).toBe(400)
+    expect(bad.error?.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'limit', code: 'out_of_range' }), expect.objectContaining({ field: 'metadata', code: 'out_of_range' })]))
+  })
 })

@@ -28,7 +28,7 @@ export function validate<T extends Target, S extends v.GenericSchema>(
   options: { forRequest?: (env: Env) => S; params?: Readonly<Record<string, Format>> } = {},
 ): MiddlewareHandler<{ Bindings: Env; Variables: JsonBodyVariables }, string, { in: { [K in T]: v.InferInput<S> }; out: { [K in T]: v.InferOutput<S> } }> {
   const middleware: MiddlewareHandler<{ Bindings: Env; Variables: JsonBodyVariables }> = async (c, next) => {
-    const input = target === 'json' ? c.get('body') : c.req.query()
+    const input = target === 'json' ? c.get('body') : deepObjects(c.req.query())
     const errors = Object.entries(options.params ?? {}).flatMap(([name, format]) => paramErrors(name, format, c.req.param(name) ?? ''))
     const result = check(options.forRequest ? options.forRequest(c.env) : schema, input)
     if (!result.ok) errors.push(...result.error)
@@ -44,4 +44,25 @@ export function validate<T extends Target, S extends v.GenericSchema>(
 export function paramErrors(name: string, format: Format, value: string): FieldError[] {
   const code = checkFormat(format, value)
   return code === null ? [] : [{ field: name, code: 'format', expected: expectedOf(format, 'format') }]
+}
+
+/**
+ * A query string with `name[key]=value` pairs (OpenAPI's deepObject style, which openapi-fetch
+ * sends) as nested objects: `metadata[orderId]=A-1` is `{ metadata: { orderId: 'A-1' } }`. The
+ * objects have no prototype: no key can reach one.
+ */
+function deepObjects(query: Record<string, string>): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>
+  for (const [name, value] of Object.entries(query)) {
+    const m = /^([A-Za-z_]+)\[([^\]]*)\]$/.exec(name)
+    if (!m?.[1]) {
+      out[name] = value
+      continue
+    }
+    const held = out[m[1]]
+    const o = typeof held === 'object' && held !== null ? (held as Record<string, unknown>) : (Object.create(null) as Record<string, unknown>)
+    o[m[2] ?? ''] = value
+    out[m[1]] = o
+  }
+  return out
 }

@@ -8,45 +8,59 @@
  */
 import { Hono, type Context } from 'hono'
 import { describeRoute } from 'hono-openapi'
-import { checkFormat } from '../../shared/formats.ts'
+import { checkFormat, FORMAT_EXPECTED } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
 import { SESSION_ID } from '../middleware/browser-access.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
+import { validate } from '../middleware/validate.ts'
+import { listQuery } from '../schemas/search.ts'
 import { errors, json, merchant, ref } from '../schemas/doc.ts'
 import { PAYMENT_STATUSES } from '../payments/status.ts'
 import type { IndexTable } from '../search/rows.ts'
-import { LIST_QUERY_DOC, listPage, parseListQuery } from '../search/query.ts'
+import { listPage, listQueryOf, type ListQuery } from '../search/query.ts'
+import { METADATA_KEY, METADATA_LIMITS } from '../sessions/metadata.ts'
 import { STATUSES } from '../sessions/types.ts'
 
-const LISTS: Readonly<Record<IndexTable, { statuses: readonly string[]; idOk: (id: string) => boolean }>> = {
-  payments: { statuses: PAYMENT_STATUSES, idOk: (id) => checkFormat('gatewayId', id) === null },
-  sessions: { statuses: STATUSES, idOk: (id) => SESSION_ID.test(id) },
-}
+const PAYMENT_QUERY = listQuery(PAYMENT_STATUSES as unknown as [string, ...string[]], { test: (id) => checkFormat('gatewayId', id) === null, expected: FORMAT_EXPECTED.gatewayId })
+const SESSION_QUERY = listQuery(STATUSES, { test: (id) => SESSION_ID.test(id), expected: SESSION_ID.source })
 
-async function list(c: Context<{ Bindings: Env }>, table: IndexTable): Promise<Response> {
-  const { statuses, idOk } = LISTS[table]
-  const q = parseListQuery(c.req.query(), statuses, idOk)
-  if (!q.ok) return errorResponse(c, 'invalid_request', 'Some query parameters are invalid.', q.error)
-  const page = await listPage(c.env.DB, table, q.value)
-  if (!page) return errorResponse(c, 'invalid_request', 'starting_after names nothing in this list.', [{ field: 'starting_after', code: 'invalid_value' }])
+async function list(c: Context, table: IndexTable, q: ListQuery): Promise<Response> {
+  const env = c.env as Env
+  const page = await listPage(env.DB, table, q)
+  if (!page) return errorResponse(c, 'invalid_request', 'starting_after names nothing in this list.', [{ field: 'starting_after', code: 'invalid_value', expected: 'the id of an item of this list' }])
   return c.json(page)
 }
 
-export const paymentSearch = new Hono<{ Bindings: Env }>()
-paymentSearch.use('*', merchantAuth())
+/** `metadata[key]=value`: the query's deepObject style (the generated parameter gets its style here). */
+const METADATA_PARAM = describeRoute({
+  parameters: [
+    {
+      name: 'metadata',
+      in: 'query',
+      style: 'deepObject',
+      explode: true,
+      schema: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string', maxLength: METADATA_LIMITS.valueLength } },
+      description: `One metadata pair: metadata[orderId]=A-1001 (keys ${METADATA_KEY.source})`,
+    },
+  ],
+})
+
 const page = (item: object) => json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' } } })
 
+export const paymentSearch = new Hono<{ Bindings: Env }>()
+paymentSearch.use('*', merchantAuth())
 paymentSearch.get(
   '/',
   describeRoute({
     summary: 'Find payments, newest first (search index: may lag the payments by a moment)',
     operationId: 'listPayments',
     security: merchant,
-    parameters: LIST_QUERY_DOC(PAYMENT_STATUSES),
     responses: { '200': { description: 'A page', ...page(ref('Payment')) }, ...errors(400, 401, 429) },
   }),
-  (c) => list(c, 'payments'),
+  validate('query', PAYMENT_QUERY),
+  METADATA_PARAM,
+  (c) => list(c, 'payments', listQueryOf(c.req.valid('query'))),
 )
 
 export const sessionSearch = new Hono<{ Bindings: Env }>()
@@ -57,8 +71,9 @@ sessionSearch.get(
     summary: 'Find sessions, newest first (search index: may lag by a moment)',
     operationId: 'listSessions',
     security: merchant,
-    parameters: LIST_QUERY_DOC(STATUSES),
     responses: { '200': { description: 'A page', ...page(ref('Session')) }, ...errors(400, 401, 429) },
   }),
-  (c) => list(c, 'sessions'),
+  validate('query', SESSION_QUERY),
+  METADATA_PARAM,
+  (c) => list(c, 'sessions', listQueryOf(c.req.valid('query'))),
 )
