@@ -14,10 +14,14 @@ describe('the card frame page', () => {
     expect(page.status).toBe(200)
     for (const src of FRAME_SCRIPTS) expect(page.text).toContain(`<link rel="modulepreload" href="${src}">`)
     expect(page.text).toContain('<link rel="modulepreload" href="/widget/chunks/de.js">')
-    expect(page.text).toContain('<html lang="de" data-pay-frame>')
+    expect(page.text).toContain('<html lang="de" dir="ltr" data-pay-frame>')
+    // A regional tag preloads its own locale when there is one, else its language's; Arabic reads right to left.
+    expect((await call(`/frame/${s.id}?locale=pt-BR`)).text).toContain('<link rel="modulepreload" href="/widget/chunks/pt-BR.js">')
+    expect((await call(`/frame/${s.id}?locale=de-AT`)).text).toContain('<html lang="de" dir="ltr" data-pay-frame>')
+    expect((await call(`/frame/${s.id}?locale=ar-EG`)).text).toContain('<html lang="ar" dir="rtl" data-pay-frame>')
     // An unknown locale falls back to the built-in English: nothing of the query is echoed.
     const odd = await call(`/frame/${s.id}?locale=%22%3E%3Cscript%3E`)
-    expect(odd.text).toContain('<html lang="en" data-pay-frame>')
+    expect(odd.text).toContain('<html lang="en" dir="ltr" data-pay-frame>')
     expect(odd.text).not.toContain('script%3E')
     expect(odd.text).not.toContain('"><script>')
   })

@@ -39,6 +39,7 @@ frame.get(
   )
   c.header('Referrer-Policy', 'strict-origin')
   c.header('Cache-Control', 'no-store')
-  return c.html(framePage(c.req.query('locale')?.toLowerCase().split('-')[0]))
+  // The locale as the element sent it (`pt-BR`, `de-AT`): the page resolves it as the element does.
+  return c.html(framePage(c.req.query('locale')))
   },
 )
