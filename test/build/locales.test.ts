@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { callingCodes, countries } from '../../widget/card-form/lists.ts'
 import { argumentNames, formatMessage, pluralArguments, pluralForms } from '../../widget/i18n/icu.ts'
 import { loadMessages } from '../../widget/i18n/index.ts'
 import { direction, LOCALES, resolveLocale } from '../../widget/i18n/locales.ts'
@@ -123,6 +124,16 @@ describe('locale files', () => {
     expect(formatMessage(ar.declinedRetry ?? '', { n: 2 }, 'ar')).toMatch(/محاولتان/)
     expect(formatMessage(en.methodUnderWay, { method: 'qr' }, 'en')).toMatch(/^Paying with a QR wallet\./)
     expect(formatMessage(en.methodUnderWay, { method: 'saved-card' }, 'en')).toMatch(/^Paying by card\./)
+  })
+
+  it('country and phone-code lists are named and sorted in the shopper’s language (Intl.DisplayNames, Intl.Collator)', () => {
+    const sv = countries('sv').map((c) => c.label)
+    expect(sv).toContain('Tyskland')
+    // Swedish sorts Ö after Z; German sorts it with O.
+    expect(sv.indexOf('Österrike')).toBeGreaterThan(sv.indexOf('Zimbabwe'))
+    const de = countries('de').map((c) => c.label)
+    expect(de.indexOf('Österreich')).toBeLessThan(de.indexOf('Polen'))
+    expect(callingCodes('ar').find((c) => c.value === 'DE+49')?.label).toBe('ألمانيا (+49)')
   })
 
   it('the other methods’ messages (their own chunk) are message keys', () => {

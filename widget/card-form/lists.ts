@@ -32,7 +32,16 @@ function names(locale: string): (code: string) => string {
   }
 }
 
-const byLabel = (a: Choice, b: Choice): number => a.label.localeCompare(b.label)
+/** Sorted as the shopper's language sorts (Swedish puts Ö after Z, Czech Ch after H). */
+function byLabel(locale: string): (a: Choice, b: Choice) => number {
+  let collator: Intl.Collator
+  try {
+    collator = new Intl.Collator(locale)
+  } catch {
+    collator = new Intl.Collator()
+  }
+  return (a, b) => collator.compare(a.label, b.label)
+}
 const cache = new Map<string, readonly Choice[]>()
 
 /** Every country, by its name in `locale`; the value is the ISO code. */
@@ -41,7 +50,7 @@ export function countries(locale: string): readonly Choice[] {
   let list = cache.get(key)
   if (!list) {
     const name = names(locale)
-    list = COUNTRY_CODES.map((code) => ({ value: code, label: name(code) })).sort(byLabel)
+    list = COUNTRY_CODES.map((code) => ({ value: code, label: name(code) })).sort(byLabel(locale))
     cache.set(key, list)
   }
   return list
@@ -58,7 +67,7 @@ export function callingCodes(locale: string): readonly Choice[] {
       const [code = '', members = ''] = group.split(':')
       for (const country of members.split(' ')) out.push({ value: `${country}+${code}`, label: `${name(country)} (+${code})` })
     }
-    list = out.sort(byLabel)
+    list = out.sort(byLabel(locale))
     cache.set(key, list)
   }
   return list
