@@ -15,7 +15,6 @@
 import '../inline/pay-checkout-inline.ts'
 import { safeRedirect } from '../../shared/redirect.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
-import { direction, resolveLocale } from '../i18n/locales.ts'
 import { CHANNEL, parseParentMessage, type FrameToParent } from './messages.ts'
 
 type Outgoing = FrameToParent extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
@@ -46,14 +45,8 @@ if (!parentOrigin) {
   const el = document.createElement('pay-checkout-inline') as PayCheckoutInline
   const theme = query.get('theme')
   el.theme = theme === 'dark' || theme === 'auto' ? theme : 'light'
-  // The frame's document reads in the locale's direction too (its scrollbar side, not only the form).
-  const setLocale = (tag: string): void => {
-    el.locale = tag
-    const locale = resolveLocale(tag ? [tag] : navigator.languages)
-    document.documentElement.lang = locale
-    document.documentElement.dir = direction(locale)
-  }
-  setLocale((query.get('locale') ?? '').slice(0, 35))
+  // The document's lang and dir come with the page: the Worker resolves this same locale.
+  el.locale = (query.get('locale') ?? '').slice(0, 35)
   el.collectShipping = query.get('shipping') === '1'
   // Known before the secret: the form renders and says it is ready at once; the session is read
   // when the client secret arrives. Same origin: no preflight.
@@ -70,7 +63,7 @@ if (!parentOrigin) {
     if (!m) return
     if (m.type === 'init' && !started) {
       started = true
-      setLocale(m.locale)
+      el.locale = m.locale
       el.theme = m.theme
       el.collectShipping = m.collectShipping
       // Set through the CSSOM (allowed by the frame's style-src 'self'), values already checked.
