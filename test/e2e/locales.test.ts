@@ -2,7 +2,9 @@
  * Right-to-left checkout as a merchant deploys it: a shop page on its own origin loads
  * `<pay-checkout locale="ar">` (and `he`) from the Worker's origin. In frame mode the card frame's
  * document and form read right to left, labels on the right, while the card number stays left to
- * right; the same in inline mode. Takes the README's RTL screenshot.
+ * right; the same in inline mode. Takes the README's RTL screenshot. And the built locale chunks
+ * load as they should: a card-only session gets its card flow messages alone, a session with a QR
+ * wallet also the picker's and the wallet's, in the same language.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -45,23 +47,25 @@ afterAll(async () => {
   rmSync(state, { recursive: true, force: true })
 })
 
-async function session(): Promise<{ id: string; clientSecret: string }> {
+async function session(body: Record<string, unknown> = {}): Promise<{ id: string; clientSecret: string }> {
   const res = await fetch(`${stack.worker.url}/v1/sessions`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ flow: 'card', amount: '49.00', currency: 'EUR', merchantTransactionId: `l-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, allowedOrigins: [shop] }),
+    body: JSON.stringify({ flow: 'card', amount: '49.00', currency: 'EUR', merchantTransactionId: `l-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, allowedOrigins: [shop], ...body }),
   })
   return (await res.json()) as { id: string; clientSecret: string }
 }
 
-async function open(locale: string, isolation: 'frame' | 'inline'): Promise<{ page: Page; form: Page | FrameLocator }> {
-  const s = await session()
+async function open(locale: string, isolation: 'frame' | 'inline', body: Record<string, unknown> = {}): Promise<{ page: Page; form: Page | FrameLocator; requested: string[] }> {
+  const s = await session(body)
   const page = await browser.newPage({ viewport: { width: 480, height: 900 }, deviceScaleFactor: 2 })
+  const requested: string[] = []
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname))
   await page.goto(`${shop}/?session=${s.id}&client-secret=${encodeURIComponent(s.clientSecret)}&locale=${locale}&isolation=${isolation}`)
   await page.waitForFunction(() => (window as unknown as { seen: { type: string }[] }).seen.some((e) => e.type === 'pay-ready'), undefined, { timeout: 20_000 })
   const form = isolation === 'frame' ? page.frameLocator('pay-checkout iframe') : page
   await form.locator('pay-checkout [part=amount]').waitFor()
-  return { page, form }
+  return { page, form, requested }
 }
 
 /** The form's direction, the card number's, and where the card number's label text sits in its field. */
@@ -84,7 +88,7 @@ async function layout(form: Page | FrameLocator) {
   })
 }
 
-describe('right-to-left locales where the merchant deploys them', () => {
+describe('locales where the merchant deploys them (the built widget)', () => {
   it('ar, frame mode: the card frame reads right to left, labels on the right, the card number left to right (README screenshot)', async () => {
     const { page, form } = await open('ar', 'frame')
     const l = await layout(form)
@@ -108,6 +112,27 @@ describe('right-to-left locales where the merchant deploys them', () => {
     expect(l.labelFromLeft).toBeGreaterThan(100)
     // The shop's own page keeps its direction.
     expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('ltr')
+    await page.close()
+  })
+
+  it('de, card only: the card flow’s German messages load, the other methods’ do not', async () => {
+    const { page, form, requested } = await open('de', 'inline')
+    expect(await form.locator('pay-checkout label[for=number]').textContent()).toBe('Kartennummer')
+    expect(requested).toContain('/widget/chunks/de.js')
+    expect(requested).not.toContain('/widget/chunks/de.more.js')
+    await page.close()
+  })
+
+  it('de, card and QR: the picker and the QR wallet speak German too (their messages, a chunk of their own)', async () => {
+    const { page, requested } = await open('de', 'inline', { methods: ['card', 'qr'], customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    const qr = page.locator('pay-checkout [role=radio]', { hasText: 'QR-Wallet' })
+    await qr.waitFor()
+    expect(await page.locator('pay-checkout [role=radio]', { hasText: 'Karte' }).count()).toBe(1)
+    expect(requested).toContain('/widget/chunks/de.more.js')
+    await qr.click()
+    const next = page.locator('pay-checkout pay-qr-wallet button[type=submit]')
+    await next.waitFor()
+    expect((await next.textContent())?.trim()).toBe('Weiter')
     await page.close()
   })
 })
