@@ -2,8 +2,8 @@
  * The server SDK's typed client (`createPayClient`, openapi-fetch on the types generated from the
  * API document), as the README shows it: the snippet is typechecked as written (strict, against
  * the SDK's sources) and run against the Worker, creating a session; a bad body comes back as the
- * typed error with field names. The demo shop's server side uses the same client (its smoke and
- * end-to-end tests run it).
+ * typed error with field names. The README's verifyWebhook snippet is typechecked the same way.
+ * The demo shop's server side uses the same client (its smoke and end-to-end tests run it).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -68,6 +68,20 @@ describe('the README server SDK snippet', () => {
         files: ['snippet.ts'],
       }),
     )
+    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' })
+  })
+
+  it("the README's verifyWebhook snippet typechecks too, as the body of a request handler", () => {
+    const block = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').find((b) => b.includes('verifyWebhook(')) ?? ''
+    const [imports, ...body] = block.split('\n\n')
+    expect(imports).toContain("from 'pay-checkout/server'")
+    const dir = join(tmp, 'typecheck')
+    writeFileSync(
+      join(dir, 'webhook.ts'),
+      `${imports}\ndeclare const process: { env: Record<string, string | undefined> }\nexport async function handle(request: Request): Promise<Response> {\n  const rawBody = await request.text()\n${body.join('\n\n')}\n  return new Response('ok')\n}\n`,
+    )
+    const config = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')) as { files: string[] }
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...config, files: ['webhook.ts'] }))
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' })
   })
 
