@@ -3,11 +3,10 @@
  * Merchant metadata: up to 20 string pairs the merchant attaches to a session (order ids, customer
  * ids). It comes back on the session, its payment, every event about them and the listings, and
  * one pair can filter a listing. It must never hold card data: a value containing what looks like
- * a card number (a Luhn-valid run of 12 to 19 digits of a known brand) is refused, by field name.
+ * a card number (a Luhn-valid run of 12 to 19 digits of a known brand) is refused, by field name
+ * (the session schema checks it: worker/schemas/sessions.ts).
  */
 import { BRAND_RULES, detectBrand, luhnValid } from '../../shared/card.ts'
-import type { FieldError } from '../../shared/errors.ts'
-import { err, ok, type Result } from '../../shared/result.ts'
 
 export type Metadata = Readonly<Record<string, string>>
 
@@ -28,26 +27,4 @@ export function looksLikeCardNumber(text: string): boolean {
     }
   }
   return false
-}
-
-/** Validates `metadata`; errors name `metadata.<key>` (or `metadata`) and the rule, never the value. */
-export function parseMetadata(raw: unknown): Result<Metadata, FieldError[]> {
-  if (raw === undefined) return ok({})
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return err([{ field: 'metadata', code: 'format' }])
-  const entries = Object.entries(raw as Record<string, unknown>)
-  const errors: FieldError[] = []
-  if (entries.length > METADATA_LIMITS.keys) errors.push({ field: 'metadata', code: 'out_of_range' })
-  const out: Record<string, string> = {}
-  for (const [key, value] of entries) {
-    if (!METADATA_KEY.test(key)) {
-      errors.push({ field: 'metadata', code: key.length > METADATA_LIMITS.keyLength ? 'length' : 'format' })
-      continue
-    }
-    const field = `metadata.${key}`
-    if (typeof value !== 'string') errors.push({ field, code: 'format' })
-    else if (value.length > METADATA_LIMITS.valueLength) errors.push({ field, code: 'length' })
-    else if (looksLikeCardNumber(value)) errors.push({ field, code: 'not_allowed' })
-    else out[key] = value
-  }
-  return errors.length > 0 ? err(errors) : ok(out)
 }
