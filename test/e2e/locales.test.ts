@@ -6,62 +6,27 @@
  * load as they should: a card-only session gets its card flow messages alone, a session with a QR
  * wallet also the picker's and the wallet's, in the same language.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core'
+import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
-import { freePort, startStack, STACK_SECRETS } from '../support/processes.mjs'
+import { openMerchantPage, type MerchantPage } from './merchant-page.ts'
 import { SCREENSHOTS } from './shop.ts'
 
-let stack: Awaited<ReturnType<typeof startStack>>
-let browser: Browser
-let server: Server
-let shop = ''
-const state = mkdtempSync(join(tmpdir(), 'pay-e2e-locales-'))
+// The shop's page itself reads left to right.
+let m: MerchantPage
 
 beforeAll(async () => {
-  stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '1000' } })
-  const port = await freePort()
-  shop = `http://127.0.0.1:${port}`
-  // The shop's page (itself left to right): the element from the Worker's origin, attributes from the query.
-  server = createServer((req, res) => {
-    const q = new URL(req.url ?? '/', shop).searchParams
-    const attrs = ['session', 'client-secret', 'locale', 'isolation'].map((a) => (q.get(a) ? ` ${a}="${q.get(a)}"` : '')).join('')
-    res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>
-<style>body{margin:0;padding:16px;font-family:system-ui;background:#f4f4f6}</style>
-<script type="module" src="${stack.worker.url}/widget/pay-checkout.js"></script></head>
-<body><pay-checkout endpoint="${stack.worker.url}" theme="light"${attrs}></pay-checkout>
-<script type="module">const el = document.querySelector('pay-checkout'); window.seen = []; for (const t of ['pay-ready', 'pay-error']) el.addEventListener(t, (e) => window.seen.push({ type: t, detail: e.detail }))</script></body></html>`)
-  })
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r))
-  browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true })
+  m = await openMerchantPage({ theme: 'light' })
 })
 
-afterAll(async () => {
-  await browser?.close()
-  server?.close()
-  await stack?.stop()
-  rmSync(state, { recursive: true, force: true })
-})
-
-async function session(body: Record<string, unknown> = {}): Promise<{ id: string; clientSecret: string }> {
-  const res = await fetch(`${stack.worker.url}/v1/sessions`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ flow: 'card', amount: '49.00', currency: 'EUR', merchantTransactionId: `l-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, allowedOrigins: [shop], ...body }),
-  })
-  return (await res.json()) as { id: string; clientSecret: string }
-}
+afterAll(() => m?.stop())
 
 async function open(locale: string, isolation: 'frame' | 'inline', body: Record<string, unknown> = {}): Promise<{ page: Page; form: Page | FrameLocator; requested: string[] }> {
-  const s = await session(body)
-  const page = await browser.newPage({ viewport: { width: 480, height: 900 }, deviceScaleFactor: 2 })
+  const s = await m.session(body)
+  const page = await m.browser.newPage({ viewport: { width: 480, height: 900 }, deviceScaleFactor: 2 })
   const requested: string[] = []
   page.on('request', (r) => requested.push(new URL(r.url()).pathname))
-  await page.goto(`${shop}/?session=${s.id}&client-secret=${encodeURIComponent(s.clientSecret)}&locale=${locale}&isolation=${isolation}`)
+  await page.goto(m.url(s, { locale, isolation }))
   await page.waitForFunction(() => (window as unknown as { seen: { type: string }[] }).seen.some((e) => e.type === 'pay-ready'), undefined, { timeout: 20_000 })
   const form = isolation === 'frame' ? page.frameLocator('pay-checkout iframe') : page
   await form.locator('pay-checkout [part=amount]').waitFor()
