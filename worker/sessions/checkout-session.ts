@@ -19,6 +19,7 @@ import { gatewayClient } from '../config.ts'
 import { timingSafeEqualText } from '../gateway/checksum.ts'
 import type { Outcome, PaymentOutcome } from '../gateway/outcome.ts'
 import { sha256Hex } from '../ids.ts'
+import { callbackUrl, numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { breakerStub } from './decline-breaker.ts'
 import { fail, type Reply } from './reply.ts'
@@ -257,7 +258,7 @@ export class CheckoutSession extends TaskedObject {
     s.inquiries = 0
     delete s.lastError
     await this.move(s, 'processing', { [`idem:${key}`]: { fingerprint } satisfies IdemEntry })
-    const timeout = Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000
+    const timeout = numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000)
     await this.schedule('watchdog', Date.now() + timeout + 15_000)
   }
 
@@ -287,15 +288,14 @@ export class CheckoutSession extends TaskedObject {
     }
     await this.begin(s, input.idempotencyKey, input.fingerprint, input.method)
 
-    const base = this.env.PUBLIC_BASE_URL.replace(/\/$/, '')
     const common = {
       amount: s.amount,
       currency: s.currency,
       paymentType: s.paymentType,
       merchantTransactionId: s.merchantTransactionId,
       ip: input.ip,
-      notificationUrl: `${base}/v1/notifications/${s.id}`,
-      merchantRedirectUrl: `${base}/v1/return/${s.id}`,
+      notificationUrl: callbackUrl(this.env, 'notifications', s.id),
+      merchantRedirectUrl: callbackUrl(this.env, 'return', s.id),
       // POST keeps the gateway's signed checksum out of URLs, browser history and access logs (R25).
       redirectMethod: 'POST',
     }
@@ -406,7 +406,7 @@ export class CheckoutSession extends TaskedObject {
   // ---- unknown outcomes: status inquiry with backoff ---------------------------------------
 
   private inquiryDelay(s: SessionRecord): number {
-    const base = Number(this.env.INQUIRY_BASE_MS ?? '') || 2_000
+    const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
     const backoff = Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** Math.min(s.inquiries, 16))
     return s.status === 'action_required' ? Math.min(ACTION_REQUIRED_POLL_MS, backoff) : backoff
   }
@@ -609,7 +609,7 @@ export class CheckoutSession extends TaskedObject {
     // Another method may have begun while the gateway answered: that code is withdrawn at once.
     const busy = this.otherMethod(s, 'qr')
     if (s.qr?.withdrawn) (s.withdrawnQr ??= []).push(s.qr.paymentId)
-    const ttl = Number(this.env.QR_TTL_MS ?? '') || 10 * MINUTE_MS
+    const ttl = numberVar(this.env.QR_TTL_MS, 10 * MINUTE_MS)
     s.qr = { paymentId: outcome.response.paymentId, merchantWalletId: outcome.response.merchantWalletId, expiresAt: Math.min(Date.now() + ttl, s.expiresAt) }
     if (busy) s.qr.withdrawn = true
     await this.save(s)
@@ -631,14 +631,13 @@ export class CheckoutSession extends TaskedObject {
     if (Date.now() >= s.qr.expiresAt) return fail('session_expired', 'The QR code has expired. Start again.')
     // The gateway gave this payment id at verification: the attempt carries it from the start.
     await this.begin(s, idempotencyKey, fingerprint, 'qr', s.qr.paymentId)
-    const base = this.env.PUBLIC_BASE_URL.replace(/\/$/, '')
     const outcome = await gatewayClient(this.env).qrComplete({
       qrPaymentId: s.qr.paymentId,
       amount: s.amount,
       currency: s.currency,
       paymentType: 'PA',
       merchantTransactionId: s.merchantTransactionId,
-      notificationUrl: `${base}/v1/notifications/${s.id}`,
+      notificationUrl: callbackUrl(this.env, 'notifications', s.id),
     })
     s.paymentId = s.qr.paymentId
     const reply = await this.applyPaymentOutcome(s, outcome)
@@ -657,7 +656,7 @@ export class CheckoutSession extends TaskedObject {
     if (refused) return refused
     // One regeneration at a time (R28); one whose answer was lost may be asked again (it
     // creates no charge: the same merchantInvoiceId answers the same invoice).
-    const stale = Date.now() - (s.regeneration?.at ?? 0) > (Number(this.env.GATEWAY_TIMEOUT_MS ?? '') || 15_000) + 15_000
+    const stale = Date.now() - (s.regeneration?.at ?? 0) > numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
     if (s.regeneration?.status === 'processing' && !stale) return fail('payment_in_progress', 'The invoice is being prepared.')
     return this.regenerate(s)
   }
@@ -665,13 +664,12 @@ export class CheckoutSession extends TaskedObject {
   private async regenerate(s: SessionRecord): Promise<Reply> {
     s.regeneration = { status: 'processing', at: Date.now() }
     await this.save(s)
-    const base = this.env.PUBLIC_BASE_URL.replace(/\/$/, '')
     const outcome = await gatewayClient(this.env).regenerateInvoice({
       invoiceId: s.invoiceId ?? '',
       merchantInvoiceId: s.merchantInvoiceId ?? '',
       invoiceExpirationPeriod: s.invoiceExpirationPeriod ?? '24',
-      merchantRedirectUrl: s.returnUrl ?? `${base}/v1/return/${s.id}`,
-      notificationUrl: `${base}/v1/notifications/${s.id}`,
+      merchantRedirectUrl: s.returnUrl ?? callbackUrl(this.env, 'return', s.id),
+      notificationUrl: callbackUrl(this.env, 'notifications', s.id),
     })
     if (outcome.kind === 'unknown') {
       s.regeneration = { status: 'unknown', at: Date.now() }
