@@ -12,7 +12,7 @@ import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
 import { checkExpiryMonth, checkWith, expiryInPast } from '../../shared/shopper-formats.ts'
 import { SHOPPER_CHECKS, SHOPPER_FIELDS, type ShopperField, type ShopperFieldName } from '../../shared/shopper-fields.ts'
 import { BRAND_ICONS } from './brand-icons.ts'
-import { callingCodes, countries, type Choice } from './lists.ts'
+import type { Choice } from './lists.ts'
 import { PayChangeEvent } from '../events.ts'
 import { en, format, type MessageKey, type Messages } from '../i18n/index.ts'
 import { cardFormStyles } from './card-form.styles.ts'
@@ -106,7 +106,7 @@ export class PayCardForm extends LitElement {
     locale: {},
     values: { state: true },
     errors: { state: true },
-    listsReady: { state: true },
+    lists: { state: true },
   }
 
   /** `card` (full form) or `saved-card` (CVV only). */
@@ -128,7 +128,9 @@ export class PayCardForm extends LitElement {
   private declare values: Record<string, string>
   /** Field errors shown to the shopper: only after a field's blur, or after a submit. */
   private declare errors: Record<string, FieldErrorCode>
-  private declare listsReady: boolean
+  /** The country and phone-code lists' module, once loaded (./lists.ts, a chunk of its own). */
+  private declare lists: typeof import('./lists.ts') | null
+  private listsLoading = false
 
   constructor() {
     super()
@@ -143,11 +145,24 @@ export class PayCardForm extends LitElement {
     this.locale = 'en'
     this.values = {}
     this.errors = {}
-    this.listsReady = false
+    this.lists = null
   }
 
-  protected override firstUpdated(): void {
-    setTimeout(() => (this.listsReady = true), 0)
+  /**
+   * The lists (about 250 names from Intl.DisplayNames, sorted, and the calling codes) are a chunk
+   * of their own, loaded once the form is on screen: the card flow does not wait for them. Should
+   * it fail to load, the next update asks again.
+   */
+  protected override updated(): void {
+    if (this.lists || this.listsLoading) return
+    this.listsLoading = true
+    import('./lists.ts').then(
+      (m) => {
+        this.listsLoading = false
+        this.lists = m
+      },
+      () => (this.listsLoading = false),
+    )
   }
   private lastReported = ''
 
@@ -300,9 +315,9 @@ export class PayCardForm extends LitElement {
     const described = [hint ? `${s.id}-hint` : '', error ? `${s.id}-error` : ''].filter(Boolean).join(' ')
     const brand = this.brand
     const isList = s.id === 'country' || s.id === 'telnocc'
-    // The lists (about 250 names from Intl.DisplayNames, sorted) are built just after the first
-    // render, so the form is on screen without waiting for them.
-    const list: readonly Choice[] | null = !isList ? null : !this.listsReady ? [] : s.id === 'country' ? countries(this.locale) : callingCodes(this.locale)
+    // Empty until the lists have loaded (just after the first render).
+    const lists = this.lists
+    const list: readonly Choice[] | null = !isList ? null : !lists ? [] : s.id === 'country' ? lists.countries(this.locale) : lists.callingCodes(this.locale)
     const value = this.values[s.id] ?? ''
     const control = list
       ? html`<select
