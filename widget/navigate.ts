@@ -46,3 +46,14 @@ export async function reachable(endpointOrigin: string): Promise<boolean> {
     return false
   }
 }
+
+/**
+ * Why a request got no answer at all: this page's origin refused by the Worker (which answers
+ * when asked without CORS), or the Worker not reached. One wording for the frame host and the
+ * inline element.
+ */
+export async function unanswered(endpointOrigin: string): Promise<{ code: 'origin_not_allowed' | 'network_error'; message: string }> {
+  return (await reachable(endpointOrigin))
+    ? { code: 'origin_not_allowed', message: `This page's origin (${location.origin}) is not allowed for this checkout.` }
+    : { code: 'network_error', message: `The payment service at ${endpointOrigin} could not be reached.` }
+}

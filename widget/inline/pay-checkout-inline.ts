@@ -13,7 +13,7 @@ import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
 import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
 import { direction, en, format, formatMoney, isolateLtr, loadMessages, resolveLocale, type MessageKey, type Messages } from '../i18n/index.ts'
-import { followRedirect, reachable } from '../navigate.ts'
+import { followRedirect, unanswered } from '../navigate.ts'
 import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
 
 /** For the element's own messages when the frame cannot be shown. */
@@ -24,6 +24,9 @@ export { direction, loadMessages, resolveLocale }
  * through here: one chunk graph, so what the picker shares with this checkout stays in its chunk).
  */
 export const loadPicker = (): Promise<unknown> => import('../method-picker/method-picker.ts')
+
+/** The parts of the checkout, exported through the element that holds it (`<pay-checkout>`). */
+export const PARTS = 'container, amount, badge, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link, methods, method, method-note'
 
 export type CheckoutState = 'loading' | 'ready' | 'submitting' | 'action_required' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'expired' | 'error' | 'blocked'
 
@@ -245,9 +248,8 @@ export class PayCheckoutInline extends LitElement {
     } catch {
       return { ...error, code: 'network_error' as ApiError['code'] }
     }
-    return (await reachable(origin))
-      ? { ...error, code: 'origin_not_allowed' as ApiError['code'], message: `This page's origin (${location.origin}) is not allowed for this checkout.` }
-      : { ...error, code: 'network_error' as ApiError['code'], message: `The payment service at ${origin} could not be reached.` }
+    const why = await unanswered(origin)
+    return { ...error, code: why.code as ApiError['code'], message: why.message }
   }
 
   /** Maps the session's status to what the shopper sees; resumes after a 3-D Secure return. */

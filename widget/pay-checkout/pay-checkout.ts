@@ -10,8 +10,8 @@ import type { CardBrand } from '../../shared/card.ts'
 import { CHANNEL, isSafeCssValue, parseFrameMessage, THEME_PROPERTIES, type ParentToFrame } from '../card-frame/messages.ts'
 import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
-import type { PayMethodPicker } from '../method-picker/method-picker.ts'
-import { followRedirect, reachable } from '../navigate.ts'
+import { followRedirect, unanswered } from '../navigate.ts'
+import type { FrameMethods } from './methods.ts'
 
 /** How long after the frame's `load` event its script must have said hello: else it was refused. */
 const FRAME_GRACE_MS = 1_500
@@ -28,13 +28,12 @@ pay-method-picker{margin-bottom:.75rem}
 
 let sheet: CSSStyleSheet | undefined
 
+
 /** The element's own two messages in English, for when the localised ones cannot be loaded. */
 const FALLBACK = {
   originNotAllowed: 'This payment form cannot be shown on this page. Please contact the shop, or pay on its own website.',
   networkError: 'We could not reach the payment service. Check your internet connection and try again.',
 }
-
-const PARTS = 'container, amount, badge, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link, methods, method, method-note'
 
 type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
@@ -157,10 +156,8 @@ export class PayCheckout extends HTMLElement {
   private heard = false
   private watchdog: ReturnType<typeof setTimeout> | undefined
   private queued = false
-  /** Frame mode, several methods: the picker here, and the methods other than card in this element. */
-  private picker: PayMethodPicker | null = null
-  private other: PayCheckoutInline | null = null
-  private chosen = ''
+  /** Frame mode, several methods: the picker here, and the methods other than card in this element (./methods.ts). */
+  private methods: FrameMethods | null = null
 
   constructor() {
     super()
@@ -242,11 +239,8 @@ export class PayCheckout extends HTMLElement {
     clearTimeout(this.watchdog)
     this.frame?.remove()
     this.frame = null
-    this.picker?.remove()
-    this.picker = null
-    this.other?.remove()
-    this.other = null
-    this.chosen = ''
+    this.methods?.drop()
+    this.methods = null
     this.frameKey = ''
     this.root.querySelector('.notice')?.remove()
   }
@@ -256,7 +250,7 @@ export class PayCheckout extends HTMLElement {
   }
 
   private async showInline(): Promise<void> {
-    await import('../inline/pay-checkout-inline.ts')
+    const { PARTS } = await import('../inline/pay-checkout-inline.ts')
     if (this.isolation !== 'inline' || !this.isConnected) return
     if (!this.inline) {
       this.inline = document.createElement('pay-checkout-inline')
@@ -274,63 +268,15 @@ export class PayCheckout extends HTMLElement {
 
   /**
    * Frame mode, a session with several methods (the frame told which, and which one is under way):
-   * the picker goes above the frame; card methods stay in the frame, the others render here. The
-   * picker, Lit and each method's code load only now.
+   * the picker and the methods other than card, from a chunk of their own (./methods.ts).
    */
-  private async methods(methods: readonly string[], locked: string | null): Promise<void> {
+  private async showMethods(methods: readonly string[], locked: string | null): Promise<void> {
     if (methods.length < 2) return
-    const { direction, loadMessages, loadPicker, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
-    await loadPicker()
-    if (!this.frame) return
-    let picker = this.picker
-    if (!picker) {
-      picker = this.picker = document.createElement('pay-method-picker')
-      picker.setAttribute('exportparts', 'methods, method, method-note')
-      picker.addEventListener('pay-change', (e) => void (e.detail.method && this.choose(e.detail.method)))
-      this.root.prepend(picker)
-      const p = picker
-      const locale = resolveLocale([this.resolvedLocale()])
-      p.dir = direction(locale)
-      void loadMessages(locale, true).then((m) => (p.messages = m))
-    }
-    picker.methods = methods as PayMethodPicker['methods']
-    picker.locked = locked as PayMethodPicker['locked']
-    picker.selected = (locked ?? (this.chosen || methods[0])) as PayMethodPicker['selected']
-    this.choose(picker.selected)
-  }
-
-  private choose(method: string): void {
-    if (method === this.chosen || !this.frame) return
-    this.chosen = method
-    const card = method === 'card' || method === 'saved-card'
-    this.frame.hidden = !card
-    if (card) this.toFrame({ type: 'method', method })
-    if (card) {
-      // Dropped, not kept: chosen again later, it reads the session afresh (a QR code shown
-      // before a card payment started is withdrawn by then).
-      this.other?.remove()
-      this.other = null
-      return
-    }
-    if (!this.other) {
-      const el = document.createElement('pay-checkout-inline')
-      el.setAttribute('exportparts', PARTS)
-      el.picker = false
-      // What happens here (a QR payment under way) locks the picker too.
-      el.addEventListener('methods-change', (e) => {
-        const d = (e as CustomEvent<{ methods: string[]; method: string | null }>).detail
-        void this.methods(d.methods, d.method)
-      })
-      this.other = el
-    }
-    const el = this.other
-    el.method = method as PayCheckoutInline['method']
-    el.theme = this.theme
-    el.locale = this.locale
-    el.endpoint = this.endpoint
-    el.session = this.session
-    el.clientSecret = this.clientSecret
-    if (!el.isConnected) this.frame.after(el)
+    const frame = this.frame
+    const { FrameMethods } = await import('./methods.ts')
+    if (!frame || frame !== this.frame) return
+    this.methods ??= new FrameMethods(this, this.root, frame, (method) => this.toFrame({ type: 'method', method }), this.resolvedLocale())
+    await this.methods.show(methods, locked)
   }
 
   private toFrame(message: Outgoing): void {
@@ -362,10 +308,10 @@ export class PayCheckout extends HTMLElement {
     const frame = this.frame
     if (!frame) return
     const origin = this.endpointOrigin
-    const up = await reachable(origin)
+    const why = await unanswered(origin)
     if (this.frame !== frame || this.heard) return
     frame.hidden = true
-    await this.fail(up ? 'origin_not_allowed' : 'network_error', up ? `This page's origin (${location.origin}) is not allowed for this checkout.` : `The payment service at ${origin} could not be reached.`)
+    await this.fail(why.code, why.message)
   }
 
   /** A message in the element (the frame cannot show it) and a `pay-error`. */
@@ -430,7 +376,7 @@ export class PayCheckout extends HTMLElement {
         this.dispatchEvent(new PayErrorEvent({ code: m.code, message: m.message, fields: m.fields as PayErrorEvent['detail']['fields'] }))
         break
       case 'methods':
-        void this.methods(m.methods, m.method)
+        void this.showMethods(m.methods, m.method)
         break
     }
   }
@@ -443,14 +389,14 @@ export class PayCheckout extends HTMLElement {
   /** Submits the current flow's form, as the pay button does. */
   submit(): void {
     if (this.isolation === 'inline') this.inline?.submit()
-    else if (this.other?.isConnected) this.other.submit()
+    else if (this.methods?.other?.isConnected) this.methods.other.submit()
     else this.toFrame({ type: 'submit' })
   }
 
   /** Clears the form and any error, and shows the form again if the session can still be paid. */
   reset(): void {
     if (this.isolation === 'inline') this.inline?.reset()
-    else if (this.other?.isConnected) this.other.reset()
+    else if (this.methods?.other?.isConnected) this.methods.other.reset()
     else this.toFrame({ type: 'reset' })
   }
 }
