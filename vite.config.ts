@@ -72,7 +72,9 @@ function integrityAndPreload(): Plugin {
  * Each locale is two chunks of strings alone, one a line in English's key order
  * (`widget/i18n/index.ts` puts the keys back; keys and quotes were a third of every chunk): the
  * card flow's messages (`chunks/<locale>.js`, its default export) and the other methods'
- * (`chunks/<locale>.more.js`, which it imports on demand; `widget/i18n/parts.ts`). Each must stay
+ * (`chunks/<locale>.more.js`, which it imports on demand; `widget/i18n/parts.ts`). English is
+ * split the same way: the card flow's messages built into the card flow, the others
+ * `chunks/en.more.js`, loaded with the other methods. Each must stay
  * within 1.2 KB brotli. The locales are emitted as chunks of their own and one import replaces the
  * table of loaders in `widget/i18n/index.ts` (kept in the source for other bundlers: the npm
  * package), so the card flow holds no table of imports. The
@@ -93,22 +95,34 @@ function packLocales(): Plugin {
       for (const locale of LOCALES.filter((l) => l !== 'en')) {
         this.emitFile({ type: 'chunk', id: join(messagesDir, `${locale}.ts`), fileName: `chunks/${locale}.js`, preserveSignature: 'strict' })
       }
+      this.emitFile({ type: 'chunk', id: `${join(messagesDir, 'en.ts')}?more`, fileName: 'chunks/en.more.js', preserveSignature: 'strict' })
     },
     transform(code, id) {
       if (!id.replace(/\\/g, '/').endsWith('/widget/i18n/index.ts')) return null
       const table = /\/\/ <locale-loaders>[\s\S]*?\/\/ <\/locale-loaders>/
       if (!table.test(code)) this.error('widget/i18n/index.ts: no <locale-loaders> block to replace')
-      return code.replace(table, 'const load = (locale: string): Promise<Chunk> => import(/* @vite-ignore */ `./${locale}.js`)')
+      return code.replace(
+        table,
+        'const load = (locale: string): Promise<Chunk> => import(/* @vite-ignore */ `./${locale}.js`)\n' +
+          "const englishMore = (): Promise<Partial<Messages>> => load('en.more').then((m) => m.default as unknown as Partial<Messages>)",
+      )
     },
     async load(id) {
       const m = /\/widget\/i18n\/messages\/([\w-]+)\.ts(\?more)?$/.exec(id.replace(/\\/g, '/'))
-      if (!m?.[1] || m[1] === 'en') return null
+      if (!m?.[1]) return null
       // Plain data files: Node runs them as they are (type stripping).
       const dir = pathToFileURL(messagesDir).href
       const { en } = (await import(`${dir}/en.ts`)) as { en: Record<string, string> }
       const { MORE_KEYS } = (await import(`${dir}/../parts.ts`)) as { MORE_KEYS: readonly string[] }
-      const { messages } = (await import(`${dir}/${m[1]}.ts`)) as { messages: Record<string, string> }
       const keys = m[2] ? MORE_KEYS : Object.keys(en).filter((k) => !MORE_KEYS.includes(k))
+      if (m[1] === 'en') {
+        // English, the source of the keys: the card flow's messages built in, the other methods'
+        // a chunk of their own (`chunks/en.more.js`). Their keys, in order, name the lines of
+        // every locale's two chunks, so the browser carries no list of keys.
+        const part = JSON.stringify(Object.fromEntries(keys.map((k) => [k, en[k]])))
+        return m[2] ? `export default ${part}\n` : `export const en = ${part}\n`
+      }
+      const { messages } = (await import(`${dir}/${m[1]}.ts`)) as { messages: Record<string, string> }
       const lines = keys.map((k) => messages[k] ?? '')
       if (lines.some((l) => l.includes('\n'))) this.error(`${m[1]}: a message holds a line break`)
       const text = `export default \`${lines.join('\n').replace(/[\\`]|\$\{/g, (c) => `\\${c}`)}\`\n`
@@ -123,8 +137,33 @@ function packLocales(): Plugin {
   }
 }
 
+/**
+ * The style sheets written as Lit `css` templates, minified as the code around them is (the
+ * minifier leaves template text alone): comments and indentation out, no spaces around
+ * `{ } ; , >` or after `:`. Only the template's text changes, never a `${...}` in it.
+ */
+function minifyCssTemplate(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,>])\s*/g, '$1')
+    .replace(/:\s+/g, ':')
+    .replace(/;}/g, '}')
+}
+
+function minifyCss(): Plugin {
+  return {
+    name: 'pay-minify-css',
+    apply: 'build',
+    transform(code, id) {
+      if (!/\/widget\/.*\.ts$/.test(id.replace(/\\/g, '/')) || !code.includes('css`')) return null
+      return code.replace(/\bcss`([^`]*)`/g, (_, body: string) => `css\`${body.split(/(\$\{[^}]*\})/).map((part, i) => (i % 2 ? part : minifyCssTemplate(part))).join('')}\``)
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [packLocales(), assetHeaders(), integrityAndPreload()],
+  plugins: [packLocales(), minifyCss(), assetHeaders(), integrityAndPreload()],
   build: {
     outDir: 'dist/public/widget',
     emptyOutDir: true,

@@ -9,7 +9,6 @@ import { minorUnits } from '../../shared/money.ts'
 import { formatMessage } from './icu.ts'
 import { direction, LOCALES, resolveLocale, type Locale } from './locales.ts'
 import { en, type MessageKey, type Messages } from './messages/en.ts'
-import { MORE_KEYS } from './parts.ts'
 
 export type { Locale, MessageKey, Messages }
 export { direction, en, resolveLocale }
@@ -77,16 +76,20 @@ const LOADERS: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<Chunk>>> = {
   'zh-TW': () => import('./messages/zh-TW.ts'),
 }
 const load = (locale: string): Promise<Chunk> => LOADERS[locale as Exclude<Locale, 'en'>]()
+/**
+ * English's messages of the other methods. From source `en` is whole; our build keeps only the
+ * card flow's in `en` and makes these a chunk of their own (`chunks/en.more.js`): its keys, in
+ * order, are also those of every locale's other-methods chunk.
+ */
+const englishMore = async (): Promise<Partial<Messages>> => ({})
 // </locale-loaders>
 
 export const SUPPORTED_LOCALES: readonly Locale[] = LOCALES
 
-const CORE_KEYS = (Object.keys(en) as MessageKey[]).filter((k) => !MORE_KEYS.includes(k))
-
-/** `keys` paired with the lines of a built chunk. */
-const unpack = (keys: readonly MessageKey[], text: string): [MessageKey, string][] => {
+/** The keys of `part` (built English) paired with the lines of a built chunk, in that order. */
+const unpack = (part: object, text: string): [string, string][] => {
   const lines = text.split('\n')
-  return keys.flatMap((k, i) => (lines[i] ? [[k, lines[i]] as [MessageKey, string]] : []))
+  return Object.keys(part).flatMap((k, i) => (lines[i] ? [[k, lines[i]] as [string, string]] : []))
 }
 
 /**
@@ -96,14 +99,16 @@ const unpack = (keys: readonly MessageKey[], text: string): [MessageKey, string]
  */
 export async function loadMessages(locale: string, more = false): Promise<Messages> {
   // Only the supported tags (as `resolveLocale` gives) name a module.
-  if (locale === 'en' || !SUPPORTED_LOCALES.includes(locale as Locale)) return en
+  const english = (): Promise<Messages> => (more ? englishMore().then((m) => ({ ...en, ...m }), () => en) : Promise.resolve(en))
+  if (locale === 'en' || !SUPPORTED_LOCALES.includes(locale as Locale)) return english()
   try {
-    const chunk = await load(locale)
+    const [chunk, base] = await Promise.all([load(locale), english()])
     if (chunk.messages) return chunk.messages
-    const rest = more && chunk.more ? unpack(MORE_KEYS, (await chunk.more()).default) : []
-    return { ...en, ...Object.fromEntries([...unpack(CORE_KEYS, chunk.default ?? ''), ...rest]) }
+    // English's other-methods part names the lines of the locale's (both loaded at once).
+    const rest = more && chunk.more ? unpack(await englishMore(), (await chunk.more()).default) : []
+    return { ...base, ...Object.fromEntries([...unpack(en, chunk.default ?? ''), ...rest]) }
   } catch {
-    return en
+    return english()
   }
 }
 
