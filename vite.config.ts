@@ -138,9 +138,12 @@ function packLocales(): Plugin {
 }
 
 /**
- * The style sheets written as Lit `css` templates, minified as the code around them is (the
- * minifier leaves template text alone): comments and indentation out, no spaces around
- * `{ } ; , >` or after `:`. Only the template's text changes, never a `${...}` in it.
+ * Template text, which the minifier leaves alone, minified too. The style sheets written as Lit
+ * `css` templates: comments and indentation out, no spaces around `{ } ; , >` or after `:` (only
+ * the template's text changes, never a `${...}` in it). And in the built code, where a line break
+ * is left only inside template text (the `html` templates' markup), a line break and its
+ * indentation become one space, which HTML reads the same (no element of ours keeps white space).
+ * The message chunks, one message a line, are left as they are.
  */
 function minifyCssTemplate(text: string): string {
   return text
@@ -151,19 +154,23 @@ function minifyCssTemplate(text: string): string {
     .replace(/;}/g, '}')
 }
 
-function minifyCss(): Plugin {
+function minifyTemplates(): Plugin {
   return {
-    name: 'pay-minify-css',
+    name: 'pay-minify-templates',
     apply: 'build',
     transform(code, id) {
       if (!/\/widget\/.*\.ts$/.test(id.replace(/\\/g, '/')) || !code.includes('css`')) return null
       return code.replace(/\bcss`([^`]*)`/g, (_, body: string) => `css\`${body.split(/(\$\{[^}]*\})/).map((part, i) => (i % 2 ? part : minifyCssTemplate(part))).join('')}\``)
     },
+    renderChunk(code, chunk) {
+      if (chunk.facadeModuleId?.replace(/\\/g, '/').includes('/widget/i18n/messages/')) return null
+      return { code: code.replace(/\n[ \t]+/g, ' '), map: null }
+    },
   }
 }
 
 export default defineConfig({
-  plugins: [packLocales(), minifyCss(), assetHeaders(), integrityAndPreload()],
+  plugins: [packLocales(), minifyTemplates(), assetHeaders(), integrityAndPreload()],
   build: {
     outDir: 'dist/public/widget',
     emptyOutDir: true,
