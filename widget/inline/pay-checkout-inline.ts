@@ -18,6 +18,8 @@ import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
 
 /** For the element's own messages when the frame cannot be shown. */
 export { direction, loadMessages, resolveLocale }
+/** For the QR and invoice steps (./other-methods.ts): Lit as this chunk holds it. */
+export { html, nothing }
 
 /**
  * Loads the method picker, for sessions with several methods (the element in frame mode asks
@@ -27,6 +29,9 @@ export const loadPicker = (): Promise<unknown> => import('../method-picker/metho
 
 /** The parts of the checkout, exported through the element that holds it (`<pay-checkout>`). */
 export const PARTS = 'container, amount, badge, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link, methods, method, method-note'
+
+/** The QR wallet's and the invoice's steps in this checkout (./other-methods.ts). */
+const loadOthers = () => import('./other-methods.ts')
 
 export type CheckoutState = 'loading' | 'ready' | 'submitting' | 'action_required' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'expired' | 'error' | 'blocked'
 
@@ -84,6 +89,7 @@ export class PayCheckoutInline extends LitElement {
     notice: { state: true },
     qrLoaded: { state: true },
     invoiceLoaded: { state: true },
+    others: { state: true },
     pickerLoaded: { state: true },
     method: {},
     picker: { type: Boolean },
@@ -96,12 +102,18 @@ export class PayCheckoutInline extends LitElement {
   declare locale: string
   declare theme: 'light' | 'dark' | 'auto'
   declare collectShipping: boolean
-  private declare state: CheckoutState
+  // Not private: the QR and invoice steps (./other-methods.ts) use these too (`Checkout` there).
+  /** @internal */
+  declare state: CheckoutState
   private declare view: CheckoutView | null
-  private declare messages: Messages
-  private declare notice: string
+  /** @internal */
+  declare messages: Messages
+  /** @internal */
+  declare notice: string
   private declare qrLoaded: boolean
   private declare invoiceLoaded: boolean
+  /** The QR and invoice steps, loaded with their components. */
+  private declare others: typeof import('./other-methods.ts') | null
   private declare pickerLoaded: boolean
   /** The method the shopper chose (or the host asked for); empty: the session's first one. */
   declare method: CheckoutFlow | ''
@@ -127,16 +139,20 @@ export class PayCheckoutInline extends LitElement {
     this.notice = ''
     this.qrLoaded = false
     this.invoiceLoaded = false
+    this.others = null
     this.pickerLoaded = false
     this.method = ''
     this.picker = true
     this.only = ''
   }
-  private api: ApiClient | null = null
-  private inFlight = false
+  /** @internal */
+  api: ApiClient | null = null
+  /** @internal */
+  inFlight = false
   /** The session shows more than the card flow: its locale's other messages are loaded too. */
   private moreMessages = false
-  private attemptKey: string | null = null
+  /** @internal */
+  attemptKey: string | null = null
   private pollTimer: ReturnType<typeof setTimeout> | undefined
   private polls = 0
   /** The flow `pay-ready` last announced, so it is said once per flow. */
@@ -165,11 +181,12 @@ export class PayCheckoutInline extends LitElement {
     return [view.method, this.method, ...methods].find(here) ?? 'card'
   }
 
-  /** Loads the code of the method shown (QR and invoice are chunks of their own). */
+  /** Loads the code of the method shown (QR and invoice are chunks of their own, and so are their steps here). */
   private async loadMethod(view = this.view): Promise<void> {
     const m = this.methodIn(view)
-    if (m === 'qr' && !this.qrLoaded) await import('../qr-wallet/qr-wallet.ts').then(() => (this.qrLoaded = true))
-    if (m === 'invoice' && !this.invoiceLoaded) await import('../invoice-view/invoice-view.ts').then(() => (this.invoiceLoaded = true))
+    const others = (): Promise<unknown> => (this.others ? Promise.resolve() : loadOthers().then((o) => (this.others = o)))
+    if (m === 'qr' && !this.qrLoaded) await Promise.all([import('../qr-wallet/qr-wallet.ts'), others()]).then(() => (this.qrLoaded = true))
+    if (m === 'invoice' && !this.invoiceLoaded) await Promise.all([import('../invoice-view/invoice-view.ts'), others()]).then(() => (this.invoiceLoaded = true))
   }
 
   /** The shopper picked another method in the picker: show it (its `pay-change` goes on to the page). */
@@ -289,8 +306,11 @@ export class PayCheckoutInline extends LitElement {
     }
   }
 
-  /** A view read again after a QR or invoice step (no state change): the picker hears of it too. */
-  private showView(view: CheckoutView): void {
+  /**
+   * A view read again after a QR or invoice step (no state change): the picker hears of it too.
+   * @internal
+   */
+  showView(view: CheckoutView): void {
     this.view = view
     this.announceMethods()
   }
@@ -377,8 +397,9 @@ export class PayCheckoutInline extends LitElement {
   /**
    * The Worker refused the attempt. The form stays as the shopper left it (values kept) with a
    * message saying what to do next, unless the session itself is over.
+   * @internal
    */
-  private refused(error: ApiError): void {
+  refused(error: ApiError): void {
     const code: string = error.code
     // Another method took over (in another tab or the frame): read the session again, so the
     // picker shows the method under way.
@@ -391,7 +412,8 @@ export class PayCheckoutInline extends LitElement {
     this.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
   }
 
-  private onResult(r: PayResult): void {
+  /** @internal */
+  onResult(r: PayResult): void {
     const detail = this.detail(r.status, r.paymentId, r.card)
     // A payment in flight or done holds its method: the picker shows it and disables the others.
     const holds = r.status !== 'declined' && r.status !== 'failed'
@@ -428,42 +450,6 @@ export class PayCheckoutInline extends LitElement {
     }
   }
 
-  private async qrStep(e: CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string, unknown> }>): Promise<void> {
-    if (!this.api || this.inFlight) return
-    this.inFlight = true
-    this.notice = ''
-    if (e.detail.step === 'verify') {
-      const r = await this.api.qrVerify(e.detail.fields ?? {})
-      this.inFlight = false
-      if (!r.ok) return this.refused(r.error)
-      if (r.value.status === 'declined') {
-        this.notice = this.messages.walletDeclined
-        return
-      }
-      const view = await this.api.view()
-      if (view.ok) this.showView(view.value)
-      return
-    }
-    this.state = 'submitting'
-    this.attemptKey ??= crypto.randomUUID()
-    const r = await this.api.qrComplete(this.attemptKey)
-    this.inFlight = false
-    this.attemptKey = null
-    if (!r.ok) return this.refused(r.error)
-    this.onResult(r.value)
-  }
-
-  private async regenerate(): Promise<void> {
-    if (!this.api || this.inFlight) return
-    this.inFlight = true
-    const r = await this.api.regenerateInvoice()
-    this.inFlight = false
-    if (!r.ok) return this.refused(r.error)
-    const view = await this.api.view()
-    if (view.ok) this.showView(view.value)
-    this.notice = this.messages.invoiceReady
-  }
-
   private renderFlow(view: CheckoutView | null): TemplateResult | typeof nothing {
     const flow = this.current
     if (flow === 'card' || flow === 'saved-card') {
@@ -483,21 +469,10 @@ export class PayCheckoutInline extends LitElement {
           @card-form-submit=${(e: CustomEvent<Record<string, string>>) => this.pay(e.detail)}
         ></pay-card-form>`
     }
-    if (!view) return nothing
-    if (flow === 'qr' && this.qrLoaded) {
-      // A code withdrawn when a card payment started is never offered again: a new one is asked for.
-      const withdrawn = view.qr?.withdrawn === true
-      return html`${withdrawn ? html`<p class="saved" part="method-note">${format(this.messages, 'qrWithdrawn')}</p>` : nothing}<pay-qr-wallet
-        exportparts="qr, wallet-id"
-        .messages=${this.messages}
-        .view=${withdrawn ? { ...view, qr: null } : view}
-        .busy=${this.state === 'submitting'}
-        @qr-step=${(e: CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string, unknown> }>) => this.qrStep(e)}
-      ></pay-qr-wallet>`
-    }
-    if (flow === 'invoice' && this.invoiceLoaded) {
-      return html`<pay-invoice-view exportparts="details, pay-link" .messages=${this.messages} .view=${view} .locale=${this.resolvedLocale} @invoice-regenerate=${() => this.regenerate()}></pay-invoice-view>`
-    }
+    const others = this.others
+    if (!view || !others) return nothing
+    if (flow === 'qr' && this.qrLoaded) return others.renderQr(this, view)
+    if (flow === 'invoice' && this.invoiceLoaded) return others.renderInvoice(this, view)
     return nothing
   }
 

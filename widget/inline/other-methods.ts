@@ -1,0 +1,84 @@
+/**
+ * @module
+ * The inline checkout's QR wallet and invoice: their views and the steps their buttons ask of the
+ * Worker. A chunk of its own, loaded with the method's component (never for a card), so the card
+ * flow (inline, and the card frame) downloads none of it.
+ */
+import type { TemplateResult } from 'lit'
+// Lit from the checkout's chunk, which is always loaded first (imported from 'lit' here, the
+// build would move Lit into a chunk of its own that the card flow would have to load as well).
+import { html, nothing, type CheckoutState } from './pay-checkout-inline.ts'
+import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
+import type { Messages } from '../i18n/index.ts'
+
+/** The inline checkout as these steps use it (its internals: only the checkout and this module use them). */
+export interface Checkout {
+  readonly messages: Messages
+  readonly resolvedLocale: string
+  readonly api: ApiClient | null
+  state: CheckoutState
+  notice: string
+  inFlight: boolean
+  attemptKey: string | null
+  refused(error: ApiError): void
+  onResult(result: PayResult): void
+  showView(view: CheckoutView): void
+}
+
+type QrStep = CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string, unknown> }>
+
+/** The QR wallet: the shopper's wallet details, then the code to scan and the confirmation. */
+export function renderQr(c: Checkout, view: CheckoutView): TemplateResult {
+  // A code withdrawn when a card payment started is never offered again: a new one is asked for.
+  const withdrawn = view.qr?.withdrawn === true
+  return html`${withdrawn ? html`<p class="saved" part="method-note">${c.messages.qrWithdrawn}</p>` : nothing}<pay-qr-wallet
+    exportparts="qr, wallet-id"
+    .messages=${c.messages}
+    .view=${withdrawn ? { ...view, qr: null } : view}
+    .busy=${c.state === 'submitting'}
+    @qr-step=${(e: QrStep) => qrStep(c, e)}
+  ></pay-qr-wallet>`
+}
+
+/** The invoice: its details, the link to pay it, and a new one once it has expired. */
+export function renderInvoice(c: Checkout, view: CheckoutView): TemplateResult {
+  return html`<pay-invoice-view exportparts="details, pay-link" .messages=${c.messages} .view=${view} .locale=${c.resolvedLocale} @invoice-regenerate=${() => regenerate(c)}></pay-invoice-view>`
+}
+
+async function qrStep(c: Checkout, e: QrStep): Promise<void> {
+  const api = c.api
+  if (!api || c.inFlight) return
+  c.inFlight = true
+  c.notice = ''
+  if (e.detail.step === 'verify') {
+    const r = await api.qrVerify(e.detail.fields ?? {})
+    c.inFlight = false
+    if (!r.ok) return c.refused(r.error)
+    if (r.value.status === 'declined') {
+      c.notice = c.messages.walletDeclined
+      return
+    }
+    const view = await api.view()
+    if (view.ok) c.showView(view.value)
+    return
+  }
+  c.state = 'submitting'
+  c.attemptKey ??= crypto.randomUUID()
+  const r = await api.qrComplete(c.attemptKey)
+  c.inFlight = false
+  c.attemptKey = null
+  if (!r.ok) return c.refused(r.error)
+  c.onResult(r.value)
+}
+
+async function regenerate(c: Checkout): Promise<void> {
+  const api = c.api
+  if (!api || c.inFlight) return
+  c.inFlight = true
+  const r = await api.regenerateInvoice()
+  c.inFlight = false
+  if (!r.ok) return c.refused(r.error)
+  const view = await api.view()
+  if (view.ok) c.showView(view.value)
+  c.notice = c.messages.invoiceReady
+}
