@@ -151,10 +151,10 @@ export class PayCardForm extends LitElement {
   /**
    * The lists (about 250 names from Intl.DisplayNames, sorted, and the calling codes) are a chunk
    * of their own, loaded once the form is on screen: the card flow does not wait for them. Should
-   * it fail to load, the next update asks again.
+   * it fail to load, the next update asks again. The saved card's form (CVV only) has no list.
    */
   protected override updated(): void {
-    if (this.lists || this.listsLoading) return
+    if (this.lists || this.listsLoading || this.mode !== 'card') return
     this.listsLoading = true
     import('./lists.ts').then(
       (m) => {
