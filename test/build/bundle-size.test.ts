@@ -2,8 +2,9 @@
  * Size budgets of the three downloads a merchant's deployment causes (brotli, each file compressed
  * as it is served; deterministic: the same sources give the same bytes):
  * - the script a merchant page downloads in the default frame mode;
- * - everything `isolation="inline"` downloads to show the card flow;
- * - the card frame's document and all its scripts.
+ * - everything `isolation="inline"` downloads for the card flow;
+ * - the card frame's document and all its scripts;
+ * both with the country and phone-code lists the card form loads just after its first render.
  * QR, invoice and locale code are separate chunks that none of them loads for a card in English;
  * each locale's chunks are within 1.2 KB brotli.
  * The issue's targets are printed by `npm run bench` beside these figures (bench/README.md says
@@ -45,14 +46,21 @@ describe('widget bundles', () => {
     expect(m.frameHost.files.some((f: string) => /inline|card-form|i18n/.test(f))).toBe(false)
   })
 
-  it('inline card flow: everything downloaded is at most 21 KB brotli, Lit included', () => {
+  it('inline card flow: everything downloaded (the lists loaded after the first render too) is at most 21 KB brotli, Lit included', () => {
     expect(m.inlineFlow.brotli).toBeLessThanOrEqual(21 * KB)
-    expect(m.inlineFlow.files.some((f: string) => /qr-wallet|invoice-view/.test(f))).toBe(false)
+    expect(m.inlineFlow.files).toContain('chunks/lists.js')
+    expect(m.inlineFlow.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f))).toBe(false)
   })
 
-  it('the card frame: its document and all its scripts are at most 21 KB brotli', () => {
-    expect(m.frameDocument.brotli).toBeLessThanOrEqual(21 * KB)
-    expect(m.frameDocument.files).toContain('chunks/frame-page.js')
+  // 21 KB until 48 locales, right to left and several methods per session came: the frame's share
+  // of them (locale resolution with Intl.Locale, the ICU plural formatter, the methods message,
+  // direction) is about 1.1 KB, of which the build's cuts won back everything but ~0.7 KB: the
+  // frame runs the merchant page's entry too (the inline checkout's shared code lives there), so
+  // the host's own code is part of its count. bench/README.md.
+  it('the card frame: its document and all its scripts (the lists loaded after the first render too) are at most 22 KB brotli', () => {
+    expect(m.frameDocument.brotli).toBeLessThanOrEqual(22 * KB)
+    expect(m.frameDocument.files).toEqual(expect.arrayContaining(['chunks/frame-page.js', 'chunks/lists.js']))
+    expect(m.frameDocument.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f))).toBe(false)
   })
 
   it('QR, invoice and locales are separate chunks loaded only when used', () => {
