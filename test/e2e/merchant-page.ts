@@ -25,6 +25,8 @@ export interface MerchantPage {
   session(body?: Record<string, unknown>): Promise<{ id: string; clientSecret: string }>
   /** The shop page's address for a session, with more of the element's attributes. */
   url(s: { id: string; clientSecret: string }, attributes?: Partial<Record<(typeof ATTRIBUTES)[number], string>>): string
+  /** Serves `html` as the shop's page at `path` (a page of the merchant's own making); its address. */
+  serve(path: string, html: string): string
   stop(): Promise<void>
 }
 
@@ -34,7 +36,10 @@ export async function openMerchantPage(defaults: Partial<Record<(typeof ATTRIBUT
   const stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '1000' } })
   const worker = stack.worker.url
   const shop = `http://127.0.0.1:${await freePort()}`
+  const pages = new Map<string, string>()
   const server = createServer((req, res) => {
+    const own = pages.get(new URL(req.url ?? '/', shop).pathname)
+    if (own !== undefined) return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(own)
     const q = new URL(req.url ?? '/', shop).searchParams
     const value = (a: (typeof ATTRIBUTES)[number]) => q.get(a) ?? defaults[a]
     const attrs = ATTRIBUTES.map((a) => (value(a) ? ` ${a}="${value(a)}"` : '')).join('')
@@ -61,6 +66,10 @@ export async function openMerchantPage(defaults: Partial<Record<(typeof ATTRIBUT
     url(s, attributes = {}) {
       const q = new URLSearchParams({ session: s.id, 'client-secret': s.clientSecret, ...attributes })
       return `${shop}/?${q}`
+    },
+    serve(path, html) {
+      pages.set(path, html)
+      return `${shop}${path}`
     },
     async stop() {
       await browser.close()

@@ -3,10 +3,14 @@
  * Worker's origin, default frame mode), on a 390 px phone and in the states a shopper must never
  * be left in silently; takes the README's phone, refused-origin and 3-D Secure return screenshots.
  */
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openMerchantPage, type MerchantPage } from './merchant-page.ts'
+import { root } from '../support/processes.mjs'
 import { SCREENSHOTS } from './shop.ts'
 
 let m: MerchantPage
@@ -78,5 +82,38 @@ describe('<pay-checkout> on a shop page of its own origin', () => {
     await page.locator('a.back').click()
     await page.waitForURL(`${shop}/`)
     await page.close()
+  })
+
+  it("the README's script tag, as written, with the build's hashes (entry integrity, and the import map for inline mode): the element loads and is ready", async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const tag = /```html\n([\s\S]*?)```/.exec(readme)?.[1] ?? ''
+    const mapCommand = /```sh\n(node -e [\s\S]*?importmap\.json[\s\S]*?)```/.exec(readme)?.[1] ?? ''
+    expect(tag).toContain('integrity="sha384-..."')
+    expect(mapCommand).toContain('https://pay.example.com')
+    // The hash of the entry as the Worker serves it (the README's openssl line computes the same from dist/).
+    const entry = Buffer.from(await (await fetch(`${m.worker}/widget/pay-checkout.js`)).arrayBuffer())
+    const entryHash = `sha384-${createHash('sha384').update(entry).digest('base64')}`
+    // The README's command that turns the build's importmap.json into the page's map, run as written.
+    const map = execFileSync('sh', ['-c', mapCommand.replaceAll('https://pay.example.com', m.worker)], { cwd: root, encoding: 'utf8' }).trim()
+    for (const isolation of ['frame', 'inline']) {
+      const s = await session()
+      const html = tag
+        .replaceAll('https://pay.example.com', m.worker)
+        .replace(/<script type="importmap">[^<]*<\/script>/, `<script type="importmap">${map}</script>`)
+        .replace('integrity="sha384-..."', `integrity="${entryHash}"`)
+        .replace('client-secret="cs_..._secret_..."', `client-secret="${s.clientSecret}"${isolation === 'inline' ? ' isolation="inline"' : ''}`)
+        .replace('session="cs_..."', `session="${s.id}"`)
+      const url = m.serve(`/readme-${isolation}.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>${html}
+<script type="module">window.seen = []; document.querySelector('pay-checkout').addEventListener('pay-ready', (e) => window.seen.push({ type: 'pay-ready' }))</script></body></html>`)
+      const page = await m.browser.newPage({ viewport: { width: 600, height: 700 } })
+      const failed: string[] = []
+      page.on('requestfailed', (r) => failed.push(new URL(r.url()).pathname))
+      await page.goto(url)
+      await seen(page, 'pay-ready')
+      const form = isolation === 'frame' ? page.frameLocator('pay-checkout iframe') : page
+      await form.locator('pay-checkout #number').waitFor()
+      expect(failed, isolation).toEqual([])
+      await page.close()
+    }
   })
 })
