@@ -556,7 +556,11 @@ export class CheckoutSession extends TaskedObject {
     // Only the attempt in flight may be declined or left pending; a success for any of this
     // session's payments wins (money taken at the gateway must end as a paid session).
     const invoice = this.aboutInvoice(s, n)
-    const current = invoice || !attempt?.paymentId || attempt.paymentId === n.paymentId
+    // An attempt still without a payment id is named only by a payment id no other payment of the
+    // session has: a late decline of an earlier attempt or of a QR code given up on says nothing
+    // about the card payment now in flight, whose charge may still be taken.
+    const earlier = s.attempts.slice(0, -1).map((a) => a.paymentId).concat(s.qr?.paymentId, s.withdrawnQr, s.invoicePaymentId)
+    const current = invoice || (attempt?.paymentId ? attempt.paymentId === n.paymentId : !earlier.includes(n.paymentId))
     let to: Status | undefined
     if (n.transactionStatus === 'Y') to = 'succeeded'
     else if ((n.transactionStatus === 'N' || n.transactionStatus === 'C') && current && (isInFlight(s.status) || invoice)) to = this.afterNoCharge(s, true)
