@@ -108,9 +108,20 @@ function objectOf(schema: Schema | undefined): { type: string; entries?: Record<
   return s && (s.type === 'strict_object' || s.type === 'object' || s.type === 'record') ? (s as { type: string; entries?: Record<string, Schema> }) : undefined
 }
 
-/** Every key the schema does not name, nested ones too (records take any key). */
+/**
+ * Keys Valibot's record skips without an issue (its own guard against prototype pollution): a
+ * metadata pair under one would be dropped silently, and a listing filtered by it unfiltered.
+ */
+const SKIPPED_BY_RECORD = ['__proto__', 'prototype', 'constructor']
+
+/** Every key the schema does not name, nested ones too (records take any key but those it would skip). */
 function unknownKeys(schema: Schema, value: unknown, prefix = ''): FieldError[] {
   const o = objectOf(schema)
+  if (o?.type === 'record' && isPlainObject(value)) {
+    return Object.keys(value)
+      .filter((key) => SKIPPED_BY_RECORD.includes(key))
+      .map((key) => ({ field: `${prefix}${key}`, code: 'not_allowed' as const, expected: `a key other than ${SKIPPED_BY_RECORD.join(', ')}` }))
+  }
   if (!o?.entries || !isPlainObject(value)) return []
   const out: FieldError[] = []
   for (const key of Object.keys(value)) {
