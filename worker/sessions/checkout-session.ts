@@ -518,6 +518,9 @@ export class CheckoutSession extends TaskedObject {
       if (!s.invoice) return 'no_invoice'
       if (n.merchantTransactionId !== s.invoice.merchantInvoiceId) return 'order'
       if (n.amount !== s.invoice.amount || n.amount !== s.amount) return 'amount'
+      // Each try on the invoice's page is a payment of its own: a success of any of them is the
+      // invoice paid (money taken must end as a paid session), even after a declined try's notice.
+      if (n.transactionStatus === 'Y') return undefined
       // The invoice's payment id comes with its first notification (older records kept it as paymentId).
       const known = s.invoicePaymentId ?? (methodsOf(s).length === 1 ? s.paymentId : undefined)
       return known === undefined || known === n.paymentId ? undefined : 'payment'
