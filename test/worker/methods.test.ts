@@ -68,6 +68,17 @@ describe('creating a session with several methods', () => {
     expect(ok.status).toBe(201)
   })
 
+  it("with another method beside it, an invoice's order reference must differ from the session's (notifications are told apart by it)", async () => {
+    const order = uniqueId('same')
+    const body = { merchantTransactionId: order, invoiceId: 'INV1', merchantInvoiceId: order, invoiceExpirationPeriod: '24' }
+    const both = await create({ methods: ['card', 'invoice'], ...body })
+    expect(both.status).toBe(400)
+    expect(both.body.error?.fields).toEqual([expect.objectContaining({ field: 'merchantInvoiceId', code: 'invalid_value', expected: expect.stringContaining('merchantTransactionId') })])
+    expect(JSON.stringify(both.body)).not.toContain(order)
+    // An invoice alone has nothing to be told apart from.
+    expect((await create({ methods: ['invoice'], ...body })).status).toBe(201)
+  })
+
   it('a browser may not set the methods of a payment', async () => {
     const s = await createSession({ methods: ['card', 'qr'] })
     const res = await browser(s, 'POST', '/pay', { methods: ['card'], card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: shopper }, { 'Idempotency-Key': uniqueId('k') })

@@ -126,6 +126,11 @@ export const sessionBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
       if (methods) {
         for (const m of methods) for (const key of NEEDS[m]) if (b[key] === undefined && !bad(key)) report(addIssue, b, key, 'required', `required with the ${m} method`)
         for (const [key, m] of Object.entries(ONLY_FOR)) if (b[key] !== undefined && !methods.includes(m)) report(addIssue, b, key, 'not_allowed', `only with the ${m} method`)
+        // With another method beside it, the invoice's notifications are told from the card's and
+        // the QR code's by their order reference: the two must differ (SECURITY.md R6).
+        if (methods.length > 1 && methods.includes('invoice') && b.merchantInvoiceId !== undefined && b.merchantInvoiceId === b.merchantTransactionId && !bad('merchantInvoiceId')) {
+          report(addIssue, b, 'merchantInvoiceId', 'invalid_value', 'different from merchantTransactionId when the session offers other methods too')
+        }
       }
       if (typeof b.amount === 'string' && typeof b.currency === 'string' && !bad('amount') && !bad('currency') && !fitsMinorUnits(b.amount, b.currency)) {
         report(addIssue, b, 'amount', 'minor_units', "a whole number of the currency's minor units")
