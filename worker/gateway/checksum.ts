@@ -59,9 +59,3 @@ export async function checksum<R extends ChecksumRule>(rule: R, inputs: Checksum
   const input = checksumInput(rule, inputs)
   return input.ok ? ok(await md5Hex(input.value)) : input
 }
-
-/**
- * Constant-time comparison of two texts (SECURITY.md R2, R27): Hono's `timingSafeEqual`, which
- * compares SHA-256 hashes first, so texts of different lengths leak nothing either.
- */
-export { timingSafeEqual as timingSafeEqualText } from 'hono/utils/buffer'

@@ -11,12 +11,12 @@
  *
  * Card data passes through `pay` in memory only: it is not stored, logged or returned.
  */
+import { timingSafeEqual } from 'hono/utils/buffer'
 import { BRAND_RULES, brandFromGateway, detectBrand, last4 as lastFour, type CardBrand } from '../../shared/card.ts'
 import type { RequestFieldName } from '../../shared/fields.ts'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Notification, PaymentResponse } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
-import { timingSafeEqualText } from '../gateway/checksum.ts'
 import type { Outcome, PaymentOutcome } from '../gateway/outcome.ts'
 import { sha256Hex } from '../ids.ts'
 import { callbackUrl, numberVar } from '../env-vars.ts'
@@ -176,7 +176,7 @@ export class CheckoutSession extends TaskedObject {
   async access(clientSecret: string | undefined): Promise<{ origins: readonly string[]; view?: CheckoutView } | undefined> {
     const s = await this.load()
     if (!s) return undefined
-    const ok = clientSecret !== undefined && (await timingSafeEqualText(await sha256Hex(clientSecret), s.clientSecretHash))
+    const ok = clientSecret !== undefined && (await timingSafeEqual(await sha256Hex(clientSecret), s.clientSecretHash))
     return ok ? { origins: s.allowedOrigins, view: checkoutView(s, Date.now()) } : { origins: s.allowedOrigins }
   }
 

@@ -7,12 +7,11 @@
 import type { CardBrand } from '../../shared/card.ts'
 import type { FieldError } from '../../shared/errors.ts'
 import { REQUEST_FIELDS, type RequestField, type RequestFieldName } from '../../shared/fields.ts'
-import type { AmountBounds } from '../../shared/money.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
 import { fieldsOf, flatten } from '../../shared/validate.ts'
 import { check } from '../schemas/build.ts'
 import { cardPayBody, qrVerifyBody, savedCardPayBody } from '../schemas/checkout.ts'
-import { methodsOf, sessionBody, type SessionBody } from '../schemas/sessions.ts'
+import { methodsOf, type SessionBody } from '../schemas/sessions.ts'
 import type { Flow, SessionInput } from './types.ts'
 
 const DEFAULT_EXPIRES_S = 30 * 60
@@ -45,12 +44,6 @@ export function sessionInputOf(b: SessionBody, now = Date.now()): SessionInput {
     maxAttempts: b.maxAttempts ?? 3,
     ...(b.metadata && Object.keys(b.metadata).length > 0 ? { metadata: b.metadata } : {}),
   }
-}
-
-/** Validates `POST /v1/sessions`; every problem is reported at once, by field name. */
-export function parseSessionInput(raw: Record<string, unknown>, bounds: AmountBounds, now = Date.now()): Result<SessionInput, FieldError[]> {
-  const checked = check(sessionBody(bounds), raw)
-  return checked.ok ? ok(sessionInputOf(checked.value, now)) : checked
 }
 
 /**
