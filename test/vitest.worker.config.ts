@@ -47,9 +47,5 @@ export default defineConfig({
     setupFiles: ['test/worker/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Two files at a time (vitest takes one on a two-core machine): each file has its own
-    // sessions, orders and cards, so they share the sandbox safely; the suite takes about 90 s
-    // instead of 130 to 170.
-    maxWorkers: 2,
   },
 })

@@ -220,7 +220,9 @@ describe('notifications and merchant webhooks (R27)', () => {
     expect(forged.status).toBe(401)
     const wrongSum = await deliverNotification(s.id, JSON.stringify({ ...genuine, checksum: '0'.repeat(32) }))
     expect(wrongSum.status).toBe(401)
-    expect((await sessionState(s.id)).status).toBe('pending')
+    // The forged decline changed nothing: the payment is still pending, or its genuine success has
+    // come in meanwhile (the sandbox settles it after 300 ms; the session's inquiry may see it).
+    expect(['pending', 'succeeded']).toContain((await sessionState(s.id)).status)
     const garbage = await deliverNotification(s.id, 'not json')
     expect(garbage.status).toBe(400)
   })
