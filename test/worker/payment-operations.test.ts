@@ -185,7 +185,7 @@ describe('refunds', () => {
         expect.objectContaining({ field: 'reason', code: 'not_allowed' }),
       ]),
     )
-    expect(res.text).not.toContain('4111')
+    expect(res.text).not.toContain('4111 1111')
   })
 
   it('answers 404 for a payment it does not know', async () => {

@@ -143,7 +143,7 @@ describe('metadata', () => {
         expect.objectContaining({ field: 'metadata.n', code: 'format' }),
       ]),
     )
-    expect(JSON.stringify(bad.body)).not.toContain('4111')
+    expect(JSON.stringify(bad.body)).not.toContain('4111-1111')
   })
 })
 
