@@ -2,6 +2,7 @@
  * Merchant server operations that must happen once: repeat by payment id and invoice regeneration,
  * with Idempotency-Key replay, concurrency and the fault matrix; and the status inquiry route.
  */
+import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { TEST_SECRETS } from '../support/credentials.ts'
 import { verifyWebhook } from '../../worker/webhooks/sign.ts'
@@ -147,6 +148,37 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     const succeeded = hooks.filter((h) => (JSON.parse(h.body) as { type: string }).type === 'invoice.regenerate.succeeded')
     expect(succeeded).toHaveLength(1)
     expect(JSON.parse(succeeded[0]?.body ?? '{}')).toMatchObject({ data: { status: 'succeeded' } })
+  })
+
+  it('an invoice regenerated here and paid on its page after a declined try ends paid: invoice.declined, then invoice.paid', async () => {
+    const invoiceId = await existingInvoice()
+    const key = uniqueId('ik')
+    const ref = uniqueId('inv-retry')
+    const regen = await regenerate(invoiceId, key, ref)
+    expect(regen.body.status).toBe('succeeded')
+    const opTag = `op_${env.OPERATIONS.idFromName(`regenerate:${key}`).toString()}`
+    const notificationsTo = async () => (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${opTag}`)).json()) as string[]
+    const payPage = async (number: string) => {
+      const res = await fetch(regen.body.invoice?.transactionUrl ?? '', { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number, month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+      expect(res.status).toBe(303)
+    }
+    const relayNext = async (seen: number) => {
+      const deadline = Date.now() + 8_000
+      let bodies = await notificationsTo()
+      while (bodies.length <= seen && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100))
+        bodies = await notificationsTo()
+      }
+      return call<{ applied: boolean; status: string }>(`/v1/notifications/${opTag}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: bodies[seen] ?? '' })
+    }
+    await payPage('4000000000000002')
+    expect((await relayNext(0)).body).toMatchObject({ applied: true, status: 'declined' })
+    await payPage('4111111111111111')
+    expect((await relayNext(1)).body).toMatchObject({ applied: true, status: 'paid' })
+    const typesAbout = async () => ((await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]).filter((h) => h.body.includes(ref)).map((h) => (JSON.parse(h.body) as { type: string }).type)
+    const deadline = Date.now() + 10_000
+    while ((await typesAbout()).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+    expect(await typesAbout()).toEqual(['invoice.regenerate.succeeded', 'invoice.declined', 'invoice.paid'])
   })
 
   it('404 for an invoice that does not exist', async () => {

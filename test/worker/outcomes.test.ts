@@ -147,6 +147,22 @@ describe('3. a notification settles only what it belongs to', () => {
     const res = await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: someoneElses })
     expect(res.status).toBe(409)
   })
+  it('a charged repeat stays charged: a signed decline naming its payment is a duplicate, and payment.repeat.succeeded stays its one final event', async () => {
+    const parent = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    const initial = await pay(parent, '4111111111111111')
+    const key = uniqueId('rk')
+    const rep = await merchant<{ status: string; paymentId: string; merchantTransactionId: string }>('POST', `/v1/payments/${initial.body.paymentId}/repeat`, { amount: '9.99', currency: 'EUR' }, { 'Idempotency-Key': key })
+    expect(rep.body.status).toBe('succeeded')
+    const { paymentId, merchantTransactionId } = rep.body
+    const sum = await checksum('notification', { paymentId, merchantTransactionId, amount: '9.99', transactionStatus: 'N', secureKey: SANDBOX.secureKey })
+    const decline = JSON.stringify({ paymentId, merchantTransactionId, amount: '9.99', currency: 'EUR', transactionStatus: 'N', checksum: sum.ok ? sum.value : '' })
+    const opId = env.OPERATIONS.idFromName(`repeat:${key}`).toString()
+    const res = await call<{ applied?: boolean; status?: string }>(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: decline })
+    expect(res.body).toMatchObject({ applied: false, status: 'succeeded' })
+    await new Promise((r) => setTimeout(r, 300))
+    const types = (await webhooksAbout(merchantTransactionId, 1, 10_000)).map((h) => (JSON.parse(h.body) as { type: string }).type)
+    expect(types).toEqual(['payment.repeat.succeeded'])
+  })
 })
 
 describe('4. one event per change', () => {

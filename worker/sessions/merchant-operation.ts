@@ -44,19 +44,41 @@ export type OperationParams = RepeatParams | RegenerateParams
 
 /**
  * `succeeded` is the repeat charged or the invoice regenerated; a regenerated invoice then ends
- * `paid` or `declined` by its notification.
+ * `paid` by its notification (`declined` is a try on the invoice's page that the shopper may follow
+ * with another).
  */
 export type OpStatus = 'processing' | 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed' | 'paid'
 
-const OP_TRANSITIONS: Readonly<Record<OpStatus, readonly OpStatus[]>> = {
-  processing: ['pending', 'unknown', 'succeeded', 'declined', 'failed'],
-  unknown: ['pending', 'succeeded', 'declined', 'failed'],
-  pending: ['succeeded', 'declined'],
-  succeeded: ['paid', 'declined'],
-  declined: [],
-  failed: [],
-  paid: [],
+type Transitions = Readonly<Record<OpStatus, readonly OpStatus[]>>
+
+/**
+ * One table per kind. A repeat is one charge: once charged or declined it never changes again (a
+ * signed decline naming a charged repeat is a duplicate, not a second final event). A regenerated
+ * invoice can be tried again on its page after a decline, so `declined` still leads to `paid`:
+ * money taken always reaches the merchant.
+ */
+const OP_TRANSITIONS: Readonly<Record<OperationParams['kind'], Transitions>> = {
+  repeat: {
+    processing: ['pending', 'unknown', 'succeeded', 'declined', 'failed'],
+    unknown: ['pending', 'succeeded', 'declined', 'failed'],
+    pending: ['succeeded', 'declined'],
+    succeeded: [],
+    declined: [],
+    failed: [],
+    paid: [],
+  },
+  regenerate: {
+    processing: ['unknown', 'succeeded', 'failed'],
+    unknown: ['succeeded', 'failed'],
+    pending: [],
+    succeeded: ['paid', 'declined'],
+    declined: ['paid'],
+    failed: [],
+    paid: [],
+  },
 }
+
+const canMove = (op: OperationRecord, to: OpStatus): boolean => op.status !== to && OP_TRANSITIONS[op.params.kind][op.status].includes(to)
 
 /** The merchant event for entering a status; the ones marked final end the operation. */
 function eventType(kind: OperationParams['kind'], to: OpStatus): EventType {
@@ -99,7 +121,7 @@ export class MerchantOperation extends TaskedObject {
   /** Moves the operation and writes the event of the change with it; anything else just saves. */
   private async change(op: OperationRecord, to: OpStatus): Promise<boolean> {
     const from = op.status
-    if (from === to || !OP_TRANSITIONS[from].includes(to)) {
+    if (!canMove(op, to)) {
       await this.save(op)
       return false
     }
@@ -290,7 +312,7 @@ export class MerchantOperation extends TaskedObject {
       p.kind === 'repeat'
         ? n.transactionStatus === 'Y' ? 'succeeded' : n.transactionStatus === 'N' || n.transactionStatus === 'C' ? 'declined' : n.transactionStatus === 'P' ? 'pending' : undefined
         : n.transactionStatus === 'Y' ? 'paid' : n.transactionStatus === 'N' || n.transactionStatus === 'C' ? 'declined' : undefined
-    if (!to || !OP_TRANSITIONS[op.status].includes(to)) return { kind: 'duplicate', status: op.status }
+    if (!to || !canMove(op, to)) return { kind: 'duplicate', status: op.status }
     if (p.kind === 'repeat') {
       op.paymentId ??= n.paymentId
       op.result = { ...op.result, paymentId: n.paymentId, ...(n.resultCode ? { resultCode: n.resultCode, resultDescription: n.resultDescription ?? '' } : {}) }

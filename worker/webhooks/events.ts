@@ -26,7 +26,7 @@ export const EVENT_TYPES = {
   'invoice.regenerate.unknown': { final: false, about: 'operation', when: "A regeneration's answer never came; it is asked again." },
   'invoice.regenerate.failed': { final: true, about: 'operation', when: 'The gateway refused the regeneration.' },
   'invoice.paid': { final: true, about: 'operation', when: 'The regenerated invoice was paid.' },
-  'invoice.declined': { final: true, about: 'operation', when: "The regenerated invoice's payment was declined." },
+  'invoice.declined': { final: false, about: 'operation', when: "A try to pay the regenerated invoice was declined; the shopper may try again on its page, and invoice.paid follows if they pay." },
   'payment.captured': { final: true, about: 'payment', when: 'The authorisation was captured (data.operation: the capture; data.amountCaptured).' },
   'payment.capture_failed': { final: true, about: 'payment', when: 'The gateway refused the capture; nothing was captured.' },
   'payment.capture_unknown': { final: false, about: 'payment', when: "A capture's answer never came; a status inquiry follows (never a second capture)." },
