@@ -27,6 +27,15 @@ describe('capture', () => {
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 1 })
   })
 
+  it('a session showing the QR wallet first but paid by card records the card authorisation, which then captures', async () => {
+    const { paymentId, payment } = await paidPayment({ flow: undefined, methods: ['qr', 'card'], paymentType: 'PA', amount: '40.00' })
+    expect(payment).toMatchObject({ status: 'authorized', paymentType: 'PA', source: 'card', amountCaptured: '0.00', amountRefundable: '0.00' })
+    const res = await operate(paymentId, 'capture')
+    expect(res.status).toBe(200)
+    expect(res.body.payment).toMatchObject({ status: 'captured', amountCaptured: '40.00' })
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 1 })
+  })
+
   it('captures part of an authorisation, once: a second capture is refused without reaching the gateway', async () => {
     const { paymentId } = await paidPayment({ paymentType: 'PA', amount: '80.00' })
     const part = await operate(paymentId, 'capture', { amount: '30.00' })

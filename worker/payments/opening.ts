@@ -10,6 +10,8 @@ import type { SessionRecord } from '../sessions/types.ts'
 /** The job opening the payment of a session that just succeeded (none without a paymentId). */
 export function paymentOfSession(s: SessionRecord): Job[] {
   if (!s.paymentId) return []
+  // The method that paid, not the one shown first: a session offering QR then card may authorise.
+  const method = s.method ?? s.flow
   return [
     {
       kind: 'payment',
@@ -20,8 +22,8 @@ export function paymentOfSession(s: SessionRecord): Job[] {
         amount: s.amount,
         currency: s.currency,
         // QR and invoice payments are sales; only card sessions may authorise (PA).
-        paymentType: s.flow === 'card' || s.flow === 'saved-card' ? s.paymentType : 'DB',
-        source: s.flow,
+        paymentType: method === 'card' || method === 'saved-card' ? s.paymentType : 'DB',
+        source: method,
         registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
         card: s.card ?? null,
         email: s.customer?.email ?? null,
