@@ -166,6 +166,10 @@ export class PaymentObject extends TaskedObject {
       op.resultCode = outcome.code
       op.resultDescription = outcome.description
     }
+    // Only a definite answer settles an operation that may already have reached the gateway: the
+    // answer to an inquiry, or to the one re-send (which the gateway may refuse as a duplicate of a
+    // first call that landed late). A refusal there says nothing about the money: keep asking.
+    const mayHaveLanded = fromInquiry || op.resent
     switch (outcome.kind) {
       case 'succeeded':
         delete op.failure
@@ -174,35 +178,34 @@ export class PaymentObject extends TaskedObject {
         op.failure = { code: 'gateway_rejected', message: `The gateway declined the ${op.kind} (${outcome.code}: ${outcome.description}).` }
         return this.change(p, op, 'failed')
       case 'rejected':
-        // From an inquiry, a refusal (auth, validation) says nothing about the operation.
-        if (fromInquiry) return this.toUnknown(p, op)
+        if (mayHaveLanded) return this.toUnknown(p, op)
         op.failure =
           outcome.reason === 'auth'
             ? { code: 'gateway_auth_failed', message: 'The gateway refused our credentials (AuthToken). Nothing was sent.' }
             : { code: 'gateway_rejected', message: `The gateway refused the ${op.kind} (${outcome.code}: ${outcome.description}).` }
         return this.change(p, op, 'failed')
       case 'not_found':
-        if (!fromInquiry) {
+        if (!mayHaveLanded) {
           op.failure = { code: 'not_found', message: 'The gateway has no such payment.' }
           return this.change(p, op, 'failed')
         }
         // The gateway never saw it: the one re-send, with the same reference (a late copy of the
         // first would be refused by the gateway as a duplicate).
-        if (!op.resent && op.status === 'unknown') {
+        if (fromInquiry && !op.resent && op.status === 'unknown') {
           op.resent = true
           await this.ctx.storage.put('payment', p)
           return this.send(p, op)
         }
         return this.toUnknown(p, op)
       case 'unsent':
-        if (fromInquiry) return this.toUnknown(p, op)
+        if (mayHaveLanded) return this.toUnknown(p, op)
         op.failure =
           outcome.reason === 'token_refused'
             ? { code: 'gateway_auth_failed', message: 'The gateway refused our credentials (AuthToken). Nothing was sent.' }
             : { code: 'gateway_unavailable', message: 'The gateway cannot be reached. Nothing was sent.' }
         return this.change(p, op, 'failed')
       case 'invalid':
-        if (fromInquiry) return this.toUnknown(p, op)
+        if (mayHaveLanded) return this.toUnknown(p, op)
         op.failure = { code: 'gateway_rejected', message: `The ${op.kind} could not be built (${outcome.fields.map((f) => `${f.field}: ${f.code}`).join(', ')}). Nothing was sent.` }
         return this.change(p, op, 'failed')
       default:
