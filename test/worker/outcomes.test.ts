@@ -95,6 +95,20 @@ describe('3. a notification settles only what it belongs to', () => {
     expect(second.body).toMatchObject({ error: { code: 'duplicate_order', fields: [{ field: 'merchantTransactionId' }] } })
   })
 
+  it('a second invoice session with the same merchantInvoiceId is refused at creation: one paid invoice settles one session', async () => {
+    const invoiceId = await sandboxInvoice('100.00')
+    const ref = uniqueId('inv')
+    const first = await merchant('POST', '/v1/sessions', { flow: 'invoice', amount: '100.00', currency: 'EUR', merchantTransactionId: uniqueId('order'), invoiceId, merchantInvoiceId: ref, invoiceExpirationPeriod: '24' })
+    expect(first.status).toBe(201)
+    const order = uniqueId('order')
+    const second = await merchant('POST', '/v1/sessions', { methods: ['card', 'invoice'], amount: '100.00', currency: 'EUR', merchantTransactionId: order, invoiceId, merchantInvoiceId: ref, invoiceExpirationPeriod: '24' })
+    expect(second.status).toBe(409)
+    expect(second.body).toMatchObject({ error: { code: 'duplicate_order', fields: [{ field: 'merchantInvoiceId' }] } })
+    // Its order reference was given back: the same order with a new invoice reference is created.
+    const fixed = await merchant('POST', '/v1/sessions', { methods: ['card', 'invoice'], amount: '100.00', currency: 'EUR', merchantTransactionId: order, invoiceId, merchantInvoiceId: uniqueId('inv'), invoiceExpirationPeriod: '24' })
+    expect(fixed.status).toBe(201)
+  })
+
   it('the same creation request repeated with its Idempotency-Key gets the same session and secret; another body with the key is 422', async () => {
     const key = uniqueId('create')
     const body = { flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: uniqueId('order') }

@@ -67,11 +67,18 @@ sessions.post(
 
   const id = newSessionId()
   const order = registry(c.env, `order:${mtid}`)
+  // The invoice's reference is an order reference at the gateway too (its notifications name it as
+  // merchantTransactionId): unique per deployment, so one paid invoice settles one session.
+  const invoiceRef = input.value.methods?.includes('invoice') ? input.value.merchantInvoiceId : undefined
+  const invoiceOrder = invoiceRef !== undefined && invoiceRef !== mtid ? registry(c.env, `order:${invoiceRef}`) : undefined
   let reply: Reply
   try {
     // The claim's fingerprint is the new id itself: a second session never matches it.
     if ((await order.claim(id, id)).kind !== 'claimed') {
       reply = fail('duplicate_order', 'Another checkout session already has this merchantTransactionId. Use a new order reference.', [{ field: 'merchantTransactionId', code: 'invalid_value' }])
+    } else if (invoiceOrder && (await invoiceOrder.claim(id, id)).kind !== 'claimed') {
+      await order.release(id)
+      reply = fail('duplicate_order', 'Another checkout session already has this merchantInvoiceId. Use a new invoice reference.', [{ field: 'merchantInvoiceId', code: 'invalid_value' }])
     } else {
       const clientSecret = newClientSecret(id)
       const view = await sessionStub(c.env, id).create({ ...input.value, id, clientSecretHash: await sha256Hex(clientSecret) })
@@ -81,6 +88,7 @@ sessions.post(
   } catch (e) {
     // Nothing was created: give the claims back so a retry can succeed.
     await order.release(id)
+    await invoiceOrder?.release(id)
     if (keyClaim) await keyClaim.release(mtid)
     throw e
   }
