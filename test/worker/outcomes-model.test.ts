@@ -26,9 +26,9 @@ import { call, createSession, merchant, pay, type Session } from './api.ts'
 import { timePasses } from './clock.ts'
 import { uniqueId } from './helpers.ts'
 
-/** 550 runs in all, every `npm test`; each run starts from a new seed, printed on failure. */
-const SESSION_RUNS = 350
-const REPEAT_RUNS = 200
+/** 500 runs of each model, every `npm test`; each run starts from a new seed, printed on failure. */
+const SESSION_RUNS = 500
+const REPEAT_RUNS = 500
 /** To replay a failure, put its seed and path here: `{ seed: 123, path: '4:2' }`. */
 const SEED: { seed?: number; path?: string } = {}
 
