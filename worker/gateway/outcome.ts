@@ -81,6 +81,27 @@ export function readRedirect(body: unknown): RedirectRead {
   return fields.ok && safe ? { kind: 'safe', redirect: { ...fields.value, ...safe } } : { kind: 'unsafe' }
 }
 
+/** What a payment's `transactionStatus` says of its money, for answers and notifications alike. */
+export type Settlement = 'charged' | 'not_charged' | 'pending'
+
+/**
+ * The one mapping from the gateway's `transactionStatus` to what happened to the money: `Y` taken,
+ * `N` declined and `C` cancelled (nothing taken), `P` settled later; anything else says nothing.
+ */
+export function settlementOf(transactionStatus: string | undefined): Settlement | undefined {
+  switch (transactionStatus) {
+    case 'Y':
+      return 'charged'
+    case 'N':
+    case 'C':
+      return 'not_charged'
+    case 'P':
+      return 'pending'
+    default:
+      return undefined
+  }
+}
+
 /**
  * Classifies a parsed payment-shaped body (payments, tokens, repeats, inquiry).
  * An explicit refusal (2xxxx/3xxxx) wins over transactionStatus; then `3D`/redirect; then the
@@ -98,22 +119,21 @@ export function classifyPayment(body: unknown): PaymentOutcome {
   if (byCode === 'not_found') return { kind: 'not_found', ...coded }
   const step = readRedirect(body)
   const redirect = step.kind === 'safe' ? step.redirect : undefined
-  switch (response.transactionStatus) {
-    case '3D':
-      if (redirect) return { kind: 'action_required', redirect, ...coded }
-      // No redirect at all (an inquiry's answer): still waiting on the shopper at the bank, pending.
-      // An unusable one: we cannot tell what the gateway did; the session settles by inquiry.
-      return step.kind === 'none' ? { kind: 'pending', ...coded } : { kind: 'unknown', reason: 'unsafe_redirect' }
-    case 'P':
+  if (response.transactionStatus === '3D') {
+    if (redirect) return { kind: 'action_required', redirect, ...coded }
+    // No redirect at all (an inquiry's answer): still waiting on the shopper at the bank, pending.
+    // An unusable one: we cannot tell what the gateway did; the session settles by inquiry.
+    return step.kind === 'none' ? { kind: 'pending', ...coded } : { kind: 'unknown', reason: 'unsafe_redirect' }
+  }
+  if (response.transactionStatus === 'E') return { kind: 'rejected', reason: 'merchant', ...coded }
+  switch (settlementOf(response.transactionStatus)) {
+    case 'pending':
       if (step.kind === 'unsafe') return { kind: 'unknown', reason: 'unsafe_redirect' }
       return redirect ? { kind: 'pending', redirect, ...coded } : { kind: 'pending', ...coded }
-    case 'Y':
+    case 'charged':
       return { kind: 'succeeded', ...coded }
-    case 'N':
-    case 'C':
+    case 'not_charged':
       return { kind: 'declined', ...coded }
-    case 'E':
-      return { kind: 'rejected', reason: 'merchant', ...coded }
   }
   if (byCode === 'succeeded') return { kind: 'succeeded', ...coded }
   if (byCode === 'declined') return { kind: 'declined', ...coded }

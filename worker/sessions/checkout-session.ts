@@ -17,7 +17,7 @@ import type { RequestFieldName } from '../../shared/fields.ts'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Notification, PaymentResponse } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
-import type { Outcome, PaymentOutcome } from '../gateway/outcome.ts'
+import { settlementOf, type Outcome, type PaymentOutcome } from '../gateway/outcome.ts'
 import { sha256Hex } from '../ids.ts'
 import { callbackUrl, numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
@@ -520,7 +520,7 @@ export class CheckoutSession extends TaskedObject {
       if (n.amount !== s.invoice.amount || n.amount !== s.amount) return 'amount'
       // Each try on the invoice's page is a payment of its own: a success of any of them is the
       // invoice paid (money taken must end as a paid session), even after a declined try's notice.
-      if (n.transactionStatus === 'Y') return undefined
+      if (settlementOf(n.transactionStatus) === 'charged') return undefined
       // The invoice's payment id comes with its first notification (older records kept it as paymentId).
       const known = s.invoicePaymentId ?? (methodsOf(s).length === 1 ? s.paymentId : undefined)
       return known === undefined || known === n.paymentId ? undefined : 'payment'
@@ -565,9 +565,10 @@ export class CheckoutSession extends TaskedObject {
     const earlier = s.attempts.slice(0, -1).map((a) => a.paymentId).concat(s.qr?.paymentId, s.withdrawnQr, s.invoicePaymentId)
     const current = invoice || (attempt?.paymentId ? attempt.paymentId === n.paymentId : !earlier.includes(n.paymentId))
     let to: Status | undefined
-    if (n.transactionStatus === 'Y') to = 'succeeded'
-    else if ((n.transactionStatus === 'N' || n.transactionStatus === 'C') && current && (isInFlight(s.status) || invoice)) to = this.afterNoCharge(s, true)
-    else if (n.transactionStatus === 'P' && current && (s.status === 'processing' || s.status === 'unknown' || s.status === 'action_required')) to = 'pending'
+    const verdict = settlementOf(n.transactionStatus)
+    if (verdict === 'charged') to = 'succeeded'
+    else if (verdict === 'not_charged' && current && (isInFlight(s.status) || invoice)) to = this.afterNoCharge(s, true)
+    else if (verdict === 'pending' && current && (s.status === 'processing' || s.status === 'unknown' || s.status === 'action_required')) to = 'pending'
     if (!to || !canMove(s.status, to)) return { kind: 'duplicate', status: s.status }
     s.paymentId = n.paymentId
     if (invoice) s.invoicePaymentId = n.paymentId

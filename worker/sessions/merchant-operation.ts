@@ -13,7 +13,7 @@
  */
 import type { InvoiceResponse, Notification, PaymentResponse } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
-import type { Outcome } from '../gateway/outcome.ts'
+import { settlementOf, type Outcome, type Settlement } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
 import type { NotificationResult } from './checkout-session.ts'
 import { fail, type Reply } from './reply.ts'
@@ -76,6 +76,12 @@ const OP_TRANSITIONS: Readonly<Record<OperationParams['kind'], Transitions>> = {
     failed: [],
     paid: [],
   },
+}
+
+/** Where a notification's verdict moves each kind (a regenerated invoice has no pending step). */
+const NOTIFIED_STATUS: Readonly<Record<OperationParams['kind'], Readonly<Record<Settlement, OpStatus | undefined>>>> = {
+  repeat: { charged: 'succeeded', not_charged: 'declined', pending: 'pending' },
+  regenerate: { charged: 'paid', not_charged: 'declined', pending: undefined },
 }
 
 const canMove = (op: OperationRecord, to: OpStatus): boolean => op.status !== to && OP_TRANSITIONS[op.params.kind][op.status].includes(to)
@@ -308,10 +314,8 @@ export class MerchantOperation extends TaskedObject {
       log.warn('notification_refused', { operation: this.ctx.id.toString(), paymentId: n.paymentId, reason })
       return { kind: 'refused', reason }
     }
-    const to: OpStatus | undefined =
-      p.kind === 'repeat'
-        ? n.transactionStatus === 'Y' ? 'succeeded' : n.transactionStatus === 'N' || n.transactionStatus === 'C' ? 'declined' : n.transactionStatus === 'P' ? 'pending' : undefined
-        : n.transactionStatus === 'Y' ? 'paid' : n.transactionStatus === 'N' || n.transactionStatus === 'C' ? 'declined' : undefined
+    const settled = settlementOf(n.transactionStatus)
+    const to: OpStatus | undefined = settled === undefined ? undefined : NOTIFIED_STATUS[p.kind][settled]
     if (!to || !canMove(op, to)) return { kind: 'duplicate', status: op.status }
     if (p.kind === 'repeat') {
       op.paymentId ??= n.paymentId
