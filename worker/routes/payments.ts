@@ -30,7 +30,7 @@ payments.post(
     operationId: 'repeatPayment',
     security: merchant,
     parameters: [...pathParams(PAYMENT_ID), idempotencyKey()],
-    responses: { '200': { description: 'Outcome (status succeeded | declined | pending | unknown)', ...json(ref('OperationOutcome')) }, ...errors(400, 401, 404, 409, 413, 422, 429, 502) },
+    responses: { '200': { description: 'Outcome (status succeeded | declined | pending | unknown)', ...json(ref('OperationOutcome')) }, ...errors(400, 401, 404, 409, 413, 422, 429, 502, 503) },
   }),
   jsonBody(),
   validate('json', repeatBody(), { params: PAYMENT_ID, forRequest: (env) => repeatBody(amountBounds(env)) }),

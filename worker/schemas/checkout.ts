@@ -81,7 +81,7 @@ export const CHECKOUT_DOCS = {
     security: browser,
     parameters: [...pathParams(SESSION), idempotencyKey()],
     requestBody: { required: true, content: { 'application/json': { schema: resolver(payBody) } } },
-    responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 403, 404, 409, 410, 413, 422, 429, 502) },
+    responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 403, 404, 409, 410, 413, 422, 429, 502, 503) },
   },
   qrVerify: {
     summary: 'QR step 1: walletId (and name, email unless the session has them)',
@@ -89,8 +89,8 @@ export const CHECKOUT_DOCS = {
     security: browser,
     parameters: pathParams(SESSION),
     requestBody: { required: true, content: { 'application/json': { schema: resolver(qrVerifyBody) } } },
-    responses: { '200': { description: 'merchantWalletId and expiry' }, ...errors(400, 403, 404, 409, 410, 413, 429) },
+    responses: { '200': { description: 'merchantWalletId and expiry' }, ...errors(400, 403, 404, 409, 410, 413, 429, 502, 503) },
   },
-  qrComplete: { summary: 'QR step 2', operationId: 'qrComplete', security: browser, parameters: [...pathParams(SESSION), idempotencyKey()], responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 403, 404, 409, 410, 413, 429) } },
-  invoiceRegenerate: { summary: 'Regenerate the session invoice', operationId: 'regenerateSessionInvoice', security: browser, parameters: pathParams(SESSION), responses: { '200': { description: 'Invoice' }, ...errors(400, 403, 404, 409, 410, 413, 429) } },
+  qrComplete: { summary: 'QR step 2', operationId: 'qrComplete', security: browser, parameters: [...pathParams(SESSION), idempotencyKey()], responses: { '200': { description: 'Outcome', ...json(ref('PayResult')) }, ...errors(400, 403, 404, 409, 410, 413, 429, 502, 503) } },
+  invoiceRegenerate: { summary: 'Regenerate the session invoice', operationId: 'regenerateSessionInvoice', security: browser, parameters: pathParams(SESSION), responses: { '200': { description: 'Invoice' }, ...errors(400, 403, 404, 409, 410, 413, 429, 502, 503) } },
 } satisfies Record<string, DescribeRouteOptions>
