@@ -3,7 +3,7 @@
  * sandbox, through the Worker's public routes. (The model-based test, outcomes-model.test.ts,
  * checks the same rules under random interleavings.)
  */
-import { env } from 'cloudflare:test'
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../worker/webhooks/sign.ts'
 import { checksum } from '../../worker/gateway/checksum.ts'
@@ -71,6 +71,23 @@ describe('1. a payment in flight never expires; a verified result wins', () => {
     expect(paid.status).toBe(303)
     expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({ applied: true })
     expect((await sessionState(s.id)).status).toBe('succeeded')
+  })
+})
+
+describe('1b. a record outlives its retention while its payment is in flight', () => {
+  it('a session whose payment is still pending when its seven days are up is kept, and the late notification settles it paid', async () => {
+    const s = await createSession()
+    const res = await pay(s, PENDING)
+    expect(res.body.status).toBe('pending')
+    // Seven days later, with the gateway still silent: only the purge is due.
+    await runInDurableObject(stubOf(s), async (_instance, state) => {
+      const tasks = (await state.storage.get<Record<string, number>>('tasks')) ?? {}
+      await state.storage.put('tasks', { purge: Date.now() - 1, ...(tasks.webhook ? { webhook: tasks.webhook } : {}) })
+      await state.storage.setAlarm(Date.now())
+    })
+    await runDurableObjectAlarm(stubOf(s))
+    expect((await sessionState(s.id)).status).toBe('pending')
+    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({ received: true, status: 'succeeded' })
   })
 })
 

@@ -186,12 +186,15 @@ export class CheckoutSession extends TaskedObject {
   }
 
   protected async runTask(name: string): Promise<void> {
+    const s = await this.load()
     if (name === 'purge') {
+      // A payment still in flight, or an invoice still payable, keeps its record: the money it may
+      // take must still find its session. Asked again a day later.
+      if (s && (isInFlight(s.status) || Date.now() < s.expiresAt)) return this.schedule('purge', Date.now() + DAY_MS)
       await this.ctx.storage.deleteAll()
       this.session = undefined
       return
     }
-    const s = await this.load()
     if (!s) return
     if (name === 'expire') {
       // Expiry closes only a session with no payment in flight; one in flight settles first.

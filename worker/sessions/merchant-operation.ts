@@ -264,12 +264,14 @@ export class MerchantOperation extends TaskedObject {
   }
 
   protected async runTask(name: string): Promise<void> {
+    const op = await this.load()
     if (name === 'purge') {
+      // An answer still awaited keeps the record (its charge may still be settled by inquiry).
+      if (op && (op.status === 'processing' || op.status === 'unknown' || op.status === 'pending')) return this.schedule('purge', Date.now() + 24 * 60 * 60_000)
       await this.ctx.storage.deleteAll()
       this.op = undefined
       return
     }
-    const op = await this.load()
     if (name !== 'settle' || !op) return
     // The Worker went away during the call: unknown until asked.
     if (op.status === 'processing') await this.change(op, 'unknown')
