@@ -6,6 +6,7 @@
 import type { Context } from 'hono'
 import type { FieldError } from '../../shared/errors.ts'
 import type { Env } from '../env.ts'
+import { statusOf } from '../errors.ts'
 import type { MerchantOperation } from '../sessions/merchant-operation.ts'
 import type { OrderRegistry } from '../sessions/order-registry.ts'
 import type { Reply } from '../sessions/reply.ts'
@@ -27,7 +28,8 @@ export function registry(env: Env, name: string): DurableObjectStub<OrderRegistr
   return env.ORDERS.get(env.ORDERS.idFromName(name))
 }
 
-export function sendReply(c: Context, reply: Reply): Response {
+/** A Durable Object's typed result as the HTTP answer: the route owns the status. */
+export function sendReply(c: Context, reply: Reply, successStatus: 200 | 201 = 200): Response {
   if (reply.replayed) c.header('Idempotent-Replayed', 'true')
-  return c.json(reply.body as object, reply.status as 200)
+  return reply.ok ? c.json(reply.body as object, successStatus) : c.json({ error: reply.error }, statusOf(reply.error.code))
 }

@@ -16,7 +16,7 @@ import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { sessionBody } from '../schemas/sessions.ts'
 import { sessionInputOf } from '../sessions/parse-input.ts'
-import { fail, type Reply } from '../sessions/reply.ts'
+import { done, fail, type Reply } from '../sessions/reply.ts'
 import { idempotencyKeyOf, registry, sendReply } from './operations.ts'
 import { registrationStub } from './registrations.ts'
 
@@ -61,7 +61,7 @@ sessions.post(
       if (!claim.sealed) return errorResponse(c, 'idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')
       const earlier = await unseal<Reply>(apiKey, claim.sealed)
       if (!earlier) return errorResponse(c, 'idempotency_mismatch', 'This Idempotency-Key was used under another API key.')
-      return sendReply(c, { ...earlier, replayed: true })
+      return sendReply(c, { ...earlier, replayed: true }, 201)
     }
   }
 
@@ -83,7 +83,7 @@ sessions.post(
       const clientSecret = newClientSecret(id)
       const view = await sessionStub(c.env, id).create({ ...input.value, id, clientSecretHash: await sha256Hex(clientSecret) })
       // The client secret goes to the merchant's server, which hands it to its page.
-      reply = { status: 201, body: { id, clientSecret, status: view.status, expiresAt: view.expiresAt } }
+      reply = done({ id, clientSecret, status: view.status, expiresAt: view.expiresAt })
     }
   } catch (e) {
     // Nothing was created: give the claims back so a retry can succeed.
@@ -93,7 +93,7 @@ sessions.post(
     throw e
   }
   if (keyClaim) await keyClaim.complete(await seal(apiKey, reply))
-  return sendReply(c, reply)
+  return sendReply(c, reply, 201)
   },
 )
 

@@ -22,7 +22,7 @@ import { sha256Hex } from '../ids.ts'
 import { callbackUrl, numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { breakerStub } from './decline-breaker.ts'
-import { fail, type Reply } from './reply.ts'
+import { done, fail, type Reply } from './reply.ts'
 import { paymentOfSession } from '../payments/opening.ts'
 import { sessionIndexJob } from '../search/rows.ts'
 import { TaskedObject } from './tasked-object.ts'
@@ -219,8 +219,7 @@ export class CheckoutSession extends TaskedObject {
     const busy = methodUnderWay(s)
     if (!busy || busy === method) return undefined
     const message = s.status === 'succeeded' ? `This checkout was already paid (${busy}).` : `A ${busy} payment is under way for this checkout.`
-    const reply = fail('method_in_progress', message)
-    return { ...reply, body: { error: { ...(reply.body as { error: object }).error, method: busy } } }
+    return { ok: false, error: { code: 'method_in_progress', message, method: busy } }
   }
 
   /** Refuses an attempt the session cannot take; otherwise undefined. */
@@ -358,8 +357,12 @@ export class CheckoutSession extends TaskedObject {
       case 'unsent': {
         // Nothing left the Worker: the attempt did not happen.
         s.attempts.pop()
-        const reply = outcome.reason === 'token_refused' ? fail('gateway_auth_failed', 'The payment service refused our credentials (AuthToken). Nothing was charged.') : fail('gateway_unavailable', 'The payment service cannot be reached. Nothing was charged; please try again later.')
-        s.lastError = { code: (reply.body as { error: { code: string } }).error.code, message: (reply.body as { error: { message: string } }).error.message }
+        const error =
+          outcome.reason === 'token_refused'
+            ? ({ code: 'gateway_auth_failed', message: 'The payment service refused our credentials (AuthToken). Nothing was charged.' } as const)
+            : ({ code: 'gateway_unavailable', message: 'The payment service cannot be reached. Nothing was charged; please try again later.' } as const)
+        s.lastError = error
+        const reply = fail(error.code, error.message)
         log.error('gateway_unsent', { session: s.id, reason: outcome.reason })
         await this.move(s, this.afterNoCharge(s, false))
         return reply
@@ -379,17 +382,14 @@ export class CheckoutSession extends TaskedObject {
   }
 
   private answer(s: SessionRecord, status: PayResult['status']): Reply {
-    return {
-      status: 200,
-      body: {
-        status,
-        ...(s.paymentId ? { paymentId: s.paymentId } : {}),
-        ...(s.card ? { card: s.card } : {}),
-        ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
-        attemptsRemaining: s.status === 'failed' ? 0 : Math.max(0, s.maxAttempts - s.attempts.length),
-        message: MESSAGES[status],
-      } satisfies PayResult,
-    }
+    return done({
+      status,
+      ...(s.paymentId ? { paymentId: s.paymentId } : {}),
+      ...(s.card ? { card: s.card } : {}),
+      ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
+      attemptsRemaining: s.status === 'failed' ? 0 : Math.max(0, s.maxAttempts - s.attempts.length),
+      message: MESSAGES[status],
+    } satisfies PayResult)
   }
 
   /**
@@ -613,7 +613,7 @@ export class CheckoutSession extends TaskedObject {
       walletCurrency: s.currency,
     })
     if (outcome.kind !== 'succeeded' || !outcome.response.paymentId || !outcome.response.merchantWalletId) {
-      if (outcome.kind === 'declined') return { status: 200, body: { status: 'declined', message: 'This wallet cannot pay this order.' } }
+      if (outcome.kind === 'declined') return done({ status: 'declined', message: 'This wallet cannot pay this order.' })
       if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable')) return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
       return fail('gateway_rejected', 'The wallet payment could not be started.')
     }
@@ -625,7 +625,7 @@ export class CheckoutSession extends TaskedObject {
     if (busy) s.qr.withdrawn = true
     await this.save(s)
     if (busy) return busy
-    return { status: 200, body: { status: 'verified', merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString() } }
+    return done({ status: 'verified', merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString() })
   }
 
   async qrComplete(idempotencyKey: string): Promise<Reply> {
@@ -637,7 +637,7 @@ export class CheckoutSession extends TaskedObject {
     if (!offers(s, 'qr')) return fail('forbidden', `This checkout does not offer qr payments.`)
     const refused = this.otherMethod(s, 'qr') ?? (await this.gate(s))
     if (refused) return refused
-    if (!s.qr) return fail('invalid_request', 'Verify the wallet first.', [{ field: 'qr', code: 'required' }])
+    if (!s.qr) return fail('invalid_request', 'Verify the wallet first.', [{ field: 'qr', code: 'required', expected: 'a wallet verified first (POST /v1/checkout/{id}/qr/verify)' }])
     if (s.qr.withdrawn) return fail('qr_withdrawn', 'This QR code was withdrawn when a card payment started. Request a new one.')
     if (Date.now() >= s.qr.expiresAt) return fail('session_expired', 'The QR code has expired. Start again.')
     // The gateway gave this payment id at verification: the attempt carries it from the start.
@@ -662,7 +662,7 @@ export class CheckoutSession extends TaskedObject {
     const s = await this.load()
     if (!s) return fail('not_found', 'No such checkout.')
     if (!offers(s, 'invoice')) return fail('forbidden', `This checkout does not offer invoice payments.`)
-    if (s.invoice) return { status: 200, body: { status: 'regenerated', invoice: s.invoice }, replayed: true }
+    if (s.invoice) return { ...done({ status: 'regenerated', invoice: s.invoice }), replayed: true }
     const refused = this.otherMethod(s, 'invoice') ?? (await this.gate(s))
     if (refused) return refused
     // One regeneration at a time (R28); one whose answer was lost may be asked again (it
@@ -728,7 +728,7 @@ export class CheckoutSession extends TaskedObject {
     s.updatedAt = Date.now()
     await this.commit(s.id, s.seq, { session: s }, [{ type: 'invoice.regenerated', data: { sessionId: s.id, merchantTransactionId: s.merchantTransactionId, invoice: s.invoice, sequence: s.seq } }], [sessionIndexJob(s)])
     await this.schedule('expire', s.expiresAt)
-    return { status: 200, body: { status: 'regenerated', invoice: s.invoice } }
+    return done({ status: 'regenerated', invoice: s.invoice })
   }
 }
 

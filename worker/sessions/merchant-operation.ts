@@ -16,7 +16,7 @@ import { gatewayClient } from '../config.ts'
 import { settlementOf, type Outcome, type Settlement } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
 import type { NotificationResult } from './checkout-session.ts'
-import { fail, type Reply } from './reply.ts'
+import { done, fail, type Reply } from './reply.ts'
 import { paymentOfRepeat } from '../payments/opening.ts'
 import { TaskedObject } from './tasked-object.ts'
 import type { EventType } from '../webhooks/events.ts'
@@ -157,7 +157,7 @@ export class MerchantOperation extends TaskedObject {
     await this.schedule('purge', op.createdAt + RETENTION_MS)
     await this.schedule('settle', Date.now() + numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000)
     await this.call(op)
-    op.reply = op.status === 'failed' ? this.failure(op) : { status: 200, body: this.body(op) }
+    op.reply = op.status === 'failed' ? this.failure(op) : done(this.body(op))
     await this.save(op)
     return op.reply
   }
