@@ -19,7 +19,7 @@ export function jsonBody(): MiddlewareHandler<{ Variables: JsonBodyVariables }> 
     let body: unknown = {}
     if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) return errorResponse(c, 'payload_too_large', 'The request body is too large.')
     if (text.trim() !== '') {
-      if (!/^application\/json\b/i.test(type)) return errorResponse(c, 'invalid_request', 'Send the body as application/json.', [{ field: 'Content-Type', code: 'invalid_value' }])
+      if (!/^application\/json\b/i.test(type)) return errorResponse(c, 'invalid_request', 'Send the body as application/json.', [{ field: 'Content-Type', code: 'invalid_value', expected: 'application/json' }])
       try {
         body = JSON.parse(text)
       } catch {

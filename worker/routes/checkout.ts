@@ -89,7 +89,7 @@ checkout.post('/:id/pay', describeRoute(DOCS.pay), jsonBody(), async (c) => {
   }
   const turnstileNeeded = c.env.TURNSTILE_REQUIRED !== 'on_declines' || breaker.tripped
   if (turnstileNeeded && !(await turnstilePasses(c.env, body.turnstileToken, ip))) {
-    return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value' }])
+    return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value', expected: 'a fresh token from the Turnstile widget on this page' }])
   }
   // The session counts the card's velocity itself, once the attempt really starts (R11).
   return sendReply(c, await stub.pay({ method: flow, idempotencyKey: key, fingerprint, shopper, ip, velocityLimit: numberVar(c.env.CARD_VELOCITY_LIMIT, 5) || 5, ...(cardHash ? { cardHash } : {}) }))

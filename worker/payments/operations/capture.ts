@@ -25,7 +25,7 @@ export const capture: OperationHandler<CaptureRequest> = {
     if (other) return refuse('payment_state', other.kind === 'capture' ? 'This authorisation is captured already (a capture happens once).' : 'This authorisation is being voided.')
     const authorised = parseAmount(p.amount) ?? 0
     const amountMinor = req.amountMinor ?? authorised
-    if (amountMinor > authorised) return refuse('amount_too_large', `A capture may not exceed the authorised ${p.amount} ${p.currency}.`, [{ field: 'amount', code: 'out_of_range' }])
+    if (amountMinor > authorised) return refuse('amount_too_large', `A capture may not exceed the authorised ${p.amount} ${p.currency}.`, [{ field: 'amount', code: 'out_of_range', expected: `at most ${p.amount} (the authorised amount)` }])
     return minorUnitsRefusal(p, amountMinor) ?? { amountMinor }
   },
   call(client, p, op) {

@@ -49,5 +49,5 @@ export interface OperationHandler<Req> {
 
 /** An amount must be a whole number of the payment currency's minor units (JPY: whole yen). */
 export function minorUnitsRefusal(p: PaymentRecord, amountMinor: number): Refusal | undefined {
-  return fitsMinorUnits(formatAmount(amountMinor), p.currency) ? undefined : refuse('invalid_request', 'The amount is finer than the currency allows.', [{ field: 'amount', code: 'minor_units' }])
+  return fitsMinorUnits(formatAmount(amountMinor), p.currency) ? undefined : refuse('invalid_request', 'The amount is finer than the currency allows.', [{ field: 'amount', code: 'minor_units', expected: `whole ${p.currency} (it has no minor unit): decimals .00` }])
 }
