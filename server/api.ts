@@ -379,7 +379,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -387,8 +387,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.attempt.processing";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SessionEventData"];
                     };
                 };
             };
@@ -425,7 +424,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -433,8 +432,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.attempt.action_required";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SessionEventData"];
                     };
                 };
             };
@@ -471,7 +469,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -479,8 +477,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.attempt.pending";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SessionEventData"];
                     };
                 };
             };
@@ -517,7 +514,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -525,8 +522,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.attempt.unknown";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SessionEventData"];
                     };
                 };
             };
@@ -563,7 +559,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -571,8 +567,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.attempt.declined";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SessionEventData"];
                     };
                 };
             };
@@ -609,7 +604,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -617,8 +612,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.attempt.reopened";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SessionEventData"];
                     };
                 };
             };
@@ -655,7 +649,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -663,8 +657,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.session.succeeded";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SessionEventData"];
                     };
                 };
             };
@@ -701,7 +694,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -709,8 +702,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.session.failed";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SessionEventData"];
                     };
                 };
             };
@@ -747,7 +739,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -755,8 +747,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.session.expired";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SessionEventData"];
                     };
                 };
             };
@@ -793,7 +784,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -801,8 +792,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.breaker.tripped";
                         created: number;
-                        /** @description The deployment-wide state that changed. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["BreakerTrippedEventData"];
                     };
                 };
             };
@@ -839,7 +829,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -847,8 +837,7 @@ export interface webhooks {
                         /** @constant */
                         type: "checkout.breaker.reset";
                         created: number;
-                        /** @description The deployment-wide state that changed. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["BreakerResetEventData"];
                     };
                 };
             };
@@ -885,7 +874,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -893,8 +882,7 @@ export interface webhooks {
                         /** @constant */
                         type: "invoice.regenerated";
                         created: number;
-                        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["InvoiceRegeneratedEventData"];
                     };
                 };
             };
@@ -931,7 +919,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -939,8 +927,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.repeat.pending";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -977,7 +964,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -985,8 +972,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.repeat.unknown";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -1023,7 +1009,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1031,8 +1017,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.repeat.succeeded";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -1069,7 +1054,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1077,8 +1062,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.repeat.declined";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -1115,7 +1099,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1123,8 +1107,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.repeat.failed";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -1161,7 +1144,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1169,8 +1152,7 @@ export interface webhooks {
                         /** @constant */
                         type: "invoice.regenerate.succeeded";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -1207,7 +1189,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1215,8 +1197,7 @@ export interface webhooks {
                         /** @constant */
                         type: "invoice.regenerate.unknown";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -1253,7 +1234,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1261,8 +1242,7 @@ export interface webhooks {
                         /** @constant */
                         type: "invoice.regenerate.failed";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -1299,7 +1279,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1307,8 +1287,7 @@ export interface webhooks {
                         /** @constant */
                         type: "invoice.paid";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -1337,7 +1316,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** The regenerated invoice's payment was declined. Final. */
+        /** A try to pay the regenerated invoice was declined; the shopper may try again on its page, and invoice.paid follows if they pay. */
         post: {
             parameters: {
                 query?: never;
@@ -1345,7 +1324,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1353,8 +1332,7 @@ export interface webhooks {
                         /** @constant */
                         type: "invoice.declined";
                         created: number;
-                        /** @description The operation: status, result, previousStatus, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["OperationEventData"];
                     };
                 };
             };
@@ -1391,7 +1369,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1399,8 +1377,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.captured";
                         created: number;
-                        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["PaymentEventData"];
                     };
                 };
             };
@@ -1437,7 +1414,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1445,8 +1422,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.capture_failed";
                         created: number;
-                        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["PaymentEventData"];
                     };
                 };
             };
@@ -1483,7 +1459,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1491,8 +1467,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.capture_unknown";
                         created: number;
-                        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["PaymentEventData"];
                     };
                 };
             };
@@ -1529,7 +1504,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1537,8 +1512,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.voided";
                         created: number;
-                        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["PaymentEventData"];
                     };
                 };
             };
@@ -1575,7 +1549,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1583,8 +1557,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.void_failed";
                         created: number;
-                        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["PaymentEventData"];
                     };
                 };
             };
@@ -1621,7 +1594,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1629,8 +1602,7 @@ export interface webhooks {
                         /** @constant */
                         type: "payment.void_unknown";
                         created: number;
-                        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["PaymentEventData"];
                     };
                 };
             };
@@ -1667,7 +1639,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1675,8 +1647,7 @@ export interface webhooks {
                         /** @constant */
                         type: "refund.succeeded";
                         created: number;
-                        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["PaymentEventData"];
                     };
                 };
             };
@@ -1713,7 +1684,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1721,8 +1692,7 @@ export interface webhooks {
                         /** @constant */
                         type: "refund.failed";
                         created: number;
-                        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["PaymentEventData"];
                     };
                 };
             };
@@ -1759,7 +1729,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1767,8 +1737,7 @@ export interface webhooks {
                         /** @constant */
                         type: "refund.unknown";
                         created: number;
-                        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["PaymentEventData"];
                     };
                 };
             };
@@ -1805,7 +1774,7 @@ export interface webhooks {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
                     "application/json": {
                         /** @description Derives from the change: the same change always has the same id. */
@@ -1813,8 +1782,7 @@ export interface webhooks {
                         /** @constant */
                         type: "registration.deleted";
                         created: number;
-                        /** @description The registration: id, status, resultCode, deletedAt, sequence. */
-                        data: Record<string, never>;
+                        data: components["schemas"]["RegistrationEventData"];
                     };
                 };
             };
@@ -1988,6 +1956,93 @@ export interface components {
             status?: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired";
             /** Format: date-time */
             expiresAt?: string;
+        };
+        /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
+        SessionEventData: WithRequired<components["schemas"]["Session"], "id" | "flow" | "methods" | "method" | "status" | "amount" | "currency" | "merchantTransactionId" | "paymentType" | "recurring" | "attempts" | "maxAttempts" | "paymentId" | "registrationId" | "resultCode" | "resultDescription" | "transactionStatus" | "card" | "invoice" | "lastError" | "refusedNotifications" | "createdAt" | "updatedAt" | "expiresAt" | "metadata"> & {
+            /**
+             * @description The status the change started from
+             * @enum {unknown}
+             */
+            previousStatus: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired";
+            /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
+            sequence: number;
+        };
+        /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
+        PaymentEventData: WithRequired<components["schemas"]["Payment"], "id" | "object" | "status" | "amount" | "currency" | "paymentType" | "amountCaptured" | "amountRefunded" | "amountRefundable" | "sessionId" | "merchantTransactionId" | "source" | "registrationId" | "card" | "email" | "metadata" | "captures" | "voids" | "refunds" | "createdAt" | "updatedAt"> & {
+            operation: WithRequired<components["schemas"]["Operation"], "id" | "object" | "status" | "amount" | "reason" | "gatewayId" | "resultCode" | "failure" | "createdAt" | "updatedAt">;
+            /**
+             * @description The operation's status the change started from
+             * @enum {unknown}
+             */
+            previousStatus: "processing" | "unknown" | "succeeded" | "failed";
+            /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
+            sequence: number;
+        };
+        /** @description A repeat (payment.repeat.*) or an invoice regeneration (invoice.regenerate.*, invoice.paid, invoice.declined): its status and what the gateway answered. Which answer fields come depends on the gateway's answer. */
+        OperationEventData: {
+            /** @description Names the operation (derived from its Idempotency-Key), the same in each of its events */
+            idempotencyKeyHash: string;
+            /** @enum {unknown} */
+            status: "processing" | "pending" | "unknown" | "succeeded" | "declined" | "failed" | "paid";
+            /** @enum {unknown} */
+            previousStatus: "processing" | "pending" | "unknown" | "succeeded" | "declined" | "failed" | "paid";
+            /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
+            sequence: number;
+            /** @description A repeat: its own order reference (derived from the Idempotency-Key) */
+            merchantTransactionId?: string;
+            /** @description A repeat: the new payment's id; a paid invoice: the paying payment's id */
+            paymentId?: string | null;
+            resultCode?: string;
+            resultDescription?: string;
+            /** @description A regeneration: the gateway's answer (systemInvoiceId, merchantInvoiceId, amount, currency, transactionUrl, ...) */
+            invoice?: {
+                [key: string]: unknown;
+            };
+            /** @description Why nothing reached the gateway (unreachable, token_refused) */
+            unsent?: string;
+            /** @description The request fields the gateway refused */
+            fields?: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The session's regenerated invoice. */
+        InvoiceRegeneratedEventData: {
+            sessionId: string;
+            merchantTransactionId: string;
+            invoice: ({
+                systemInvoiceId?: string;
+                merchantInvoiceId?: string;
+                amount?: string;
+                currency?: string;
+                invoiceExpirationPeriod?: string;
+                transactionUrl?: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
+            sequence: number;
+        };
+        /** @description The decline breaker across the deployment: what tripped it and until when card attempts need Turnstile. */
+        BreakerTrippedEventData: {
+            attempts: number;
+            declines: number;
+            windowMinutes: number;
+            /** Format: date-time */
+            until: string;
+            /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
+            sequence: number;
+        };
+        BreakerResetEventData: {
+            /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
+            sequence: number;
+        };
+        /** @description The registration (saved card) deleted at the gateway. */
+        RegistrationEventData: WithRequired<components["schemas"]["Registration"], "id" | "object" | "status" | "resultCode" | "deletedAt"> & {
+            registrationId: string;
+            /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
+            sequence: number;
         };
         PayResult: {
             /**
@@ -3018,6 +3073,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     inquirePayment: {
@@ -3190,6 +3254,15 @@ export interface operations {
             };
             /** @description Error */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3424,6 +3497,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     qrVerify: {
@@ -3504,6 +3586,24 @@ export interface operations {
             };
             /** @description Error */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3603,6 +3703,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     regenerateSessionInvoice: {
@@ -3683,6 +3801,24 @@ export interface operations {
             };
             /** @description Error */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3846,3 +3982,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

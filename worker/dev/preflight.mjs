@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs before `npm start`, `npm test` and `npm run sandbox` (prestart/pretest/presandbox), so both
-// work on a fresh clone with nothing run before them: checks Node, installs dependencies when
-// node_modules is missing or older than the lockfile, builds the widget, and creates .dev.vars
-// from the example.
+// work on a fresh clone with nothing run before them: checks Node (22.18+ to develop here, as
+// package.json's devEngines says; its `engines` is the published server SDK's claim, Node 18+),
+// installs dependencies when node_modules is missing or older than the lockfile, builds the widget,
+// and creates .dev.vars from the example.
 import { execSync } from 'node:child_process'
 import { copyFileSync, existsSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'

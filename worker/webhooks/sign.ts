@@ -2,11 +2,17 @@
  * @module
  * Merchant webhooks, signed the Stripe way:
  * `Pay-Signature: t=<unix>,v1=<hex HMAC-SHA256(WEBHOOK_SECRET, t + "." + body)>` (SECURITY.md R27).
- * `verifyWebhook` is the helper merchants use on their side; it runs in Node 18+, Workers and
- * browsers (WebCrypto only).
+ * `verifyWebhook` is the helper merchants use on their side; it runs in Node 18+, Bun, Deno, Workers
+ * and browsers (WebCrypto only: the global one, or on Node 18, where it is not global without a
+ * flag, `node:crypto`'s `webcrypto`).
  */
-import { hmacSha256Hex } from '../../shared/hex.ts'
+import { hmacSha256Hex, toHex } from '../../shared/hex.ts'
 
+/**
+ * Any signed event, as `verifyWebhook` answers it: its `type` may be one this code does not know yet
+ * (a newer one). `isKnownEvent` (`pay-checkout/server`) narrows it to `PayWebhookEvent`, whose
+ * `data` is typed by event type from the API document's `webhooks`.
+ */
 export interface WebhookEvent {
   /** Stable per event: a receiver that sees an id twice processes it once. */
   readonly id: string
@@ -19,7 +25,19 @@ export interface WebhookEvent {
 /** Receivers reject signatures older than this (stripe-node's DEFAULT_TOLERANCE). */
 export const DEFAULT_TOLERANCE_S = 300
 
-const hmac = hmacSha256Hex
+/**
+ * HMAC-SHA256 as hex with the global WebCrypto (Node 19+, Bun, Deno, Workers, browsers); on Node 18,
+ * where the global `crypto` is missing, with `node:crypto`'s `webcrypto`. That import is reached
+ * only there, and its specifier is a variable so bundlers for browsers and Workers leave it alone.
+ */
+async function hmac(secret: string, message: string): Promise<string> {
+  // `typeof`: an undeclared global (Node 18) reads as 'undefined' instead of throwing.
+  if (typeof crypto === 'object' && crypto?.subtle) return hmacSha256Hex(secret, message)
+  const nodeCrypto = 'node:crypto'
+  const { subtle } = ((await import(/* @vite-ignore */ nodeCrypto)) as { webcrypto: Crypto }).webcrypto
+  const key = await subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  return toHex(await subtle.sign('HMAC', key, new TextEncoder().encode(message)))
+}
 
 /** The `Pay-Signature` header value for a raw body. */
 export async function signatureHeader(secret: string, body: string, t = Math.floor(Date.now() / 1000)): Promise<string> {
