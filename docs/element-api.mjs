@@ -20,8 +20,11 @@ const END = '<!-- element-api:end -->'
  */
 export function analyze() {
   const outdir = mkdtempSync(join(tmpdir(), 'pay-checkout-cem-'))
+  // Left to itself the analyzer also writes its output path into package.json's customElements.
+  const config = join(outdir, 'cem.config.mjs')
+  writeFileSync(config, 'export default { packagejson: false }\n')
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--globs', 'widget/**/*.ts', '--exclude', 'widget/i18n/**', '--litelement', '--outdir', relative(root, outdir)], {
+    execFileSync(process.execPath, [join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--config', relative(root, config), '--globs', 'widget/**/*.ts', '--exclude', 'widget/i18n/**', '--litelement', '--outdir', relative(root, outdir)], {
       cwd: root,
       stdio: 'ignore',
     })
