@@ -164,4 +164,26 @@ describe('the demo shop Worker', () => {
     // And the product Worker itself has no demo.
     expect((await fetch(`${stack.product.url}/demo/`)).status).toBe(404)
   })
+
+  it('answers 413 to a body over 64 KB on its own routes, by Content-Length and when streamed without one', async () => {
+    const big = JSON.stringify({ kind: 'product', pad: 'x'.repeat(64 * 1024) })
+    const v = new Visitor()
+    await v.fetch('/demo/')
+    for (const path of ['/demo/api/session', '/demo/webhooks']) {
+      const sized = await v.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: shop }, body: big })
+      expect(sized.status, path).toBe(413)
+      expect(await sized.json(), path).toMatchObject({ error: { code: 'payload_too_large' } })
+      const bytes = new TextEncoder().encode(big)
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += 8192) controller.enqueue(bytes.slice(i, i + 8192))
+          controller.close()
+        },
+      })
+      const chunked = await v.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: shop }, body: stream, duplex: 'half' } as RequestInit)
+      expect(chunked.status, `${path} (chunked)`).toBe(413)
+    }
+    // Under the limit, the same route still answers.
+    expect((await v.post('/demo/api/session', { kind: 'product' })).status).toBe(200)
+  })
 })

@@ -13,6 +13,7 @@
  * with the same Worker names would reach each other's Workers.
  */
 import { Hono } from 'hono'
+import { limitBody } from '../middleware/body-limit.ts'
 import type { DemoEnv } from './env.ts'
 import { demoApp } from './routes.ts'
 
@@ -20,6 +21,15 @@ export { DemoShop } from './shop.ts'
 
 const app = new Hono<{ Bindings: DemoEnv }>()
 
+/**
+ * The shop's own routes read whole bodies (JSON, the webhook's raw text): they are capped before
+ * anything reads them, with the product's middleware and 413 answer (SECURITY.md R24). The cap is
+ * above the product's 16 KB because a webhook carries a whole session, which that much input can
+ * make. Forwarded paths stream through unread; the product Worker caps them itself.
+ */
+const DEMO_MAX_BODY_BYTES = 64 * 1024
+
+app.use('/demo/*', limitBody(DEMO_MAX_BODY_BYTES))
 app.get('/demo', (c) => c.redirect('/demo/'))
 app.route('/', demoApp)
 
