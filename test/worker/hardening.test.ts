@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { OPERATION_PATHS } from '../../shared/fields.ts'
 import app from '../../worker/index.ts'
 import { signatureHeader, verifyWebhook } from '../../worker/webhooks/sign.ts'
-import { browser, call, createSession, pay, sessionState } from './api.ts'
+import { browser, call, createSession, merchant, pay, sessionState } from './api.ts'
+import { client, uniqueId } from './helpers.ts'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -147,6 +148,31 @@ describe('gateway-supplied 3-D Secure redirects (R28)', () => {
     const res = await pay(s, '4000000000003220')
     expect(res.body.status).toBe('action_required')
     expect(res.body.redirect?.url).toMatch(new RegExp(`^${env.GATEWAY_BASE_URL}/acs/`))
+  })
+})
+
+describe('gateway-supplied invoice pay links (R28)', () => {
+  it('an invoice regenerated through the merchant route never passes on a javascript: pay link', async () => {
+    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '20.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+    const realFetch = globalThis.fetch
+    let rewritten = 0
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const res = await realFetch.call(globalThis, input, init)
+      const url = input instanceof Request ? input.url : String(input)
+      if (!url.startsWith(env.GATEWAY_BASE_URL) || new URL(url).pathname !== OPERATION_PATHS.invoiceRegenerate) return res
+      const body = (await res.json()) as { invoiceDetails?: { transactionUrl?: string } }
+      if (body.invoiceDetails) body.invoiceDetails.transactionUrl = 'javascript:alert(document.domain)//'
+      rewritten += 1
+      return new Response(JSON.stringify(body), { status: res.status, headers: { 'Content-Type': 'application/json' } })
+    })
+    const ref = uniqueId('inv-new')
+    const res = await merchant<{ status: string; invoice?: Record<string, unknown> }>('POST', `/v1/invoices/${created.response.systemInvoiceId}/regenerate`, { merchantInvoiceId: ref, invoiceExpirationPeriod: '24', merchantRedirectUrl: 'https://shop.example/done' }, { 'Idempotency-Key': uniqueId('k') })
+    vi.restoreAllMocks()
+    expect(rewritten).toBe(1)
+    expect(res.body).toMatchObject({ status: 'succeeded', invoice: { merchantInvoiceId: ref } })
+    expect(res.body.invoice).not.toHaveProperty('transactionUrl')
+    expect(res.text).not.toContain('javascript:')
   })
 })
 

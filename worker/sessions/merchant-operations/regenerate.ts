@@ -1,0 +1,84 @@
+/**
+ * @module
+ * An invoice regeneration through the merchant route: the gateway makes a new invoice from an
+ * expired one, under the merchant's new reference. It moves no money itself, so an answer that
+ * never came is settled by asking again for the same reference (the gateway returns the invoice it
+ * made). The regenerated invoice then ends `paid` by its notification; a declined try on its page
+ * may be followed by one that pays.
+ */
+import { checkFormat } from '../../../shared/formats.ts'
+import type { InvoiceResponse } from '../../../shared/types.ts'
+import type { Outcome } from '../../gateway/outcome.ts'
+import type { OperationContext, OperationFlow, OperationRecord } from './flow.ts'
+
+export interface RegenerateParams {
+  readonly kind: 'regenerate'
+  readonly invoiceId: string
+  readonly merchantInvoiceId: string
+  readonly invoiceExpirationPeriod: string
+  readonly merchantRedirectUrl: string
+}
+
+type Regeneration = OperationRecord<RegenerateParams>
+
+async function absorb(ctx: OperationContext, op: Regeneration, outcome: Outcome<InvoiceResponse>): Promise<void> {
+  if (outcome.kind === 'succeeded') {
+    const r = outcome.response
+    op.invoice = { merchantInvoiceId: r.merchantInvoiceId ?? op.params.merchantInvoiceId, amount: r.amount ?? '', currency: r.currency ?? '' }
+    // The pay link goes to shoppers: only an https address (or the local sandbox) is passed on.
+    const { transactionUrl, ...rest } = r
+    const invoice = transactionUrl !== undefined && checkFormat('url', transactionUrl) === null ? { ...rest, transactionUrl } : rest
+    op.result = { invoice, resultCode: outcome.code }
+    await ctx.change(op, 'succeeded')
+  } else if (outcome.kind === 'unknown') {
+    await ctx.change(op, 'unknown')
+  } else {
+    op.result = 'code' in outcome ? { resultCode: outcome.code, resultDescription: outcome.description } : outcome.kind === 'unsent' ? { unsent: outcome.reason } : {}
+    await ctx.change(op, 'failed')
+  }
+  await ctx.keepAsking(op)
+}
+
+export const regenerate: OperationFlow<RegenerateParams> = {
+  transitions: {
+    processing: ['unknown', 'succeeded', 'failed'],
+    unknown: ['succeeded', 'failed'],
+    pending: [],
+    succeeded: ['paid', 'declined'],
+    // Another try on the invoice's page may still pay it: money taken always reaches the merchant.
+    declined: ['paid'],
+    failed: [],
+    paid: [],
+  },
+  notified: { charged: 'paid', not_charged: 'declined', pending: undefined },
+  eventType: (to) => (to === 'paid' || to === 'declined' ? `invoice.${to}` : `invoice.regenerate.${to as 'succeeded' | 'unknown' | 'failed'}`),
+  describe: () => ({}),
+
+  async send(ctx, op) {
+    const p = op.params
+    const outcome = await ctx.client.regenerateInvoice({
+      invoiceId: p.invoiceId,
+      merchantInvoiceId: p.merchantInvoiceId,
+      invoiceExpirationPeriod: p.invoiceExpirationPeriod,
+      merchantRedirectUrl: p.merchantRedirectUrl,
+      notificationUrl: ctx.notificationUrl,
+    })
+    await absorb(ctx, op, outcome)
+  },
+
+  // Regeneration creates no charge; asking again for the same merchantInvoiceId is safe.
+  settle(ctx, op) {
+    return this.send(ctx, op)
+  },
+
+  foreign(op, n) {
+    const invoice = op.invoice
+    return invoice && n.merchantTransactionId === invoice.merchantInvoiceId && n.amount === invoice.amount && n.currency === invoice.currency ? undefined : 'invoice'
+  },
+
+  absorbNotification(op, n) {
+    op.result = { ...op.result, paymentId: n.paymentId }
+  },
+
+  jobs: () => [],
+}
