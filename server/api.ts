@@ -2011,6 +2011,7 @@ export interface components {
         InvoiceRegeneratedEventData: {
             sessionId: string;
             merchantTransactionId: string;
+            metadata: components["schemas"]["Metadata"];
             invoice: ({
                 systemInvoiceId?: string;
                 merchantInvoiceId?: string;

@@ -4,8 +4,8 @@
  * payment, every event and the listings; a deleted saved card refused for new sessions.
  */
 import { describe, expect, it } from 'vitest'
-import { createSession, merchant, pay, webhooksAbout } from './api.ts'
-import { uniqueId } from './helpers.ts'
+import { browser, createSession, merchant, pay, webhooksAbout } from './api.ts'
+import { client, uniqueId } from './helpers.ts'
 import { operate, paidPayment, paymentEventually, type PaymentBody } from './money.ts'
 
 type Page<T> = { object: 'list'; data: T[]; has_more: boolean; error?: { code: string; fields?: { field: string; code: string }[] } }
@@ -120,6 +120,16 @@ describe('metadata', () => {
     expect(types).toEqual(new Set(['checkout.attempt.processing', 'checkout.session.succeeded', 'refund.succeeded']))
     const listed = await listingEventually<PaymentBody>(`/v1/payments?metadata[orderId]=A-1001&order=${session.mtid}`, (p) => p.data.length === 1)
     expect(listed.data[0]?.metadata).toEqual(metadata)
+  })
+
+  it('travels into the invoice.regenerated event of an invoice session', async () => {
+    const metadata = { orderId: 'INV-7' }
+    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '100.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    if (created.kind !== 'succeeded') throw new Error(created.kind)
+    const s = await createSession({ flow: 'invoice', metadata, invoiceId: created.response.systemInvoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
+    const [event] = await webhooksAbout(s.mtid, 1, 10_000, 'invoice.regenerated')
+    expect((JSON.parse(event?.body ?? '{}') as { data: { metadata?: unknown } }).data.metadata).toEqual(metadata)
   })
 
   it('is refused over 20 keys, with long keys or values, or with card data, naming the field only', async () => {

@@ -94,10 +94,11 @@ const eventDataSchemas = {
   InvoiceRegeneratedEventData: {
     type: 'object',
     description: "The session's regenerated invoice.",
-    required: ['sessionId', 'merchantTransactionId', 'invoice', 'sequence'],
+    required: ['sessionId', 'merchantTransactionId', 'invoice', 'metadata', 'sequence'],
     properties: {
       sessionId: { type: 'string' },
       merchantTransactionId: { type: 'string' },
+      metadata: ref('Metadata'),
       invoice: {
         type: ['object', 'null'],
         properties: { systemInvoiceId: { type: 'string' }, merchantInvoiceId: { type: 'string' }, amount: { type: 'string' }, currency: { type: 'string' }, invoiceExpirationPeriod: { type: 'string' }, transactionUrl: { type: 'string' } },

@@ -726,7 +726,7 @@ export class CheckoutSession extends TaskedObject {
     if (Number.isFinite(hours) && hours > 0) s.expiresAt = Math.max(s.expiresAt, Date.now() + hours * 60 * MINUTE_MS)
     s.seq += 1
     s.updatedAt = Date.now()
-    await this.commit(s.id, s.seq, { session: s }, [{ type: 'invoice.regenerated', data: { sessionId: s.id, merchantTransactionId: s.merchantTransactionId, invoice: s.invoice, sequence: s.seq } }], [sessionIndexJob(s)])
+    await this.commit(s.id, s.seq, { session: s }, [{ type: 'invoice.regenerated', data: { sessionId: s.id, merchantTransactionId: s.merchantTransactionId, invoice: s.invoice, metadata: s.metadata ?? {}, sequence: s.seq } }], [sessionIndexJob(s)])
     await this.schedule('expire', s.expiresAt)
     return done({ status: 'regenerated', invoice: s.invoice })
   }
