@@ -166,6 +166,18 @@ describe('refunds', () => {
     expect(succeeded[0]?.data.operation.id).toBe(unknown[0]?.data.operation.id)
   })
 
+  it('the same key sent five times at once: one refund reaches the gateway, the others are told it is in progress (409) or get its answer', async () => {
+    const { paymentId } = await paidPayment({ amount: '60.00' })
+    const key = uniqueId('same')
+    const answers = await Promise.all(Array.from({ length: 5 }, () => operate(paymentId, 'refunds', { amount: '10.00' }, key)))
+    const statuses = answers.map((a) => a.status)
+    expect(statuses.filter((st) => st === 200).length).toBeGreaterThanOrEqual(1)
+    for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.error?.code]).toEqual([409, 'idempotency_in_progress'])
+    expect(new Set(answers.filter((a) => a.status === 200).map((a) => a.body.operation?.id)).size).toBe(1)
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 1 })
+    expect((await paymentEventually(paymentId)).amountRefunded).toBe('10.00')
+  })
+
   it('is idempotent: the same key replays the refund, another body with it is 422, no key is 400', async () => {
     const { paymentId } = await paidPayment({ amount: '20.00' })
     const key = uniqueId('rk')
