@@ -51,6 +51,12 @@ describe('commands in the README', () => {
     expect((await fetch('http://127.0.0.1:18790/healthz')).status).toBe(200)
   })
 
+  it('npm run sandbox -- --port N serves the sandbox gateway on that port', async () => {
+    const child = npm('sandbox', ['--port', '18798'])
+    await waitFor('http://127.0.0.1:18798/healthz', 90_000, child)
+    expect((await fetch('http://127.0.0.1:18798/healthz')).status).toBe(200)
+  })
+
   it('npm start -- --port refuses a value that is not a port', () => {
     const out = spawnSync('node', [join(root, 'worker/dev/start.mjs'), '--port', 'eighty'], { cwd: root, encoding: 'utf8' })
     expect(out.status).toBe(2)
