@@ -336,20 +336,27 @@ describe('rate limits that hold across isolates (R23)', () => {
   })
 
   it('merchant routes: the fourth request a minute with one merchant key is 429 rate_limited, across sessions, payments and invoices', async () => {
-    const key = `sk_test_rate_${Math.random().toString(36).slice(2)}`
-    const ask = (method: string, path: string) => app.fetch(new Request(`http://worker.test${path}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) }), lowLimits())
+    const ask = (method: string, path: string) => app.fetch(new Request(`http://worker.test${path}`, { method, headers: { Authorization: `Bearer ${env.MERCHANT_API_KEY}`, 'Content-Type': 'application/json', 'CF-Connecting-IP': '203.0.113.60' }, ...(method === 'POST' ? { body: '{}' } : {}) }), lowLimits())
     const statuses = [
       (await ask('POST', '/v1/sessions')).status,
       (await ask('GET', `/v1/sessions/cs_${'A'.repeat(24)}`)).status,
       (await ask('POST', '/v1/payments/123/inquiry')).status,
     ]
-    // A wrong key is still counted (and refused by the key check): guessing is limited too.
-    expect(statuses).toEqual([401, 401, 401])
+    expect(statuses).toEqual([400, 404, 404])
     const fourth = await ask('POST', '/v1/invoices/INV1/regenerate')
     expect(fourth.status).toBe(429)
     expect(fourth.headers.get('Retry-After')).toMatch(/^\d+$/)
     expect(fourth.headers.get('Access-Control-Allow-Origin')).toBeNull()
     expect(await fourth.json()).toEqual({ error: { code: 'rate_limited', message: expect.any(String) } })
+  })
+
+  it('wrong merchant keys are counted per address: a new key on each guess still meets the limit; another address is not affected', async () => {
+    const guess = (ip: string) =>
+      app.fetch(new Request('http://worker.test/v1/sessions/cs_' + 'B'.repeat(24), { headers: { Authorization: `Bearer sk_guess_${Math.random().toString(36).slice(2)}`, 'CF-Connecting-IP': ip } }), lowLimits())
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++) statuses.push((await guess('203.0.113.61')).status)
+    expect(statuses).toEqual([401, 401, 401, 429])
+    expect((await guess('203.0.113.62')).status).toBe(401)
   })
 
   it('the suites run under the configured limits: a burst of 50 reads from one address is never limited', async () => {

@@ -3,12 +3,13 @@
  * Request rates per client, counted by Cloudflare's Rate Limiting binding so that the count holds
  * across isolates and machines (an in-memory counter would reset with every new isolate)
  * (SECURITY.md R23). Browser routes are counted per connecting address (`CF-Connecting-IP`, set by
- * Cloudflare, never by the client), merchant routes per merchant key (a hash of the presented
- * bearer, so the key itself is never a rate-limit key). Over the limit: 429 `rate_limited` with
+ * Cloudflare, never by the client), merchant routes per merchant key (a hash of it, so the key
+ * itself is never a rate-limit key) and, for any other bearer, per address. Over the limit: 429 `rate_limited` with
  * `Retry-After`. Limits and periods (10 or 60 s) are binding configuration (`[[ratelimits]]` in
  * wrangler.toml), not code; without a binding the scope is not limited.
  */
 import type { MiddlewareHandler } from 'hono'
+import { timingSafeEqual } from 'hono/utils/buffer'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
 import { sha256Hex } from '../ids.ts'
@@ -19,10 +20,14 @@ export type RateLimitScope = 'browser' | 'merchant'
 /** The binding has no "time left": the longest period a binding can have. */
 const RETRY_AFTER_S = 60
 
-async function keyOf(scope: RateLimitScope, header: (name: string) => string | undefined): Promise<string> {
-  if (scope === 'browser') return `ip:${header('CF-Connecting-IP') ?? 'unknown'}`
+async function keyOf(scope: RateLimitScope, header: (name: string) => string | undefined, env: Env): Promise<string> {
+  const ip = header('CF-Connecting-IP') ?? 'unknown'
+  if (scope === 'browser') return `ip:${ip}`
   const bearer = /^Bearer (\S+)$/.exec(header('Authorization') ?? '')?.[1]
-  return bearer ? `key:${(await sha256Hex(bearer)).slice(0, 32)}` : 'key:none'
+  // The merchant's key has its own count; every other bearer (a guess, a typo, none) is counted
+  // per address, so a guesser trying a new key on each request still runs into the limit.
+  const valid = bearer !== undefined && env.MERCHANT_API_KEY !== undefined && (await timingSafeEqual(bearer, env.MERCHANT_API_KEY))
+  return valid ? `key:${(await sha256Hex(bearer)).slice(0, 32)}` : `guess:${ip}`
 }
 
 export function rateLimit(scope: RateLimitScope): MiddlewareHandler<{ Bindings: Env }> {
@@ -31,7 +36,7 @@ export function rateLimit(scope: RateLimitScope): MiddlewareHandler<{ Bindings: 
     if (!limiter) return next()
     let allowed = true
     try {
-      allowed = (await limiter.limit({ key: await keyOf(scope, (name) => c.req.header(name)) })).success
+      allowed = (await limiter.limit({ key: await keyOf(scope, (name) => c.req.header(name), c.env) })).success
     } catch (e) {
       // A limiter that cannot answer must not take payments down: count it and let the request by.
       log.warn('rate_limit_unavailable', { scope, error: e })
