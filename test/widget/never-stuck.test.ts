@@ -67,12 +67,22 @@ describe('the Worker cannot be reached', () => {
     expect(root(el).querySelector('[part=retry]')?.textContent).to.equal('Try again')
   })
 
-  it('frame: network_error and the message, not a broken frame', async () => {
+  it('frame: network_error, the message and a way to try again, not a broken frame', async () => {
     const el = await fixture<PayCheckout>(html`<pay-checkout locale="en" endpoint="http://127.0.0.1:9" session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`)
     const e = await oneEvent(el, 'pay-error')
     expect(e.detail.code).to.equal('network_error')
     await until(() => !!el.shadowRoot?.querySelector('[role=alert]'))
     expect(el.shadowRoot?.querySelector('[role=alert]')?.textContent).to.contain('Check your internet connection')
+    const retry = el.shadowRoot?.querySelector<HTMLButtonElement>('[part=retry]')
+    expect(retry?.textContent).to.equal('Try again')
+    await expect(el).to.be.accessible()
+    // Trying again builds a new frame (the message goes); the Worker is still away, so it is told again.
+    const again = oneEvent(el, 'pay-error')
+    retry?.click()
+    expect(el.shadowRoot?.querySelector('[role=alert]')).to.equal(null)
+    expect(frameOf(el)).to.not.equal(null)
+    expect((await again).detail.code).to.equal('network_error')
+    await until(() => !!el.shadowRoot?.querySelector('[part=retry]'))
   })
 })
 

@@ -24,7 +24,8 @@ const STYLES = `:host{display:block;max-width:32rem}
 iframe{display:block;width:100%;border:0;transition:height .15s}
 iframe[hidden]{display:none}
 pay-method-picker{margin-bottom:.75rem}
-.notice{margin:0;padding:1rem;border:1px solid var(--pay-border,#767680);border-radius:var(--pay-radius,8px);background:var(--pay-bg,#fff);color:var(--pay-error,#b3261e);font:600 1rem var(--pay-font,system-ui,sans-serif)}`
+.notice{margin:0;padding:1rem;border:1px solid var(--pay-border,#767680);border-radius:var(--pay-radius,8px);background:var(--pay-bg,#fff);color:var(--pay-error,#b3261e);font:600 1rem var(--pay-font,system-ui,sans-serif)}
+.notice button{display:block;margin-top:.75rem;min-height:2.75rem;padding:0 1rem;border:0;border-radius:var(--pay-radius,8px);background:var(--pay-accent,#0b57d0);color:var(--pay-on-accent,#fff);font:600 1rem var(--pay-font,system-ui,sans-serif);cursor:pointer}`
 
 let sheet: CSSStyleSheet | undefined
 
@@ -33,6 +34,7 @@ let sheet: CSSStyleSheet | undefined
 const FALLBACK = {
   originNotAllowed: 'This payment form cannot be shown on this page. Please contact the shop, or pay on its own website.',
   networkError: 'We could not reach the payment service. Check your internet connection and try again.',
+  tryAgain: 'Try again',
 }
 
 type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
@@ -321,21 +323,39 @@ export class PayCheckout extends HTMLElement {
     // English unless the shopper's messages can be loaded (they come from the Worker's origin,
     // which may be the very thing that cannot be reached).
     let text = FALLBACK[key]
+    let retry = FALLBACK.tryAgain
     try {
       const { loadMessages, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
-      text = (await loadMessages(resolveLocale([this.resolvedLocale()])))[key]
+      const messages = await loadMessages(resolveLocale([this.resolvedLocale()]))
+      text = messages[key]
+      retry = messages.tryAgain
     } catch {
       // keep the English text
     }
     this.root.querySelector('.notice')?.remove()
+    const notice = document.createElement('div')
+    notice.className = 'notice'
+    // English or the shopper's language, which may read right to left: the text decides.
+    notice.dir = 'auto'
     const p = document.createElement('p')
-    p.className = 'notice'
+    p.style.margin = '0'
     p.setAttribute('part', 'status')
     p.setAttribute('role', 'alert')
-    // English or the shopper's language, which may read right to left: the text decides.
-    p.dir = 'auto'
     p.textContent = text
-    this.root.append(p)
+    notice.append(p)
+    if (code === 'network_error') {
+      // The Worker may be back a moment later: a way to try again without reloading the page.
+      const button = document.createElement('button')
+      button.type = 'button'
+      button.setAttribute('part', 'retry')
+      button.textContent = retry
+      button.addEventListener('click', () => {
+        this.dropFrame()
+        this.update()
+      })
+      notice.append(button)
+    }
+    this.root.append(notice)
   }
 
   /** Messages from the card frame: exact origin, our frame's window, exact shapes only. */
