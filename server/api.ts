@@ -1808,7 +1808,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {unknown} */
-                code: "invalid_request" | "param_mismatch" | "unauthorized" | "forbidden" | "not_found" | "session_completed" | "idempotency_in_progress" | "payment_in_progress" | "method_in_progress" | "qr_withdrawn" | "session_expired" | "idempotency_mismatch" | "too_many_attempts" | "payload_too_large" | "rate_limited" | "duplicate_order" | "notification_mismatch" | "invoice_mismatch" | "payment_state" | "amount_too_large" | "registration_deleted" | "gateway_error" | "gateway_rejected" | "gateway_auth_failed" | "gateway_unavailable" | "internal_error";
+                code: "invalid_request" | "param_mismatch" | "unauthorized" | "forbidden" | "not_found" | "session_completed" | "idempotency_in_progress" | "payment_in_progress" | "method_in_progress" | "qr_withdrawn" | "session_expired" | "idempotency_mismatch" | "too_many_attempts" | "payload_too_large" | "rate_limited" | "payments_paused" | "duplicate_order" | "notification_mismatch" | "invoice_mismatch" | "payment_state" | "amount_too_large" | "registration_deleted" | "gateway_error" | "gateway_rejected" | "gateway_auth_failed" | "gateway_unavailable" | "internal_error";
                 message: string;
                 fields?: {
                     /** @description The body key (dotted when nested), query parameter, path parameter or header */

@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   'too_many_attempts', // attempts or velocity limit reached (429)
   'payload_too_large', // the body is over the route's size limit, by Content-Length or as read (413)
   'rate_limited', // too many requests from this address or merchant key; see Retry-After (429)
+  'payments_paused', // the decline breaker paused card payments across the deployment; see Retry-After (429)
   'duplicate_order', // another session already has this merchantTransactionId (409)
   'notification_mismatch', // a signed notification about a payment this session or operation never made (409)
   'invoice_mismatch', // the invoice's amount or currency differs from the session's (409)

@@ -21,6 +21,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   session_expired: 410,
   idempotency_mismatch: 422,
   too_many_attempts: 429,
+  payments_paused: 429,
   payload_too_large: 413,
   rate_limited: 429,
   duplicate_order: 409,

@@ -57,7 +57,7 @@ describe('the decline-rate breaker', () => {
       if (attempt.status === 429) paused = attempt
       else await new Promise((r) => setTimeout(r, 500))
     }
-    expect(paused?.body.error?.code).toBe('too_many_attempts')
+    expect(paused?.body.error?.code).toBe('payments_paused')
     expect(Number(paused?.headers.get('Retry-After'))).toBeGreaterThan(0)
     const until = Date.now() + 10_000
     while (Date.now() < until && !hooks().some((h) => h.includes('"checkout.breaker.tripped"'))) await new Promise((r) => setTimeout(r, 200))

@@ -136,6 +136,19 @@ describe('a card-velocity refusal', () => {
     payButton(el).click()
     await paid
   })
+
+  it('inline: a pause of card payments across the shop says to wait, not to change cards, and keeps the form', async () => {
+    const { el } = await mount()
+    await fill(el)
+    await answering('/pay', { status: 429, body: { error: { code: 'payments_paused', message: 'Card payments are paused for a few minutes.' } } }, async () => {
+      const refused = oneEvent(el, 'pay-error')
+      payButton(el).click()
+      expect((await refused).detail.code).to.equal('payments_paused')
+    })
+    await form(el).updateComplete
+    expect(status(el)).to.equal('Too many tries in a short time. Please wait a minute and try again.')
+    expect(payButton(el).disabled).to.equal(false)
+  })
 })
 
 describe('no session yet (a single-page app)', () => {

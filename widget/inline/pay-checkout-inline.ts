@@ -66,6 +66,7 @@ const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
   idempotency_in_progress: 'err_in_progress',
   internal_error: 'err_gateway',
   too_many_attempts: 'err_velocity',
+  payments_paused: 'err_rate_limited',
   network_error: 'networkError',
   origin_not_allowed: 'originNotAllowed',
 }

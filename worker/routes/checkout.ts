@@ -85,7 +85,7 @@ checkout.post('/:id/pay', describeRoute(DOCS.pay), jsonBody(), async (c) => {
   const breaker = await breakerState(c.env)
   if (breaker.tripped && !c.env.TURNSTILE_SECRET) {
     const retry = String(Math.max(1, Math.ceil(((breaker.until ?? Date.now()) - Date.now()) / 1000)))
-    return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'too_many_attempts', 'Card payments are paused for a few minutes. Please try again later.', undefined, { 'Retry-After': retry })
+    return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'payments_paused', 'Card payments are paused for a few minutes. Please try again later.', undefined, { 'Retry-After': retry })
   }
   const turnstileNeeded = c.env.TURNSTILE_REQUIRED !== 'on_declines' || breaker.tripped
   if (turnstileNeeded && !(await turnstilePasses(c.env, body.turnstileToken, ip))) {
