@@ -5,7 +5,6 @@
  * typed error with field names. The README's verifyWebhook snippet is typechecked the same way.
  * The demo shop's server side uses the same client (its smoke and end-to-end tests run it).
  */
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPayClient } from '../../server/index.ts'
 import { TEST_SECRETS } from '../support/credentials.ts'
 import { PRODUCT_CONFIG, root } from '../support/processes.mjs'
+import { typecheckAgainstSdk } from '../support/typecheck.ts'
 import { applyD1Migrations } from '../../worker/dev/processes.mjs'
 
 const tmp = mkdtempSync(join(tmpdir(), 'pay-client-'))
@@ -46,43 +46,15 @@ describe('the README server SDK snippet', () => {
   })
 
   it('typechecks as written, strict, against the SDK', () => {
-    const dir = join(tmp, 'typecheck')
-    execFileSync('mkdir', ['-p', dir])
-    writeFileSync(join(dir, 'snippet.ts'), `${snippet}\nexport {}\n`)
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: 'ES2022',
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-          allowImportingTsExtensions: true,
-          skipLibCheck: true,
-          lib: ['ES2022', 'DOM'],
-          types: [],
-          baseUrl: root,
-          paths: { 'pay-checkout/server': ['server/index.ts'], 'openapi-fetch': ['node_modules/openapi-fetch'] },
-        },
-        files: ['snippet.ts'],
-      }),
-    )
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' })
+    expect(typecheckAgainstSdk(join(tmp, 'typecheck'), 'snippet.ts', `${snippet}\nexport {}\n`)).toBe('')
   })
 
   it("the README's verifyWebhook snippet typechecks too, as the body of a request handler", () => {
     const block = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').find((b) => b.includes('verifyWebhook(')) ?? ''
     const [imports, ...body] = block.split('\n\n')
     expect(imports).toContain("from 'pay-checkout/server'")
-    const dir = join(tmp, 'typecheck')
-    writeFileSync(
-      join(dir, 'webhook.ts'),
-      `${imports}\ndeclare const process: { env: Record<string, string | undefined> }\nexport async function handle(request: Request): Promise<Response> {\n  const rawBody = await request.text()\n${body.join('\n\n')}\n  return new Response('ok')\n}\n`,
-    )
-    const config = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')) as { files: string[] }
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...config, files: ['webhook.ts'] }))
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' })
+    const handler = `${imports}\ndeclare const process: { env: Record<string, string | undefined> }\nexport async function handle(request: Request): Promise<Response> {\n  const rawBody = await request.text()\n${body.join('\n\n')}\n  return new Response('ok')\n}\n`
+    expect(typecheckAgainstSdk(join(tmp, 'webhook'), 'webhook.ts', handler)).toBe('')
   })
 
   it('runs against the Worker and creates a session', async () => {

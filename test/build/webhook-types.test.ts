@@ -5,15 +5,13 @@
  * client.test.ts does the README's snippets): narrowing gives typed fields, and a field the event
  * does not carry is an error (`@ts-expect-error` fails the compile if it is not).
  */
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EVENT_TYPES, isKnownEvent, signatureHeader, verifyWebhook } from '../../server/index.ts'
+import { typecheckAgainstSdk } from '../support/typecheck.ts'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
 const tmp = mkdtempSync(join(tmpdir(), 'pay-webhook-types-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
@@ -79,35 +77,7 @@ export function typeOf(e: PayWebhookEvent): string {
 
 describe('PayWebhookEvent', () => {
   it('narrows data by event type: typed fields, and a field the event lacks is an error', () => {
-    writeFileSync(join(tmp, 'handler.ts'), handler)
-    writeFileSync(
-      join(tmp, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          noEmit: true,
-          target: 'ES2022',
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-          allowImportingTsExtensions: true,
-          skipLibCheck: true,
-          lib: ['ES2022', 'DOM'],
-          types: [],
-          baseUrl: root,
-          paths: { 'pay-checkout/server': ['server/index.ts'], 'openapi-fetch': ['node_modules/openapi-fetch'] },
-        },
-        files: ['handler.ts'],
-      }),
-    )
-    const out = (() => {
-      try {
-        return execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tmp], { encoding: 'utf8' })
-      } catch (err) {
-        return (err as { stdout: string }).stdout
-      }
-    })()
+    const out = typecheckAgainstSdk(tmp, 'handler.ts', handler, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true })
     expect(out).toBe('')
   })
 
