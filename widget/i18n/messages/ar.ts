@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'المنطقة أو الولاية',
   country: 'البلد',
   savedCard: 'البطاقة المنتهية بـ {last4}',
-  loading: 'جارٍ تحميل الدفع…',
   processing: 'جارٍ معالجة الدفع…',
   succeeded: 'تم الدفع بنجاح.',
   declinedRetry: 'رُفضت بطاقتك. حاول مرة أخرى أو استخدم بطاقة أخرى. {n, plural, zero {لم تتبقَّ أي محاولة.} one {تبقّت محاولة واحدة.} two {تبقّت محاولتان.} few {تبقّت # محاولات.} many {تبقّت # محاولة.} other {تبقّت # محاولة.}}',

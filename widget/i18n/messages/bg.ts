@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Област или регион',
   country: 'Държава',
   savedCard: 'Карта, завършваща на {last4}',
-  loading: 'Зареждане на плащането…',
   processing: 'Обработваме плащането ви…',
   succeeded: 'Плащането е успешно.',
   declinedRetry: 'Картата ви е отхвърлена. Опитайте отново или използвайте друга карта. {n, plural, one {Остава # опит.} other {Остават # опита.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Província o regió',
   country: 'País',
   savedCard: 'Targeta acabada en {last4}',
-  loading: 'S’està carregant el pagament…',
   processing: 'S’està processant el pagament…',
   succeeded: 'Pagament fet correctament.',
   declinedRetry: 'La targeta s’ha rebutjat. Torneu-ho a provar o feu servir una altra targeta. {n, plural, one {Queda # intent.} other {Queden # intents.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Kraj nebo region',
   country: 'Země',
   savedCard: 'Karta končící na {last4}',
-  loading: 'Načítání platby…',
   processing: 'Zpracováváme vaši platbu…',
   succeeded: 'Platba proběhla úspěšně.',
   declinedRetry: 'Vaše karta byla zamítnuta. Zkuste to znovu nebo použijte jinou kartu. {n, plural, one {Zbývá # pokus.} few {Zbývají # pokusy.} many {Zbývá # pokusu.} other {Zbývá # pokusů.}}',

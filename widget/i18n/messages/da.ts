@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Region',
   country: 'Land',
   savedCard: 'Kort, der ender på {last4}',
-  loading: 'Indlæser betaling…',
   processing: 'Behandler din betaling…',
   succeeded: 'Betalingen er gennemført.',
   declinedRetry: 'Dit kort blev afvist. Prøv igen, eller brug et andet kort. {n, plural, one {# forsøg tilbage.} other {# forsøg tilbage.}}',

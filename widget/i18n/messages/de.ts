@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Bundesland oder Region',
   country: 'Land',
   savedCard: 'Karte mit Endziffern {last4}',
-  loading: 'Kasse wird geladen…',
   processing: 'Ihre Zahlung wird verarbeitet…',
   succeeded: 'Zahlung erfolgreich.',
   declinedRetry: 'Ihre Karte wurde abgelehnt. Bitte versuchen Sie es erneut oder nutzen Sie eine andere Karte. {n, plural, one {Noch # Versuch.} other {Noch # Versuche.}}',

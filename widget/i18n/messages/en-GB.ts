@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'County or region',
   country: 'Country',
   savedCard: 'Card ending in {last4}',
-  loading: 'Loading checkout…',
   processing: 'Processing your payment…',
   succeeded: 'Payment successful.',
   declinedRetry: 'Your card was declined. Please try again or use another card. {n, plural, one {# attempt left.} other {# attempts left.}}',

@@ -22,7 +22,6 @@ export const en = {
   state: 'State or region',
   country: 'Country',
   savedCard: 'Card ending in {last4}',
-  loading: 'Loading checkout…',
   processing: 'Processing your payment…',
   succeeded: 'Payment successful.',
   declinedRetry: 'Your card was declined. Please try again or use another card. {n, plural, one {# attempt left.} other {# attempts left.}}',

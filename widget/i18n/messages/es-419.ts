@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Estado o región',
   country: 'País',
   savedCard: 'Tarjeta terminada en {last4}',
-  loading: 'Cargando el pago…',
   processing: 'Procesando tu pago…',
   succeeded: 'Pago realizado con éxito.',
   declinedRetry: 'Tu tarjeta fue rechazada. Vuelve a intentarlo o usa otra tarjeta. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Provincia o región',
   country: 'País',
   savedCard: 'Tarjeta terminada en {last4}',
-  loading: 'Cargando el pago…',
   processing: 'Procesando su pago…',
   succeeded: 'Pago realizado correctamente.',
   declinedRetry: 'Su tarjeta ha sido rechazada. Inténtelo de nuevo o use otra tarjeta. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',

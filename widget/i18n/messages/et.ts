@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Maakond või piirkond',
   country: 'Riik',
   savedCard: 'Kaart, mille lõpp on {last4}',
-  loading: 'Makse laadimine…',
   processing: 'Makset töödeldakse…',
   succeeded: 'Makse õnnestus.',
   declinedRetry: 'Teie kaart lükati tagasi. Proovige uuesti või kasutage teist kaarti. {n, plural, one {Jäänud # katse.} other {Jäänud # katset.}}',

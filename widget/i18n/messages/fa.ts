@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'استان یا منطقه',
   country: 'کشور',
   savedCard: 'کارت با پایان {last4}',
-  loading: 'در حال بارگیری پرداخت…',
   processing: 'در حال پردازش پرداخت…',
   succeeded: 'پرداخت موفق بود.',
   declinedRetry: 'کارت شما رد شد. دوباره تلاش کنید یا از کارت دیگری استفاده کنید. {n, plural, one {# تلاش باقی مانده است.} other {# تلاش باقی مانده است.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Maakunta tai alue',
   country: 'Maa',
   savedCard: 'Kortti, jonka loppuosa on {last4}',
-  loading: 'Ladataan maksua…',
   processing: 'Maksuasi käsitellään…',
   succeeded: 'Maksu onnistui.',
   declinedRetry: 'Korttisi hylättiin. Yritä uudelleen tai käytä toista korttia. {n, plural, one {# yritys jäljellä.} other {# yritystä jäljellä.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Lalawigan o rehiyon',
   country: 'Bansa',
   savedCard: 'Card na nagtatapos sa {last4}',
-  loading: 'Nilo-load ang bayad…',
   processing: 'Pinoproseso ang iyong bayad…',
   succeeded: 'Matagumpay ang bayad.',
   declinedRetry: 'Tinanggihan ang iyong card. Subukan ulit o gumamit ng ibang card. {n, plural, one {# subok na lang ang natitira.} other {# subok na lang ang natitira.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Région',
   country: 'Pays',
   savedCard: 'Carte se terminant par {last4}',
-  loading: 'Chargement du paiement…',
   processing: 'Traitement de votre paiement…',
   succeeded: 'Paiement réussi.',
   declinedRetry: 'Votre carte a été refusée. Réessayez ou utilisez une autre carte. {n, plural, one {# tentative restante.} other {# tentatives restantes.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'מחוז או אזור',
   country: 'מדינה',
   savedCard: 'כרטיס המסתיים ב־{last4}',
-  loading: 'טוען את התשלום…',
   processing: 'התשלום מעובד…',
   succeeded: 'התשלום בוצע בהצלחה.',
   declinedRetry: 'הכרטיס נדחה. נסו שוב או השתמשו בכרטיס אחר. {n, plural, one {נותר ניסיון אחד.} two {נותרו שני ניסיונות.} other {נותרו # ניסיונות.}}',

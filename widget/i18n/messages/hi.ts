@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'राज्य या क्षेत्र',
   country: 'देश',
   savedCard: '{last4} पर खत्म होने वाला कार्ड',
-  loading: 'भुगतान लोड हो रहा है…',
   processing: 'भुगतान प्रोसेस हो रहा है…',
   succeeded: 'भुगतान सफल रहा।',
   declinedRetry: 'आपका कार्ड अस्वीकार हुआ। फिर कोशिश करें या दूसरा कार्ड इस्तेमाल करें। {n, plural, one {# प्रयास बाकी है।} other {# प्रयास बाकी हैं।}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Županija ili regija',
   country: 'Država',
   savedCard: 'Kartica koja završava s {last4}',
-  loading: 'Učitavanje plaćanja…',
   processing: 'Obrađujemo vaše plaćanje…',
   succeeded: 'Plaćanje je uspjelo.',
   declinedRetry: 'Vaša je kartica odbijena. Pokušajte ponovno ili upotrijebite drugu karticu. {n, plural, one {Preostao je # pokušaj.} few {Preostala su # pokušaja.} other {Preostalo je # pokušaja.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Megye vagy régió',
   country: 'Ország',
   savedCard: '{last4} végű kártya',
-  loading: 'Fizetés betöltése…',
   processing: 'A fizetés feldolgozása folyamatban…',
   succeeded: 'Sikeres fizetés.',
   declinedRetry: 'A kártyát elutasították. Próbálja újra, vagy használjon másik kártyát. {n, plural, one {# próbálkozás maradt.} other {# próbálkozás maradt.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Provinsi atau wilayah',
   country: 'Negara',
   savedCard: 'Kartu berakhiran {last4}',
-  loading: 'Memuat pembayaran…',
   processing: 'Memproses pembayaran Anda…',
   succeeded: 'Pembayaran berhasil.',
   declinedRetry: 'Kartu Anda ditolak. Coba lagi atau gunakan kartu lain. {n, plural, other {Sisa # percobaan.}}',

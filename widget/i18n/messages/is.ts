@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Landshluti',
   country: 'Land',
   savedCard: 'Kort sem endar á {last4}',
-  loading: 'Hleð greiðslu…',
   processing: 'Greiðslan er í vinnslu…',
   succeeded: 'Greiðsla tókst.',
   declinedRetry: 'Kortinu þínu var hafnað. Reyndu aftur eða notaðu annað kort. {n, plural, one {# tilraun eftir.} other {# tilraunir eftir.}}',

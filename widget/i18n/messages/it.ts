@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Provincia o regione',
   country: 'Paese',
   savedCard: 'Carta che termina con {last4}',
-  loading: 'Caricamento del pagamento…',
   processing: 'Elaborazione del pagamento…',
   succeeded: 'Pagamento riuscito.',
   declinedRetry: 'La carta è stata rifiutata. Riprova o usa un’altra carta. {n, plural, one {Resta # tentativo.} other {Restano # tentativi.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: '都道府県',
   country: '国',
   savedCard: '末尾 {last4} のカード',
-  loading: '読み込み中…',
   processing: 'お支払いを処理しています…',
   succeeded: 'お支払いが完了しました。',
   declinedRetry: 'カードが承認されませんでした。もう一度お試しいただくか、別のカードをご利用ください。残り{n, plural, other {#}}回です。',

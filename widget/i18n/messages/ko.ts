@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: '시/도',
   country: '국가',
   savedCard: '끝자리가 {last4}인 카드',
-  loading: '결제 화면을 불러오는 중…',
   processing: '결제를 처리하는 중…',
   succeeded: '결제가 완료되었습니다.',
   declinedRetry: '카드가 거절되었습니다. 다시 시도하거나 다른 카드를 사용하세요. {n, plural, other {남은 시도 횟수: #회.}}',

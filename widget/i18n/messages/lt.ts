@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Apskritis ar regionas',
   country: 'Šalis',
   savedCard: 'Kortelė, kurios numeris baigiasi {last4}',
-  loading: 'Įkeliamas mokėjimas…',
   processing: 'Apdorojamas jūsų mokėjimas…',
   succeeded: 'Mokėjimas sėkmingas.',
   declinedRetry: 'Jūsų kortelė atmesta. Bandykite dar kartą arba naudokite kitą kortelę. {n, plural, one {Liko # bandymas.} few {Liko # bandymai.} many {Liko # bandymo.} other {Liko # bandymų.}}',

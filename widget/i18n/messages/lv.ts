@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Novads vai reģions',
   country: 'Valsts',
   savedCard: 'Karte, kas beidzas ar {last4}',
-  loading: 'Ielādē maksājumu…',
   processing: 'Apstrādā jūsu maksājumu…',
   succeeded: 'Maksājums veiksmīgs.',
   declinedRetry: 'Jūsu karte tika noraidīta. Mēģiniet vēlreiz vai izmantojiet citu karti. {n, plural, zero {Atlikuši # mēģinājumi.} one {Atlicis # mēģinājums.} other {Atlikuši # mēģinājumi.}}',

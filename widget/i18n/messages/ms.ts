@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Negeri atau wilayah',
   country: 'Negara',
   savedCard: 'Kad berakhir dengan {last4}',
-  loading: 'Memuatkan pembayaran…',
   processing: 'Memproses pembayaran anda…',
   succeeded: 'Pembayaran berjaya.',
   declinedRetry: 'Kad anda ditolak. Cuba lagi atau gunakan kad lain. {n, plural, other {Tinggal # percubaan.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Reġjun',
   country: 'Pajjiż',
   savedCard: 'Karta li tispiċċa b’{last4}',
-  loading: 'Qed jitgħabba l-ħlas…',
   processing: 'Qed nipproċessaw il-ħlas tiegħek…',
   succeeded: 'Il-ħlas sar b’suċċess.',
   declinedRetry: 'Il-karta tiegħek ġiet miċħuda. Erġa’ pprova jew uża karta oħra. {n, plural, one {Fadallek # tentattiv.} two {Fadallek # tentattivi.} few {Fadallek # tentattivi.} many {Fadallek # tentattiv.} other {Fadallek # tentattiv.}}',

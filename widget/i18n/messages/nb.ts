@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Fylke eller region',
   country: 'Land',
   savedCard: 'Kort som slutter på {last4}',
-  loading: 'Laster inn betalingen…',
   processing: 'Behandler betalingen…',
   succeeded: 'Betalingen er fullført.',
   declinedRetry: 'Kortet ditt ble avvist. Prøv igjen eller bruk et annet kort. {n, plural, one {# forsøk igjen.} other {# forsøk igjen.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Provincie of regio',
   country: 'Land',
   savedCard: 'Kaart eindigend op {last4}',
-  loading: 'Afrekenen wordt geladen…',
   processing: 'Je betaling wordt verwerkt…',
   succeeded: 'Betaling geslaagd.',
   declinedRetry: 'Je kaart is geweigerd. Probeer het opnieuw of gebruik een andere kaart. {n, plural, one {Nog # poging.} other {Nog # pogingen.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Województwo lub region',
   country: 'Kraj',
   savedCard: 'Karta kończąca się na {last4}',
-  loading: 'Ładowanie płatności…',
   processing: 'Przetwarzamy płatność…',
   succeeded: 'Płatność zakończona powodzeniem.',
   declinedRetry: 'Karta została odrzucona. Spróbuj ponownie lub użyj innej karty. {n, plural, one {Pozostała # próba.} few {Pozostały # próby.} many {Pozostało # prób.} other {Pozostało # próby.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Estado',
   country: 'País',
   savedCard: 'Cartão com final {last4}',
-  loading: 'Carregando o pagamento…',
   processing: 'Processando seu pagamento…',
   succeeded: 'Pagamento aprovado.',
   declinedRetry: 'Seu cartão foi recusado. Tente de novo ou use outro cartão. {n, plural, one {Resta # tentativa.} other {Restam # tentativas.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Estado ou região',
   country: 'País',
   savedCard: 'Cartão terminado em {last4}',
-  loading: 'A carregar o pagamento…',
   processing: 'A processar o seu pagamento…',
   succeeded: 'Pagamento concluído.',
   declinedRetry: 'O seu cartão foi recusado. Tente novamente ou use outro cartão. {n, plural, one {Resta # tentativa.} other {Restam # tentativas.}}',

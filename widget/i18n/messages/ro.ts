@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Județ sau regiune',
   country: 'Țara',
   savedCard: 'Card care se termină cu {last4}',
-  loading: 'Se încarcă plata…',
   processing: 'Procesăm plata…',
   succeeded: 'Plata a reușit.',
   declinedRetry: 'Cardul a fost refuzat. Încercați din nou sau folosiți alt card. {n, plural, one {A mai rămas # încercare.} few {Au mai rămas # încercări.} other {Au mai rămas # de încercări.}}',

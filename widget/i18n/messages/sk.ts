@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Kraj alebo región',
   country: 'Krajina',
   savedCard: 'Karta končiaca na {last4}',
-  loading: 'Načítava sa platba…',
   processing: 'Spracúvame vašu platbu…',
   succeeded: 'Platba prebehla úspešne.',
   declinedRetry: 'Vaša karta bola zamietnutá. Skúste to znova alebo použite inú kartu. {n, plural, one {Zostáva # pokus.} few {Zostávajú # pokusy.} many {Zostáva # pokusu.} other {Zostáva # pokusov.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Regija',
   country: 'Država',
   savedCard: 'Kartica, ki se konča s {last4}',
-  loading: 'Nalaganje plačila…',
   processing: 'Obdelujemo vaše plačilo…',
   succeeded: 'Plačilo je uspelo.',
   declinedRetry: 'Vaša kartica je bila zavrnjena. Poskusite znova ali uporabite drugo kartico. {n, plural, one {Preostane še # poskus.} two {Preostaneta še # poskusa.} few {Preostanejo še # poskusi.} other {Preostane še # poskusov.}}',

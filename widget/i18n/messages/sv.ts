@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Län eller region',
   country: 'Land',
   savedCard: 'Kort som slutar på {last4}',
-  loading: 'Laddar betalningen…',
   processing: 'Din betalning behandlas…',
   succeeded: 'Betalningen är klar.',
   declinedRetry: 'Ditt kort nekades. Försök igen eller använd ett annat kort. {n, plural, one {# försök kvar.} other {# försök kvar.}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'จังหวัดหรือภูมิภาค',
   country: 'ประเทศ',
   savedCard: 'บัตรที่ลงท้ายด้วย {last4}',
-  loading: 'กำลังโหลด…',
   processing: 'กำลังดำเนินการชำระเงิน…',
   succeeded: 'ชำระเงินสำเร็จ',
   declinedRetry: 'บัตรของคุณถูกปฏิเสธ โปรดลองอีกครั้งหรือใช้บัตรอื่น เหลืออีก {n, plural, other {# ครั้ง}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'İl veya bölge',
   country: 'Ülke',
   savedCard: 'Son dört hanesi {last4} olan kart',
-  loading: 'Ödeme yükleniyor…',
   processing: 'Ödemeniz işleniyor…',
   succeeded: 'Ödeme başarılı.',
   declinedRetry: 'Kartınız reddedildi. Tekrar deneyin veya başka bir kart kullanın. {n, plural, one {# deneme hakkınız kaldı.} other {# deneme hakkınız kaldı.}}',

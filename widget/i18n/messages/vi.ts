@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: 'Tỉnh hoặc khu vực',
   country: 'Quốc gia',
   savedCard: 'Thẻ có số cuối {last4}',
-  loading: 'Đang tải thanh toán…',
   processing: 'Đang xử lý thanh toán…',
   succeeded: 'Thanh toán thành công.',
   declinedRetry: 'Thẻ của bạn bị từ chối. Hãy thử lại hoặc dùng thẻ khác. {n, plural, other {Còn # lần thử.}}',

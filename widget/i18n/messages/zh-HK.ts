@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: '地區',
   country: '國家/地區',
   savedCard: '尾號為 {last4} 的卡',
-  loading: '正在載入付款…',
   processing: '正在處理你的付款…',
   succeeded: '付款成功。',
   declinedRetry: '你的卡被拒絕。請再試一次或使用其他卡。{n, plural, other {尚餘 # 次機會。}}',

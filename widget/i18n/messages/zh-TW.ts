@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: '縣市或地區',
   country: '國家/地區',
   savedCard: '末四碼為 {last4} 的卡片',
-  loading: '正在載入付款…',
   processing: '正在處理您的付款…',
   succeeded: '付款成功。',
   declinedRetry: '您的卡片遭拒。請再試一次或改用其他卡片。{n, plural, other {還剩 # 次機會。}}',

@@ -19,7 +19,6 @@ export const messages: Messages = {
   state: '省/州',
   country: '国家/地区',
   savedCard: '尾号为 {last4} 的卡',
-  loading: '正在加载支付…',
   processing: '正在处理您的付款…',
   succeeded: '支付成功。',
   declinedRetry: '您的卡被拒绝。请重试或使用其他卡。{n, plural, other {还剩 # 次机会。}}',
