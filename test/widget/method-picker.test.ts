@@ -1,7 +1,8 @@
 /**
  * The method picker of a session with several ways to pay, in real Chromium against the Worker:
- * a WAI-ARIA radio group (one tab stop, arrows/Home/End/Space), accessible in both themes, in
- * both isolation modes (in frame mode the card form stays in its frame and the other methods
+ * a WAI-ARIA radio group (one tab stop, arrows/Home/End/Space/Enter, wrapping), its note on the
+ * method under way a live region that describes the group, accessible in both themes, in both
+ * isolation modes (in frame mode the card form stays in its frame and the other methods
  * render in the element), each method's code loaded when chosen, `pay-change` with the method,
  * and the method under way shown with the others disabled.
  */
@@ -10,7 +11,9 @@ import { sendKeys } from '@web/test-runner-commands'
 import type { PayCheckout } from '../../widget/index.ts'
 import { createSession, form, input, mount, payButton, root, setValue, until, type TestSession } from './helpers.ts'
 
-const METHODS = { flow: 'card', methods: ['card', 'qr', 'invoice'], invoiceId: 'INV0000001', merchantInvoiceId: 'inv-picker', invoiceExpirationPeriod: '24', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } }
+const CUSTOMER = { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
+/** A session offering card, QR wallet and invoice; each its own invoice reference (a second session with one is 409 duplicate_order). */
+const methods = () => ({ flow: 'card', methods: ['card', 'qr', 'invoice'], invoiceId: 'INV0000001', merchantInvoiceId: `inv-picker-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, invoiceExpirationPeriod: '24', customer: CUSTOMER })
 
 /** The picker: inside the inline checkout (inline mode) or in the element itself (frame mode). */
 function picker(el: PayCheckout): ShadowRoot | null {
@@ -25,6 +28,26 @@ async function fillCard(el: PayCheckout, number = '4111 1111 1111 1111'): Promis
 const radios = (el: PayCheckout) => [...(picker(el)?.querySelectorAll<HTMLElement>('[role=radio]') ?? [])]
 const checked = (el: PayCheckout) => radios(el).find((r) => r.getAttribute('aria-checked') === 'true')?.dataset.method
 const focused = (el: PayCheckout) => (picker(el)?.activeElement as HTMLElement | null)?.dataset.method
+/**
+ * The note on the method under way is in a live region that is in the page before it (so screen
+ * readers announce the note when it appears), and describes the radio group while it is shown.
+ */
+function expectLiveNote(el: PayCheckout, text: string | null): void {
+  const group = picker(el)?.querySelector('[role=radiogroup]')
+  const status = picker(el)?.querySelector('[role=status]')
+  expect(status, 'live region').to.not.equal(null)
+  const note = picker(el)?.querySelector('[part=method-note]') ?? null
+  if (text === null) {
+    expect(note).to.equal(null)
+    expect(status?.textContent?.trim()).to.equal('')
+    expect(group?.hasAttribute('aria-describedby')).to.equal(false)
+    return
+  }
+  expect(note?.textContent).to.contain(text)
+  expect(note?.closest('[role=status]')).to.equal(status)
+  const described = picker(el)?.getElementById(group?.getAttribute('aria-describedby') ?? '')
+  expect(described, 'aria-describedby').to.equal(status)
+}
 
 async function mountFrame(body: Record<string, unknown>, theme = 'light'): Promise<{ el: PayCheckout; session: TestSession }> {
   const session = await createSession(body)
@@ -35,7 +58,7 @@ async function mountFrame(body: Record<string, unknown>, theme = 'light'): Promi
 
 describe('method picker, inline', () => {
   it('is a labelled radio group of the session methods with one tab stop, the first chosen', async () => {
-    const { el } = await mount(METHODS)
+    const { el } = await mount(methods())
     await until(() => radios(el).length === 3)
     const group = picker(el)?.querySelector('[role=radiogroup]')
     expect(group?.getAttribute('aria-label')).to.equal('Payment method')
@@ -47,8 +70,8 @@ describe('method picker, inline', () => {
     expect(customElements.get('pay-invoice-view')).to.equal(undefined)
   })
 
-  it('arrows, Home, End and Space move and choose, wrapping; each choice fires pay-change with the method and shows it', async () => {
-    const { el } = await mount(METHODS)
+  it('arrows, Home, End, Space and Enter move and choose, wrapping; each choice fires pay-change with the method and shows it; Tab leaves the group', async () => {
+    const { el } = await mount(methods())
     await until(() => radios(el).length === 3)
     const changes: unknown[] = []
     el.addEventListener('pay-change', (e) => e.detail.method && changes.push(e.detail.method))
@@ -67,7 +90,16 @@ describe('method picker, inline', () => {
     await sendKeys({ press: 'Home' })
     await sendKeys({ press: 'ArrowUp' })
     expect(checked(el)).to.equal('invoice')
-    expect(changes).to.deep.equal(['qr', 'invoice', 'card', 'invoice', 'card', 'invoice'])
+    // Space and Enter choose the focused method.
+    radios(el)[1]?.focus()
+    await sendKeys({ press: 'Space' })
+    await until(() => !!root(el).querySelector('pay-qr-wallet'))
+    expect([checked(el), focused(el)]).to.deep.equal(['qr', 'qr'])
+    radios(el)[0]?.focus()
+    await sendKeys({ press: 'Enter' })
+    await until(() => !!root(el).querySelector('pay-card-form'))
+    expect([checked(el), focused(el)]).to.deep.equal(['card', 'card'])
+    expect(changes).to.deep.equal(['qr', 'invoice', 'card', 'invoice', 'card', 'invoice', 'qr', 'card'])
     // Tab leaves the group: one stop only.
     await sendKeys({ press: 'Tab' })
     expect(focused(el)).to.equal(undefined)
@@ -75,7 +107,7 @@ describe('method picker, inline', () => {
 
   for (const theme of ['light', 'dark']) {
     it(`is accessible with the picker, on the card and on the QR method (${theme})`, async () => {
-      const { el } = await mount(METHODS, { theme })
+      const { el } = await mount(methods(), { theme })
       await until(() => radios(el).length === 3)
       await expect(el).to.be.accessible()
       radios(el)[1]?.click()
@@ -85,7 +117,7 @@ describe('method picker, inline', () => {
   }
 
   it('once the card is paid, the picker shows card under way and disables the others; keys skip them', async () => {
-    const { el, session } = await mount(METHODS)
+    const { el, session } = await mount(methods())
     await until(() => radios(el).length === 3)
     await fillCard(el)
     const paid = oneEvent(el, 'pay-success')
@@ -93,7 +125,7 @@ describe('method picker, inline', () => {
     await paid
     await until(() => radios(el)[1]?.getAttribute('aria-disabled') === 'true')
     expect(radios(el).map((r) => r.getAttribute('aria-disabled'))).to.deep.equal([null, 'true', 'true'])
-    expect(picker(el)?.querySelector('[part=method-note]')?.textContent).to.contain('Paying by card.')
+    expectLiveNote(el, 'Paying by card.')
     radios(el)[0]?.focus()
     await sendKeys({ press: 'ArrowRight' })
     radios(el)[2]?.click()
@@ -103,7 +135,7 @@ describe('method picker, inline', () => {
   })
 
   it('a QR code shown, then a card payment declined: back on QR the old code is withdrawn and a new one is asked for', async () => {
-    const { el } = await mount(METHODS)
+    const { el } = await mount(methods())
     await until(() => radios(el).length === 3)
     radios(el)[1]?.click()
     await until(() => !!root(el).querySelector('pay-qr-wallet'))
@@ -135,6 +167,7 @@ describe('method picker, an invoice chosen', () => {
       const body = { flow: 'card', methods: ['card', 'invoice'], amount: '250.00', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: `inv-new-${Date.now()}`, invoiceExpirationPeriod: '24' }
       const { el } = isolation === 'inline' ? await mount(body) : await mountFrame(body)
       await until(() => radios(el).length === 2)
+      expectLiveNote(el, null)
       radios(el)[1]?.click()
       const invoice = () => (el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-invoice-view') as (HTMLElement & { submit?: () => void }) | null) ?? null
       await until(() => !!invoice()?.shadowRoot?.querySelector('button'))
@@ -142,7 +175,7 @@ describe('method picker, an invoice chosen', () => {
       await until(() => !!invoice()?.shadowRoot?.querySelector('[part=pay-link]'))
       await until(() => radios(el)[0]?.getAttribute('aria-disabled') === 'true')
       expect(checked(el)).to.equal('invoice')
-      expect(picker(el)?.querySelector('[part=method-note]')?.textContent).to.contain('Paying by invoice.')
+      expectLiveNote(el, 'Paying by invoice.')
       await expect(el).to.be.accessible()
     })
   }
@@ -151,7 +184,7 @@ describe('method picker, an invoice chosen', () => {
 describe('method picker, frame mode', () => {
   for (const theme of ['light', 'dark']) {
     it(`the picker is in the element, the card form stays in its frame, QR renders in the element (${theme})`, async () => {
-      const { el } = await mountFrame(METHODS, theme)
+      const { el } = await mountFrame(methods(), theme)
       const frame = el.shadowRoot?.querySelector('iframe')
       expect(frame?.hidden).to.equal(false)
       expect(checked(el)).to.equal('card')
@@ -171,12 +204,50 @@ describe('method picker, frame mode', () => {
     })
   }
 
+  it('arrows, Home, End, Space and Enter move and choose, wrapping; each choice fires pay-change and shows the method; Tab leaves the group', async () => {
+    const { el } = await mountFrame(methods())
+    const frame = el.shadowRoot?.querySelector('iframe')
+    const inline = () => el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
+    const changes: unknown[] = []
+    el.addEventListener('pay-change', (e) => e.detail.method && changes.push(e.detail.method))
+    radios(el)[0]?.focus()
+    await sendKeys({ press: 'End' })
+    await until(() => !!inline()?.querySelector('pay-invoice-view'))
+    expect([checked(el), focused(el)]).to.deep.equal(['invoice', 'invoice'])
+    expect(radios(el).map((r) => r.getAttribute('tabindex'))).to.deep.equal(['-1', '-1', '0'])
+    expect(frame?.hidden).to.equal(true)
+    await sendKeys({ press: 'ArrowRight' }) // wraps to the first
+    await until(() => frame?.hidden === false)
+    expect([checked(el), focused(el)]).to.deep.equal(['card', 'card'])
+    await sendKeys({ press: 'ArrowLeft' }) // wraps to the last
+    expect([checked(el), focused(el)]).to.deep.equal(['invoice', 'invoice'])
+    await sendKeys({ press: 'Home' })
+    expect([checked(el), focused(el)]).to.deep.equal(['card', 'card'])
+    await sendKeys({ press: 'ArrowUp' }) // wraps to the last
+    expect([checked(el), focused(el)]).to.deep.equal(['invoice', 'invoice'])
+    // Space and Enter choose the focused method.
+    radios(el)[1]?.focus()
+    expect(checked(el)).to.equal('invoice')
+    await sendKeys({ press: 'Space' })
+    await until(() => !!inline()?.querySelector('pay-qr-wallet'))
+    expect([checked(el), focused(el)]).to.deep.equal(['qr', 'qr'])
+    radios(el)[0]?.focus()
+    await sendKeys({ press: 'Enter' })
+    await until(() => frame?.hidden === false)
+    expect([checked(el), focused(el)]).to.deep.equal(['card', 'card'])
+    expect(changes).to.deep.equal(['invoice', 'card', 'invoice', 'card', 'invoice', 'qr', 'card'])
+    // Tab leaves the group: one stop only.
+    await sendKeys({ press: 'Tab' })
+    expect(focused(el)).to.equal(undefined)
+    expect(checked(el)).to.equal('card')
+  })
+
   it('a session whose card payment is done opens with card chosen and the others disabled', async () => {
-    const session = await createSession(METHODS)
+    const session = await createSession(methods())
     const paid = await fetch(`${session.endpoint}/v1/checkout/${session.id}/pay`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${session.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-      body: JSON.stringify({ card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: METHODS.customer }),
+      body: JSON.stringify({ card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: CUSTOMER }),
     })
     expect(paid.status).to.equal(200)
     const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${session.endpoint} session=${session.id} client-secret=${session.clientSecret} locale="en"></pay-checkout>`)
@@ -184,5 +255,6 @@ describe('method picker, frame mode', () => {
     expect(checked(el)).to.equal('card')
     expect(radios(el)[2]?.getAttribute('aria-disabled')).to.equal('true')
     expect(el.shadowRoot?.querySelector('iframe')?.hidden).to.equal(false)
+    expectLiveNote(el, 'Paying by card.')
   })
 })

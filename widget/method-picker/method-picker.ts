@@ -3,8 +3,10 @@
  * `<pay-method-picker>`: the shopper's choice among the ways a session offers to pay, as a WAI-ARIA
  * radio group (one choice, selection follows focus): a roving tabindex puts one stop in the tab
  * order, the arrow keys move and choose (wrapping), Home and End go to the first and last, Space
- * chooses the focused one. Once a method has a payment under way or done, it is the one chosen,
- * the others are disabled (`aria-disabled`, skipped by the keys) and a note says why.
+ * (or Enter) chooses the focused one. Once a method has a payment under way or done, it is the one
+ * chosen, the others are disabled (`aria-disabled`, skipped by the keys) and a note says why: the
+ * note is in a live region (`role="status"`, always in the page so that its text is announced when
+ * it appears) and describes the group (`aria-describedby`).
  *
  * It fires the public `pay-change` (`detail: { method }`) when the choice changes; the checkout
  * that holds it (inline, or the frame host) shows that method, loading its code only then.
@@ -137,14 +139,15 @@ export class PayMethodPicker extends LitElement {
     if (e.key in step) next = enabled[(at + (step[e.key] ?? 0) + enabled.length) % enabled.length]
     else if (e.key === 'Home') next = enabled[0]
     else if (e.key === 'End') next = enabled[enabled.length - 1]
-    else if (e.key === ' ') next = (e.target as HTMLElement).dataset.method as CheckoutFlow
+    else if (e.key === ' ' || e.key === 'Enter') next = (e.target as HTMLElement).dataset.method as CheckoutFlow
     if (!next) return
     e.preventDefault()
     void this.choose(next, true)
   }
 
   protected override render(): TemplateResult {
-    return html`<div role="radiogroup" part="methods" aria-label=${format(this.messages, 'methodsLabel')} @keydown=${this.onKey}>
+    const note = this.locked && this.methods.length > 1 ? format(this.messages, 'methodUnderWay', { method: this.locked }) : ''
+    return html`<div role="radiogroup" part="methods" aria-label=${format(this.messages, 'methodsLabel')} aria-describedby=${note ? 'method-note' : nothing} @keydown=${this.onKey}>
         ${this.methods.map((m) => {
           const checked = m === this.selected
           return html`<div
@@ -160,7 +163,7 @@ export class PayMethodPicker extends LitElement {
           </div>`
         })}
       </div>
-      ${this.locked && this.methods.length > 1 ? html`<p class="note" part="method-note">${format(this.messages, 'methodUnderWay', { method: this.locked })}</p>` : nothing}`
+      <div role="status" id="method-note">${note ? html`<p class="note" part="method-note">${note}</p>` : nothing}</div>`
   }
 }
 
