@@ -191,10 +191,16 @@ export class PayCheckoutInline extends LitElement {
   }
 
   /** The shopper picked another method in the picker: show it (its `pay-change` goes on to the page). */
-  private async pick(e: CustomEvent<{ method?: CheckoutFlow }> | Event): Promise<void> {
+  private pick(e: CustomEvent<{ method?: CheckoutFlow }> | Event): void {
     const method = (e as CustomEvent<{ method?: CheckoutFlow }>).detail?.method
-    if (!method || method === this.method) return
-    this.method = method
+    if (method) this.method = method
+  }
+
+  /**
+   * Another method is shown once the session is known, whoever chose it (this element's picker, or
+   * the element in frame mode setting `method`): its code loads, and the session is read afresh.
+   */
+  private async showMethod(method: CheckoutFlow | ''): Promise<void> {
     this.notice = ''
     this.attemptKey = null
     await this.loadMethod()
@@ -213,6 +219,8 @@ export class PayCheckoutInline extends LitElement {
       void this.load()
     }
     if (changed.has('locale')) void loadMessages(this.resolvedLocale, this.moreMessages).then((m) => (this.messages = m))
+    // Before the session answers, load() shows the method asked for; after, the switch is here.
+    if (changed.has('method') && this.view) void this.showMethod(this.method)
   }
 
   protected override updated(): void {
