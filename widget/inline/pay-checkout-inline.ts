@@ -182,6 +182,10 @@ export class PayCheckoutInline extends LitElement {
     return [view.method, this.method, ...methods].find(here) ?? 'card'
   }
 
+  private loaded(m: CheckoutFlow): boolean {
+    return (m !== 'qr' || this.qrLoaded) && (m !== 'invoice' || this.invoiceLoaded)
+  }
+
   /** Loads the code of the method shown (QR and invoice are chunks of their own, and so are their steps here). */
   private async loadMethod(view = this.view): Promise<void> {
     const m = this.methodIn(view)
@@ -221,6 +225,8 @@ export class PayCheckoutInline extends LitElement {
     if (changed.has('locale')) void loadMessages(this.resolvedLocale, this.moreMessages).then((m) => (this.messages = m))
     // Before the session answers, load() shows the method asked for; after, the switch is here.
     if (changed.has('method') && this.view) void this.showMethod(this.method)
+    // Whatever changed it (the view, the method), the method shown has its code.
+    else if (this.view && !this.loaded(this.current)) void this.loadMethod()
   }
 
   protected override updated(): void {
@@ -258,6 +264,9 @@ export class PayCheckoutInline extends LitElement {
     this.moreMessages = several || view.value.flow === 'qr' || view.value.flow === 'invoice'
     const more = this.moreMessages ? loadMessages(this.resolvedLocale, true).then((m) => (this.messages = m)) : undefined
     await Promise.all([this.loadMethod(view.value), more, several && this.picker && !this.pickerLoaded ? loadPicker().then(() => (this.pickerLoaded = true)) : undefined])
+    // Another method may have been chosen while that code loaded (the element in frame mode sets
+    // `method` at any time): its code too, before the view is set.
+    while (n === this.loads && !this.loaded(this.methodIn(view.value))) await this.loadMethod(view.value)
     if (n !== this.loads) return
     this.applyView(view.value)
   }
