@@ -6,7 +6,7 @@
  * and browsers (WebCrypto only: the global one, or on Node 18, where it is not global without a
  * flag, `node:crypto`'s `webcrypto`).
  */
-import { hmacSha256Hex, toHex } from '../../shared/hex.ts'
+import { hmacSha256Hex } from '../../shared/hex.ts'
 
 /**
  * Any signed event, as `verifyWebhook` answers it: its `type` may be one this code does not know yet
@@ -35,8 +35,7 @@ async function hmac(secret: string, message: string): Promise<string> {
   if (typeof crypto === 'object' && crypto?.subtle) return hmacSha256Hex(secret, message)
   const nodeCrypto = 'node:crypto'
   const { subtle } = ((await import(/* @vite-ignore */ nodeCrypto)) as { webcrypto: Crypto }).webcrypto
-  const key = await subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  return toHex(await subtle.sign('HMAC', key, new TextEncoder().encode(message)))
+  return hmacSha256Hex(secret, message, subtle)
 }
 
 /** The `Pay-Signature` header value for a raw body. */
