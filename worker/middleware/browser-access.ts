@@ -5,9 +5,10 @@
  * foreign origin is refused here, before any handler runs (SECURITY.md R21). Whether a session
  * exists is not told to anyone without its secret: see `browserAccess`.
  */
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
+import { originRefused } from '../sessions/access.ts'
 import type { CheckoutSession } from '../sessions/checkout-session.ts'
 import type { CheckoutView } from '../sessions/types.ts'
 
@@ -23,18 +24,13 @@ export function sessionStub(env: Env, id: string): DurableObjectStub<CheckoutSes
   return env.SESSIONS.get(env.SESSIONS.idFromName(id))
 }
 
-/** The origins a session's pages may be on: its own list, else the deployment's ALLOWED_ORIGINS. */
-export function effectiveOrigins(sessionOrigins: readonly string[], env: Env): readonly string[] {
-  return sessionOrigins.length > 0 ? sessionOrigins : (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
-}
-
-/** An allowed origin, or the Worker's own (the card frame and the demo pages). */
-export function originAllowed(origin: string, sessionOrigins: readonly string[], env: Env): boolean {
-  return origin === new URL(env.PUBLIC_BASE_URL).origin || effectiveOrigins(sessionOrigins, env).includes(origin)
-}
-
 /** The one answer for "no such checkout", a wrong secret and a missing secret alike (R21). */
-const NO_SUCH_CHECKOUT = 'No such checkout.'
+export const noSuchCheckout = (c: Context): Response => errorResponse(c, 'not_found', 'No such checkout.')
+
+export const refuseOrigin = (c: Context): Response => errorResponse(c, 'forbidden', 'This origin may not use this checkout.')
+
+/** The bearer a browser route carries: the session's client secret. */
+export const bearerOf = (c: Context): string | undefined => /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
 
 /**
  * Without the client secret, nothing a browser route answers depends on whether the session
@@ -52,24 +48,20 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
     const id = c.req.param('id') ?? ''
     const known = SESSION_ID.test(id)
     const stub = known ? sessionStub(c.env, id) : undefined
-    const secret = /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
+    const secret = bearerOf(c)
     const access = stub ? await stub.access(secret) : undefined
     const origins = access?.origins ?? []
     const origin = c.req.header('Origin')
     c.header('Vary', 'Origin')
-    if (origin !== undefined) {
-      if (!originAllowed(origin, origins, c.env)) return errorResponse(c, 'forbidden', 'This origin may not use this checkout.')
-      c.header('Access-Control-Allow-Origin', origin)
-    } else if (c.req.header('Sec-Fetch-Site') === 'cross-site') {
-      return errorResponse(c, 'forbidden', 'This origin may not use this checkout.')
-    }
+    if (originRefused(origin, c.req.header('Sec-Fetch-Site'), origins, c.env)) return refuseOrigin(c)
+    if (origin !== undefined) c.header('Access-Control-Allow-Origin', origin)
     if (c.req.method === 'OPTIONS') {
       c.header('Access-Control-Allow-Methods', 'GET, POST')
       c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key')
       c.header('Access-Control-Max-Age', '600')
       return c.body(null, 204)
     }
-    if (!stub || !access?.view) return errorResponse(c, 'not_found', NO_SUCH_CHECKOUT)
+    if (!stub || !access?.view) return noSuchCheckout(c)
     c.set('session', stub)
     c.set('view', access.view)
     await next()

@@ -6,19 +6,19 @@
  */
 import { Hono, type Context } from 'hono'
 import { describeRoute } from 'hono-openapi'
-import { detectBrand } from '../../shared/card.ts'
 import { checkFormat } from '../../shared/formats.ts'
-import { flatten } from '../../shared/validate.ts'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
-import { derivedKey, hmacHex, sha256Hex } from '../ids.ts'
-import { browserAccess, type BrowserAccessVariables } from '../middleware/browser-access.ts'
-import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
+import { bearerOf, browserAccess, noSuchCheckout, refuseOrigin, SESSION_ID, sessionStub, type BrowserAccessVariables } from '../middleware/browser-access.ts'
+import { jsonBody, readJsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { validate } from '../middleware/validate.ts'
 import { CHECKOUT_DOCS as DOCS, noFields } from '../schemas/checkout.ts'
-import { parsePayBody, parseQrVerifyBody } from '../sessions/parse-input.ts'
+import { originRefused } from '../sessions/access.ts'
+import type { CheckoutSession } from '../sessions/checkout-session.ts'
 import { breakerState } from '../sessions/decline-breaker.ts'
+import { ADMITTED, BOT_CHECK_FAILED, paused, payInputOf, type Admission, type PayAnswer, type PayRequest } from '../sessions/pay-request.ts'
 import { turnstilePasses } from '../turnstile.ts'
+import { parseQrVerifyBody } from '../sessions/parse-input.ts'
 import { idempotencyKeyOf, sendReply } from './operations.ts'
 import { numberVar } from '../env-vars.ts'
 
@@ -26,8 +26,12 @@ type Ctx = Context<{ Bindings: Env; Variables: BrowserAccessVariables & JsonBody
 
 export const checkout = new Hono<{ Bindings: Env; Variables: BrowserAccessVariables & JsonBodyVariables }>()
 
+// Every browser route but the pay reads the session here first (the pay does it in its one call).
 checkout.use('/:id', browserAccess())
-checkout.use('/:id/*', browserAccess())
+checkout.use('/:id/qr/*', browserAccess())
+checkout.use('/:id/invoice/*', browserAccess())
+const preflight = browserAccess()
+checkout.use('/:id/pay', async (c, next) => (c.req.method === 'OPTIONS' ? preflight(c as never, next) : next()))
 
 /** The connecting address, as Cloudflare reports it; never a value from the body. */
 function clientIp(c: Ctx): string {
@@ -47,53 +51,56 @@ function testMode(env: Env): boolean {
 
 checkout.get('/:id', describeRoute(DOCS.view), (c) => c.json({ ...c.get('view'), testMode: testMode(c.env) }))
 
-/** The stored answer of an attempt this key already made, if any (only asked on a refusal path). */
-async function storedReply(c: Ctx, key: string, fingerprint: string): Promise<Response | undefined> {
-  const reply = await c.get('session').replay(key, fingerprint)
-  return reply ? sendReply(c, reply) : undefined
+/**
+ * The pay is one call into the session object: it makes the access check itself (origin, then
+ * secret, before anything else: R21), the request's checks and the payment, so this route has no
+ * middleware that reads the session first (its preflight still does: see above).
+ */
+checkout.post('/:id/pay', describeRoute(DOCS.pay), async (c) => {
+  const id = c.req.param('id')
+  const origin = c.req.header('Origin')
+  const secFetchSite = c.req.header('Sec-Fetch-Site')
+  c.header('Vary', 'Origin')
+  const req: PayRequest = { origin, secFetchSite, secret: bearerOf(c), idempotencyKey: idempotencyKeyOf(c.req.header('Idempotency-Key')), body: await readJsonBody(c), ip: clientIp(c), velocityLimit: numberVar(c.env.CARD_VELOCITY_LIMIT, 5) || 5 }
+  const answer: PayAnswer | Response = SESSION_ID.test(id)
+    ? await payOnce(c, sessionStub(c.env, id), req)
+    : // An unknown id: a session that names no origins of its own (R21).
+      { access: originRefused(origin, secFetchSite, [], c.env) ? 'origin_refused' : 'not_found' }
+  if (answer instanceof Response) return answer
+  if (answer.access === 'origin_refused') return refuseOrigin(c)
+  if (origin !== undefined) c.header('Access-Control-Allow-Origin', origin)
+  if (answer.access === 'not_found') return noSuchCheckout(c)
+  if (answer.retryAfter) c.header('Retry-After', answer.retryAfter)
+  return sendReply(c, answer.reply)
+})
+
+/** The session's answer to the pay, after the deployment's admission (or the route's refusal). */
+async function payOnce(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayRequest): Promise<PayAnswer | Response> {
+  const admission = await admit(c, stub, req)
+  if (admission instanceof Response) return admission
+  // As declared: the RPC stub's mapped type of the union narrows badly.
+  return stub.pay({ ...req, admission }) as Promise<PayAnswer>
 }
 
-checkout.post('/:id/pay', describeRoute(DOCS.pay), jsonBody(), async (c) => {
-  const stub = c.get('session')
-  const view = c.get('view')
-  const card = view.methods.includes('card')
-  const saved = view.methods.includes('saved-card')
-  if (!card && !saved) return errorResponse(c, 'forbidden', `This checkout does not offer card payments.`)
-  const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
-  const body = c.get('body')
-  // A session offering both card methods: a card number means a new card, the CVV alone the saved one.
-  const flow = card && (!saved || flatten(body)['card.number'] !== undefined) ? 'card' : 'saved-card'
-  const parsed = parsePayBody(body, flow, view.customer ?? undefined, view.savedCard?.brand)
-  if (!parsed.ok) {
-    const message = parsed.error.code === 'param_mismatch' ? 'The amount, currency and order are fixed by the checkout session.' : 'Some fields are missing or invalid.'
-    return errorResponse(c, parsed.error.code, message, parsed.error.fields)
-  }
-  const ip = clientIp(c)
-  const shopper = parsed.value
-  // A keyed hash of the card number: the velocity key and the idempotency fingerprint (R11, R15).
-  // Derived once per isolate, not per request.
-  const pepper = await derivedKey(c.env.SECURE_KEY, 'pay-checkout card fingerprint v1')
-  const cardHash = shopper.cardNumber ? await hmacHex(pepper, shopper.cardNumber) : ''
-  const canonical = Object.entries(shopper)
-    .filter(([k]) => k !== 'cardNumber' && k !== 'cvv')
-    .sort(([a], [b]) => a.localeCompare(b))
-  const fingerprint = await sha256Hex(JSON.stringify({ canonical, cardHash, brand: detectBrand(shopper.cardNumber ?? '') ?? null }))
-  // A burst of declines across the deployment (card testing) trips the breaker: new attempts then
-  // need Turnstile, or wait where Turnstile is not configured (R10, R12). A retry of an attempt
-  // that already ran still gets its stored answer (R16): its single-use token is spent by then.
+/**
+ * The deployment's admission of a new attempt (R10, R12), decided here and applied by the session
+ * after its access check and a replay of the key (R16). The breaker's state is cached per isolate.
+ * Where Turnstile must be asked, the request is checked against the session first (one more call,
+ * on that path only): a single-use token is never spent on a refused origin, a wrong secret or
+ * invalid input.
+ */
+async function admit(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayRequest): Promise<Admission | Response> {
   const breaker = await breakerState(c.env)
-  if (breaker.tripped && !c.env.TURNSTILE_SECRET) {
-    const retry = String(Math.max(1, Math.ceil(((breaker.until ?? Date.now()) - Date.now()) / 1000)))
-    return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'payments_paused', 'Card payments are paused for a few minutes. Please try again later.', undefined, { 'Retry-After': retry })
-  }
-  const turnstileNeeded = c.env.TURNSTILE_REQUIRED !== 'on_declines' || breaker.tripped
-  if (turnstileNeeded && !(await turnstilePasses(c.env, body.turnstileToken, ip))) {
-    return (await storedReply(c, key, fingerprint)) ?? errorResponse(c, 'forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value', expected: 'a fresh token from the Turnstile widget on this page' }])
-  }
-  // The session counts the card's velocity itself, once the attempt really starts (R11).
-  return sendReply(c, await stub.pay({ method: flow, idempotencyKey: key, fingerprint, shopper, ip, velocityLimit: numberVar(c.env.CARD_VELOCITY_LIMIT, 5) || 5, ...(cardHash ? { cardHash } : {}) }))
-})
+  if (breaker.tripped && !c.env.TURNSTILE_SECRET) return paused(breaker.until ?? Date.now())
+  if (!c.env.TURNSTILE_SECRET || (c.env.TURNSTILE_REQUIRED === 'on_declines' && !breaker.tripped)) return ADMITTED
+  const access = await stub.access(req.secret)
+  if (originRefused(req.origin, req.secFetchSite, access?.origins ?? [], c.env)) return refuseOrigin(c)
+  if (req.origin !== undefined) c.header('Access-Control-Allow-Origin', req.origin)
+  if (!access?.view) return noSuchCheckout(c)
+  const input = await payInputOf(access.view, req, c.env)
+  if (!input.ok) return sendReply(c, input.error)
+  return (await turnstilePasses(c.env, req.body.ok ? req.body.value.turnstileToken : undefined, req.ip)) ? ADMITTED : BOT_CHECK_FAILED
+}
 
 checkout.post('/:id/qr/verify', describeRoute(DOCS.qrVerify), jsonBody(), async (c) => {
   const parsed = parseQrVerifyBody(c.get('body'), c.get('view').customer ?? {})

@@ -9,7 +9,8 @@
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
-import { effectiveOrigins, SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
+import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
+import { effectiveOrigins } from '../sessions/access.ts'
 import { framePage } from './frame-page.ts'
 
 export const frame = new Hono<{ Bindings: Env }>()

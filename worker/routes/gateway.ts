@@ -14,7 +14,8 @@ import { errorResponse } from '../errors.ts'
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { checksum } from '../gateway/checksum.ts'
 import { log } from '../log.ts'
-import { effectiveOrigins, SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
+import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
+import { effectiveOrigins } from '../sessions/access.ts'
 
 export const gateway = new Hono<{ Bindings: Env }>()
 

@@ -11,17 +11,17 @@
  *
  * Card data passes through `pay` in memory only: it is not stored, logged or returned.
  */
-import { timingSafeEqual } from 'hono/utils/buffer'
 import { BRAND_RULES, brandFromGateway, detectBrand, last4 as lastFour, type CardBrand } from '../../shared/card.ts'
 import type { RequestFieldName } from '../../shared/fields.ts'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Notification, PaymentResponse } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
 import { settlementOf, type Outcome, type PaymentOutcome } from '../gateway/outcome.ts'
-import { sha256Hex } from '../ids.ts'
 import { callbackUrl, numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
+import { originRefused, secretMatches } from './access.ts'
 import { breakerStub } from './decline-breaker.ts'
+import { payInputOf, type Admission, type PayAnswer, type PayRequest } from './pay-request.ts'
 import { done, fail, type Reply } from './reply.ts'
 import { paymentOfSession } from '../payments/opening.ts'
 import { sessionIndexJob } from '../search/rows.ts'
@@ -176,8 +176,7 @@ export class CheckoutSession extends TaskedObject {
   async access(clientSecret: string | undefined): Promise<{ origins: readonly string[]; view?: CheckoutView } | undefined> {
     const s = await this.load()
     if (!s) return undefined
-    const ok = clientSecret !== undefined && (await timingSafeEqual(await sha256Hex(clientSecret), s.clientSecretHash))
-    return ok ? { origins: s.allowedOrigins, view: checkoutView(s, Date.now()) } : { origins: s.allowedOrigins }
+    return (await secretMatches(clientSecret, s.clientSecretHash)) ? { origins: s.allowedOrigins, view: checkoutView(s, Date.now()) } : { origins: s.allowedOrigins }
   }
 
   async merchantView(): Promise<MerchantView | undefined> {
@@ -244,11 +243,6 @@ export class CheckoutSession extends TaskedObject {
     return { ...entry.reply, replayed: true }
   }
 
-  /** The stored answer for a key already used with this request, for checks made before `pay`. */
-  async replay(key: string, fingerprint: string): Promise<Reply | undefined> {
-    const reply = await this.idempotent(key, fingerprint)
-    return reply?.replayed ? reply : undefined
-  }
 
   /** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
   private async begin(s: SessionRecord, key: string, fingerprint: string, method: Flow, paymentId?: string): Promise<void> {
@@ -272,11 +266,27 @@ export class CheckoutSession extends TaskedObject {
 
   // ---- card and saved-card payments ---------------------------------------------------------
 
-  async pay(input: PayInput): Promise<Reply> {
+  /**
+   * A browser's card or saved-card pay, whole, in one call: the Worker makes no other on this path.
+   * Nothing is read or decided for a caller before its origin and then its client secret pass
+   * (R21, R2); then the request's own checks, a replay of the key if it already ran (R16, even
+   * when the breaker or Turnstile would refuse it now: its single-use token is spent by then), the
+   * route's admission (R10, R12), and the attempt.
+   */
+  async pay(req: PayRequest & { readonly admission: Admission }): Promise<PayAnswer> {
     const s = await this.load()
-    if (!s) return fail('not_found', 'No such checkout.')
-    const replay = await this.idempotent(input.idempotencyKey, input.fingerprint)
-    if (replay) return replay
+    if (originRefused(req.origin, req.secFetchSite, s?.allowedOrigins ?? [], this.env)) return { access: 'origin_refused' }
+    if (!s || !(await secretMatches(req.secret, s.clientSecretHash))) return { access: 'not_found' }
+    const input = await payInputOf(checkoutView(s, Date.now()), req, this.env)
+    if (!input.ok) return { access: 'granted', reply: input.error }
+    const replay = await this.idempotent(input.value.idempotencyKey, input.value.fingerprint)
+    if (replay) return { access: 'granted', reply: replay }
+    if (!req.admission.ok) return { access: 'granted', reply: req.admission.reply, ...(req.admission.retryAfter ? { retryAfter: req.admission.retryAfter } : {}) }
+    return { access: 'granted', reply: await this.charge(s, input.value) }
+  }
+
+  /** A card or saved-card attempt the request's checks and the admission let through. */
+  private async charge(s: SessionRecord, input: PayInput): Promise<Reply> {
     if (!offers(s, input.method)) return fail('forbidden', `This checkout does not offer ${input.method} payments.`)
     const refused = this.otherMethod(s, input.method) ?? (await this.gate(s))
     if (refused) return refused

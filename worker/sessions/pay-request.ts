@@ -1,0 +1,86 @@
+/**
+ * @module
+ * A browser's card pay as the session object receives it: the request as the Worker read it
+ * (nothing decided yet), turned here into the attempt to make or the refusal to send. The session
+ * object does all of it in the one call that also makes the payment, so the hot path is a single
+ * round trip into the session (and the velocity object it calls itself). The admission (breaker,
+ * Turnstile) is the route's, decided before: see routes/checkout.ts.
+ */
+import { detectBrand } from '../../shared/card.ts'
+import type { FieldError } from '../../shared/errors.ts'
+import { err, ok, type Result } from '../../shared/result.ts'
+import { flatten } from '../../shared/validate.ts'
+import type { Env } from '../env.ts'
+import { derivedKey, hmacHex, sha256Hex } from '../ids.ts'
+import type { PayInput } from './checkout-session.ts'
+import { parsePayBody } from './parse-input.ts'
+import { fail, type Reply } from './reply.ts'
+import type { CheckoutView } from './types.ts'
+
+export interface PayRequest {
+  /** The page's `Origin` header and `Sec-Fetch-Site`, for the origin check (R21). */
+  readonly origin?: string | undefined
+  readonly secFetchSite?: string | undefined
+  /** The bearer: the session's client secret (R2). */
+  readonly secret?: string | undefined
+  /** The Idempotency-Key header, or what is wrong with it (told only after the access check). */
+  readonly idempotencyKey: string | FieldError
+  /** The JSON body, or the refusal for it (told only after the access check). */
+  readonly body: Result<Record<string, unknown>, Reply>
+  /** The connecting address, as Cloudflare reports it. */
+  readonly ip: string
+  /** Attempts allowed per card in ten minutes, across sessions (the deployment's setting). */
+  readonly velocityLimit: number
+}
+
+/** What the route sends: a refused origin (403), no such checkout for this secret (404), or the reply. */
+export type PayAnswer =
+  | { readonly access: 'origin_refused' }
+  | { readonly access: 'not_found' }
+  | { readonly access: 'granted'; readonly reply: Reply; /** Seconds, for `Retry-After`. */ readonly retryAfter?: string }
+
+/** The request's own checks against the session's view: the attempt, or the refusal. */
+export async function payInputOf(view: CheckoutView, req: PayRequest, env: Env): Promise<Result<PayInput, Reply>> {
+  const card = view.methods.includes('card')
+  const saved = view.methods.includes('saved-card')
+  if (!card && !saved) return err(fail('forbidden', 'This checkout does not offer card payments.'))
+  if (typeof req.idempotencyKey !== 'string') return err(fail('invalid_request', 'An Idempotency-Key header is required.', [req.idempotencyKey]))
+  if (!req.body.ok) return err(req.body.error)
+  const body = req.body.value
+  // A session offering both card methods: a card number means a new card, the CVV alone the saved one.
+  const method = card && (!saved || flatten(body)['card.number'] !== undefined) ? 'card' : 'saved-card'
+  const parsed = parsePayBody(body, method, view.customer ?? undefined, view.savedCard?.brand)
+  if (!parsed.ok) {
+    const message = parsed.error.code === 'param_mismatch' ? 'The amount, currency and order are fixed by the checkout session.' : 'Some fields are missing or invalid.'
+    return err(fail(parsed.error.code, message, parsed.error.fields))
+  }
+  const shopper = parsed.value
+  // A keyed hash of the card number: the velocity key and the idempotency fingerprint (R11, R15).
+  // The key is derived once per isolate, not per request.
+  const pepper = await derivedKey(env.SECURE_KEY, 'pay-checkout card fingerprint v1')
+  const cardHash = shopper.cardNumber ? await hmacHex(pepper, shopper.cardNumber) : ''
+  const canonical = Object.entries(shopper)
+    .filter(([k]) => k !== 'cardNumber' && k !== 'cvv')
+    .sort(([a], [b]) => a.localeCompare(b))
+  const fingerprint = await sha256Hex(JSON.stringify({ canonical, cardHash, brand: detectBrand(shopper.cardNumber ?? '') ?? null }))
+  return ok({ method, idempotencyKey: req.idempotencyKey, fingerprint, shopper, ip: req.ip, velocityLimit: req.velocityLimit, ...(cardHash ? { cardHash } : {}) })
+}
+
+/**
+ * Whether a new attempt may start now, as the route decided it (deployment-wide policy, not the
+ * session's): a burst of declines across the deployment (card testing) trips the breaker, and new
+ * attempts then need Turnstile, or wait where Turnstile is not configured (R10, R12).
+ */
+export type Admission = { readonly ok: true } | { readonly ok: false; readonly reply: Reply; /** Seconds, for `Retry-After`. */ readonly retryAfter?: string }
+
+export const ADMITTED: Admission = { ok: true }
+
+/** The breaker is tripped and there is no Turnstile to let attempts through: wait until it resets. */
+export function paused(until: number, now = Date.now()): Admission {
+  return { ok: false, reply: fail('payments_paused', 'Card payments are paused for a few minutes. Please try again later.'), retryAfter: String(Math.max(1, Math.ceil((until - now) / 1000))) }
+}
+
+export const BOT_CHECK_FAILED: Admission = {
+  ok: false,
+  reply: fail('forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value', expected: 'a fresh token from the Turnstile widget on this page' }]),
+}
