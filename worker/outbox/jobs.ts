@@ -18,3 +18,17 @@ export const JOB_HANDLERS: { readonly [K in Job['kind']]: (env: Env, job: Extrac
     await env.PAYMENTS.get(env.PAYMENTS.idFromName(job.snapshot.paymentId)).open(job.snapshot)
   },
 }
+
+/**
+ * Where a job waits in the outbox, and how long. An index row is the object's latest state
+ * ("newest change wins"), so a later change's row takes the place of one still waiting, and rows
+ * wait a moment before they are written: a payment's `processing` and its result, a second apart or
+ * less, make one write to the index instead of two, and that write stays off the payment's own
+ * path. A Payment object opens at once: the merchant may capture or refund as soon as it hears.
+ */
+export function jobPlace(job: Job): { readonly slot?: string; readonly delayMs: number } {
+  return job.kind === 'index' ? { slot: `index:${job.row.table}:${job.row.id}`, delayMs: INDEX_DELAY_MS } : { delayMs: 0 }
+}
+
+/** How long an index row waits for a newer change of its object before it is written. */
+export const INDEX_DELAY_MS = 1_000

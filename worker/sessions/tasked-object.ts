@@ -13,16 +13,17 @@
  * Besides events, a change may carry jobs (`Job`, worker/outbox/jobs.ts): work for other parts of
  * the system that must follow the change even if this object is evicted right after it, such as
  * upserting the search index row (D1) or opening the Payment object of a paid session. They are
- * written in the same batch as the change, run by the alarm straight after, and retried with
- * backoff (1 s doubling to 5 minutes) until they succeed. Jobs are idempotent and carry the change
- * number, so they may run more than once and in any order; they never hold back events, and events
- * never hold them back.
+ * written in the same batch as the change, run by the alarm straight after (an index row a moment
+ * later, replaced by a newer change's row while it waits: `jobPlace`), and retried with backoff
+ * (1 s doubling to 5 minutes) until they succeed. Jobs are idempotent and carry the change number,
+ * so they may run more than once and in any order; they never hold back events, and events never
+ * hold them back.
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../env.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
-import { JOB_HANDLERS, type Job } from '../outbox/jobs.ts'
+import { JOB_HANDLERS, jobPlace, type Job } from '../outbox/jobs.ts'
 import type { EventType } from '../webhooks/events.ts'
 import { signatureHeader, type WebhookEvent } from '../webhooks/sign.ts'
 import { numberVar } from '../env-vars.ts'
@@ -40,6 +41,8 @@ interface JobItem {
   readonly job: Job
   tries: number
   next: number
+  /** The change that queued it: a slot's newer change may replace it while it runs. */
+  readonly seq: number
 }
 
 /** An event to write with a change: its type and payload; the id comes from the change. */
@@ -126,9 +129,11 @@ export abstract class TaskedObject extends DurableObject<Env> {
       }
       tasks.webhook = Math.min(tasks.webhook ?? Infinity, Date.now())
     }
-    if (jobs.length > 0) {
-      for (const [i, job] of jobs.entries()) batch[`${JOBS}${String(seq).padStart(10, '0')}:${i}`] = { job, tries: 0, next: Date.now() } satisfies JobItem
-      tasks.jobs = Math.min(tasks.jobs ?? Infinity, Date.now())
+    for (const [i, job] of jobs.entries()) {
+      const { slot, delayMs } = jobPlace(job)
+      const next = Date.now() + delayMs
+      batch[`${JOBS}${slot ?? `${String(seq).padStart(10, '0')}:${i}`}`] = { job, tries: 0, next, seq } satisfies JobItem
+      tasks.jobs = Math.min(tasks.jobs ?? Infinity, next)
     }
     batch.tasks = tasks
     // No await between the two: workerd commits them together.
@@ -146,16 +151,27 @@ export abstract class TaskedObject extends DurableObject<Env> {
         next = Math.min(next, item.next)
         continue
       }
+      let failed: unknown
       try {
         await JOB_HANDLERS[item.job.kind](this.env, item.job as never)
-        await this.ctx.storage.delete(key)
       } catch (e) {
-        item.tries += 1
-        item.next = Date.now() + Math.min(JOB_MAX_BACKOFF_MS, JOB_RETRY_BASE_MS * 2 ** (item.tries - 1))
-        log.warn('job_retry', { job: item.job.kind, tries: item.tries, error: e })
-        await this.ctx.storage.put(key, item)
-        next = Math.min(next, item.next)
+        failed = e ?? new Error('job failed')
       }
+      // A newer change's job that took this slot meanwhile stays, to run in its turn.
+      const current = await this.ctx.storage.get<JobItem>(key)
+      if (current && current.seq !== item.seq) {
+        next = Math.min(next, current.next)
+        continue
+      }
+      if (failed === undefined) {
+        await this.ctx.storage.delete(key)
+        continue
+      }
+      item.tries += 1
+      item.next = Date.now() + Math.min(JOB_MAX_BACKOFF_MS, JOB_RETRY_BASE_MS * 2 ** (item.tries - 1))
+      log.warn('job_retry', { job: item.job.kind, tries: item.tries, error: failed })
+      await this.ctx.storage.put(key, item)
+      next = Math.min(next, item.next)
     }
     if (Number.isFinite(next)) await this.schedule('jobs', next)
   }
