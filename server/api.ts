@@ -2208,6 +2208,8 @@ export interface components {
             "shipping.street1"?: string;
             /** @description Turnstile token, when the deployment asks for one */
             turnstileToken?: string;
+            /** @description The page that started the payment (the widget sends it): the result page after 3-D Secure links back to it when the session has no returnUrl */
+            returnPage?: string;
         };
         /** @description The saved card of the session: its CVV */
         SavedCardPayRequest: {
@@ -2215,6 +2217,8 @@ export interface components {
             "card.cvv": string;
             /** @description Turnstile token, when the deployment asks for one */
             turnstileToken?: string;
+            /** @description The page that started the payment (the widget sends it): the result page after 3-D Secure links back to it when the session has no returnUrl */
+            returnPage?: string;
         };
         QrVerifyRequest: {
             /** @description 3 to 64 letters, digits or ._@+- */

@@ -57,3 +57,14 @@ export async function unanswered(endpointOrigin: string): Promise<{ code: 'origi
     ? { code: 'origin_not_allowed', message: `This page's origin (${location.origin}) is not allowed for this checkout.` }
     : { code: 'network_error', message: `The payment service at ${endpointOrigin} could not be reached.` }
 }
+
+/**
+ * This page's origin and path, for the Worker's result page after 3-D Secure to link back to when
+ * the merchant named no `returnUrl`. Never its query or fragment, which may hold what the page
+ * was handed (a client secret, an order token). Nothing for a page that is not http(s) or whose
+ * path is too long for the Worker to take (the payment goes on without it).
+ */
+export function startingPage(): string | undefined {
+  const url = location.origin + location.pathname
+  return /^https?:\/\//.test(url) && url.length <= 2048 ? url : undefined
+}

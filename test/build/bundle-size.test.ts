@@ -56,9 +56,11 @@ describe('widget bundles', () => {
   // of them (locale resolution with Intl.Locale, the ICU plural formatter, the methods message,
   // direction) is about 1.1 KB, of which the build's cuts won back everything but ~0.7 KB: the
   // frame runs the merchant page's entry too (the inline checkout's shared code lives there), so
-  // the host's own code is part of its count. bench/README.md.
-  it('the card frame: its document and all its scripts (the lists loaded after the first render too) are at most 22 KB brotli', () => {
-    expect(m.frameDocument.brotli).toBeLessThanOrEqual(22 * KB)
+  // the host's own code is part of its count. 22 KB until the page that started a payment went with
+  // it (the link back after 3-D Secure: the init message's page, its check, the pay body's field),
+  // 0.1 KB on the frame, which already sat at 21.9. bench/README.md.
+  it('the card frame: its document and all its scripts (the lists loaded after the first render too) are at most 23 KB brotli', () => {
+    expect(m.frameDocument.brotli).toBeLessThanOrEqual(23 * KB)
     expect(m.frameDocument.files).toEqual(expect.arrayContaining(['chunks/frame-page.js', 'chunks/lists.js']))
     expect(m.frameDocument.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f))).toBe(false)
   })

@@ -59,10 +59,11 @@ describe('<pay-checkout> on a shop page of its own origin', () => {
     await page.close()
   })
 
-  it('3-D Secure without a returnUrl ends on a styled page with the result and a link back to the shop', async () => {
+  it('3-D Secure without a returnUrl ends on a styled page with the result and a link back to the page that started the payment', async () => {
     const s = await session()
     const page = await m.browser.newPage({ viewport: { width: 600, height: 700 } })
-    await page.goto(m.url(s))
+    // The shop's checkout page is not its root; its query carries the client secret.
+    await page.goto(m.url(s).replace(`${shop}/?`, `${shop}/cart/checkout?`))
     await seen(page, 'pay-ready')
     const frame = page.frameLocator('pay-checkout iframe')
     await frame.locator('[part=amount]').waitFor()
@@ -77,10 +78,11 @@ describe('<pay-checkout> on a shop page of its own origin', () => {
     await page.waitForURL(/\/v1\/return\//, { timeout: 20_000 })
     await page.locator('main h1').waitFor()
     expect(await page.locator('main h1').textContent()).toMatch(/Payment successful|We are confirming your payment/)
-    expect(await page.locator('a.back').getAttribute('href')).toBe(`${shop}/`)
+    // The frame had the page from the element: its path, never its query (the secret).
+    expect(await page.locator('a.back').getAttribute('href')).toBe(`${shop}/cart/checkout`)
     await page.screenshot({ path: join(SCREENSHOTS, 'return-light.png') })
     await page.locator('a.back').click()
-    await page.waitForURL(`${shop}/`)
+    await page.waitForURL(`${shop}/cart/checkout`)
     await page.close()
   })
 

@@ -7,6 +7,7 @@ describe('card frame messages', () => {
   const ok = [
     { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: {} },
     { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: { '--pay-accent': '#7a1fa2', '--pay-radius': '2px', '--pay-font': "'Inter', sans-serif" } },
+    { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: {}, page: 'https://shop.example/checkout' },
     { channel: CHANNEL, type: 'submit' },
     { channel: CHANNEL, type: 'method', method: 'saved-card' },
   ]
@@ -23,6 +24,10 @@ describe('card frame messages', () => {
     { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: { color: 'red' } },
     { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'neon', collectShipping: false, style: {} },
     { channel: CHANNEL, type: 'init', clientSecret: 1, locale: 'de', theme: 'dark', collectShipping: false, style: {} },
+    // The page: an http(s) origin and path only, never a query or fragment (they may hold the secret).
+    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: {}, page: 'https://shop.example/?client-secret=cs_x_secret_y' },
+    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: {}, page: 'javascript:alert(1)' },
+    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: {}, page: null },
     { channel: CHANNEL, type: 'toString' },
     { channel: CHANNEL, type: '__proto__' },
   ]

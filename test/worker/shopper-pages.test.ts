@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { FRAME_SCRIPTS } from '../../widget/card-frame/preload.ts'
 import { browser, call, createSession, ORIGIN, pay } from './api.ts'
+import { chargesFor } from './helpers.ts'
 
 describe('the card frame page', () => {
   it('preloads every script the frame needs, and the locale named in its URL', async () => {
@@ -39,6 +40,25 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
     expect(page.text).toMatch(/<h1>(We are confirming your payment|Payment declined|Payment successful)<\/h1>/)
     expect(page.text).toContain(`<a class="back" href="${ORIGIN}/">Back to the shop</a>`)
     expect(page.text).not.toContain('Payment status:')
+  })
+
+  it('links back to the page that started the payment when the widget sent it: its path, never its query or fragment', async () => {
+    const s = await createSession()
+    const started = await pay(s, '4000000000003220', undefined, { returnPage: `${ORIGIN}/checkout/step-2?secret=cs_x_secret_y#pay` })
+    expect(started.body.status).toBe('action_required')
+    const page = await call(`/v1/return/${s.id}`)
+    expect(page.text).toContain(`<a class="back" href="${ORIGIN}/checkout/step-2">Back to the shop</a>`)
+    expect(page.text).not.toContain('secret=')
+  })
+
+  it('refuses a starting page on an origin the checkout does not allow, naming the field, before any gateway call', async () => {
+    for (const returnPage of ['https://evil.example/phish', 'javascript:alert(1)', 'not a url']) {
+      const s = await createSession()
+      const res = await pay(s, '4000000000003220', undefined, { returnPage })
+      expect(res.status, returnPage).toBe(400)
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', fields: [{ field: 'returnPage' }] })
+      expect(await chargesFor(s.mtid)).toBe(0)
+    }
   })
 })
 

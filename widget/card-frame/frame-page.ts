@@ -69,6 +69,8 @@ if (!parentOrigin) {
       // Set through the CSSOM (allowed by the frame's style-src 'self'), values already checked.
       for (const [name, value] of Object.entries(m.style)) el.style.setProperty(name, value)
       // Inside the frame the checkout is inline: this page is the isolation.
+      // The merchant page's URL, not this frame's: the link back after 3-D Secure ('' sends none).
+      el.startingPage = m.page ?? ''
       el.clientSecret = m.clientSecret
     } else if (m.type === 'submit') {
       el.submit()

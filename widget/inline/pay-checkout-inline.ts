@@ -13,7 +13,7 @@ import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
 import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
 import { direction, en, format, formatMoney, isolateLtr, loadMessages, resolveLocale, type MessageKey, type Messages } from '../i18n/index.ts'
-import { followRedirect, unanswered } from '../navigate.ts'
+import { followRedirect, startingPage, unanswered } from '../navigate.ts'
 import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
 
 /** For the element's own messages when the frame cannot be shown. */
@@ -125,6 +125,12 @@ export class PayCheckoutInline extends LitElement {
    * the others render in the merchant page's element.
    */
   declare only: 'card' | ''
+  /**
+   * The page that started the payment, sent with it (the result page after 3-D Secure links back
+   * to it): this page's own; in the card frame, the merchant page's, from the host.
+   * @internal
+   */
+  startingPage = startingPage()
 
   constructor() {
     super()
@@ -397,7 +403,7 @@ export class PayCheckoutInline extends LitElement {
     this.notice = ''
     this.attemptKey ??= crypto.randomUUID()
     this.dispatchEvent(new PaySubmitEvent({ flow: this.current }))
-    const result = await this.api.pay(fields, this.attemptKey)
+    const result = await this.api.pay(this.startingPage ? { ...fields, returnPage: this.startingPage } : fields, this.attemptKey)
     this.inFlight = false
     if (!result.ok && result.error.status === 0) {
       // No answer: the same key is sent again on retry, so the charge cannot happen twice.

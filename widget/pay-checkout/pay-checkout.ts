@@ -10,7 +10,7 @@ import type { CardBrand } from '../../shared/card.ts'
 import { CHANNEL, isSafeCssValue, parseFrameMessage, THEME_PROPERTIES, type ParentToFrame } from '../card-frame/messages.ts'
 import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
-import { followRedirect, unanswered } from '../navigate.ts'
+import { followRedirect, startingPage, unanswered } from '../navigate.ts'
 import type { FrameMethods } from './methods.ts'
 
 /** How long after the frame's `load` event its script must have said hello: else it was refused. */
@@ -288,7 +288,8 @@ export class PayCheckout extends HTMLElement {
   private sendInit(): void {
     if (this.initSent) return
     this.initSent = true
-    this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale(), theme: this.theme, collectShipping: this.collectShipping, style: this.themeProperties() })
+    const page = startingPage()
+    this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale(), theme: this.theme, collectShipping: this.collectShipping, style: this.themeProperties(), ...(page ? { page } : {}) })
   }
 
   /** The page's `--pay-*` values, for the frame (styles cannot cross into another origin). */

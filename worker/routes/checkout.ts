@@ -97,7 +97,7 @@ async function admit(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayR
   if (originRefused(req.origin, req.secFetchSite, access?.origins ?? [], c.env)) return refuseOrigin(c)
   if (req.origin !== undefined) c.header('Access-Control-Allow-Origin', req.origin)
   if (!access?.view) return noSuchCheckout(c)
-  const input = await payInputOf(access.view, req, c.env)
+  const input = await payInputOf(access.view, access.origins, req, c.env)
   if (!input.ok) return sendReply(c, input.error)
   return (await turnstilePasses(c.env, req.body.ok ? req.body.value.turnstileToken : undefined, req.ip)) ? ADMITTED : BOT_CHECK_FAILED
 }

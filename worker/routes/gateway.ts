@@ -16,6 +16,7 @@ import { checksum } from '../gateway/checksum.ts'
 import { log } from '../log.ts'
 import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 import { effectiveOrigins } from '../sessions/access.ts'
+import { pageOn } from '../sessions/pay-request.ts'
 
 export const gateway = new Hono<{ Bindings: Env }>()
 
@@ -81,10 +82,12 @@ gateway.on(
     url.searchParams.set('status', confirmed.status)
     return c.redirect(url.toString(), 303)
   }
-  // No returnUrl: a page of our own with the result and a way back to the shop (the session's
-  // allowed origin: the page that started the payment is on it).
-  const origins = SESSION_ID.test(id) ? effectiveOrigins((await sessionStub(c.env, id).access(undefined))?.origins ?? [], c.env) : []
-  const back = origins.find((o) => /^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(o))
+  // No returnUrl: a page of our own with the result and a way back: the page that started the
+  // payment (the widget sent it; on an allowed origin), else the root of the session's origin.
+  const sessionOrigins = SESSION_ID.test(id) ? ((await sessionStub(c.env, id).access(undefined))?.origins ?? []) : []
+  const page = 'returnPage' in confirmed && confirmed.returnPage ? pageOn(confirmed.returnPage, sessionOrigins, c.env) : null
+  const root = effectiveOrigins(sessionOrigins, c.env).find((o) => /^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(o))
+  const back = page ?? (root ? `${root}/` : undefined)
   c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
   c.header('Cache-Control', 'no-store')
   return c.html(returnPage(confirmed.status, back))
@@ -102,7 +105,7 @@ const WAITING: [string, string, 'wait'] = ['We are confirming your payment', 'Yo
 /** The shopper's page after 3-D Secure when the merchant named no `returnUrl`: the result, styled, and a link back. */
 function returnPage(status: string, back: string | undefined): string {
   const [title, text, tone] = RESULT[status] ?? WAITING
-  const link = back ? `<a class="back" href="${escape(back)}/">Back to the shop</a>` : '<p class="hint">You can close this window and return to the shop.</p>'
+  const link = back ? `<a class="back" href="${escape(back)}">Back to the shop</a>` : '<p class="hint">You can close this window and return to the shop.</p>'
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
 <style>
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}

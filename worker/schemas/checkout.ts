@@ -18,6 +18,14 @@ import { browser, errors, idempotencyKey, json, pathParams, ref } from './doc.ts
 
 const turnstileToken = v.optional(described(v.string('format'), 'the Turnstile widget token', { description: 'Turnstile token, when the deployment asks for one' }))
 
+/** Where the shopper started: the link back on the result page after 3-D Secure when there is no `returnUrl`. */
+export const RETURN_PAGE_EXPECTED = 'the http(s) URL of the page that started the payment, on one of the checkout’s allowed origins'
+const returnPage = v.optional(
+  described(v.pipe(v.string('format'), v.maxLength(2048, 'length'), v.regex(/^https?:\/\/[^\s]+$/, 'format')), RETURN_PAGE_EXPECTED, {
+    description: 'The page that started the payment (the widget sends it): the result page after 3-D Secure links back to it when the session has no returnUrl',
+  }),
+)
+
 /** Cross-field rules of the table (CVV length by brand, expiry date, phone with its code), on the fields that passed. */
 const crossField = v.rawCheck<Record<string, string | undefined>>(({ dataset, addIssue }) => {
   const body = dataset.value as Record<string, unknown>
@@ -33,6 +41,7 @@ export const cardPayBody = v.pipe(
   v.strictObject({
     ...Object.fromEntries(CARD_FIELDS.map((f) => [f.field.wire, f.use === 'R' ? field(f.name) : v.optional(field(f.name))])),
     turnstileToken,
+    returnPage,
   } as Record<string, v.GenericSchema<unknown, string | undefined>>),
   crossField,
   v.metadata({ ref: 'CardPayRequest', description: "A new card: card fields, the customer (the session's customer fills what is left out) and optional shipping" }),
@@ -41,8 +50,8 @@ export const cardPayBody = v.pipe(
 /** Saved card: the CVV only, its length by the saved card's brand. */
 export const savedCardPayBody = (brand?: CardBrand) =>
   v.pipe(
-    v.strictObject({ 'card.cvv': field('cvv'), turnstileToken }),
-    v.rawCheck<{ 'card.cvv': string; turnstileToken?: string }>(({ dataset, addIssue }) => {
+    v.strictObject({ 'card.cvv': field('cvv'), turnstileToken, returnPage }),
+    v.rawCheck<{ 'card.cvv': string; turnstileToken?: string; returnPage?: string }>(({ dataset, addIssue }) => {
       const body = dataset.value as Record<string, unknown>
       const cvv = body['card.cvv']
       if (brand && typeof cvv === 'string' && !failed(dataset.issues, 'card.cvv') && cvv.length !== cvvLength(brand)) report(addIssue, body, 'card.cvv', 'length', `${cvvLength(brand)} digits for this card`)

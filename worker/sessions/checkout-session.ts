@@ -59,6 +59,8 @@ export interface PayInput {
   readonly cardHash?: string
   /** Attempts allowed per card in ten minutes, across sessions. */
   readonly velocityLimit: number
+  /** The page that started the payment, on an allowed origin: the result page's link back. */
+  readonly returnPage?: string
 }
 
 interface IdemEntry {
@@ -277,7 +279,7 @@ export class CheckoutSession extends TaskedObject {
     const s = await this.load()
     if (originRefused(req.origin, req.secFetchSite, s?.allowedOrigins ?? [], this.env)) return { access: 'origin_refused' }
     if (!s || !(await secretMatches(req.secret, s.clientSecretHash))) return { access: 'not_found' }
-    const input = await payInputOf(checkoutView(s, Date.now()), req, this.env)
+    const input = await payInputOf(checkoutView(s, Date.now()), s.allowedOrigins, req, this.env)
     if (!input.ok) return { access: 'granted', reply: input.error }
     const replay = await this.idempotent(input.value.idempotencyKey, input.value.fingerprint)
     if (replay) return { access: 'granted', reply: replay }
@@ -298,6 +300,7 @@ export class CheckoutSession extends TaskedObject {
       const { allowed } = await this.ctx.blockConcurrencyWhile(() => velocity.hit(input.velocityLimit, 10 * MINUTE_MS))
       if (!allowed) return fail('too_many_attempts', 'Too many attempts with this card. Please try later.')
     }
+    if (input.returnPage) s.returnPage = input.returnPage
     await this.begin(s, input.idempotencyKey, input.fingerprint, input.method)
 
     const common = {
@@ -499,7 +502,7 @@ export class CheckoutSession extends TaskedObject {
    * return-triggered inquiry per interval (R28): a return inside the interval waits for the next
    * slot and shares it with every other return waiting, so a burst costs at most two inquiries.
    */
-  async confirmReturn(): Promise<{ status: Status; returnUrl?: string } | undefined> {
+  async confirmReturn(): Promise<{ status: Status; returnUrl?: string; returnPage?: string } | undefined> {
     const s = await this.load()
     if (!s) return undefined
     if (isInFlight(s.status)) {
@@ -514,7 +517,7 @@ export class CheckoutSession extends TaskedObject {
         })
       await this.returnInquiry
     }
-    return { status: checkoutView(s, Date.now()).status, ...(s.returnUrl ? { returnUrl: s.returnUrl } : {}) }
+    return { status: checkoutView(s, Date.now()).status, ...(s.returnUrl ? { returnUrl: s.returnUrl } : {}), ...(s.returnPage ? { returnPage: s.returnPage } : {}) }
   }
 
   // ---- notifications -------------------------------------------------------------------------

@@ -73,7 +73,7 @@ export function parsePayBody(
   flow: 'card' | 'saved-card',
   prefill: Partial<Record<'givenName' | 'surname' | 'email' | 'phone' | 'telnocc', string | undefined>> | undefined,
   savedBrand: CardBrand | undefined,
-): Result<ShopperFields, { code: 'param_mismatch' | 'invalid_request'; fields: FieldError[] }> {
+): Result<{ shopper: ShopperFields; returnPage?: string }, { code: 'param_mismatch' | 'invalid_request'; fields: FieldError[] }> {
   const body = flatten(raw)
   const fixed = Object.keys(body).filter((k) => SESSION_FIXED_KEYS.has(k))
   if (fixed.length > 0) return err({ code: 'param_mismatch', fields: fixed.map((field) => ({ field, code: 'mismatch' as const, expected: 'set by the checkout session, not the browser' })) })
@@ -89,7 +89,7 @@ export function parsePayBody(
     const value = values[REQUEST_FIELDS[n].wire]
     if (value !== undefined) out[n] = value
   }
-  return ok(out)
+  return ok({ shopper: out, ...(values.returnPage ? { returnPage: values.returnPage } : {}) })
 }
 
 /** QR step 1 (worker/schemas/checkout.ts): the wallet id, and the name and email the session does not have. */

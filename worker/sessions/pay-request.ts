@@ -13,6 +13,8 @@ import { flatten } from '../../shared/validate.ts'
 import type { Env } from '../env.ts'
 import { derivedKey, hmacHex, sha256Hex } from '../ids.ts'
 import type { PayInput } from './checkout-session.ts'
+import { RETURN_PAGE_EXPECTED } from '../schemas/checkout.ts'
+import { originAllowed } from './access.ts'
 import { parsePayBody } from './parse-input.ts'
 import { fail, type Reply } from './reply.ts'
 import type { CheckoutView } from './types.ts'
@@ -40,7 +42,7 @@ export type PayAnswer =
   | { readonly access: 'granted'; readonly reply: Reply; /** Seconds, for `Retry-After`. */ readonly retryAfter?: string }
 
 /** The request's own checks against the session's view: the attempt, or the refusal. */
-export async function payInputOf(view: CheckoutView, req: PayRequest, env: Env): Promise<Result<PayInput, Reply>> {
+export async function payInputOf(view: CheckoutView, sessionOrigins: readonly string[], req: PayRequest, env: Env): Promise<Result<PayInput, Reply>> {
   const card = view.methods.includes('card')
   const saved = view.methods.includes('saved-card')
   if (!card && !saved) return err(fail('forbidden', 'This checkout does not offer card payments.'))
@@ -54,7 +56,10 @@ export async function payInputOf(view: CheckoutView, req: PayRequest, env: Env):
     const message = parsed.error.code === 'param_mismatch' ? 'The amount, currency and order are fixed by the checkout session.' : 'Some fields are missing or invalid.'
     return err(fail(parsed.error.code, message, parsed.error.fields))
   }
-  const shopper = parsed.value
+  const { shopper, returnPage } = parsed.value
+  // Only a page on an origin this checkout allows: the result page links there (no open redirect).
+  const page = returnPage === undefined ? undefined : pageOn(returnPage, sessionOrigins, env)
+  if (page === null) return err(fail('invalid_request', 'Some fields are missing or invalid.', [{ field: 'returnPage', code: 'invalid_value', expected: RETURN_PAGE_EXPECTED }]))
   // A keyed hash of the card number: the velocity key and the idempotency fingerprint (R11, R15).
   // The key is derived once per isolate, not per request.
   const pepper = await derivedKey(env.SECURE_KEY, 'pay-checkout card fingerprint v1')
@@ -63,7 +68,7 @@ export async function payInputOf(view: CheckoutView, req: PayRequest, env: Env):
     .filter(([k]) => k !== 'cardNumber' && k !== 'cvv')
     .sort(([a], [b]) => a.localeCompare(b))
   const fingerprint = await sha256Hex(JSON.stringify({ canonical, cardHash, brand: detectBrand(shopper.cardNumber ?? '') ?? null }))
-  return ok({ method, idempotencyKey: req.idempotencyKey, fingerprint, shopper, ip: req.ip, velocityLimit: req.velocityLimit, ...(cardHash ? { cardHash } : {}) })
+  return ok({ method, idempotencyKey: req.idempotencyKey, fingerprint, shopper, ip: req.ip, velocityLimit: req.velocityLimit, ...(cardHash ? { cardHash } : {}), ...(page ? { returnPage: page } : {}) })
 }
 
 /**
@@ -83,4 +88,18 @@ export function paused(until: number, now = Date.now()): Admission {
 export const BOT_CHECK_FAILED: Admission = {
   ok: false,
   reply: fail('forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value', expected: 'a fresh token from the Turnstile widget on this page' }]),
+}
+
+/**
+ * The page as a link: its origin and path only (a query or fragment may hold what the page was
+ * handed, such as the client secret: never stored), and only on an allowed origin (else null).
+ */
+export function pageOn(url: string, sessionOrigins: readonly string[], env: Env): string | null {
+  try {
+    const u = new URL(url)
+    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !originAllowed(u.origin, sessionOrigins, env)) return null
+    return u.origin + u.pathname
+  } catch {
+    return null
+  }
 }

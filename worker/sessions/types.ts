@@ -118,6 +118,8 @@ export interface SessionRecord extends SessionInput {
   status: Status
   updatedAt: number
   attempts: Attempt[]
+  /** The page the latest card attempt started on (its origin allowed): the 3-D Secure result page links back to it. */
+  returnPage?: string
   paymentId?: string
   createdRegistrationId?: string
   resultCode?: string
