@@ -20,11 +20,12 @@ export interface Shop {
   stop(): Promise<void>
 }
 
-export async function openShop(): Promise<Shop> {
+/** `vars`: product Worker variables over the defaults below (e.g. a lower `CARD_VELOCITY_LIMIT`). */
+export async function openShop(options: { vars?: Record<string, string> } = {}): Promise<Shop> {
   const state = mkdtempSync(join(tmpdir(), 'pay-e2e-'))
   const stack = await startDemoStack({
     stateDir: state,
-    vars: { GATEWAY_TIMEOUT_MS: '2000', INQUIRY_BASE_MS: '500', WEBHOOK_RETRY_BASE_MS: '300', CARD_VELOCITY_LIMIT: '1000' },
+    vars: { GATEWAY_TIMEOUT_MS: '2000', INQUIRY_BASE_MS: '500', WEBHOOK_RETRY_BASE_MS: '300', CARD_VELOCITY_LIMIT: '1000', ...options.vars },
     sandboxVars: { SANDBOX_PENDING_DELAY_MS: '1000', SANDBOX_SLOW_MS: '4000' },
   })
   const browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true })
