@@ -42,6 +42,8 @@ describe('card frame messages', () => {
     expect(parseFrameMessage({ channel: CHANNEL, type: 'result', status: 'succeeded', paymentId: '1', brand: 'visa', last4: '4111111111111111', attemptsRemaining: 2 })).to.equal(undefined)
     expect(parseFrameMessage({ channel: CHANNEL, type: 'change', valid: true, brand: 'visa', number: '4111111111111111' })).to.equal(undefined)
     expect(parseFrameMessage({ channel: CHANNEL, type: 'resize', height: -1 })).to.equal(undefined)
+    expect(parseFrameMessage({ channel: CHANNEL, type: 'submitted', flow: 'card' })).to.not.equal(undefined)
+    expect(parseFrameMessage({ channel: CHANNEL, type: 'submitted', flow: 'card', number: '4111111111111111' })).to.equal(undefined)
     // The methods of a session with several: known names only, each once, nothing else.
     expect(parseFrameMessage({ channel: CHANNEL, type: 'methods', methods: ['card', 'qr'], method: null })).to.not.equal(undefined)
     expect(parseFrameMessage({ channel: CHANNEL, type: 'methods', methods: ['card', 'qr'], method: 'qr' })).to.not.equal(undefined)

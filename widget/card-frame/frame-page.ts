@@ -82,6 +82,7 @@ if (!parentOrigin) {
   })
   el.addEventListener('pay-ready', (e) => post({ type: 'ready', flow: e.detail.flow, status: e.detail.status }))
   el.addEventListener('pay-change', (e) => post({ type: 'change', valid: e.detail.valid, brand: e.detail.brand }))
+  el.addEventListener('pay-submit', (e) => post({ type: 'submitted', flow: e.detail.flow }))
   el.addEventListener('methods-change', (e) => {
     const d = (e as CustomEvent<{ methods: string[]; method: string | null }>).detail
     post({ type: 'methods', methods: [...d.methods], method: d.method })

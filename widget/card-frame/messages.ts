@@ -36,6 +36,8 @@ export type FrameToParent =
   | { channel: typeof CHANNEL; type: 'loaded' }
   | { channel: typeof CHANNEL; type: 'ready'; flow: string; status: string }
   | { channel: typeof CHANNEL; type: 'change'; valid: boolean; brand: string | null }
+  /** The shopper submitted (the page's `pay-submit`): the button is busy, a request is on its way. */
+  | { channel: typeof CHANNEL; type: 'submitted'; flow: string }
   | { channel: typeof CHANNEL; type: 'resize'; height: number }
   | { channel: typeof CHANNEL; type: 'result'; status: string; paymentId: string | null; brand: string | null; last4: string | null; attemptsRemaining: number | null }
   | { channel: typeof CHANNEL; type: 'action'; redirect: Redirect }
@@ -87,6 +89,7 @@ const FRAME_TO_PARENT: Record<string, Shape> = {
   loaded: {},
   ready: { flow: str(20), status: str(20) },
   change: { valid: bool, brand: nullable(str(20)) },
+  submitted: { flow: str(20) },
   resize: { height: count },
   result: { status: str(20), paymentId: nullable(str(64)), brand: nullable(str(20)), last4: nullable(last4), attemptsRemaining: nullable(count) },
   action: { redirect },

@@ -8,7 +8,7 @@
  */
 import type { CardBrand } from '../../shared/card.ts'
 import { CHANNEL, isSafeCssValue, parseFrameMessage, THEME_PROPERTIES, type ParentToFrame } from '../card-frame/messages.ts'
-import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
+import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
 import { followRedirect, startingPage, unanswered } from '../navigate.ts'
 import type { FrameMethods } from './methods.ts'
@@ -377,6 +377,9 @@ export class PayCheckout extends HTMLElement {
         break
       case 'change':
         this.dispatchEvent(new PayChangeEvent({ valid: m.valid, brand: (m.brand as CardBrand | null) ?? null }))
+        break
+      case 'submitted':
+        this.dispatchEvent(new PaySubmitEvent({ flow: m.flow }))
         break
       case 'resize':
         this.frame.height = String(Math.min(m.height, 4000))
