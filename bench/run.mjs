@@ -160,8 +160,10 @@ async function timeToReady(worker) {
   const [session] = await newSessions(worker, 1, 1, origin)
   const fields = ['Card number', 'Expiry date (MM / YY)', 'Security code', 'First name', 'Last name', 'Email', 'Phone country code', 'Phone']
   const plain = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title><script type="module" src="/plain.js"></script></head><body><form>${fields.map((f, i) => `<label for="f${i}">${f}</label><input id="f${i}">`).join('')}<button>Pay €10.00</button></form></body></html>`
+  // As the README's embedding section has it: inline mode adds the inline checkout's modulepreload.
+  const preload = (isolation) => (isolation === 'inline' ? `<link rel="modulepreload" href="${worker.url}/widget/chunks/pay-checkout-inline.js">` : '')
   const ours = (isolation) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script type="module" src="/ours.js"></script><script type="module" src="${worker.url}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${worker.url}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="${isolation}"></pay-checkout></body></html>`
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script type="module" src="/ours.js"></script>${preload(isolation)}<script type="module" src="${worker.url}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${worker.url}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="${isolation}"></pay-checkout></body></html>`
   const files = {
     '/plain.html': ['text/html', plain],
     '/frame.html': ['text/html', ours('frame')],

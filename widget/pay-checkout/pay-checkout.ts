@@ -226,7 +226,8 @@ export class PayCheckout extends HTMLElement {
     // The client secret goes in by message, never in the URL (it would reach logs and Referers).
     frame.src = `${origin}/frame/${encodeURIComponent(this.session)}?${q}`
     frame.addEventListener('load', () => {
-      // Posted at once: the frame's script has run by its load event, so it is listening.
+      // Posted at once, though the frame's own script (a dynamic import of its entry) may not be
+      // listening yet: it posts `loaded` when it is, and gets the init again then.
       this.sendInit()
       clearTimeout(this.watchdog)
       this.watchdog = setTimeout(() => void (this.heard ? undefined : this.refused()), FRAME_GRACE_MS)
