@@ -60,11 +60,12 @@ export async function unanswered(endpointOrigin: string): Promise<{ code: 'origi
 
 /**
  * This page's origin and path, for the Worker's result page after 3-D Secure to link back to when
- * the merchant named no `returnUrl`. Never its query or fragment, which may hold what the page
- * was handed (a client secret, an order token). Nothing for a page that is not http(s) or whose
- * path is too long for the Worker to take (the payment goes on without it).
+ * the merchant named no `returnUrl`. Never its query, fragment or `;` parameters, which may hold
+ * what the page was handed (a client secret, a session id). Nothing for a page that is not http(s)
+ * (a blob: or srcdoc page) or whose path is too long for the Worker to take.
  */
 export function startingPage(): string | undefined {
-  const url = location.origin + location.pathname
-  return /^https?:\/\//.test(url) && url.length <= 2048 ? url : undefined
+  const u = new URL(location.href)
+  const url = u.origin + (u.pathname.split(';')[0] ?? '')
+  return /^https?:$/.test(u.protocol) && url.length <= 2048 ? url : undefined
 }

@@ -7,7 +7,7 @@ describe('card frame messages', () => {
   const ok = [
     { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: {} },
     { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: { '--pay-accent': '#7a1fa2', '--pay-radius': '2px', '--pay-font': "'Inter', sans-serif" } },
-    { channel: CHANNEL, type: 'init', clientSecret: 'cs_x_secret_y', locale: 'de', theme: 'dark', collectShipping: false, style: {}, page: 'https://shop.example/checkout' },
+    { channel: CHANNEL, type: 'page', page: 'https://shop.example/checkout' },
     { channel: CHANNEL, type: 'submit' },
     { channel: CHANNEL, type: 'method', method: 'saved-card' },
   ]
@@ -24,10 +24,13 @@ describe('card frame messages', () => {
     { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: { color: 'red' } },
     { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'neon', collectShipping: false, style: {} },
     { channel: CHANNEL, type: 'init', clientSecret: 1, locale: 'de', theme: 'dark', collectShipping: false, style: {} },
-    // The page: an http(s) origin and path only, never a query or fragment (they may hold the secret).
-    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: {}, page: 'https://shop.example/?client-secret=cs_x_secret_y' },
-    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: {}, page: 'javascript:alert(1)' },
-    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: {}, page: null },
+    // The page: an http(s) origin and path only, never a query, fragment or `;` parameters (they
+    // may hold the secret), and in a message of its own (an init with one more key is refused).
+    { channel: CHANNEL, type: 'page', page: 'https://shop.example/?client-secret=cs_x_secret_y' },
+    { channel: CHANNEL, type: 'page', page: 'https://shop.example/checkout;jsessionid=abc' },
+    { channel: CHANNEL, type: 'page', page: 'javascript:alert(1)' },
+    { channel: CHANNEL, type: 'page' },
+    { channel: CHANNEL, type: 'init', clientSecret: 'x', locale: 'de', theme: 'dark', collectShipping: false, style: {}, page: 'https://shop.example/checkout' },
     { channel: CHANNEL, type: 'toString' },
     { channel: CHANNEL, type: '__proto__' },
   ]

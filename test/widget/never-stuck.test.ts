@@ -244,6 +244,55 @@ describe('a 390 px phone', () => {
   })
 })
 
+describe('3-D Secure without a returnUrl', () => {
+  it('inline: the pay tells the Worker which page started it (origin and path, never the query), for the result page to link back to', async () => {
+    const { el } = await mount()
+    await fill(el, { number: '4000000000003220' })
+    const sent: Record<string, unknown>[] = []
+    const real = window.fetch
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      if (String(req instanceof Request ? req.url : req).endsWith('/pay')) sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>)
+      return real(req, init)
+    }
+    try {
+      // The bank's page is not followed here: the element announces it, the test keeps the page.
+      el.addEventListener('pay-action', (e) => e.preventDefault(), { once: true })
+      const action = oneEvent(el, 'pay-action')
+      payButton(el).click()
+      expect((await action).detail.redirect.url).to.contain('/acs/')
+    } finally {
+      window.fetch = real
+    }
+    expect(sent.length).to.equal(1)
+    expect(sent[0]?.returnPage).to.equal(location.origin + location.pathname)
+    expect(String(sent[0]?.returnPage)).to.not.contain('?')
+  })
+
+  it('inline: a Worker that refuses the page (an earlier release, or a page it will not link to) still takes the payment: once more without it, same key', async () => {
+    const { el } = await mount()
+    await fill(el)
+    const sent: { body: Record<string, unknown>; key: string | null }[] = []
+    const real = window.fetch
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      if (!String(req instanceof Request ? req.url : req).endsWith('/pay')) return real(req, init)
+      const body = JSON.parse(String(init?.body)) as Record<string, unknown>
+      sent.push({ body, key: new Headers(init?.headers).get('Idempotency-Key') })
+      // As a Worker without the field answers: the strict body schema names the unknown key.
+      if ('returnPage' in body) return new Response(JSON.stringify({ error: { code: 'invalid_request', message: 'Some fields are missing or invalid.', fields: [{ field: 'returnPage', code: 'unknown', expected: 'no such field' }] } }), { status: 400, headers: { 'Content-Type': 'application/json' } })
+      return real(req, init)
+    }
+    try {
+      const paid = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      await paid
+    } finally {
+      window.fetch = real
+    }
+    expect(sent.map((s) => 'returnPage' in s.body)).to.deep.equal([true, false])
+    expect(sent[1]?.key).to.equal(sent[0]?.key)
+  })
+})
+
 describe('what the shopper sees', () => {
   it('a declined QR wallet says the wallet payment was declined, not the card', async () => {
     const { el } = await mount({ flow: 'qr', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })

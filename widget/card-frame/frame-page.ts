@@ -56,6 +56,9 @@ if (!parentOrigin) {
   // this frame shows the card form only.
   el.picker = false
   el.only = 'card'
+  // The page that started a payment is the merchant's, which the host tells (a `page` message),
+  // never this frame's own: without one, none is sent.
+  el.startingPage = ''
   let started = false
   window.addEventListener('message', (e: MessageEvent) => {
     if (e.source !== window.parent || e.origin !== parentOrigin) return
@@ -69,9 +72,9 @@ if (!parentOrigin) {
       // Set through the CSSOM (allowed by the frame's style-src 'self'), values already checked.
       for (const [name, value] of Object.entries(m.style)) el.style.setProperty(name, value)
       // Inside the frame the checkout is inline: this page is the isolation.
-      // The merchant page's URL, not this frame's: the link back after 3-D Secure ('' sends none).
-      el.startingPage = m.page ?? ''
       el.clientSecret = m.clientSecret
+    } else if (m.type === 'page') {
+      el.startingPage = m.page
     } else if (m.type === 'submit') {
       el.submit()
     } else if (m.type === 'reset') {

@@ -18,9 +18,13 @@ export type ParentToFrame =
       collectShipping: boolean
       /** The page's `--pay-*` custom properties, which cannot cross into the frame by CSS. */
       style: Record<string, string>
-      /** The page's origin and path: where the result page after 3-D Secure links back to. Absent from an older page script. */
-      page?: string
     }
+  /**
+   * The page's origin and path, where the result page after 3-D Secure links back to. A message of
+   * its own, after `init`: a frame of another release ignores a type it does not know, where it
+   * would refuse an `init` with a key it does not know (and never start).
+   */
+  | { channel: typeof CHANNEL; type: 'page'; page: string }
   | { channel: typeof CHANNEL; type: 'submit' }
   | { channel: typeof CHANNEL; type: 'reset' }
   /** The card method the page's method picker chose (a session may offer a saved card and a new one). */
@@ -48,8 +52,8 @@ export type FrameToParent =
 type Shape = Record<string, (v: unknown) => boolean>
 
 const str = (max = 2048) => (v: unknown) => typeof v === 'string' && v.length <= max
-/** An http(s) origin and path, or nothing: a key whose check takes `undefined` may be absent. */
-const page = (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= 2048 && /^https?:\/\/[^\s?#]+$/.test(v))
+/** An http(s) origin and path: no query, fragment or `;` parameters (they may hold what the page was handed). */
+const page = (v: unknown) => typeof v === 'string' && v.length <= 2048 && /^https?:\/\/[^\s?#;]+$/.test(v)
 const nullable = (f: (v: unknown) => boolean) => (v: unknown) => v === null || f(v)
 const bool = (v: unknown) => typeof v === 'boolean'
 const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100_000
@@ -79,7 +83,8 @@ const themeStyle = (v: unknown) =>
   Object.entries(v).every(([k, value]) => (THEME_PROPERTIES as readonly string[]).includes(k) && typeof value === 'string' && isSafeCssValue(value))
 
 const PARENT_TO_FRAME: Record<string, Shape> = {
-  init: { clientSecret: str(200), locale: str(35), theme: oneOf('light', 'dark', 'auto'), collectShipping: bool, style: themeStyle, page },
+  init: { clientSecret: str(200), locale: str(35), theme: oneOf('light', 'dark', 'auto'), collectShipping: bool, style: themeStyle },
+  page: { page },
   submit: {},
   reset: {},
   method: { method: oneOf('card', 'saved-card') },
@@ -97,10 +102,11 @@ const FRAME_TO_PARENT: Record<string, Shape> = {
   methods: { methods, method: nullable(method) },
 }
 
-/** True when `o` has exactly the shape's keys (plus channel and type; one whose check takes `undefined` may be left out) and every value passes. */
+/** True when `o` has exactly the shape's keys (plus channel and type) and every value passes. */
 function exactly(o: Record<string, unknown>, shape: Shape, extra: readonly string[] = []): boolean {
-  const allowed = [...Object.keys(shape), ...extra]
-  return Object.keys(o).every((k) => allowed.includes(k)) && extra.every((k) => k in o) && Object.entries(shape).every(([k, check]) => (k in o ? check(o[k]) : check(undefined)))
+  const keys = Object.keys(o)
+  const expected = [...Object.keys(shape), ...extra]
+  return keys.length === expected.length && expected.every((k) => k in o) && Object.entries(shape).every(([k, check]) => check(o[k]))
 }
 
 function parse<T>(data: unknown, shapes: Record<string, Shape>): T | undefined {

@@ -127,10 +127,11 @@ export class PayCheckoutInline extends LitElement {
   declare only: 'card' | ''
   /**
    * The page that started the payment, sent with it (the result page after 3-D Secure links back
-   * to it): this page's own; in the card frame, the merchant page's, from the host.
+   * to it): undefined for this page's own, as it is when the shopper pays (a single-page app moves);
+   * in the card frame, the merchant page's from the host, or '' for none.
    * @internal
    */
-  startingPage = startingPage()
+  startingPage: string | undefined
 
   constructor() {
     super()
@@ -403,7 +404,11 @@ export class PayCheckoutInline extends LitElement {
     this.notice = ''
     this.attemptKey ??= crypto.randomUUID()
     this.dispatchEvent(new PaySubmitEvent({ flow: this.current }))
-    const result = await this.api.pay(this.startingPage ? { ...fields, returnPage: this.startingPage } : fields, this.attemptKey)
+    const page = this.startingPage ?? startingPage()
+    let result = await this.api.pay(page ? { ...fields, returnPage: page } : fields, this.attemptKey)
+    // A Worker of an earlier release knows no such field, and a page it will not link to is no
+    // reason to stop the payment: once more without it, with the same key (nothing ran).
+    if (page && !result.ok && result.error.status === 400 && result.error.fields?.some((f) => f.field === 'returnPage')) result = await this.api.pay(fields, this.attemptKey)
     this.inFlight = false
     if (!result.ok && result.error.status === 0) {
       // No answer: the same key is sent again on retry, so the charge cannot happen twice.

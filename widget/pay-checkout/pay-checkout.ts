@@ -289,8 +289,9 @@ export class PayCheckout extends HTMLElement {
   private sendInit(): void {
     if (this.initSent) return
     this.initSent = true
+    this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale(), theme: this.theme, collectShipping: this.collectShipping, style: this.themeProperties() })
     const page = startingPage()
-    this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale(), theme: this.theme, collectShipping: this.collectShipping, style: this.themeProperties(), ...(page ? { page } : {}) })
+    if (page) this.toFrame({ type: 'page', page })
   }
 
   /** The page's `--pay-*` values, for the frame (styles cannot cross into another origin). */
