@@ -3,6 +3,7 @@
  * the session in it) and the return after 3-D Secure when the merchant named no returnUrl (a
  * styled result with a way back to the shop, never a bare status word).
  */
+import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { FRAME_SCRIPTS } from '../../widget/card-frame/preload.ts'
 import { browser, call, createSession, ORIGIN, pay } from './api.ts'
@@ -51,8 +52,17 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
     expect(page.text).not.toContain('secret=')
   })
 
-  it('refuses a starting page on an origin the checkout does not allow, naming the field, before any gateway call', async () => {
-    for (const returnPage of ['https://evil.example/phish', 'javascript:alert(1)', 'not a url']) {
+  it('keeps no semicolon parameters of the page either (a session id may ride there)', async () => {
+    const s = await createSession()
+    await pay(s, '4000000000003220', undefined, { returnPage: `${ORIGIN}/checkout;jsessionid=ABC123` })
+    const page = await call(`/v1/return/${s.id}`)
+    expect(page.text).toContain(`<a class="back" href="${ORIGIN}/checkout">Back to the shop</a>`)
+    expect(page.text).not.toContain('ABC123')
+  })
+
+  it('refuses a starting page on an origin the checkout does not allow, or one of the Worker’s own routes, naming the field, before any gateway call', async () => {
+    const worker = new URL(env.PUBLIC_BASE_URL).origin
+    for (const returnPage of ['https://evil.example/phish', 'javascript:alert(1)', 'not a url', `${worker}/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA`, `${worker}/frame/x`]) {
       const s = await createSession()
       const res = await pay(s, '4000000000003220', undefined, { returnPage })
       expect(res.status, returnPage).toBe(400)

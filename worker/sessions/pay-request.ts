@@ -91,14 +91,17 @@ export const BOT_CHECK_FAILED: Admission = {
 }
 
 /**
- * The page as a link: its origin and path only (a query or fragment may hold what the page was
- * handed, such as the client secret: never stored), and only on an allowed origin (else null).
+ * The page as a link: its origin and path only (a query, fragment or `;` parameters may hold what
+ * the page was handed, such as the client secret or a session id: never stored), and only on an
+ * allowed origin (else null). On the Worker's own origin, only its pages (the demo shop), never
+ * an API route or a frame: a link to another session's return would be someone else's page.
  */
 export function pageOn(url: string, sessionOrigins: readonly string[], env: Env): string | null {
   try {
     const u = new URL(url)
     if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !originAllowed(u.origin, sessionOrigins, env)) return null
-    return u.origin + u.pathname
+    if (u.origin === new URL(env.PUBLIC_BASE_URL).origin && /^\/(v1|frame|widget)(\/|$)/.test(u.pathname)) return null
+    return u.origin + (u.pathname.split(';')[0] ?? '')
   } catch {
     return null
   }

@@ -67,9 +67,10 @@ export abstract class TaskedObject extends DurableObject<Env> {
   /** Runs a task whose time has come. */
   protected abstract runTask(name: string): Promise<void>
 
-  protected async schedule(name: string, at: number): Promise<void> {
+  /** Sets task `name` to run at `at`; `earliest` keeps a sooner time already set (by a commit meanwhile). */
+  protected async schedule(name: string, at: number, earliest = false): Promise<void> {
     const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
-    tasks[name] = at
+    tasks[name] = earliest ? Math.min(tasks[name] ?? Infinity, at) : at
     await this.ctx.storage.put('tasks', tasks)
     await this.armAlarm(tasks)
   }
@@ -173,7 +174,8 @@ export abstract class TaskedObject extends DurableObject<Env> {
       await this.ctx.storage.put(key, item)
       next = Math.min(next, item.next)
     }
-    if (Number.isFinite(next)) await this.schedule('jobs', next)
+    // A change committed while these ran may have asked for its jobs sooner: that time stays.
+    if (Number.isFinite(next)) await this.schedule('jobs', next, true)
   }
 
   private async deliverWebhooks(): Promise<void> {

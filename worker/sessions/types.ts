@@ -118,7 +118,7 @@ export interface SessionRecord extends SessionInput {
   status: Status
   updatedAt: number
   attempts: Attempt[]
-  /** The page the latest card attempt started on (its origin allowed): the 3-D Secure result page links back to it. */
+  /** The page the latest card attempt that named one started on (its origin allowed): the 3-D Secure result page links back to it. */
   returnPage?: string
   paymentId?: string
   createdRegistrationId?: string
