@@ -2,8 +2,9 @@
  * @module
  * Browser routes (`/v1/checkout/{id}/...`): the session's client secret as bearer, and CORS only
  * for the session's allowed origins. Hono's `cors()` only sets headers and never rejects, so a
- * foreign origin is refused here, before any handler runs (SECURITY.md R21). Whether a session
- * exists is not told to anyone without its secret: see `browserAccess`.
+ * foreign origin is refused here, before any handler runs (SECURITY.md R21); the pay makes the
+ * same check (`sessions/access.ts`) first thing in its one call into the session object. Whether a
+ * session exists is not told to anyone without its secret: see `browserAccess`.
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../env.ts'

@@ -245,7 +245,6 @@ export class CheckoutSession extends TaskedObject {
     return { ...entry.reply, replayed: true }
   }
 
-
   /** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
   private async begin(s: SessionRecord, key: string, fingerprint: string, method: Flow, paymentId?: string): Promise<void> {
     s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), method, status: 'processing', ...(paymentId ? { paymentId } : {}) })
