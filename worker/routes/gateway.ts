@@ -84,7 +84,7 @@ gateway.on(
   }
   // No returnUrl: a page of our own with the result and a way back: the page that started the
   // payment (the widget sent it; on an allowed origin), else the root of the session's origin.
-  const sessionOrigins = SESSION_ID.test(id) ? ((await sessionStub(c.env, id).access(undefined))?.origins ?? []) : []
+  const sessionOrigins = 'allowedOrigins' in confirmed ? confirmed.allowedOrigins : []
   const page = 'returnPage' in confirmed && confirmed.returnPage ? pageOn(confirmed.returnPage, sessionOrigins, c.env) : null
   const root = effectiveOrigins(sessionOrigins, c.env).find((o) => /^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(o))
   const back = page ?? (root ? `${root}/` : undefined)

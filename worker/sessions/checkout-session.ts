@@ -501,7 +501,7 @@ export class CheckoutSession extends TaskedObject {
    * return-triggered inquiry per interval (R28): a return inside the interval waits for the next
    * slot and shares it with every other return waiting, so a burst costs at most two inquiries.
    */
-  async confirmReturn(): Promise<{ status: Status; returnUrl?: string; returnPage?: string } | undefined> {
+  async confirmReturn(): Promise<{ status: Status; returnUrl?: string; returnPage?: string; allowedOrigins: readonly string[] } | undefined> {
     const s = await this.load()
     if (!s) return undefined
     if (isInFlight(s.status)) {
@@ -516,7 +516,7 @@ export class CheckoutSession extends TaskedObject {
         })
       await this.returnInquiry
     }
-    return { status: checkoutView(s, Date.now()).status, ...(s.returnUrl ? { returnUrl: s.returnUrl } : {}), ...(s.returnPage ? { returnPage: s.returnPage } : {}) }
+    return { status: checkoutView(s, Date.now()).status, ...(s.returnUrl ? { returnUrl: s.returnUrl } : {}), ...(s.returnPage ? { returnPage: s.returnPage } : {}), allowedOrigins: s.allowedOrigins }
   }
 
   // ---- notifications -------------------------------------------------------------------------
