@@ -15,6 +15,7 @@ import { createServer, type Server } from 'node:http'
 import type { Frame, FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, STACK_SECRETS } from '../support/processes.mjs'
+import { wirePayment } from '../fixtures/payment.ts'
 import { SANDBOX } from '../support/credentials.ts'
 import { chargesFor, openShop, type Shop } from './shop.ts'
 
@@ -85,7 +86,14 @@ type Seen = { type: string; detail: Record<string, unknown> }
 const seen = (page: Page): Promise<Seen[]> => page.evaluate(() => (window as unknown as { seen: Seen[] }).seen)
 const events = async (page: Page, type: string) => (await seen(page)).filter((e) => e.type === type)
 async function waitForEvent(page: Page, type: string, count = 1): Promise<Seen> {
-  await page.waitForFunction(([t, n]) => (window as unknown as { seen: Seen[] }).seen.filter((e) => e.type === t).length >= (n as number), [type, count] as const, { timeout: 20_000 })
+  try {
+    await page.waitForFunction(([t, n]) => (window as unknown as { seen: Seen[] }).seen.filter((e) => e.type === t).length >= (n as number), [type, count] as const, { timeout: 20_000 })
+  } catch (e) {
+    // What the page heard instead, and what the frame says: a timeout alone tells nothing.
+    const frame = page.frames().find((f) => f.url().includes('/frame/'))
+    const said = await frame?.evaluate(() => document.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('[part=status]')?.textContent ?? '(no status)').catch(() => '(frame gone)')
+    throw new Error(`no ${type} x${count}; the page heard ${JSON.stringify(await seen(page))}; the frame says ${JSON.stringify(said)}`, { cause: e })
+  }
   return (await events(page, type))[count - 1] as Seen
 }
 
@@ -154,25 +162,7 @@ async function chargeAtGateway(ref: string, amount: string, card: string): Promi
   const res = await fetch(`${shop.gateway}/transactionServices/REST/v1/payments`, {
     method: 'POST',
     headers: { AuthToken: SANDBOX.authToken, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      'authentication.memberId': SANDBOX.memberId,
-      'authentication.terminalId': SANDBOX.terminalId,
-      'authentication.checksum': checksum(ref, amount),
-      merchantTransactionId: ref,
-      amount,
-      currency: 'EUR',
-      paymentBrand: 'VISA',
-      paymentMode: 'CC',
-      paymentType: 'DB',
-      'card.number': card,
-      'card.expiryMonth': '12',
-      'card.expiryYear': '2030',
-      'card.cvv': '123',
-      'customer.givenName': 'Ada',
-      'customer.surname': 'Lovelace',
-      'customer.email': 'ada@example.com',
-      'customer.ip': '203.0.113.7',
-    }),
+    body: new URLSearchParams(wirePayment({ 'authentication.checksum': checksum(ref, amount), merchantTransactionId: ref, amount, 'card.number': card })),
   })
   return ((await res.json()) as { result: { code: string } }).result.code
 }
@@ -319,6 +309,9 @@ describe('never silent, never stuck: isolation="frame" on a merchant page of ano
     await ui.getByRole('button', { name: 'Continue' }).click()
     await ui.locator('svg[part=qr]').waitFor()
     await expect.poll(() => inView(frame, 'svg[part=qr]')).toBe(true)
+    // The frame grows to the code in a short transition: the shopper can press the button once it is
+    // inside the frame, not while it is still clipped below it (a click there lands on the page).
+    await expect.poll(() => inView(frame, 'button[type=submit]')).toBe(true)
     await ui.getByRole('button', { name: 'I have paid' }).click()
 
     const declined = await waitForEvent(page, 'pay-declined')
