@@ -22,6 +22,10 @@ import { startDirect } from './direct.mjs'
 import { CHROME_ARGS, findChrome } from '../test/support/chrome.mjs'
 import { wirePayment } from '../test/fixtures/payment.ts'
 import { freePort, root, startStack, STACK_SECRETS } from '../test/support/processes.mjs'
+import { stopAllOnExit } from '../worker/dev/processes.mjs'
+
+// Ctrl+C at any moment ends the stacks the benchmark started (see worker/dev/processes.mjs).
+stopAllOnExit()
 
 const quick = process.argv.includes('--quick')
 const withPeers = process.argv.includes('--peers')

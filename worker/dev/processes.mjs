@@ -9,6 +9,105 @@ import { fileURLToPath } from 'node:url'
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const wranglerBin = join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js')
 
+// Every process started here is tracked from the moment spawn() returns, in its own process group
+// (wrangler runs workerd as a child, so one group holds one whole tree). Three ways to end them:
+// - stopAll(): what a script's signal handler or error path awaits;
+// - the 'exit' hook: any exit of this process that still leaves groups behind SIGTERMs them;
+// - the reaper: a small detached process that reads the group ids from a pipe and, when the pipe
+//   closes (this process died, even by SIGKILL, which runs no hook), ends every group still alive.
+const tracked = new Set()
+let refusing = false
+let reaper
+
+function reaperPipe() {
+  if (reaper) return reaper
+  const script = `
+    const groups = new Set(); let buf = ''
+    process.on('SIGINT', () => {}); process.on('SIGTERM', () => {}); process.on('SIGHUP', () => {})
+    const alive = (g) => { try { process.kill(-g, 0); return true } catch { return false } }
+    process.stdin.on('data', (c) => {
+      buf += c; const lines = buf.split('\\n'); buf = lines.pop()
+      for (const l of lines) l[0] === '+' ? groups.add(Number(l.slice(1))) : groups.delete(Number(l.slice(1)))
+    })
+    process.stdin.on('close', () => {
+      const left = [...groups].filter(alive)
+      for (const g of left) try { process.kill(-g, 'SIGTERM') } catch {}
+      const deadline = Date.now() + 5000
+      const check = setInterval(() => {
+        const still = left.filter(alive)
+        if (still.length && Date.now() < deadline) return
+        for (const g of still) try { process.kill(-g, 'SIGKILL') } catch {}
+        clearInterval(check); process.exit(0)
+      }, 100)
+    })`
+  reaper = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'ignore', 'ignore'], detached: true })
+  reaper.unref()
+  reaper.stdin.on('error', () => {}) // the reaper gone first: nothing more to tell it
+  reaper.stdin.unref?.()
+  process.once('exit', () => {
+    for (const child of tracked) signalGroup(child, 'SIGTERM')
+  })
+  return reaper
+}
+
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal)
+  } catch {
+    try {
+      child.kill(signal)
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/**
+ * spawn() in a process group of its own, tracked until it exits (see above). After stopAll() has
+ * begun, nothing new starts: a start-up still under way when a signal came fails instead.
+ */
+export function spawnTracked(command, args, options = {}) {
+  if (refusing) throw new Error('stopping: no new process is started')
+  const pipe = reaperPipe()
+  const child = spawn(command, args, { ...options, detached: process.platform !== 'win32' })
+  if (child.pid === undefined) return child
+  tracked.add(child)
+  pipe.stdin.write(`+${child.pid}\n`)
+  child.once('exit', () => {
+    tracked.delete(child)
+    if (!pipe.stdin.destroyed) pipe.stdin.write(`-${child.pid}\n`)
+  })
+  return child
+}
+
+/** Stops every tracked process tree (each as stopProcess does) and starts no new one. */
+export async function stopAll() {
+  refusing = true
+  await Promise.all([...tracked].map((child) => stopProcess(child)))
+}
+
+/**
+ * For a command-line script: SIGINT, SIGTERM and SIGHUP at any moment, or an error nobody caught,
+ * stop every tracked tree and then exit. Returns that stop, for the script's own error paths.
+ */
+export function stopAllOnExit() {
+  let stopping
+  const stop = (code) => {
+    stopping ??= stopAll().finally(() => process.exit(code))
+    return stopping
+  }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(0))
+  process.on('uncaughtException', (e) => {
+    console.error(e)
+    stop(1)
+  })
+  process.on('unhandledRejection', (e) => {
+    console.error(e)
+    stop(1)
+  })
+  return stop
+}
+
 /** Environment for wrangler that keeps it offline: no metrics, no Cloudflare lookups. */
 export const offlineEnv = () => ({
   ...process.env,
@@ -59,7 +158,7 @@ export async function startWrangler({ config, port, persistTo, vars = {}, extraA
     ...Object.entries(vars).map(([k, v]) => ['--var', `${k}:${v}`]).flat(),
     ...extraArgs,
   ]
-  const child = spawn(process.execPath, args, { cwd: root, env: offlineEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' })
+  const child = spawnTracked(process.execPath, args, { cwd: root, env: offlineEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   const keep = (chunk) => {
     output = (output + chunk).slice(-20_000)
@@ -84,7 +183,7 @@ export async function startWrangler({ config, port, persistTo, vars = {}, extraA
  */
 export function applyD1Migrations({ config, persistTo }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo], {
+    const child = spawnTracked(process.execPath, [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo], {
       cwd: root,
       env: { ...offlineEnv(), CI: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -102,11 +201,7 @@ export function stopProcess(child) {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve()
     child.once('exit', () => resolve())
-    try {
-      process.kill(-child.pid, 'SIGTERM')
-    } catch {
-      child.kill('SIGTERM')
-    }
+    signalGroup(child, 'SIGTERM')
     setTimeout(() => {
       try {
         process.kill(-child.pid, 'SIGKILL')

@@ -5,7 +5,7 @@
 // `npm run sandbox` (--sandbox-only) starts the sandbox alone.
 // Arguments after `--` go to the product Worker's `wrangler dev` (e.g. `npm start -- --var MEMBER_ID:42`).
 import { join } from 'node:path'
-import { root, SANDBOX_CONFIG, startDemoStack, startWrangler } from './processes.mjs'
+import { root, SANDBOX_CONFIG, startDemoStack, startWrangler, stopAllOnExit } from './processes.mjs'
 
 // `--port N` (the demo shop's public origin, default 8787), `--worker-port N` (8790) and
 // `--sandbox-port N` (8788; with `npm run sandbox`, `--port N` is the sandbox's): taken out here,
@@ -31,12 +31,14 @@ for (let i = 0; i < argv.length; i++) {
 const sandboxOnly = args.includes('--sandbox-only')
 const passThrough = args.filter((a) => a !== '--sandbox-only')
 const stateDir = join(root, '.wrangler/state')
-const running = []
+// From here on, a signal at any moment of the start-up (or after) stops every process started so far.
+const shutdown = stopAllOnExit()
 
 async function main() {
+  let running
   if (sandboxOnly) {
     const sandbox = await startWrangler({ config: SANDBOX_CONFIG, port: ports['--port'] ?? ports['--sandbox-port'] ?? 8788, persistTo: join(stateDir, 'sandbox'), quiet: false, label: 'sandbox' })
-    running.push(sandbox)
+    running = [sandbox]
     console.log(`\nSandbox gateway: ${sandbox.url}`)
   } else {
     const stack = await startDemoStack({
@@ -48,26 +50,17 @@ async function main() {
       demoArgs: ['--env-file', join(root, '.dev.vars')],
       quiet: false,
     })
-    running.push(stack.sandbox, stack.product, stack.demo)
+    running = [stack.sandbox, stack.product, stack.demo]
     console.log(`\nSandbox gateway: ${stack.sandbox.url}`)
     console.log(`Worker:          ${stack.product.url}  (behind the demo's origin)`)
     console.log(`Demo shop:       ${stack.demo.url}/demo/  (every other path on ${stack.demo.url} is the Worker's: ${stack.demo.url}/healthz)`)
   }
   console.log('\nPress Ctrl+C to stop.')
+  // One of them ending ends the rest: a demo without its Worker is no demo.
   for (const r of running) r.child.once('exit', (code) => shutdown(code ?? 1))
 }
 
-let stopping = false
-async function shutdown(code = 0) {
-  if (stopping) return
-  stopping = true
-  await Promise.all(running.map((r) => r.stop()))
-  process.exit(code)
-}
-process.on('SIGINT', () => shutdown(0))
-process.on('SIGTERM', () => shutdown(0))
-
-main().catch(async (e) => {
+main().catch((e) => {
   console.error(e.message)
-  await shutdown(1)
+  shutdown(1)
 })

@@ -1,0 +1,177 @@
+/**
+ * `npm start` stopped at any moment leaves nothing behind: the stack is started as a user would
+ * (`npm start` in its own process group) and stopped at several moments of its start-up and after,
+ * by SIGTERM to the group (what a terminal or a process manager sends) or by SIGKILL to the script
+ * itself (its own death, which runs no handler). Every process of the tree is collected from /proc
+ * while it runs; afterwards none may be alive and the three ports must be free.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { offlineEnv, root } from '../support/processes.mjs'
+
+const PORTS = { demo: 28787, worker: 28790, sandbox: 28788 }
+
+/** pid -> [ppid, state, command line] for every process now. */
+function processTable(): Map<number, { ppid: number; state: string; cmd: string }> {
+  const table = new Map<number, { ppid: number; state: string; cmd: string }>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      // The command name is in parentheses and may itself hold spaces or parentheses.
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ')
+      table.set(Number(name), { ppid: Number(ppid), state: state ?? '?', cmd })
+    } catch {
+      // ended while we read
+    }
+  }
+  return table
+}
+
+/** Every descendant of `rootPid` seen while it runs (re-parented ones too, once seen). */
+function watchTree(rootPid: number) {
+  const seen = new Map<number, string>()
+  const known = new Set([rootPid])
+  const look = () => {
+    const table = processTable()
+    let grew = true
+    while (grew) {
+      grew = false
+      for (const [pid, p] of table) {
+        if (!known.has(pid) && known.has(p.ppid)) {
+          known.add(pid)
+          seen.set(pid, p.cmd)
+          grew = true
+        }
+      }
+    }
+  }
+  look()
+  const timer = setInterval(look, 50)
+  return {
+    seen,
+    stop: () => clearInterval(timer),
+    find: (pattern: RegExp) => [...seen].find(([pid, cmd]) => pattern.test(cmd) && processTable().has(pid))?.[0],
+  }
+}
+
+function alive(pids: Iterable<number>): string[] {
+  const table = processTable()
+  return [...pids].filter((pid) => table.has(pid) && table.get(pid)?.state !== 'Z').map((pid) => `${pid} ${table.get(pid)?.cmd.slice(0, 160)}`)
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+  })
+}
+
+const answers = async (url: string) => {
+  try {
+    return (await fetch(url)).ok
+  } catch {
+    return false
+  }
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+let npm: ChildProcess | undefined
+let tree: ReturnType<typeof watchTree> | undefined
+afterEach(async () => {
+  // Whatever a failed case left: end it so the next case (and the next file) can bind the ports.
+  tree?.stop()
+  for (const pid of tree?.seen.keys() ?? []) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // gone
+    }
+  }
+  if (npm?.pid) {
+    try {
+      process.kill(-npm.pid, 'SIGKILL')
+    } catch {
+      // gone
+    }
+  }
+  npm = tree = undefined
+})
+
+function startNpm() {
+  npm = spawn('npm', ['start', '--silent', '--', '--port', String(PORTS.demo), '--worker-port', String(PORTS.worker), '--sandbox-port', String(PORTS.sandbox)], {
+    cwd: root,
+    env: offlineEnv(),
+    stdio: 'ignore',
+    detached: true,
+  })
+  tree = watchTree(npm.pid!)
+  return { npm, tree }
+}
+
+async function expectNothingLeft(t: ReturnType<typeof watchTree>) {
+  // Stopping takes a moment (wrangler asks workerd to end); nothing may be left after 20 s.
+  await until('every process of the stack to end', () => alive(t.seen.keys()).length === 0, 20_000).catch(() => undefined)
+  t.stop()
+  expect(t.seen.size, 'the watcher saw the stack start').toBeGreaterThan(1)
+  expect(alive(t.seen.keys())).toEqual([])
+  for (const port of Object.values(PORTS)) expect(await portFree(port), `port ${port} is free`).toBe(true)
+}
+
+const sandboxUp = () => answers(`http://127.0.0.1:${PORTS.sandbox}/healthz`)
+const workerUp = () => answers(`http://127.0.0.1:${PORTS.worker}/healthz`)
+const demoUp = () => answers(`http://127.0.0.1:${PORTS.demo}/demo/`)
+
+describe('npm start stopped at any moment leaves no process and no port behind', () => {
+  it('SIGTERM to its group before the sandbox answers', async () => {
+    const { npm, tree } = startNpm()
+    await until('the sandbox wrangler to be spawned', () => tree.find(/wrangler\.js dev .*sandbox/) !== undefined)
+    expect(await sandboxUp()).toBe(false)
+    process.kill(-npm.pid!, 'SIGTERM')
+    await expectNothingLeft(tree)
+  })
+
+  it('SIGTERM to its group between the Worker and the demo', async () => {
+    const { npm, tree } = startNpm()
+    await until('the product Worker to answer', workerUp)
+    expect(await demoUp()).toBe(false)
+    process.kill(-npm.pid!, 'SIGTERM')
+    await expectNothingLeft(tree)
+  })
+
+  it('SIGTERM to its group right when /demo/ first answers', async () => {
+    const { npm, tree } = startNpm()
+    await until('/demo/ to answer', demoUp)
+    process.kill(-npm.pid!, 'SIGTERM')
+    await expectNothingLeft(tree)
+  })
+
+  it('SIGINT to its group (Ctrl+C) once it has started', async () => {
+    const { npm, tree } = startNpm()
+    await until('/demo/ to answer', demoUp)
+    await new Promise((r) => setTimeout(r, 2_000))
+    process.kill(-npm.pid!, 'SIGINT')
+    await expectNothingLeft(tree)
+  })
+
+  it('SIGKILL to the start script itself while the Worker starts (no handler runs)', async () => {
+    const { tree } = startNpm()
+    await until('the sandbox to answer', sandboxUp)
+    // The node process itself, not the `sh -c` npm runs it in.
+    const script = tree.find(/^\S*node worker\/dev\/start\.mjs/)
+    expect(script).toBeDefined()
+    process.kill(script!, 'SIGKILL')
+    await expectNothingLeft(tree)
+  })
+})
