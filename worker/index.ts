@@ -16,6 +16,7 @@ import { gateway } from './routes/gateway.ts'
 import { health } from './routes/health.ts'
 import { invoices } from './routes/invoices.ts'
 import { openApiDocument } from './routes/openapi.ts'
+import { operations } from './routes/operation-status.ts'
 import { payments } from './routes/payments.ts'
 import { registrations } from './routes/registrations.ts'
 import { money } from './routes/money.ts'
@@ -37,7 +38,7 @@ app.use('*', limitBody())
 // Request rates across isolates (Rate Limiting bindings): per client address, per merchant key (R23).
 // The shopper's return and the card frame read the session too (a return can start a gateway inquiry).
 for (const path of ['/v1/checkout/*', '/v1/return/*', '/frame/*']) app.use(path, rateLimit('browser'))
-for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*', '/v1/registrations/*']) app.use(path, rateLimit('merchant'))
+for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*', '/v1/registrations/*', '/v1/operations/*']) app.use(path, rateLimit('merchant'))
 
 app.route('/healthz', health)
 app.get(
@@ -53,6 +54,7 @@ app.route('/v1/payments', money)
 app.route('/v1/payments', payments)
 app.route('/v1/invoices', invoices)
 app.route('/v1/registrations', registrations)
+app.route('/v1/operations', operations)
 app.route('/v1/checkout', checkout)
 app.route('/v1', gateway)
 app.route('/frame', frame)

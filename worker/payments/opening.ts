@@ -1,45 +1,49 @@
 /**
  * @module
- * The hand-over from what took the money to its Payment object: a `payment` outbox job written
- * in the same batch as the session's (or repeat's) success, so the payment record always follows
- * a success, even if the Worker stops right after it.
+ * The one place that decides which payments exist. Whatever learns that the gateway took money (a
+ * session's success, a merchant repeat, an invoice regenerated through the merchant route and then
+ * paid, a notification or an inquiry that settles one of those) hands it over here, and the
+ * `payment` outbox job opens its Payment object in the same batch as that change: the record
+ * always follows the money, even if the Worker stops right after it. Each source says what the
+ * payment really is (its gateway payment type), which card saved it, and the metadata that
+ * follows it (the session's, or the repeated payment's).
  */
 import type { Job } from '../outbox/jobs.ts'
 import type { SessionRecord } from '../sessions/types.ts'
+import type { PaymentSnapshot } from './types.ts'
 
-/** The job opening the payment of a session that just succeeded (none without a paymentId). */
-export function paymentOfSession(s: SessionRecord): Job[] {
-  if (!s.paymentId) return []
-  // The method that paid, not the one shown first: a session offering QR then card may authorise.
-  const method = s.method ?? s.flow
+/** What any source knows of a payment that took money; the rest of the record starts empty. */
+export type PaymentFacts = Omit<PaymentSnapshot, 'createdAt' | 'card' | 'email' | 'registrationId' | 'sessionId'> &
+  Partial<Pick<PaymentSnapshot, 'card' | 'email' | 'registrationId' | 'sessionId'>>
+
+/** The job that opens a payment's record (idempotent: a second one for the same payment changes nothing). */
+export function openPayment(facts: PaymentFacts): Job[] {
+  if (!facts.paymentId) return []
   return [
     {
       kind: 'payment',
-      snapshot: {
-        paymentId: s.paymentId,
-        sessionId: s.id,
-        merchantTransactionId: s.merchantTransactionId,
-        amount: s.amount,
-        currency: s.currency,
-        // QR and invoice payments are sales; only card sessions may authorise (PA).
-        paymentType: method === 'card' || method === 'saved-card' ? s.paymentType : 'DB',
-        source: method,
-        registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
-        card: s.card ?? null,
-        email: s.customer?.email ?? null,
-        metadata: s.metadata ?? {},
-        createdAt: s.updatedAt,
-      },
+      snapshot: { sessionId: null, registrationId: null, card: null, email: null, ...facts, createdAt: Date.now() },
     },
   ]
 }
 
-/** The job opening the payment a merchant repeat made. */
-export function paymentOfRepeat(r: { paymentId: string; merchantTransactionId: string; amount: string; currency: string; paymentType: 'DB' | 'PA' }): Job[] {
-  return [
-    {
-      kind: 'payment',
-      snapshot: { ...r, sessionId: null, source: 'repeat', registrationId: null, card: null, email: null, metadata: {}, createdAt: Date.now() },
-    },
-  ]
+/** The payment of a session that just succeeded (none without a paymentId). */
+export function paymentOfSession(s: SessionRecord): Job[] {
+  if (!s.paymentId) return []
+  // The method that paid, not the one shown first: a session offering QR then card may authorise.
+  const method = s.method ?? s.flow
+  return openPayment({
+    paymentId: s.paymentId,
+    sessionId: s.id,
+    merchantTransactionId: s.merchantTransactionId,
+    amount: s.amount,
+    currency: s.currency,
+    // QR and invoice payments are sales; only card sessions may authorise (PA).
+    paymentType: method === 'card' || method === 'saved-card' ? s.paymentType : 'DB',
+    source: method,
+    registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
+    card: s.card ?? null,
+    email: s.customer?.email ?? null,
+    metadata: s.metadata ?? {},
+  })
 }

@@ -17,6 +17,8 @@ import { log } from '../log.ts'
 import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 import { effectiveOrigins } from '../sessions/access.ts'
 import { pageOn } from '../sessions/pay-request.ts'
+import type { OpStatus } from '../sessions/merchant-operation.ts'
+import type { Status } from '../sessions/types.ts'
 
 export const gateway = new Hono<{ Bindings: Env }>()
 
@@ -90,21 +92,54 @@ gateway.on(
   const back = page ?? (root ? `${root}/` : undefined)
   c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
   c.header('Cache-Control', 'no-store')
-  return c.html(returnPage(confirmed.status, back))
+  const money = SESSION_ID.test(id) ? SESSION_MONEY[confirmed.status as Status] : INVOICE_MONEY[confirmed.status as OpStatus]
+  return c.html(returnPage(money ?? 'confirming', back))
   },
 )
 
-const RESULT: Record<string, [title: string, text: string, tone: 'ok' | 'bad' | 'wait']> = {
-  succeeded: ['Payment successful', 'Thank you: your payment went through. You can go back to the shop now.', 'ok'],
+/**
+ * What the return page tells the shopper: what happened to the money, whatever came back (a
+ * session after 3-D Secure or a hosted page, an invoice regenerated through the merchant route).
+ * A state of the thing that returned is read as what it means for the money: a regenerated
+ * invoice (`succeeded` of the operation) is not a payment, a paid one is.
+ */
+type MoneyState = 'paid' | 'declined' | 'failed' | 'expired' | 'not_paid' | 'confirming'
+
+const SESSION_MONEY: Readonly<Record<Status, MoneyState>> = {
+  succeeded: 'paid',
+  declined: 'declined',
+  failed: 'failed',
+  expired: 'expired',
+  open: 'not_paid',
+  processing: 'confirming',
+  action_required: 'confirming',
+  pending: 'confirming',
+  unknown: 'confirming',
+}
+
+const INVOICE_MONEY: Readonly<Record<OpStatus, MoneyState>> = {
+  paid: 'paid',
+  declined: 'declined',
+  // Regenerated, and no payment of it heard of yet.
+  succeeded: 'not_paid',
+  failed: 'failed',
+  processing: 'confirming',
+  pending: 'confirming',
+  unknown: 'confirming',
+}
+
+const RESULT: Readonly<Record<MoneyState, [title: string, text: string, tone: 'ok' | 'bad' | 'wait']>> = {
+  paid: ['Payment successful', 'Thank you: your payment went through. You can go back to the shop now.', 'ok'],
   declined: ['Payment declined', 'Your bank declined this payment. Go back to the shop to try again or to use another card.', 'bad'],
   failed: ['Payment not completed', 'No money was taken. Go back to the shop to start again or to contact it.', 'bad'],
   expired: ['Checkout expired', 'This checkout ran out of time and no money was taken. Go back to the shop to start again.', 'bad'],
+  not_paid: ['Not paid yet', 'No payment has reached us yet. If you have just paid, the shop will be told as soon as the payment service confirms it.', 'wait'],
+  confirming: ['We are confirming your payment', 'Your bank has not told us the result yet. Go back to the shop: it will show the result as soon as it is known.', 'wait'],
 }
-const WAITING: [string, string, 'wait'] = ['We are confirming your payment', 'Your bank has not told us the result yet. Go back to the shop: it will show the result as soon as it is known.', 'wait']
 
 /** The shopper's page after 3-D Secure when the merchant named no `returnUrl`: the result, styled, and a link back. */
-function returnPage(status: string, back: string | undefined): string {
-  const [title, text, tone] = RESULT[status] ?? WAITING
+function returnPage(status: MoneyState, back: string | undefined): string {
+  const [title, text, tone] = RESULT[status]
   const link = back ? `<a class="back" href="${escape(back)}">Back to the shop</a>` : '<p class="hint">You can close this window and return to the shop.</p>'
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
 <style>

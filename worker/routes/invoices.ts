@@ -45,6 +45,7 @@ invoices.post(
       invoiceExpirationPeriod: body.invoiceExpirationPeriod,
       // Without the merchant's own page, the shopper returns to this operation's status page.
       merchantRedirectUrl: body.merchantRedirectUrl ?? callbackUrl(c.env, 'return', `op_${stub.id.toString()}`),
+      ...(body.metadata ? { metadata: body.metadata } : {}),
     }
     return sendReply(c, await stub.run(params, await sha256Hex(JSON.stringify(params))))
   },

@@ -78,6 +78,10 @@ const eventDataSchemas = {
     required: ['idempotencyKeyHash', 'status', 'previousStatus', 'sequence'],
     properties: {
       idempotencyKeyHash: { type: 'string', description: 'Names the operation (derived from its Idempotency-Key), the same in each of its events' },
+      id: { type: 'string', description: 'op_ and idempotencyKeyHash: GET /v1/operations/{id} reads the operation as it is now' },
+      object: { const: 'operation' },
+      kind: { enum: ['repeat', 'regenerate'] },
+      error: { type: 'string', description: 'Why the operation failed without the gateway deciding (registration_deleted)' },
       status: { enum: [...OP_STATUSES] },
       previousStatus: { enum: [...OP_STATUSES] },
       sequence,
@@ -237,10 +241,13 @@ const documentation = {
       },
       OperationOutcome: {
         type: 'object',
-        description: 'A repeat or an invoice regeneration: its status and what the gateway answered.',
-        required: ['status'],
+        description: 'A repeat or an invoice regeneration: its status and what the gateway answered. A replay of a first answer that was provisional (unknown, pending) shows the operation as it is now.',
+        required: ['id', 'object', 'kind', 'status'],
         properties: {
-          status: { type: 'string', description: 'succeeded | declined | pending | unknown (repeat); regenerated | failed | unknown (invoice)' },
+          id: { type: 'string', description: 'op_ and 64 hex: GET /v1/operations/{id} reads it as it is now' },
+          object: { const: 'operation' },
+          kind: { enum: ['repeat', 'regenerate'] },
+          status: { type: 'string', description: 'succeeded | declined | pending | unknown | failed (repeat); succeeded (regenerated) | failed | unknown | paid | declined (invoice)' },
           merchantTransactionId: { type: 'string', description: 'A repeat: its own order reference (derived from the Idempotency-Key), named by its webhooks' },
           paymentId: { type: 'string' },
         },

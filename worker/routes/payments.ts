@@ -49,7 +49,11 @@ payments.post(
       merchantTransactionId: `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`,
     }
     const fingerprint = await sha256Hex(JSON.stringify(params))
-    return sendReply(c, await operationStub(c.env, `repeat:${key}`).run(params, fingerprint))
+    // The repeated payment's record: its saved card (guarded before each send) and what the new
+    // payment inherits. Read after the fingerprint: the same request is the same whatever it says.
+    const parent = await c.env.PAYMENTS.get(c.env.PAYMENTS.idFromName(paymentId)).view()
+    const withParent = parent ? { ...params, parent: { registrationId: parent.registrationId, card: parent.card, email: parent.email, metadata: parent.metadata } } : params
+    return sendReply(c, await operationStub(c.env, `repeat:${key}`).run(withParent, fingerprint))
   },
 )
 

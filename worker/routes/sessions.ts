@@ -18,6 +18,7 @@ import { sessionBody } from '../schemas/sessions.ts'
 import { sessionInputOf } from '../sessions/parse-input.ts'
 import { done, fail, type Reply } from '../sessions/reply.ts'
 import { idempotencyKeyOf, registry, sendReply } from './operations.ts'
+import { registrationRefusal } from '../registrations/guard.ts'
 import { registrationStub } from './registrations.ts'
 
 export const sessions = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
@@ -47,7 +48,7 @@ sessions.post(
   const input = { ok: true as const, value: sessionInputOf(c.req.valid('json')) }
   // A saved card the merchant deleted (or is deleting) pays no more (registrations.ts).
   const registrationId = input.value.methods?.includes('saved-card') ? input.value.registrationId : undefined
-  if (registrationId && (await registrationStub(c.env, registrationId).isDeleted())) {
+  if (await registrationRefusal(c.env, registrationId)) {
     return errorResponse(c, 'registration_deleted', 'This saved card was deleted. Ask the shopper for a card.', [{ field: 'registrationId', code: 'invalid_value' }])
   }
   const mtid = input.value.merchantTransactionId

@@ -38,6 +38,8 @@ export interface SandboxEnv {
   SANDBOX_TOKEN_TTL_S?: string
   /** How long a pending card waits before its notification settles it. */
   SANDBOX_PENDING_DELAY_MS?: string
+  /** How late a `late_pending` fault's answer comes (after its notification). */
+  SANDBOX_LATE_ANSWER_MS?: string
   /** How long the slow card (and the injected timeout) takes to answer. */
   SANDBOX_SLOW_MS?: string
   /** How long a 3-D Secure authentication waits for the shopper before it fails (default 15 min). */
@@ -167,6 +169,12 @@ async function answer(c: Ctx, op: string, fields: Record<string, string>, body: 
   // Something between us and the Worker (a proxy, a rotated key) refuses the token after the
   // charge went through: the Worker must not take the refusal for "nothing happened".
   if (fault === 'token_refused') return c.json(result(CODES.tokenFailed))
+  // The gateway's own answer is late and still says "pending" (P, 00002) although the payment has
+  // settled and its notification went out first: a notification may overtake the answer.
+  if (fault === 'late_pending') {
+    await sleep(num(c.env.SANDBOX_LATE_ANSWER_MS, 1_000))
+    return c.json({ ...body, transactionStatus: 'P', result: { code: CODES.pending[0], description: CODES.pending[1] } })
+  }
   return c.json(body)
 }
 
@@ -654,8 +662,8 @@ sandbox.post('/invoice/pay/:id', async (c) => {
 sandbox.post('/sandbox/faults', async (c) => {
   const rule: unknown = await c.req.json().catch(() => undefined)
   const r = rule as Partial<FaultRule> | undefined
-  if (!r || typeof r.op !== 'string' || !['timeout', 'http500', 'unparseable', 'token_refused'].includes(r.fault ?? '')) {
-    return c.json({ error: 'expected { op, fault: timeout|http500|unparseable|token_refused, field?, value?, times? }' }, 400)
+  if (!r || typeof r.op !== 'string' || !['timeout', 'http500', 'unparseable', 'token_refused', 'late_pending'].includes(r.fault ?? '')) {
+    return c.json({ error: 'expected { op, fault: timeout|http500|unparseable|token_refused|late_pending, field?, value?, times? }' }, 400)
   }
   await ledger(c).addFault(r as FaultRule)
   return c.json({ ok: true }, 201)

@@ -73,7 +73,7 @@ export interface InvoiceRow {
   sourceId: string
 }
 
-export type Fault = 'timeout' | 'http500' | 'unparseable' | 'token_refused'
+export type Fault = 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'
 
 export interface FaultRule {
   op: string

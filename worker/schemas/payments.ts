@@ -7,6 +7,7 @@ import * as v from 'valibot'
 import { DEFAULT_AMOUNT_BOUNDS, fitsMinorUnits, parseAmount, type AmountBounds } from '../../shared/money.ts'
 import { looksLikeCardNumber } from '../sessions/metadata.ts'
 import { described, failed, field, oneOf, report } from './build.ts'
+import { metadataSchema } from './sessions.ts'
 
 /** `POST /v1/payments/{paymentId}/repeat`: amount, currency, and DB (default) or PA. */
 export const repeatBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
@@ -73,6 +74,7 @@ export const regenerateBody = v.pipe(
     merchantInvoiceId: field('merchantInvoiceId', { description: 'The reference of the regenerated invoice' }),
     invoiceExpirationPeriod: field('invoiceExpirationPeriod', { description: 'Hours' }),
     merchantRedirectUrl: v.optional(field('merchantRedirectUrl', { description: "Where the shopper returns; default: this operation's status page" })),
+    metadata: v.optional(metadataSchema),
   }),
   v.metadata({ ref: 'InvoiceRegenerateRequest' }),
 )

@@ -24,6 +24,7 @@ import { breakerStub } from './decline-breaker.ts'
 import { payInputOf, type Admission, type PayAnswer, type PayRequest } from './pay-request.ts'
 import { done, fail, type Reply } from './reply.ts'
 import { paymentOfSession } from '../payments/opening.ts'
+import { registrationRefusal } from '../registrations/guard.ts'
 import { sessionIndexJob } from '../search/rows.ts'
 import { TaskedObject } from './tasked-object.ts'
 import {
@@ -299,6 +300,9 @@ export class CheckoutSession extends TaskedObject {
       const { allowed } = await this.ctx.blockConcurrencyWhile(() => velocity.hit(input.velocityLimit, 10 * MINUTE_MS))
       if (!allowed) return fail('too_many_attempts', 'Too many attempts with this card. Please try later.')
     }
+    // A saved card deleted after this session was created (or being deleted) is never charged.
+    const deleted = input.method === 'saved-card' ? await this.ctx.blockConcurrencyWhile(() => registrationRefusal(this.env, s.registrationId)) : undefined
+    if (deleted) return fail(deleted.code, deleted.message)
     if (input.returnPage) s.returnPage = input.returnPage
     await this.begin(s, input.idempotencyKey, input.fingerprint, input.method)
 

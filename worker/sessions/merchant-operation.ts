@@ -19,6 +19,7 @@ import { settlementOf } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
 import type { NotificationResult } from './checkout-session.ts'
 import { flowOf, type OperationContext, type OperationParams, type OperationRecord, type OpStatus } from './merchant-operations/index.ts'
+import { registrationRefusal } from '../registrations/guard.ts'
 import { done, fail, type Reply } from './reply.ts'
 import { TaskedObject } from './tasked-object.ts'
 
@@ -54,6 +55,7 @@ export class MerchantOperation extends TaskedObject {
       change: (op, to) => this.change(op as Operation, to),
       save: (op) => this.save(op as Operation),
       keepAsking: (op) => this.keepAsking(op as Operation),
+      registrationRefusal: (id) => registrationRefusal(this.env, id),
     }
   }
 
@@ -79,7 +81,7 @@ export class MerchantOperation extends TaskedObject {
     if (existing) {
       if (existing.fingerprint !== fingerprint) return fail('idempotency_mismatch', 'This Idempotency-Key was used with different parameters.')
       if (!existing.reply) return fail('idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')
-      return { ...existing.reply, replayed: true }
+      return { ...this.replay(existing, existing.reply), replayed: true }
     }
     const op: Operation = { fingerprint, params, createdAt: Date.now(), status: 'processing', seq: 0, tries: 0, resent: false }
     // Written before the gateway call: a concurrent request with this key now sees "in progress".
@@ -92,8 +94,25 @@ export class MerchantOperation extends TaskedObject {
     return op.reply
   }
 
+  /**
+   * A final first answer replays as it was; a provisional one (the gateway had not said: `unknown`,
+   * `pending`) replays as the operation is now, so a retry after a lost answer learns the outcome.
+   */
+  private replay(op: Operation, first: Reply): Reply {
+    const said = first.ok ? (first.body as { status?: unknown }).status : undefined
+    if (said !== 'unknown' && said !== 'pending' && said !== 'processing') return first
+    return op.status === 'failed' ? this.failure(op) : done(this.body(op))
+  }
+
+  /** The operation as it is now (`GET /v1/operations/{id}`); undefined: no such operation. */
+  async view(): Promise<Record<string, unknown> | undefined> {
+    const op = await this.load()
+    return op ? { ...this.body(op), ...(op.status === 'failed' && op.reply && !op.reply.ok ? { error: op.reply.error } : {}) } : undefined
+  }
+
   private failure(op: Operation): Reply {
     const code = typeof op.result?.resultCode === 'string' ? op.result.resultCode : undefined
+    if (op.result?.error === 'registration_deleted') return fail('registration_deleted', 'The saved card of this payment was deleted and can no longer be charged.')
     if (code === '10026') return fail('not_found', 'The gateway has no such payment or invoice.')
     if (op.result?.unsent === 'unreachable') return fail('gateway_unavailable', 'The payment service cannot be reached. Nothing was sent.')
     if (op.result?.unsent === 'token_refused') return fail('gateway_auth_failed', 'The payment service refused our credentials (AuthToken). Nothing was sent.')
@@ -101,7 +120,7 @@ export class MerchantOperation extends TaskedObject {
   }
 
   private body(op: Operation): Record<string, unknown> {
-    return { status: op.status, ...flowOf(op.params).describe(op.params), ...op.result }
+    return { id: `op_${this.ctx.id.toString()}`, object: 'operation', kind: op.params.kind, status: op.status, ...flowOf(op.params).describe(op.params), ...op.result }
   }
 
   /** While the outcome is open, ask again later, backing off. */

@@ -10,6 +10,7 @@ import type { GatewayClient } from '../../gateway/client.ts'
 import type { Settlement } from '../../gateway/outcome.ts'
 import type { Job } from '../../outbox/jobs.ts'
 import type { EventType } from '../../webhooks/events.ts'
+import type { RegistrationRefusal } from '../../registrations/guard.ts'
 import type { Reply } from '../reply.ts'
 
 /**
@@ -46,6 +47,8 @@ export interface OperationContext {
   save(op: OperationRecord): Promise<void>
   /** While the outcome is open, asks again later, backing off. */
   keepAsking(op: OperationRecord): Promise<void>
+  /** The registration guard (worker/registrations/guard.ts), asked before a saved card is charged. */
+  registrationRefusal(registrationId: string | null | undefined): Promise<RegistrationRefusal | undefined>
 }
 
 export interface OperationFlow<P> {

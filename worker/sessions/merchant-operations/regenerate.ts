@@ -9,6 +9,8 @@
 import { checkFormat } from '../../../shared/formats.ts'
 import type { InvoiceResponse } from '../../../shared/types.ts'
 import type { Outcome } from '../../gateway/outcome.ts'
+import { openPayment } from '../../payments/opening.ts'
+import type { Metadata } from '../metadata.ts'
 import type { OperationContext, OperationFlow, OperationRecord } from './flow.ts'
 
 export interface RegenerateParams {
@@ -17,6 +19,8 @@ export interface RegenerateParams {
   readonly merchantInvoiceId: string
   readonly invoiceExpirationPeriod: string
   readonly merchantRedirectUrl: string
+  /** The merchant's pairs for the payment the invoice becomes (like a session's). */
+  readonly metadata?: Metadata
 }
 
 type Regeneration = OperationRecord<RegenerateParams>
@@ -77,8 +81,21 @@ export const regenerate: OperationFlow<RegenerateParams> = {
   },
 
   absorbNotification(op, n) {
+    op.paymentId = n.paymentId
     op.result = { ...op.result, paymentId: n.paymentId }
   },
 
-  jobs: () => [],
+  jobs(op, to) {
+    // The invoice paid is a payment like any other: found, listed, refundable, with its metadata.
+    if (to !== 'paid' || !op.paymentId || !op.invoice) return []
+    return openPayment({
+      paymentId: op.paymentId,
+      merchantTransactionId: op.invoice.merchantInvoiceId,
+      amount: op.invoice.amount,
+      currency: op.invoice.currency,
+      paymentType: 'DB',
+      source: 'invoice',
+      metadata: op.params.metadata ?? {},
+    })
+  },
 }

@@ -8,7 +8,8 @@
 import type { Notification, PaymentResponse } from '../../../shared/types.ts'
 import type { Outcome } from '../../gateway/outcome.ts'
 import { log } from '../../log.ts'
-import { paymentOfRepeat } from '../../payments/opening.ts'
+import { openPayment } from '../../payments/opening.ts'
+import type { PaymentSnapshot } from '../../payments/types.ts'
 import type { OperationContext, OperationFlow, OperationRecord } from './flow.ts'
 
 export interface RepeatParams {
@@ -19,6 +20,11 @@ export interface RepeatParams {
   readonly paymentType: 'DB' | 'PA'
   /** Generated from the key, so a timed-out repeat can be found by inquiry (idType=MID). */
   readonly merchantTransactionId: string
+  /**
+   * What the repeated payment's record says (none when the Worker has no record of it): the saved
+   * card it charges, guarded before every send, and what the new payment inherits from it.
+   */
+  readonly parent?: Pick<PaymentSnapshot, 'registrationId' | 'card' | 'email' | 'metadata'>
 }
 
 type Repeat = OperationRecord<RepeatParams>
@@ -26,6 +32,9 @@ type Repeat = OperationRecord<RepeatParams>
 /** The answer (to the call, or to an inquiry about it) applied to the repeat. */
 async function absorb(ctx: OperationContext, op: Repeat, outcome: Outcome<PaymentResponse>, fromInquiry: boolean): Promise<void> {
   const p = op.params
+  // Settled already (a notification can come before the gateway's own answer): a later, older
+  // answer changes neither the status nor what the merchant was told of it. One consistent answer.
+  if (repeat.transitions[op.status].length === 0) return
   if ('response' in outcome && outcome.response) {
     const r = outcome.response
     // An answer about another order or sum is not this repeat's (R27).
@@ -80,6 +89,14 @@ export const repeat: OperationFlow<RepeatParams> = {
 
   async send(ctx, op) {
     const p = op.params
+    // Before every send, the first and the one re-send: a card deleted meanwhile is never charged.
+    // (A refused re-send is safe to end too: the gateway said it never saw the first.)
+    const deleted = await ctx.registrationRefusal(p.parent?.registrationId)
+    if (deleted) {
+      op.result = { ...op.result, error: deleted.code }
+      await ctx.change(op, 'failed')
+      return
+    }
     const outcome = await ctx.client.repeat(p.paymentId, {
       amount: p.amount,
       currency: p.currency,
@@ -122,6 +139,19 @@ export const repeat: OperationFlow<RepeatParams> = {
     const paymentId = typeof op.result?.paymentId === 'string' ? op.result.paymentId : op.paymentId
     if (to !== 'succeeded' || !paymentId) return []
     const p = op.params
-    return paymentOfRepeat({ paymentId, merchantTransactionId: p.merchantTransactionId, amount: p.amount, currency: p.currency, paymentType: p.paymentType })
+    // The same card and customer as the payment repeated, and its metadata (README: events about a
+    // payment carry the metadata of the session or payment it came from).
+    return openPayment({
+      paymentId,
+      merchantTransactionId: p.merchantTransactionId,
+      amount: p.amount,
+      currency: p.currency,
+      paymentType: p.paymentType,
+      source: 'repeat',
+      registrationId: p.parent?.registrationId ?? null,
+      card: p.parent?.card ?? null,
+      email: p.parent?.email ?? null,
+      metadata: p.parent?.metadata ?? {},
+    })
   },
 }

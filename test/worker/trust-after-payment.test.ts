@@ -1,0 +1,182 @@
+/**
+ * What a merchant trusts after the payment: a deleted card is never charged again, every payment the
+ * Worker learns of is a payment record, the shopper's return page says what happened to the money,
+ * a retry after a lost answer learns the outcome, and a settled repeat keeps one answer.
+ */
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { sha256Hex } from '../../worker/ids.ts'
+import { browser, call, createSession, merchant, pay, sessionState, type Session } from './api.ts'
+import { timePasses } from './clock.ts'
+import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+import { operate, paymentEventually } from './money.ts'
+
+type OperationBody = { id: string; object: string; kind: string; status: string; paymentId?: string | null; resultCode?: string; error?: { code: string } }
+
+/** A paid INITIAL payment that saved its card, and that card's registration. */
+async function savedCardPayment(metadata: Record<string, string> = {}): Promise<{ paymentId: string; registrationId: string; session: Session }> {
+  const session = await createSession({ recurring: 'INITIAL', createRegistration: true, metadata })
+  const res = await pay(session, '4111111111111111')
+  if (res.body.status !== 'succeeded' || !res.body.paymentId) throw new Error(res.text)
+  const registrationId = (await sessionState(session.id)).registrationId as string
+  // The payment's record follows the success through the outbox.
+  await paymentEventually(res.body.paymentId)
+  return { paymentId: res.body.paymentId, registrationId, session }
+}
+
+const repeat = (paymentId: string, key: string, body: Record<string, unknown> = { amount: '9.99', currency: 'EUR' }) =>
+  merchant<OperationBody>('POST', `/v1/payments/${paymentId}/repeat`, body, { 'Idempotency-Key': key })
+
+/** The order reference the Worker gives the repeat of an Idempotency-Key (what the gateway counts). */
+const repeatOrder = async (key: string) => `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`
+
+const deleteRegistration = (registrationId: string) => merchant<{ status: string }>('DELETE', `/v1/registrations/${registrationId}`, undefined, { 'Idempotency-Key': uniqueId('del') })
+
+const opStub = (name: string) => env.OPERATIONS.get(env.OPERATIONS.idFromName(name)) as unknown as DurableObjectStub
+
+async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** The notifications the sandbox sent to an operation's address (the catcher records them for tests to relay). */
+const notificationsOfOperation = async (opId: string): Promise<string[]> => (await (await fetch(`${env.CATCHER_URL}/v1/notifications/op_${opId}`)).json()) as string[]
+
+describe('a deleted card is never charged again', () => {
+  it('a repeat of its first payment is 409 registration_deleted and reaches no gateway', async () => {
+    const { paymentId, registrationId } = await savedCardPayment()
+    expect((await deleteRegistration(registrationId)).status).toBe(200)
+    const key = uniqueId('rk')
+    const res = await repeat(paymentId, key)
+    expect(res.status).toBe(409)
+    expect(res.body.error).toMatchObject({ code: 'registration_deleted' })
+    expect(await chargesFor(await repeatOrder(key))).toBe(0)
+  })
+
+  it('a repeat of a repeat of it is refused too (the repeat inherits the card)', async () => {
+    const { paymentId, registrationId } = await savedCardPayment()
+    const first = await repeat(paymentId, uniqueId('rk'))
+    expect(first.body.status).toBe('succeeded')
+    const second = first.body.paymentId as string
+    await paymentEventually(second)
+    expect((await deleteRegistration(registrationId)).status).toBe(200)
+    const key = uniqueId('rk')
+    expect((await repeat(second, key)).status).toBe(409)
+    expect(await chargesFor(await repeatOrder(key))).toBe(0)
+  })
+
+  it('a saved-card session created before the deletion is refused at pay, before any gateway call', async () => {
+    const { registrationId } = await savedCardPayment()
+    const s = await createSession({ flow: 'saved-card', registrationId, savedCard: { brand: 'visa', last4: '1111' }, amount: '9.99' })
+    expect((await deleteRegistration(registrationId)).status).toBe(200)
+    const res = await browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
+    expect(res.status).toBe(409)
+    expect(res.body).toMatchObject({ error: { code: 'registration_deleted' } })
+    expect(await chargesFor(s.mtid)).toBe(0)
+  })
+
+  it('from the moment the deletion is asked, while its gateway call is still unanswered', async () => {
+    const { paymentId, registrationId } = await savedCardPayment()
+    await injectFault({ op: 'deleteRegistration', fault: 'timeout', field: 'id', value: registrationId })
+    const deleting = await deleteRegistration(registrationId)
+    expect(deleting.status).toBe(202)
+    expect(deleting.body.status).toBe('deleting')
+    const key = uniqueId('rk')
+    expect((await repeat(paymentId, key)).body.error).toMatchObject({ code: 'registration_deleted' })
+    expect(await chargesFor(await repeatOrder(key))).toBe(0)
+  })
+})
+
+describe('every payment the Worker learns of is a payment record', () => {
+  it('a repeat is found with the card and metadata of the payment it repeats', async () => {
+    const { paymentId } = await savedCardPayment({ orderId: 'A-1001' })
+    const res = await repeat(paymentId, uniqueId('rk'))
+    expect(res.body.status).toBe('succeeded')
+    const payment = await paymentEventually(res.body.paymentId as string)
+    expect(payment).toMatchObject({ source: 'repeat', metadata: { orderId: 'A-1001' }, card: { last4: '1111' } })
+  })
+
+  it('an invoice regenerated through the merchant route and paid is found, listed by its order and refundable, with its metadata', async () => {
+    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '30.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+    const key = uniqueId('ik')
+    const ref = uniqueId('mref')
+    const res = await merchant<{ id: string; status: string; invoice: { transactionUrl: string } }>(
+      'POST',
+      `/v1/invoices/${created.response.systemInvoiceId}/regenerate`,
+      { merchantInvoiceId: ref, invoiceExpirationPeriod: '24', metadata: { orderId: 'INV-7' } },
+      { 'Idempotency-Key': key },
+    )
+    expect(res.body.status).toBe('succeeded')
+    const opId = env.OPERATIONS.idFromName(`regenerate:${key}`).toString()
+    expect(res.body.id).toBe(`op_${opId}`)
+    // Before it is paid, the shopper's page does not say "Payment successful".
+    const before = await call(`/v1/return/op_${opId}`)
+    expect(before.text).toContain('Not paid yet')
+    expect(before.text).not.toContain('Payment successful')
+    const paid = await fetch(res.body.invoice.transactionUrl, { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number: '4111111111111111', month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+    expect(paid.status).toBe(303)
+    const note = (await until(async () => (await notificationsOfOperation(opId))[0]))
+    expect((await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: note })).body).toMatchObject({ applied: true })
+    const paymentId = (JSON.parse(note) as { paymentId: string }).paymentId
+    const payment = await paymentEventually(paymentId)
+    expect(payment).toMatchObject({ source: 'invoice', merchantTransactionId: ref, amount: '30.00', metadata: { orderId: 'INV-7' } })
+    // The return page now says the money was taken.
+    expect((await call(`/v1/return/op_${opId}`)).text).toContain('Payment successful')
+    const listed = await until(async () => {
+      const page = await merchant<{ data: { id: string }[] }>('GET', `/v1/payments?order=${encodeURIComponent(ref)}`)
+      return page.body.data.some((p) => p.id === paymentId) ? page : undefined
+    })
+    expect(listed.status).toBe(200)
+    const refund = await operate(paymentId, 'refunds', { amount: '10.00' })
+    expect(refund.body.operation).toMatchObject({ status: 'succeeded', amount: '10.00' })
+  })
+})
+
+describe('a retry after a lost answer learns the outcome', () => {
+  it('a repeat whose answer was lost replays, once settled, as it is now; GET /v1/operations/{id} reads it', async () => {
+    const { paymentId } = await savedCardPayment()
+    const key = uniqueId('rk')
+    await injectFault({ op: 'repeat', fault: 'timeout', field: 'merchantTransactionId', value: await repeatOrder(key) })
+    const first = await repeat(paymentId, key)
+    expect(first.body.status).toBe('unknown')
+    const read = await merchant<OperationBody>('GET', `/v1/operations/${first.body.id}`)
+    expect(read.body).toMatchObject({ id: first.body.id, object: 'operation', kind: 'repeat', status: 'unknown' })
+    // Time passes: the alarm's inquiry finds the charge.
+    await timePasses(opStub(`repeat:${key}`))
+    const again = await repeat(paymentId, key)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(again.body).toMatchObject({ id: first.body.id, status: 'succeeded' })
+    expect((await merchant<OperationBody>('GET', `/v1/operations/${first.body.id}`)).body.status).toBe('succeeded')
+    expect(await chargesFor(await repeatOrder(key))).toBe(1)
+  })
+
+  it('GET /v1/operations/{id} of an id that names no operation is 404', async () => {
+    expect((await merchant('GET', `/v1/operations/op_${'0'.repeat(64)}`)).status).toBe(404)
+    expect((await merchant('GET', '/v1/operations/op_nothex')).status).toBe(404)
+  })
+})
+
+describe('a settled repeat keeps one answer', () => {
+  it('a notification that overtakes the gateway’s own "pending" answer: the repeat answers succeeded, and so do its replays', async () => {
+    const { paymentId } = await savedCardPayment()
+    const key = uniqueId('rk')
+    await injectFault({ op: 'repeat', fault: 'late_pending', field: 'merchantTransactionId', value: await repeatOrder(key) })
+    const answer = repeat(paymentId, key)
+    // While the gateway's answer is on its way, its notification arrives and is delivered.
+    const opId = env.OPERATIONS.idFromName(`repeat:${key}`).toString()
+    const note = await until(async () => (await notificationsOfOperation(opId))[0])
+    await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: note })
+    const res = await answer
+    expect(res.body).toMatchObject({ status: 'succeeded' })
+    expect(res.body.resultCode).not.toBe('00002')
+    const replay = await repeat(paymentId, key)
+    expect(replay.body).toMatchObject({ status: 'succeeded' })
+    expect(replay.body.resultCode).not.toBe('00002')
+  })
+})
