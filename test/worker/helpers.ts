@@ -47,7 +47,7 @@ export async function chargesFor(mtid: string): Promise<number> {
   return stats.byMtid
 }
 
-export async function injectFault(rule: { op: string; fault: 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'; field?: string; value?: string }): Promise<void> {
+export async function injectFault(rule: { op: string; fault: 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'; field?: string; value?: string; times?: number }): Promise<void> {
   const res = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/faults`, { method: 'POST', body: JSON.stringify(rule), headers: { 'Content-Type': 'application/json' } })
   if (res.status !== 201) throw new Error(`fault not accepted: ${res.status}`)
 }

@@ -6,12 +6,12 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../worker/ids.ts'
-import { browser, call, createSession, merchant, pay, sessionState, type Session } from './api.ts'
+import { browser, call, createSession, merchant, pay, sessionState, webhooksAbout, type Session } from './api.ts'
 import { timePasses } from './clock.ts'
 import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
-import { operate, paymentEventually } from './money.ts'
+import { operate, paymentEventually, paymentStub } from './money.ts'
 
-type OperationBody = { id: string; object: string; kind: string; status: string; paymentId?: string | null; resultCode?: string; error?: { code: string } }
+type OperationBody = { id: string; object: string; kind: string; status: string; needsAttention?: boolean; paymentId?: string | null; resultCode?: string; error?: { code: string } }
 
 /** A paid INITIAL payment that saved its card, and that card's registration. */
 async function savedCardPayment(metadata: Record<string, string> = {}): Promise<{ paymentId: string; registrationId: string; session: Session }> {
@@ -178,5 +178,67 @@ describe('a settled repeat keeps one answer', () => {
     const replay = await repeat(paymentId, key)
     expect(replay.body).toMatchObject({ status: 'succeeded' })
     expect(replay.body.resultCode).not.toBe('00002')
+  })
+})
+
+describe('an operation that cannot be settled is told once and listed', () => {
+  it('a repeat still unknown after every inquiry: one payment.repeat.needs_attention, and GET /v1/operations?needs_attention=true lists it', async () => {
+    const { paymentId } = await savedCardPayment()
+    const key = uniqueId('rk')
+    const order = await repeatOrder(key)
+    await injectFault({ op: 'repeat', fault: 'timeout', field: 'merchantTransactionId', value: order })
+    // Every inquiry about it fails too: the gateway cannot tell.
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: order, times: 100 })
+    const first = await repeat(paymentId, key)
+    expect(first.body.status).toBe('unknown')
+    for (let i = 0; i < 14; i++) await timePasses(opStub(`repeat:${key}`))
+    const told = await webhooksAbout(order, 1, 10_000, 'payment.repeat.needs_attention')
+    expect(told).toHaveLength(1)
+    const listed = await until(async () => {
+      const page = await merchant<{ data: OperationBody[] }>('GET', '/v1/operations?needs_attention=true')
+      return page.body.data.find((o) => o.id === first.body.id)
+    })
+    expect(listed).toMatchObject({ status: 'unknown', needsAttention: true })
+    // More time passing asks no more and tells no more.
+    await timePasses(opStub(`repeat:${key}`))
+    expect(await webhooksAbout(order, 2, 1_000, 'payment.repeat.needs_attention')).toHaveLength(1)
+  })
+
+  it('a refund still unknown after every inquiry: one refund.needs_attention, and GET /v1/payments?needs_attention=true lists its payment', async () => {
+    const { paymentId } = await savedCardPayment()
+    const key = uniqueId('re')
+    const refundHash = (await sha256Hex(`${env.PAYMENTS.idFromName(paymentId).toString()}|refund|${key}`)).slice(0, 24)
+    await injectFault({ op: 'refund', fault: 'timeout', field: 'merchantTransactionId', value: `re-${refundHash}` })
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: `re-${refundHash}`, times: 100 })
+    const refund = await operate(paymentId, 'refunds', { amount: '10.00' }, key)
+    expect(refund.body.operation).toMatchObject({ id: `re_${refundHash}`, status: 'unknown' })
+    for (let i = 0; i < 18; i++) await timePasses(paymentStub(paymentId))
+    const payment = await paymentEventually(paymentId, (p) => (p as unknown as { needsAttention: boolean }).needsAttention)
+    expect(payment.refunds[0]).toMatchObject({ status: 'unknown', needsAttention: true })
+    const listed = await until(async () => {
+      const page = await merchant<{ data: { id: string }[] }>('GET', '/v1/payments?needs_attention=true')
+      return page.body.data.find((p) => p.id === paymentId)
+    })
+    expect(listed).toBeDefined()
+  })
+
+  it('a regenerated invoice never paid ends at its expiry with one final invoice.expired', async () => {
+    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '12.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+    const key = uniqueId('ik')
+    const ref = uniqueId('mref')
+    const res = await merchant<OperationBody>('POST', `/v1/invoices/${created.response.systemInvoiceId}/regenerate`, { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' }, { 'Idempotency-Key': key })
+    expect(res.body.status).toBe('succeeded')
+    // Its 24 hours pass.
+    await timePasses(opStub(`regenerate:${key}`))
+    expect((await merchant<OperationBody>('GET', `/v1/operations/${res.body.id}`)).body.status).toBe('expired')
+    const opId = res.body.id.slice(3)
+    const events = await until(async () => {
+      const hooks = (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]
+      const mine = hooks.map((h) => JSON.parse(h.body) as { type: string; data: { idempotencyKeyHash?: string } }).filter((e) => e.data.idempotencyKeyHash === opId)
+      return mine.some((e) => e.type === 'invoice.expired') ? mine : undefined
+    })
+    expect(events.filter((e) => e.type === 'invoice.expired')).toHaveLength(1)
+    expect((await call(`/v1/return/${res.body.id}`)).text).toContain('Checkout expired')
   })
 })

@@ -219,6 +219,21 @@ export class PaymentObject extends TaskedObject {
     else await this.ctx.storage.put('payment', p)
     const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
     if (op.inquiries < MAX_INQUIRIES) await this.settleBy(Date.now() + Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** op.inquiries))
+    else if (!op.needsAttention) await this.needsAttention(p, op)
+  }
+
+  /**
+   * Asked as often as it will be and still unknown: the merchant is told once (with the change
+   * number, like any change) and the payment shows in the `needs_attention` listing. A notification
+   * or a look-up at the gateway may still settle it.
+   */
+  private async needsAttention(p: PaymentRecord, op: MoneyOperation): Promise<void> {
+    op.needsAttention = true
+    p.updatedAt = Date.now()
+    p.seq += 1
+    const data = { ...paymentView(p), operation: operationView(op), previousStatus: op.status, sequence: p.seq }
+    await this.commit(this.owner(p), p.seq, { payment: p }, [{ type: HANDLERS[op.kind].events.needs_attention, data }], [paymentIndexJob(p)])
+    log.error('payment_operation_needs_attention', { payment: p.paymentId, operation: op.id })
   }
 
   /** One `settle` task serves every operation: it runs at the earliest time any of them needs. */

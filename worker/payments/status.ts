@@ -54,6 +54,7 @@ export function operationView(o: MoneyOperation): OperationView {
     gatewayId: o.gatewayId ?? null,
     resultCode: o.resultCode ?? null,
     failure: o.failure ?? null,
+    needsAttention: o.needsAttention === true,
     createdAt: new Date(o.createdAt).toISOString(),
     updatedAt: new Date(o.updatedAt).toISOString(),
   }
@@ -81,6 +82,7 @@ export function paymentView(p: PaymentRecord): PaymentView {
     captures: of('capture'),
     voids: of('void'),
     refunds: of('refund'),
+    needsAttention: p.operations.some((o) => o.needsAttention === true),
     createdAt: new Date(p.createdAt).toISOString(),
     updatedAt: new Date(p.updatedAt).toISOString(),
   }

@@ -49,6 +49,8 @@ export interface MoneyOperation {
   /** Inquiries so far, and whether the one re-send (after "no such transaction") happened. */
   inquiries: number
   resent: boolean
+  /** Still unknown after the last inquiry: no more are made, and the merchant was told once. */
+  needsAttention?: true
 }
 
 /** What a paid session (or a repeat) hands over when its payment exists: the record's first state. */
@@ -102,6 +104,8 @@ export interface PaymentView {
   readonly captures: OperationView[]
   readonly voids: OperationView[]
   readonly refunds: OperationView[]
+  /** One of its operations needs attention (`GET /v1/payments?needs_attention=true`). */
+  readonly needsAttention: boolean
   readonly createdAt: string
   readonly updatedAt: string
 }
@@ -115,6 +119,8 @@ export interface OperationView {
   readonly gatewayId: string | null
   readonly resultCode: string | null
   readonly failure: MoneyOperation['failure'] | null
+  /** Its outcome is still unknown after every inquiry: look it up at the gateway. */
+  readonly needsAttention: boolean
   readonly createdAt: string
   readonly updatedAt: string
 }

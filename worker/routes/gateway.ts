@@ -123,6 +123,7 @@ const INVOICE_MONEY: Readonly<Record<OpStatus, MoneyState>> = {
   // Regenerated, and no payment of it heard of yet.
   succeeded: 'not_paid',
   failed: 'failed',
+  expired: 'expired',
   processing: 'confirming',
   pending: 'confirming',
   unknown: 'confirming',

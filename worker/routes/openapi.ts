@@ -33,12 +33,12 @@ function every<U extends string>() {
 }
 
 /** A repeat's or a regeneration's status (merchant-operation.ts). */
-const OP_STATUSES = every<OpStatus>()(['processing', 'pending', 'unknown', 'succeeded', 'declined', 'failed', 'paid'])
+const OP_STATUSES = every<OpStatus>()(['processing', 'pending', 'unknown', 'succeeded', 'declined', 'failed', 'paid', 'expired'])
 const OPERATION_STATUSES = Object.keys(OPERATION_TRANSITIONS) as OperationStatus[]
 /** What merchantView, paymentView and the registration's view always hold (the event schemas require them). */
 const SESSION_FIELDS = every<keyof MerchantView>()(['id', 'flow', 'methods', 'method', 'status', 'amount', 'currency', 'merchantTransactionId', 'paymentType', 'recurring', 'attempts', 'maxAttempts', 'paymentId', 'registrationId', 'resultCode', 'resultDescription', 'transactionStatus', 'card', 'invoice', 'lastError', 'refusedNotifications', 'createdAt', 'updatedAt', 'expiresAt', 'metadata'])
-const PAYMENT_FIELDS = every<keyof PaymentView>()(['id', 'object', 'status', 'amount', 'currency', 'paymentType', 'amountCaptured', 'amountRefunded', 'amountRefundable', 'sessionId', 'merchantTransactionId', 'source', 'registrationId', 'card', 'email', 'metadata', 'captures', 'voids', 'refunds', 'createdAt', 'updatedAt'])
-const OPERATION_FIELDS = every<keyof OperationView>()(['id', 'object', 'status', 'amount', 'reason', 'gatewayId', 'resultCode', 'failure', 'createdAt', 'updatedAt'])
+const PAYMENT_FIELDS = every<keyof PaymentView>()(['id', 'object', 'status', 'amount', 'currency', 'paymentType', 'amountCaptured', 'amountRefunded', 'amountRefundable', 'sessionId', 'merchantTransactionId', 'source', 'registrationId', 'card', 'email', 'metadata', 'captures', 'voids', 'refunds', 'needsAttention', 'createdAt', 'updatedAt'])
+const OPERATION_FIELDS = every<keyof OperationView>()(['id', 'object', 'status', 'amount', 'reason', 'gatewayId', 'resultCode', 'failure', 'needsAttention', 'createdAt', 'updatedAt'])
 const REGISTRATION_FIELDS = every<keyof RegistrationView>()(['id', 'object', 'status', 'resultCode', 'deletedAt'])
 const sequence = { type: 'integer', description: 'Counts the changes of what the event is about; events of one thing arrive in its order.' }
 
@@ -176,13 +176,14 @@ const documentation = {
           gatewayId: { type: ['string', 'null'] },
           resultCode: { type: ['string', 'null'] },
           failure: { type: ['object', 'null'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+          needsAttention: { type: 'boolean', description: 'Still unknown after every inquiry: no more are made; look it up at the gateway' },
           createdAt: { type: 'string', format: 'date-time' },
           updatedAt: { type: 'string', format: 'date-time' },
         },
       },
       Payment: {
         type: 'object',
-        description: 'A payment the gateway took (from a paid session or a repeat). It appears shortly after the session succeeds (it follows through the outbox).',
+        description: 'A payment the gateway took (from a paid session, a repeat, or an invoice regenerated through the merchant route and paid). It appears shortly after the payment succeeds (it follows through the outbox).',
         properties: {
           id: { type: 'string', description: 'The gateway paymentId' },
           object: { const: 'payment' },
@@ -195,7 +196,7 @@ const documentation = {
           amountRefundable: { ...amount, description: 'Captured less refunded less refunds in flight.' },
           sessionId: { type: ['string', 'null'] },
           merchantTransactionId: { type: 'string' },
-          source: { type: 'string', description: 'The session flow, or repeat' },
+          source: { type: 'string', description: 'The session method that paid (card, saved-card, qr, invoice), repeat, or invoice (a merchant-route invoice)' },
           registrationId: { type: ['string', 'null'] },
           card: { type: ['object', 'null'], properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } },
           email: { type: ['string', 'null'] },
@@ -203,6 +204,7 @@ const documentation = {
           captures: { type: 'array', items: ref('Operation') },
           voids: { type: 'array', items: ref('Operation') },
           refunds: { type: 'array', items: ref('Operation') },
+          needsAttention: { type: 'boolean', description: 'One of its operations needs attention (the needs_attention filter of GET /v1/payments)' },
           createdAt: { type: 'string', format: 'date-time' },
           updatedAt: { type: 'string', format: 'date-time' },
         },

@@ -25,7 +25,7 @@ import { STATUSES } from '../sessions/types.ts'
 const PAYMENT_QUERY = listQuery(PAYMENT_STATUSES as unknown as [string, ...string[]], { test: (id) => checkFormat('gatewayId', id) === null, expected: FORMAT_EXPECTED.gatewayId })
 const SESSION_QUERY = listQuery(STATUSES, { test: (id) => SESSION_ID.test(id), expected: SESSION_ID.source })
 
-async function list(c: Context, table: IndexTable, q: ListQuery): Promise<Response> {
+export async function list(c: Context, table: IndexTable, q: ListQuery): Promise<Response> {
   const env = c.env as Env
   const page = await listPage(env.DB, table, q)
   if (!page) return errorResponse(c, 'invalid_request', 'starting_after names nothing in this list.', [{ field: 'starting_after', code: 'invalid_value', expected: 'the id of an item of this list' }])
@@ -33,7 +33,7 @@ async function list(c: Context, table: IndexTable, q: ListQuery): Promise<Respon
 }
 
 /** `metadata[key]=value`: the query's deepObject style (the generated parameter gets its style here). */
-const METADATA_PARAM = describeRoute({
+export const METADATA_PARAM = describeRoute({
   parameters: [
     {
       name: 'metadata',
@@ -46,7 +46,7 @@ const METADATA_PARAM = describeRoute({
   ],
 })
 
-const page = (item: object) => json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' } } })
+export const page = (item: object) => json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' } } })
 
 export const paymentSearch = new Hono<{ Bindings: Env }>()
 paymentSearch.use('*', merchantAuth())

@@ -61,6 +61,7 @@ export const listQuery = (statuses: readonly [string, ...string[]], id: { test: 
         { description: `Page size (default ${DEFAULT_LIMIT})` },
       ),
     ),
+    needs_attention: v.optional(described(v.picklist(['true'], 'invalid_value'), 'true', { description: 'Only those with an operation whose outcome is still unknown after every inquiry' })),
     starting_after: v.optional(described(v.pipe(v.string('format'), v.check(id.test, 'format')), id.expected, { description: 'The last id of the previous page' })),
   })
 

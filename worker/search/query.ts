@@ -6,7 +6,7 @@
  * (migrations/0001_search_index.sql); one metadata pair filters through the metadata table.
  */
 import { DEFAULT_LIMIT, type ListQueryInput } from '../schemas/search.ts'
-import type { IndexTable } from './rows.ts'
+import { INDEX_SQL_TABLES, type IndexTable } from './rows.ts'
 
 export interface ListQuery {
   readonly status?: string
@@ -15,6 +15,7 @@ export interface ListQuery {
   readonly order?: string
   readonly email?: string
   readonly metadata?: readonly [string, string]
+  readonly needsAttention?: boolean
   readonly limit: number
   readonly startingAfter?: string
 }
@@ -36,6 +37,7 @@ export function listQueryOf(q: ListQueryInput): ListQuery {
     ...(q.order !== undefined ? { order: q.order } : {}),
     ...(q.email !== undefined ? { email: q.email } : {}),
     ...(pair ? { metadata: pair } : {}),
+    ...(q.needs_attention === 'true' ? { needsAttention: true } : {}),
     ...(q.starting_after !== undefined ? { startingAfter: q.starting_after } : {}),
   }
 }
@@ -45,8 +47,7 @@ export function listQueryOf(q: ListQueryInput): ListQuery {
  * the same statement; an unknown cursor answers `undefined` (the route's 400).
  */
 export async function listPage(db: D1Database, table: IndexTable, q: ListQuery): Promise<ListPage | undefined> {
-  const t = table === 'payments' ? 'payments' : 'sessions'
-  const meta = table === 'payments' ? 'payment_metadata' : 'session_metadata'
+  const { rows: t, metadata: meta } = INDEX_SQL_TABLES[table]
   const where: string[] = []
   const binds: unknown[] = []
   let join = ''
@@ -59,6 +60,8 @@ export async function listPage(db: D1Database, table: IndexTable, q: ListQuery):
   if (q.createdLt !== undefined) where.push('r.created_at < ?') && binds.push(q.createdLt)
   if (q.order !== undefined) where.push('r.merchant_transaction_id = ?') && binds.push(q.order)
   if (q.email !== undefined) where.push('r.email = ?') && binds.push(q.email)
+  // Rare, so read from the row's view rather than given a column and an index of its own.
+  if (q.needsAttention) where.push("json_extract(r.data, '$.needsAttention') = 1")
   if (q.startingAfter !== undefined) {
     const cursor = await db.prepare(`SELECT created_at FROM ${t} WHERE id = ?`).bind(q.startingAfter).first<{ created_at: number }>()
     if (!cursor) return undefined

@@ -13,8 +13,15 @@ import type { PaymentRecord } from '../payments/types.ts'
 import { paymentView } from '../payments/status.ts'
 import { merchantView, type SessionRecord } from '../sessions/types.ts'
 
-export const INDEX_TABLES = ['payments', 'sessions'] as const
+export const INDEX_TABLES = ['payments', 'sessions', 'operations'] as const
 export type IndexTable = (typeof INDEX_TABLES)[number]
+
+/** Each table and its metadata table (fixed names: never built from input). */
+export const INDEX_SQL_TABLES: Readonly<Record<IndexTable, { readonly rows: string; readonly metadata: string }>> = {
+  payments: { rows: 'payments', metadata: 'payment_metadata' },
+  sessions: { rows: 'sessions', metadata: 'session_metadata' },
+  operations: { rows: 'operations', metadata: 'operation_metadata' },
+}
 
 export interface IndexRow {
   readonly table: IndexTable
@@ -75,10 +82,38 @@ export function sessionIndexJob(s: SessionRecord): Job {
   }
 }
 
+/**
+ * A merchant operation's row: its view as `GET /v1/operations/{id}` shows it, listed by status
+ * and by `needs_attention`. What it moves: the repeat's sum, or the invoice's once known.
+ */
+export function operationIndexJob(
+  view: Record<string, unknown> & { readonly id: string; readonly status: string },
+  op: { readonly createdAt: number; readonly seq: number; readonly params: { readonly kind: string; readonly amount?: string; readonly currency?: string; readonly merchantTransactionId?: string; readonly merchantInvoiceId?: string; readonly metadata?: Metadata }; readonly invoice?: { readonly amount: string; readonly currency: string } },
+): Job {
+  const p = op.params
+  return {
+    kind: 'index',
+    row: {
+      table: 'operations',
+      id: view.id,
+      status: view.status,
+      merchantTransactionId: p.merchantTransactionId ?? p.merchantInvoiceId ?? '',
+      sessionId: null,
+      email: null,
+      amount: p.amount ?? op.invoice?.amount ?? '',
+      currency: p.currency ?? op.invoice?.currency ?? '',
+      createdAt: op.createdAt,
+      updatedAt: Date.now(),
+      seq: op.seq,
+      metadata: p.metadata ?? {},
+      data: view,
+    },
+  }
+}
+
 /** Writes a row unless the index holds a newer change of it already; metadata pairs with it. */
 export async function upsertIndexRow(db: D1Database, row: IndexRow): Promise<void> {
-  const table = row.table === 'payments' ? 'payments' : 'sessions'
-  const meta = row.table === 'payments' ? 'payment_metadata' : 'session_metadata'
+  const { rows: table, metadata: meta } = INDEX_SQL_TABLES[row.table]
   const upsert = db
     .prepare(
       `INSERT INTO ${table} (id, status, merchant_transaction_id, session_id, email, amount, currency, created_at, updated_at, seq, data)

@@ -20,6 +20,7 @@ import { log } from '../log.ts'
 import type { NotificationResult } from './checkout-session.ts'
 import { flowOf, type OperationContext, type OperationParams, type OperationRecord, type OpStatus } from './merchant-operations/index.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
+import { operationIndexJob } from '../search/rows.ts'
 import { done, fail, type Reply } from './reply.ts'
 import { TaskedObject } from './tasked-object.ts'
 
@@ -71,8 +72,10 @@ export class MerchantOperation extends TaskedObject {
     op.seq += 1
     this.op = op
     const data = { idempotencyKeyHash: this.ctx.id.toString(), ...this.body(op), previousStatus: from, sequence: op.seq }
-    await this.commit(this.ctx.id.toString(), op.seq, { op }, [{ type: flow.eventType(to), data }], flow.jobs(op, to))
+    await this.commit(this.ctx.id.toString(), op.seq, { op }, [{ type: flow.eventType(to), data }], [operationIndexJob(this.body(op), op), ...flow.jobs(op, to)])
     if (to !== 'unknown' && to !== 'pending') await this.cancel('settle')
+    const expires = flow.expiresAt(op)
+    if (expires !== undefined) await this.schedule('expire', expires)
     return true
   }
 
@@ -119,24 +122,43 @@ export class MerchantOperation extends TaskedObject {
     return fail('gateway_rejected', `The gateway refused the request${code ? ` (${code}: ${String(op.result?.resultDescription ?? '')})` : ''}.`)
   }
 
-  private body(op: Operation): Record<string, unknown> {
-    return { id: `op_${this.ctx.id.toString()}`, object: 'operation', kind: op.params.kind, status: op.status, ...flowOf(op.params).describe(op.params), ...op.result }
+  private body(op: Operation): Record<string, unknown> & { readonly id: string; readonly status: OpStatus } {
+    const id = `op_${this.ctx.id.toString()}`
+    return { id, object: 'operation', kind: op.params.kind, status: op.status, needsAttention: op.needsAttention === true, ...flowOf(op.params).describe(op.params), ...op.result }
   }
 
-  /** While the outcome is open, ask again later, backing off. */
+  /**
+   * While the outcome is open, ask again later, backing off. When the tries run out, the merchant
+   * is told once (`*.needs_attention`, with the change number like any change) and the operation
+   * shows in the `needs_attention` listing; a notification may still settle it.
+   */
   private async keepAsking(op: Operation): Promise<void> {
     if (op.status !== 'unknown' && op.status !== 'pending') return
     const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
-    if (op.tries < MAX_TRIES) await this.schedule('settle', Date.now() + Math.min(3_600_000, base * 2 ** op.tries))
+    if (op.tries < MAX_TRIES) return this.schedule('settle', Date.now() + Math.min(3_600_000, base * 2 ** op.tries))
+    if (op.needsAttention) return
+    op.needsAttention = true
+    op.seq += 1
+    this.op = op
+    const data = { idempotencyKeyHash: this.ctx.id.toString(), ...this.body(op), previousStatus: op.status, sequence: op.seq }
+    await this.commit(this.ctx.id.toString(), op.seq, { op }, [{ type: flowOf(op.params).attentionEvent, data }], [operationIndexJob(this.body(op), op)])
+    log.error('operation_needs_attention', { operation: this.ctx.id.toString(), status: op.status })
   }
 
   protected async runTask(name: string): Promise<void> {
     const op = await this.load()
     if (name === 'purge') {
-      // An answer still awaited keeps the record (its charge may still be settled by inquiry).
-      if (op && isOpen(op)) return this.schedule('purge', Date.now() + DAY_MS)
+      // An answer still awaited keeps the record (its charge may still be settled by inquiry), and
+      // so does an invoice still payable: money taken on it must find its operation.
+      if (op && (isOpen(op) || flowOf(op.params).expiresAt(op) !== undefined)) return this.schedule('purge', Date.now() + DAY_MS)
       await this.ctx.storage.deleteAll()
       this.op = undefined
+      return
+    }
+    // The task is set for the moment the operation ends by time (every change sets it anew), and
+    // runs only if it can still end so (an invoice paid meanwhile cannot).
+    if (name === 'expire' && op) {
+      if (flowOf(op.params).expiresAt(op) !== undefined) await this.change(op, 'expired')
       return
     }
     if (name !== 'settle' || !op) return

@@ -34,6 +34,6 @@ export const capture: OperationHandler<CaptureRequest> = {
   apply(p, op) {
     p.capturedMinor = op.amountMinor
   },
-  events: { succeeded: 'payment.captured', failed: 'payment.capture_failed', unknown: 'payment.capture_unknown' },
+  events: { succeeded: 'payment.captured', failed: 'payment.capture_failed', unknown: 'payment.capture_unknown', needs_attention: 'payment.capture_needs_attention' },
 }
 

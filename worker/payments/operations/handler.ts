@@ -43,8 +43,8 @@ export interface OperationHandler<Req> {
   call(client: GatewayClient, p: PaymentRecord, op: MoneyOperation): Promise<PaymentOutcome>
   /** What the operation's success does to the payment (totals, voided). */
   apply(p: PaymentRecord, op: MoneyOperation): void
-  /** The event told when the operation enters each of these states. */
-  readonly events: Readonly<Record<'succeeded' | 'failed' | 'unknown', EventType>>
+  /** The event told when the operation enters each of these states, and when its inquiries run out. */
+  readonly events: Readonly<Record<'succeeded' | 'failed' | 'unknown' | 'needs_attention', EventType>>
 }
 
 /** An amount must be a whole number of the payment currency's minor units (JPY: whole yen). */

@@ -36,5 +36,5 @@ export const refund: OperationHandler<RefundRequest> = {
   apply(p, op) {
     p.refundedMinor += op.amountMinor
   },
-  events: { succeeded: 'refund.succeeded', failed: 'refund.failed', unknown: 'refund.unknown' },
+  events: { succeeded: 'refund.succeeded', failed: 'refund.failed', unknown: 'refund.unknown', needs_attention: 'refund.needs_attention' },
 }

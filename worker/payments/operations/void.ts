@@ -28,5 +28,5 @@ export const voidAuthorisation: OperationHandler<VoidRequest> = {
   apply(p) {
     p.voided = true
   },
-  events: { succeeded: 'payment.voided', failed: 'payment.void_failed', unknown: 'payment.void_unknown' },
+  events: { succeeded: 'payment.voided', failed: 'payment.void_failed', unknown: 'payment.void_unknown', needs_attention: 'payment.void_needs_attention' },
 }

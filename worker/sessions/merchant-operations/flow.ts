@@ -18,7 +18,8 @@ import type { Reply } from '../reply.ts'
  * `paid` by its notification (`declined` is a try on the invoice's page that the shopper may follow
  * with another).
  */
-export type OpStatus = 'processing' | 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed' | 'paid'
+export const OP_STATUSES = ['processing', 'pending', 'unknown', 'succeeded', 'declined', 'failed', 'paid', 'expired'] as const
+export type OpStatus = (typeof OP_STATUSES)[number]
 
 export type Transitions = Readonly<Record<OpStatus, readonly OpStatus[]>>
 
@@ -35,6 +36,8 @@ export interface OperationRecord<P = unknown> {
   invoice?: { merchantInvoiceId: string; amount: string; currency: string }
   tries: number
   resent: boolean
+  /** Still open after the last try: no more are made, and the merchant was told once. */
+  needsAttention?: true
 }
 
 /** What a flow may do to its operation: the Durable Object's own moves. */
@@ -57,6 +60,13 @@ export interface OperationFlow<P> {
   readonly notified: Readonly<Record<Settlement, OpStatus | undefined>>
   /** The merchant event for entering a status. */
   eventType(to: OpStatus): EventType
+  /** The merchant event when the tries run out with the outcome still open. */
+  readonly attentionEvent: EventType
+  /**
+   * When the operation, as it stands, ends by time (`expired`), or undefined: an invoice offered
+   * to shoppers until its expiry. Until then its record is kept, whatever its age.
+   */
+  expiresAt(op: OperationRecord<P>): number | undefined
   /** What the answer and the events say beside the status and the gateway's result. */
   describe(params: P): Record<string, unknown>
   /** The gateway call, its answer applied to the operation. */

@@ -48,14 +48,24 @@ export const regenerate: OperationFlow<RegenerateParams> = {
     processing: ['unknown', 'succeeded', 'failed'],
     unknown: ['succeeded', 'failed'],
     pending: [],
-    succeeded: ['paid', 'declined'],
+    succeeded: ['paid', 'declined', 'expired'],
     // Another try on the invoice's page may still pay it: money taken always reaches the merchant.
-    declined: ['paid'],
+    declined: ['paid', 'expired'],
     failed: [],
     paid: [],
+    expired: [],
   },
   notified: { charged: 'paid', not_charged: 'declined', pending: undefined },
-  eventType: (to) => (to === 'paid' || to === 'declined' ? `invoice.${to}` : `invoice.regenerate.${to as 'succeeded' | 'unknown' | 'failed'}`),
+  eventType: (to) => (to === 'paid' || to === 'declined' || to === 'expired' ? `invoice.${to}` : `invoice.regenerate.${to as 'succeeded' | 'unknown' | 'failed'}`),
+  attentionEvent: 'invoice.regenerate.needs_attention',
+  // Payable until its expiry period (hours) has passed since it was regenerated; never paid, it
+  // then ends with one final event (invoice.expired). A notification of a payment still wins
+  // until then (declined -> paid).
+  expiresAt(op) {
+    if (op.status !== 'succeeded' && op.status !== 'declined') return undefined
+    const hours = Number(op.params.invoiceExpirationPeriod)
+    return Number.isFinite(hours) && hours > 0 ? op.createdAt + hours * 3_600_000 : undefined
+  },
   describe: () => ({}),
 
   async send(ctx, op) {

@@ -82,9 +82,12 @@ export const repeat: OperationFlow<RepeatParams> = {
     declined: [],
     failed: [],
     paid: [],
+    expired: [],
   },
   notified: { charged: 'succeeded', not_charged: 'declined', pending: 'pending' },
   eventType: (to) => `payment.repeat.${to as 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed'}`,
+  attentionEvent: 'payment.repeat.needs_attention',
+  expiresAt: () => undefined,
   describe: (p) => ({ merchantTransactionId: p.merchantTransactionId }),
 
   async send(ctx, op) {
