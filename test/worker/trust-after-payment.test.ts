@@ -156,6 +156,18 @@ describe('a retry after a lost answer learns the outcome', () => {
     expect(await chargesFor(await repeatOrder(key))).toBe(1)
   })
 
+  it('a shopper pay whose answer was lost replays, once settled, as its attempt is now', async () => {
+    const s = await createSession()
+    await injectFault({ op: 'payment', fault: 'unparseable', field: 'merchantTransactionId', value: s.mtid })
+    const key = uniqueId('key')
+    expect((await pay(s, '4111111111111111', key)).body).toMatchObject({ status: 'unknown' })
+    await timePasses(env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub)
+    const again = await pay(s, '4111111111111111', key)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(again.body).toMatchObject({ status: 'succeeded', message: 'Payment successful.' })
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
+
   it('GET /v1/operations/{id} of an id that names no operation is 404', async () => {
     expect((await merchant('GET', `/v1/operations/op_${'0'.repeat(64)}`)).status).toBe(404)
     expect((await merchant('GET', '/v1/operations/op_nothex')).status).toBe(404)

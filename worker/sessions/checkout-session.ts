@@ -41,6 +41,7 @@ import {
   type Flow,
   type CheckoutView,
   type MerchantView,
+  type Attempt,
   type PayResult,
   type SessionInput,
   type SessionRecord,
@@ -66,7 +67,22 @@ export interface PayInput {
 
 interface IdemEntry {
   readonly fingerprint: string
+  /** The attempt the key started (its `n`): a provisional answer replays as that attempt is now. */
+  readonly attempt?: number
   reply?: Reply
+}
+
+/** What a replay says of an attempt whose first answer was provisional, by how the attempt stands now. */
+const REPLAYED_AS: Partial<Record<Attempt['status'], PayResult['status']>> = {
+  succeeded: 'succeeded',
+  declined: 'declined',
+  pending: 'pending',
+  action_required: 'action_required',
+  unknown: 'unknown',
+  processing: 'unknown',
+  // The gateway never saw it, or refused it: nothing was taken.
+  not_found: 'failed',
+  refused: 'failed',
 }
 
 /** What a verified notification did: applied, already known, or refused as not this session's. */
@@ -243,7 +259,21 @@ export class CheckoutSession extends TaskedObject {
     if (!entry) return undefined
     if (entry.fingerprint !== fingerprint) return fail('idempotency_mismatch', 'This Idempotency-Key was used with different parameters.')
     if (!entry.reply) return fail('idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')
-    return { ...entry.reply, replayed: true }
+    return { ...(await this.replayOf(entry, entry.reply)), replayed: true }
+  }
+
+  /**
+   * A final first answer replays as it was. One that was provisional (the gateway had not said:
+   * `unknown`, `pending`, `action_required`) replays as its attempt is now, so a retry after a lost
+   * answer learns the outcome instead of "unknown" forever.
+   */
+  private async replayOf(entry: IdemEntry, first: Reply): Promise<Reply> {
+    const said = first.ok ? (first.body as { status?: unknown }).status : undefined
+    if (said !== 'unknown' && said !== 'pending' && said !== 'action_required') return first
+    const s = await this.load()
+    const attempt = s?.attempts.find((a) => a.n === entry.attempt)
+    const now = attempt ? REPLAYED_AS[attempt.status] : undefined
+    return s && now ? this.answer(s, now) : first
   }
 
   /** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
@@ -255,13 +285,14 @@ export class CheckoutSession extends TaskedObject {
     if (method !== 'qr' && s.qr && !s.qr.withdrawn) s.qr.withdrawn = true
     s.inquiries = 0
     delete s.lastError
-    await this.move(s, 'processing', { [`idem:${key}`]: { fingerprint } satisfies IdemEntry })
+    await this.move(s, 'processing', { [`idem:${key}`]: { fingerprint, attempt: s.attempts.length } satisfies IdemEntry })
     const timeout = numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000)
     await this.schedule('watchdog', Date.now() + timeout + 15_000)
   }
 
   private async finish(key: string, fingerprint: string, reply: Reply): Promise<Reply> {
-    await this.ctx.storage.put(`idem:${key}`, { fingerprint, reply } satisfies IdemEntry)
+    const started = await this.ctx.storage.get<IdemEntry>(`idem:${key}`)
+    await this.ctx.storage.put(`idem:${key}`, { ...started, fingerprint, reply } satisfies IdemEntry)
     await this.cancel('watchdog')
     return reply
   }
