@@ -253,4 +253,18 @@ describe('an operation that cannot be settled is told once and listed', () => {
     expect(events.filter((e) => e.type === 'invoice.expired')).toHaveLength(1)
     expect((await call(`/v1/return/${res.body.id}`)).text).toContain('Checkout expired')
   })
+  it('a regenerated invoice paid whose notification never came ends paid at its expiry (the gateway is asked), never expired', async () => {
+    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '14.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+    const key = uniqueId('ik')
+    const ref = uniqueId('mref')
+    const res = await merchant<OperationBody & { invoice: { transactionUrl: string } }>('POST', `/v1/invoices/${created.response.systemInvoiceId}/regenerate`, { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' }, { 'Idempotency-Key': key })
+    const paid = await fetch(res.body.invoice.transactionUrl, { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number: '4111111111111111', month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+    expect(paid.status).toBe(303)
+    // The notification is lost (never relayed); the invoice's 24 hours pass.
+    await timePasses(opStub(`regenerate:${key}`))
+    const op = (await merchant<OperationBody>('GET', `/v1/operations/${res.body.id}`)).body
+    expect(op.status).toBe('paid')
+    expect(await paymentEventually(op.paymentId as string)).toMatchObject({ source: 'invoice', merchantTransactionId: ref, amount: '14.00' })
+  })
 })

@@ -57,6 +57,7 @@ export class MerchantOperation extends TaskedObject {
       save: (op) => this.save(op as Operation),
       keepAsking: (op) => this.keepAsking(op as Operation),
       registrationRefusal: (id) => registrationRefusal(this.env, id),
+      expireLater: (at) => this.schedule('expire', at),
     }
   }
 
@@ -158,7 +159,7 @@ export class MerchantOperation extends TaskedObject {
     // The task is set for the moment the operation ends by time (every change sets it anew), and
     // runs only if it can still end so (an invoice paid meanwhile cannot).
     if (name === 'expire' && op) {
-      if (flowOf(op.params).expiresAt(op) !== undefined) await this.change(op, 'expired')
+      if (flowOf(op.params).expiresAt(op) !== undefined) await flowOf(op.params).expire(this.context(), op)
       return
     }
     if (name !== 'settle' || !op) return

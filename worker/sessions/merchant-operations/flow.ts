@@ -50,6 +50,8 @@ export interface OperationContext {
   save(op: OperationRecord): Promise<void>
   /** While the outcome is open, asks again later, backing off. */
   keepAsking(op: OperationRecord): Promise<void>
+  /** Runs the flow's `expire` again at `at` (the gateway could not tell yet). */
+  expireLater(at: number): Promise<void>
   /** The registration guard (worker/registrations/guard.ts), asked before a saved card is charged. */
   registrationRefusal(registrationId: string | null | undefined): Promise<RegistrationRefusal | undefined>
 }
@@ -67,6 +69,8 @@ export interface OperationFlow<P> {
    * to shoppers until its expiry. Until then its record is kept, whatever its age.
    */
   expiresAt(op: OperationRecord<P>): number | undefined
+  /** At that moment: end it (`expired`), unless what it offered was taken meanwhile. */
+  expire(ctx: OperationContext, op: OperationRecord<P>): Promise<void>
   /** What the answer and the events say beside the status and the gateway's result. */
   describe(params: P): Record<string, unknown>
   /** The gateway call, its answer applied to the operation. */

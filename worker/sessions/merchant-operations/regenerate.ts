@@ -66,6 +66,23 @@ export const regenerate: OperationFlow<RegenerateParams> = {
     const hours = Number(op.params.invoiceExpirationPeriod)
     return Number.isFinite(hours) && hours > 0 ? op.createdAt + hours * 3_600_000 : undefined
   },
+
+  // Before it ends unpaid, the gateway is asked whether it was paid after all (a notification can
+  // be lost): money taken on the invoice ends as `paid`, never as `expired`. No answer: asked again.
+  async expire(ctx, op) {
+    const invoice = op.invoice
+    if (!invoice) return void (await ctx.change(op, 'expired'))
+    const outcome = await ctx.client.inquiry(invoice.merchantInvoiceId, 'MID')
+    if (outcome.kind === 'succeeded' && outcome.response.paymentId && outcome.response.amount === invoice.amount && (outcome.response.currency ?? invoice.currency) === invoice.currency) {
+      op.paymentId = outcome.response.paymentId
+      op.result = { ...op.result, paymentId: outcome.response.paymentId, resultCode: outcome.code, resultDescription: outcome.description }
+      await ctx.change(op, 'paid')
+    } else if (outcome.kind === 'unknown' || outcome.kind === 'unsent' || outcome.kind === 'pending' || outcome.kind === 'action_required') {
+      await ctx.expireLater(Date.now() + 60 * 60_000)
+    } else {
+      await ctx.change(op, 'expired')
+    }
+  },
   describe: () => ({}),
 
   async send(ctx, op) {

@@ -88,6 +88,7 @@ export const repeat: OperationFlow<RepeatParams> = {
   eventType: (to) => `payment.repeat.${to as 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed'}`,
   attentionEvent: 'payment.repeat.needs_attention',
   expiresAt: () => undefined,
+  expire: async () => {},
   describe: (p) => ({ merchantTransactionId: p.merchantTransactionId }),
 
   async send(ctx, op) {
