@@ -131,6 +131,40 @@ describe('<pay-checkout> card flow', () => {
   })
 
   describe('paying', () => {
+    it('pay-ready says "ready to pay" once: never again after the shopper paid', async () => {
+      // Heard on the document (they bubble, composed), from before the element exists.
+      const seen = collect(document as unknown as PayCheckout, ['pay-ready', 'pay-success'])
+      const { el } = await mount({}, { isolation: 'inline' })
+      await until(() => seen.some((s) => s.type === 'pay-ready'))
+      await fill(el)
+      const ok = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      await ok
+      // The success view has nothing to fill in; it is a result, not a new "ready".
+      await new Promise((r) => setTimeout(r, 500))
+      expect(seen.map((s) => s.type)).to.deep.equal(['pay-ready', 'pay-success'])
+    })
+
+    it('a session already paid when the element loads it fires pay-ready once with status succeeded (after the card form’s early loading one)', async () => {
+      const first = await mount({}, { isolation: 'inline' })
+      await fill(first.el)
+      const ok = oneEvent(first.el, 'pay-success')
+      payButton(first.el).click()
+      await ok
+      const again = document.createElement('pay-checkout') as PayCheckout
+      const seen = collect(again, ['pay-ready'])
+      again.setAttribute('isolation', 'inline')
+      again.setAttribute('endpoint', first.session.endpoint)
+      again.setAttribute('session', first.session.id)
+      again.setAttribute('client-secret', first.session.clientSecret)
+      document.body.append(again)
+      await until(() => seen.length > 0)
+      await new Promise((r) => setTimeout(r, 500))
+      // The card form renders before the session answers (pay-ready, loading); the answer then says it is paid.
+      expect(seen.map((s) => (s.detail as { status: string }).status)).to.deep.equal(['loading', 'succeeded'])
+      again.remove()
+    })
+
     it('pays, announces the result politely, fires the documented events without card data', async () => {
       const { el, session } = await mount()
       const seen = collect(el, ['pay-change', 'pay-submit', 'pay-success'])

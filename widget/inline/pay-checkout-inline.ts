@@ -165,6 +165,8 @@ export class PayCheckoutInline extends LitElement {
   private polls = 0
   /** The flow `pay-ready` last announced, so it is said once per flow. */
   private announced = ''
+  /** The view shown came from loading the session (not from a result of paying here). */
+  private loadedView = false
   private loads = 0
 
   /** The language in use, after fallback. */
@@ -243,11 +245,16 @@ export class PayCheckoutInline extends LitElement {
     if (!this.session) return
     const flow = this.current
     const formShown = this.renderRoot.querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view')
+    // A loaded session with a form to fill in was "ready" by its form: what follows is its result.
+    if (formShown && this.view) this.loadedView = false
     if (formShown && this.announced !== flow) {
       this.announced = flow
       void (formShown as LitElement).updateComplete.then(() => this.dispatchEvent(new PayReadyEvent({ flow, status: this.view?.status ?? 'loading' })))
-    } else if (!formShown && this.view && this.announced !== `${flow}:${this.view.status}`) {
-      // A session with nothing to fill in (paid, expired, in flight) is ready too, once known.
+    } else if (!formShown && this.view && this.loadedView && this.announced !== `${flow}:${this.view.status}`) {
+      // A session that has nothing to fill in when the element loads it (paid, expired, a payment
+      // in flight) is announced once, with that status. A payment made here ends in its result
+      // event (pay-success, ...), never in another "ready".
+      this.loadedView = false
       this.announced = `${flow}:${this.view.status}`
       this.dispatchEvent(new PayReadyEvent({ flow, status: this.view.status }))
     }
@@ -275,6 +282,7 @@ export class PayCheckoutInline extends LitElement {
     // `method` at any time): its code too, before the view is set.
     while (n === this.loads && !this.loaded(this.methodIn(view.value))) await this.loadMethod(view.value)
     if (n !== this.loads) return
+    this.loadedView = true
     this.applyView(view.value)
   }
 

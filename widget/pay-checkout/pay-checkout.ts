@@ -50,7 +50,7 @@ type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ?
  * @attr {boolean} collect-shipping - Ask for a shipping address.
  * @attr {'frame' | 'inline'} isolation - `frame` (default: the form in a frame on the Worker's origin, so no script on this page can read card data) or `inline` (the form in this page's DOM).
  *
- * @fires pay-ready - The card inputs are in the page and accept typing (`detail.status` is `loading` while the session has not answered yet; the pay button waits for it). Fired again if the session turns out to be another flow. `detail: { flow, status }`
+ * @fires pay-ready - The card inputs are in the page and accept typing (`detail.status` is `loading` while the session has not answered yet; the pay button waits for it). Fired again if the session turns out to be another flow. A session with nothing to fill in when the element loads it (already paid, expired, a payment in flight) fires it once more with that status (`succeeded`, `expired`, `processing`, ...) after the card form's early `loading` one; a payment made in the element never fires it again (its result event does). `detail: { flow, status }`
  * @fires pay-change - Validity or card brand changed, `detail: { valid, brand }` (never the number); or the shopper picked another way to pay in the method picker, `detail: { method, valid: false, brand: null }`.
  * @fires pay-submit - A payment was sent. `detail: { flow }`
  * @fires pay-action - 3-D Secure is needed; cancel it to redirect yourself. `detail: { redirect }`
