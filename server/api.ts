@@ -223,6 +223,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find repeats and invoice regenerations, newest first (search index: may lag by a moment) */
+        get: operations["listOperations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operations/{operationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A repeat or an invoice regeneration as it is now */
+        get: operations["getOperation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checkout/{id}": {
         parameters: {
             query?: never;
@@ -1127,6 +1161,51 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.repeat.needs_attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A repeat's outcome is still unknown after every inquiry: no more are made; look it up at the gateway (GET /v1/operations?needs_attention=true lists them). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Derives from the change: the same change always has the same id. */
+                        id: string;
+                        /** @constant */
+                        type: "payment.repeat.needs_attention";
+                        created: number;
+                        data: components["schemas"]["OperationEventData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; anything else is retried with backoff */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.regenerate.succeeded": {
         parameters: {
             query?: never;
@@ -1241,6 +1320,96 @@ export interface webhooks {
                         id: string;
                         /** @constant */
                         type: "invoice.regenerate.failed";
+                        created: number;
+                        data: components["schemas"]["OperationEventData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; anything else is retried with backoff */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.regenerate.needs_attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A regeneration's answer is still missing after every try: no more are made; look it up at the gateway. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Derives from the change: the same change always has the same id. */
+                        id: string;
+                        /** @constant */
+                        type: "invoice.regenerate.needs_attention";
+                        created: number;
+                        data: components["schemas"]["OperationEventData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; anything else is retried with backoff */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The regenerated invoice ran out of time unpaid (its invoiceExpirationPeriod). Final. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Derives from the change: the same change always has the same id. */
+                        id: string;
+                        /** @constant */
+                        type: "invoice.expired";
                         created: number;
                         data: components["schemas"]["OperationEventData"];
                     };
@@ -1487,6 +1656,51 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.capture_needs_attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A capture's outcome is still unknown after every inquiry: no more are made (GET /v1/payments?needs_attention=true lists such payments). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Derives from the change: the same change always has the same id. */
+                        id: string;
+                        /** @constant */
+                        type: "payment.capture_needs_attention";
+                        created: number;
+                        data: components["schemas"]["PaymentEventData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; anything else is retried with backoff */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.voided": {
         parameters: {
             query?: never;
@@ -1601,6 +1815,51 @@ export interface webhooks {
                         id: string;
                         /** @constant */
                         type: "payment.void_unknown";
+                        created: number;
+                        data: components["schemas"]["PaymentEventData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; anything else is retried with backoff */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.void_needs_attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A void's outcome is still unknown after every inquiry: no more are made. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Derives from the change: the same change always has the same id. */
+                        id: string;
+                        /** @constant */
+                        type: "payment.void_needs_attention";
                         created: number;
                         data: components["schemas"]["PaymentEventData"];
                     };
@@ -1757,6 +2016,51 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "refund.needs_attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A refund's outcome is still unknown after every inquiry: no more are made. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Derives from the change: the same change always has the same id. */
+                        id: string;
+                        /** @constant */
+                        type: "refund.needs_attention";
+                        created: number;
+                        data: components["schemas"]["PaymentEventData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; anything else is retried with backoff */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "registration.deleted": {
         parameters: {
             query?: never;
@@ -1840,12 +2144,14 @@ export interface components {
                 code?: string;
                 message?: string;
             } | null;
+            /** @description Still unknown after every inquiry: no more are made; look it up at the gateway */
+            needsAttention?: boolean;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string;
         };
-        /** @description A payment the gateway took (from a paid session or a repeat). It appears shortly after the session succeeds (it follows through the outbox). */
+        /** @description A payment the gateway took (from a paid session, a repeat, or an invoice regenerated through the merchant route and paid). It appears shortly after the payment succeeds (it follows through the outbox). */
         Payment: {
             /** @description The gateway paymentId */
             id?: string;
@@ -1869,7 +2175,7 @@ export interface components {
             amountRefundable?: string;
             sessionId?: string | null;
             merchantTransactionId?: string;
-            /** @description The session flow, or repeat */
+            /** @description The session method that paid (card, saved-card, qr, invoice), repeat, or invoice (a merchant-route invoice) */
             source?: string;
             registrationId?: string | null;
             card?: {
@@ -1882,6 +2188,8 @@ export interface components {
             captures?: components["schemas"]["Operation"][];
             voids?: components["schemas"]["Operation"][];
             refunds?: components["schemas"]["Operation"][];
+            /** @description One of its operations needs attention (the needs_attention filter of GET /v1/payments) */
+            needsAttention?: boolean;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -1926,9 +2234,15 @@ export interface components {
             expiresAt?: string;
             metadata?: components["schemas"]["Metadata"];
         };
-        /** @description A repeat or an invoice regeneration: its status and what the gateway answered. */
+        /** @description A repeat or an invoice regeneration: its status and what the gateway answered. A replay of a first answer that was provisional (unknown, pending) shows the operation as it is now. */
         OperationOutcome: {
-            /** @description succeeded | declined | pending | unknown (repeat); regenerated | failed | unknown (invoice) */
+            /** @description op_ and 64 hex: GET /v1/operations/{id} reads it as it is now */
+            id: string;
+            /** @constant */
+            object: "operation";
+            /** @enum {unknown} */
+            kind: "repeat" | "regenerate";
+            /** @description succeeded | declined | pending | unknown | failed (repeat); succeeded (regenerated) | failed | unknown | paid | declined (invoice) */
             status: string;
             /** @description A repeat: its own order reference (derived from the Idempotency-Key), named by its webhooks */
             merchantTransactionId?: string;
@@ -1968,8 +2282,8 @@ export interface components {
             sequence: number;
         };
         /** @description The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence. */
-        PaymentEventData: WithRequired<components["schemas"]["Payment"], "id" | "object" | "status" | "amount" | "currency" | "paymentType" | "amountCaptured" | "amountRefunded" | "amountRefundable" | "sessionId" | "merchantTransactionId" | "source" | "registrationId" | "card" | "email" | "metadata" | "captures" | "voids" | "refunds" | "createdAt" | "updatedAt"> & {
-            operation: WithRequired<components["schemas"]["Operation"], "id" | "object" | "status" | "amount" | "reason" | "gatewayId" | "resultCode" | "failure" | "createdAt" | "updatedAt">;
+        PaymentEventData: WithRequired<components["schemas"]["Payment"], "id" | "object" | "status" | "amount" | "currency" | "paymentType" | "amountCaptured" | "amountRefunded" | "amountRefundable" | "sessionId" | "merchantTransactionId" | "source" | "registrationId" | "card" | "email" | "metadata" | "captures" | "voids" | "refunds" | "needsAttention" | "createdAt" | "updatedAt"> & {
+            operation: WithRequired<components["schemas"]["Operation"], "id" | "object" | "status" | "amount" | "reason" | "gatewayId" | "resultCode" | "failure" | "needsAttention" | "createdAt" | "updatedAt">;
             /**
              * @description The operation's status the change started from
              * @enum {unknown}
@@ -1982,10 +2296,18 @@ export interface components {
         OperationEventData: {
             /** @description Names the operation (derived from its Idempotency-Key), the same in each of its events */
             idempotencyKeyHash: string;
+            /** @description op_ and idempotencyKeyHash: GET /v1/operations/{id} reads the operation as it is now */
+            id?: string;
+            /** @constant */
+            object?: "operation";
             /** @enum {unknown} */
-            status: "processing" | "pending" | "unknown" | "succeeded" | "declined" | "failed" | "paid";
+            kind?: "repeat" | "regenerate";
+            /** @description Why the operation failed without the gateway deciding (registration_deleted) */
+            error?: string;
             /** @enum {unknown} */
-            previousStatus: "processing" | "pending" | "unknown" | "succeeded" | "declined" | "failed" | "paid";
+            status: "processing" | "pending" | "unknown" | "succeeded" | "declined" | "failed" | "paid" | "expired";
+            /** @enum {unknown} */
+            previousStatus: "processing" | "pending" | "unknown" | "succeeded" | "declined" | "failed" | "paid" | "expired";
             /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
             sequence: number;
             /** @description A repeat: its own order reference (derived from the Idempotency-Key) */
@@ -2175,6 +2497,7 @@ export interface components {
             invoiceExpirationPeriod: string;
             /** @description Where the shopper returns; default: this operation's status page. an https URL (http only for localhost), at most 2048 characters */
             merchantRedirectUrl?: string;
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description A new card: card fields, the customer (the session's customer fills what is left out) and optional shipping */
         CardPayRequest: {
@@ -2312,6 +2635,8 @@ export interface operations {
                 };
                 /** @description Page size (default 10) */
                 limit?: string;
+                /** @description Only those with an operation whose outcome is still unknown after every inquiry */
+                needs_attention?: "true";
                 /** @description The last id of the previous page */
                 starting_after?: string;
             };
@@ -2521,6 +2846,8 @@ export interface operations {
                 };
                 /** @description Page size (default 10) */
                 limit?: string;
+                /** @description Only those with an operation whose outcome is still unknown after every inquiry */
+                needs_attention?: "true";
                 /** @description The last id of the previous page */
                 starting_after?: string;
             };
@@ -3338,6 +3665,127 @@ export interface operations {
             };
             /** @description Error */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOperations: {
+        parameters: {
+            query?: {
+                status?: "processing" | "pending" | "unknown" | "succeeded" | "declined" | "failed" | "paid" | "expired";
+                /** @description Created at or after: Unix seconds or ISO 8601 */
+                created_gte?: string;
+                /** @description Created before: Unix seconds or ISO 8601 */
+                created_lt?: string;
+                /** @description The merchantTransactionId */
+                order?: string;
+                /** @description The session's customer.email. an email address */
+                email?: string;
+                /** @description One metadata pair: metadata[orderId]=A-1001 (keys ^[A-Za-z0-9_.-]{1,40}$) */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /** @description Page size (default 10) */
+                limit?: string;
+                /** @description Only those with an operation whose outcome is still unknown after every inquiry */
+                needs_attention?: "true";
+                /** @description The last id of the previous page */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object?: "list";
+                        data?: components["schemas"]["OperationOutcome"][];
+                        has_more?: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
