@@ -2127,73 +2127,73 @@ export interface components {
         /** @description A capture, void or refund of a payment. */
         Operation: {
             /** @description cp_..., vd_..., re_... */
-            id?: string;
+            id: string;
             /** @enum {unknown} */
-            object?: "capture" | "void" | "refund";
+            object: "capture" | "void" | "refund";
             /**
              * @description unknown: the answer never came; settled by status inquiry, never sent twice. failed: nothing moved.
              * @enum {unknown}
              */
-            status?: "processing" | "unknown" | "succeeded" | "failed";
+            status: "processing" | "unknown" | "succeeded" | "failed";
             /** @description Decimal text with exactly two decimals, every currency (JPY too). */
-            amount?: string;
-            reason?: string | null;
-            gatewayId?: string | null;
-            resultCode?: string | null;
-            failure?: {
+            amount: string;
+            reason: string | null;
+            gatewayId: string | null;
+            resultCode: string | null;
+            failure: {
                 code?: string;
                 message?: string;
             } | null;
             /** @description Still unknown after every inquiry: no more are made; look it up at the gateway */
-            needsAttention?: boolean;
+            needsAttention: boolean;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
         };
         /** @description A payment the gateway took (from a paid session, a repeat, or an invoice regenerated through the merchant route and paid). It appears shortly after the payment succeeds (it follows through the outbox). */
         Payment: {
             /** @description The gateway paymentId */
-            id?: string;
+            id: string;
             /** @constant */
-            object?: "payment";
+            object: "payment";
             /**
              * @description authorized (PA, not captured), captured (DB paid, or PA captured), partially_refunded, refunded, voided
              * @enum {unknown}
              */
-            status?: "authorized" | "captured" | "partially_refunded" | "refunded" | "voided";
+            status: "authorized" | "captured" | "partially_refunded" | "refunded" | "voided";
             /** @description Decimal text with exactly two decimals, every currency (JPY too). */
-            amount?: string;
-            currency?: string;
+            amount: string;
+            currency: string;
             /** @enum {unknown} */
-            paymentType?: "DB" | "PA";
+            paymentType: "DB" | "PA";
             /** @description Decimal text with exactly two decimals, every currency (JPY too). */
-            amountCaptured?: string;
+            amountCaptured: string;
             /** @description Decimal text with exactly two decimals, every currency (JPY too). */
-            amountRefunded?: string;
+            amountRefunded: string;
             /** @description Captured less refunded less refunds in flight. */
-            amountRefundable?: string;
-            sessionId?: string | null;
-            merchantTransactionId?: string;
+            amountRefundable: string;
+            sessionId: string | null;
+            merchantTransactionId: string;
             /** @description The session method that paid (card, saved-card, qr, invoice), repeat, or invoice (a merchant-route invoice) */
-            source?: string;
-            registrationId?: string | null;
-            card?: {
+            source: string;
+            registrationId: string | null;
+            card: {
                 /** @enum {unknown} */
                 brand?: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners" | "unionpay" | "maestro";
                 last4?: string;
             } | null;
-            email?: string | null;
-            metadata?: components["schemas"]["Metadata"];
-            captures?: components["schemas"]["Operation"][];
-            voids?: components["schemas"]["Operation"][];
-            refunds?: components["schemas"]["Operation"][];
+            email: string | null;
+            metadata: components["schemas"]["Metadata"];
+            captures: components["schemas"]["Operation"][];
+            voids: components["schemas"]["Operation"][];
+            refunds: components["schemas"]["Operation"][];
             /** @description One of its operations needs attention (the needs_attention filter of GET /v1/payments) */
-            needsAttention?: boolean;
+            needsAttention: boolean;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
         };
         /** @description The whole state of a session, as the merchant sees it (never card data beyond brand and last 4). */
         Session: {
@@ -2202,37 +2202,37 @@ export interface components {
             flow: "card" | "saved-card" | "qr" | "invoice";
             methods: ("card" | "saved-card" | "qr" | "invoice")[];
             /** @description The method whose payment is in flight or done */
-            method?: ("card" | "saved-card" | "qr" | "invoice") | null;
+            method: ("card" | "saved-card" | "qr" | "invoice") | null;
             /** @enum {unknown} */
             status: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired";
             /** @description Decimal text with exactly two decimals, every currency (JPY too). */
             amount: string;
             currency: string;
             merchantTransactionId: string;
-            paymentType?: string;
-            recurring?: string | null;
-            attempts?: Record<string, never>[];
-            maxAttempts?: number;
-            paymentId?: string | null;
-            registrationId?: string | null;
-            resultCode?: string | null;
-            resultDescription?: string | null;
-            transactionStatus?: string | null;
-            card?: {
+            paymentType: string;
+            recurring: string | null;
+            attempts: Record<string, never>[];
+            maxAttempts: number;
+            paymentId: string | null;
+            registrationId: string | null;
+            resultCode: string | null;
+            resultDescription: string | null;
+            transactionStatus: string | null;
+            card: {
                 /** @enum {unknown} */
                 brand?: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners" | "unionpay" | "maestro";
                 last4?: string;
             } | null;
-            invoice?: Record<string, never> | null;
-            lastError?: Record<string, never> | null;
-            refusedNotifications?: number;
+            invoice: Record<string, never> | null;
+            lastError: Record<string, never> | null;
+            refusedNotifications: number;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
             /** Format: date-time */
-            expiresAt?: string;
-            metadata?: components["schemas"]["Metadata"];
+            expiresAt: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A repeat or an invoice regeneration: its status and what the gateway answered. A replay of a first answer that was provisional (unknown, pending) shows the operation as it is now. */
         OperationOutcome: {
@@ -2251,25 +2251,41 @@ export interface components {
             [key: string]: unknown;
         };
         OperationResult: {
-            operation?: components["schemas"]["Operation"];
-            payment?: components["schemas"]["Payment"];
+            operation: components["schemas"]["Operation"];
+            payment: components["schemas"]["Payment"];
         };
         Registration: {
-            id?: string;
+            id: string;
             /** @constant */
-            object?: "registration";
+            object: "registration";
             /** @enum {unknown} */
-            status?: "deleting" | "deleted";
-            resultCode?: string | null;
-            deletedAt?: string | null;
+            status: "deleting" | "deleted";
+            resultCode: string | null;
+            deletedAt: string | null;
         };
         SessionCreated: {
-            id?: string;
-            clientSecret?: string;
+            id: string;
+            clientSecret: string;
             /** @enum {unknown} */
-            status?: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired";
+            status: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired";
             /** Format: date-time */
-            expiresAt?: string;
+            expiresAt: string;
+        };
+        /** @description The gateway's answer to a status inquiry, as it gave it (null where it named nothing). */
+        InquiryResult: {
+            /**
+             * @description What the transaction status means for the money
+             * @enum {unknown}
+             */
+            status: "succeeded" | "declined" | "pending" | "action_required";
+            paymentId: string | null;
+            merchantTransactionId: string | null;
+            amount: string | null;
+            currency: string | null;
+            /** @description Y, N, P, 3D, ... */
+            transactionStatus: string | null;
+            resultCode: string;
+            resultDescription: string;
         };
         /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
         SessionEventData: WithRequired<components["schemas"]["Session"], "id" | "flow" | "methods" | "method" | "status" | "amount" | "currency" | "merchantTransactionId" | "paymentType" | "recurring" | "attempts" | "maxAttempts" | "paymentId" | "registrationId" | "resultCode" | "resultDescription" | "transactionStatus" | "card" | "invoice" | "lastError" | "refusedNotifications" | "createdAt" | "updatedAt" | "expiresAt" | "metadata"> & {
@@ -2369,10 +2385,10 @@ export interface components {
         };
         PayResult: {
             /**
-             * @description The attempt; with attemptsRemaining 0 a decline has ended the session (failed).
+             * @description The attempt; with attemptsRemaining 0 a decline has ended the session. failed: a replayed attempt the gateway never saw or refused (nothing taken).
              * @enum {unknown}
              */
-            status?: "succeeded" | "declined" | "pending" | "action_required" | "unknown";
+            status: "succeeded" | "declined" | "failed" | "pending" | "action_required" | "unknown";
             paymentId?: string;
             card?: {
                 /** @enum {unknown} */
@@ -2387,8 +2403,8 @@ export interface components {
                     value?: string;
                 }[];
             };
-            attemptsRemaining?: number;
-            message?: string;
+            attemptsRemaining: number;
+            message: string;
         };
         /** @description at most 20 pairs, keys ^[A-Za-z0-9_.-]{1,40}$, text values of at most 500 characters, no card numbers */
         Metadata: {
@@ -2634,7 +2650,7 @@ export interface operations {
                     [key: string]: string;
                 };
                 /** @description Page size (default 10) */
-                limit?: string;
+                limit?: number;
                 /** @description Only those with an operation whose outcome is still unknown after every inquiry */
                 needs_attention?: "true";
                 /** @description The last id of the previous page */
@@ -2654,9 +2670,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @constant */
-                        object?: "list";
-                        data?: components["schemas"]["Session"][];
-                        has_more?: boolean;
+                        object: "list";
+                        data: components["schemas"]["Session"][];
+                        has_more: boolean;
                     };
                 };
             };
@@ -2845,7 +2861,7 @@ export interface operations {
                     [key: string]: string;
                 };
                 /** @description Page size (default 10) */
-                limit?: string;
+                limit?: number;
                 /** @description Only those with an operation whose outcome is still unknown after every inquiry */
                 needs_attention?: "true";
                 /** @description The last id of the previous page */
@@ -2865,9 +2881,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @constant */
-                        object?: "list";
-                        data?: components["schemas"]["Payment"][];
-                        has_more?: boolean;
+                        object: "list";
+                        data: components["schemas"]["Payment"][];
+                        has_more: boolean;
                     };
                 };
             };
@@ -3431,12 +3447,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Status */
+            /** @description The gateway's answer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["InquiryResult"];
+                };
             };
             /** @description Error */
             400: {
@@ -3476,6 +3494,15 @@ export interface operations {
             };
             /** @description Error */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3691,7 +3718,7 @@ export interface operations {
                     [key: string]: string;
                 };
                 /** @description Page size (default 10) */
-                limit?: string;
+                limit?: number;
                 /** @description Only those with an operation whose outcome is still unknown after every inquiry */
                 needs_attention?: "true";
                 /** @description The last id of the previous page */
@@ -3711,9 +3738,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @constant */
-                        object?: "list";
-                        data?: components["schemas"]["OperationOutcome"][];
-                        has_more?: boolean;
+                        object: "list";
+                        data: components["schemas"]["OperationOutcome"][];
+                        has_more: boolean;
                     };
                 };
             };

@@ -1,16 +1,20 @@
 /**
  * @module
  * A typed client for pay-checkout's merchant routes (sessions, payments and their operations,
- * invoices, saved cards, listings), built by openapi-fetch on the types openapi-typescript
- * generates from the Worker's own API document (`server/api.ts`, `npm run openapi`): paths,
- * parameters, bodies and answers are the document's, not typed by hand.
+ * invoices, saved cards, operations, listings), built by openapi-fetch on the types
+ * openapi-typescript generates from the Worker's own API document (`server/api.ts`,
+ * `npm run openapi`): paths, parameters, bodies and answers are the document's, not typed by hand.
+ *
+ * Retries are safe the way Stripe's SDKs make them safe: a POST or DELETE without an
+ * `Idempotency-Key` gets one before its first try, and every retry of that call sends the same
+ * key, so the Worker runs it once whatever happened to the earlier answers.
  */
 import createClient, { type Client } from 'openapi-fetch'
 import type { paths } from './api.ts'
 
 /** The merchant routes of the document (server to server, the merchant API key). */
 export type MerchantPaths = {
-  [P in keyof paths as P extends `/v1/${'sessions' | 'payments' | 'invoices' | 'registrations'}${string}` ? P : never]: paths[P]
+  [P in keyof paths as P extends `/v1/${'sessions' | 'payments' | 'invoices' | 'registrations' | 'operations'}${string}` ? P : never]: paths[P]
 }
 
 export interface PayClientOptions {
@@ -20,15 +24,66 @@ export interface PayClientOptions {
   readonly apiKey: string
   /** Another fetch (tests, a service binding); default: the global one. */
   readonly fetch?: (request: Request) => Promise<Response>
+  /**
+   * How many times a call is tried again when no answer came (a network error) or the answer was
+   * 429, 500, 502, 503 or 504; default 0. Each retry waits longer (0.5 s doubling, or the
+   * answer's Retry-After) and sends the same Idempotency-Key as the first try.
+   */
+  readonly retries?: number
 }
 
 export type PayClient = Client<MerchantPaths>
 
+const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504])
+
+/**
+ * A new Idempotency-Key (a random UUID). Keep it with what it is for (the order, the refund in
+ * your database) and send it again when you try that request again: the Worker answers the first
+ * result instead of acting twice. Needs the global WebCrypto (Node 19+, Bun, Deno, Workers); on
+ * Node 18 use `randomUUID()` from `node:crypto`.
+ */
+export function idempotencyKey(): string {
+  return crypto.randomUUID()
+}
+
+/** A key for a call that has none: the global WebCrypto, or `node:crypto`'s on Node 18. */
+async function newKey(): Promise<string> {
+  if (typeof crypto === 'object' && typeof crypto?.randomUUID === 'function') return crypto.randomUUID()
+  const nodeCrypto = 'node:crypto'
+  return ((await import(/* @vite-ignore */ nodeCrypto)) as { randomUUID(): string }).randomUUID()
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The fetch every call goes through: the key before the first try, the same key on each retry. */
+function retrying(fetchFn: (request: Request) => Promise<Response>, retries: number): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const sendsKey = request.method === 'POST' || request.method === 'DELETE'
+    if (sendsKey && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', await newKey())
+    // The body is read once; each try sends a copy of the request with the same headers.
+    const body = request.body === null ? null : await request.arrayBuffer()
+    const attempt = () => fetchFn(new Request(request, body === null ? {} : { body }))
+    for (let tried = 0; ; tried++) {
+      let answer: Response | undefined
+      try {
+        answer = await attempt()
+      } catch (error) {
+        if (tried >= retries) throw error
+      }
+      if (answer && (tried >= retries || !RETRIED_STATUSES.has(answer.status))) return answer
+      const after = Number(answer?.headers.get('Retry-After'))
+      await wait(Number.isFinite(after) && after > 0 ? Math.min(after, 60) * 1000 : 500 * 2 ** tried)
+    }
+  }
+}
+
 /**
  * The merchant API as typed calls: `client.POST('/v1/sessions', { body })`,
  * `client.GET('/v1/payments/{paymentId}', { params: { path: { paymentId } } })`. Each answers
- * `{ data, error, response }`: `data` on success, `error` (the one error shape) otherwise.
+ * `{ data, error, response }`: `data` on success (`response.status` tells 200 from 202), `error`
+ * (the one error shape) otherwise.
  */
-export function createPayClient({ baseUrl, apiKey, fetch }: PayClientOptions): PayClient {
-  return createClient<MerchantPaths>({ baseUrl: baseUrl.replace(/\/+$/, ''), headers: { Authorization: `Bearer ${apiKey}` }, ...(fetch ? { fetch } : {}) })
+export function createPayClient({ baseUrl, apiKey, fetch: fetchFn, retries = 0 }: PayClientOptions): PayClient {
+  const base = fetchFn ?? ((request: Request) => globalThis.fetch(request))
+  return createClient<MerchantPaths>({ baseUrl: baseUrl.replace(/\/+$/, ''), headers: { Authorization: `Bearer ${apiKey}` }, fetch: retrying(base, retries) })
 }

@@ -12,7 +12,7 @@ import type { webhooks } from './api.ts'
 export { verifyWebhook, signatureHeader, DEFAULT_TOLERANCE_S } from '../worker/webhooks/sign.ts'
 export type { WebhookEvent, VerifyResult, VerifyOptions } from '../worker/webhooks/sign.ts'
 export { EVENT_TYPES }
-export { createPayClient } from './client.ts'
+export { createPayClient, idempotencyKey } from './client.ts'
 export type { MerchantPaths, PayClient, PayClientOptions } from './client.ts'
 /** The API document's types (openapi-typescript): `components['schemas']['Payment']`, ... */
 export type { components, operations, paths, webhooks } from './api.ts'

@@ -95,12 +95,42 @@ describe('createPayClient', () => {
     expect(wrong.response.status).toBe(401)
   })
 
+  it('retries a call whose answer was lost with the same Idempotency-Key: the Worker acts once and replays', async () => {
+    const keys: string[] = []
+    let lost = 1
+    const pay = createPayClient({
+      baseUrl: url,
+      apiKey: TEST_SECRETS.MERCHANT_API_KEY,
+      retries: 2,
+      // The first answer is lost on the way back: the Worker did create the session.
+      fetch: async (request) => {
+        keys.push(request.headers.get('Idempotency-Key') ?? '')
+        const answer = await fetch(request)
+        if (lost-- > 0) throw new TypeError('connection reset')
+        return answer
+      },
+    })
+    const order = `retry-${Date.now()}`
+    const { data, response } = await pay.POST('/v1/sessions', { body: { flow: 'card', amount: '5.00', currency: 'EUR', merchantTransactionId: order } })
+    expect(keys).toHaveLength(2)
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/)
+    expect(keys[1]).toBe(keys[0])
+    expect(response.headers.get('Idempotent-Replayed')).toBe('true')
+    // One session for the order (the index follows the session by a moment).
+    let ids: string[] = []
+    for (let i = 0; i < 60 && ids.length === 0; i++) {
+      ids = (await pay.GET('/v1/sessions', { params: { query: { order } } })).data?.data.map((s) => s.id) ?? []
+      if (ids.length === 0) await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(ids).toEqual([data?.id])
+  })
+
   it('lists with the query as the document describes it: metadata[key]=value from an object, a bad limit named', async () => {
     const pay = createPayClient({ baseUrl: url, apiKey: TEST_SECRETS.MERCHANT_API_KEY })
-    const page = await pay.GET('/v1/sessions', { params: { query: { metadata: { run: 'none-such' }, limit: '5' } } })
+    const page = await pay.GET('/v1/sessions', { params: { query: { metadata: { run: 'none-such' }, limit: 5 } } })
     expect(page.response.status).toBe(200)
     expect(page.data).toEqual({ object: 'list', data: [], has_more: false })
-    const bad = await pay.GET('/v1/payments', { params: { query: { limit: '500', metadata: { a: '1', b: '2' } } } })
+    const bad = await pay.GET('/v1/payments', { params: { query: { limit: 500, metadata: { a: '1', b: '2' } } } })
     expect(bad.response.status).toBe(400)
     expect(bad.error?.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'limit', code: 'out_of_range' }), expect.objectContaining({ field: 'metadata', code: 'out_of_range' })]))
   })

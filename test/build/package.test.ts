@@ -243,4 +243,58 @@ function failed(e: PayErrorEvent) { console.log(e.detail.code) }
     )
     expect(wrongVue).toMatch(/Wrong\.vue.*error TS/)
   })
+  it('types a merchant server strictly (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess): answers have their fields, numbers are numbers, no non-null assertion needed', async () => {
+    const dir = frameworks()
+    writeFileSync(
+      join(dir, 'merchant.ts'),
+      `import { createPayClient, idempotencyKey } from 'pay-checkout/server'
+
+const pay = createPayClient({ baseUrl: 'https://pay.example.com', apiKey: 'sk_test', retries: 2 })
+
+export async function startCheckout(order: string): Promise<{ id: string; secret: string }> {
+  const { data, error } = await pay.POST('/v1/sessions', { body: { flow: 'card', amount: '49.00', currency: 'EUR', merchantTransactionId: order } })
+  if (error) throw new Error(error.error.code)
+  return { id: data.id, secret: data.clientSecret }
+}
+
+export async function refund(paymentId: string): Promise<string> {
+  const key = idempotencyKey()
+  const { data, error, response } = await pay.POST('/v1/payments/{paymentId}/refunds', { params: { path: { paymentId }, header: { 'Idempotency-Key': key } }, body: { amount: '10.00' } })
+  if (error) throw new Error(error.error.message)
+  const settled: boolean = response.status === 200
+  return \`\${data.operation.status} \${data.payment.amountRefunded} \${settled}\`
+}
+
+export async function status(paymentId: string): Promise<string> {
+  const p = await pay.GET('/v1/payments/{paymentId}', { params: { path: { paymentId } } })
+  if (p.error) return p.error.error.code
+  return p.data.status
+}
+
+export async function latest(): Promise<string[]> {
+  const { data, error } = await pay.GET('/v1/payments', { params: { query: { limit: 5, status: 'captured' } } })
+  if (error) return []
+  const more: boolean = data.has_more
+  return data.data.map((p) => \`\${p.id} \${p.amount} \${more}\`)
+}
+
+export async function inquire(paymentId: string): Promise<string | null> {
+  const { data } = await pay.POST('/v1/payments/{paymentId}/inquiry', { params: { path: { paymentId } }, body: {} })
+  return data ? data.transactionStatus : null
+}
+
+export async function operation(id: string): Promise<string> {
+  const { data } = await pay.GET('/v1/operations/{operationId}', { params: { path: { operationId: id } } })
+  return data ? data.status : 'none'
+}
+`,
+    )
+    writeFileSync(join(dir, 'tsconfig.merchant.json'), JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [] }, files: ['merchant.ts'] }))
+    const out = await run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.merchant.json'], { cwd: dir }).then(
+      () => '',
+      (err: { stdout: string }) => err.stdout,
+    )
+    expect(out).toBe('')
+    expect(readFileSync(join(dir, 'merchant.ts'), 'utf8')).not.toMatch(/[\w)\]]!/)
+  })
 })

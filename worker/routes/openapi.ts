@@ -17,6 +17,7 @@ import type { OpStatus } from '../sessions/merchant-operation.ts'
 import type { MerchantView } from '../sessions/types.ts'
 import type { RegistrationView } from '../registrations/registration-object.ts'
 import { AMOUNT_RE } from '../../shared/money.ts'
+import { MAX_LIMIT } from '../schemas/search.ts'
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } })
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -167,6 +168,7 @@ const documentation = {
       Operation: {
         type: 'object',
         description: 'A capture, void or refund of a payment.',
+        required: [...OPERATION_FIELDS],
         properties: {
           id: { type: 'string', description: 'cp_..., vd_..., re_...' },
           object: { enum: ['capture', 'void', 'refund'] },
@@ -184,6 +186,7 @@ const documentation = {
       Payment: {
         type: 'object',
         description: 'A payment the gateway took (from a paid session, a repeat, or an invoice regenerated through the merchant route and paid). It appears shortly after the payment succeeds (it follows through the outbox).',
+        required: [...PAYMENT_FIELDS],
         properties: {
           id: { type: 'string', description: 'The gateway paymentId' },
           object: { const: 'payment' },
@@ -212,7 +215,7 @@ const documentation = {
       Session: {
         type: 'object',
         description: 'The whole state of a session, as the merchant sees it (never card data beyond brand and last 4).',
-        required: ['id', 'flow', 'methods', 'status', 'amount', 'currency', 'merchantTransactionId'],
+        required: [...SESSION_FIELDS],
         properties: {
           id: { type: 'string' },
           flow: { enum: [...FLOWS] },
@@ -255,14 +258,30 @@ const documentation = {
         },
         additionalProperties: true,
       },
-      OperationResult: { type: 'object', properties: { operation: ref('Operation'), payment: ref('Payment') } },
-      Registration: { type: 'object', properties: { id: { type: 'string' }, object: { const: 'registration' }, status: { enum: ['deleting', 'deleted'] }, resultCode: { type: ['string', 'null'] }, deletedAt: { type: ['string', 'null'] } } },
-      SessionCreated: { type: 'object', properties: { id: { type: 'string' }, clientSecret: { type: 'string' }, status: { enum: [...STATUSES] }, expiresAt: { type: 'string', format: 'date-time' } } },
+      OperationResult: { type: 'object', required: ['operation', 'payment'], properties: { operation: ref('Operation'), payment: ref('Payment') } },
+      Registration: { type: 'object', required: [...REGISTRATION_FIELDS], properties: { id: { type: 'string' }, object: { const: 'registration' }, status: { enum: ['deleting', 'deleted'] }, resultCode: { type: ['string', 'null'] }, deletedAt: { type: ['string', 'null'] } } },
+      SessionCreated: { type: 'object', required: ['id', 'clientSecret', 'status', 'expiresAt'], properties: { id: { type: 'string' }, clientSecret: { type: 'string' }, status: { enum: [...STATUSES] }, expiresAt: { type: 'string', format: 'date-time' } } },
+      InquiryResult: {
+        type: 'object',
+        description: "The gateway's answer to a status inquiry, as it gave it (null where it named nothing).",
+        required: ['status', 'paymentId', 'merchantTransactionId', 'amount', 'currency', 'transactionStatus', 'resultCode', 'resultDescription'],
+        properties: {
+          status: { enum: ['succeeded', 'declined', 'pending', 'action_required'], description: 'What the transaction status means for the money' },
+          paymentId: { type: ['string', 'null'] },
+          merchantTransactionId: { type: ['string', 'null'] },
+          amount: { type: ['string', 'null'] },
+          currency: { type: ['string', 'null'] },
+          transactionStatus: { type: ['string', 'null'], description: 'Y, N, P, 3D, ...' },
+          resultCode: { type: 'string' },
+          resultDescription: { type: 'string' },
+        },
+      },
       ...eventDataSchemas,
       PayResult: {
         type: 'object',
+        required: ['status', 'attemptsRemaining', 'message'],
         properties: {
-          status: { enum: ['succeeded', 'declined', 'pending', 'action_required', 'unknown'], description: 'The attempt; with attemptsRemaining 0 a decline has ended the session (failed).' },
+          status: { enum: ['succeeded', 'declined', 'failed', 'pending', 'action_required', 'unknown'], description: 'The attempt; with attemptsRemaining 0 a decline has ended the session. failed: a replayed attempt the gateway never saw or refused (nothing taken).' },
           paymentId: { type: 'string' },
           card: { type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } },
           redirect: { type: 'object', properties: { url: { type: 'string' }, method: { type: 'string' }, parameters: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } } } } },
@@ -302,7 +321,24 @@ const documentation = {
 
 /** The document of `app`, generated once per isolate (the routes do not change while it runs). */
 export function openApiDocument(app: { routes: Parameters<typeof generateSpecs>[0]['routes'] }): Promise<unknown> {
-  documents.set(app, documents.get(app) ?? generateSpecs(app as Parameters<typeof generateSpecs>[0], { documentation: documentation as never, defaultValidationErrorResponse: false, excludeStaticFile: false }))
+  documents.set(app, documents.get(app) ?? generateSpecs(app as Parameters<typeof generateSpecs>[0], { documentation: documentation as never, defaultValidationErrorResponse: false, excludeStaticFile: false }).then(numbersAsNumbers))
   return documents.get(app) as Promise<unknown>
+}
+
+/**
+ * A query parameter is text on the wire, so its schema checks text (`limit`: one to three digits).
+ * What it means is a number: the document says so, and a typed client then takes `limit: 5`.
+ */
+const INTEGER_QUERY: Readonly<Record<string, object>> = { limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT } }
+
+function numbersAsNumbers<D>(doc: D): D {
+  const paths = (doc as { paths?: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: object }[] }>> }).paths ?? {}
+  for (const item of Object.values(paths))
+    for (const op of Object.values(item))
+      for (const p of op.parameters ?? []) {
+        const schema = p.in === 'query' ? INTEGER_QUERY[p.name] : undefined
+        if (schema) p.schema = schema
+      }
+  return doc
 }
 const documents = new WeakMap<object, Promise<unknown>>()

@@ -64,7 +64,7 @@ payments.post(
     operationId: 'inquirePayment',
     security: merchant,
     parameters: pathParams({ paymentId: { pattern: ID_RE.source, description: 'A paymentId (PID) or a merchantTransactionId (MID)' } }),
-    responses: { '200': { description: 'Status' }, ...errors(400, 401, 404, 413, 429, 503) },
+    responses: { '200': { description: "The gateway's answer", ...json(ref('InquiryResult')) }, ...errors(400, 401, 404, 413, 429, 502, 503) },
   }),
   jsonBody(),
   validate('json', inquiryBody),

@@ -46,7 +46,7 @@ export const METADATA_PARAM = describeRoute({
   ],
 })
 
-export const page = (item: object) => json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' } } })
+export const page = (item: object) => json({ type: 'object', required: ['object', 'data', 'has_more'], properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' } } })
 
 export const paymentSearch = new Hono<{ Bindings: Env }>()
 paymentSearch.use('*', merchantAuth())
