@@ -6,8 +6,14 @@
  * - Turnstile's siteverify (`/siteverify`): token `pass` passes, `dup` is a reused token,
  *   `outage` answers HTTP 500 with HTML.
  * `GET` on any path returns what was POSTed there; `GET /webhooks?mtid=X` the events about X.
+ * - the API document as a contract (test/support/contract.ts): every event POSTed to a `/webhooks`
+ *   path is checked against its schema (`GET /contract/events` lists what broke it), and
+ *   `POST /contract/answers` checks a batch of the Worker's answers that a test file saw.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { join } from 'node:path'
+import { loadContract } from './contract.ts'
+import { root } from './processes.mjs'
 
 interface Received {
   readonly body: string
@@ -17,9 +23,12 @@ interface Received {
 export function startCatcher(port: number): Promise<() => Promise<void>> {
   const received = new Map<string, Received[]>()
   const failures = new Map<string, number>()
+  const contract = loadContract(join(root, 'docs/openapi.json'))
+  const eventErrors: string[] = []
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://catcher')
     const path = url.pathname
+    if (req.method !== 'POST' && path === '/contract/events') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: eventErrors }))
     if (req.method !== 'POST') {
       let items = received.get(path) ?? []
       const mtid = url.searchParams.get('mtid')
@@ -30,6 +39,18 @@ export function startCatcher(port: number): Promise<() => Promise<void>> {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
+      if (path === '/contract/answers') {
+        const answers = JSON.parse(body) as { method: string; path: string; status: number; body: unknown }[]
+        const errors = answers.flatMap((a) => contract.answer(a.method, a.path, a.status, a.body))
+        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ checked: answers.length, errors: [...new Set(errors)] }))
+      }
+      if (path.startsWith('/webhooks')) {
+        try {
+          eventErrors.push(...contract.event(JSON.parse(body)))
+        } catch {
+          eventErrors.push(`an event that is not JSON: ${body.slice(0, 80)}`)
+        }
+      }
       if (path === '/siteverify') {
         const token = new URLSearchParams(body).get('response')
         if (token === 'outage') return void res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>down</h1>')

@@ -14,12 +14,20 @@ export interface Answer<T = Record<string, unknown>> {
   readonly text: string
 }
 
+/**
+ * Every JSON answer a test file saw: test/worker/setup.ts has them checked against the API
+ * document after the file (test/support/contract.ts), so an answer that lacks a field the document
+ * says is always there fails.
+ */
+export const seenAnswers: { method: string; path: string; status: number; body: unknown }[] = []
+
 export async function call<T = Record<string, unknown>>(path: string, init: RequestInit = {}): Promise<Answer<T>> {
   const res = await exports.default.fetch(new Request(`http://worker.test${path}`, { redirect: 'manual', ...init }))
   const text = await res.text()
   let body: unknown = {}
   try {
     body = JSON.parse(text)
+    if (res.status >= 200 && res.status < 300) seenAnswers.push({ method: init.method ?? 'GET', path, status: res.status, body })
   } catch {
     body = {}
   }

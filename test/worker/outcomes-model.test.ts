@@ -93,6 +93,8 @@ class FakeGateway {
       const body = await request.text()
       const event = JSON.parse(body) as { id: string; type: string; data: Delivered['data'] }
       this.delivered.push({ id: event.id, type: event.type, body, data: event.data })
+      // A copy to the catcher, which checks every event against the API document (setup.ts asks).
+      await realFetch(`${env.CATCHER_URL}/webhooks-model`, { method: 'POST', body })
       return new Response('ok')
     }
     const form = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer())))
@@ -182,12 +184,13 @@ class FakeGateway {
 
 const gateway = new FakeGateway()
 
+const realFetch = globalThis.fetch
+
 beforeAll(() => {
-  const real = globalThis.fetch
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input, init)
     // Only the gateway and the webhook receiver are scripted.
-    return request.url.startsWith(env.GATEWAY_BASE_URL) || request.url.startsWith(env.MERCHANT_WEBHOOK_URL ?? '\0') ? gateway.handle(request) : real(request)
+    return request.url.startsWith(env.GATEWAY_BASE_URL) || request.url.startsWith(env.MERCHANT_WEBHOOK_URL ?? '\0') ? gateway.handle(request) : realFetch(request)
   })
 })
 afterAll(() => {

@@ -54,7 +54,7 @@ describe('1. a payment in flight never expires; a verified result wins', () => {
     await finishBankPage(s, res.body.redirect?.url ?? '')
     // The notification (or the session's own inquiry, whichever comes first) settles it.
     expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({ received: true, status: 'succeeded' })
-    expect((await call(`/v1/return/${s.id}`)).text).toContain('succeeded')
+    expect((await call(`/v1/return/${s.id}`)).text).toContain('Payment successful')
     const types = await eventTypes(s.mtid, 3)
     expect(types.filter((t) => t.startsWith('checkout.session.'))).toEqual(['checkout.session.succeeded'])
   })

@@ -7,6 +7,7 @@ import { applyD1Migrations, env, listDurableObjectIds, runInDurableObject } from
 import { afterAll, beforeAll, expect } from 'vitest'
 import { BRAND_RULES, detectBrand, luhnValid } from '../../shared/card.ts'
 import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
+import { seenAnswers } from './api.ts'
 
 // The search index (D1) as `npm start` has it: the migrations applied (idempotent).
 beforeAll(() => applyD1Migrations(env.DB, env.TEST_MIGRATIONS))
@@ -53,4 +54,11 @@ export async function storageDump(): Promise<string> {
 afterAll(async () => {
   expect(leaksIn(captured.join('\n')), 'log lines').toEqual([])
   expect(leaksIn(await storageDump()), 'Durable Object storage').toEqual([])
+  // The answers this file saw, and every event sent so far, against the API document.
+  const seen = seenAnswers.splice(0)
+  const answers = (await (await fetch(`${env.CATCHER_URL}/contract/answers`, { method: 'POST', body: JSON.stringify(seen) })).json()) as { checked: number; errors: string[] }
+  expect(answers.checked).toBe(seen.length)
+  expect(answers.errors, 'answers against the API document').toEqual([])
+  const events = (await (await fetch(`${env.CATCHER_URL}/contract/events`)).json()) as { errors: string[] }
+  expect(events.errors, 'events against the API document').toEqual([])
 })
