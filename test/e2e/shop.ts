@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core'
 import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
+import { loadContract } from '../support/contract.ts'
 import { root, startDemoStack } from '../support/processes.mjs'
+
+const CONTRACT = loadContract(join(root, 'docs/openapi.json'))
 
 export interface Shop {
   readonly url: string
@@ -30,18 +33,24 @@ export async function openShop(options: { vars?: Record<string, string> } = {}):
   })
   const browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true })
   const shopper = await browser.newContext({ viewport: { width: 900, height: 1000 } })
-  return {
+  const shop: Shop = {
     // The demo's origin: the shop at /demo/, the product Worker behind it at every other path.
     url: stack.demo.url,
     gateway: stack.sandbox.url,
     browser,
     shopper,
     async stop() {
+      // The events the demo shop received in this file's flows, against the API document: a
+      // field the document promises and an event lacks fails the file.
+      const hooks = await orders(shop).then((o) => o.webhooks, () => [])
       await browser.close()
       await stack.stop()
       rmSync(state, { recursive: true, force: true })
+      const errors = hooks.flatMap((h) => CONTRACT.event({ id: h.id, type: h.type, created: 0, data: h.data }))
+      if (errors.length > 0) throw new Error(`events the demo received break the API document:\n${[...new Set(errors)].join('\n')}`)
     },
   }
+  return shop
 }
 
 export const SCREENSHOTS = join(root, 'docs', 'screenshots')
@@ -59,7 +68,7 @@ export async function fillCard(page: Page | FrameLocator, number: string, extra:
 export const result = (page: Page) => page.locator('#result')
 
 /** The demo backend's view of the shopper's orders (the merchant side), with the shopper's cookie. */
-export async function orders(shop: Shop): Promise<{ orders: { sessionId: string; kind: string; session: Record<string, unknown> }[]; webhooks: { type: string; verified: boolean; data: Record<string, unknown> }[] }> {
+export async function orders(shop: Shop): Promise<{ orders: { sessionId: string; kind: string; session: Record<string, unknown> }[]; webhooks: { id: string; type: string; verified: boolean; data: Record<string, unknown> }[] }> {
   return (await (await shop.shopper.request.get(`${shop.url}/demo/api/orders`)).json()) as never
 }
 
