@@ -27,6 +27,19 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 /**
+ * JSON with every object's keys sorted, at every depth: the same request written by another JSON
+ * library (another key order) has the same text, so its Idempotency-Key fingerprint is the same.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  )
+}
+
+/** The fingerprint an Idempotency-Key is bound to: SHA-256 of the request's canonical JSON. */
+export const fingerprintOf = (value: unknown): Promise<string> => sha256Hex(canonicalJson(value))
+
+/**
  * Imported HMAC keys, per isolate: the same few keys (the deployment's secrets and what is derived
  * from them) sign every request, so each is imported once, not once per request. Bounded, in case
  * a caller ever passes per-request keys.

@@ -14,6 +14,9 @@ import { wirePayment } from '../fixtures/payment.ts'
 import { SANDBOX } from '../support/credentials.ts'
 import { offlineEnv, root, stopProcess, waitFor } from '../support/processes.mjs'
 
+/** `npm start`'s merchant key: the one .dev.vars gets from .dev.vars.example. */
+const DEV_MERCHANT_KEY = /^MERCHANT_API_KEY=(.*)$/m.exec(readFileSync(join(root, '.dev.vars.example'), 'utf8'))?.[1] ?? ''
+
 let running: ChildProcess | undefined
 afterEach(async () => {
   if (running) await stopProcess(running)
@@ -46,7 +49,7 @@ describe('commands in the README', () => {
   it('npm start -- --port N --worker-port N --sandbox-port N serves the demo, the Worker and the sandbox on those ports', async () => {
     const child = npm('start', ['--port', '18787', '--worker-port=18790', '--sandbox-port', '18788'])
     await waitFor('http://127.0.0.1:18787/healthz', 120_000, child)
-    expect(await (await fetch('http://127.0.0.1:18787/healthz')).json()).toEqual({ ok: true, gateway: 'http://127.0.0.1:18788' })
+    expect(await (await fetch('http://127.0.0.1:18787/healthz', { headers: { Authorization: `Bearer ${DEV_MERCHANT_KEY}` } })).json()).toEqual({ ok: true, gateway: 'http://127.0.0.1:18788' })
     expect((await fetch('http://127.0.0.1:18787/demo/')).status).toBe(200)
     expect((await fetch('http://127.0.0.1:18790/healthz')).status).toBe(200)
   })
@@ -68,7 +71,7 @@ describe('commands in the README', () => {
     const child = npm('start')
     await waitFor('http://127.0.0.1:8787/healthz', 120_000, child)
     expect(Date.now() - started).toBeLessThan(60_000)
-    const res = await fetch('http://127.0.0.1:8787/healthz')
+    const res = await fetch('http://127.0.0.1:8787/healthz', { headers: { Authorization: `Bearer ${DEV_MERCHANT_KEY}` } })
     expect(await res.json()).toEqual({ ok: true, gateway: 'http://127.0.0.1:8788' })
     const demo = await fetch('http://127.0.0.1:8787/demo/')
     expect(demo.status).toBe(200)

@@ -17,6 +17,7 @@ import { log } from '../log.ts'
 import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 import { effectiveOrigins } from '../sessions/access.ts'
 import { pageOn } from '../sessions/pay-request.ts'
+import { operationStubById } from './operations.ts'
 import type { OpStatus } from '../sessions/merchant-operation.ts'
 import type { Status } from '../sessions/types.ts'
 
@@ -31,7 +32,9 @@ gateway.post(
   }),
   async (c) => {
   const id = c.req.param('id')
-  const operation = /^op_([0-9a-f]{64})$/.exec(id)
+  // An `op_` id that names no operation of this namespace is "no such thing" here, before any
+  // Durable Object is called (idFromString would throw on it).
+  const operation = operationStubById(c.env, id)
   if (!SESSION_ID.test(id) && !operation) return errorResponse(c, 'not_found', 'No such checkout.')
   let json: unknown
   try {
@@ -55,7 +58,7 @@ gateway.post(
   }
   // A verified notification still settles only what it belongs to (R27): the session or operation
   // checks it names one of its own payments. Others are recorded there and refused here.
-  const result = operation?.[1] ? await c.env.OPERATIONS.get(c.env.OPERATIONS.idFromString(operation[1])).settleFromNotification(n) : await sessionStub(c.env, id).settleFromNotification(n)
+  const result = operation ? await operation.settleFromNotification(n) : await sessionStub(c.env, id).settleFromNotification(n)
   log.info('notification', { id, paymentId: n.paymentId, transactionStatus: n.transactionStatus, result: result.kind })
   if (result.kind === 'refused') return errorResponse(c, 'notification_mismatch', 'This notification is not about a payment of this checkout.')
   return c.json({ received: true, applied: result.kind === 'applied', status: result.status })
@@ -70,9 +73,9 @@ gateway.on(
   describeRoute({ summary: 'Shopper return after 3-D Secure: confirms by inquiry, redirects to returnUrl', responses: { '303': { description: 'To the returnUrl' }, '200': { description: 'The result page' }, '404': { description: 'No such checkout' } } }),
   async (c) => {
   const id = c.req.param('id')
-  const operation = /^op_([0-9a-f]{64})$/.exec(id)?.[1]
   // An invoice regenerated through the merchant route returns here too: its status, no inquiry.
-  const opStatus = operation ? await c.env.OPERATIONS.get(c.env.OPERATIONS.idFromString(operation)).status() : undefined
+  const operation = operationStubById(c.env, id)
+  const opStatus = operation ? await operation.status() : undefined
   const confirmed = SESSION_ID.test(id) ? await sessionStub(c.env, id).confirmReturn() : opStatus ? { status: opStatus } : undefined
   // The URL is logged by the one logger, which drops its query string: a GET return carries the
   // gateway's signed checksum there (SECURITY.md R25).

@@ -6,7 +6,7 @@ import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
-import { sha256Hex } from '../ids.ts'
+import { fingerprintOf } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
@@ -47,6 +47,6 @@ invoices.post(
       merchantRedirectUrl: body.merchantRedirectUrl ?? callbackUrl(c.env, 'return', `op_${stub.id.toString()}`),
       ...(body.metadata ? { metadata: body.metadata } : {}),
     }
-    return sendReply(c, await stub.run(params, await sha256Hex(JSON.stringify(params))))
+    return sendReply(c, await stub.run(params, await fingerprintOf(params)))
   },
 )

@@ -13,7 +13,7 @@ import { describeRoute } from 'hono-openapi'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
-import { sha256Hex } from '../ids.ts'
+import { fingerprintOf } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
@@ -57,7 +57,7 @@ async function runOperation<K extends OperationKind>(c: Ctx, kind: K, request: R
   const paymentId = c.req.param('paymentId') ?? ''
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
   if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
-  const fingerprint = await sha256Hex(JSON.stringify({ kind, request }))
+  const fingerprint = await fingerprintOf({ kind, request })
   return sendOperationResult(c, await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request))
 }
 

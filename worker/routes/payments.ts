@@ -9,7 +9,7 @@ import { checkFormat, FORMAT_EXPECTED, ID_RE } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
 import { amountBounds, gatewayClient } from '../config.ts'
 import { errorResponse } from '../errors.ts'
-import { sha256Hex } from '../ids.ts'
+import { fingerprintOf, sha256Hex } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
@@ -48,7 +48,7 @@ payments.post(
       // Derived from the key: the same repeat always carries the same reference.
       merchantTransactionId: `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`,
     }
-    const fingerprint = await sha256Hex(JSON.stringify(params))
+    const fingerprint = await fingerprintOf(params)
     // The repeated payment's record: its saved card (guarded before each send) and what the new
     // payment inherits. Read after the fingerprint: the same request is the same whatever it says.
     const parent = await c.env.PAYMENTS.get(c.env.PAYMENTS.idFromName(paymentId)).view()
@@ -86,7 +86,10 @@ payments.post(
     case 'invalid':
       return errorResponse(c, 'gateway_error', 'The inquiry could not be built.')
     case 'rejected':
-      return errorResponse(c, 'gateway_rejected', `The gateway refused the inquiry (${outcome.code}: ${outcome.description}).`)
+      // Our credentials refused even with a fresh token is the operator's AuthToken problem, named as such.
+      return outcome.reason === 'auth'
+        ? errorResponse(c, 'gateway_auth_failed', `The gateway refused our credentials (AuthToken, ${outcome.code}).`)
+        : errorResponse(c, 'gateway_rejected', `The gateway refused the inquiry (${outcome.code}: ${outcome.description}).`)
     default: {
       const r = outcome.response
       return c.json({

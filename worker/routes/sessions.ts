@@ -7,7 +7,7 @@ import { describeRoute } from 'hono-openapi'
 import { amountBounds } from '../config.ts'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
-import { newClientSecret, newSessionId, sha256Hex } from '../ids.ts'
+import { fingerprintOf, newClientSecret, newSessionId, sha256Hex } from '../ids.ts'
 import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
@@ -56,7 +56,7 @@ sessions.post(
 
   const keyClaim = key ? registry(c.env, `key:${await sha256Hex(key)}`) : undefined
   if (keyClaim) {
-    const claim = await keyClaim.claim(mtid, await sha256Hex(JSON.stringify(c.get('body'))))
+    const claim = await keyClaim.claim(mtid, await fingerprintOf(c.get('body')))
     if (claim.kind === 'taken') return errorResponse(c, 'idempotency_mismatch', 'This Idempotency-Key was used with different parameters.')
     if (claim.kind === 'same') {
       if (!claim.sealed) return errorResponse(c, 'idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')

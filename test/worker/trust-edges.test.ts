@@ -1,0 +1,62 @@
+/**
+ * The edges a merchant's trust rests on after the payment: retries by another JSON library replay,
+ * an AuthToken refusal is named as such, malformed ids are 404 before any Durable Object, metadata
+ * is an object of text.
+ */
+import { describe, expect, it } from 'vitest'
+import { checksum } from '../../worker/gateway/checksum.ts'
+import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
+import { call, ORIGIN } from './api.ts'
+import { injectFault, uniqueId } from './helpers.ts'
+import { paidPayment } from './money.ts'
+
+/** A merchant call with the body written exactly as given (key order included). */
+const raw = (method: string, path: string, body: string, headers: Record<string, string> = {}) =>
+  call(path, { method, headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json', ...headers }, body })
+
+describe('idempotency fingerprints are of the canonical body', () => {
+  it('the same session body with its keys in another order, under the same Idempotency-Key, replays the session', async () => {
+    const key = uniqueId('ck')
+    const order = uniqueId('order')
+    const first = await raw('POST', '/v1/sessions', `{"flow":"card","amount":"10.00","currency":"EUR","merchantTransactionId":"${order}","allowedOrigins":["${ORIGIN}"],"metadata":{"a":"1","b":"2"}}`, { 'Idempotency-Key': key })
+    expect(first.status).toBe(201)
+    const again = await raw('POST', '/v1/sessions', `{"metadata":{"b":"2","a":"1"},"allowedOrigins":["${ORIGIN}"],"merchantTransactionId":"${order}","currency":"EUR","amount":"10.00","flow":"card"}`, { 'Idempotency-Key': key })
+    expect(again.status).toBe(201)
+    expect(again.body.id).toBe(first.body.id)
+    // Another body is still another request.
+    const other = await raw('POST', '/v1/sessions', `{"flow":"card","amount":"11.00","currency":"EUR","merchantTransactionId":"${order}","allowedOrigins":["${ORIGIN}"]}`, { 'Idempotency-Key': key })
+    expect(other.status).toBe(422)
+  })
+})
+
+describe('operator errors', () => {
+  it('a persistent AuthToken refusal on the inquiry route is gateway_auth_failed, not gateway_rejected', async () => {
+    const { paymentId } = await paidPayment()
+    await injectFault({ op: 'inquiry', fault: 'token_refused', field: 'id', value: paymentId, times: 5 })
+    const res = await raw('POST', `/v1/payments/${paymentId}/inquiry`, '{}')
+    expect(res.body).toMatchObject({ error: { code: 'gateway_auth_failed' } })
+  })
+})
+
+describe('malformed ids are 404 before any Durable Object call', () => {
+  const foreign = `op_${'ab'.repeat(32)}`
+
+  it('a return to an op_ id that is not an operation of this deployment is 404, not 500', async () => {
+    expect((await call(`/v1/return/${foreign}`)).status).toBe(404)
+  })
+
+  it('a correctly signed notification to such an id is 404, not 500', async () => {
+    const n = { paymentId: '1234567890', merchantTransactionId: 'x-1', amount: '1.00', currency: 'EUR', transactionStatus: 'Y', status: 'Y' }
+    const sum = await checksum('notification', { ...n, secureKey: SANDBOX.secureKey })
+    const res = await call(`/v1/notifications/${foreign}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...n, checksum: sum.ok ? sum.value : '' }) })
+    expect(res.status).toBe(404)
+  })
+})
+
+describe('metadata is an object of text values', () => {
+  it.each([['an array', '["x"]'], ['a string', '"x"'], ['a number', '5'], ['an object with a number', '{"n":5}']])('%s is refused with 400 naming metadata', async (_, metadata) => {
+    const res = await raw('POST', '/v1/sessions', `{"flow":"card","amount":"10.00","currency":"EUR","merchantTransactionId":"${uniqueId('order')}","metadata":${metadata}}`)
+    expect(res.status).toBe(400)
+    expect(JSON.stringify(res.body)).toContain('"field":"metadata')
+  })
+})
