@@ -8,7 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness; with deep=1 (merchant key) a harmless gateway inquiry proves token, checksum and reachability */
+        /** Liveness (anyone: ok only); with the merchant key the gateway origin, and with deep=1 a harmless gateway inquiry proves token, checksum and reachability */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -2599,6 +2599,15 @@ export interface operations {
             };
             /** @description Error */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
