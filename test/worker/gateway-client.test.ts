@@ -151,7 +151,7 @@ describe('recurring: registrations and repeats', () => {
     if (first.kind !== 'succeeded') throw new Error(first.kind)
     const registrationId = first.response.registrationId ?? ''
     const early = await client().payWithToken(registrationId, 'REPEATED', { amount: '5.00', currency: 'EUR', paymentType: 'DB', cvv: '123' })
-    expect(early).toMatchObject({ kind: 'declined', code: '10002' })
+    expect(early).toMatchObject({ kind: 'rejected', reason: 'merchant', code: '10002' })
     expect((await client().payWithToken(registrationId, 'INITIAL', { amount: '5.00', currency: 'EUR', paymentType: 'DB', cvv: '123', ip: '203.0.113.7' })).kind).toBe('succeeded')
     expect((await client().payWithToken(registrationId, 'REPEATED', { amount: '5.00', currency: 'EUR', paymentType: 'DB', cvv: '123' })).kind).toBe('succeeded')
   })
@@ -159,7 +159,7 @@ describe('recurring: registrations and repeats', () => {
   it('a repeat of a one-off payment is not permitted; of an unknown payment, not found', async () => {
     const one = await client().payment({ ...base, merchantTransactionId: uniqueId('one'), ...cardFields('4111111111111111') })
     if (one.kind !== 'succeeded') throw new Error(one.kind)
-    expect(await client().repeat(one.response.paymentId ?? '', { amount: '1.00', currency: 'EUR', paymentType: 'DB' })).toMatchObject({ kind: 'declined', code: '10002' })
+    expect(await client().repeat(one.response.paymentId ?? '', { amount: '1.00', currency: 'EUR', paymentType: 'DB' })).toMatchObject({ kind: 'rejected', reason: 'merchant', code: '10002' })
     expect(await client().repeat('999999999999', { amount: '1.00', currency: 'EUR', paymentType: 'DB' })).toMatchObject({ kind: 'not_found', code: '10026' })
   })
 })

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { checksum } from '../../worker/gateway/checksum.ts'
 import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
-import { call, ORIGIN } from './api.ts'
+import { browser, call, createSession, merchant, ORIGIN, pay, sessionState } from './api.ts'
 import { injectFault, uniqueId } from './helpers.ts'
 import { paidPayment } from './money.ts'
 
@@ -58,5 +58,23 @@ describe('metadata is an object of text values', () => {
     const res = await raw('POST', '/v1/sessions', `{"flow":"card","amount":"10.00","currency":"EUR","merchantTransactionId":"${uniqueId('order')}","metadata":${metadata}}`)
     expect(res.status).toBe(400)
     expect(JSON.stringify(res.body)).toContain('"field":"metadata')
+  })
+})
+
+describe('a refusal that is the merchant\'s configuration is not the shopper\'s', () => {
+  it('"not permitted" (10002, a REPEATED payment before any INITIAL) is gateway_rejected to the browser with our words only, uses no attempt, and its code is in the merchant\'s view', async () => {
+    // A card saved by a payment that was not a series' INITIAL: the gateway refuses REPEATED payments with it.
+    const first = await createSession({ createRegistration: true })
+    expect((await pay(first, '4111111111111111')).body.status).toBe('succeeded')
+    const registrationId = (await sessionState(first.id)).registrationId as string
+    const s = await createSession({ flow: 'saved-card', registrationId, savedCard: { brand: 'visa', last4: '1111' }, recurringType: 'REPEATED', maxAttempts: 1 })
+    const res = await browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
+    expect(res.body).toMatchObject({ error: { code: 'gateway_rejected' } })
+    expect(res.text).not.toContain('10002')
+    expect(res.text).not.toMatch(/declined/i)
+    // Its one attempt is still there: the refusal took nothing from the shopper.
+    expect((await browser(s, 'GET', '')).body).toMatchObject({ status: 'open', attemptsRemaining: 1 })
+    const view = await merchant<{ status: string; lastError: { code: string; gatewayCode: string } }>('GET', `/v1/sessions/${s.id}`)
+    expect(view.body).toMatchObject({ status: 'open', lastError: { code: 'gateway_rejected', gatewayCode: '10002' } })
   })
 })

@@ -44,12 +44,19 @@ export const TOKEN_FAILURE_CODES: ReadonlySet<string> = new Set(['401', '403', '
 /** "Record not found": what an inquiry answers for a payment the gateway never saw. */
 export const NOT_FOUND_CODE = '10026'
 export const CHECKSUM_FAILURE_CODE = '20002'
+/**
+ * "Not permitted" (a REPEATED payment before its INITIAL, an operation the merchant's account may
+ * not make): a 1xxxx code that says nothing about the card, so it is the merchant's to fix, never
+ * "your card was declined".
+ */
+export const NOT_PERMITTED_CODE = '10002'
 
 /** Classifies a result code alone (facts sheet: by first digit when the code is not known). */
 export function classifyCode(code: string): 'succeeded' | 'declined' | 'not_found' | RejectReason | 'unknown' {
   if (TOKEN_FAILURE_CODES.has(code)) return 'auth'
   if (code === CHECKSUM_FAILURE_CODE) return 'checksum'
   if (code === NOT_FOUND_CODE) return 'not_found'
+  if (code === NOT_PERMITTED_CODE) return 'merchant'
   switch (code[0]) {
     case '0':
       return 'succeeded'

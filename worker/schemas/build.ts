@@ -117,6 +117,8 @@ const SKIPPED_BY_RECORD = ['__proto__', 'prototype', 'constructor']
 /** Every key the schema does not name, nested ones too (records take any key but those it would skip). */
 function unknownKeys(schema: Schema, value: unknown, prefix = ''): FieldError[] {
   const o = objectOf(schema)
+  // Valibot's record takes an array for an object (`["x"]` as `{"0": "x"}`): it is refused here.
+  if (o?.type === 'record' && Array.isArray(value)) return [{ field: prefix.replace(/\.$/, ''), code: 'format', expected: 'an object' }]
   if (o?.type === 'record' && isPlainObject(value)) {
     return Object.keys(value)
       .filter((key) => SKIPPED_BY_RECORD.includes(key))

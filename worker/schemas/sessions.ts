@@ -29,8 +29,6 @@ const MAX_ORIGINS = 10
 /** Your own pairs; never card data (a value holding a card number is refused). */
 export const metadataSchema = described(
   v.pipe(
-    // An object of text values: an array would pass for one (`["x"]` read as `{"0": "x"}`).
-    v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'format'),
     v.record(
       v.pipe(v.string(), v.maxLength(METADATA_LIMITS.keyLength, 'length'), v.regex(METADATA_KEY, 'format')),
       v.pipe(v.string('format'), v.maxLength(METADATA_LIMITS.valueLength, 'length'), v.check((s) => !looksLikeCardNumber(s), 'not_allowed')),

@@ -41,6 +41,7 @@ import {
   type Flow,
   type CheckoutView,
   type MerchantView,
+  attemptsRemaining,
   type Attempt,
   type PayResult,
   type SessionInput,
@@ -171,7 +172,7 @@ export class CheckoutSession extends TaskedObject {
    */
   private afterNoCharge(s: SessionRecord, declined: boolean): Status {
     if (Date.now() >= s.expiresAt) return 'expired'
-    if (s.method !== 'invoice' && s.attempts.length >= s.maxAttempts) return 'failed'
+    if (s.method !== 'invoice' && attemptsRemaining(s) === 0) return 'failed'
     return declined ? 'declined' : 'open'
   }
 
@@ -249,7 +250,7 @@ export class CheckoutSession extends TaskedObject {
       return fail('session_expired', 'This checkout has expired.')
     }
     if (isInFlight(s.status)) return fail('payment_in_progress', 'A payment for this checkout is already in progress.')
-    if (s.attempts.length >= s.maxAttempts) return fail('too_many_attempts', 'Too many attempts for this checkout.')
+    if (attemptsRemaining(s) === 0) return fail('too_many_attempts', 'Too many attempts for this checkout.')
     return undefined
   }
 
@@ -419,11 +420,13 @@ export class CheckoutSession extends TaskedObject {
         if (attempt) attempt.status = 'refused'
         const code = 'code' in outcome ? outcome.code : undefined
         const description = 'code' in outcome ? outcome.description : undefined
+        // The merchant's view (and its events) say what the gateway said; the browser gets our
+        // closed code and a fixed sentence, never the gateway's code or words.
         const message = code ? `The payment service refused the request (${code}: ${description || 'no description'}). Nothing was charged.` : 'The payment request was not valid for the payment service. Nothing was charged.'
         s.lastError = { code: 'gateway_rejected', message, ...(code ? { gatewayCode: code } : {}) }
         log.error('gateway_refused', { session: s.id, kind: outcome.kind, code, fields: 'fields' in outcome ? outcome.fields : undefined })
         await this.move(s, this.afterNoCharge(s, false))
-        return fail('gateway_rejected', message)
+        return fail('gateway_rejected', 'This payment could not be completed. Nothing was charged.')
       }
     }
   }
@@ -434,7 +437,7 @@ export class CheckoutSession extends TaskedObject {
       ...(s.paymentId ? { paymentId: s.paymentId } : {}),
       ...(s.card ? { card: s.card } : {}),
       ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
-      attemptsRemaining: s.status === 'failed' ? 0 : Math.max(0, s.maxAttempts - s.attempts.length),
+      attemptsRemaining: s.status === 'failed' ? 0 : attemptsRemaining(s),
       message: MESSAGES[status],
     } satisfies PayResult)
   }
@@ -741,7 +744,9 @@ export class CheckoutSession extends TaskedObject {
       await this.save(s)
       if (outcome.kind === 'not_found') return fail('not_found', 'The invoice to regenerate does not exist.')
       if (outcome.kind === 'unsent') return fail(outcome.reason === 'token_refused' ? 'gateway_auth_failed' : 'gateway_unavailable', 'The invoice could not be prepared.')
-      return fail('gateway_rejected', `The invoice could not be regenerated${'code' in outcome ? ` (${outcome.code})` : ''}.`)
+      // The gateway's code is the merchant's to read (logged, and on the session), not the shopper's.
+      log.error('invoice_regenerate_refused', { session: s.id, code: 'code' in outcome ? outcome.code : undefined })
+      return fail('gateway_rejected', 'The invoice could not be regenerated.')
     }
     const r = outcome.response
     const amount = r.amount ?? s.amount

@@ -212,6 +212,14 @@ export interface MerchantView {
   readonly metadata: Metadata
 }
 
+/**
+ * Attempts count only declines of the card: a refusal that is the merchant's configuration (a bad
+ * checksum, a field the gateway refuses, "not permitted"), a charge the gateway never saw and one
+ * that never left the Worker took nothing from the shopper's tries.
+ */
+export const declinesOf = (s: SessionRecord): number => s.attempts.filter((a) => a.status === 'declined').length
+export const attemptsRemaining = (s: SessionRecord): number => Math.max(0, s.maxAttempts - declinesOf(s))
+
 export function merchantView(s: SessionRecord): MerchantView {
   return {
     id: s.id,
@@ -253,7 +261,7 @@ export function checkoutView(s: SessionRecord, now: number): CheckoutView {
     amount: s.amount,
     currency: s.currency,
     expiresAt: new Date(s.expiresAt).toISOString(),
-    attemptsRemaining: Math.max(0, s.maxAttempts - s.attempts.length),
+    attemptsRemaining: attemptsRemaining(s),
     savedCard: offers(s, 'saved-card') ? (s.savedCard ?? null) : null,
     invoice:
       offers(s, 'invoice')
