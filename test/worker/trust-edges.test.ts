@@ -8,7 +8,7 @@ import { checksum } from '../../worker/gateway/checksum.ts'
 import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
 import { browser, call, createSession, merchant, ORIGIN, pay, sessionState } from './api.ts'
 import { injectFault, uniqueId } from './helpers.ts'
-import { paidPayment } from './money.ts'
+import { paidPayment, paymentEventually } from './money.ts'
 
 /** A merchant call with the body written exactly as given (key order included). */
 const raw = (method: string, path: string, body: string, headers: Record<string, string> = {}) =>
@@ -76,5 +76,21 @@ describe('a refusal that is the merchant\'s configuration is not the shopper\'s'
     expect((await browser(s, 'GET', '')).body).toMatchObject({ status: 'open', attemptsRemaining: 1 })
     const view = await merchant<{ status: string; lastError: { code: string; gatewayCode: string } }>('GET', `/v1/sessions/${s.id}`)
     expect(view.body).toMatchObject({ status: 'open', lastError: { code: 'gateway_rejected', gatewayCode: '10002' } })
+  })
+})
+
+describe('the payment carries the email the gateway was sent', () => {
+  it('a shopper\'s email typed in the widget is on the payment, and GET /v1/payments?email= finds it', async () => {
+    const email = `${uniqueId('ada')}@example.com`.toLowerCase()
+    const s = await createSession()
+    const res = await pay(s, '4111111111111111', uniqueId('k'), { customer: { givenName: 'Ada', surname: 'Lovelace', email } })
+    expect(res.body.status).toBe('succeeded')
+    expect(await paymentEventually(res.body.paymentId as string)).toMatchObject({ email })
+    let found: string[] = []
+    for (let i = 0; i < 60 && found.length === 0; i++) {
+      found = (await merchant<{ data: { id: string }[] }>('GET', `/v1/payments?email=${encodeURIComponent(email)}`)).body.data.map((p) => p.id)
+      if (found.length === 0) await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(found).toEqual([res.body.paymentId])
   })
 })

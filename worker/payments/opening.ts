@@ -43,7 +43,7 @@ export function paymentOfSession(s: SessionRecord): Job[] {
     source: method,
     registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
     card: s.card ?? null,
-    email: s.customer?.email ?? null,
+    email: s.payerEmail ?? s.customer?.email ?? null,
     metadata: s.metadata ?? {},
   })
 }

@@ -350,6 +350,8 @@ export class CheckoutSession extends TaskedObject {
       redirectMethod: 'POST',
     }
     const sh = input.shopper
+    // What the payment's record will carry: the email the gateway is sent, wherever it came from.
+    if (sh.email) s.payerEmail = sh.email
     let brand: CardBrand | undefined
     let outcome: PaymentOutcome
     if (input.method === 'card') {
@@ -650,6 +652,7 @@ export class CheckoutSession extends TaskedObject {
     // Each code costs a gateway call: capped like attempts (R28).
     if ((s.qrVerifications ?? 0) >= s.maxAttempts) return fail('too_many_attempts', 'Too many QR codes requested for this checkout.')
     s.qrVerifications = (s.qrVerifications ?? 0) + 1
+    s.payerEmail = shopper.email
     await this.save(s)
     // Step 1 is the spec's STATIC request (paymentType DB); step 2 the DYNAMIC one (PA).
     const outcome = await gatewayClient(this.env).qrVerify({

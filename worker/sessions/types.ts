@@ -147,6 +147,8 @@ export interface SessionRecord extends SessionInput {
   regeneration?: { status: 'processing' | 'unknown'; at: number }
   /** Why the gateway refused the last request, for the operator (`GET /v1/sessions/{id}`). */
   lastError?: { code: string; message: string; gatewayCode?: string }
+  /** The email the gateway was sent with the payment (the shopper's, typed in the widget, or the merchant's). */
+  payerEmail?: string
   /** Signed notifications that did not belong to this session: recorded, never applied. */
   refusedNotifications?: { at: number; paymentId: string; reason: string }[]
 }
