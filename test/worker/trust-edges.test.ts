@@ -1,13 +1,14 @@
 /**
  * The edges a merchant's trust rests on after the payment: retries by another JSON library replay,
  * an AuthToken refusal is named as such, malformed ids are 404 before any Durable Object, metadata
- * is an object of text.
+ * is an object of text, the payment carries its email, a starting page is checked as routed.
  */
+import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { checksum } from '../../worker/gateway/checksum.ts'
 import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
 import { browser, call, createSession, merchant, ORIGIN, pay, sessionState } from './api.ts'
-import { injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, injectFault, uniqueId } from './helpers.ts'
 import { paidPayment, paymentEventually } from './money.ts'
 
 /** A merchant call with the body written exactly as given (key order included). */
@@ -92,5 +93,30 @@ describe('the payment carries the email the gateway was sent', () => {
       if (found.length === 0) await new Promise((r) => setTimeout(r, 100))
     }
     expect(found).toEqual([res.body.paymentId])
+  })
+})
+
+describe('a starting page is checked as the router will see its path', () => {
+  const worker = () => new URL(env.PUBLIC_BASE_URL).origin
+  it.each([
+    ['a percent-encoded letter', '/%761/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['uppercase hex', '/%46RAME/x'],
+    ['double encoding', '/%2576%31/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['encoded dot segments', '/demo/%2e%2e/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['an encoded slash', '/demo%2F..%2Fv1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['backslashes', '/demo\\..\\frame\\x'],
+    ['another case', '/WIDGET/pay-checkout.js'],
+  ])('one of the Worker\'s own routes behind %s is refused, before any gateway call', async (_, path) => {
+    const s = await createSession()
+    const res = await pay(s, '4000000000003220', undefined, { returnPage: `${worker()}${path}` })
+    expect(res.status, path).toBe(400)
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', fields: [{ field: 'returnPage' }] })
+    expect(await chargesFor(s.mtid)).toBe(0)
+  })
+
+  it('a page of the shop with encoded characters in its path is still taken', async () => {
+    const s = await createSession()
+    const res = await pay(s, '4000000000003220', undefined, { returnPage: `${worker()}/demo/caf%C3%A9` })
+    expect(res.body.status).toBe('action_required')
   })
 })

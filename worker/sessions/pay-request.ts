@@ -100,9 +100,23 @@ export function pageOn(url: string, sessionOrigins: readonly string[], env: Env)
   try {
     const u = new URL(url)
     if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !originAllowed(u.origin, sessionOrigins, env)) return null
-    if (u.origin === new URL(env.PUBLIC_BASE_URL).origin && /^\/(v1|frame|widget)(\/|$)/.test(u.pathname)) return null
+    if (u.origin === new URL(env.PUBLIC_BASE_URL).origin && WORKER_PATH.test(routedPath(u))) return null
     return u.origin + (u.pathname.split(';')[0] ?? '')
   } catch {
     return null
   }
+}
+
+/** The Worker's own routes: API, frames, widget files. */
+const WORKER_PATH = /^\/(v1|frame|widget)(\/|$)/i
+
+/**
+ * The path as a router could see it: percent-decoding undone (as often as it was applied, so `%76`,
+ * `%2F`, `%2e%2e` and `%2576` all show what they stand for), then dot segments and backslashes
+ * resolved by the URL parser again. A path that does not decode cleanly throws (refused).
+ */
+function routedPath(u: URL): string {
+  let path = u.pathname
+  for (let i = 0; i < 4 && /%[0-9a-f]{2}/i.test(path); i++) path = new URL(decodeURIComponent(path).replaceAll('\\', '/'), u.origin).pathname
+  return path
 }
