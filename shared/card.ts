@@ -144,3 +144,94 @@ export function brandFromGateway(paymentBrand: string | undefined): CardBrand | 
 export function last4(input: string): string {
   return normalizeCardNumber(input).slice(-4)
 }
+
+// ---- card numbers hidden in free text ------------------------------------------------------
+
+/**
+ * The value of any Unicode decimal digit (`\p{Nd}`: Arabic-Indic, Devanagari, full-width,
+ * mathematical, ...). Unicode gives every script its digits as runs of ten, zero first, so a
+ * digit's value is its distance from the start of its run, modulo ten.
+ */
+function digitValue(ch: string): number | undefined {
+  if (ch >= '0' && ch <= '9') return ch.charCodeAt(0) - 48
+  if (!/^\p{Nd}$/u.test(ch)) return undefined
+  let cp = ch.codePointAt(0) ?? 0
+  let below = 0
+  while (below < 100 && /^\p{Nd}$/u.test(String.fromCodePoint(cp - 1))) {
+    cp -= 1
+    below += 1
+  }
+  return below % 10
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
+
+/** How many characters that are neither letters nor digits may stand between two digits of one number. */
+const MAX_SEPARATOR = 4
+
+/**
+ * Runs of digits in `text` (any script, after NFKC folding) that may be one number: digits with at
+ * most MAX_SEPARATOR characters between them that are neither letters nor digits (spaces of any
+ * width, dots, slashes, dashes, underscores, zero-width and other format characters). Each run is
+ * its ASCII digits and where it stands in the folded text.
+ */
+function digitRuns(text: string): { digits: string; start: number; end: number }[] {
+  // A UUID's groups are hex written with dashes: an all-digit stretch of one is no card number
+  // (each character is blanked in place, so positions in the text stay the same).
+  const folded = text.normalize('NFKC').replace(UUID, (u) => 'x'.repeat(u.length))
+  const chars = [...folded]
+  const runs: { digits: string; start: number; end: number }[] = []
+  let run: { digits: string; start: number; end: number } | undefined
+  let gap = 0
+  let offset = 0
+  for (const ch of chars) {
+    const value = digitValue(ch)
+    if (value !== undefined) {
+      if (!run) run = { digits: '', start: offset, end: offset }
+      run.digits += String(value)
+      run.end = offset + ch.length
+      gap = 0
+    } else if (run && !/^[\p{L}\p{N}]$/u.test(ch) && ++gap <= MAX_SEPARATOR) {
+      // a separator inside a number, so far
+    } else if (run) {
+      runs.push(run)
+      run = undefined
+      gap = 0
+    }
+    offset += ch.length
+  }
+  if (run) runs.push(run)
+  return runs
+}
+
+/** Whether a run of digits holds a card number: a stretch of a brand's length, in its IIN range, that passes Luhn. */
+function holdsCardNumber(digits: string): boolean {
+  for (let len = 12; len <= 19; len++) {
+    for (let i = 0; i + len <= digits.length; i++) {
+      const candidate = digits.slice(i, i + len)
+      const brand = detectBrand(candidate)
+      if (brand && BRAND_RULES[brand].lengths.includes(len) && luhnValid(candidate)) return true
+    }
+  }
+  return false
+}
+
+/**
+ * Whether free text holds what is a card number, however it is written: digits of any script
+ * (full-width, Arabic-Indic, ...), separated by anything that is not a letter or digit (dots,
+ * slashes, underscores, no-break, thin or zero-width spaces). A card number is a stretch of 12 to
+ * 19 digits of a brand's length in its IIN range that passes Luhn: a long order reference, a date or
+ * a phone number is not (Luhn alone would refuse one long number in ten).
+ */
+export function containsCardNumber(text: string): boolean {
+  return digitRuns(text).some((r) => r.digits.length >= 12 && holdsCardNumber(r.digits))
+}
+
+/** The text (NFKC-folded) with every run that holds a card number replaced by `[card]`. */
+export function redactCardNumbers(text: string): string {
+  const folded = text.normalize('NFKC')
+  const found = digitRuns(folded).filter((r) => r.digits.length >= 12 && holdsCardNumber(r.digits))
+  let out = folded
+  for (const r of found.reverse()) out = `${out.slice(0, r.start)}[card]${out.slice(r.end)}`
+  return out
+}

@@ -7,7 +7,7 @@
  * gateway's signed checksum there, which could be replayed by whoever reads the logs. Nothing else
  * in the Worker writes to the console.
  */
-import { luhnValid } from '../shared/card.ts'
+import { luhnValid, redactCardNumbers } from '../shared/card.ts'
 
 /** Keys whose values are never logged, whatever they hold. */
 const SECRET_KEY = /(number|pan|cvv|cvc|csc|secret|token|authorization|password|skey|securekey|apikey|checksum)/i
@@ -25,7 +25,9 @@ export function stripQuery(url: string): string {
 }
 
 function scrubText(text: string): string {
-  return text.replace(HTTP_URL, stripQuery).replace(DIGIT_RUN, (run) => (luhnValid(run.replace(/\D/g, '')) ? '[card]' : run))
+  // A card number in any disguise (digits of any script, any separators: shared/card.ts), and any
+  // Luhn-valid run of ASCII digits grouped by spaces or dashes besides.
+  return redactCardNumbers(text.replace(HTTP_URL, stripQuery)).replace(DIGIT_RUN, (run) => (luhnValid(run.replace(/\D/g, '')) ? '[card]' : run))
 }
 
 /** A deep copy with secrets and card numbers removed. */

@@ -45,7 +45,9 @@ export async function paymentEventually(paymentId: string, predicate: (p: Paymen
 /** A session paid by card (`paymentType` DB by default; PA authorises), and its payment record. */
 export async function paidPayment(over: Record<string, unknown> = {}, card = '4111111111111111'): Promise<{ session: Session; paymentId: string; payment: PaymentBody }> {
   const session = await createSession(over)
-  const paid = await pay(session, card)
+  // The shopper's form shows the customer the merchant gave (the payment carries the email sent).
+  const customer = over.customer as Record<string, string> | undefined
+  const paid = await pay(session, card, undefined, customer ? { customer: { givenName: 'Ada', surname: 'Lovelace', ...customer } } : {})
   if (paid.body.status !== 'succeeded' || !paid.body.paymentId) throw new Error(`not paid: ${paid.text}`)
   const payment = await paymentEventually(paid.body.paymentId)
   return { session, paymentId: paid.body.paymentId, payment }

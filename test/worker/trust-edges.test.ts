@@ -9,7 +9,7 @@ import { checksum } from '../../worker/gateway/checksum.ts'
 import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
 import { browser, call, createSession, merchant, ORIGIN, pay, sessionState } from './api.ts'
 import { chargesFor, injectFault, uniqueId } from './helpers.ts'
-import { paidPayment, paymentEventually } from './money.ts'
+import { operate, paidPayment, paymentEventually } from './money.ts'
 
 /** A merchant call with the body written exactly as given (key order included). */
 const raw = (method: string, path: string, body: string, headers: Record<string, string> = {}) =>
@@ -118,5 +118,32 @@ describe('a starting page is checked as the router will see its path', () => {
     const s = await createSession()
     const res = await pay(s, '4000000000003220', undefined, { returnPage: `${worker()}/demo/caf%C3%A9` })
     expect(res.body.status).toBe('action_required')
+  })
+})
+
+describe('a card number in any disguise is refused in free text the Worker stores or forwards', () => {
+  // 4111 1111 1111 1111 in full-width digits with thin spaces, with dots, and in Arabic-Indic digits with zero-width spaces.
+  const disguises = ['４１１１\u2009１１１１\u2009１１１１\u2009１１１１', '4111.1111.1111.1111', '٤١١١\u200b١١١١\u200b١١١١\u200b١١١١', '4111_1111_1111_1111']
+
+  it.each(disguises)('metadata value %s: 400 naming the field, the value never echoed', async (card) => {
+    const res = await raw('POST', '/v1/sessions', JSON.stringify({ flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: uniqueId('order'), metadata: { note: `paid with ${card}` } }))
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ error: { fields: [expect.objectContaining({ field: 'metadata.note', code: 'not_allowed' })] } })
+    expect(res.text).not.toContain(card)
+    expect(res.text).not.toContain('1111')
+  })
+
+  it('a metadata key that is a card number is refused too', async () => {
+    const res = await raw('POST', '/v1/sessions', JSON.stringify({ flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: uniqueId('order'), metadata: { '4111.1111.1111.1111': 'x' } }))
+    expect(res.status).toBe(400)
+    expect(res.text).not.toContain('4111')
+  })
+
+  it.each(disguises)('a refund reason %s is refused before any gateway call', async (card) => {
+    const { paymentId } = await paidPayment()
+    const res = await operate(paymentId, 'refunds', { amount: '1.00', reason: `customer card ${card}` })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatchObject({ fields: [expect.objectContaining({ field: 'reason', code: 'not_allowed' })] })
+    expect((await paymentEventually(paymentId)).refunds).toEqual([])
   })
 })

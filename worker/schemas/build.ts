@@ -16,7 +16,7 @@ import * as v from 'valibot'
 import { FIELD_ERROR_CODES, type FieldError, type FieldErrorCode } from '../../shared/errors.ts'
 import { REQUEST_FIELDS, type RequestField, type RequestFieldName } from '../../shared/fields.ts'
 import { checkFormat, expectedOf, FORMAT_EXPECTED, type Format, type FormatOptions } from '../../shared/formats.ts'
-import { normalizeCardNumber } from '../../shared/card.ts'
+import { containsCardNumber, normalizeCardNumber } from '../../shared/card.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
 
 type Schema = v.GenericSchema
@@ -41,6 +41,9 @@ function docOf(format: Format, options: FormatOptions, description?: string): Re
   return doc
 }
 
+/** Formats of free text (names, addresses, descriptions): refused when they hold a card number. */
+const FREE_TEXT: ReadonlySet<Format> = new Set(['text', 'name'])
+
 /**
  * Text of one format of the field table: the table's checker decides, after the same
  * normalisation the gateway requests get (card numbers without spaces, other values trimmed).
@@ -52,7 +55,8 @@ export function formatText(format: Format, options: FormatOptions & { descriptio
       v.string('format'),
       v.rawTransform<string, string>(({ dataset, addIssue, NEVER }) => {
         const value = format === 'cardNumber' ? normalizeCardNumber(dataset.value) : dataset.value.trim()
-        const code = checkFormat(format, value, formatOptions)
+        // Free text the Worker stores or forwards never carries a card number, however disguised.
+        const code = checkFormat(format, value, formatOptions) ?? (FREE_TEXT.has(format) && containsCardNumber(value) ? 'not_allowed' : null)
         if (code === null) return value
         addIssue({ message: code, expected: expectedOf(format, code, formatOptions) })
         return NEVER

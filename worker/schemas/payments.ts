@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot'
 import { DEFAULT_AMOUNT_BOUNDS, fitsMinorUnits, parseAmount, type AmountBounds } from '../../shared/money.ts'
-import { looksLikeCardNumber } from '../sessions/metadata.ts'
+import { containsCardNumber } from '../../shared/card.ts'
 import { described, failed, field, oneOf, report } from './build.ts'
 import { metadataSchema } from './sessions.ts'
 
@@ -54,7 +54,7 @@ export const refundBody = v.pipe(
         v.pipe(
           v.string('format'),
           v.maxLength(MAX_REASON, 'length'),
-          v.check((r) => !looksLikeCardNumber(r), 'not_allowed'),
+          v.check((r) => !containsCardNumber(r), 'not_allowed'),
         ),
         `text of at most ${MAX_REASON} characters, no card number`,
         { maxLength: MAX_REASON },

@@ -11,7 +11,8 @@ import { CARD_BRANDS } from '../../shared/card.ts'
 import { FORMAT_EXPECTED, checkFormat } from '../../shared/formats.ts'
 import { DEFAULT_AMOUNT_BOUNDS, fitsMinorUnits, type AmountBounds } from '../../shared/money.ts'
 import { crossFieldErrors } from '../../shared/validate.ts'
-import { looksLikeCardNumber, METADATA_KEY, METADATA_LIMITS } from '../sessions/metadata.ts'
+import { containsCardNumber } from '../../shared/card.ts'
+import { METADATA_KEY, METADATA_LIMITS } from '../sessions/metadata.ts'
 import { FLOWS, type Flow } from '../sessions/types.ts'
 import { described, failed, field, formatText, integer, oneOf, report } from './build.ts'
 
@@ -30,8 +31,8 @@ const MAX_ORIGINS = 10
 export const metadataSchema = described(
   v.pipe(
     v.record(
-      v.pipe(v.string(), v.maxLength(METADATA_LIMITS.keyLength, 'length'), v.regex(METADATA_KEY, 'format')),
-      v.pipe(v.string('format'), v.maxLength(METADATA_LIMITS.valueLength, 'length'), v.check((s) => !looksLikeCardNumber(s), 'not_allowed')),
+      v.pipe(v.string(), v.maxLength(METADATA_LIMITS.keyLength, 'length'), v.regex(METADATA_KEY, 'format'), v.check((k) => !containsCardNumber(k), 'not_allowed')),
+      v.pipe(v.string('format'), v.maxLength(METADATA_LIMITS.valueLength, 'length'), v.check((s) => !containsCardNumber(s), 'not_allowed')),
       'format',
     ),
     v.maxEntries(METADATA_LIMITS.keys, 'out_of_range'),
