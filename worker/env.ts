@@ -26,6 +26,8 @@ export interface Env {
   WEBHOOK_RETRY_BASE_MS?: string
   /** First status-inquiry delay in ms for an unknown outcome, doubled each time (default 2000). */
   INQUIRY_BASE_MS?: string
+  /** Days a customer's email and the merchant's metadata are kept on payments and in the index (default 7). */
+  PERSONAL_DATA_RETENTION_DAYS?: string
   /** How long a QR code stays valid in ms (default 600000). */
   QR_TTL_MS?: string
   /** Attempts allowed per card fingerprint in 10 minutes, across sessions (default 5). */

@@ -22,6 +22,7 @@ import { registrations } from './routes/registrations.ts'
 import { money } from './routes/money.ts'
 import { paymentSearch, sessionSearch } from './routes/search.ts'
 import { sessions } from './routes/sessions.ts'
+import { sweep } from './retention/sweep.ts'
 
 export { CardVelocity } from './sessions/card-velocity.ts'
 export { CheckoutSession } from './sessions/checkout-session.ts'
@@ -65,4 +66,12 @@ app.route('/frame', frame)
 app.notFound((c) => errorResponse(c, 'not_found', 'No such route.'))
 app.onError(onError)
 
-export default app
+/**
+ * The daily Cron Trigger (wrangler.toml `[triggers]`): the retention policy's sweep
+ * (worker/retention/sweep.ts). `waitUntil` keeps the invocation alive for it.
+ */
+async function scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
+  ctx.waitUntil(sweep(env, controller.scheduledTime))
+}
+
+export default Object.assign(app, { scheduled })

@@ -81,6 +81,20 @@ export class PaymentObject extends TaskedObject {
     await this.commit(this.owner(p), p.seq, { payment: p }, [], [paymentIndexJob(p)])
   }
 
+  /**
+   * Erases the shopper's personal data once the payment is older than `cutoff` (the retention
+   * policy, worker/retention/sweep.ts): its email and metadata. What accounts for the money stays.
+   * The index row is written again with the change; events from now on carry no metadata.
+   */
+  async erasePersonalData(cutoff: number): Promise<boolean> {
+    const p = await this.load()
+    if (!p || p.createdAt >= cutoff || (p.email === null && Object.keys(p.metadata).length === 0)) return false
+    const erased: PaymentRecord = { ...p, email: null, metadata: {}, seq: p.seq + 1, updatedAt: Date.now() }
+    this.record = erased
+    await this.commit(this.owner(erased), erased.seq, { payment: erased }, [], [paymentIndexJob(erased)])
+    return true
+  }
+
   async view(): Promise<PaymentView | undefined> {
     const p = await this.load()
     return p ? paymentView(p) : undefined

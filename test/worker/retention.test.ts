@@ -1,0 +1,62 @@
+/**
+ * One retention policy for shoppers' personal data: after PERSONAL_DATA_RETENTION_DAYS (default 7)
+ * the daily sweep erases the customer's email and the merchant's metadata from payments (which keep
+ * what accounts for the money) and from the search index. Run through the Worker's own scheduled
+ * handler, as the Cron Trigger runs it, at a time past the retention.
+ */
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import worker from '../../worker/index.ts'
+import { merchant } from './api.ts'
+import { uniqueId } from './helpers.ts'
+import { paidPayment, paymentEventually } from './money.ts'
+
+const DAY_MS = 24 * 60 * 60_000
+
+async function cronRunsAt(scheduledTime: number): Promise<void> {
+  const ctx = createExecutionContext()
+  await worker.scheduled(createScheduledController({ scheduledTime, cron: '17 3 * * *' }), env, ctx)
+  await waitOnExecutionContext(ctx)
+}
+
+async function listed(query: string): Promise<string[]> {
+  return (await merchant<{ data: { id: string }[] }>('GET', `/v1/payments?${query}`)).body.data.map((p) => p.id)
+}
+
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const v = await read()
+    if (done(v)) return v
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return read()
+}
+
+describe('the retention of personal data', () => {
+  it('past the retention, a payment keeps its money facts and loses its email and metadata, here and in the listings', async () => {
+    const email = `${uniqueId('keep')}@example.com`.toLowerCase()
+    const tag = uniqueId('t')
+    const { paymentId, session } = await paidPayment({ customer: { email }, metadata: { tag } })
+    expect(await until(() => listed(`email=${encodeURIComponent(email)}`), (ids) => ids.length === 1)).toEqual([paymentId])
+
+    // A week and a day later the daily sweep runs.
+    await cronRunsAt(Date.now() + 8 * DAY_MS)
+    const erased = await paymentEventually(paymentId, (p) => (p as unknown as { email: string | null }).email === null)
+    expect(erased).toMatchObject({ id: paymentId, amount: '100.00', currency: 'EUR', status: 'captured', metadata: {}, card: { last4: '1111' } })
+    expect(await until(() => listed(`email=${encodeURIComponent(email)}`), (ids) => ids.length === 0)).toEqual([])
+    expect(await listed(`metadata[tag]=${tag}`)).toEqual([])
+    const sessions = (await merchant<{ data: { id: string; metadata: Record<string, string> }[] }>('GET', `/v1/sessions?order=${encodeURIComponent(session.mtid)}`)).body.data
+    expect(sessions.map((s) => s.metadata)).toEqual([{}])
+    expect((await merchant<{ data: unknown[] }>('GET', `/v1/sessions?email=${encodeURIComponent(email)}`)).body.data).toEqual([])
+    // What accounts for the money is still there: it can be refunded.
+    const refund = await merchant<{ operation: { status: string } }>('POST', `/v1/payments/${paymentId}/refunds`, { amount: '1.00' }, { 'Idempotency-Key': uniqueId('re') })
+    expect(refund.body.operation.status).toBe('succeeded')
+  })
+
+  it('within the retention, nothing is erased', async () => {
+    const email = `${uniqueId('young')}@example.com`.toLowerCase()
+    const { paymentId } = await paidPayment({ customer: { email }, metadata: { kept: 'yes' } })
+    await cronRunsAt(Date.now() + 3 * DAY_MS)
+    expect(await paymentEventually(paymentId)).toMatchObject({ email, metadata: { kept: 'yes' } })
+  })
+})

@@ -1,0 +1,48 @@
+/**
+ * @module
+ * One retention policy for shoppers' personal data (SECURITY.md, "Scope and assets"): a customer's
+ * email and the merchant's metadata (which may name a customer) are kept `PERSONAL_DATA_RETENTION_DAYS`
+ * (default 7) after the payment or session was made, then erased everywhere they are kept.
+ * - Sessions delete their whole record at that age already (their own alarm; later while a payment
+ *   of theirs is in flight or an invoice still payable).
+ * - A payment's record keeps what the merchant needs to account for the money and to give it back
+ *   (amounts, currency, status, ids, card brand and last 4, its captures, voids and refunds); its
+ *   email and metadata are erased by the Payment object itself, which writes its index row again.
+ * - The search index (D1): the sessions' and operations' rows lose their email and metadata here,
+ *   and every metadata pair of an erased object goes.
+ * The daily Cron Trigger (`[triggers]` in wrangler.toml) runs `sweep`; each run erases up to a
+ * batch of payments, so a backlog is worked off over a few runs without a long invocation.
+ */
+import type { Env } from '../env.ts'
+import { numberVar } from '../env-vars.ts'
+import { log } from '../log.ts'
+
+const DAY_MS = 24 * 60 * 60_000
+/** Payments erased per run: each is one Durable Object call. */
+const BATCH = 200
+
+/** Personal data older than this (ms since the epoch) is erased. */
+export function retentionCutoff(env: Env, now = Date.now()): number {
+  return now - numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * DAY_MS
+}
+
+export async function sweep(env: Env, now = Date.now()): Promise<{ payments: number }> {
+  const cutoff = retentionCutoff(env, now)
+  // Payments: the object is the truth; it erases and writes its index row again (outbox).
+  const due = await env.DB.prepare(
+    `SELECT id FROM payments WHERE created_at < ?1 AND (email IS NOT NULL OR EXISTS (SELECT 1 FROM payment_metadata m WHERE m.object_id = payments.id)) LIMIT ?2`,
+  )
+    .bind(cutoff, BATCH)
+    .all<{ id: string }>()
+  for (const { id } of due.results) await env.PAYMENTS.get(env.PAYMENTS.idFromName(id)).erasePersonalData(cutoff)
+  // Sessions and operations have no record of their own to keep: their index rows are erased here.
+  await env.DB.batch([
+    env.DB.prepare(`DELETE FROM payment_metadata WHERE object_id IN (SELECT id FROM payments WHERE created_at < ?1)`).bind(cutoff),
+    env.DB.prepare(`DELETE FROM session_metadata WHERE object_id IN (SELECT id FROM sessions WHERE created_at < ?1)`).bind(cutoff),
+    env.DB.prepare(`DELETE FROM operation_metadata WHERE object_id IN (SELECT id FROM operations WHERE created_at < ?1)`).bind(cutoff),
+    env.DB.prepare(`UPDATE sessions SET email = NULL, data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND (email IS NOT NULL OR json_extract(data, '$.metadata') != '{}')`).bind(cutoff),
+    env.DB.prepare(`UPDATE operations SET data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND json_extract(data, '$.metadata') IS NOT NULL`).bind(cutoff),
+  ])
+  log.info('retention_sweep', { payments: due.results.length })
+  return { payments: due.results.length }
+}
