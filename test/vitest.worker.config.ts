@@ -29,6 +29,7 @@ export default defineConfig({
           // Many tests decline cards on purpose: the deployment-wide breaker must not trip here
           // (test/smoke/breaker-http.test.ts trips it on a stack of its own).
           BREAKER_MIN_ATTEMPTS: '1000000',
+          BREAKER_SOURCE_MIN_ATTEMPTS: '1000000',
         },
         // The suites share one client address and one merchant key: limits they never reach, plus
         // a low one that the rate-limit test swaps in (hardening.test.ts).

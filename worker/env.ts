@@ -41,6 +41,10 @@ export interface Env {
   BREAKER_DECLINE_RATE?: string
   /** How long it stays tripped in ms (default 900000). */
   BREAKER_PAUSE_MS?: string
+  /** Distinct sources (networks) whose declines it takes to trip the whole deployment (default 10). */
+  BREAKER_MIN_SOURCES?: string
+  /** Settled card attempts of one source in 10 minutes before that source alone may be paused (default 5). */
+  BREAKER_SOURCE_MIN_ATTEMPTS?: string
   /** "always" (default): Turnstile on every pay when TURNSTILE_SECRET is set; "on_declines": only while the breaker is tripped. */
   TURNSTILE_REQUIRED?: string
   /** Turnstile siteverify address (tests point it at a local stand-in). */

@@ -1,7 +1,10 @@
 /**
- * The decline-rate breaker over real HTTP (R12): a burst of declines across sessions, as card
- * testers cause, pauses new card attempts for the whole deployment and tells the merchant.
- * Its own stack, with a low threshold (4 settled attempts, half declined).
+ * The decline-rate breaker over real HTTP (R12). Declines from one source (a client's network)
+ * pause that source alone: honest shoppers elsewhere keep paying. Declines from several sources at
+ * once, as a distributed card-testing wave causes, pause new card attempts for the whole deployment
+ * and tell the merchant. Its own stack, with low thresholds (a source: 3 settled attempts; the
+ * deployment: 4, from 2 sources; half declined). Sources are told apart by `CF-Connecting-IP`, as
+ * Cloudflare sets it.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,7 +24,7 @@ beforeAll(async () => {
   receiver = await startReceiver()
   stack = await startStack({
     stateDir: state,
-    vars: { MERCHANT_WEBHOOK_URL: receiver.url, CARD_VELOCITY_LIMIT: '1000', BREAKER_MIN_ATTEMPTS: '4', BREAKER_DECLINE_RATE: '0.5', BREAKER_PAUSE_MS: '8000' },
+    vars: { MERCHANT_WEBHOOK_URL: receiver.url, CARD_VELOCITY_LIMIT: '1000', BREAKER_MIN_ATTEMPTS: '4', BREAKER_DECLINE_RATE: '0.5', BREAKER_PAUSE_MS: '8000', BREAKER_SOURCE_MIN_ATTEMPTS: '3', BREAKER_MIN_SOURCES: '2' },
   })
   worker = (stack as unknown as { worker: { url: string } }).worker
 }, 180_000)
@@ -32,7 +35,7 @@ afterAll(async () => {
   rmSync(state, { recursive: true, force: true })
 })
 
-async function payOnce(number: string): Promise<{ status: number; headers: Headers; body: { status?: string; error?: { code: string } } }> {
+async function payOnce(number: string, ip = '198.51.100.20'): Promise<{ status: number; headers: Headers; body: { status?: string; error?: { code: string } } }> {
   const created = await fetch(`${worker.url}/v1/sessions`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
@@ -41,22 +44,44 @@ async function payOnce(number: string): Promise<{ status: number; headers: Heade
   const s = (await created.json()) as { id: string; clientSecret: string }
   const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': `k-${Math.random().toString(36).slice(2)}` },
+    headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': `k-${Math.random().toString(36).slice(2)}`, 'CF-Connecting-IP': ip },
     body: JSON.stringify({ card: { number, expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } }),
   })
   return { status: res.status, headers: res.headers, body: (await res.json()) as { status?: string; error?: { code: string } } }
 }
 
+/** Pays with `card` from `ip` (a new source each time, when `ip` is a function) until refused with 429, within 15 s. */
+async function untilPaused(ip: string | (() => string), card = '4000000000000002'): Promise<Awaited<ReturnType<typeof payOnce>> | undefined> {
+  const deadline = Date.now() + 15_000
+  while (Date.now() < deadline) {
+    const attempt = await payOnce(card, typeof ip === 'string' ? ip : ip())
+    if (attempt.status === 429) return attempt
+    await new Promise((r) => setTimeout(r, 300))
+  }
+  return undefined
+}
+
+const TESTER = '203.0.113.7'
+const SHOPPER = '198.51.100.20'
+const SECOND_TESTER = '192.0.2.44'
+
 describe('the decline-rate breaker', () => {
-  it('after a burst of declines across sessions, new card attempts are paused (429, Retry-After) and the merchant gets checkout.breaker.tripped; after the pause, checkout.breaker.reset and cards pay again', async () => {
-    for (let i = 0; i < 4; i++) expect((await payOnce('4000000000000002')).body.status).toBe('declined')
-    const deadline = Date.now() + 15_000
-    let paused: Awaited<ReturnType<typeof payOnce>> | undefined
-    while (Date.now() < deadline && !paused) {
-      const attempt = await payOnce('4000000000000002')
-      if (attempt.status === 429) paused = attempt
-      else await new Promise((r) => setTimeout(r, 500))
-    }
+  it('declines from one source pause that source alone: a shopper elsewhere pays, and the deployment is not tripped', async () => {
+    for (let i = 0; i < 3; i++) expect((await payOnce('4000000000000002', TESTER)).body.status).toBe('declined')
+    const paused = await untilPaused(TESTER)
+    expect(paused?.body.error?.code).toBe('payments_paused')
+    // Another address of the tester's network is the same source.
+    expect((await payOnce('4000000000000002', '203.0.113.99')).status).toBe(429)
+    expect((await payOnce('4111111111111111', SHOPPER)).body.status).toBe('succeeded')
+    expect(hooks().some((h) => h.includes('"checkout.breaker.tripped"'))).toBe(false)
+  }, 60_000)
+
+  it('declines from several sources at once pause new card attempts for everyone (429, Retry-After) and the merchant gets checkout.breaker.tripped; after the pause, checkout.breaker.reset and cards pay again', async () => {
+    for (let i = 0; i < 3; i++) expect((await payOnce('4000000000000002', SECOND_TESTER)).body.status).toBe('declined')
+    // Honest shoppers from networks never seen before, with a good card: refused once the deployment is paused.
+    let n = 0
+    const newcomer = () => `100.64.${++n}.1`
+    const paused = await untilPaused(newcomer, '4111111111111111')
     expect(paused?.body.error?.code).toBe('payments_paused')
     expect(Number(paused?.headers.get('Retry-After'))).toBeGreaterThan(0)
     const until = Date.now() + 10_000
@@ -68,6 +93,6 @@ describe('the decline-rate breaker', () => {
     const resetBy = Date.now() + 15_000
     while (Date.now() < resetBy && !hooks().some((h) => h.includes('"checkout.breaker.reset"'))) await new Promise((r) => setTimeout(r, 250))
     expect(hooks().some((h) => h.includes('"checkout.breaker.reset"'))).toBe(true)
-    expect((await payOnce('4111111111111111')).body.status).toBe('succeeded')
+    expect((await payOnce('4111111111111111', newcomer())).body.status).toBe('succeeded')
   }, 60_000)
 })

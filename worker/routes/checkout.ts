@@ -15,7 +15,7 @@ import { validate } from '../middleware/validate.ts'
 import { CHECKOUT_DOCS as DOCS, noFields } from '../schemas/checkout.ts'
 import { originRefused } from '../sessions/access.ts'
 import type { CheckoutSession } from '../sessions/checkout-session.ts'
-import { breakerState } from '../sessions/decline-breaker.ts'
+import { breakerState, sourceOf, sourcePausedUntil } from '../sessions/decline-breaker.ts'
 import { ADMITTED, BOT_CHECK_FAILED, paused, payInputOf, type Admission, type PayAnswer, type PayRequest } from '../sessions/pay-request.ts'
 import { parseQrVerifyBody } from '../sessions/parse-input.ts'
 import { turnstilePasses } from '../turnstile.ts'
@@ -91,8 +91,10 @@ async function payOnce(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: Pa
  */
 async function admit(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayRequest): Promise<Admission | Response> {
   const breaker = await breakerState(c.env)
-  if (breaker.tripped && !c.env.TURNSTILE_SECRET) return paused(breaker.until ?? Date.now())
-  if (!c.env.TURNSTILE_SECRET || (c.env.TURNSTILE_REQUIRED === 'on_declines' && !breaker.tripped)) return ADMITTED
+  // Paused: the whole deployment (declines from many sources), or this client's network alone.
+  const until = breaker.tripped ? breaker.until : sourcePausedUntil(breaker, await sourceOf(req.ip))
+  if (until !== undefined && !c.env.TURNSTILE_SECRET) return paused(until)
+  if (!c.env.TURNSTILE_SECRET || (c.env.TURNSTILE_REQUIRED === 'on_declines' && until === undefined)) return ADMITTED
   const access = await stub.access(req.secret)
   if (originRefused(req.origin, req.secFetchSite, access?.origins ?? [], c.env)) return refuseOrigin(c)
   if (req.origin !== undefined) c.header('Access-Control-Allow-Origin', req.origin)

@@ -20,7 +20,7 @@ import { settlementOf, type Outcome, type PaymentOutcome } from '../gateway/outc
 import { callbackUrl, numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { originRefused, secretMatches } from './access.ts'
-import { breakerStub } from './decline-breaker.ts'
+import { breakerStub, sourceOf } from './decline-breaker.ts'
 import { payInputOf, type Admission, type PayAnswer, type PayRequest } from './pay-request.ts'
 import { done, fail, type Reply } from './reply.ts'
 import { paymentOfSession } from '../payments/opening.ts'
@@ -278,8 +278,8 @@ export class CheckoutSession extends TaskedObject {
   }
 
   /** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
-  private async begin(s: SessionRecord, key: string, fingerprint: string, method: Flow, paymentId?: string): Promise<void> {
-    s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), method, status: 'processing', ...(paymentId ? { paymentId } : {}) })
+  private async begin(s: SessionRecord, key: string, fingerprint: string, method: Flow, paymentId?: string, source?: string): Promise<void> {
+    s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), method, status: 'processing', ...(paymentId ? { paymentId } : {}), ...(source ? { source } : {}) })
     s.method = method
     // A QR code already shown is withdrawn when the shopper pays another way: it can no longer be
     // completed (its payment id stays this session's, so a notification about it is still heard).
@@ -336,7 +336,7 @@ export class CheckoutSession extends TaskedObject {
     const deleted = input.method === 'saved-card' ? await this.ctx.blockConcurrencyWhile(() => registrationRefusal(this.env, s.registrationId)) : undefined
     if (deleted) return fail(deleted.code, deleted.message)
     if (input.returnPage) s.returnPage = input.returnPage
-    await this.begin(s, input.idempotencyKey, input.fingerprint, input.method)
+    await this.begin(s, input.idempotencyKey, input.fingerprint, input.method, undefined, await sourceOf(input.ip))
 
     const common = {
       amount: s.amount,
@@ -453,7 +453,7 @@ export class CheckoutSession extends TaskedObject {
     if (method !== 'card' && method !== 'saved-card') return
     this.ctx.waitUntil(
       breakerStub(this.env)
-        .count(declined)
+        .count(declined, s.attempts[s.attempts.length - 1]?.source)
         .catch((e: unknown) => log.warn('breaker_count_failed', { error: e })),
     )
   }

@@ -1,20 +1,30 @@
 /**
  * @module
- * The decline-rate breaker (SECURITY.md R12). Card testers show up as a burst of declines across
- * many sessions. One object per deployment counts settled card attempts per minute; when the
- * declines of the last ten minutes pass a share of the attempts (and a minimum count), it trips
- * for a while: new card attempts then need the Turnstile check, or are refused where Turnstile is
- * not configured, and the merchant is told (`checkout.breaker.tripped`, then `.reset`).
+ * The decline-rate breaker (SECURITY.md R12). Card testers show up as a burst of declines. One
+ * object per deployment counts settled card attempts per minute, per deployment and per source
+ * (the client's network: an IPv4 /24, an IPv6 /64, hashed). It acts on the sources of the declines,
+ * so that a stranger cannot stop honest shoppers paying:
+ * - a source whose declines pass the share (and a minimum count) is paused alone: its new card
+ *   attempts need the Turnstile check, or are refused where Turnstile is not configured;
+ * - the whole deployment trips only when the declines come from many sources at once (a
+ *   distributed card-testing wave): new card attempts then need Turnstile, or are refused where
+ *   it is not configured, and the merchant is told (`checkout.breaker.tripped`, then `.reset`).
  */
 import type { Env } from '../env.ts'
+import { sha256Hex } from '../ids.ts'
 import { TaskedObject } from './tasked-object.ts'
 
 const MINUTE_MS = 60_000
 const WINDOW_MINUTES = 10
 
+type Counts = Record<string, [attempts: number, declines: number]>
+
 interface BreakerRecord {
   /** attempts and declines per minute (`Math.floor(ms / 60000)`), the last ten minutes. */
-  minutes: Record<string, [attempts: number, declines: number]>
+  minutes: Counts
+  /** The same per source, and the sources paused alone (until when). */
+  sources?: Record<string, Counts>
+  pausedSources?: Record<string, number>
   trippedUntil: number
   seq: number
 }
@@ -23,11 +33,27 @@ export interface BreakerState {
   readonly tripped: boolean
   /** When new card attempts are let through again (ms since the epoch), while tripped. */
   readonly until?: number
+  /** Sources paused alone, and until when. */
+  readonly pausedSources?: Readonly<Record<string, number>>
 }
 
-function settings(env: Env): { minAttempts: number; rate: number; pauseMs: number } {
+/** Sources tracked at once: the oldest are dropped past this (the object's memory stays small). */
+const MAX_SOURCES = 2_000
+
+function settings(env: Env): { minAttempts: number; rate: number; pauseMs: number; minSources: number; sourceMinAttempts: number } {
   const n = (v: string | undefined, fallback: number) => (v !== undefined && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : fallback)
-  return { minAttempts: n(env.BREAKER_MIN_ATTEMPTS, 20), rate: Math.min(1, n(env.BREAKER_DECLINE_RATE, 0.6)), pauseMs: n(env.BREAKER_PAUSE_MS, 15 * MINUTE_MS) }
+  return {
+    minAttempts: n(env.BREAKER_MIN_ATTEMPTS, 20),
+    rate: Math.min(1, n(env.BREAKER_DECLINE_RATE, 0.6)),
+    pauseMs: n(env.BREAKER_PAUSE_MS, 15 * MINUTE_MS),
+    minSources: n(env.BREAKER_MIN_SOURCES, 10),
+    sourceMinAttempts: n(env.BREAKER_SOURCE_MIN_ATTEMPTS, 5),
+  }
+}
+
+const totals = (counts: Counts): [number, number] => Object.values(counts).reduce(([a, d], [x, y]) => [a + x, d + y], [0, 0])
+const prune = (counts: Counts, minute: number) => {
+  for (const m of Object.keys(counts)) if (Number(m) <= minute - WINDOW_MINUTES) delete counts[m]
 }
 
 export class DeclineBreaker extends TaskedObject {
@@ -38,18 +64,37 @@ export class DeclineBreaker extends TaskedObject {
     return this.record_
   }
 
-  /** Counts one settled card attempt; trips the breaker when declines pass the threshold. */
-  async count(declined: boolean): Promise<BreakerState> {
+  /**
+   * Counts one settled card attempt of `source`; pauses that source when its own declines pass the
+   * threshold, and trips the deployment when the declines also come from many sources.
+   */
+  async count(declined: boolean, source = 'unknown'): Promise<BreakerState> {
     const r = await this.load()
     const now = Date.now()
     const minute = Math.floor(now / MINUTE_MS)
-    for (const m of Object.keys(r.minutes)) if (Number(m) <= minute - WINDOW_MINUTES) delete r.minutes[m]
-    const bucket = (r.minutes[minute] ??= [0, 0])
-    bucket[0] += 1
-    if (declined) bucket[1] += 1
-    const [attempts, declines] = Object.values(r.minutes).reduce(([a, d], [x, y]) => [a + x, d + y], [0, 0])
-    const { minAttempts, rate, pauseMs } = settings(this.env)
-    if (now >= r.trippedUntil && attempts >= minAttempts && declines >= attempts * rate) {
+    const { minAttempts, rate, pauseMs, minSources, sourceMinAttempts } = settings(this.env)
+    prune(r.minutes, minute)
+    const sources = (r.sources ??= {})
+    const paused = (r.pausedSources ??= {})
+    for (const [key, counts] of Object.entries(sources)) {
+      prune(counts, minute)
+      if (Object.keys(counts).length === 0) delete sources[key]
+    }
+    for (const [key, until] of Object.entries(paused)) if (until <= now) delete paused[key]
+    const keys = Object.keys(sources)
+    if (!(source in sources) && keys.length >= MAX_SOURCES) delete sources[keys[0] ?? '']
+    for (const counts of [r.minutes, (sources[source] ??= {})]) {
+      const bucket = (counts[minute] ??= [0, 0])
+      bucket[0] += 1
+      if (declined) bucket[1] += 1
+    }
+    // This source alone: paused when its own declines pass the share.
+    const [own, ownDeclines] = totals(sources[source] ?? {})
+    if (!(source in paused) && own >= sourceMinAttempts && ownDeclines >= own * rate) paused[source] = now + pauseMs
+    const [attempts, declines] = totals(r.minutes)
+    // The deployment: only when the declines come from many sources (one source is paused alone).
+    const declining = Object.values(sources).filter((c) => totals(c)[1] > 0).length
+    if (now >= r.trippedUntil && attempts >= minAttempts && declines >= attempts * rate && declining >= minSources) {
       r.trippedUntil = now + pauseMs
       r.minutes = {}
       r.seq += 1
@@ -63,7 +108,10 @@ export class DeclineBreaker extends TaskedObject {
 
   async state(): Promise<BreakerState> {
     const r = await this.load()
-    return Date.now() < r.trippedUntil ? { tripped: true, until: r.trippedUntil } : { tripped: false }
+    const now = Date.now()
+    const pausedSources = Object.fromEntries(Object.entries(r.pausedSources ?? {}).filter(([, until]) => until > now))
+    const sources = Object.keys(pausedSources).length > 0 ? { pausedSources } : {}
+    return now < r.trippedUntil ? { tripped: true, until: r.trippedUntil, ...sources } : { tripped: false, ...sources }
   }
 
   protected async runTask(name: string): Promise<void> {
@@ -71,6 +119,7 @@ export class DeclineBreaker extends TaskedObject {
     if (name !== 'reset' || Date.now() < r.trippedUntil || r.trippedUntil === 0) return
     // A fresh window: what was counted while paused must not trip it again at once.
     r.minutes = {}
+    r.sources = {}
     r.seq += 1
     await this.commit('breaker', r.seq, { breaker: r }, [{ type: 'checkout.breaker.reset', data: { sequence: r.seq } }])
   }
@@ -79,6 +128,30 @@ export class DeclineBreaker extends TaskedObject {
 /** The deployment's breaker. */
 export function breakerStub(env: Env): DurableObjectStub<DeclineBreaker> {
   return env.BREAKER.get(env.BREAKER.idFromName('deployment'))
+}
+
+/**
+ * The source of a client address: its network (an IPv4 /24, an IPv6 /64), so that a tester moving
+ * across the addresses of one network is one source. Hashed: the breaker keeps no address.
+ */
+export async function sourceOf(ip: string): Promise<string> {
+  const network = ip.includes(':') ? ipv6Groups(ip).slice(0, 4).join(':') : ip.split('.').slice(0, 3).join('.')
+  return (await sha256Hex(`breaker-source|${network}`)).slice(0, 16)
+}
+
+/** The eight groups of an IPv6 address, `::` expanded (an IPv4 tail counts as two). */
+function ipv6Groups(ip: string): string[] {
+  const [head = '', tail] = ip.toLowerCase().split('::')
+  const groups = (s: string) => (s === '' ? [] : s.split(':').flatMap((g) => (g.includes('.') ? ['v4', 'v4'] : [g.replace(/^0+(?=.)/, '')])))
+  const h = groups(head)
+  const t = tail === undefined ? [] : groups(tail)
+  return tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t]
+}
+
+/** Whether `source` is paused alone, and until when. */
+export function sourcePausedUntil(state: BreakerState, source: string, now = Date.now()): number | undefined {
+  const until = state.pausedSources?.[source]
+  return until !== undefined && until > now ? until : undefined
 }
 
 /** Per isolate: the breaker's state is asked at most every few seconds on the pay path. */

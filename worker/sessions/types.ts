@@ -105,6 +105,8 @@ export interface Attempt {
   readonly method?: Flow
   /** A session status, or how an attempt ended without a charge: refused by the gateway, or never seen by it. */
   status: Status | 'refused' | 'not_found'
+  /** The client's network, hashed (decline-breaker.ts `sourceOf`): the breaker counts per source. */
+  source?: string
   code?: string
   description?: string
   paymentId?: string
