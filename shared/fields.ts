@@ -304,7 +304,8 @@ export const REQUEST_FIELDS = {
     // Lower-case n in the QR request only (spec, QR payment request).
     wire: 'customer.givenname',
     format: 'name',
-    use: { qrVerify: 'R' },
+    // The completion carries "the other fields" too (spec, DYNAMIC request): the verify step's.
+    use: { qrVerify: 'R', qrComplete: 'O' },
     source: 'shopper',
     input: { autocomplete: 'given-name', inputmode: 'text' },
   },

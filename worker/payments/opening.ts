@@ -38,8 +38,9 @@ export function paymentOfSession(s: SessionRecord): Job[] {
     merchantTransactionId: s.merchantTransactionId,
     amount: s.amount,
     currency: s.currency,
-    // QR and invoice payments are sales; only card sessions may authorise (PA).
-    paymentType: method === 'card' || method === 'saved-card' ? s.paymentType : 'DB',
+    // What the gateway was asked for: a card session's own type; a QR wallet's completion is the
+    // spec's DYNAMIC request, an authorisation (PA) to capture or void; an invoice page's, a sale.
+    paymentType: method === 'card' || method === 'saved-card' ? s.paymentType : method === 'qr' ? 'PA' : 'DB',
     source: method,
     registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
     card: s.card ?? null,

@@ -485,7 +485,9 @@ sandbox.post(OPERATION_PATHS.qrVerify, async (c) => {
   if (verified.amount !== f.amount || verified.currency !== f.currency) return c.json(result(CODES.mismatch))
   const declined = verified.walletId === WALLETS.declined
   const [code, description] = declined ? CODES.declined : CODES.qrOk
-  const settled = await ledger(c).settle(verified.id, declined ? 'N' : 'Y', code, description)
+  // The completion is what takes the money, as the paymentType it was sent (the spec's DYNAMIC
+  // request: PA, an authorisation, captured with CP or voided with RV like a card's).
+  const settled = await ledger(c).settle(verified.id, declined ? 'N' : 'Y', code, description, f.paymentType)
   if (settled && f.notificationUrl) await scheduleNotification(c, { ...settled, notificationUrl: f.notificationUrl }, 0)
   return answer(c, op, f, result([code, description], { paymentId: verified.id, merchantWalletId: verified.merchantWalletId }))
 })

@@ -200,8 +200,9 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
     return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM payments WHERE mtid = ? ORDER BY created DESC, rowid DESC LIMIT 1', mtid).toArray()[0] as PaymentRow | undefined
   }
 
-  settle(id: string, status: string, code: string, description: string): PaymentRow | undefined {
+  settle(id: string, status: string, code: string, description: string, paymentType?: string): PaymentRow | undefined {
     this.sql.exec('UPDATE payments SET status = ?, code = ?, description = ? WHERE id = ?', status, code, description, id)
+    if (paymentType) this.sql.exec('UPDATE payments SET paymentType = ? WHERE id = ?', paymentType, id)
     return this.payment(id)
   }
 

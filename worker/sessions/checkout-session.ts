@@ -674,7 +674,12 @@ export class CheckoutSession extends TaskedObject {
     const busy = this.otherMethod(s, 'qr')
     if (s.qr?.withdrawn) (s.withdrawnQr ??= []).push(s.qr.paymentId)
     const ttl = numberVar(this.env.QR_TTL_MS, 10 * MINUTE_MS)
-    s.qr = { paymentId: outcome.response.paymentId, merchantWalletId: outcome.response.merchantWalletId, expiresAt: Math.min(Date.now() + ttl, s.expiresAt) }
+    s.qr = {
+      paymentId: outcome.response.paymentId,
+      merchantWalletId: outcome.response.merchantWalletId,
+      expiresAt: Math.min(Date.now() + ttl, s.expiresAt),
+      customer: { givenName: shopper.givenName, surname: shopper.surname, email: shopper.email },
+    }
     if (busy) s.qr.withdrawn = true
     await this.save(s)
     if (busy) return busy
@@ -702,6 +707,7 @@ export class CheckoutSession extends TaskedObject {
       paymentType: 'PA',
       merchantTransactionId: s.merchantTransactionId,
       notificationUrl: callbackUrl(this.env, 'notifications', s.id),
+      ...(s.qr.customer ? { qrGivenName: s.qr.customer.givenName, surname: s.qr.customer.surname, email: s.qr.customer.email } : {}),
     })
     s.paymentId = s.qr.paymentId
     const reply = await this.applyPaymentOutcome(s, outcome)

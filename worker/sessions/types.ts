@@ -131,7 +131,8 @@ export interface SessionRecord extends SessionInput {
   /** The 3-D Secure step, kept so the widget can resume it after a reload. */
   redirect?: Redirect
   /** The QR code shown; `withdrawn` once the shopper paid by another method (it can no longer be completed). */
-  qr?: { paymentId: string; merchantWalletId: string; expiresAt: number; withdrawn?: boolean }
+  /** The QR code shown, and the wallet owner's name and email from its verify step (sent again with its completion). */
+  qr?: { paymentId: string; merchantWalletId: string; expiresAt: number; withdrawn?: boolean; customer?: { givenName: string; surname: string; email: string } }
   /** Payment ids of QR codes replaced after a withdrawal: still this session's for notifications. */
   withdrawnQr?: string[]
   /** The method of the payment begun last (or of the invoice issued): what `methodUnderWay` reports. */
