@@ -260,7 +260,7 @@ describe('6. attempt events are not final', () => {
 })
 
 describe('7. clear operator outcomes', () => {
-  it('a request the gateway refuses (30005) says so: 502 gateway_rejected to the browser, the gateway's code kept on the session for the merchant, nothing charged', async () => {
+  it('a request the gateway refuses (30005) says so: 502 gateway_rejected to the browser, the gateway’s code kept on the session for the merchant, nothing charged', async () => {
     const mtid = uniqueId('dup')
     // A live payment with this reference already exists at the gateway (made outside this Worker).
     expect((await client().payment({ amount: '1.00', currency: 'EUR', paymentType: 'DB', merchantTransactionId: mtid, ...cardFields(PENDING) } as never)).kind).toBe('pending')
