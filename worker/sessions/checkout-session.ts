@@ -668,6 +668,12 @@ export class CheckoutSession extends TaskedObject {
     if (outcome.kind !== 'succeeded' || !outcome.response.paymentId || !outcome.response.merchantWalletId) {
       if (outcome.kind === 'declined') return done({ status: 'declined', message: 'This wallet cannot pay this order.' })
       if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable')) return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
+      // The shopper gets our words; the gateway's code is kept for the merchant's view.
+      const code = 'code' in outcome ? outcome.code : undefined
+      if (code) {
+        s.lastError = { code: 'gateway_rejected', message: `The payment service refused the wallet verification (${code}: ${('description' in outcome && outcome.description) || 'no description'}).`, gatewayCode: code }
+        await this.save(s)
+      }
       return fail('gateway_rejected', 'The wallet payment could not be started.')
     }
     // Another method may have begun while the gateway answered: that code is withdrawn at once.
@@ -750,11 +756,14 @@ export class CheckoutSession extends TaskedObject {
     delete s.regeneration
     await this.cancel('regenerate')
     if (outcome.kind !== 'succeeded') {
+      // The gateway's code is the merchant's to read (logged, and on the session's merchant view),
+      // not the shopper's.
+      const code = outcome.kind !== 'not_found' && outcome.kind !== 'unsent' && 'code' in outcome ? outcome.code : undefined
+      if (code) s.lastError = { code: 'gateway_rejected', message: `The payment service refused the invoice regeneration (${code}: ${('description' in outcome && outcome.description) || 'no description'}).`, gatewayCode: code }
       await this.save(s)
       if (outcome.kind === 'not_found') return fail('not_found', 'The invoice to regenerate does not exist.')
       if (outcome.kind === 'unsent') return fail(outcome.reason === 'token_refused' ? 'gateway_auth_failed' : 'gateway_unavailable', 'The invoice could not be prepared.')
-      // The gateway's code is the merchant's to read (logged, and on the session), not the shopper's.
-      log.error('invoice_regenerate_refused', { session: s.id, code: 'code' in outcome ? outcome.code : undefined })
+      log.error('invoice_regenerate_refused', { session: s.id, code })
       return fail('gateway_rejected', 'The invoice could not be regenerated.')
     }
     const r = outcome.response
