@@ -144,7 +144,7 @@ describe('the demo shop Worker', () => {
   })
 
   it('forwards every other path to the product Worker, whose public origin it is', async () => {
-    expect(await (await fetch(`${shop}/healthz`)).json()).toEqual({ ok: true, gateway: stack.sandbox.url })
+    expect(await (await fetch(`${shop}/healthz`, { headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` } })).json()).toEqual({ ok: true, gateway: stack.sandbox.url })
     const direct = await fetch(`${stack.product.url}/openapi.json`)
     const proxied = await fetch(`${shop}/openapi.json`)
     expect(await proxied.json()).toEqual(await direct.json())
