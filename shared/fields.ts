@@ -254,8 +254,10 @@ export const REQUEST_FIELDS = {
   expiryYear: { ...SHOPPER_FIELDS.expiryYear, source: 'shopper' },
   cvv: { ...SHOPPER_FIELDS.cvv, source: 'shopper', sensitive: 'cvv' },
   givenName: { ...SHOPPER_FIELDS.givenName, source: 'shopper' },
-  surname: { ...SHOPPER_FIELDS.surname, source: 'shopper' },
-  email: { ...SHOPPER_FIELDS.email, source: 'shopper' },
+  // The QR completion sends the verify step's name and email again (spec, DYNAMIC request: "and the
+  // other fields"): a use of the Worker's only, so it is added here, not in the browser's table.
+  surname: { ...SHOPPER_FIELDS.surname, use: { ...SHOPPER_FIELDS.surname.use, qrComplete: 'O' }, source: 'shopper' },
+  email: { ...SHOPPER_FIELDS.email, use: { ...SHOPPER_FIELDS.email.use, qrComplete: 'O' }, source: 'shopper' },
   phone: { ...SHOPPER_FIELDS.phone, source: 'shopper' },
   telnocc: { ...SHOPPER_FIELDS.telnocc, source: 'shopper' },
   ip: {

@@ -43,9 +43,9 @@ export const SHOPPER_FIELDS = {
   cvv: { wire: 'card.cvv', format: 'cvv', use: { payment: 'R', tokenInitial: 'R', tokenRepeat: 'R' }, input: { autocomplete: 'cc-csc', inputmode: 'numeric' } },
   // "Not shown" in the spec; required, because issuers' 3-D Secure risk checks want the name.
   givenName: { wire: 'customer.givenName', format: 'name', use: { payment: 'R' }, input: { autocomplete: 'given-name', inputmode: 'text' } },
-  surname: { wire: 'customer.surname', format: 'name', use: { payment: 'R', qrVerify: 'R', qrComplete: 'O' }, input: { autocomplete: 'family-name', inputmode: 'text' } },
+  surname: { wire: 'customer.surname', format: 'name', use: { payment: 'R', qrVerify: 'R' }, input: { autocomplete: 'family-name', inputmode: 'text' } },
   // Required: receipts and 3-D Secure 2 both want it.
-  email: { wire: 'customer.email', format: 'email', use: { payment: 'R', qrVerify: 'R', qrComplete: 'O' }, input: { autocomplete: 'email', inputmode: 'email' } },
+  email: { wire: 'customer.email', format: 'email', use: { payment: 'R', qrVerify: 'R' }, input: { autocomplete: 'email', inputmode: 'email' } },
   phone: { wire: 'customer.phone', format: 'phone', use: { payment: 'O' }, input: { autocomplete: 'tel-national', inputmode: 'tel' } },
   // Optional, but required together with a phone number (a number without its country code is
   // ambiguous): see the cross-field rule in validate.ts.

@@ -166,7 +166,7 @@ export class PayCheckoutInline extends LitElement {
   /** The flow `pay-ready` last announced, so it is said once per flow. */
   private announced = ''
   /** The view shown came from loading the session (not from a result of paying here). */
-  private loadedView = false
+  private fresh?: boolean
   private loads = 0
 
   /** The language in use, after fallback. */
@@ -245,17 +245,18 @@ export class PayCheckoutInline extends LitElement {
     if (!this.session) return
     const flow = this.current
     const formShown = this.renderRoot.querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view')
-    // A loaded session with a form to fill in was "ready" by its form: what follows is its result.
-    if (formShown && this.view) this.loadedView = false
-    if (formShown && this.announced !== flow) {
-      this.announced = flow
-      void (formShown as LitElement).updateComplete.then(() => this.dispatchEvent(new PayReadyEvent({ flow, status: this.view?.status ?? 'loading' })))
-    } else if (!formShown && this.view && this.loadedView && this.announced !== `${flow}:${this.view.status}`) {
+    if (formShown) {
+      // A loaded session with a form to fill in is "ready" by its form: what follows is its result.
+      this.fresh = false
+      if (this.announced !== flow) {
+        this.announced = flow
+        void (formShown as LitElement).updateComplete.then(() => this.dispatchEvent(new PayReadyEvent({ flow, status: this.view?.status ?? 'loading' })))
+      }
+    } else if (this.view && this.fresh) {
       // A session that has nothing to fill in when the element loads it (paid, expired, a payment
       // in flight) is announced once, with that status. A payment made here ends in its result
       // event (pay-success, ...), never in another "ready".
-      this.loadedView = false
-      this.announced = `${flow}:${this.view.status}`
+      this.fresh = false
       this.dispatchEvent(new PayReadyEvent({ flow, status: this.view.status }))
     }
   }
@@ -282,7 +283,7 @@ export class PayCheckoutInline extends LitElement {
     // `method` at any time): its code too, before the view is set.
     while (n === this.loads && !this.loaded(this.methodIn(view.value))) await this.loadMethod(view.value)
     if (n !== this.loads) return
-    this.loadedView = true
+    this.fresh = true
     this.applyView(view.value)
   }
 
