@@ -204,8 +204,14 @@ function digitRuns(text: string): { digits: string; start: number; end: number }
   return runs
 }
 
-/** Whether a run of digits holds a card number: a stretch of a brand's length, in its IIN range, that passes Luhn. */
+/**
+ * Whether a run of digits holds a card number: the whole run, of 13 to 19 digits, passes Luhn (any
+ * issuer: a private-label card or a range not in BRAND_RULES is still a card number, so the run's
+ * prefix is no part of this rule), or a stretch of it of a brand's length in its IIN range passes
+ * Luhn (a card number written against other digits, as in a longer run).
+ */
 function holdsCardNumber(digits: string): boolean {
+  if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return true
   for (let len = 12; len <= 19; len++) {
     for (let i = 0; i + len <= digits.length; i++) {
       const candidate = digits.slice(i, i + len)
@@ -219,9 +225,10 @@ function holdsCardNumber(digits: string): boolean {
 /**
  * Whether free text holds what is a card number, however it is written: digits of any script
  * (full-width, Arabic-Indic, ...), separated by anything that is not a letter or digit (dots,
- * slashes, underscores, no-break, thin or zero-width spaces). A card number is a stretch of 12 to
- * 19 digits of a brand's length in its IIN range that passes Luhn: a long order reference, a date or
- * a phone number is not (Luhn alone would refuse one long number in ten).
+ * slashes, underscores, no-break, thin or zero-width spaces). A card number is a run of 13 to 19
+ * digits that passes Luhn, or inside a run a stretch of a brand's length in its IIN range that does.
+ * A run of 13 to 19 digits that is no card (a long order reference) is refused one time in ten: the
+ * price of missing no issuer. Dates, times and most phone numbers are shorter runs, or split by letters.
  */
 export function containsCardNumber(text: string): boolean {
   return digitRuns(text).some((r) => r.digits.length >= 12 && holdsCardNumber(r.digits))

@@ -13,9 +13,15 @@ const ZEROS = [0x30, 0xff10, 0x660, 0x6f0, 0x966, 0x9e6, 0xe50, 0x1d7ce, 0x1d7f6
 /** What may stand between digits: spaces of every width, zero-width and format characters, punctuation. */
 const SEPARATORS = [' ', '-', '.', '/', '_', '\u00a0', '\u2009', '\u202f', '\u200b', '\u2060', '\u2007', ' - ', '\u3000', '·']
 
-/** A card number of a brand: its prefix, random digits, and the Luhn check digit. */
+/**
+ * A card number: a brand's prefix (or an issuer in no brand's range: the first digit 0, 1, 7 or 9),
+ * random digits, and the Luhn check digit; 13 to 19 digits.
+ */
 const cardNumber = fc
-  .constantFrom({ prefix: '4', length: 16 }, { prefix: '4', length: 13 }, { prefix: '51', length: 16 }, { prefix: '2221', length: 16 }, { prefix: '37', length: 15 }, { prefix: '6011', length: 16 }, { prefix: '3530', length: 16 })
+  .oneof(
+    fc.constantFrom({ prefix: '4', length: 16 }, { prefix: '4', length: 13 }, { prefix: '51', length: 16 }, { prefix: '2221', length: 16 }, { prefix: '37', length: 15 }, { prefix: '6011', length: 16 }, { prefix: '3530', length: 16 }),
+    fc.record({ prefix: fc.constantFrom('0', '1', '7', '9'), length: fc.integer({ min: 13, max: 19 }) }),
+  )
   .chain(({ prefix, length }) =>
     fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length - prefix.length - 1, maxLength: length - prefix.length - 1 }).map((body) => {
       const partial = prefix + body.join('')

@@ -122,8 +122,9 @@ describe('a starting page is checked as the router will see its path', () => {
 })
 
 describe('a card number in any disguise is refused in free text the Worker stores or forwards', () => {
-  // 4111 1111 1111 1111 in full-width digits with thin spaces, with dots, and in Arabic-Indic digits with zero-width spaces.
-  const disguises = ['４１１１\u2009１１１１\u2009１１１１\u2009１１１１', '4111.1111.1111.1111', '٤١١١\u200b١١١١\u200b١١١١\u200b١١١١', '4111_1111_1111_1111']
+  // 4111 1111 1111 1111 in full-width digits with thin spaces, with dots, and in Arabic-Indic digits with zero-width spaces;
+  // and a Luhn-valid number of an issuer in no brand's range (2973 4943 4840 1310), full-width with slashes.
+  const disguises = ['４１１１\u2009１１１１\u2009１１１１\u2009１１１１', '4111.1111.1111.1111', '٤١١١\u200b١١١١\u200b١١١١\u200b١١١١', '4111_1111_1111_1111', '２９７３/４９４３/４８４０/１３１０']
 
   it.each(disguises)('metadata value %s: 400 naming the field, the value never echoed', async (card) => {
     const res = await raw('POST', '/v1/sessions', JSON.stringify({ flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: uniqueId('order'), metadata: { note: `paid with ${card}` } }))
