@@ -1,0 +1,16 @@
+// The core flows in every engine: Chromium and Firefox ESR through puppeteer-core, WebKitGTK through
+// webdriverio and WebKitWebDriver (all Debian's packages), against the demo stack run with
+// `wrangler dev`. One engine at a time: the tests of a file run in order, and files one after another.
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    root: fileURLToPath(new URL('..', import.meta.url)),
+    include: ['test/engines/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    fileParallelism: false,
+  },
+})
