@@ -38,7 +38,7 @@ export interface Tab {
   attribute(scope: Scope, selector: string, name: string): Promise<string | null>
   /** A computed style property of the element, or null if it is not there. */
   style(scope: Scope, selector: string, property: string): Promise<string | null>
-  /** A PNG of one element of the top document. */
+  /** A PNG of one element of the top document (WebKit: of the window, the element at its top). */
   screenshot(selector: string, path: string): Promise<void>
   /** The browser's cookies for the current page, as a Cookie header. */
   cookieHeader(): Promise<string>
@@ -195,7 +195,7 @@ async function openPuppeteer(engine: 'chromium' | 'firefox'): Promise<Tab> {
 async function openWebKit(): Promise<Tab> {
   if (!MINIBROWSER) throw new Error('MiniBrowser not found: apt-get install -y webkit2gtk-driver (or set MINIBROWSER_PATH)')
   const port = await freePort()
-  const driver = spawnTracked('xvfb-run', ['-a', '-s', '-screen 0 1280x2000x24', WEBKIT_DRIVER, `--port=${port}`, '--host=local'], { stdio: 'ignore' })
+  const driver = spawnTracked('xvfb-run', ['-a', '-s', '-screen 0 1280x1024x24', WEBKIT_DRIVER, `--port=${port}`, '--host=local'], { stdio: 'ignore' })
   let browser: WebdriverIO.Browser | undefined
   try {
     await waitFor(`http://127.0.0.1:${port}/status`, 30_000, driver)
@@ -217,8 +217,7 @@ async function openWebKit(): Promise<Tab> {
     throw e
   }
   const b = browser
-  // Taller than the others: WebKitGTK's element screenshots show only what is in the window.
-  await b.setWindowSize(VIEWPORT.width, 1900)
+  await b.setWindowSize(VIEWPORT.width, VIEWPORT.height)
   let mode: Mode = 'inline'
   // The driver's current browsing context: the top document or the card frame.
   let inFrame = false
@@ -302,7 +301,12 @@ async function openWebKit(): Promise<Tab> {
       return el ? b.execute((e: Element, p: string) => getComputedStyle(e).getPropertyValue(p), el as unknown as Element, property) : null
     },
     async screenshot(selector, path) {
-      await (await found('page', selector)).saveScreenshot(path)
+      const el = await found('page', selector)
+      // WebKitWebDriver's element screenshot cuts the wrong part of a scrolled page (and paints
+      // black what is outside the window): the element goes to the window's top and the
+      // screenshot is of the window, the element and what is below it.
+      await b.execute((e: Element) => e.scrollIntoView({ block: 'start' }), el as unknown as Element)
+      await b.saveScreenshot(path)
     },
     async cookieHeader() {
       if (inFrame) await b.switchFrame(null)
