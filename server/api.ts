@@ -2061,6 +2061,51 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "registration.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A setup session (flow setup) registered the shopper's card (data.registrationId); its authorisation is being voided by the Worker. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Derives from the change: the same change always has the same id. */
+                        id: string;
+                        /** @constant */
+                        type: "registration.created";
+                        created: number;
+                        data: components["schemas"]["RegistrationCreatedEventData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; anything else is retried with backoff */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "registration.deleted": {
         parameters: {
             query?: never;
@@ -2199,10 +2244,10 @@ export interface components {
         Session: {
             id: string;
             /** @enum {unknown} */
-            flow: "card" | "saved-card" | "qr" | "invoice";
-            methods: ("card" | "saved-card" | "qr" | "invoice")[];
+            flow: "card" | "saved-card" | "qr" | "invoice" | "setup";
+            methods: ("card" | "saved-card" | "qr" | "invoice" | "setup")[];
             /** @description The method whose payment is in flight or done */
-            method: ("card" | "saved-card" | "qr" | "invoice") | null;
+            method: ("card" | "saved-card" | "qr" | "invoice" | "setup") | null;
             /** @enum {unknown} */
             status: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired";
             /** @description Decimal text with exactly two decimals, every currency (JPY too). */
@@ -2226,6 +2271,13 @@ export interface components {
             invoice: Record<string, never> | null;
             lastError: Record<string, never> | null;
             refusedNotifications: number;
+            /** @description A setup (flow setup): the amount authorised to register the card, and its void (pending until the gateway says voided; needs_attention if it kept refusing) */
+            setup: {
+                /** @description Decimal text with exactly two decimals, every currency (JPY too). */
+                amount?: string;
+                /** @enum {unknown} */
+                void?: "pending" | "voided" | "needs_attention" | null;
+            } | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2288,7 +2340,7 @@ export interface components {
             resultDescription: string;
         };
         /** @description The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence. */
-        SessionEventData: WithRequired<components["schemas"]["Session"], "id" | "flow" | "methods" | "method" | "status" | "amount" | "currency" | "merchantTransactionId" | "paymentType" | "recurring" | "attempts" | "maxAttempts" | "paymentId" | "registrationId" | "resultCode" | "resultDescription" | "transactionStatus" | "card" | "invoice" | "lastError" | "refusedNotifications" | "createdAt" | "updatedAt" | "expiresAt" | "metadata"> & {
+        SessionEventData: WithRequired<components["schemas"]["Session"], "id" | "flow" | "methods" | "method" | "status" | "amount" | "currency" | "merchantTransactionId" | "paymentType" | "recurring" | "attempts" | "maxAttempts" | "paymentId" | "registrationId" | "resultCode" | "resultDescription" | "transactionStatus" | "card" | "invoice" | "lastError" | "refusedNotifications" | "setup" | "createdAt" | "updatedAt" | "expiresAt" | "metadata"> & {
             /**
              * @description The status the change started from
              * @enum {unknown}
@@ -2377,6 +2429,23 @@ export interface components {
             /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
             sequence: number;
         };
+        /** @description The card a setup session registered; sequence counts the session's changes. */
+        RegistrationCreatedEventData: {
+            /** @description Pay with it in a saved-card session (its first payment with recurringType INITIAL) */
+            registrationId: string;
+            sessionId: string;
+            merchantTransactionId: string;
+            card: {
+                /** @enum {unknown} */
+                brand?: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners" | "unionpay" | "maestro";
+                last4?: string;
+            } | null;
+            /** @description The authorisation that registered the card; the Worker voids it (no payment record) */
+            paymentId: string | null;
+            metadata: components["schemas"]["Metadata"];
+            /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
+            sequence: number;
+        };
         /** @description The registration (saved card) deleted at the gateway. */
         RegistrationEventData: WithRequired<components["schemas"]["Registration"], "id" | "object" | "status" | "resultCode" | "deletedAt"> & {
             registrationId: string;
@@ -2415,11 +2484,11 @@ export interface components {
              * @description The one payment method; with methods, the one shown first (it must be one of them)
              * @enum {string}
              */
-            flow?: "card" | "saved-card" | "qr" | "invoice";
+            flow?: "card" | "saved-card" | "qr" | "invoice" | "setup";
             /** @description Several payment methods, the first shown first. Each needs its own fields. flow or methods is required. */
-            methods?: ("card" | "saved-card" | "qr" | "invoice")[];
-            /** @description Decimal text with two decimals, not finer than the currency minor unit (JPY: "1000.00"; "1000.50" is refused as minor_units) */
-            amount: string;
+            methods?: ("card" | "saved-card" | "qr" | "invoice" | "setup")[];
+            /** @description Decimal text with two decimals, not finer than the currency minor unit (JPY: "1000.00"; "1000.50" is refused as minor_units). Required, except with the setup method (which takes none) */
+            amount?: string;
             /** @description an ISO 4217 currency code (EUR) */
             currency: string;
             /** @description Unique per deployment: a second session with it is 409 duplicate_order */

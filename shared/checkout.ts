@@ -34,6 +34,8 @@ export interface CheckoutView {
   readonly amount: string
   readonly currency: string
   readonly expiresAt: string
+  /** The card is registered, not charged: the widget says "Save card" and shows no amount to pay. */
+  readonly setup?: boolean
   readonly attemptsRemaining: number
   readonly savedCard: { readonly brand: CardBrand; readonly last4: string } | null
   readonly invoice: { merchantInvoiceId: string | null; invoiceExpirationPeriod: string | null; regenerated: InvoiceDetails | null } | null

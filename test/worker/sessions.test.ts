@@ -169,7 +169,9 @@ describe('GET /openapi.json', () => {
     const doc = (await call<{ components: { schemas: Record<string, Schema> } }>('/openapi.json')).body
     const create = doc.components.schemas.SessionCreate
     expect(create?.additionalProperties).toBe(false)
-    expect(create?.required).toEqual(expect.arrayContaining(['amount', 'currency', 'merchantTransactionId']))
+    expect(create?.required).toEqual(expect.arrayContaining(['currency', 'merchantTransactionId']))
+    // Every method but setup (which takes none) needs an amount: a rule across fields, told in its description.
+    expect((create?.properties?.amount as { description?: string } | undefined)?.description).toContain('except with the setup method')
     expect(create?.properties?.amount?.pattern).toBe('^(0|[1-9]\\d{0,11})\\.\\d{2}$')
     expect(create?.properties?.methods).toBeDefined()
     expect(doc.components.schemas.CardPayRequest?.properties?.['card.number']).toBeDefined()

@@ -29,7 +29,9 @@ export function openPayment(facts: PaymentFacts): Job[] {
 
 /** The payment of a session that just succeeded (none without a paymentId). */
 export function paymentOfSession(s: SessionRecord): Job[] {
-  if (!s.paymentId) return []
+  // A setup's authorisation registered a card and is voided by its session (sessions/setup.ts):
+  // it is no payment, and nothing may capture or refund it.
+  if (!s.paymentId || s.setup) return []
   // The method that paid, not the one shown first: a session offering QR then card may authorise.
   const method = s.method ?? s.flow
   return openPayment({

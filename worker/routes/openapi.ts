@@ -37,7 +37,7 @@ function every<U extends string>() {
 const OP_STATUSES = every<OpStatus>()(['processing', 'pending', 'unknown', 'succeeded', 'declined', 'failed', 'paid', 'expired'])
 const OPERATION_STATUSES = Object.keys(OPERATION_TRANSITIONS) as OperationStatus[]
 /** What merchantView, paymentView and the registration's view always hold (the event schemas require them). */
-const SESSION_FIELDS = every<keyof MerchantView>()(['id', 'flow', 'methods', 'method', 'status', 'amount', 'currency', 'merchantTransactionId', 'paymentType', 'recurring', 'attempts', 'maxAttempts', 'paymentId', 'registrationId', 'resultCode', 'resultDescription', 'transactionStatus', 'card', 'invoice', 'lastError', 'refusedNotifications', 'createdAt', 'updatedAt', 'expiresAt', 'metadata'])
+const SESSION_FIELDS = every<keyof MerchantView>()(['id', 'flow', 'methods', 'method', 'status', 'amount', 'currency', 'merchantTransactionId', 'paymentType', 'recurring', 'attempts', 'maxAttempts', 'paymentId', 'registrationId', 'resultCode', 'resultDescription', 'transactionStatus', 'card', 'invoice', 'lastError', 'refusedNotifications', 'setup', 'createdAt', 'updatedAt', 'expiresAt', 'metadata'])
 const PAYMENT_FIELDS = every<keyof PaymentView>()(['id', 'object', 'status', 'amount', 'currency', 'paymentType', 'amountCaptured', 'amountRefunded', 'amountRefundable', 'sessionId', 'merchantTransactionId', 'source', 'registrationId', 'card', 'email', 'metadata', 'captures', 'voids', 'refunds', 'needsAttention', 'createdAt', 'updatedAt'])
 const OPERATION_FIELDS = every<keyof OperationView>()(['id', 'object', 'status', 'amount', 'reason', 'gatewayId', 'resultCode', 'failure', 'needsAttention', 'createdAt', 'updatedAt'])
 const REGISTRATION_FIELDS = every<keyof RegistrationView>()(['id', 'object', 'status', 'resultCode', 'deletedAt'])
@@ -54,6 +54,7 @@ const EVENT_DATA_OF_TYPE: Partial<Record<EventType, string>> = {
   'invoice.regenerated': 'InvoiceRegeneratedEventData',
   'checkout.breaker.tripped': 'BreakerTrippedEventData',
   'checkout.breaker.reset': 'BreakerResetEventData',
+  'registration.created': 'RegistrationCreatedEventData',
 }
 function eventDataSchema(type: EventType): string {
   const about = EVENT_TYPES[type].about
@@ -119,6 +120,20 @@ const eventDataSchemas = {
     properties: { attempts: { type: 'integer' }, declines: { type: 'integer' }, windowMinutes: { type: 'integer' }, until: { type: 'string', format: 'date-time' }, sequence },
   },
   BreakerResetEventData: { type: 'object', required: ['sequence'], properties: { sequence } },
+  RegistrationCreatedEventData: {
+    type: 'object',
+    description: "The card a setup session registered; sequence counts the session's changes.",
+    required: ['registrationId', 'sessionId', 'merchantTransactionId', 'card', 'paymentId', 'metadata', 'sequence'],
+    properties: {
+      registrationId: { type: 'string', description: 'Pay with it in a saved-card session (its first payment with recurringType INITIAL)' },
+      sessionId: { type: 'string' },
+      merchantTransactionId: { type: 'string' },
+      card: { anyOf: [{ type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } }, { type: 'null' }] },
+      paymentId: { type: ['string', 'null'], description: 'The authorisation that registered the card; the Worker voids it (no payment record)' },
+      metadata: ref('Metadata'),
+      sequence,
+    },
+  },
   RegistrationEventData: {
     description: 'The registration (saved card) deleted at the gateway.',
     required: [...REGISTRATION_FIELDS],
@@ -238,6 +253,11 @@ const documentation = {
           invoice: { type: ['object', 'null'] },
           lastError: { type: ['object', 'null'] },
           refusedNotifications: { type: 'integer' },
+          setup: {
+            type: ['object', 'null'],
+            description: 'A setup (flow setup): the amount authorised to register the card, and its void (pending until the gateway says voided; needs_attention if it kept refusing)',
+            properties: { amount, void: { enum: ['pending', 'voided', 'needs_attention', null] } },
+          },
           createdAt: { type: 'string', format: 'date-time' },
           updatedAt: { type: 'string', format: 'date-time' },
           expiresAt: { type: 'string', format: 'date-time' },

@@ -13,7 +13,7 @@ import { DEFAULT_AMOUNT_BOUNDS, fitsMinorUnits, type AmountBounds } from '../../
 import { crossFieldErrors } from '../../shared/validate.ts'
 import { containsCardNumber } from '../../shared/card.ts'
 import { METADATA_KEY, METADATA_LIMITS } from '../sessions/metadata.ts'
-import { FLOWS, type Flow } from '../sessions/types.ts'
+import { FLOWS, type RequestedFlow as Flow } from '../sessions/types.ts'
 import { described, failed, field, formatText, integer, oneOf, report } from './build.ts'
 
 /** An exact origin: scheme, host and port, https (or http on a developer's own machine). */
@@ -42,7 +42,13 @@ export const metadataSchema = described(
 )
 
 /** What each method needs, and the fields only one method may carry. */
-const NEEDS: Readonly<Record<Flow, readonly string[]>> = { card: [], 'saved-card': ['registrationId'], qr: [], invoice: ['invoiceId', 'merchantInvoiceId', 'invoiceExpirationPeriod'] }
+const NEEDS: Readonly<Record<Flow, readonly string[]>> = { card: [], 'saved-card': ['registrationId'], qr: [], invoice: ['invoiceId', 'merchantInvoiceId', 'invoiceExpirationPeriod'], setup: [] }
+/**
+ * A setup registers a card and charges nothing: the Worker authorises the currency's smallest
+ * amount and voids it (sessions/setup.ts), so the amount and the payment type are not the
+ * merchant's, and it is offered alone.
+ */
+const NOT_WITH_SETUP = ['amount', 'paymentType'] as const
 const ONLY_FOR: Readonly<Record<string, Flow>> = {
   createRegistration: 'card',
   recurring: 'card',
@@ -79,7 +85,7 @@ export const sessionBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
           { description: 'Several payment methods, the first shown first. Each needs its own fields. flow or methods is required.', uniqueItems: true },
         ),
       ),
-      amount: field('amount', { amountBounds: bounds, description: 'Decimal text with two decimals, not finer than the currency minor unit (JPY: "1000.00"; "1000.50" is refused as minor_units)' }),
+      amount: v.optional(field('amount', { amountBounds: bounds, description: 'Decimal text with two decimals, not finer than the currency minor unit (JPY: "1000.00"; "1000.50" is refused as minor_units). Required, except with the setup method (which takes none)' })),
       currency: field('currency'),
       merchantTransactionId: field('merchantTransactionId', { description: 'Unique per deployment: a second session with it is 409 duplicate_order' }),
       paymentType: v.optional(field('paymentType', { description: 'DB (default): a sale; PA: an authorisation, captured later' })),
@@ -127,6 +133,10 @@ export const sessionBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
       if (methods) {
         for (const m of methods) for (const key of NEEDS[m]) if (b[key] === undefined && !bad(key)) report(addIssue, b, key, 'required', `required with the ${m} method`)
         for (const [key, m] of Object.entries(ONLY_FOR)) if (b[key] !== undefined && !methods.includes(m)) report(addIssue, b, key, 'not_allowed', `only with the ${m} method`)
+        if (methods.includes('setup')) {
+          if (methods.length > 1) report(addIssue, b, b.methods ? 'methods' : 'flow', 'not_allowed', 'setup alone: a setup registers a card and takes no payment')
+          for (const key of NOT_WITH_SETUP) if (b[key] !== undefined && !bad(key)) report(addIssue, b, key, 'not_allowed', 'absent with the setup method: the Worker authorises the smallest amount of the currency and voids it')
+        } else if (b.amount === undefined && !bad('amount')) report(addIssue, b, 'amount', 'required', 'decimal text with two decimals')
         // With another method beside it, the invoice's notifications are told from the card's and
         // the QR code's by their order reference: the two must differ (SECURITY.md R6).
         if (methods.length > 1 && methods.includes('invoice') && b.merchantInvoiceId !== undefined && b.merchantInvoiceId === b.merchantTransactionId && !bad('merchantInvoiceId')) {

@@ -27,6 +27,7 @@ import { paymentOfSession } from '../payments/opening.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
 import { sessionIndexJob } from '../search/rows.ts'
 import { TaskedObject } from './tasked-object.ts'
+import { registrationEvent, setupOnChange, setupUnsettled, SETUP_VOID_TASK, voidStep } from './setup.ts'
 import {
   canMove,
   checkoutView,
@@ -104,8 +105,11 @@ const MESSAGES: Record<PayResult['status'], string> = {
 
 const MINUTE_MS = 60_000
 const DAY_MS = 24 * 60 * MINUTE_MS
-/** Sessions and their idempotency keys are kept this long after creation, then deleted. */
-const RETENTION_MS = 7 * DAY_MS
+/**
+ * Sessions and their idempotency keys are kept this long after creation, then deleted: the one
+ * retention policy of personal data (PERSONAL_DATA_RETENTION_DAYS, default 7; worker/retention/sweep.ts).
+ */
+const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number => numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * DAY_MS
 /** Inquiries back off up to this interval. */
 const MAX_INQUIRY_INTERVAL_MS = 60 * MINUTE_MS
 /**
@@ -155,9 +159,12 @@ export class CheckoutSession extends TaskedObject {
     s.seq += 1
     s.updatedAt = Date.now()
     this.session = s
-    // With the change: its search index row, and on success the payment's own record (jobs).
+    // With the change: its search index row, and on success the payment's own record (jobs). A
+    // setup's success instead starts the void of its authorisation and tells its registration.
+    const setupEvents = setupOnChange(s, to)
+    if (to === 'succeeded' && s.setup) await this.schedule(SETUP_VOID_TASK, Date.now())
     const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]
-    await this.commit(s.id, s.seq, { ...also, session: s }, [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }], jobs)
+    await this.commit(s.id, s.seq, { ...also, session: s }, [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }, ...setupEvents], jobs)
     if (!isInFlight(to)) {
       await this.cancel('inquiry')
       await this.cancel('watchdog')
@@ -184,7 +191,7 @@ export class CheckoutSession extends TaskedObject {
     this.session = s
     await this.commit(s.id, s.seq, { session: s }, [], [sessionIndexJob(s)])
     await this.schedule('expire', s.expiresAt)
-    await this.schedule('purge', now + RETENTION_MS)
+    await this.schedule('purge', now + retentionMs(this.env))
     return merchantView(s)
   }
 
@@ -209,7 +216,7 @@ export class CheckoutSession extends TaskedObject {
     if (name === 'purge') {
       // A payment still in flight, or an invoice still payable, keeps its record: the money it may
       // take must still find its session. Asked again a day later.
-      if (s && (isInFlight(s.status) || Date.now() < s.expiresAt)) return this.schedule('purge', Date.now() + DAY_MS)
+      if (s && (isInFlight(s.status) || Date.now() < s.expiresAt || setupUnsettled(s))) return this.schedule('purge', Date.now() + DAY_MS)
       await this.ctx.storage.deleteAll()
       this.session = undefined
       return
@@ -225,7 +232,28 @@ export class CheckoutSession extends TaskedObject {
       await this.inquire(s)
     } else if (name === 'regenerate') {
       if (s.regeneration?.status === 'unknown') await this.regenerate(s)
+    } else if (name === SETUP_VOID_TASK) {
+      await this.settleSetup(s)
     }
+  }
+
+  /**
+   * A setup's authorisation is voided, from the alarm, until the gateway says it is (setup.ts);
+   * a registrationId the success did not carry (a notification settled it) is asked for first.
+   */
+  private async settleSetup(s: SessionRecord): Promise<void> {
+    if (!setupUnsettled(s)) return
+    if (!s.registrationTold && !s.createdRegistrationId && s.paymentId) {
+      const asked = await gatewayClient(this.env).inquiry(s.paymentId, 'PID')
+      if (asked.kind === 'succeeded' && this.sameOrder(s, asked.response)) this.absorb(s, asked.response)
+    }
+    if (!s.registrationTold && s.createdRegistrationId) {
+      s.seq += 1
+      await this.commit(s.id, s.seq, { session: s }, registrationEvent(s))
+    }
+    const step = await voidStep(this.env, s, () => this.save(s))
+    await this.save(s)
+    if (!step.done) await this.schedule(SETUP_VOID_TASK, step.at)
   }
 
   // ---- the checks every attempt passes ------------------------------------------------------

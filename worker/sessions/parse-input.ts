@@ -12,25 +12,30 @@ import { fieldsOf, flatten } from '../../shared/validate.ts'
 import { check } from '../schemas/build.ts'
 import { cardPayBody, qrVerifyBody, savedCardPayBody } from '../schemas/checkout.ts'
 import { methodsOf, type SessionBody } from '../schemas/sessions.ts'
+import { setupAmount } from './setup.ts'
 import type { Flow, SessionInput } from './types.ts'
 
 const DEFAULT_EXPIRES_S = 30 * 60
 
 /** A checked session body (worker/schemas/sessions.ts) as the session's input. */
 export function sessionInputOf(b: SessionBody, now = Date.now()): SessionInput {
-  const methods = methodsOf(b) ?? [b.flow ?? 'card']
+  // A setup runs as a card session that authorises the smallest amount, asks for a registration
+  // and voids the authorisation (setup.ts); the schema lets it come alone, without an amount.
+  const setup = (methodsOf(b) ?? [b.flow]).includes('setup')
+  const methods = (setup ? ['card'] : (methodsOf(b) ?? [b.flow ?? 'card'])) as Flow[]
   const customer = b.customer && Object.values(b.customer).some(Boolean) ? { givenName: b.customer.givenName, surname: b.customer.surname, email: b.customer.email, phone: b.customer.phone, telnocc: b.customer.telnocc } : undefined
   const brand = b.savedCard?.brand as CardBrand | undefined
   const last4 = b.savedCard?.last4
   return {
     flow: methods[0] as Flow,
     methods,
-    amount: b.amount,
+    amount: setup ? setupAmount(b.currency) : (b.amount ?? ''),
     currency: b.currency,
     merchantTransactionId: b.merchantTransactionId,
-    paymentType: b.paymentType === 'PA' ? 'PA' : 'DB',
+    paymentType: setup || b.paymentType === 'PA' ? 'PA' : 'DB',
+    ...(setup ? { setup: true as const } : {}),
     ...(b.recurring === 'INITIAL' ? { recurring: 'INITIAL' as const } : {}),
-    ...(b.createRegistration === true ? { createRegistration: true } : {}),
+    ...(setup || b.createRegistration === true ? { createRegistration: true } : {}),
     ...(b.registrationId ? { registrationId: b.registrationId } : {}),
     ...(b.recurringType ? { recurringType: b.recurringType as 'INITIAL' | 'REPEATED' } : {}),
     ...(brand && last4 ? { savedCard: { brand, last4 } } : {}),

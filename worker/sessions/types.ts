@@ -12,8 +12,16 @@ import type { Metadata } from './metadata.ts'
 // The browser's view and a pay answer are shared with the widget (`shared/checkout.ts`).
 export type { CheckoutView, InvoiceDetails, PayResult }
 
-export const FLOWS = ['card', 'saved-card', 'qr', 'invoice'] as const
-export type Flow = (typeof FLOWS)[number]
+/**
+ * What a merchant may ask for. `setup` registers a card without a payment (setup.ts): the session
+ * then runs as a card session with `setup: true` (its methods are `['card']` inside), so 3-D
+ * Secure, inquiries, notifications, attempts and the breaker work as for a card payment.
+ */
+export const FLOWS = ['card', 'saved-card', 'qr', 'invoice', 'setup'] as const
+/** What a merchant may ask for (the API's flow values). */
+export type RequestedFlow = (typeof FLOWS)[number]
+/** What a session runs: a setup runs as `card`. */
+export type Flow = Exclude<RequestedFlow, 'setup'>
 
 export const STATUSES = ['open', 'processing', 'action_required', 'pending', 'unknown', 'declined', 'failed', 'succeeded', 'expired'] as const
 export type Status = (typeof STATUSES)[number]
@@ -85,6 +93,8 @@ export interface SessionInput {
   readonly registrationId?: string
   readonly recurringType?: 'INITIAL' | 'REPEATED'
   readonly savedCard?: { readonly brand: CardBrand; readonly last4: string }
+  /** Registers the card only: the amount is the Worker's smallest authorisation, voided by the session (setup.ts). */
+  readonly setup?: true
   readonly invoiceId?: string
   readonly merchantInvoiceId?: string
   readonly invoiceExpirationPeriod?: string
@@ -154,6 +164,23 @@ export interface SessionRecord extends SessionInput {
   payerEmail?: string
   /** Signed notifications that did not belong to this session: recorded, never applied. */
   refusedNotifications?: { at: number; paymentId: string; reason: string }[]
+  /** A setup's authorisation on its way to being voided, and whether registration.created was told (setup.ts). */
+  setupVoid?: SetupVoid
+  registrationTold?: boolean
+}
+
+/**
+ * The void of a setup's authorisation. `sent`: a reversal with this reference may have reached the
+ * gateway (an inquiry by it comes before any re-send); `voided` ends it; `needs_attention` when
+ * the gateway kept refusing it.
+ */
+export interface SetupVoid {
+  status: 'pending' | 'voided' | 'needs_attention'
+  readonly merchantTransactionId: string
+  sent: boolean
+  tries: number
+  gatewayId?: string
+  resultCode?: string
 }
 
 /** Every payment id the gateway gave this session: what its notifications must name. */
@@ -189,10 +216,10 @@ export function effectiveStatus(s: SessionRecord, now: number): Status {
 /** The merchant's view (`GET /v1/sessions/{id}`): the whole state, never card data beyond brand and last 4. */
 export interface MerchantView {
   readonly id: string
-  readonly flow: Flow
-  readonly methods: readonly Flow[]
+  readonly flow: RequestedFlow
+  readonly methods: readonly RequestedFlow[]
   /** The method whose payment is in flight or done, else null. */
-  readonly method: Flow | null
+  readonly method: RequestedFlow | null
   readonly status: Status
   readonly amount: string
   readonly currency: string
@@ -211,6 +238,8 @@ export interface MerchantView {
   /** The gateway's last refusal, for the operator: our code, its code and description. */
   readonly lastError: { code: string; message: string; gatewayCode?: string } | null
   readonly refusedNotifications: number
+  /** A setup (flow setup): the authorisation that registered the card, and its void. */
+  readonly setup: { readonly amount: string; readonly void: SetupVoid['status'] | null } | null
   readonly createdAt: string
   readonly updatedAt: string
   readonly expiresAt: string
@@ -226,11 +255,14 @@ export const declinesOf = (s: SessionRecord): number => s.attempts.filter((a) =>
 export const attemptsRemaining = (s: SessionRecord): number => Math.max(0, s.maxAttempts - declinesOf(s))
 
 export function merchantView(s: SessionRecord): MerchantView {
+  // A setup runs as a card session; the merchant sees the flow it asked for.
+  const asked = (m: Flow): RequestedFlow => (s.setup && m === 'card' ? 'setup' : m)
+  const method = methodUnderWay(s)
   return {
     id: s.id,
-    flow: s.flow,
-    methods: methodsOf(s),
-    method: methodUnderWay(s) ?? null,
+    flow: asked(s.flow),
+    methods: methodsOf(s).map(asked),
+    method: method ? asked(method) : null,
     status: s.status,
     amount: s.amount,
     currency: s.currency,
@@ -248,6 +280,7 @@ export function merchantView(s: SessionRecord): MerchantView {
     invoice: s.invoice ?? null,
     lastError: s.lastError ?? null,
     refusedNotifications: s.refusedNotifications?.length ?? 0,
+    setup: s.setup ? { amount: s.amount, void: s.setupVoid?.status ?? null } : null,
     createdAt: new Date(s.createdAt).toISOString(),
     updatedAt: new Date(s.updatedAt).toISOString(),
     expiresAt: new Date(s.expiresAt).toISOString(),
@@ -266,6 +299,7 @@ export function checkoutView(s: SessionRecord, now: number): CheckoutView {
     amount: s.amount,
     currency: s.currency,
     expiresAt: new Date(s.expiresAt).toISOString(),
+    ...(s.setup ? { setup: true } : {}),
     attemptsRemaining: attemptsRemaining(s),
     savedCard: offers(s, 'saved-card') ? (s.savedCard ?? null) : null,
     invoice:

@@ -42,6 +42,7 @@ export const EVENT_TYPES = {
   'refund.failed': { final: true, about: 'payment', when: 'The gateway refused the refund; nothing was refunded.' },
   'refund.unknown': { final: false, about: 'payment', when: "A refund's answer never came; a status inquiry follows (never a second refund)." },
   'refund.needs_attention': { final: false, about: 'payment', when: "A refund's outcome is still unknown after every inquiry: no more are made." },
+  'registration.created': { final: false, about: 'registration', when: "A setup session (flow setup) registered the shopper's card (data.registrationId); its authorisation is being voided by the Worker." },
   'registration.deleted': { final: true, about: 'registration', when: 'A saved card was deleted at the gateway; new sessions with it are refused.' },
 } as const satisfies Record<string, { final: boolean; about: 'session' | 'operation' | 'deployment' | 'payment' | 'registration'; when: string }>
 
