@@ -26,7 +26,7 @@ import { checksum } from '../../worker/gateway/checksum.ts'
 import { sha256Hex } from '../../worker/ids.ts'
 import { SANDBOX } from '../support/credentials.ts'
 import { call, createSession, merchant, pay, type Session } from './api.ts'
-import { timePasses } from './clock.ts'
+import { settles, timePasses } from './clock.ts'
 import { uniqueId } from './helpers.ts'
 
 /** 500 runs of each model, every `npm test`; each run starts from a new seed, printed on failure. */
@@ -420,7 +420,7 @@ async function runRepeat(commands: RepeatCommand[]): Promise<void> {
   if (!commands.some((c) => c.t === 'repeat')) return // nothing was asked of the gateway
 
   for (const p of mine()) if (p.status === 'P') p.status = 'N'
-  for (let i = 0; i < 20; i++) await timePasses(stub)
+  await settles(stub)
   const charges = gateway.charged(mtid)
   expect(charges, 'charges').toBeLessThanOrEqual(1)
   const events = gateway.delivered.filter((e) => e.data.idempotencyKeyHash === opId)
@@ -501,7 +501,7 @@ async function runInvoice(commands: InvoiceCommand[]): Promise<void> {
 
   // Let everything settle: the invoice's time runs out at the gateway and here.
   for (const i of gateway.invoices) i.expired = true
-  for (let i = 0; i < 20; i++) await timePasses(stub)
+  await settles(stub)
   const op = (await merchant<{ status: string; paymentId?: string }>('GET', `/v1/operations/op_${opId}`)).body
   const charges = gateway.charged(ref)
   expect(charges, 'charges').toBeLessThanOrEqual(1)
