@@ -1,5 +1,6 @@
 // Worker tests run inside workerd (@cloudflare/vitest-plugin) against a real sandbox gateway
 // over HTTP, started by the global setup.
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
@@ -48,5 +49,8 @@ export default defineConfig({
     setupFiles: ['test/worker/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Two files at a time even on two cores (vitest's default there is one): the model-based file
+    // runs for a minute and a half, and half of every file's time is waiting on the sandbox.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 })
