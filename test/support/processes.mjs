@@ -16,21 +16,28 @@ export { TEST_SECRETS as STACK_SECRETS } from './credentials.ts'
  * @param {{ stateDir: string, vars?: Record<string, string>, sandboxVars?: Record<string, string> }} options
  */
 export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_PENDING_DELAY_MS: '300' } }) {
-  const sandbox = await startWrangler({ config: SANDBOX_CONFIG, port: await freePort(), persistTo: join(stateDir, 'sandbox'), vars: sandboxVars, label: 'sandbox' })
-  const port = await freePort()
-  let worker
-  try {
-    worker = await startWrangler({
-      config: PRODUCT_CONFIG,
-      port,
-      persistTo: join(stateDir, 'worker'),
-      vars: { GATEWAY_BASE_URL: sandbox.url, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, MERCHANT_WEBHOOK_URL: '', ...STACK_SECRETS, ...vars },
-      label: 'worker',
-    })
-  } catch (e) {
-    await sandbox.stop()
-    throw e
+  // Both at once: the Worker needs only the sandbox's address, known once its port is chosen.
+  const [sandboxPort, port] = [await freePort(), await freePort()]
+  const running = []
+  const started = (p) => p.then((r) => (running.push(r), r))
+  const all = await Promise.allSettled([
+    started(startWrangler({ config: SANDBOX_CONFIG, port: sandboxPort, persistTo: join(stateDir, 'sandbox'), vars: sandboxVars, label: 'sandbox' })),
+    started(
+      startWrangler({
+        config: PRODUCT_CONFIG,
+        port,
+        persistTo: join(stateDir, 'worker'),
+        vars: { GATEWAY_BASE_URL: `http://127.0.0.1:${sandboxPort}`, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, MERCHANT_WEBHOOK_URL: '', ...STACK_SECRETS, ...vars },
+        label: 'worker',
+      }),
+    ),
+  ])
+  const failed = all.find((r) => r.status === 'rejected')
+  if (failed) {
+    await Promise.all(running.map((r) => r.stop()))
+    throw failed.reason
   }
+  const [sandbox, worker] = all.map((r) => r.value)
   return { sandbox, worker, stop: async () => Promise.all([worker.stop(), sandbox.stop()]) }
 }
 
@@ -47,5 +54,6 @@ export function startDemoStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_PE
     productVars: { ...STACK_SECRETS, ...vars },
     // The demo holds only what a merchant's server (and, for its invoice, the sandbox dashboard) needs.
     demoVars: { MERCHANT_API_KEY, WEBHOOK_SECRET, SECURE_KEY, AUTH_TOKEN },
+    together: true,
   })
 }

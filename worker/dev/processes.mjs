@@ -117,17 +117,26 @@ export const offlineEnv = () => ({
 })
 
 /** A TCP port nobody listens on right now (the OS picks it). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
+export async function freePort() {
+  // A port handed out is not bound until its process starts: stacks started together must not get
+  // the same one twice, so this process remembers what it gave for a minute.
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const server = createServer()
+      server.unref()
+      server.on('error', reject)
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address()
+        server.close(() => resolve(port))
+      })
     })
-  })
+    if (handedOut.has(port)) continue
+    handedOut.add(port)
+    setTimeout(() => handedOut.delete(port), 60_000).unref()
+    return port
+  }
 }
+const handedOut = new Set()
 
 /** Polls `url` until it answers 200, or fails after `timeoutMs`. */
 export async function waitFor(url, timeoutMs = 60_000, child) {
@@ -150,8 +159,11 @@ export async function waitFor(url, timeoutMs = 60_000, child) {
  * `vars` become `--var NAME:value` overrides; `extraArgs` are passed through.
  */
 export async function startWrangler({ config, port, persistTo, vars = {}, extraArgs = [], quiet = true, label = 'wrangler' }) {
-  // The product Worker's search index (D1) needs its tables before the first request.
-  if (config === PRODUCT_CONFIG) await applyD1Migrations({ config, persistTo })
+  // The product Worker's search index (D1) needs its tables before the first request, not before
+  // the Worker starts: the local database is opened on its first query, so the migrations run
+  // while the Worker starts, and the Worker counts as started when both are done.
+  const migrated = config === PRODUCT_CONFIG ? applyD1Migrations({ config, persistTo }) : Promise.resolve()
+  migrated.catch(() => undefined) // awaited below; until then a failure must not go unhandled
   const args = [
     wranglerBin, 'dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port),
     '--inspector-port', String(await freePort()), '--persist-to', persistTo, '--show-interactive-dev-session=false',
@@ -168,7 +180,7 @@ export async function startWrangler({ config, port, persistTo, vars = {}, extraA
   child.stderr.on('data', keep)
   const url = `http://127.0.0.1:${port}`
   try {
-    await waitFor(`${url}/healthz`, 90_000, child)
+    await Promise.all([waitFor(`${url}/healthz`, 90_000, child), migrated])
   } catch (e) {
     stopProcess(child)
     throw new Error(`${label} did not start: ${e.message}\n${output}`)
@@ -224,38 +236,57 @@ export const DEMO_CONFIG = join(root, 'worker/demo/wrangler.toml')
  * upstream. Ports default to free ones; state goes under `stateDir`.
  * @param {{ stateDir: string, ports?: { sandbox?: number, product?: number, demo?: number },
  *   sandboxVars?: Record<string, string>, productVars?: Record<string, string>, demoVars?: Record<string, string>,
- *   productArgs?: string[], demoArgs?: string[], quiet?: boolean }} options
+ *   productArgs?: string[], demoArgs?: string[], quiet?: boolean, together?: boolean }} options
+ * `together` starts the three at once (each needs only the others' ports, chosen first): the tests
+ * do, to start a stack in about half the time. `npm start` starts them one after another, so its
+ * output reads in order and a stop lands between known steps.
  */
-export async function startDemoStack({ stateDir, ports = {}, sandboxVars = {}, productVars = {}, demoVars = {}, productArgs = [], demoArgs = [], quiet = true }) {
+export async function startDemoStack({ stateDir, ports = {}, sandboxVars = {}, productVars = {}, demoVars = {}, productArgs = [], demoArgs = [], quiet = true, together = false }) {
   const running = []
   const stop = async () => {
     await Promise.all(running.map((r) => r.stop()))
   }
   try {
     const demoPort = ports.demo ?? (await freePort())
+    const sandboxPort = ports.sandbox ?? (await freePort())
+    const productPort = ports.product ?? (await freePort())
     const publicUrl = `http://127.0.0.1:${demoPort}`
-    const sandbox = await startWrangler({ config: SANDBOX_CONFIG, port: ports.sandbox ?? (await freePort()), persistTo: join(stateDir, 'sandbox'), vars: sandboxVars, quiet, label: 'sandbox' })
-    running.push(sandbox)
-    const product = await startWrangler({
-      config: PRODUCT_CONFIG,
-      port: ports.product ?? (await freePort()),
-      persistTo: join(stateDir, 'worker'),
-      vars: { GATEWAY_BASE_URL: sandbox.url, PUBLIC_BASE_URL: publicUrl, MERCHANT_WEBHOOK_URL: `${publicUrl}/demo/webhooks`, ...productVars },
-      extraArgs: productArgs,
-      quiet,
-      label: 'worker',
-    })
-    running.push(product)
-    const demo = await startWrangler({
-      config: DEMO_CONFIG,
-      port: demoPort,
-      persistTo: join(stateDir, 'demo'),
-      vars: { PRODUCT_URL: product.url, GATEWAY_BASE_URL: sandbox.url, ...demoVars },
-      extraArgs: demoArgs,
-      quiet,
-      label: 'demo',
-    })
-    running.push(demo)
+    const sandboxUrl = `http://127.0.0.1:${sandboxPort}`
+    const productUrl = `http://127.0.0.1:${productPort}`
+    const start = {
+      sandbox: () => startWrangler({ config: SANDBOX_CONFIG, port: sandboxPort, persistTo: join(stateDir, 'sandbox'), vars: sandboxVars, quiet, label: 'sandbox' }),
+      product: () =>
+        startWrangler({
+          config: PRODUCT_CONFIG,
+          port: productPort,
+          persistTo: join(stateDir, 'worker'),
+          vars: { GATEWAY_BASE_URL: sandboxUrl, PUBLIC_BASE_URL: publicUrl, MERCHANT_WEBHOOK_URL: `${publicUrl}/demo/webhooks`, ...productVars },
+          extraArgs: productArgs,
+          quiet,
+          label: 'worker',
+        }),
+      demo: () =>
+        startWrangler({
+          config: DEMO_CONFIG,
+          port: demoPort,
+          persistTo: join(stateDir, 'demo'),
+          vars: { PRODUCT_URL: productUrl, GATEWAY_BASE_URL: sandboxUrl, ...demoVars },
+          extraArgs: demoArgs,
+          quiet,
+          label: 'demo',
+        }),
+    }
+    const started = (p) => p.then((r) => (running.push(r), r))
+    if (together) {
+      const all = await Promise.allSettled([started(start.sandbox()), started(start.product()), started(start.demo())])
+      const failed = all.find((r) => r.status === 'rejected')
+      if (failed) throw failed.reason
+      const [sandbox, product, demo] = all.map((r) => r.value)
+      return { sandbox, product, demo, stop }
+    }
+    const sandbox = await started(start.sandbox())
+    const product = await started(start.product())
+    const demo = await started(start.demo())
     return { sandbox, product, demo, stop }
   } catch (e) {
     await stop()
