@@ -7,9 +7,13 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/e2e/**/*.test.ts'],
+    globalSetup: ['test/e2e/global-setup.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // A page answers in well under a second when the machine is idle, not always on two busy cores:
+    // polls wait up to 10 s (vitest's default is 1 s) and still fail on what never happens.
+    expect: { poll: { timeout: 10_000 } },
     fileParallelism: false,
   },
 })

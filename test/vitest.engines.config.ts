@@ -11,6 +11,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // A page answers in well under a second when the machine is idle, not always on two busy cores:
+    // polls wait up to 10 s (vitest's default is 1 s) and still fail on what never happens.
+    expect: { poll: { timeout: 10_000 } },
     fileParallelism: false,
   },
 })

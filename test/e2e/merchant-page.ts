@@ -1,16 +1,15 @@
 /**
  * A merchant's own page, as a merchant deploys the element: a shop on its own origin (a local
- * server) that loads `<pay-checkout>` from the Worker's origin (the product stack, no demo), with
+ * server) that loads `<pay-checkout>` from the Worker's origin (the shared demo stack's public origin,
+ * which serves the product Worker at every path outside /demo/), with
  * the element's attributes taken from the page's query, and a Chromium to open it in. The page
  * records the element's events in `window.seen`.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
+import { inject } from 'vitest'
 import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
-import { freePort, startStack, STACK_SECRETS } from '../support/processes.mjs'
+import { freePort, STACK_SECRETS } from '../support/processes.mjs'
 
 const ATTRIBUTES = ['session', 'client-secret', 'theme', 'locale', 'isolation'] as const
 const EVENTS = ['pay-ready', 'pay-error', 'pay-success', 'pay-change']
@@ -30,11 +29,9 @@ export interface MerchantPage {
   stop(): Promise<void>
 }
 
-/** Starts the stack, the shop page and Chromium; `defaults` are attributes the page sets unless its query does. */
+/** Starts the shop page and Chromium; `defaults` are attributes the page sets unless its query does. */
 export async function openMerchantPage(defaults: Partial<Record<(typeof ATTRIBUTES)[number], string>> = {}): Promise<MerchantPage> {
-  const state = mkdtempSync(join(tmpdir(), 'pay-e2e-page-'))
-  const stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '1000' } })
-  const worker = stack.worker.url
+  const worker = inject('shopStack').demo
   const shop = `http://127.0.0.1:${await freePort()}`
   const pages = new Map<string, string>()
   const server = createServer((req, res) => {
@@ -74,8 +71,6 @@ export async function openMerchantPage(defaults: Partial<Record<(typeof ATTRIBUT
     async stop() {
       await browser.close()
       server.close()
-      await stack.stop()
-      rmSync(state, { recursive: true, force: true })
     },
   }
 }

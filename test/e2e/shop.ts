@@ -10,7 +10,9 @@ import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core'
 import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
 import { loadContract } from '../support/contract.ts'
+import { inject } from 'vitest'
 import { root, startDemoStack } from '../support/processes.mjs'
+import { SHOP_SANDBOX_VARS, SHOP_VARS } from './global-setup.ts'
 
 const CONTRACT = loadContract(join(root, 'docs/openapi.json'))
 
@@ -23,20 +25,26 @@ export interface Shop {
   stop(): Promise<void>
 }
 
-/** `vars`: product Worker variables over the defaults below (e.g. a lower `CARD_VELOCITY_LIMIT`). */
+/**
+ * The shop and a browser for one test file. Without `vars`, the demo stack the global setup
+ * started for every file; `vars` (product Worker variables over SHOP_VARS, e.g. a lower
+ * `CARD_VELOCITY_LIMIT`) start a stack of the file's own.
+ */
 export async function openShop(options: { vars?: Record<string, string> } = {}): Promise<Shop> {
-  const state = mkdtempSync(join(tmpdir(), 'pay-e2e-'))
-  const stack = await startDemoStack({
-    stateDir: state,
-    vars: { GATEWAY_TIMEOUT_MS: '2000', INQUIRY_BASE_MS: '500', WEBHOOK_RETRY_BASE_MS: '300', CARD_VELOCITY_LIMIT: '1000', ...options.vars },
-    sandboxVars: { SANDBOX_PENDING_DELAY_MS: '1000', SANDBOX_SLOW_MS: '4000' },
-  })
+  let own: { stop(): Promise<void>; state: string } | undefined
+  let urls = inject('shopStack')
+  if (options.vars) {
+    const state = mkdtempSync(join(tmpdir(), 'pay-e2e-'))
+    const stack = await startDemoStack({ stateDir: state, vars: { ...SHOP_VARS, ...options.vars }, sandboxVars: SHOP_SANDBOX_VARS })
+    own = { stop: stack.stop, state }
+    urls = { demo: stack.demo.url, sandbox: stack.sandbox.url }
+  }
   const browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true })
   const shopper = await browser.newContext({ viewport: { width: 900, height: 1000 } })
   const shop: Shop = {
     // The demo's origin: the shop at /demo/, the product Worker behind it at every other path.
-    url: stack.demo.url,
-    gateway: stack.sandbox.url,
+    url: urls.demo,
+    gateway: urls.sandbox,
     browser,
     shopper,
     async stop() {
@@ -44,8 +52,10 @@ export async function openShop(options: { vars?: Record<string, string> } = {}):
       // field the document promises and an event lacks fails the file.
       const hooks = await orders(shop).then((o) => o.webhooks, () => [])
       await browser.close()
-      await stack.stop()
-      rmSync(state, { recursive: true, force: true })
+      if (own) {
+        await own.stop()
+        rmSync(own.state, { recursive: true, force: true })
+      }
       const errors = hooks.flatMap((h) => CONTRACT.event({ id: h.id, type: h.type, created: 0, data: h.data }))
       if (errors.length > 0) throw new Error(`events the demo received break the API document:\n${[...new Set(errors)].join('\n')}`)
     },
