@@ -1,6 +1,7 @@
 /**
- * The shopper's core flows in every engine a shopper uses: Chromium, Firefox ESR and WebKitGTK
- * (Safari's engine), each in both isolation modes (`frame`, the default: the card form in the
+ * The shopper's core flows in every engine a shopper uses: Firefox ESR and WebKitGTK (Safari's
+ * engine), and Chromium when `ENGINES` names it (`npm run test:e2e` runs these flows in Chromium
+ * already: see ENGINES in engines.ts), each in both isolation modes (`frame`, the default: the card form in the
  * Worker's frame; `inline`: in the page). Card, declined then paid, 3-D Secure, the saved card, the
  * QR wallet, the invoice, the method picker and a right-to-left locale, through the demo shop (and,
  * for the locale, a merchant's own page on another origin loading the element). Each flow checks
