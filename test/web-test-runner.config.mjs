@@ -37,11 +37,13 @@ async function merchantServer(ctx, next) {
     const chunks = []
     for await (const chunk of ctx.req) chunks.push(chunk)
     const body = JSON.parse(Buffer.concat(chunks).toString() || '{}')
+    // A null drops a default below (a setup session has no amount).
+    const drop = Object.keys(body).filter((k) => body[k] === null)
     const origin = `${ctx.protocol}://${ctx.host}`
     const res = await fetch(`${worker.url}/v1/sessions`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ amount: '100.00', currency: 'EUR', merchantTransactionId: `wtr-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, allowedOrigins: [origin], ...body }),
+      body: JSON.stringify(Object.fromEntries(Object.entries({ amount: '100.00', currency: 'EUR', merchantTransactionId: `wtr-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, allowedOrigins: [origin], ...body }).filter(([k]) => !drop.includes(k)))),
     })
     ctx.status = res.status
     ctx.type = 'application/json'

@@ -57,7 +57,8 @@ export function root(el: PayCheckout): ShadowRoot {
 export async function loaded(el: PayCheckout): Promise<void> {
   await until(() => {
     const r = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
-    return Boolean(r && (r.querySelector('[part=amount]') || r.querySelector('[part=retry]') || r.querySelector('.status.blocked, .status.error')))
+    // The head holds the amount (none for a setup, which charges nothing the shopper should read as a price).
+    return Boolean(r && (r.querySelector('.head') || r.querySelector('[part=retry]') || r.querySelector('.status.blocked, .status.error')))
   })
   await inner(el).updateComplete
   const f = root(el).querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view') as (HTMLElement & { updateComplete?: Promise<boolean> }) | null

@@ -292,6 +292,24 @@ describe('<pay-checkout> card flow', () => {
       await expect(el).to.be.accessible()
     })
   })
+
+  describe('saving a card without paying (flow setup)', () => {
+    it('shows no amount, offers "Save card", and says the card is saved once the Worker registered it', async () => {
+      const { el, session } = await mount({ flow: 'setup', amount: null })
+      expect(root(el).querySelector('[part=amount]')).to.equal(null)
+      expect(payButton(el).textContent?.trim()).to.equal('Save card')
+      expect(payButton(el).textContent).not.to.contain('0.01')
+      await expect(el).to.be.accessible()
+      await fill(el)
+      const saved = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      await saved
+      expect(status(el)).to.equal('Card saved.')
+      const state = await sessionState(session.id)
+      expect(state).to.include({ flow: 'setup', status: 'succeeded' })
+      expect(state.registrationId).to.be.a('string')
+    })
+  })
 })
 
 describe('locales', () => {

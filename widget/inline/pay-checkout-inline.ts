@@ -491,7 +491,8 @@ export class PayCheckoutInline extends LitElement {
   private renderFlow(view: CheckoutView | null): TemplateResult | typeof nothing {
     const flow = this.current
     if (flow === 'card' || flow === 'saved-card') {
-      const submitLabel = view ? format(this.messages, 'pay', { amount: isolateLtr(formatMoney(view.amount, view.currency, this.resolvedLocale), this.resolvedLocale) }) : this.messages.payNoAmount
+      // A setup saves the card and charges nothing the shopper should read as a price.
+      const submitLabel = view?.setup ? this.messages.saveCard : view ? format(this.messages, 'pay', { amount: isolateLtr(formatMoney(view.amount, view.currency, this.resolvedLocale), this.resolvedLocale) }) : this.messages.payNoAmount
       return html`${flow === 'saved-card' && view?.savedCard ? html`<p class="saved">${format(this.messages, 'savedCard', { last4: view.savedCard.last4 })}</p>` : nothing}
         <pay-card-form
           exportparts="form, field, input, error, brand, submit"
@@ -518,14 +519,14 @@ export class PayCheckoutInline extends LitElement {
     const view = this.view
     const key = STATUS_MESSAGE[this.state]
     const method = this.current
-    const status = this.notice || (key ? this.messages[key === 'declinedFinal' && method === 'qr' ? 'walletDeclinedFinal' : key] : '')
+    const status = this.notice || (key ? this.messages[key === 'declinedFinal' && method === 'qr' ? 'walletDeclinedFinal' : key === 'succeeded' && view?.setup ? 'cardSaved' : key] : '')
     const busy = this.state === 'submitting' || (this.state === 'loading' && !!view)
     const payable = this.state === 'ready' || this.state === 'submitting' || (this.state === 'loading' && (!view || method === 'card' || method === 'saved-card'))
     const showForm = payable || (view && method === 'qr' && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired' && this.state !== 'error' && this.state !== 'blocked')
     return html`<div class="container" part="container" lang=${this.resolvedLocale} dir=${direction(this.resolvedLocale)} aria-busy=${busy || this.state === 'loading' ? 'true' : 'false'}>
       ${view
         ? html`<div class="head">
-            <p class="amount" part="amount" dir="ltr">${formatMoney(view.amount, view.currency, this.resolvedLocale)}</p>
+            ${view.setup ? nothing : html`<p class="amount" part="amount" dir="ltr">${formatMoney(view.amount, view.currency, this.resolvedLocale)}</p>`}
             ${view.testMode ? html`<span class="badge" part="badge">${this.messages.testMode}</span>` : nothing}
           </div>`
         : nothing}

@@ -60,7 +60,7 @@ type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ?
  * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values); `code` is the Worker's error code, or `origin_not_allowed` (this page's origin is not in the session's allowed origins) or `network_error` (the Worker could not be reached).
  *
  * @csspart container - The outer box.
- * @csspart amount - The amount heading.
+ * @csspart amount - The amount heading (none for a setup session, which saves a card without paying).
  * @csspart badge - The "test mode" badge, shown while the Worker uses the sandbox gateway.
  * @csspart status - The status message (a polite live region).
  * @csspart form - The card form.

@@ -76,4 +76,6 @@ export const messages: Messages = {
   methodUnderWay: '{method, select, qr {Estás pagando con billetera QR.} invoice {Estás pagando con factura.} other {Estás pagando con tarjeta.}} Los demás métodos de pago no están disponibles para este pedido.',
   qrWithdrawn: 'Este código QR se retiró porque comenzó un pago con tarjeta. No lo escanees.',
   err_method_in_progress: 'Ya se está usando otro método de pago para este pedido. Espera a que termine.',
+  saveCard: 'Guardar tarjeta',
+  cardSaved: 'Tu tarjeta quedó guardada.',
 }

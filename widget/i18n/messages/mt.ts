@@ -76,4 +76,6 @@ export const messages: Messages = {
   methodUnderWay: '{method, select, qr {Qed tħallas bil-kartiera QR.} invoice {Qed tħallas bil-fattura.} other {Qed tħallas bil-karta.}} Il-metodi l-oħra huma magħluqa għal din l-ordni.',
   qrWithdrawn: 'Dan il-kodiċi QR ġie rtirat: beda ħlas bil-karta. Tiskennjahx.',
   err_method_in_progress: 'Għal din l-ordni diġà għaddej metodu ieħor ta’ ħlas. Stenna sakemm jispiċċa.',
+  saveCard: 'Issejvja l-karta',
+  cardSaved: 'Il-karta tiegħek ġiet issejvjata.',
 }

@@ -76,4 +76,6 @@ export const messages: Messages = {
   methodUnderWay: '{method, select, qr {Оплата QR-кошельком.} invoice {Оплата по счёту.} other {Оплата картой.}} Другие способы для этого заказа закрыты.',
   qrWithdrawn: 'QR-код отозван: началась оплата картой. Не сканируйте его.',
   err_method_in_progress: 'Для заказа уже идёт другой способ оплаты. Дождитесь завершения.',
+  saveCard: 'Сохранить карту',
+  cardSaved: 'Ваша карта сохранена.',
 }

@@ -76,4 +76,6 @@ export const messages: Messages = {
   methodUnderWay: '{method, select, qr {Prebieha platba QR peňaženkou.} invoice {Prebieha platba faktúrou.} other {Prebieha platba kartou.}} Iné spôsoby sú pre objednávku zatvorené.',
   qrWithdrawn: 'QR kód bol stiahnutý: začala platba kartou. Neskenujte ho.',
   err_method_in_progress: 'Pre objednávku už prebieha iný spôsob platby. Počkajte na jeho koniec.',
+  saveCard: 'Uložiť kartu',
+  cardSaved: 'Vaša karta je uložená.',
 }

@@ -76,4 +76,6 @@ export const messages: Messages = {
   methodUnderWay: '{method, select, qr {กำลังชำระด้วยวอลเล็ต QR} invoice {กำลังชำระด้วยใบแจ้งหนี้} other {กำลังชำระด้วยบัตร}} วิธีอื่นปิดสำหรับคำสั่งซื้อนี้',
   qrWithdrawn: 'QR โค้ดนี้ถูกยกเลิกเพราะเริ่มชำระด้วยบัตรแล้ว อย่าสแกน',
   err_method_in_progress: 'คำสั่งซื้อนี้กำลังใช้วิธีชำระอื่นอยู่ โปรดรอให้เสร็จ',
+  saveCard: 'บันทึกบัตร',
+  cardSaved: 'บันทึกบัตรของคุณแล้ว',
 }
