@@ -64,3 +64,14 @@ export function expiryInPast(month: string, year: string, now: Date): boolean {
   const y = Number(year)
   return y < now.getUTCFullYear() || (y === now.getUTCFullYear() && m < now.getUTCMonth() + 1)
 }
+
+/** How far ahead an expiry may be: no card is issued for longer. */
+export const EXPIRY_MAX_YEARS = 20
+
+/**
+ * The expiry rule of a well-formed month and year, one for the Worker and the card form: in the
+ * past, or more than EXPIRY_MAX_YEARS ahead (a typo such as 12/49), or null.
+ */
+export function expiryError(month: string, year: string, now: Date): 'expired' | 'out_of_range' | null {
+  return expiryInPast(month, year, now) ? 'expired' : Number(year) > now.getUTCFullYear() + EXPIRY_MAX_YEARS ? 'out_of_range' : null
+}

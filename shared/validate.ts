@@ -8,7 +8,7 @@ import { cvvLength, detectBrand, normalizeCardNumber } from './card.ts'
 import type { FieldError } from './errors.ts'
 import { REQUEST_FIELDS, type Operation, type RequestField, type RequestFieldName } from './fields.ts'
 import { checkFormat, type FormatOptions } from './formats.ts'
-import { expiryInPast } from './shopper-formats.ts'
+import { expiryError, expiryInPast } from './shopper-formats.ts'
 import type { AmountBounds } from './money.ts'
 import { err, ok, type Result } from './result.ts'
 import type { WireRequest } from './types.ts'
@@ -50,8 +50,8 @@ export function crossFieldErrors(values: Readonly<Record<string, string>>, now: 
   const month = values['card.expiryMonth']
   const year = values['card.expiryYear']
   if (month !== undefined && year !== undefined) {
-    if (expiryInPast(month, year, now)) errors.push({ field: 'card.expiryYear', code: 'expired' })
-    else if (Number(year) > now.getUTCFullYear() + 20) errors.push({ field: 'card.expiryYear', code: 'out_of_range' })
+    const code = expiryError(month, year, now)
+    if (code) errors.push({ field: 'card.expiryYear', code })
   }
   if (values['customer.phone'] !== undefined && values['customer.telnocc'] === undefined) {
     errors.push({ field: 'customer.telnocc', code: 'required' })

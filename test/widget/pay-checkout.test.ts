@@ -71,6 +71,8 @@ describe('<pay-checkout> card flow', () => {
       ['number', '9999 9999 9999 9995', 'This card type is not accepted.', null],
       ['expiry', '01 / 20', 'This card has expired.', null],
       ['expiry', '13 / 30', 'Please check this field.', null],
+      // More than 20 years ahead: refused here as the Worker refuses it (a typo such as 12/49).
+      ['expiry', `12 / ${String((new Date().getUTCFullYear() + 21) % 100).padStart(2, '0')}`, 'Please check this value.', null],
       ['cvv', '12', 'This has the wrong number of digits.', null],
       ['email', 'ada@', 'Please check this field.', null],
       ['number', '4111 1111 1111 1111', '', 'visa'],

@@ -9,7 +9,7 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { cvvLength, detectBrand, formatCardNumber, maxCardLength, normalizeCardNumber, type CardBrand } from '../../shared/card.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
-import { checkExpiryMonth, checkWith, expiryInPast } from '../../shared/shopper-formats.ts'
+import { checkExpiryMonth, checkWith, expiryError } from '../../shared/shopper-formats.ts'
 import { SHOPPER_CHECKS, SHOPPER_FIELDS, type ShopperField, type ShopperFieldName } from '../../shared/shopper-fields.ts'
 import { BRAND_ICONS } from './brand-icons.ts'
 import type { Choice } from './lists.ts'
@@ -186,7 +186,7 @@ export class PayCardForm extends LitElement {
     if (s.id === 'expiry') {
       const m = /^(\d{2}) \/ (\d{2})$/.exec(value)
       if (!m || checkWith(checkExpiryMonth, m[1] ?? '') !== null) return 'format'
-      return expiryInPast(m[1] ?? '', `20${m[2]}`, new Date()) ? 'expired' : null
+      return expiryError(m[1] ?? '', `20${m[2]}`, new Date())
     }
     // A CVV of digits only is wrong by its length for the brand, which says more than "format".
     if (s.id === 'cvv' && /^\d+$/.test(value) && value.length !== cvvLength(this.brand)) return 'length'
