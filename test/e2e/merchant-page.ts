@@ -1,9 +1,9 @@
 /**
  * A merchant's own page, as a merchant deploys the element: a shop on its own origin (a local
- * server) that loads `<pay-checkout>` from the Worker's origin (the shared demo stack's public origin,
- * which serves the product Worker at every path outside /demo/), with
- * the element's attributes taken from the page's query, and a Chromium to open it in. The page
- * records the element's events in `window.seen`.
+ * server) that loads `<pay-checkout>` from the Worker's origin (the shared demo stack's public
+ * origin, which serves the product Worker at every path outside /demo/), with the element's
+ * attributes taken from the page's query, and a Chromium to open it in. The page records the
+ * element's events in `window.seen`.
  */
 import { createServer } from 'node:http'
 import { chromium, type Browser } from 'playwright-core'

@@ -26,7 +26,6 @@ export async function timePasses(stub: DurableObjectStub, expire = false): Promi
   await runDurableObjectAlarm(stub)
 }
 
-
 /**
  * Lets time pass until the object has nothing left to do but forget (its purge) and write its
  * search index row (a job that waits for newer changes, which `timePasses` does not hurry), at
