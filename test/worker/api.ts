@@ -119,13 +119,23 @@ export function deliverNotification(sessionId: string, body: string) {
   return call(`/v1/notifications/${sessionId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
 }
 
-/** The merchant webhooks received about a merchantTransactionId (of one event type, if given). */
+/**
+ * The merchant webhook events received about a merchantTransactionId (of one event type, if
+ * given), each once: delivery is at least once, and an event whose answer was slow on a busy
+ * machine comes again with the same id, which must not count as another event.
+ */
 export async function webhooksAbout(mtid: string, count = 1, timeoutMs = 10_000, type?: string): Promise<{ body: string; signature: string | undefined }[]> {
   const deadline = Date.now() + timeoutMs
   let items: { body: string; signature: string | undefined }[] = []
   while (Date.now() < deadline) {
-    items = (await (await fetch(`${env.CATCHER_URL}/webhooks?mtid=${encodeURIComponent(mtid)}`)).json()) as typeof items
-    if (type) items = items.filter((i) => (JSON.parse(i.body) as { type?: string }).type === type)
+    const delivered = (await (await fetch(`${env.CATCHER_URL}/webhooks?mtid=${encodeURIComponent(mtid)}`)).json()) as typeof items
+    const seen = new Set<string>()
+    items = delivered.filter((i) => {
+      const event = JSON.parse(i.body) as { id?: string; type?: string }
+      if (event.id !== undefined && seen.has(event.id)) return false
+      if (event.id !== undefined) seen.add(event.id)
+      return !type || event.type === type
+    })
     if (items.length >= count) return items
     await new Promise((r) => setTimeout(r, 100))
   }
