@@ -132,8 +132,10 @@ export async function webhooksAbout(mtid: string, count = 1, timeoutMs = 10_000,
     const seen = new Set<string>()
     items = delivered.filter((i) => {
       const event = JSON.parse(i.body) as { id?: string; type?: string }
-      if (event.id !== undefined && seen.has(event.id)) return false
-      if (event.id !== undefined) seen.add(event.id)
+      if (event.id !== undefined) {
+        if (seen.has(event.id)) return false
+        seen.add(event.id)
+      }
       return !type || event.type === type
     })
     if (items.length >= count) return items
