@@ -181,7 +181,7 @@ async function timeToReady(worker) {
     res.writeHead(404).end()
   })
   await new Promise((r) => server.listen(port, '127.0.0.1', r))
-  const browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a) => a !== '--headless'), headless: true })
+  const browser = await chromium.launch({ executablePath: findChrome({ full: true }), args: CHROME_ARGS.filter((a) => a !== '--headless'), headless: true })
   const kinds = ['frame', 'inline', 'plain']
   const times = { frame: [], inline: [], plain: [] }
   const breakdown = {}
