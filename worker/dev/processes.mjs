@@ -2,6 +2,9 @@
 // shop), shared by `npm start`, the tests and the benchmarks. It lives with the product's scripts
 // and depends on nothing under test/, so `npm start` never runs test code.
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -189,11 +192,65 @@ export async function startWrangler({ config, port, persistTo, vars = {}, extraA
 }
 
 /**
- * `wrangler d1 migrations apply DB --local` for a config and its state directory (the same
- * `--persist-to` its `wrangler dev` uses): applies what migrations/ holds that the local database
- * lacks, nothing else. Non-interactive, so it does not ask for confirmation.
+ * The product's local D1 database migrated, in `persistTo`: what `wrangler d1 migrations apply DB
+ * --local` gives (non-interactive, so it does not ask for confirmation). A `wrangler d1 migrations
+ * apply` costs about 6 CPU-seconds (wrangler, then workerd) and the tests start a dozen stacks, so:
+ * a state directory without a D1 database gets a copy of one migrated once per set of migrations
+ * (kept under node_modules/.cache), and one that a run here already migrated with the same
+ * migrations (its marker file says so: `npm start`'s state) is left as it is. Any other database
+ * gets the migrations it lacks, nothing else.
  */
-export function applyD1Migrations({ config, persistTo }) {
+export async function applyD1Migrations({ config, persistTo }) {
+  const d1 = join(persistTo, 'v3', 'd1')
+  const marker = join(d1, '.pay-checkout-migrations')
+  const digest = await migrationsDigest(config)
+  if ((await readFile(marker, 'utf8').catch(() => '')) === digest) return
+  if (existsSync(d1)) await runD1Migrations({ config, persistTo })
+  else await cp(join(await migratedTemplate(config, digest), 'v3', 'd1'), d1, { recursive: true })
+  await writeFile(marker, digest)
+}
+
+const templates = new Map()
+/** The migrated template's state directory, built on first use (one build per process at a time). */
+function migratedTemplate(config, digest) {
+  if (!templates.has(digest)) {
+    const built = (async () => {
+      const dir = join(root, 'node_modules', '.cache', 'pay-checkout', `d1-${digest}`)
+      if (existsSync(join(dir, 'v3', 'd1'))) return dir
+      // Built beside and renamed into place, so another process never copies half a template: of
+      // two that build at once, the second's rename fails and its copy is dropped.
+      await mkdir(dirname(dir), { recursive: true })
+      const building = await mkdtemp(`${dir}.building-`)
+      try {
+        await runD1Migrations({ config, persistTo: building })
+        await rename(building, dir).catch((e) => {
+          if (!existsSync(join(dir, 'v3', 'd1'))) throw e
+        })
+      } finally {
+        await rm(building, { recursive: true, force: true })
+      }
+      return dir
+    })()
+    templates.set(digest, built)
+    built.catch(() => templates.delete(digest)) // a failed build is tried again next time
+  }
+  return templates.get(digest)
+}
+
+/**
+ * Names what a database was migrated from: the migrations, the config (the database's name and id
+ * name its file) and the wrangler (its workerd writes the file).
+ */
+async function migrationsDigest(config) {
+  const dir = join(dirname(config), 'migrations')
+  const hash = createHash('sha256')
+  hash.update(JSON.parse(await readFile(join(root, 'node_modules', 'wrangler', 'package.json'), 'utf8')).version)
+  hash.update(await readFile(config))
+  for (const name of (await readdir(dir)).sort()) hash.update(`\0${name}\0`).update(await readFile(join(dir, name)))
+  return hash.digest('hex').slice(0, 16)
+}
+
+function runD1Migrations({ config, persistTo }) {
   return new Promise((resolve, reject) => {
     const child = spawnTracked(process.execPath, [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo], {
       cwd: root,
