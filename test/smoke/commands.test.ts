@@ -46,14 +46,6 @@ describe('commands in the README', () => {
     expect(await res.json()).toMatchObject({ result: { code: '00001' }, transactionStatus: 'Y', merchantTransactionId: mtid })
   })
 
-  it('npm start -- --port N --worker-port N --sandbox-port N serves the demo, the Worker and the sandbox on those ports', async () => {
-    const child = npm('start', ['--port', '18787', '--worker-port=18790', '--sandbox-port', '18788'])
-    await waitFor('http://127.0.0.1:18787/healthz', 120_000, child)
-    expect(await (await fetch('http://127.0.0.1:18787/healthz', { headers: { Authorization: `Bearer ${DEV_MERCHANT_KEY}` } })).json()).toEqual({ ok: true, gateway: 'http://127.0.0.1:18788' })
-    expect((await fetch('http://127.0.0.1:18787/demo/')).status).toBe(200)
-    expect((await fetch('http://127.0.0.1:18790/healthz')).status).toBe(200)
-  })
-
   it('npm run sandbox -- --port N serves the sandbox gateway on that port', async () => {
     const child = npm('sandbox', ['--port', '18798'])
     await waitFor('http://127.0.0.1:18798/healthz', 90_000, child)

@@ -3,15 +3,20 @@
  * (`npm start` in its own process group) and stopped at several moments of its start-up and after,
  * by SIGTERM to the group (what a terminal or a process manager sends) or by SIGKILL to the script
  * itself (its own death, which runs no handler). Every process of the tree is collected from /proc
- * while it runs; afterwards none may be alive and the three ports must be free.
+ * while it runs; afterwards none may be alive and the three ports must be free. The ports are
+ * chosen with `--port`, `--worker-port` and `--sandbox-port`, so the started case also checks
+ * those flags.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { offlineEnv, root } from '../support/processes.mjs'
 
 const PORTS = { demo: 28787, worker: 28790, sandbox: 28788 }
+/** `npm start`'s merchant key: the one .dev.vars gets from .dev.vars.example. */
+const DEV_MERCHANT_KEY = /^MERCHANT_API_KEY=(.*)$/m.exec(readFileSync(join(root, '.dev.vars.example'), 'utf8'))?.[1] ?? ''
 
 /** pid -> [ppid, state, command line] for every process now. */
 function processTable(): Map<number, { ppid: number; state: string; cmd: string }> {
@@ -110,7 +115,7 @@ afterEach(async () => {
 })
 
 function startNpm() {
-  npm = spawn('npm', ['start', '--silent', '--', '--port', String(PORTS.demo), '--worker-port', String(PORTS.worker), '--sandbox-port', String(PORTS.sandbox)], {
+  npm = spawn('npm', ['start', '--silent', '--', '--port', String(PORTS.demo), `--worker-port=${PORTS.worker}`, '--sandbox-port', String(PORTS.sandbox)], {
     cwd: root,
     env: offlineEnv(),
     stdio: 'ignore',
@@ -157,9 +162,12 @@ describe('npm start stopped at any moment leaves no process and no port behind',
     await expectNothingLeft(tree)
   })
 
-  it('SIGINT to its group (Ctrl+C) once it has started', async () => {
+  it('npm start -- --port N --worker-port N --sandbox-port N serves the demo, the Worker and the sandbox on those ports; SIGINT to its group (Ctrl+C) then stops it', async () => {
     const { npm, tree } = startNpm()
     await until('/demo/ to answer', demoUp)
+    const health = await fetch(`http://127.0.0.1:${PORTS.demo}/healthz`, { headers: { Authorization: `Bearer ${DEV_MERCHANT_KEY}` } })
+    expect(await health.json()).toEqual({ ok: true, gateway: `http://127.0.0.1:${PORTS.sandbox}` })
+    expect(await workerUp()).toBe(true)
     await new Promise((r) => setTimeout(r, 2_000))
     process.kill(-npm.pid!, 'SIGINT')
     await expectNothingLeft(tree)
