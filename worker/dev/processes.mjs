@@ -294,9 +294,9 @@ export const DEMO_CONFIG = join(root, 'worker/demo/wrangler.toml')
  * @param {{ stateDir: string, ports?: { sandbox?: number, product?: number, demo?: number },
  *   sandboxVars?: Record<string, string>, productVars?: Record<string, string>, demoVars?: Record<string, string>,
  *   productArgs?: string[], demoArgs?: string[], quiet?: boolean, together?: boolean }} options
- * `together` starts the three at once (each needs only the others' ports, chosen first): the tests
- * do, to start a stack in about half the time. `npm start` starts them one after another, so its
- * output reads in order and a stop lands between known steps.
+ * `together` starts the three at once (each needs only the others' ports, chosen first): a stack
+ * starts sooner (`npm start` answered in 9 to 11 s on 2 cores, against 13 s one after another).
+ * Without it they start one after another (each line of output is labelled either way).
  */
 export async function startDemoStack({ stateDir, ports = {}, sandboxVars = {}, productVars = {}, demoVars = {}, productArgs = [], demoArgs = [], quiet = true, together = false }) {
   const running = []

@@ -49,6 +49,7 @@ async function main() {
       // so it is given the same file (its config loads only the secrets it names).
       demoArgs: ['--env-file', join(root, '.dev.vars')],
       quiet: false,
+      together: true,
     })
     running = [stack.sandbox, stack.product, stack.demo]
     console.log(`\nSandbox gateway: ${stack.sandbox.url}`)
