@@ -3,13 +3,13 @@
 // and chunks: the card frame's page script, the inline checkout with Lit and the card form, QR,
 // invoice, locales.
 // Chunk names carry no hash: the Worker's frame page preloads the frame's chunks by name
-// (widget/card-frame/preload.ts) and `importmap.json` pins every file by its SHA-384.
+// (shared/frame-preload.ts) and `importmap.json` pins every file by its SHA-384.
 import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { defineConfig, type Plugin } from 'vite'
-import { FRAME_SCRIPTS } from './widget/card-frame/preload.ts'
+import { FRAME_SCRIPTS } from './shared/frame-preload.ts'
 
 /**
  * Merchant pages load the widget cross-origin as a module script, which browsers fetch with CORS:
@@ -59,7 +59,7 @@ function integrityAndPreload(): Plugin {
       const actual = [...seen].map((f) => `/widget/${f}`).sort()
       const listed = [...FRAME_SCRIPTS].sort()
       if (JSON.stringify(actual) !== JSON.stringify(listed)) {
-        this.error(`widget/card-frame/preload.ts is out of date: the frame loads ${actual.join(', ')}`)
+        this.error(`shared/frame-preload.ts is out of date: the frame loads ${actual.join(', ')}`)
       }
       const integrity: Record<string, string> = {}
       for (const f of files) integrity[`/widget/${f.fileName}`] = `sha384-${createHash('sha384').update(f.code).digest('base64')}`
@@ -83,15 +83,17 @@ function integrityAndPreload(): Plugin {
  */
 function packLocales(): Plugin {
   let messagesDir = ''
+  let sharedDir = ''
   return {
     name: 'pay-pack-locales',
     // Before TypeScript is stripped: it rewrites widget/i18n/index.ts's source.
     enforce: 'pre',
     configResolved(config) {
       messagesDir = join(config.root, 'widget', 'i18n', 'messages')
+      sharedDir = join(config.root, 'shared')
     },
     async buildStart() {
-      const { LOCALES } = (await import(pathToFileURL(join(messagesDir, '..', 'locales.ts')).href)) as { LOCALES: readonly string[] }
+      const { LOCALES } = (await import(pathToFileURL(join(sharedDir, 'locales.ts')).href)) as { LOCALES: readonly string[] }
       for (const locale of LOCALES.filter((l) => l !== 'en')) {
         this.emitFile({ type: 'chunk', id: join(messagesDir, `${locale}.ts`), fileName: `chunks/${locale}.js`, preserveSignature: 'strict' })
       }

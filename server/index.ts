@@ -5,12 +5,12 @@
  * plain ESM: Node 18+, Bun, Deno and Workers import it without a TypeScript loader (it needs only
  * WebCrypto: the global one, or `node:crypto`'s on Node 18, where it is not global).
  */
-import type { WebhookEvent } from '../worker/webhooks/sign.ts'
-import { EVENT_TYPES, type EventType } from '../worker/webhooks/events.ts'
+import type { WebhookEvent } from '../shared/webhooks/sign.ts'
+import { EVENT_TYPES, type EventType } from '../shared/webhooks/events.ts'
 import type { webhooks } from './api.ts'
 
-export { verifyWebhook, signatureHeader, DEFAULT_TOLERANCE_S } from '../worker/webhooks/sign.ts'
-export type { WebhookEvent, VerifyResult, VerifyOptions } from '../worker/webhooks/sign.ts'
+export { verifyWebhook, signatureHeader, DEFAULT_TOLERANCE_S } from '../shared/webhooks/sign.ts'
+export type { WebhookEvent, VerifyResult, VerifyOptions } from '../shared/webhooks/sign.ts'
 export { EVENT_TYPES }
 export { createPayClient, idempotencyKey } from './client.ts'
 export type { MerchantPaths, PayClient, PayClientOptions } from './client.ts'

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
-import { TEST_SECRETS } from './support/credentials.ts'
+import { TEST_SECRETS } from '../tools/credentials.ts'
 
 export default defineConfig({
   plugins: [

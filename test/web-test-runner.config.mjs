@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { esbuildPlugin } from '@web/dev-server-esbuild'
 import { chromeLauncher } from '@web/test-runner-chrome'
-import { CHROME_ARGS, findChrome } from './support/chrome.mjs'
-import { root, STACK_SECRETS, startStack } from './support/processes.mjs'
+import { CHROME_ARGS, findChrome } from '../tools/chrome.mjs'
+import { root, STACK_SECRETS, startStack } from '../tools/stacks.mjs'
 
 const { MERCHANT_API_KEY } = STACK_SECRETS
 const state = mkdtempSync(join(tmpdir(), 'pay-wtr-'))

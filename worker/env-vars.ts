@@ -4,11 +4,8 @@
  * callback URLs, one helper each instead of a copy per Durable Object.
  */
 
-/** A whole-number setting (`"15000"`); unset, empty or anything else is the default. */
-export function numberVar(value: string | undefined, fallback: number): number {
-  const v = value?.trim()
-  return v !== undefined && /^\d{1,15}$/.test(v) ? Number(v) : fallback
-}
+// The sandbox reads its numbers the same way: the helper is shared.
+export { numberVar } from '../shared/settings.ts'
 
 /**
  * The Worker's own URL the gateway calls back (`notifications`: the asynchronous result) or sends

@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FRAME_SCRIPTS } from '../../widget/card-frame/preload.ts'
-import { LOCALES } from '../../widget/i18n/locales.ts'
+import { FRAME_SCRIPTS } from '../../shared/frame-preload.ts'
+import { LOCALES } from '../../shared/locales.ts'
 import { framePage } from '../../worker/routes/frame-page.ts'
-import { measure } from '../support/bundle.mjs'
-import { root } from '../support/processes.mjs'
+import { measure } from '../../tools/bundle.mjs'
+import { root } from '../../tools/stacks.mjs'
 
 const KB = 1024
 const out = mkdtempSync(join(tmpdir(), 'pay-build-'))

@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadContract } from '../support/contract.ts'
-import { root } from '../support/processes.mjs'
+import { root } from '../../tools/stacks.mjs'
 
 const contract = loadContract(join(root, 'docs/openapi.json'))
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { analyze, currentSection, MANIFEST_FILE, render } from '../../docs/element-api.mjs'
-import { root } from '../support/processes.mjs'
+import { root } from '../../tools/stacks.mjs'
 
 describe('element reference in the README', () => {
   it('matches the custom-elements manifest generated from the JSDoc', () => {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { root } from '../support/processes.mjs'
+import { root } from '../../tools/stacks.mjs'
 
 const run = promisify(execFile)
 

@@ -12,11 +12,11 @@ import { describe, expect, it } from 'vitest'
 import { callingCodes, countries } from '../../widget/card-form/lists.ts'
 import { argumentNames, formatMessage, pluralArguments, pluralForms } from '../../widget/i18n/icu.ts'
 import { loadMessages } from '../../widget/i18n/index.ts'
-import { direction, LOCALES, resolveLocale } from '../../widget/i18n/locales.ts'
+import { direction, LOCALES, resolveLocale } from '../../shared/locales.ts'
 import { en } from '../../widget/i18n/messages/en.ts'
 import { MORE_KEYS } from '../../widget/i18n/parts.ts'
 import { framePage } from '../../worker/routes/frame-page.ts'
-import { root } from '../support/processes.mjs'
+import { root } from '../../tools/stacks.mjs'
 
 const dir = join(root, 'widget/i18n/messages')
 const KEYS = Object.keys(en).sort()

@@ -12,7 +12,7 @@ import { unstable_readConfig } from 'wrangler'
 import { afterAll, describe, expect, it } from 'vitest'
 import { page } from '../../worker/demo/pages.ts'
 import { VISITOR_COOKIE } from '../../worker/demo/visitor.ts'
-import { DEMO_CONFIG, offlineEnv, PRODUCT_CONFIG, root } from '../support/processes.mjs'
+import { DEMO_CONFIG, offlineEnv, PRODUCT_CONFIG, root } from '../../tools/stacks.mjs'
 
 const run = promisify(execFile)
 const out = mkdtempSync(join(tmpdir(), 'pay-deploy-'))

@@ -7,8 +7,8 @@
 import { createServer, type Server } from 'node:http'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { STACK_SECRETS } from '../support/processes.mjs'
-import { freePort } from '../support/processes.mjs'
+import { STACK_SECRETS } from '../../tools/stacks.mjs'
+import { freePort } from '../../tools/stacks.mjs'
 import { openShop, type Shop } from './shop.ts'
 
 let shop: Shop

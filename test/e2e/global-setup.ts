@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { startDemoStack } from '../support/processes.mjs'
+import { startDemoStack } from '../../tools/stacks.mjs'
 
 declare module 'vitest' {
   export interface ProvidedContext {

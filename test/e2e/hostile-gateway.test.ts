@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
-import { freePort, STACK_SECRETS, startStack } from '../support/processes.mjs'
+import { CHROME_ARGS, findChrome } from '../../tools/chrome.mjs'
+import { freePort, STACK_SECRETS, startStack } from '../../tools/stacks.mjs'
 
 /** What the stand-in puts in place of each redirect's target; changed per test. */
 let hostileUrl = 'javascript:window.__pwned=1'

@@ -8,8 +8,8 @@
 import { createServer } from 'node:http'
 import { chromium, type Browser } from 'playwright-core'
 import { inject } from 'vitest'
-import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
-import { freePort, STACK_SECRETS } from '../support/processes.mjs'
+import { CHROME_ARGS, findChrome } from '../../tools/chrome.mjs'
+import { freePort, STACK_SECRETS } from '../../tools/stacks.mjs'
 
 const ATTRIBUTES = ['session', 'client-secret', 'theme', 'locale', 'isolation'] as const
 const EVENTS = ['pay-ready', 'pay-error', 'pay-success', 'pay-change']

@@ -14,9 +14,9 @@ import { createHash, randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { Frame, FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, STACK_SECRETS } from '../support/processes.mjs'
-import { wirePayment } from '../fixtures/payment.ts'
-import { SANDBOX } from '../support/credentials.ts'
+import { freePort, STACK_SECRETS } from '../../tools/stacks.mjs'
+import { wirePayment } from '../../tools/wire-payment.ts'
+import { SANDBOX } from '../../tools/credentials.ts'
 import { chargesFor, openShop, type Shop } from './shop.ts'
 
 /** Card attempts per card in ten minutes, across sessions (the Worker's default is 5). */

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core'
 import { inject } from 'vitest'
-import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
+import { CHROME_ARGS, findChrome } from '../../tools/chrome.mjs'
 import { loadContract } from '../support/contract.ts'
-import { root, startDemoStack } from '../support/processes.mjs'
+import { root, startDemoStack } from '../../tools/stacks.mjs'
 import { SHOP_SANDBOX_VARS, SHOP_VARS } from './global-setup.ts'
 
 const CONTRACT = loadContract(join(root, 'docs/openapi.json'))

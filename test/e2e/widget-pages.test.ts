@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openMerchantPage, type MerchantPage } from './merchant-page.ts'
-import { root } from '../support/processes.mjs'
+import { root } from '../../tools/stacks.mjs'
 import { SCREENSHOTS } from './shop.ts'
 
 let m: MerchantPage

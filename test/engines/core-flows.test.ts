@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, root, startDemoStack, STACK_SECRETS } from '../support/processes.mjs'
+import { freePort, root, startDemoStack, STACK_SECRETS } from '../../tools/stacks.mjs'
 import { ENGINES, openEngine, type Mode, type Tab } from './engines.ts'
 
 const SCREENSHOTS = join(root, 'docs', 'screenshots')

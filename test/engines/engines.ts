@@ -13,8 +13,8 @@
 import { existsSync } from 'node:fs'
 import puppeteer, { type Browser as PBrowser, type ElementHandle, type Frame, type Page } from 'puppeteer-core'
 import { remote } from 'webdriverio'
-import { CHROME_ARGS, findChrome } from '../support/chrome.mjs'
-import { freePort, waitFor } from '../support/processes.mjs'
+import { CHROME_ARGS, findChrome } from '../../tools/chrome.mjs'
+import { freePort, waitFor } from '../../tools/stacks.mjs'
 import { spawnTracked, stopProcess } from '../../worker/dev/processes.mjs'
 
 export type EngineName = 'chromium' | 'firefox' | 'webkit'

@@ -4,7 +4,7 @@ import type { FieldErrorCode } from '../../shared/errors.ts'
 import { REQUEST_FIELDS } from '../../shared/fields.ts'
 import { checkFormat, type Format } from '../../shared/formats.ts'
 import { checkAmount, formatAmount, parseAmount } from '../../shared/money.ts'
-import { decodeForm, encodeForm } from '../../worker/gateway/form.ts'
+import { decodeForm, encodeForm } from '../../shared/gateway/form.ts'
 
 const TABLE: [Format, string, FieldErrorCode | null][] = [
   ['amount', '100.00', null],

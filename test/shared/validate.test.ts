@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { OPERATIONS, REQUEST_FIELDS, type RequestField } from '../../shared/fields.ts'
 import { fieldsOf, flatten, validateRequest } from '../../shared/validate.ts'
-import { wirePayment } from '../fixtures/payment.ts'
+import { wirePayment } from '../../tools/wire-payment.ts'
 
 const NOW = new Date('2026-11-22T12:00:00Z')
 

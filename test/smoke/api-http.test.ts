@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TEST_SECRETS } from '../support/credentials.ts'
-import { startStack } from '../support/processes.mjs'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
+import { startStack } from '../../tools/stacks.mjs'
 import { startReceiver, type Receiver } from '../support/receiver.ts'
-import { verifyWebhook } from '../../worker/webhooks/sign.ts'
+import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 
 let stack: { stop: () => Promise<unknown> }
 let worker: { url: string }

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TEST_SECRETS } from '../support/credentials.ts'
-import { startStack } from '../support/processes.mjs'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
+import { startStack } from '../../tools/stacks.mjs'
 import { startReceiver, type Receiver } from '../support/receiver.ts'
 
 let stack: { stop: () => Promise<unknown> }

@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { wirePayment } from '../fixtures/payment.ts'
-import { SANDBOX } from '../support/credentials.ts'
-import { offlineEnv, root, stopProcess, waitFor } from '../support/processes.mjs'
+import { wirePayment } from '../../tools/wire-payment.ts'
+import { SANDBOX } from '../../tools/credentials.ts'
+import { offlineEnv, root, stopProcess, waitFor } from '../../tools/stacks.mjs'
 
 /** `npm start`'s merchant key: the one .dev.vars gets from .dev.vars.example. */
 const DEV_MERCHANT_KEY = /^MERCHANT_API_KEY=(.*)$/m.exec(readFileSync(join(root, '.dev.vars.example'), 'utf8'))?.[1] ?? ''

@@ -8,7 +8,7 @@ import { get } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { STACK_SECRETS, startDemoStack } from '../support/processes.mjs'
+import { STACK_SECRETS, startDemoStack } from '../../tools/stacks.mjs'
 
 const state = mkdtempSync(join(tmpdir(), 'pay-demo-'))
 let stack: Awaited<ReturnType<typeof startDemoStack>>

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { offlineEnv, root } from '../support/processes.mjs'
+import { offlineEnv, root } from '../../tools/stacks.mjs'
 
 const PORTS = { demo: 28787, worker: 28790, sandbox: 28788 }
 /** `npm start`'s merchant key: the one .dev.vars gets from .dev.vars.example. */

@@ -13,7 +13,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { loadContract } from './contract.ts'
-import { root } from './processes.mjs'
+import { root } from '../../tools/stacks.mjs'
 
 interface Received {
   readonly body: string

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { startCatcher } from './catcher.ts'
-import { freePort, root, startWrangler } from './processes.mjs'
+import { freePort, root, startWrangler } from '../../tools/stacks.mjs'
 
 declare module 'vitest' {
   export interface ProvidedContext {

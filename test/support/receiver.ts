@@ -3,7 +3,7 @@
  * every body with its `Pay-Signature`, in arrival order.
  */
 import { createServer } from 'node:http'
-import { freePort } from './processes.mjs'
+import { freePort } from '../../tools/stacks.mjs'
 
 export interface Receiver {
   readonly url: string

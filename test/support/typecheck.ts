@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { root } from './processes.mjs'
+import { root } from '../../tools/stacks.mjs'
 
 export function typecheckAgainstSdk(dir: string, file: string, source: string, options: Record<string, unknown> = {}): string {
   mkdirSync(dir, { recursive: true })

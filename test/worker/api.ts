@@ -2,7 +2,7 @@
  * Driving the Worker through its public HTTP surface, as the merchant's server and the widget do.
  */
 import { env, exports } from 'cloudflare:workers'
-import { TEST_SECRETS } from '../support/credentials.ts'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { uniqueId } from './helpers.ts'
 
 export const ORIGIN = 'https://shop.example'

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { describe, expect, it } from 'vitest'
 import vectors from '../fixtures/checksum-vectors.json' with { type: 'json' }
-import { checksum, checksumInput, CHECKSUM_RULES, md5Hex, type ChecksumRule } from '../../worker/gateway/checksum.ts'
+import { checksum, checksumInput, CHECKSUM_RULES, md5Hex, type ChecksumRule } from '../../shared/gateway/checksum.ts'
 
 describe('checksums (known answers computed with node:crypto)', () => {
   it.each(vectors.vectors.map((v) => [v.rule, v.note, v] as const))('%s: %s', async (rule, _note, v) => {

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { isErrorBody } from '../../shared/errors.ts'
 import { checkAmount } from '../../shared/money.ts'
-import { TEST_SECRETS } from '../support/credentials.ts'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { call, createSession, ORIGIN, type Session } from './api.ts'
 import { uniqueId } from './helpers.ts'
 

@@ -4,11 +4,11 @@
  */
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { SANDBOX } from '../support/credentials.ts'
+import { SANDBOX } from '../../tools/credentials.ts'
 import { getAuthToken, jwtExpiry } from '../../worker/gateway/auth-token.ts'
-import { checksum } from '../../worker/gateway/checksum.ts'
-import { encodeForm } from '../../worker/gateway/form.ts'
-import { wirePayment } from '../fixtures/payment.ts'
+import { checksum } from '../../shared/gateway/checksum.ts'
+import { encodeForm } from '../../shared/gateway/form.ts'
+import { wirePayment } from '../../tools/wire-payment.ts'
 import { cardFields, catcherUrl, chargesFor, client, injectFault, notificationsFor, uniqueId } from './helpers.ts'
 
 const base = { amount: '100.00', currency: 'EUR', paymentType: 'DB' }

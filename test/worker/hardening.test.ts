@@ -7,7 +7,7 @@ import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { OPERATION_PATHS } from '../../shared/fields.ts'
 import app from '../../worker/index.ts'
-import { signatureHeader, verifyWebhook } from '../../worker/webhooks/sign.ts'
+import { signatureHeader, verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { browser, call, createSession, merchant, pay, sessionState } from './api.ts'
 import { client, uniqueId } from './helpers.ts'
 

@@ -1,6 +1,6 @@
 import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { TEST_SECRETS } from '../support/credentials.ts'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
 import app from '../../worker/index.ts'
 
 const get = (path: string, headers: Record<string, string> = {}, over: Partial<typeof env> = {}) => app.fetch(new Request(`http://worker.test${path}`, { headers }), { ...env, ...over })

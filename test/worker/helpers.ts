@@ -4,7 +4,7 @@
  */
 import { env } from 'cloudflare:test'
 import { BRAND_RULES, detectBrand } from '../../shared/card.ts'
-import { SANDBOX } from '../support/credentials.ts'
+import { SANDBOX } from '../../tools/credentials.ts'
 import { GatewayClient, type GatewayConfig } from '../../worker/gateway/client.ts'
 
 let counter = 0

@@ -4,8 +4,8 @@
  */
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { TEST_SECRETS } from '../support/credentials.ts'
-import { verifyWebhook } from '../../worker/webhooks/sign.ts'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
+import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { call, createSession, merchant, ORIGIN, pay, webhooksAbout } from './api.ts'
 import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
 

@@ -5,9 +5,9 @@
  */
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { verifyWebhook } from '../../worker/webhooks/sign.ts'
-import { checksum } from '../../worker/gateway/checksum.ts'
-import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
+import { verifyWebhook } from '../../shared/webhooks/sign.ts'
+import { checksum } from '../../shared/gateway/checksum.ts'
+import { SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
 import { browser, call, createSession, deliverNotification, merchant, notificationSentFor, pay, sessionState, webhooksAbout, type Session } from './api.ts'
 import { timePasses } from './clock.ts'
 import { cardFields, chargesFor, client, injectFault, uniqueId } from './helpers.ts'

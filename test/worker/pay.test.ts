@@ -6,8 +6,8 @@
 import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { luhnCheckDigit } from '../../shared/card.ts'
-import { TEST_SECRETS } from '../support/credentials.ts'
-import { verifyWebhook } from '../../worker/webhooks/sign.ts'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
+import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import app from '../../worker/index.ts'
 import { browser, call, cardBody, createSession, deliverNotification, eventually, merchant, notificationSentFor, ORIGIN, pay, sessionState, webhooksAbout } from './api.ts'
 import { chargesFor, injectFault, uniqueId } from './helpers.ts'
@@ -239,7 +239,7 @@ describe('notifications and merchant webhooks (R27)', () => {
 
   it('verifyWebhook rejects a tampered body, a wrong secret and an old timestamp; accepts either secret during a roll', async () => {
     const body = JSON.stringify({ id: 'evt_1', type: 't', created: 1, data: {} })
-    const { signatureHeader } = await import('../../worker/webhooks/sign.ts')
+    const { signatureHeader } = await import('../../shared/webhooks/sign.ts')
     const header = await signatureHeader('whsec_a', body)
     expect((await verifyWebhook(body, header, 'whsec_a')).ok).toBe(true)
     expect(await verifyWebhook(body.replace('evt_1', 'evt_2'), header, 'whsec_a')).toEqual({ ok: false, reason: 'bad_signature' })

@@ -4,7 +4,7 @@
  * inquiry, never re-sent. The sandbox counts what reached it (`gatewayOperationsOn`).
  */
 import { describe, expect, it } from 'vitest'
-import { EVENT_TYPES } from '../../worker/webhooks/events.ts'
+import { EVENT_TYPES } from '../../shared/webhooks/events.ts'
 import { call, webhooksAbout } from './api.ts'
 import { timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import app from '../../worker/index.ts'
-import { TEST_SECRETS } from '../support/credentials.ts'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { browser, call, createSession, merchant, ORIGIN } from './api.ts'
 import { uniqueId } from './helpers.ts'
 

@@ -6,7 +6,7 @@
 import { applyD1Migrations, env, listDurableObjectIds, runInDurableObject } from 'cloudflare:test'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { BRAND_RULES, detectBrand, luhnValid } from '../../shared/card.ts'
-import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
+import { SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
 import { seenAnswers } from './api.ts'
 
 // The search index (D1) as `npm start` has it: the migrations applied (idempotent).

@@ -5,7 +5,7 @@
  */
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { FRAME_SCRIPTS } from '../../widget/card-frame/preload.ts'
+import { FRAME_SCRIPTS } from '../../shared/frame-preload.ts'
 import { browser, call, createSession, ORIGIN, pay } from './api.ts'
 import { chargesFor } from './helpers.ts'
 

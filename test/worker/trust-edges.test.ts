@@ -5,8 +5,8 @@
  */
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { checksum } from '../../worker/gateway/checksum.ts'
-import { SANDBOX, TEST_SECRETS } from '../support/credentials.ts'
+import { checksum } from '../../shared/gateway/checksum.ts'
+import { SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
 import { browser, call, createSession, merchant, ORIGIN, pay, sessionState } from './api.ts'
 import { chargesFor, injectFault, uniqueId } from './helpers.ts'
 import { operate, paidPayment, paymentEventually } from './money.ts'

@@ -2,12 +2,12 @@
  * @module
  * Messages and formatting. English is built in; each other locale is a chunk of its own
  * (`widget/i18n/messages/<locale>.ts`), loaded only when used. A tag falls back from region to
- * language to English (`de-AT` -> `de`, `es-MX` -> `es-419`, `xx` -> `en`: see `./locales.ts`).
+ * language to English (`de-AT` -> `de`, `es-MX` -> `es-419`, `xx` -> `en`: see `shared/locales.ts`).
  * Amounts, dates and country names come from `Intl`, never from tables of our own.
  */
 import { minorUnits } from '../../shared/money.ts'
 import { formatMessage } from './icu.ts'
-import { direction, LOCALES, resolveLocale, type Locale } from './locales.ts'
+import { direction, LOCALES, resolveLocale, type Locale } from '../../shared/locales.ts'
 import { en, type MessageKey, type Messages } from './messages/en.ts'
 
 export type { Locale, MessageKey, Messages }

@@ -13,7 +13,7 @@
  * with the same Worker names would reach each other's Workers.
  */
 import { Hono } from 'hono'
-import { limitBody } from '../middleware/body-limit.ts'
+import { bodyLimit } from 'hono/body-limit'
 import type { DemoEnv } from './env.ts'
 import { demoApp } from './routes.ts'
 
@@ -23,13 +23,19 @@ const app = new Hono<{ Bindings: DemoEnv }>()
 
 /**
  * The shop's own routes read whole bodies (JSON, the webhook's raw text): they are capped before
- * anything reads them, with the product's middleware and 413 answer (SECURITY.md R24). The cap is
- * above the product's 16 KB because a webhook carries a whole session, which that much input can
- * make. Forwarded paths stream through unread; the product Worker caps them itself.
+ * anything reads them, with Hono's `bodyLimit` and the product's 413 answer (SECURITY.md R24). The
+ * cap is above the product's 16 KB because a webhook carries a whole session, which that much
+ * input can make. Forwarded paths stream through unread; the product Worker caps them itself.
  */
 const DEMO_MAX_BODY_BYTES = 64 * 1024
 
-app.use('/demo/*', limitBody(DEMO_MAX_BODY_BYTES))
+app.use(
+  '/demo/*',
+  bodyLimit({
+    maxSize: DEMO_MAX_BODY_BYTES,
+    onError: (c) => c.json({ error: { code: 'payload_too_large', message: `The request body is larger than ${DEMO_MAX_BODY_BYTES} bytes.` } }, 413),
+  }),
+)
 app.get('/demo', (c) => c.redirect('/demo/'))
 app.route('/', demoApp)
 

@@ -6,10 +6,8 @@
  * Every order is bound to the visitor's cookie: a visitor lists, reuses and charges only their own.
  */
 import { Hono } from 'hono'
-import type { components } from '../../server/api.ts'
-import { createPayClient, type PayClient } from '../../server/client.ts'
+import { createPayClient, verifyWebhook, type components, type PayClient } from '../../server/index.ts'
 import { GatewayClient } from '../gateway/client.ts'
-import { verifyWebhook } from '../webhooks/sign.ts'
 import type { DemoEnv } from './env.ts'
 import { DEMO_CSS, page, type DemoPage } from './pages.ts'
 import { DEMO_SCRIPT } from './script.ts'

@@ -6,7 +6,7 @@
  */
 import { AUTH_TOKEN_RESPONSE, INVOICE_AUTH_TOKEN_PATH, OPERATION_PATHS } from '../../shared/fields.ts'
 import { readFields } from '../../shared/read.ts'
-import { encodeForm } from './form.ts'
+import { encodeForm } from '../../shared/gateway/form.ts'
 
 /** Which token service: invoice calls have their own authToken endpoint. */
 export type TokenService = 'transaction' | 'invoice'

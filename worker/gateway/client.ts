@@ -15,8 +15,8 @@ import { readFields } from '../../shared/read.ts'
 import type { InvoiceResponse, PaymentResponse, QrResponse, RequestOf, WireRequest } from '../../shared/types.ts'
 import { validateRequest } from '../../shared/validate.ts'
 import { getAuthToken, invalidateAuthToken, type TokenService, type TokenSource } from './auth-token.ts'
-import { checksum, type ChecksumRule } from './checksum.ts'
-import { encodeForm } from './form.ts'
+import { checksum, type ChecksumRule } from '../../shared/gateway/checksum.ts'
+import { encodeForm } from '../../shared/gateway/form.ts'
 import { classifyByCode, classifyPayment, TOKEN_FAILURE_CODES, type Outcome, type PaymentOutcome, type UnknownReason, type UnsentReason } from './outcome.ts'
 
 export interface GatewayConfig {

@@ -3,8 +3,8 @@
  * The card frame's HTML (served by `worker/routes/frame.ts` at `/frame/{id}`), apart from the
  * route so the size budget can measure exactly what is served.
  */
-import { FRAME_SCRIPTS, LOCALE_CHUNKS } from '../../widget/card-frame/preload.ts'
-import { direction, resolveLocale } from '../../widget/i18n/locales.ts'
+import { FRAME_SCRIPTS, LOCALE_CHUNKS } from '../../shared/frame-preload.ts'
+import { direction, resolveLocale } from '../../shared/locales.ts'
 
 /**
  * One page for every id: it holds nothing of the session (no origins, no amount), so its body says

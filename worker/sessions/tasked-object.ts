@@ -24,8 +24,8 @@ import type { Env } from '../env.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
 import { JOB_HANDLERS, jobPlace, type Job } from '../outbox/jobs.ts'
-import type { EventType } from '../webhooks/events.ts'
-import { signatureHeader, type WebhookEvent } from '../webhooks/sign.ts'
+import type { EventType } from '../../shared/webhooks/events.ts'
+import { signatureHeader, type WebhookEvent } from '../../shared/webhooks/sign.ts'
 import { numberVar } from '../env-vars.ts'
 
 type Tasks = Record<string, number>

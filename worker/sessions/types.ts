@@ -6,7 +6,7 @@
 import type { CardBrand } from '../../shared/card.ts'
 import type { CheckoutView, InvoiceDetails, PayResult } from '../../shared/checkout.ts'
 import type { Redirect } from '../../shared/types.ts'
-import type { EventType } from '../webhooks/events.ts'
+import type { EventType } from '../../shared/webhooks/events.ts'
 import type { Metadata } from './metadata.ts'
 
 // The browser's view and a pay answer are shared with the widget (`shared/checkout.ts`).

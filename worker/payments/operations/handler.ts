@@ -12,7 +12,7 @@ import type * as v from 'valibot'
 import { fitsMinorUnits, formatAmount } from '../../../shared/money.ts'
 import type { GatewayClient } from '../../gateway/client.ts'
 import type { PaymentOutcome } from '../../gateway/outcome.ts'
-import type { EventType } from '../../webhooks/events.ts'
+import type { EventType } from '../../../shared/webhooks/events.ts'
 import type { MoneyOperation, OperationKind, PaymentRecord } from '../types.ts'
 
 /** A request the payment's state or amounts do not allow; the route turns the code into a status. */

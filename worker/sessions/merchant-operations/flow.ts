@@ -9,7 +9,7 @@ import type { Notification } from '../../../shared/types.ts'
 import type { GatewayClient } from '../../gateway/client.ts'
 import type { Settlement } from '../../gateway/outcome.ts'
 import type { Job } from '../../outbox/jobs.ts'
-import type { EventType } from '../../webhooks/events.ts'
+import type { EventType } from '../../../shared/webhooks/events.ts'
 import type { RegistrationRefusal } from '../../registrations/guard.ts'
 import type { Reply } from '../reply.ts'
 

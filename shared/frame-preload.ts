@@ -7,7 +7,7 @@
  * them in parallel instead of one after the other; the build (vite.config.ts)
  * fails when this list no longer matches what the frame loads, so it cannot go stale.
  */
-import { LOCALES } from '../i18n/locales.ts'
+import { LOCALES } from './locales.ts'
 
 export const FRAME_SCRIPTS: readonly string[] = ['/widget/pay-checkout.js', '/widget/chunks/frame-page.js', '/widget/chunks/pay-checkout-inline.js']
 

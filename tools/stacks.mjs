@@ -1,10 +1,10 @@
-// The test side of the process helpers (worker/dev/processes.mjs): stacks started with the test
-// secrets. Tests and benchmarks import both from here.
+// Stacks for tests and benchmarks: the process helpers of `npm start` (worker/dev/processes.mjs)
+// with the test secrets. Tests and benchmarks import both from here.
 import { join } from 'node:path'
-import { freePort, PRODUCT_CONFIG, SANDBOX_CONFIG, startDemoStack as startDemoChain, startWrangler } from '../../worker/dev/processes.mjs'
+import { freePort, PRODUCT_CONFIG, SANDBOX_CONFIG, startDemoStack as startDemoChain, startWrangler } from '../worker/dev/processes.mjs'
 import { TEST_SECRETS as STACK_SECRETS } from './credentials.ts'
 
-export { offlineEnv, freePort, waitFor, startWrangler, stopProcess, root, SANDBOX_CONFIG, PRODUCT_CONFIG, DEMO_CONFIG } from '../../worker/dev/processes.mjs'
+export { offlineEnv, freePort, waitFor, startWrangler, stopProcess, root, SANDBOX_CONFIG, PRODUCT_CONFIG, DEMO_CONFIG } from '../worker/dev/processes.mjs'
 
 /** The Worker's secrets in tests (sandbox values plus test-only merchant and webhook keys). */
 export { TEST_SECRETS as STACK_SECRETS } from './credentials.ts'

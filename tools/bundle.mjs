@@ -6,20 +6,20 @@
 // - inlineFlow: everything `isolation="inline"` downloads for the card flow (the entry, the inline
 //   checkout it imports on first use, their static imports, and the lists the card form loads
 //   just after its first render).
-// - frameDocument: the card frame's HTML, every script it preloads (widget/card-frame/preload.ts)
+// - frameDocument: the card frame's HTML, every script it preloads (shared/frame-preload.ts)
 //   and the lists its card form loads just after its first render.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
-/** Static imports of a built ES module: `import"./x.js"`, `import{a}from"./x.js"`, `export*from"./x.js"`. */
+/** Static imports of a built ES module: `import"../test/support/x.js"`, `import{a}from"../test/support/x.js"`, `export*from"../test/support/x.js"`. */
 function staticImports(code) {
   const out = new Set()
   for (const m of code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?["'](\.[^"']+)["']/g)) out.add(m[1])
   return [...out]
 }
 
-/** Dynamic imports: `import("./x.js")`, with any quote. */
+/** Dynamic imports: `import("../test/support/x.js")`, with any quote. */
 function dynamicImports(code) {
   return [...new Set([...code.matchAll(/import\(\s*["'`](\.[^"'`]+)["'`]\s*\)/g)].map((m) => m[1]))]
 }

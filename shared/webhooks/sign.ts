@@ -6,7 +6,7 @@
  * and browsers (WebCrypto only: the global one, or on Node 18, where it is not global without a
  * flag, `node:crypto`'s `webcrypto`).
  */
-import { hmacSha256Hex } from '../../shared/hex.ts'
+import { hmacSha256Hex } from '../hex.ts'
 
 /**
  * Any signed event, as `verifyWebhook` answers it: its `type` may be one this code does not know yet

@@ -2,7 +2,7 @@
  * @module
  * The gateway's wire format: `application/x-www-form-urlencoded`, dotted names literal.
  */
-import type { WireRequest } from '../../shared/types.ts'
+import type { WireRequest } from '../types.ts'
 
 export function encodeForm(fields: WireRequest): string {
   return new URLSearchParams(Object.entries(fields)).toString()

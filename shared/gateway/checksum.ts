@@ -7,8 +7,8 @@
  * `|` would shift the boundaries (a forged `merchantTransactionId` of `a|9.99` could stand for
  * another amount), so building refuses it rather than signing it.
  */
-import { toHex } from '../../shared/hex.ts'
-import { err, ok, type Result } from '../../shared/result.ts'
+import { toHex } from '../hex.ts'
+import { err, ok, type Result } from '../result.ts'
 
 /** Which values go into each checksum, in order (spec table + facts sheet). */
 export const CHECKSUM_RULES = {

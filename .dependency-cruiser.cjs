@@ -1,0 +1,98 @@
+// Which way imports may go (`npm test` runs these rules: test/build/import-rules.test.ts).
+//
+//   shared/   what more than one side needs: imports nothing of the repository
+//   widget/   the browser's element: shared/ only
+//   server/   the published SDK: shared/ only
+//   worker/   the product Worker: shared/ (never widget/, server/, the sandbox or the demo)
+//   worker/sandbox/  the sandbox gateway, a Worker of its own: shared/ only
+//   worker/demo/     the demo shop, a Worker of its own: the SDK (server/) and shared/
+//   tools/    what tests and benchmarks share; bench/ and test/ may import anything but each other
+//             (bench/ never test/)
+//
+// A type-only import counts as much as any other: it ties the two sides' code together all the same.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'shared-is-a-leaf',
+      comment: 'shared/ is what the widget, the Worker, the SDK and the sandbox all use: it depends on none of them.',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { path: '^(widget|worker|server|tools|test|bench|scripts)/' },
+    },
+    {
+      name: 'widget-only-shared',
+      comment: 'The element runs in shoppers\' browsers: nothing of the Worker, the SDK or the tests may reach its bundles.',
+      severity: 'error',
+      from: { path: '^widget/' },
+      to: { path: '^(worker|server|tools|test|bench|scripts)/' },
+    },
+    {
+      name: 'sdk-only-shared',
+      comment: 'pay-checkout/server ships to merchants: it may not pull in the Worker (what both need lives in shared/).',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^(worker|widget|tools|test|bench|scripts)/' },
+    },
+    {
+      name: 'worker-not-widget-or-sdk',
+      comment: 'The product Worker serves the widget\'s built files, never its sources; the SDK is its client, not its code.',
+      severity: 'error',
+      from: { path: '^worker/', pathNot: '^worker/demo/' },
+      to: { path: '^(widget|server|tools|test|bench)/' },
+    },
+    {
+      name: 'product-not-sandbox-or-demo',
+      comment: 'The sandbox and the demo are Workers of their own that production never deploys.',
+      severity: 'error',
+      from: { path: '^worker/', pathNot: '^worker/(sandbox|demo)/' },
+      to: { path: '^worker/(sandbox|demo)/' },
+    },
+    {
+      name: 'sandbox-only-shared',
+      comment: 'The sandbox stands in for the gateway: it checks what the Worker sends with shared/ code, not with the Worker\'s own.',
+      severity: 'error',
+      from: { path: '^worker/sandbox/' },
+      to: { path: '^(worker/(?!sandbox/)|widget/|server/|tools/|test/|bench/)' },
+    },
+    {
+      name: 'demo-through-the-sdk',
+      comment:
+        'The demo is a merchant\'s site and server: it uses the product through the SDK. The one exception, the gateway ' +
+        'client it plays the gateway\'s dashboard with (it creates an already expired invoice on the sandbox), goes when ' +
+        'the demo becomes a folder of its own.',
+      severity: 'error',
+      from: { path: '^worker/demo/' },
+      to: { path: '^(worker/(?!demo/)|widget/|tools/|test/|bench/)', pathNot: '^worker/gateway/client[.]ts$' },
+    },
+    {
+      name: 'tools-not-tests',
+      comment: 'tools/ is what tests and benchmarks share: it may not reach into either.',
+      severity: 'error',
+      from: { path: '^tools/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'bench-not-test',
+      comment: 'Benchmarks share helpers with the tests through tools/, not by importing test code.',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'An import the cruiser cannot resolve would pass every rule unseen.',
+      severity: 'error',
+      from: { pathNot: '^node_modules/' },
+      to: { couldNotResolve: true, pathNot: '^(cloudflare:|virtual:)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|[.]wrangler)/' },
+    // Type-only imports too (they are erased before bundling, but they are still a dependency).
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+}

@@ -1,0 +1,47 @@
+// Which way imports may go (.dependency-cruiser.cjs): the published SDK and the widget use only
+// shared/, the product Worker never the widget, the SDK, the sandbox or the demo, the sandbox only
+// shared/, the demo the product through the SDK, benchmarks never test code. dependency-cruiser
+// reads every import, type-only ones too, and `npm test` fails on one that goes the wrong way.
+import { execFile } from 'node:child_process'
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { root } from '../../tools/stacks.mjs'
+
+const run = promisify(execFile)
+const FOLDERS = ['widget', 'worker', 'shared', 'server', 'tools', 'bench', 'scripts']
+
+interface Violation {
+  from: string
+  to: string
+  rule: { name: string; severity: string }
+}
+
+/** dependency-cruiser over the repository's code with its rules: what breaks them, and how much it read. */
+async function cruise(): Promise<{ errors: Violation[]; modules: number }> {
+  const bin = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs')
+  const { stdout } = await run(process.execPath, [bin, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...FOLDERS], { cwd: root, maxBuffer: 64 << 20 })
+  const report = JSON.parse(stdout) as { summary: { violations: Violation[]; totalCruised: number } }
+  return { errors: report.summary.violations.filter((v) => v.rule.severity === 'error'), modules: report.summary.totalCruised }
+}
+
+describe('import directions', () => {
+  it('every import in the repository goes the way the rules allow', async () => {
+    const { errors, modules } = await cruise()
+    expect(errors.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([])
+    // It did read the code: the repository has some two hundred modules.
+    expect(modules).toBeGreaterThan(150)
+  }, 60_000)
+
+  it('a wrong-way import fails: the SDK importing a type from the Worker', async () => {
+    const probe = join(root, 'server', `wrong-way-probe-${process.pid}.ts`)
+    writeFileSync(probe, "import type { Env } from '../worker/env.ts'\nexport type Probe = Env\n")
+    try {
+      const { errors } = await cruise()
+      expect(errors).toContainEqual(expect.objectContaining({ from: `server/wrong-way-probe-${process.pid}.ts`, to: 'worker/env.ts', rule: expect.objectContaining({ name: 'sdk-only-shared', severity: 'error' }) }))
+    } finally {
+      rmSync(probe, { force: true })
+    }
+  }, 60_000)
+})
