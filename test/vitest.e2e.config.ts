@@ -1,12 +1,13 @@
 // End-to-end tests: playwright-core drives Debian's Chromium through the demo shop, against the
-// Worker and the sandbox gateway run with `wrangler dev`.
+// Worker and the sandbox gateway run with `wrangler dev`; then the core flows in Firefox and
+// WebKit (test/engines/), on the same demo stack (one stack start fewer than a run of their own).
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    include: ['test/e2e/**/*.test.ts'],
+    include: ['test/e2e/**/*.test.ts', 'test/engines/**/*.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
     environment: 'node',
     testTimeout: 60_000,

@@ -1,6 +1,8 @@
 // The core flows in every engine: Chromium and Firefox ESR through puppeteer-core, WebKitGTK through
 // webdriverio and WebKitWebDriver (all Debian's packages), against the demo stack run with
-// `wrangler dev`. One engine at a time: the tests of a file run in order, and files one after another.
+// `wrangler dev` (the end-to-end tests' global setup). One engine at a time: the tests of a file
+// run in order, and files one after another. `npm test` runs them within `test:e2e`; this config
+// runs them alone (`npm run test:engines`).
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
@@ -8,6 +10,7 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/engines/**/*.test.ts'],
+    globalSetup: ['test/e2e/global-setup.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 180_000,

@@ -160,7 +160,7 @@ describe.each(['inline', 'frame'] as const)('a gateway that answers 3-D Secure w
       // ... and the Worker logged why it would not pass it on.
       await expect.poll(() => workerLog.split('\n').some((l) => l.includes('unsafe_redirect') && l.includes(s.id)), { timeout: 10_000 }).toBe(true)
       // Watch a while longer: the widget polls and the Worker inquires (through the stand-in too).
-      await page.waitForTimeout(3_000)
+      await page.waitForTimeout(2_000)
       expect(page.url()).toBe(address)
       expect(navigations).toBe(0)
       expect(await pwned(page)).toBeUndefined()

@@ -6,14 +6,13 @@
  * QR wallet, the invoice, the method picker and a right-to-left locale, through the demo shop (and,
  * for the locale, a merchant's own page on another origin loading the element). Each flow checks
  * what the shop sees: the demo page's result and the session's status on the merchant side.
- * One engine at a time (two cores), one tab per engine, one demo stack for the file.
+ * One engine at a time (two cores), one tab per engine, the end-to-end tests' demo stack.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, root, startDemoStack, STACK_SECRETS } from '../../tools/stacks.mjs'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { freePort, root, STACK_SECRETS } from '../../tools/stacks.mjs'
 import { ENGINES, openEngine, type Mode, type Tab } from './engines.ts'
 
 const SCREENSHOTS = join(root, 'docs', 'screenshots')
@@ -39,20 +38,13 @@ const INVOICE = {
 }
 const radio = (method: string) => `pay-checkout >>> [role=radio][data-method=${method}]`
 
-let state = ''
-let stack: Awaited<ReturnType<typeof startDemoStack>> | undefined
-let shop = ''
+// The end-to-end tests' demo stack (test/e2e/global-setup.ts), shared with their files: each tab
+// is a visitor of its own, so no file sees another's orders.
+const shop = inject('shopStack').demo
 let merchant: Server | undefined
 let merchantOrigin = ''
 
 beforeAll(async () => {
-  state = mkdtempSync(join(tmpdir(), 'pay-engines-'))
-  stack = await startDemoStack({
-    stateDir: state,
-    vars: { GATEWAY_TIMEOUT_MS: '2000', INQUIRY_BASE_MS: '500', WEBHOOK_RETRY_BASE_MS: '300', CARD_VELOCITY_LIMIT: '1000' },
-    sandboxVars: { SANDBOX_PENDING_DELAY_MS: '1000' },
-  })
-  shop = stack.demo.url
   // A merchant's own page on another origin, loading the element from the Worker's (the demo
   // origin serves the product Worker at every path outside /demo/), attributes from its query.
   const port = await freePort()
@@ -66,10 +58,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => merchant?.listen(port, '127.0.0.1', r))
 })
 
-afterAll(async () => {
+afterAll(() => {
   merchant?.close()
-  await stack?.stop()
-  if (state) rmSync(state, { recursive: true, force: true })
 })
 
 interface Session {

@@ -147,13 +147,6 @@ describe('npm start stopped at any moment leaves no process and no port behind',
     await expectNothingLeft(tree)
   })
 
-  it('SIGTERM to its group as soon as the first of the three answers (they start together)', async () => {
-    const { npm, tree } = startNpm()
-    await until('one of the three to answer', async () => (await Promise.all([sandboxUp(), workerUp(), demoUp()])).includes(true))
-    process.kill(-npm.pid!, 'SIGTERM')
-    await expectNothingLeft(tree)
-  })
-
   it('SIGTERM to its group right when /demo/ first answers', async () => {
     const { npm, tree } = startNpm()
     await until('/demo/ to answer', demoUp)
