@@ -206,7 +206,8 @@ export async function applyD1Migrations({ config, persistTo }) {
   const digest = await migrationsDigest(config)
   if ((await readFile(marker, 'utf8').catch(() => '')) === digest) return
   if (existsSync(d1)) await runD1Migrations({ config, persistTo })
-  else await cp(join(await migratedTemplate(config, digest), 'v3', 'd1'), d1, { recursive: true })
+  // Never over a file: a database the Worker had already opened would be corrupted, not replaced.
+  else await cp(join(await migratedTemplate(config, digest), 'v3', 'd1'), d1, { recursive: true, force: false, errorOnExist: true })
   await writeFile(marker, digest)
 }
 
