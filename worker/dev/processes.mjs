@@ -162,10 +162,14 @@ export async function waitFor(url, timeoutMs = 60_000, child) {
  * `vars` become `--var NAME:value` overrides; `extraArgs` are passed through.
  */
 export async function startWrangler({ config, port, persistTo, vars = {}, extraArgs = [], quiet = true, label = 'wrangler' }) {
-  // The product Worker's search index (D1) needs its tables before the first request, not before
-  // the Worker starts: the local database is opened on its first query, so the migrations run
-  // while the Worker starts, and the Worker counts as started when both are done.
-  const migrated = config === PRODUCT_CONFIG ? applyD1Migrations({ config, persistTo }) : Promise.resolve()
+  // The product Worker's search index (D1) needs its tables before the first request. A state
+  // directory without a database gets its migrated copy before workerd starts (workerd creates the
+  // D1 folder as it starts: a copy then would meet it). An existing database is migrated while the
+  // Worker starts (SQLite shares the file between the two processes), and the Worker counts as
+  // started when both are done.
+  const product = config === PRODUCT_CONFIG
+  if (product && !existsSync(join(persistTo, 'v3', 'd1'))) await applyD1Migrations({ config, persistTo })
+  const migrated = product ? applyD1Migrations({ config, persistTo }) : Promise.resolve()
   migrated.catch(() => undefined) // awaited below; until then a failure must not go unhandled
   const args = [
     wranglerBin, 'dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port),
@@ -205,10 +209,24 @@ export async function applyD1Migrations({ config, persistTo }) {
   const marker = join(d1, '.pay-checkout-migrations')
   const digest = await migrationsDigest(config)
   if ((await readFile(marker, 'utf8').catch(() => '')) === digest) return
-  if (existsSync(d1)) await runD1Migrations({ config, persistTo })
-  // Never over a file: a database the Worker had already opened would be corrupted, not replaced.
-  else await cp(join(await migratedTemplate(config, digest), 'v3', 'd1'), d1, { recursive: true, force: false, errorOnExist: true })
-  await writeFile(marker, digest)
+  if (existsSync(d1)) {
+    await runD1Migrations({ config, persistTo })
+    await writeFile(marker, digest)
+    return
+  }
+  // Copied beside and renamed into place: a start stopped halfway (Ctrl+C in its first second)
+  // leaves no half-copied database behind, and a database folder made meanwhile is never
+  // overwritten (the rename fails instead).
+  const template = await migratedTemplate(config, digest)
+  await mkdir(dirname(d1), { recursive: true })
+  const copying = await mkdtemp(`${d1}.copying-`)
+  try {
+    await cp(join(template, 'v3', 'd1'), copying, { recursive: true })
+    await writeFile(join(copying, '.pay-checkout-migrations'), digest)
+    await rename(copying, d1)
+  } finally {
+    await rm(copying, { recursive: true, force: true })
+  }
 }
 
 const templates = new Map()
