@@ -107,38 +107,6 @@ export function validateRequest(
 }
 
 /**
- * Validates a subset of fields by logical name, for the parts of a request a caller owns (the
- * shopper fields of a browser body, the session fields of a merchant's request). Missing required
- * fields are reported only when `requireFor` names the operation whose rules apply.
- */
-export function validateFields(
-  names: readonly RequestFieldName[],
-  input: Readonly<Record<string, unknown>>,
-  options: ValidateOptions & { requireFor?: Operation } = {},
-): Result<Record<string, string>, FieldError[]> {
-  const errors: FieldError[] = []
-  const values: Record<string, string> = {}
-  for (const name of names) {
-    const field: RequestField = REQUEST_FIELDS[name]
-    const raw = input[field.wire]
-    if (raw === undefined || raw === null || raw === '') {
-      if (options.requireFor && field.use[options.requireFor] === 'R') errors.push({ field: field.wire, code: 'required' })
-      continue
-    }
-    if (typeof raw !== 'string') {
-      errors.push({ field: field.wire, code: 'format' })
-      continue
-    }
-    const value = normalize(field, raw)
-    const code = checkFormat(field.format, value, { amountBounds: options.amountBounds, values: field.values })
-    if (code) errors.push({ field: field.wire, code })
-    else values[field.wire] = value
-  }
-  errors.push(...crossFieldErrors(values, options.now ?? new Date()))
-  return errors.length > 0 ? err(errors) : ok(values)
-}
-
-/**
  * Flattens nested JSON (`{ card: { number } }`) into wire names (`card.number`). Arrays are kept
  * as values. The result has no prototype: a key named `__proto__` cannot reach one.
  */
