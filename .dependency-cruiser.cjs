@@ -1,7 +1,7 @@
 // Which way imports may go (`npm test` runs these rules: test/build/import-rules.test.ts).
 //
 //   shared/   what more than one side needs: imports nothing of the repository
-//   widget/   the browser's element: shared/ only
+//   widget/   the browser's element: shared/ only (not its gateway or webhook code)
 //   server/   the published SDK: shared/ only
 //   worker/   the product Worker: shared/ (never widget/, server/, the sandbox or the demo)
 //   worker/sandbox/  the sandbox gateway, a Worker of its own: shared/ only
@@ -26,6 +26,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^widget/' },
       to: { path: '^(worker|server|tools|test|bench|scripts)/' },
+    },
+    {
+      name: 'widget-not-gateway-code',
+      comment: 'The gateway checksum (MD5, which browsers lack) and the webhook signing are the Worker\'s and the SDK\'s: no shopper bundle carries them.',
+      severity: 'error',
+      from: { path: '^widget/' },
+      to: { path: '^shared/(gateway|webhooks)/' },
     },
     {
       name: 'sdk-only-shared',
