@@ -3,9 +3,9 @@
 import { existsSync } from 'node:fs'
 
 // Chromium's headless shell first (Debian: chromium-headless-shell, built from the same Chromium
-// as the browser; the headless build Playwright and Puppeteer use by default): it paints without
-// the full browser's compositor and window machinery, and the e2e demo file took 88 CPU-s in it
-// against 167 in `chromium --headless` on 2 cores.
+// as the browser; what Playwright runs headless tests in by default): it paints without the full
+// browser's compositor and window machinery, and the e2e demo file took 88 CPU-s in it against 167
+// in `chromium --headless` on 2 cores.
 const SHELLS = ['/usr/bin/chromium-headless-shell']
 const CANDIDATES = [
   '/usr/bin/chromium',
