@@ -1,6 +1,7 @@
 // End-to-end tests: playwright-core drives Debian's Chromium through the demo shop, against the
-// Worker and the sandbox gateway run with `wrangler dev`; then the core flows in Firefox and
-// WebKit (test/engines/), on the same demo stack (one stack start fewer than a run of their own).
+// Worker and the sandbox gateway run with `wrangler dev`; the core flows in Firefox and WebKit
+// (test/engines/) run in the same run, on the same demo stack (one stack start fewer than a run of
+// their own).
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
