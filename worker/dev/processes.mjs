@@ -168,8 +168,9 @@ export async function startWrangler({ config, port, persistTo, vars = {}, extraA
   // Worker starts (SQLite shares the file between the two processes), and the Worker counts as
   // started when both are done.
   const product = config === PRODUCT_CONFIG
-  if (product && !existsSync(join(persistTo, 'v3', 'd1'))) await applyD1Migrations({ config, persistTo })
-  const migrated = product ? applyD1Migrations({ config, persistTo }) : Promise.resolve()
+  const fresh = product && !existsSync(join(persistTo, 'v3', 'd1'))
+  if (fresh) await applyD1Migrations({ config, persistTo })
+  const migrated = product && !fresh ? applyD1Migrations({ config, persistTo }) : Promise.resolve()
   migrated.catch(() => undefined) // awaited below; until then a failure must not go unhandled
   const args = [
     wranglerBin, 'dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port),
@@ -204,9 +205,12 @@ export async function startWrangler({ config, port, persistTo, vars = {}, extraA
  * migrations (its marker file says so: `npm start`'s state) is left as it is. Any other database
  * gets the migrations it lacks, nothing else.
  */
+/** In a state's D1 folder: the digest of the migrations it was migrated with (migrationsDigest). */
+const MIGRATED_MARKER = '.pay-checkout-migrations'
+
 export async function applyD1Migrations({ config, persistTo }) {
   const d1 = join(persistTo, 'v3', 'd1')
-  const marker = join(d1, '.pay-checkout-migrations')
+  const marker = join(d1, MIGRATED_MARKER)
   const digest = await migrationsDigest(config)
   if ((await readFile(marker, 'utf8').catch(() => '')) === digest) return
   if (existsSync(d1)) {
@@ -222,7 +226,7 @@ export async function applyD1Migrations({ config, persistTo }) {
   const copying = await mkdtemp(`${d1}.copying-`)
   try {
     await cp(join(template, 'v3', 'd1'), copying, { recursive: true })
-    await writeFile(join(copying, '.pay-checkout-migrations'), digest)
+    await writeFile(join(copying, MIGRATED_MARKER), digest)
     await rename(copying, d1)
   } finally {
     await rm(copying, { recursive: true, force: true })
