@@ -48,10 +48,15 @@ function watchTree(rootPid: number) {
       for (const [pid, p] of table) {
         if (!known.has(pid) && known.has(p.ppid)) {
           known.add(pid)
-          seen.set(pid, p.cmd)
           grew = true
         }
       }
+    }
+    // A child seen between its fork and its exec still shows its parent's command line: the
+    // command is read again on every look, so it names what the process runs now.
+    for (const pid of known) {
+      const p = table.get(pid)
+      if (pid !== rootPid && p && p.state !== 'Z') seen.set(pid, p.cmd)
     }
   }
   look()
@@ -78,16 +83,17 @@ function portFree(port: number): Promise<boolean> {
 
 const answers = async (url: string) => {
   try {
-    return (await fetch(url)).ok
+    // A port that accepts and holds the request (a server half started) counts as not answering.
+    return (await fetch(url, { signal: AbortSignal.timeout(3_000) })).ok
   } catch {
     return false
   }
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 120_000) {
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`)
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what} (processes seen: ${[...(tree?.seen.values() ?? [])].map((c) => c.slice(0, 100)).join(' | ')})`)
     await new Promise((r) => setTimeout(r, 25))
   }
 }
@@ -156,10 +162,10 @@ describe('npm start stopped at any moment leaves no process and no port behind',
 
   it('npm start -- --port N --worker-port N --sandbox-port N serves the demo, the Worker and the sandbox on those ports; SIGINT to its group (Ctrl+C) then stops it', async () => {
     const { npm, tree } = startNpm()
-    await until('/demo/ to answer', demoUp)
+    // npm start says it is ready once all three answer; /demo/ alone may answer before the Worker.
+    await until('/demo/ and the Worker to answer', async () => (await demoUp()) && (await workerUp()))
     const health = await fetch(`http://127.0.0.1:${PORTS.demo}/healthz`, { headers: { Authorization: `Bearer ${DEV_MERCHANT_KEY}` } })
     expect(await health.json()).toEqual({ ok: true, gateway: `http://127.0.0.1:${PORTS.sandbox}` })
-    expect(await workerUp()).toBe(true)
     await new Promise((r) => setTimeout(r, 2_000))
     process.kill(-npm.pid!, 'SIGINT')
     await expectNothingLeft(tree)
