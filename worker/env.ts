@@ -60,9 +60,9 @@ export interface Env {
   TURNSTILE_SECRET?: string
 
   // Durable Objects
-  SESSIONS: DurableObjectNamespace<import('./sessions/checkout-session.ts').CheckoutSession>
+  SESSIONS: DurableObjectNamespace<import('./checkout/checkout-session.ts').CheckoutSession>
   OPERATIONS: DurableObjectNamespace<import('./sessions/merchant-operation.ts').MerchantOperation>
-  VELOCITY: DurableObjectNamespace<import('./sessions/card-velocity.ts').CardVelocity>
+  VELOCITY: DurableObjectNamespace<import('./guards/card-velocity.ts').CardVelocity>
   /** One per gateway paymentId: captures, voids, refunds (worker/payments/). */
   PAYMENTS: DurableObjectNamespace<import('./payments/payment-object.ts').PaymentObject>
   /** One per registrationId: its deletion at the gateway (worker/registrations/). */
@@ -78,7 +78,7 @@ export interface Env {
   /** Merchant routes (/v1/sessions, /v1/payments, /v1/invoices), per merchant key. */
   RATE_LIMIT_MERCHANT?: RateLimit
   /** The decline-rate breaker, one per deployment (SECURITY.md R12). */
-  BREAKER: DurableObjectNamespace<import('./sessions/decline-breaker.ts').DeclineBreaker>
+  BREAKER: DurableObjectNamespace<import('./guards/decline-breaker.ts').DeclineBreaker>
   /** Unique order references and session-creation idempotency keys. */
-  ORDERS: DurableObjectNamespace<import('./sessions/order-registry.ts').OrderRegistry>
+  ORDERS: DurableObjectNamespace<import('./guards/order-registry.ts').OrderRegistry>
 }

@@ -24,13 +24,13 @@ import { paymentSearch, sessionSearch } from './routes/search.ts'
 import { sessions } from './routes/sessions.ts'
 import { sweep } from './retention/sweep.ts'
 
-export { CardVelocity } from './sessions/card-velocity.ts'
-export { CheckoutSession } from './sessions/checkout-session.ts'
+export { CardVelocity } from './guards/card-velocity.ts'
+export { CheckoutSession } from './checkout/checkout-session.ts'
 export { MerchantOperation } from './sessions/merchant-operation.ts'
-export { OrderRegistry } from './sessions/order-registry.ts'
+export { OrderRegistry } from './guards/order-registry.ts'
 export { PaymentObject } from './payments/payment-object.ts'
 export { RegistrationObject } from './registrations/registration-object.ts'
-export { DeclineBreaker } from './sessions/decline-breaker.ts'
+export { DeclineBreaker } from './guards/decline-breaker.ts'
 
 const app = new Hono<{ Bindings: Env }>()
 

@@ -10,7 +10,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../env.ts'
 import { errorResponse } from '../errors.ts'
 import { originRefused } from '../sessions/access.ts'
-import type { CheckoutSession } from '../sessions/checkout-session.ts'
+import type { CheckoutSession } from '../checkout/checkout-session.ts'
 import type { CheckoutView } from '../sessions/types.ts'
 
 export interface BrowserAccessVariables {

@@ -8,7 +8,7 @@ import type { FieldError } from '../../shared/errors.ts'
 import type { Env } from '../env.ts'
 import { statusOf } from '../errors.ts'
 import type { MerchantOperation } from '../sessions/merchant-operation.ts'
-import type { OrderRegistry } from '../sessions/order-registry.ts'
+import type { OrderRegistry } from '../guards/order-registry.ts'
 import type { Reply } from '../sessions/reply.ts'
 
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,64}$/

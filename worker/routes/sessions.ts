@@ -11,7 +11,7 @@ import { fingerprintOf, newClientSecret, newSessionId, sha256Hex } from '../ids.
 import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
-import { seal, unseal } from '../sessions/order-registry.ts'
+import { seal, unseal } from '../guards/order-registry.ts'
 import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { sessionBody } from '../schemas/sessions.ts'

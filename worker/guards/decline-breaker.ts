@@ -12,7 +12,7 @@
  */
 import type { Env } from '../env.ts'
 import { sha256Hex } from '../ids.ts'
-import { TaskedObject } from './tasked-object.ts'
+import { TaskedObject } from '../sessions/tasked-object.ts'
 
 const MINUTE_MS = 60_000
 const WINDOW_MINUTES = 10

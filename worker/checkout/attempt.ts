@@ -1,0 +1,195 @@
+/**
+ * @module
+ * An attempt's life, the same for every way to pay: the checks it passes (the money rule across
+ * methods, the gate), its Idempotency-Key, its start (`processing` and the key on disk before the
+ * gateway call), and what the gateway's answer makes of the session.
+ */
+import { brandFromGateway } from '../../shared/card.ts'
+import type { PaymentResponse } from '../../shared/types.ts'
+import type { Outcome, PaymentOutcome } from '../gateway/outcome.ts'
+import { breakerStub } from '../guards/decline-breaker.ts'
+import { numberVar } from '../env-vars.ts'
+import { log } from '../log.ts'
+import { checkKey, keyRefusal } from '../sessions/idempotency.ts'
+import { fail, type Reply } from '../sessions/reply.ts'
+import { attemptsRemaining, isInFlight, methodUnderWay, type Attempt, type Flow, type PayResult, type SessionRecord, type Status } from '../sessions/types.ts'
+import { afterNoCharge, answer, type SessionCore } from './core.ts'
+import { becomeUnknown, inquiryDelay } from './inquiry.ts'
+import { METHODS } from './methods/table.ts'
+
+interface IdemEntry {
+  readonly fingerprint: string
+  /** The attempt the key started (its `n`): a provisional answer replays as that attempt is now. */
+  readonly attempt?: number
+  reply?: Reply
+}
+
+/** What a replay says of an attempt whose first answer was provisional, by how the attempt stands now. */
+const REPLAYED_AS: Partial<Record<Attempt['status'], PayResult['status']>> = {
+  succeeded: 'succeeded',
+  declined: 'declined',
+  pending: 'pending',
+  action_required: 'action_required',
+  unknown: 'unknown',
+  processing: 'unknown',
+  // The gateway never saw it, or refused it: nothing was taken.
+  not_found: 'failed',
+  refused: 'failed',
+}
+
+/**
+ * The money rule across methods: once one method has a payment in flight or done (or an invoice
+ * issued), every other method is refused, naming the one under way.
+ */
+export function otherMethod(s: SessionRecord, method: Flow): Reply | undefined {
+  const busy = methodUnderWay(s)
+  if (!busy || busy === method) return undefined
+  const message = s.status === 'succeeded' ? `This checkout was already paid (${busy}).` : `A ${busy} payment is under way for this checkout.`
+  return { ok: false, error: { code: 'method_in_progress', message, method: busy } }
+}
+
+/** Refuses an attempt the session cannot take; otherwise undefined. */
+export async function gate(core: SessionCore, s: SessionRecord): Promise<Reply | undefined> {
+  if (s.status === 'succeeded') return fail('session_completed', 'This checkout is already paid.')
+  if (s.status === 'failed') return fail('too_many_attempts', 'This checkout can no longer be paid.')
+  if (s.status === 'expired' || (!isInFlight(s.status) && Date.now() >= s.expiresAt)) {
+    await core.move(s, 'expired')
+    return fail('session_expired', 'This checkout has expired.')
+  }
+  if (isInFlight(s.status)) return fail('payment_in_progress', 'A payment for this checkout is already in progress.')
+  if (attemptsRemaining(s) === 0) return fail('too_many_attempts', 'Too many attempts for this checkout.')
+  return undefined
+}
+
+/** Both checks every attempt passes, the money rule first. */
+export const refusal = async (core: SessionCore, s: SessionRecord, method: Flow): Promise<Reply | undefined> => otherMethod(s, method) ?? (await gate(core, s))
+
+/**
+ * Replays a completed key, refuses a reused key with other parameters or still running. A final
+ * first answer replays as it was; one that was provisional (`unknown`, `pending`,
+ * `action_required`: the gateway had not said) replays as its attempt is now, so a retry after a
+ * lost answer learns the outcome instead of "unknown" forever.
+ */
+export async function replay(core: SessionCore, key: string, fingerprint: string): Promise<Reply | undefined> {
+  const check = checkKey(await core.ctx.storage.get<IdemEntry>(`idem:${key}`), fingerprint, (e) => e.reply !== undefined)
+  if (check.kind === 'new') return undefined
+  if (check.kind === 'refused') return keyRefusal(check)
+  const { entry } = check
+  const first = entry.reply as Reply
+  const said = first.ok ? (first.body as { status?: unknown }).status : undefined
+  if (said !== 'unknown' && said !== 'pending' && said !== 'action_required') return { ...first, replayed: true }
+  const s = await core.load()
+  const attempt = s?.attempts.find((a) => a.n === entry.attempt)
+  const now = attempt ? REPLAYED_AS[attempt.status] : undefined
+  return { ...(s && now ? answer(s, now) : first), replayed: true }
+}
+
+/** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
+export async function begin(core: SessionCore, s: SessionRecord, key: string, fingerprint: string, method: Flow, paymentId?: string, source?: string): Promise<void> {
+  s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), method, status: 'processing', ...(paymentId ? { paymentId } : {}), ...(source ? { source } : {}) })
+  s.method = method
+  for (const other of new Set(Object.values(METHODS))) if (other !== METHODS[method]) other.yieldTo?.(s)
+  s.inquiries = 0
+  delete s.lastError
+  await core.move(s, 'processing', { [`idem:${key}`]: { fingerprint, attempt: s.attempts.length } satisfies IdemEntry })
+  const timeout = numberVar(core.env.GATEWAY_TIMEOUT_MS, 15_000)
+  await core.schedule('watchdog', Date.now() + timeout + 15_000)
+}
+
+/** Keeps the attempt's answer under its key (what a retry replays) and ends the watchdog. */
+export async function finish(core: SessionCore, key: string, fingerprint: string, reply: Reply): Promise<Reply> {
+  const started = await core.ctx.storage.get<IdemEntry>(`idem:${key}`)
+  await core.ctx.storage.put(`idem:${key}`, { ...started, fingerprint, reply } satisfies IdemEntry)
+  await core.cancel('watchdog')
+  return reply
+}
+
+/** Whether a gateway answer is about this session's order, amount and currency. */
+export function sameOrder(s: SessionRecord, r: Partial<PaymentResponse>): boolean {
+  return (r.merchantTransactionId === undefined || r.merchantTransactionId === s.merchantTransactionId) && (r.amount === undefined || r.amount === s.amount) && (r.currency === undefined || r.currency === s.currency)
+}
+
+/** What a gateway answer tells about the session's payment (ids, status, card brand and last 4). */
+export function absorb(s: SessionRecord, r: Partial<PaymentResponse>): void {
+  const attempt = s.attempts[s.attempts.length - 1]
+  if (r.paymentId) {
+    s.paymentId = r.paymentId
+    if (attempt && isInFlight(attempt.status as Status)) attempt.paymentId = r.paymentId
+  }
+  if (r.transactionStatus) s.transactionStatus = r.transactionStatus
+  if (r.registrationId && s.createRegistration) s.createdRegistrationId = r.registrationId
+  if (r.cardLast4) s.card = { brand: brandFromGateway(r.paymentBrand) ?? s.card?.brand, last4: r.cardLast4 }
+}
+
+/**
+ * Counts a settled attempt for the deployment's decline breaker (R12) when its method is counted,
+ * after the session's own change is written and without holding the shopper's answer for it.
+ */
+export function tally(core: SessionCore, s: SessionRecord, declined: boolean): void {
+  if (!METHODS[s.method ?? s.flow].countsForBreaker) return
+  core.ctx.waitUntil(
+    breakerStub(core.env)
+      .count(declined, s.attempts[s.attempts.length - 1]?.source)
+      .catch((e: unknown) => log.warn('breaker_count_failed', { error: e })),
+  )
+}
+
+/** Turns the gateway's answer to an attempt into the session's next state and the browser's answer. */
+export async function applyOutcome(core: SessionCore, s: SessionRecord, outcome: PaymentOutcome | Outcome<{ paymentId?: string | undefined }>): Promise<Reply> {
+  const attempt = s.attempts[s.attempts.length - 1]
+  if ('response' in outcome && outcome.response) absorb(s, outcome.response as Partial<PaymentResponse>)
+  if ('code' in outcome) {
+    s.resultCode = outcome.code
+    s.resultDescription = outcome.description
+    if (attempt) Object.assign(attempt, { code: outcome.code, description: outcome.description })
+  }
+  switch (outcome.kind) {
+    case 'succeeded':
+      if (attempt) attempt.status = 'succeeded'
+      await core.move(s, 'succeeded')
+      tally(core, s, false)
+      return answer(s, 'succeeded')
+    case 'declined':
+      if (attempt) attempt.status = 'declined'
+      await core.move(s, afterNoCharge(s, true))
+      tally(core, s, true)
+      return answer(s, 'declined')
+    case 'pending':
+    case 'action_required':
+      if (attempt) attempt.status = outcome.kind
+      if (outcome.kind === 'action_required') s.redirect = outcome.redirect
+      await core.move(s, outcome.kind)
+      // Settled by notification; the inquiry is the safety net if none comes.
+      await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
+      return answer(s, outcome.kind)
+    case 'unknown':
+      log.warn('payment_unknown', { session: s.id, reason: outcome.reason })
+      await becomeUnknown(core, s)
+      return answer(s, 'unknown')
+    case 'unsent': {
+      // Nothing left the Worker: the attempt did not happen.
+      s.attempts.pop()
+      const error =
+        outcome.reason === 'token_refused'
+          ? ({ code: 'gateway_auth_failed', message: 'The payment service refused our credentials (AuthToken). Nothing was charged.' } as const)
+          : ({ code: 'gateway_unavailable', message: 'The payment service cannot be reached. Nothing was charged; please try again later.' } as const)
+      s.lastError = error
+      log.error('gateway_unsent', { session: s.id, reason: outcome.reason })
+      await core.move(s, afterNoCharge(s, false))
+      return fail(error.code, error.message)
+    }
+    default: {
+      // Refused before processing (our request or the merchant's account): nothing was charged.
+      if (attempt) attempt.status = 'refused'
+      const code = 'code' in outcome ? outcome.code : undefined
+      const description = 'code' in outcome ? outcome.description : undefined
+      // The merchant's view (and its events) say what the gateway said; the browser gets our
+      // closed code and a fixed sentence, never the gateway's code or words.
+      const message = code ? `The payment service refused the request (${code}: ${description || 'no description'}). Nothing was charged.` : 'The payment request was not valid for the payment service. Nothing was charged.'
+      s.lastError = { code: 'gateway_rejected', message, ...(code ? { gatewayCode: code } : {}) }
+      log.error('gateway_refused', { session: s.id, kind: outcome.kind, code, fields: 'fields' in outcome ? outcome.fields : undefined })
+      await core.move(s, afterNoCharge(s, false))
+      return fail('gateway_rejected', 'This payment could not be completed. Nothing was charged.')
+    }
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * @module
+ * One checkout session per Durable Object. Every state change happens here, one at a time, and is
+ * written before any gateway call (an outbound fetch lets other requests in: SECURITY.md R14), so
+ * concurrent submits make exactly one charge, a succeeded session is never charged again, and a
+ * charge whose answer never came is resolved by status inquiry from the alarm, never re-sent.
+ *
+ * The state machine and who may move it are in `sessions/types.ts` (and the README's "States").
+ * Each change is written together with the merchant event that tells of it (`move`), so every
+ * change is told exactly once, with an id that derives from the change.
+ *
+ * This object keeps the session (load, save, move), its tasks and its lifecycle. The rest is in
+ * modules it hands itself to as a `SessionCore`: `attempt.ts` (the gate, keys, outcomes),
+ * `inquiry.ts`, `notifications.ts`, and one module per way to pay in `methods/`, each with its row
+ * in `methods/table.ts`. Its public methods are its RPC surface, the only way routes reach it.
+ */
+import type { Notification } from '../../shared/types.ts'
+import { gatewayClient } from '../config.ts'
+import { numberVar } from '../env-vars.ts'
+import { log } from '../log.ts'
+import { paymentOfSession } from '../payments/opening.ts'
+import { sessionIndexJob } from '../search/rows.ts'
+import { secretMatches } from '../sessions/access.ts'
+import type { Admission, PayAnswer, PayRequest } from '../sessions/pay-request.ts'
+import type { Reply } from '../sessions/reply.ts'
+import { registrationEvent, setupOnChange, setupUnsettled, SETUP_VOID_TASK, voidStep } from '../sessions/setup.ts'
+import { TaskedObject } from '../sessions/tasked-object.ts'
+import { checkoutView, EVENT_OF, isFinal, isInFlight, merchantView, canMove, type CheckoutView, type MerchantView, type SessionInput, type SessionRecord, type Status } from '../sessions/types.ts'
+import { absorb, sameOrder } from './attempt.ts'
+import { MINUTE_MS, type SessionCore } from './core.ts'
+import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
+import { pay } from './methods/card.ts'
+import { regenerate, regenerateInvoice } from './methods/invoice.ts'
+import { complete, verify } from './methods/qr.ts'
+import { settleFromNotification, type NotificationResult } from './notifications.ts'
+
+export type { PayInput } from './methods/card.ts'
+export type { NotificationResult } from './notifications.ts'
+
+const DAY_MS = 24 * 60 * MINUTE_MS
+/**
+ * Sessions and their idempotency keys are kept this long after creation, then deleted: the one
+ * retention policy of personal data (PERSONAL_DATA_RETENTION_DAYS, default 7; worker/retention/sweep.ts).
+ */
+const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number => numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * DAY_MS
+
+export class CheckoutSession extends TaskedObject {
+  private session?: SessionRecord
+  /** This object as its modules use it (see `SessionCore`). */
+  readonly #core: SessionCore = {
+    env: this.env,
+    ctx: this.ctx,
+    load: () => this.load(),
+    save: (s, also) => this.save(s, also),
+    move: (s, to, also) => this.move(s, to, also),
+    commit: (owner, seq, entries, events, jobs) => this.commit(owner, seq, entries, events, jobs),
+    schedule: (name, at) => this.schedule(name, at),
+    cancel: (name) => this.cancel(name),
+    memory: { lastReturnInquiry: 0 },
+  }
+
+  private async load(): Promise<SessionRecord | undefined> {
+    this.session ??= await this.ctx.storage.get<SessionRecord>('session')
+    return this.session
+  }
+
+  /** Writes the session without a change of state (ids, counters, details). */
+  private async save(s: SessionRecord, also: Record<string, unknown> = {}): Promise<void> {
+    s.updatedAt = Date.now()
+    this.session = s
+    await this.ctx.storage.put({ ...also, session: s })
+  }
+
+  /**
+   * Moves the session if the state machine allows it, writing the event of the change in the same
+   * batch. Moving to the state it is in changes nothing and tells nothing.
+   */
+  private async move(s: SessionRecord, to: Status, also: Record<string, unknown> = {}): Promise<boolean> {
+    const from = s.status
+    if (from === to || !canMove(from, to)) {
+      if (from !== to) log.warn('transition_refused', { session: s.id, from, to })
+      await this.save(s, also)
+      return false
+    }
+    s.status = to
+    s.seq += 1
+    s.updatedAt = Date.now()
+    this.session = s
+    // With the change: its search index row, and on success the payment's own record (jobs). A
+    // setup's success instead starts the void of its authorisation and tells its registration.
+    const setupEvents = setupOnChange(s, to)
+    if (to === 'succeeded' && s.setup) await this.schedule(SETUP_VOID_TASK, Date.now())
+    const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]
+    await this.commit(s.id, s.seq, { ...also, session: s }, [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }, ...setupEvents], jobs)
+    if (!isInFlight(to)) {
+      await this.cancel('inquiry')
+      await this.cancel('watchdog')
+    }
+    if (isFinal(to)) await this.cancel('expire')
+    return true
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------
+
+  async create(input: SessionInput & { id: string; clientSecretHash: string }): Promise<MerchantView> {
+    const now = Date.now()
+    const s: SessionRecord = { ...input, createdAt: now, updatedAt: now, status: 'open', attempts: [], inquiries: 0, seq: 0 }
+    this.session = s
+    await this.commit(s.id, s.seq, { session: s }, [], [sessionIndexJob(s)])
+    await this.schedule('expire', s.expiresAt)
+    await this.schedule('purge', now + retentionMs(this.env))
+    return merchantView(s)
+  }
+
+  /**
+   * Everything a browser request needs in one round trip: the allowed origins (for the CORS
+   * decision, which comes first), and the checkout view only when the client secret matches
+   * (constant-time, against the stored hash: SECURITY.md R2). Undefined: no such session.
+   */
+  async access(clientSecret: string | undefined): Promise<{ origins: readonly string[]; view?: CheckoutView } | undefined> {
+    const s = await this.load()
+    if (!s) return undefined
+    return (await secretMatches(clientSecret, s.clientSecretHash)) ? { origins: s.allowedOrigins, view: checkoutView(s, Date.now()) } : { origins: s.allowedOrigins }
+  }
+
+  async merchantView(): Promise<MerchantView | undefined> {
+    const s = await this.load()
+    return s ? merchantView(s) : undefined
+  }
+
+  protected async runTask(name: string): Promise<void> {
+    const s = await this.load()
+    if (name === 'purge') {
+      // A payment still in flight, or an invoice still payable, keeps its record: the money it may
+      // take must still find its session. Asked again a day later.
+      if (s && (isInFlight(s.status) || Date.now() < s.expiresAt || setupUnsettled(s))) return this.schedule('purge', Date.now() + DAY_MS)
+      await this.ctx.storage.deleteAll()
+      this.session = undefined
+      return
+    }
+    if (!s) return
+    if (name === 'expire') {
+      // Expiry closes only a session with no payment in flight; one in flight settles first.
+      if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) await this.move(s, 'expired')
+    } else if (name === 'watchdog') {
+      // The Worker went away mid-call: whatever happened upstream is unknown until asked.
+      if (s.status === 'processing') await becomeUnknown(this.#core, s)
+    } else if (name === 'inquiry') {
+      await inquire(this.#core, s)
+    } else if (name === 'regenerate') {
+      if (s.regeneration?.status === 'unknown') await regenerate(this.#core, s)
+    } else if (name === SETUP_VOID_TASK) {
+      await this.settleSetup(s)
+    }
+  }
+
+  /**
+   * A setup's authorisation is voided, from the alarm, until the gateway says it is (setup.ts);
+   * a registrationId the success did not carry (a notification settled it) is asked for first.
+   */
+  private async settleSetup(s: SessionRecord): Promise<void> {
+    if (!setupUnsettled(s)) return
+    if (!s.registrationTold && !s.createdRegistrationId && s.paymentId) {
+      const asked = await gatewayClient(this.env).inquiry(s.paymentId, 'PID')
+      if (asked.kind === 'succeeded' && sameOrder(s, asked.response)) absorb(s, asked.response)
+    }
+    if (!s.registrationTold && s.createdRegistrationId) {
+      s.seq += 1
+      await this.commit(s.id, s.seq, { session: s }, registrationEvent(s))
+    }
+    const step = await voidStep(this.env, s, () => this.save(s))
+    await this.save(s)
+    if (!step.done) await this.schedule(SETUP_VOID_TASK, step.at)
+  }
+
+  // ---- the ways to pay, and what settles them (RPC; each in its own module) ----------------
+
+  /** A browser's card or saved-card pay (methods/card.ts). */
+  pay(req: PayRequest & { readonly admission: Admission }): Promise<PayAnswer> {
+    return pay(this.#core, req)
+  }
+
+  qrVerify(shopper: { walletId: string; givenName: string; surname: string; email: string }): Promise<Reply> {
+    return verify(this.#core, shopper)
+  }
+
+  qrComplete(idempotencyKey: string): Promise<Reply> {
+    return complete(this.#core, idempotencyKey)
+  }
+
+  /** Regenerates the session's invoice once; a second call answers the same invoice. */
+  regenerateInvoice(): Promise<Reply> {
+    return regenerateInvoice(this.#core)
+  }
+
+  /** The shopper came back from 3-D Secure or a hosted page (inquiry.ts). */
+  confirmReturn(): ReturnType<typeof confirmReturn> {
+    return confirmReturn(this.#core)
+  }
+
+  /** A notification whose checksum the route verified. Settles the session only if it is its own. */
+  settleFromNotification(n: Notification): Promise<NotificationResult> {
+    return settleFromNotification(this.#core, n)
+  }
+}

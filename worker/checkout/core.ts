@@ -1,0 +1,64 @@
+/**
+ * @module
+ * What every part of a checkout session uses: the session object's storage and tasks (`SessionCore`,
+ * which the Durable Object hands to its modules), and the few rules all ways to pay share: where an
+ * attempt that took no money leaves the session, and what the browser is answered.
+ */
+import type { PendingEvent } from '../sessions/tasked-object.ts'
+import type { Env } from '../env.ts'
+import type { Job } from '../outbox/jobs.ts'
+import { done, type Reply } from '../sessions/reply.ts'
+import { attemptsRemaining, type PayResult, type SessionRecord, type Status } from '../sessions/types.ts'
+import { METHODS } from './methods/table.ts'
+
+/** The session object as its modules see it: one session, written one change at a time. */
+export interface SessionCore {
+  readonly env: Env
+  readonly ctx: DurableObjectState
+  load(): Promise<SessionRecord | undefined>
+  /** Writes the session without a change of state (ids, counters, details). */
+  save(s: SessionRecord, also?: Record<string, unknown>): Promise<void>
+  /** Moves the session if the state machine allows it, with the event of the change, in one batch. */
+  move(s: SessionRecord, to: Status, also?: Record<string, unknown>): Promise<boolean>
+  /** Writes a change that is not a move (its events and jobs in the same batch). */
+  commit(owner: string, seq: number, entries: Record<string, unknown>, events?: readonly PendingEvent[], jobs?: readonly Job[]): Promise<void>
+  schedule(name: string, at: number): Promise<void>
+  cancel(name: string): Promise<void>
+  /** What lives only as long as this instance: the inquiry under way and the return throttle. */
+  readonly memory: { inquiring?: Promise<void>; lastReturnInquiry: number; returnInquiry?: Promise<void> }
+}
+
+export const MINUTE_MS = 60_000
+
+/** Shoppers learn that a card was declined, never why (SECURITY.md R12). */
+const MESSAGES: Record<PayResult['status'], string> = {
+  succeeded: 'Payment successful.',
+  declined: 'Your card was declined.',
+  failed: 'This payment could not be completed.',
+  pending: 'Your payment is being processed.',
+  action_required: 'Your bank needs you to confirm this payment.',
+  unknown: 'We are confirming your payment.',
+}
+
+/**
+ * Where an attempt that took no money leaves the session: expired past its time, failed with no
+ * attempts left (for the ways to pay that count them), else open for another try (`declined`
+ * when the gateway declined it).
+ */
+export function afterNoCharge(s: SessionRecord, declined: boolean): Status {
+  if (Date.now() >= s.expiresAt) return 'expired'
+  if ((s.method ? METHODS[s.method].countsAttempts : true) && attemptsRemaining(s) === 0) return 'failed'
+  return declined ? 'declined' : 'open'
+}
+
+/** The browser's answer to an attempt, as the session now stands. */
+export function answer(s: SessionRecord, status: PayResult['status']): Reply {
+  return done({
+    status,
+    ...(s.paymentId ? { paymentId: s.paymentId } : {}),
+    ...(s.card ? { card: s.card } : {}),
+    ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
+    attemptsRemaining: s.status === 'failed' ? 0 : attemptsRemaining(s),
+    message: MESSAGES[status],
+  } satisfies PayResult)
+}

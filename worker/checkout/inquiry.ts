@@ -1,0 +1,109 @@
+/**
+ * @module
+ * A payment whose answer never came is asked about, never re-sent: status inquiry with backoff,
+ * from the alarm, at most one at a time per session; and the shopper's return from 3-D Secure or
+ * a hosted page, which is no proof and only triggers an inquiry (throttled: R28).
+ */
+import { gatewayClient } from '../config.ts'
+import { numberVar } from '../env-vars.ts'
+import type { Env } from '../env.ts'
+import { log } from '../log.ts'
+import { checkoutView, isInFlight, type SessionRecord, type Status } from '../sessions/types.ts'
+import { absorb, sameOrder, tally } from './attempt.ts'
+import { afterNoCharge, MINUTE_MS, type SessionCore } from './core.ts'
+import { METHODS } from './methods/table.ts'
+
+/** Inquiries back off up to this interval. */
+const MAX_INQUIRY_INTERVAL_MS = 60 * MINUTE_MS
+/**
+ * While the shopper is on the bank's page, the gateway is asked at least this often: an
+ * authentication nobody finishes is ended by the gateway (its window; the sandbox's is 15
+ * minutes) and the next inquiry sees it, so an abandoned 3-D Secure payment ends within the
+ * gateway's window plus this interval.
+ */
+const ACTION_REQUIRED_POLL_MS = 5 * MINUTE_MS
+/** Shopper returns from 3-D Secure ask the gateway at most this often (R28: no amplification). */
+const RETURN_INQUIRY_MIN_MS = 2_000
+
+export function inquiryDelay(env: Env, s: SessionRecord): number {
+  const base = numberVar(env.INQUIRY_BASE_MS, 2_000)
+  const backoff = Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** Math.min(s.inquiries, 16))
+  return s.status === 'action_required' ? Math.min(ACTION_REQUIRED_POLL_MS, backoff) : backoff
+}
+
+export async function becomeUnknown(core: SessionCore, s: SessionRecord): Promise<void> {
+  const attempt = s.attempts[s.attempts.length - 1]
+  if (attempt) attempt.status = 'unknown'
+  s.inquiries = 0
+  await core.move(s, 'unknown')
+  await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
+}
+
+/** Asks the gateway what became of the payment in flight; one inquiry at a time. */
+export function inquire(core: SessionCore, s: SessionRecord): Promise<void> {
+  core.memory.inquiring ??= runInquiry(core, s).finally(() => {
+    core.memory.inquiring = undefined
+  })
+  return core.memory.inquiring
+}
+
+/** Never re-sends the charge: only asks, by payment id when the gateway gave one, else by order. */
+async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
+  if (!isInFlight(s.status) || s.status === 'processing') return
+  const attempt = s.attempts[s.attempts.length - 1]
+  const paymentId = attempt?.paymentId ?? METHODS[s.method ?? s.flow].inquiryPaymentId?.(s)
+  const client = gatewayClient(core.env)
+  const outcome = paymentId ? await client.inquiry(paymentId, 'PID') : await client.inquiry(s.merchantTransactionId, 'MID')
+  s.inquiries += 1
+  log.info('inquiry', { session: s.id, outcome: outcome.kind, tries: s.inquiries })
+  if (!isInFlight(s.status)) return // settled meanwhile (a notification came in during the call)
+  if ((outcome.kind === 'succeeded' || outcome.kind === 'declined') && !sameOrder(s, outcome.response)) {
+    log.error('inquiry_mismatch', { session: s.id, paymentId: outcome.response.paymentId })
+  } else if (outcome.kind === 'succeeded' || outcome.kind === 'declined') {
+    absorb(s, outcome.response)
+    s.resultCode = outcome.code
+    s.resultDescription = outcome.description
+    if (attempt) Object.assign(attempt, { status: outcome.kind, code: outcome.code, description: outcome.description })
+    await core.move(s, outcome.kind === 'succeeded' ? 'succeeded' : afterNoCharge(s, true))
+    tally(core, s, outcome.kind === 'declined')
+    return
+  } else if (outcome.kind === 'not_found' && s.status === 'unknown') {
+    // The gateway never saw the charge: nothing to settle, the shopper may try again.
+    if (attempt) attempt.status = 'not_found'
+    await core.move(s, afterNoCharge(s, false))
+    return
+  } else if (outcome.kind === 'pending' && s.status === 'unknown') {
+    // Still waiting at the gateway (`P`, or `3D` without the bank page we never received).
+    if (outcome.response.paymentId) absorb(s, outcome.response)
+    if (attempt) attempt.status = 'pending'
+    await core.move(s, 'pending')
+  } else {
+    await core.save(s)
+  }
+  await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
+}
+
+/**
+ * The shopper came back from 3-D Secure or a hosted page: ask the gateway (a browser return is
+ * no proof). However often returns arrive, there is at most one inquiry in flight and one
+ * return-triggered inquiry per interval (R28): a return inside the interval waits for the next
+ * slot and shares it with every other return waiting, so a burst costs at most two inquiries.
+ */
+export async function confirmReturn(core: SessionCore): Promise<{ status: Status; returnUrl?: string; returnPage?: string; allowedOrigins: readonly string[] } | undefined> {
+  const s = await core.load()
+  if (!s) return undefined
+  if (isInFlight(s.status)) {
+    const memory = core.memory
+    const wait = memory.lastReturnInquiry + RETURN_INQUIRY_MIN_MS - Date.now()
+    memory.returnInquiry ??= (wait > 0 ? new Promise((r) => setTimeout(r, wait)) : Promise.resolve())
+      .then(() => {
+        memory.lastReturnInquiry = Date.now()
+        return inquire(core, s)
+      })
+      .finally(() => {
+        memory.returnInquiry = undefined
+      })
+    await memory.returnInquiry
+  }
+  return { status: checkoutView(s, Date.now()).status, ...(s.returnUrl ? { returnUrl: s.returnUrl } : {}), ...(s.returnPage ? { returnPage: s.returnPage } : {}), allowedOrigins: s.allowedOrigins }
+}

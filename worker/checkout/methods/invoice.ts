@@ -1,0 +1,95 @@
+/**
+ * @module
+ * Invoices: the merchant's invoice is regenerated at the gateway once, and the shopper pays it on
+ * the gateway's page (each try there is a payment of its own: see its row in table.ts for which
+ * notifications it answers for). The session lives as long as its invoice.
+ */
+import { checkFormat } from '../../../shared/formats.ts'
+import { gatewayClient } from '../../config.ts'
+import { callbackUrl, numberVar } from '../../env-vars.ts'
+import { log } from '../../log.ts'
+import { sessionIndexJob } from '../../search/rows.ts'
+import { done, fail, type Reply } from '../../sessions/reply.ts'
+import { offers, type SessionRecord } from '../../sessions/types.ts'
+import { refusal } from '../attempt.ts'
+import { MINUTE_MS, type SessionCore } from '../core.ts'
+import { inquiryDelay } from '../inquiry.ts'
+
+/** Regenerates the session's invoice once; a second call answers the same invoice. */
+export async function regenerateInvoice(core: SessionCore): Promise<Reply> {
+  const s = await core.load()
+  if (!s) return fail('not_found', 'No such checkout.')
+  if (!offers(s, 'invoice')) return fail('forbidden', `This checkout does not offer invoice payments.`)
+  if (s.invoice) return { ...done({ status: 'regenerated', invoice: s.invoice }), replayed: true }
+  const refused = await refusal(core, s, 'invoice')
+  if (refused) return refused
+  // One regeneration at a time (R28); one whose answer was lost may be asked again (it
+  // creates no charge: the same merchantInvoiceId answers the same invoice).
+  const stale = Date.now() - (s.regeneration?.at ?? 0) > numberVar(core.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
+  if (s.regeneration?.status === 'processing' && !stale) return fail('payment_in_progress', 'The invoice is being prepared.')
+  return regenerate(core, s)
+}
+
+export async function regenerate(core: SessionCore, s: SessionRecord): Promise<Reply> {
+  s.regeneration = { status: 'processing', at: Date.now() }
+  await core.save(s)
+  const outcome = await gatewayClient(core.env).regenerateInvoice({
+    invoiceId: s.invoiceId ?? '',
+    merchantInvoiceId: s.merchantInvoiceId ?? '',
+    invoiceExpirationPeriod: s.invoiceExpirationPeriod ?? '24',
+    merchantRedirectUrl: s.returnUrl ?? callbackUrl(core.env, 'return', s.id),
+    notificationUrl: callbackUrl(core.env, 'notifications', s.id),
+  })
+  if (outcome.kind === 'unknown') {
+    s.regeneration = { status: 'unknown', at: Date.now() }
+    await core.save(s)
+    await core.schedule('regenerate', Date.now() + inquiryDelay(core.env, s))
+    return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
+  }
+  delete s.regeneration
+  await core.cancel('regenerate')
+  if (outcome.kind !== 'succeeded') {
+    // The gateway's code is the merchant's to read (logged, and on the session's merchant view),
+    // not the shopper's.
+    const code = outcome.kind !== 'not_found' && outcome.kind !== 'unsent' && 'code' in outcome ? outcome.code : undefined
+    if (code) s.lastError = { code: 'gateway_rejected', message: `The payment service refused the invoice regeneration (${code}: ${('description' in outcome && outcome.description) || 'no description'}).`, gatewayCode: code }
+    await core.save(s)
+    if (outcome.kind === 'not_found') return fail('not_found', 'The invoice to regenerate does not exist.')
+    if (outcome.kind === 'unsent') return fail(outcome.reason === 'token_refused' ? 'gateway_auth_failed' : 'gateway_unavailable', 'The invoice could not be prepared.')
+    log.error('invoice_regenerate_refused', { session: s.id, code })
+    return fail('gateway_rejected', 'The invoice could not be regenerated.')
+  }
+  const r = outcome.response
+  const amount = r.amount ?? s.amount
+  const currency = r.currency ?? s.currency
+  if (amount !== s.amount || currency !== s.currency) {
+    // The invoice named by the merchant is for another sum: offering it would settle the session
+    // at the wrong amount. Nothing can be paid here; the merchant is told.
+    s.lastError = { code: 'invoice_mismatch', message: 'The invoice amount or currency differs from the session.' }
+    log.error('invoice_mismatch', { session: s.id })
+    await core.move(s, 'failed')
+    return fail('invoice_mismatch', 'This invoice cannot be paid here. Please contact the shop.')
+  }
+  const url = r.transactionUrl
+  s.method = 'invoice'
+  s.invoice = {
+    systemInvoiceId: r.systemInvoiceId ?? '',
+    merchantInvoiceId: r.merchantInvoiceId ?? s.merchantInvoiceId ?? '',
+    amount,
+    currency,
+    ...(r.createdDate ? { createdDate: r.createdDate } : {}),
+    ...(r.createdTime ? { createdTime: r.createdTime.trim().replace(/\.$/, '') } : {}),
+    ...(r.invoiceExpirationPeriod ? { invoiceExpirationPeriod: r.invoiceExpirationPeriod } : {}),
+    // Only an https address (or the local sandbox) is offered to the shopper as a pay link.
+    ...(url && checkFormat('url', url) === null ? { transactionUrl: url } : {}),
+  }
+  // The session lives as long as its invoice: a shopper paying on the gateway's page late in
+  // the invoice's life must find the session open.
+  const hours = Number(r.invoiceExpirationPeriod ?? s.invoiceExpirationPeriod ?? '24')
+  if (Number.isFinite(hours) && hours > 0) s.expiresAt = Math.max(s.expiresAt, Date.now() + hours * 60 * MINUTE_MS)
+  s.seq += 1
+  s.updatedAt = Date.now()
+  await core.commit(s.id, s.seq, { session: s }, [{ type: 'invoice.regenerated', data: { sessionId: s.id, merchantTransactionId: s.merchantTransactionId, invoice: s.invoice, metadata: s.metadata ?? {}, sequence: s.seq } }], [sessionIndexJob(s)])
+  await core.schedule('expire', s.expiresAt)
+  return done({ status: 'regenerated', invoice: s.invoice })
+}

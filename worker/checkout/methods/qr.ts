@@ -1,0 +1,89 @@
+/**
+ * @module
+ * The QR wallet: the shopper's wallet is verified (the gateway's STATIC request, which gives a
+ * code and its payment id), then the payment completed (the DYNAMIC one). A code is withdrawn
+ * when the shopper pays another way (its row in table.ts).
+ */
+import { gatewayClient } from '../../config.ts'
+import { callbackUrl, numberVar } from '../../env-vars.ts'
+import { done, fail, type Reply } from '../../sessions/reply.ts'
+import { offers } from '../../sessions/types.ts'
+import { applyOutcome, begin, finish, otherMethod, refusal, replay } from '../attempt.ts'
+import { MINUTE_MS, type SessionCore } from '../core.ts'
+
+export async function verify(core: SessionCore, shopper: { walletId: string; givenName: string; surname: string; email: string }): Promise<Reply> {
+  const s = await core.load()
+  if (!s) return fail('not_found', 'No such checkout.')
+  if (!offers(s, 'qr')) return fail('forbidden', `This checkout does not offer qr payments.`)
+  const refused = await refusal(core, s, 'qr')
+  if (refused) return refused
+  // Each code costs a gateway call: capped like attempts (R28).
+  if ((s.qrVerifications ?? 0) >= s.maxAttempts) return fail('too_many_attempts', 'Too many QR codes requested for this checkout.')
+  s.qrVerifications = (s.qrVerifications ?? 0) + 1
+  s.payerEmail = shopper.email
+  await core.save(s)
+  // Step 1 is the spec's STATIC request (paymentType DB); step 2 the DYNAMIC one (PA).
+  const outcome = await gatewayClient(core.env).qrVerify({
+    merchantTransactionId: s.merchantTransactionId,
+    paymentType: 'DB',
+    qrGivenName: shopper.givenName,
+    surname: shopper.surname,
+    email: shopper.email,
+    walletId: shopper.walletId,
+    walletAmount: s.amount,
+    walletCurrency: s.currency,
+  })
+  if (outcome.kind !== 'succeeded' || !outcome.response.paymentId || !outcome.response.merchantWalletId) {
+    if (outcome.kind === 'declined') return done({ status: 'declined', message: 'This wallet cannot pay this order.' })
+    if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable')) return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
+    // The shopper gets our words; the gateway's code is kept for the merchant's view.
+    const code = 'code' in outcome ? outcome.code : undefined
+    if (code) {
+      s.lastError = { code: 'gateway_rejected', message: `The payment service refused the wallet verification (${code}: ${('description' in outcome && outcome.description) || 'no description'}).`, gatewayCode: code }
+      await core.save(s)
+    }
+    return fail('gateway_rejected', 'The wallet payment could not be started.')
+  }
+  // Another method may have begun while the gateway answered: that code is withdrawn at once.
+  const busy = otherMethod(s, 'qr')
+  if (s.qr?.withdrawn) (s.withdrawnQr ??= []).push(s.qr.paymentId)
+  const ttl = numberVar(core.env.QR_TTL_MS, 10 * MINUTE_MS)
+  s.qr = {
+    paymentId: outcome.response.paymentId,
+    merchantWalletId: outcome.response.merchantWalletId,
+    expiresAt: Math.min(Date.now() + ttl, s.expiresAt),
+    customer: { givenName: shopper.givenName, surname: shopper.surname, email: shopper.email },
+  }
+  if (busy) s.qr.withdrawn = true
+  await core.save(s)
+  if (busy) return busy
+  return done({ status: 'verified', merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString() })
+}
+
+export async function complete(core: SessionCore, idempotencyKey: string): Promise<Reply> {
+  const s = await core.load()
+  if (!s) return fail('not_found', 'No such checkout.')
+  const fingerprint = `qr-complete:${s.qr?.paymentId ?? ''}`
+  const replayed = await replay(core, idempotencyKey, fingerprint)
+  if (replayed) return replayed
+  if (!offers(s, 'qr')) return fail('forbidden', `This checkout does not offer qr payments.`)
+  const refused = await refusal(core, s, 'qr')
+  if (refused) return refused
+  if (!s.qr) return fail('invalid_request', 'Verify the wallet first.', [{ field: 'qr', code: 'required', expected: 'a wallet verified first (POST /v1/checkout/{id}/qr/verify)' }])
+  if (s.qr.withdrawn) return fail('qr_withdrawn', 'This QR code was withdrawn when a card payment started. Request a new one.')
+  if (Date.now() >= s.qr.expiresAt) return fail('session_expired', 'The QR code has expired. Start again.')
+  // The gateway gave this payment id at verification: the attempt carries it from the start.
+  await begin(core, s, idempotencyKey, fingerprint, 'qr', s.qr.paymentId)
+  const outcome = await gatewayClient(core.env).qrComplete({
+    qrPaymentId: s.qr.paymentId,
+    amount: s.amount,
+    currency: s.currency,
+    paymentType: 'PA',
+    merchantTransactionId: s.merchantTransactionId,
+    notificationUrl: callbackUrl(core.env, 'notifications', s.id),
+    ...(s.qr.customer ? { qrGivenName: s.qr.customer.givenName, surname: s.qr.customer.surname, email: s.qr.customer.email } : {}),
+  })
+  s.paymentId = s.qr.paymentId
+  const reply = await applyOutcome(core, s, outcome)
+  return finish(core, idempotencyKey, fingerprint, reply)
+}

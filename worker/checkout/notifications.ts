@@ -1,0 +1,88 @@
+/**
+ * @module
+ * The gateway's notifications, once their checksum is verified (the route's work): which ones are
+ * this session's, and what each may settle. A success for any of the session's payments wins
+ * (money taken at the gateway must end as a paid session); only the attempt in flight may be
+ * declined or left pending; anything else is refused and kept for the operator.
+ */
+import { brandFromGateway } from '../../shared/card.ts'
+import type { Notification } from '../../shared/types.ts'
+import { settlementOf } from '../gateway/outcome.ts'
+import { log } from '../log.ts'
+import { canMove, isInFlight, receivedPaymentIds, type Flow, type SessionRecord, type Status } from '../sessions/types.ts'
+import { tally } from './attempt.ts'
+import { afterNoCharge, type SessionCore } from './core.ts'
+import { inquiryDelay } from './inquiry.ts'
+import { claimingMethod, METHODS, methodOfPayment, methodPaymentIds } from './methods/table.ts'
+
+/** What a verified notification did: applied, already known, or refused as not this session's. */
+export type NotificationResult =
+  | { readonly kind: 'applied'; readonly status: string }
+  | { readonly kind: 'duplicate'; readonly status: string }
+  | { readonly kind: 'refused'; readonly reason: string }
+
+/** Signed notifications that are not this session's: the last ones are kept for the operator. */
+const KEEP_REFUSED = 20
+
+/**
+ * Why a verified notification is not this session's, or undefined when it is. It must name a
+ * payment the gateway gave this session (or, before any answer, match the attempt in flight by
+ * order, amount and currency); the checksum does not cover the currency, so it is compared too.
+ * A method with a rule of its own (an invoice's tries on the gateway's page) decides by it.
+ */
+function foreign(s: SessionRecord, n: Notification, claimant: Flow | undefined): string | undefined {
+  if (n.currency !== s.currency) return 'currency'
+  const own = claimant && METHODS[claimant].notifications
+  if (own) return own.foreign(s, n)
+  if (n.merchantTransactionId !== s.merchantTransactionId) return 'order'
+  if (n.amount !== s.amount) return 'amount'
+  if (receivedPaymentIds(s).includes(n.paymentId)) return undefined
+  const attempt = s.attempts[s.attempts.length - 1]
+  if (attempt && !attempt.paymentId && (s.status === 'processing' || s.status === 'unknown')) return undefined
+  return 'payment'
+}
+
+/** A notification whose checksum the route verified. Settles the session only if it is its own. */
+export async function settleFromNotification(core: SessionCore, n: Notification): Promise<NotificationResult> {
+  const s = await core.load()
+  if (!s) return { kind: 'refused', reason: 'no_session' }
+  const claimant = claimingMethod(s, n)
+  const reason = foreign(s, n, claimant)
+  if (reason) {
+    s.refusedNotifications = [...(s.refusedNotifications ?? []), { at: Date.now(), paymentId: n.paymentId, reason }].slice(-KEEP_REFUSED)
+    await core.save(s)
+    log.warn('notification_refused', { session: s.id, paymentId: n.paymentId, reason })
+    return { kind: 'refused', reason }
+  }
+  const attempt = s.attempts[s.attempts.length - 1]
+  // A method's own notifications (an invoice's) settle by their rule; otherwise only the attempt
+  // in flight may be declined or left pending. An attempt still without a payment id is named
+  // only by a payment id no other payment of the session has: a late decline of an earlier
+  // attempt or of a QR code given up on says nothing about the card payment now in flight,
+  // whose charge may still be taken.
+  const earlier = s.attempts
+    .slice(0, -1)
+    .map((a) => a.paymentId)
+    .concat(methodPaymentIds(s))
+  const current = claimant !== undefined || (attempt?.paymentId ? attempt.paymentId === n.paymentId : !earlier.includes(n.paymentId))
+  let to: Status | undefined
+  const verdict = settlementOf(n.transactionStatus)
+  if (verdict === 'charged') to = 'succeeded'
+  else if (verdict === 'not_charged' && current && (isInFlight(s.status) || claimant)) to = afterNoCharge(s, true)
+  else if (verdict === 'pending' && current && (s.status === 'processing' || s.status === 'unknown' || s.status === 'action_required')) to = 'pending'
+  if (!to || !canMove(s.status, to)) return { kind: 'duplicate', status: s.status }
+  s.paymentId = n.paymentId
+  if (claimant) METHODS[claimant].notifications?.settles(s, n)
+  s.transactionStatus = n.transactionStatus
+  if (n.resultCode) s.resultCode = n.resultCode
+  if (n.resultDescription) s.resultDescription = n.resultDescription
+  if (n.cardLast4 ?? n.cardLastFourDigits) s.card = { brand: brandFromGateway(n.paymentBrand) ?? s.card?.brand, last4: n.cardLast4 ?? n.cardLastFourDigits }
+  const settled = claimant ? undefined : (s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined))
+  // A late success names the method that took the money (a withdrawn QR code, an earlier card).
+  if (to === 'succeeded') s.method = claimant ?? settled?.method ?? methodOfPayment(s, n.paymentId) ?? s.method
+  if (settled) Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
+  await core.move(s, to)
+  if (to === 'pending') await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
+  else tally(core, s, to !== 'succeeded')
+  return { kind: 'applied', status: s.status }
+}
