@@ -39,24 +39,32 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 
 export const statusOf = (code: ErrorCode): ContentfulStatusCode => STATUS[code]
 
+/**
+ * A refusal at the HTTP edge: routes and middleware throw it, `onError` answers it (as Hono's
+ * `HTTPException`), so every refusal has the one JSON shape and the status its code has. Durable
+ * Objects never throw it: they answer typed results (`Reply`), which routes send.
+ */
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly fields?: readonly FieldError[],
+    /** Headers the refusal needs (`WWW-Authenticate`, `Retry-After` and its CORS exposure). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message)
     this.name = 'ApiError'
   }
 }
 
+/** The one error shape, with the status its code has: what `onError` and the not-found handler send. */
 export function errorResponse(c: Context, code: ErrorCode, message: string, fields?: readonly FieldError[], headers?: Record<string, string>): Response {
   return c.json(errorBody(code, message, fields), STATUS[code], headers)
 }
 
 /** `app.onError`: our errors keep their code; anything else is a bug, logged without its inputs. */
 export function onError(e: Error, c: Context): Response {
-  if (e instanceof ApiError) return errorResponse(c, e.code, e.message, e.fields)
+  if (e instanceof ApiError) return errorResponse(c, e.code, e.message, e.fields, e.headers)
   log.error('unhandled_error', { error: e, path: new URL(c.req.url).pathname })
   return errorResponse(c, 'internal_error', 'Something went wrong on our side.')
 }

@@ -8,7 +8,7 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 
 /** The largest body any route takes: pay bodies, session creation and gateway notifications are a few KB. */
 export const MAX_BODY_BYTES = 16 * 1024
@@ -16,6 +16,8 @@ export const MAX_BODY_BYTES = 16 * 1024
 export function limitBody(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
   return bodyLimit({
     maxSize: maxBytes,
-    onError: (c) => errorResponse(c, 'payload_too_large', `The request body is larger than ${maxBytes} bytes.`),
+    onError: () => {
+      throw new ApiError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`)
+    },
   })
 }

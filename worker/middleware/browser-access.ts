@@ -8,7 +8,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { originRefused } from '../sessions/access.ts'
 import type { CheckoutSession } from '../checkout/checkout-session.ts'
 import type { CheckoutView } from '../sessions/types.ts'
@@ -26,9 +26,9 @@ export function sessionStub(env: Env, id: string): DurableObjectStub<CheckoutSes
 }
 
 /** The one answer for "no such checkout", a wrong secret and a missing secret alike (R21). */
-export const noSuchCheckout = (c: Context): Response => errorResponse(c, 'not_found', 'No such checkout.')
+export const noSuchCheckout = (): ApiError => new ApiError('not_found', 'No such checkout.')
 
-export const refuseOrigin = (c: Context): Response => errorResponse(c, 'forbidden', 'This origin may not use this checkout.')
+export const refuseOrigin = (): ApiError => new ApiError('forbidden', 'This origin may not use this checkout.')
 
 /** The bearer a browser route carries: the session's client secret. */
 export const bearerOf = (c: Context): string | undefined => /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
@@ -54,7 +54,7 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
     const origins = access?.origins ?? []
     const origin = c.req.header('Origin')
     c.header('Vary', 'Origin')
-    if (originRefused(origin, c.req.header('Sec-Fetch-Site'), origins, c.env)) return refuseOrigin(c)
+    if (originRefused(origin, c.req.header('Sec-Fetch-Site'), origins, c.env)) throw refuseOrigin()
     if (origin !== undefined) c.header('Access-Control-Allow-Origin', origin)
     if (c.req.method === 'OPTIONS') {
       c.header('Access-Control-Allow-Methods', 'GET, POST')
@@ -62,7 +62,7 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
       c.header('Access-Control-Max-Age', '600')
       return c.body(null, 204)
     }
-    if (!stub || !access?.view) return noSuchCheckout(c)
+    if (!stub || !access?.view) throw noSuchCheckout()
     c.set('session', stub)
     c.set('view', access.view)
     await next()

@@ -6,17 +6,17 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { timingSafeEqual } from 'hono/utils/buffer'
 
 export function merchantAuth(): MiddlewareHandler<{ Bindings: Env }> {
   return async function merchantAuth(c, next) {
     if (c.req.header('Origin') !== undefined) {
-      return errorResponse(c, 'forbidden', 'Merchant routes are for your server, not for browsers.')
+      throw new ApiError('forbidden', 'Merchant routes are for your server, not for browsers.')
     }
     const match = /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')
     if (!match?.[1] || !c.env.MERCHANT_API_KEY || !(await timingSafeEqual(match[1], c.env.MERCHANT_API_KEY))) {
-      return errorResponse(c, 'unauthorized', 'A valid merchant API key is required.', undefined, { 'WWW-Authenticate': 'Bearer' })
+      throw new ApiError('unauthorized', 'A valid merchant API key is required.', undefined, { 'WWW-Authenticate': 'Bearer' })
     }
     await next()
   }

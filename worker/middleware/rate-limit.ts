@@ -11,7 +11,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { timingSafeEqual } from 'hono/utils/buffer'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
 
@@ -46,7 +46,7 @@ export function rateLimit(scope: RateLimitScope): MiddlewareHandler<{ Bindings: 
       // must still be able to read why it was refused, and this answer holds nothing else.
       const origin = scope === 'browser' ? c.req.header('Origin') : undefined
       const cors: Record<string, string> = origin ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Retry-After', Vary: 'Origin' } : {}
-      return errorResponse(c, 'rate_limited', 'Too many requests. Please wait a moment and try again.', undefined, { 'Retry-After': String(RETRY_AFTER_S), ...cors })
+      throw new ApiError('rate_limited', 'Too many requests. Please wait a moment and try again.', undefined, { 'Retry-After': String(RETRY_AFTER_S), ...cors })
     }
     await next()
   }

@@ -8,7 +8,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { resolver, uniqueSymbol } from 'hono-openapi'
 import type * as v from 'valibot'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { checkFormat, expectedOf, type Format } from '../../shared/formats.ts'
 import type { FieldError } from '../../shared/errors.ts'
 import type { Env } from '../env.ts'
@@ -32,7 +32,7 @@ export function validate<T extends Target, S extends v.GenericSchema>(
     const errors = Object.entries(options.params ?? {}).flatMap(([name, format]) => paramErrors(name, format, c.req.param(name) ?? ''))
     const result = check(options.forRequest ? options.forRequest(c.env) : schema, input)
     if (!result.ok) errors.push(...result.error)
-    if (errors.length > 0 || !result.ok) return errorResponse(c, 'invalid_request', 'Some fields are missing or invalid.', errors)
+    if (errors.length > 0 || !result.ok) throw new ApiError('invalid_request', 'Some fields are missing or invalid.', errors)
     c.req.addValidatedData(target, result.value as object)
     await next()
   }

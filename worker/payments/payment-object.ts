@@ -28,6 +28,7 @@ import type { PaymentOutcome } from '../gateway/outcome.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
 import { paymentIndexJob } from '../search/rows.ts'
+import { checkKey } from '../sessions/idempotency.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
 import { HANDLERS, type RequestOf } from './operations/index.ts'
 import type { Refusal } from './operations/handler.ts'
@@ -109,13 +110,12 @@ export class PaymentObject extends TaskedObject {
     const p = await this.load()
     if (!p) return refused('not_found', 'No such payment (a payment appears here shortly after it succeeds).')
     const idemKey = `idem:${kind}:${key}`
-    const idem = await this.ctx.storage.get<IdemRecord>(idemKey)
-    if (idem) {
-      if (idem.fingerprint !== fingerprint) return refused('idempotency_mismatch', 'This Idempotency-Key was used with different parameters.')
-      const op = p.operations.find((o) => o.id === idem.operationId)
-      if (!op || op.status === 'processing') return refused('idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')
-      return { kind: 'done', operation: operationView(op), payment: paymentView(p), replayed: true }
-    }
+    // A key's operation is finished once it has left `processing`; its record is then the answer.
+    const finishedOp = (idem: IdemRecord) => p.operations.find((o) => o.id === idem.operationId && o.status !== 'processing')
+    const check = checkKey(await this.ctx.storage.get<IdemRecord>(idemKey), fingerprint, (idem) => finishedOp(idem) !== undefined)
+    if (check.kind === 'refused') return refused(check.code, check.message)
+    const earlier = check.kind === 'replay' ? finishedOp(check.entry) : undefined
+    if (earlier) return { kind: 'done', operation: operationView(earlier), payment: paymentView(p), replayed: true }
     const admitted = handler.admit(p, request)
     if ('kind' in admitted) return admitted
     const now = Date.now()

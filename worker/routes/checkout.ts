@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { bearerOf, browserAccess, noSuchCheckout, refuseOrigin, SESSION_ID, sessionStub, type BrowserAccessVariables } from '../middleware/browser-access.ts'
 import { jsonBody, readJsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { validate } from '../middleware/validate.ts'
@@ -67,9 +67,9 @@ checkout.post('/:id/pay', describeRoute(DOCS.pay), async (c) => {
     : // An unknown id: a session that names no origins of its own (R21).
       { access: originRefused(origin, secFetchSite, [], c.env) ? 'origin_refused' : 'not_found' }
   if (answer instanceof Response) return answer
-  if (answer.access === 'origin_refused') return refuseOrigin(c)
+  if (answer.access === 'origin_refused') throw refuseOrigin()
   if (origin !== undefined) c.header('Access-Control-Allow-Origin', origin)
-  if (answer.access === 'not_found') return noSuchCheckout(c)
+  if (answer.access === 'not_found') throw noSuchCheckout()
   if (answer.retryAfter) c.header('Retry-After', answer.retryAfter)
   return sendReply(c, answer.reply)
 })
@@ -96,9 +96,9 @@ async function admit(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayR
   if (until !== undefined && !c.env.TURNSTILE_SECRET) return paused(until)
   if (!c.env.TURNSTILE_SECRET || (c.env.TURNSTILE_REQUIRED === 'on_declines' && until === undefined)) return ADMITTED
   const access = await stub.access(req.secret)
-  if (originRefused(req.origin, req.secFetchSite, access?.origins ?? [], c.env)) return refuseOrigin(c)
+  if (originRefused(req.origin, req.secFetchSite, access?.origins ?? [], c.env)) throw refuseOrigin()
   if (req.origin !== undefined) c.header('Access-Control-Allow-Origin', req.origin)
-  if (!access?.view) return noSuchCheckout(c)
+  if (!access?.view) throw noSuchCheckout()
   const input = await payInputOf(access.view, access.origins, req, c.env)
   if (!input.ok) return sendReply(c, input.error)
   return (await turnstilePasses(c.env, req.body.ok ? req.body.value.turnstileToken : undefined, req.ip)) ? ADMITTED : BOT_CHECK_FAILED
@@ -106,13 +106,13 @@ async function admit(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayR
 
 checkout.post('/:id/qr/verify', describeRoute(DOCS.qrVerify), jsonBody(), async (c) => {
   const parsed = parseQrVerifyBody(c.get('body'), c.get('view').customer ?? {})
-  if (!parsed.ok) return errorResponse(c, parsed.error.code, 'Some fields are missing or invalid.', parsed.error.fields)
+  if (!parsed.ok) throw new ApiError(parsed.error.code, 'Some fields are missing or invalid.', parsed.error.fields)
   return sendReply(c, await c.get('session').qrVerify(parsed.value))
 })
 
 checkout.post('/:id/qr/complete', describeRoute(DOCS.qrComplete), jsonBody(), validate('json', noFields), async (c) => {
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+  if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
   return sendReply(c, await c.get('session').qrComplete(key))
 })
 

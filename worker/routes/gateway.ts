@@ -10,7 +10,7 @@ import { errors } from '../schemas/doc.ts'
 import { NOTIFICATION_FIELDS } from '../../shared/fields.ts'
 import { readFields } from '../../shared/read.ts'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { checksum } from '../../shared/gateway/checksum.ts'
 import { log } from '../log.ts'
@@ -35,15 +35,15 @@ gateway.post(
   // An `op_` id that names no operation of this namespace is "no such thing" here, before any
   // Durable Object is called (idFromString would throw on it).
   const operation = operationStubById(c.env, id)
-  if (!SESSION_ID.test(id) && !operation) return errorResponse(c, 'not_found', 'No such checkout.')
+  if (!SESSION_ID.test(id) && !operation) throw new ApiError('not_found', 'No such checkout.')
   let json: unknown
   try {
     json = JSON.parse(await c.req.text())
   } catch {
-    return errorResponse(c, 'invalid_request', 'The notification is not JSON.')
+    throw new ApiError('invalid_request', 'The notification is not JSON.')
   }
   const read = readFields(NOTIFICATION_FIELDS, json)
-  if (!read.ok) return errorResponse(c, 'invalid_request', 'The notification lacks required fields.', read.error.map((field) => ({ field, code: 'required' as const })))
+  if (!read.ok) throw new ApiError('invalid_request', 'The notification lacks required fields.', read.error.map((field) => ({ field, code: 'required' as const })))
   const n = read.value
   const expected = await checksum('notification', {
     paymentId: n.paymentId,
@@ -54,13 +54,13 @@ gateway.post(
   })
   if (!expected.ok || !(await timingSafeEqual(n.checksum, expected.value))) {
     log.warn('notification_forged', { id, paymentId: n.paymentId })
-    return errorResponse(c, 'unauthorized', 'The notification checksum does not match.')
+    throw new ApiError('unauthorized', 'The notification checksum does not match.')
   }
   // A verified notification still settles only what it belongs to (R27): the session or operation
   // checks it names one of its own payments. Others are recorded there and refused here.
   const result = operation ? await operation.settleFromNotification(n) : await sessionStub(c.env, id).settleFromNotification(n)
   log.info('notification', { id, paymentId: n.paymentId, transactionStatus: n.transactionStatus, result: result.kind })
-  if (result.kind === 'refused') return errorResponse(c, 'notification_mismatch', 'This notification is not about a payment of this checkout.')
+  if (result.kind === 'refused') throw new ApiError('notification_mismatch', 'This notification is not about a payment of this checkout.')
   return c.json({ received: true, applied: result.kind === 'applied', status: result.status })
   },
 )

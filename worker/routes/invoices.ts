@@ -5,7 +5,7 @@
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { fingerprintOf } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
@@ -35,7 +35,7 @@ invoices.post(
   async (c) => {
     const invoiceId = c.req.param('invoiceId')
     const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-    if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+    if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
     const body = c.req.valid('json')
     const stub = operationStub(c.env, `regenerate:${key}`)
     const params = {

@@ -12,7 +12,7 @@ import { Hono, type Context } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { fingerprintOf } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
@@ -37,7 +37,7 @@ export function paymentStub(env: Env, paymentId: string): DurableObjectStub<Paym
 const PATHS: Readonly<Record<OperationKind, string>> = { capture: 'capture', void: 'void', refund: 'refunds' }
 
 export function sendOperationResult(c: Context, result: OperationResult): Response {
-  if (result.kind === 'refused') return errorResponse(c, result.code, result.message, result.fields)
+  if (result.kind === 'refused') throw new ApiError(result.code, result.message, result.fields)
   if (result.replayed) c.header('Idempotent-Replayed', 'true')
   const { operation, payment } = result
   switch (operation.status) {
@@ -45,7 +45,7 @@ export function sendOperationResult(c: Context, result: OperationResult): Respon
       return c.json({ operation, payment }, 200)
     case 'failed': {
       const f = operation.failure ?? { code: 'gateway_rejected' as const, message: `The gateway refused the ${operation.object}.` }
-      return errorResponse(c, f.code, f.message)
+      throw new ApiError(f.code, f.message)
     }
     default:
       // processing (a replay while the Worker went away) or unknown: accepted, settled later.
@@ -56,7 +56,7 @@ export function sendOperationResult(c: Context, result: OperationResult): Respon
 async function runOperation<K extends OperationKind>(c: Ctx, kind: K, request: RequestOf[K]): Promise<Response> {
   const paymentId = c.req.param('paymentId') ?? ''
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+  if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
   const fingerprint = await fingerprintOf({ kind, request })
   return sendOperationResult(c, await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request))
 }
@@ -97,6 +97,7 @@ money.get(
   async (c) => {
   const paymentId = c.req.param('paymentId')
   const view = checkFormat('gatewayId', paymentId) === null ? await paymentStub(c.env, paymentId).view() : undefined
-  return view ? c.json(view) : errorResponse(c, 'not_found', 'No such payment (a payment appears here shortly after it succeeds).')
+  if (!view) throw new ApiError('not_found', 'No such payment (a payment appears here shortly after it succeeds).')
+  return c.json(view)
   },
 )

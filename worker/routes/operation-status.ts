@@ -8,7 +8,7 @@
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
 import { errors, json, merchant, ref } from '../schemas/doc.ts'
@@ -47,7 +47,7 @@ operations.get(
   async (c) => {
     const stub = operationStubById(c.env, c.req.param('operationId'))
     const view = stub ? await stub.view() : undefined
-    if (!view) return errorResponse(c, 'not_found', 'No such operation.')
+    if (!view) throw new ApiError('not_found', 'No such operation.')
     return c.json(view)
   },
 )

@@ -8,7 +8,7 @@ import { describeRoute } from 'hono-openapi'
 import { checkFormat, FORMAT_EXPECTED, ID_RE } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
 import { amountBounds, gatewayClient } from '../config.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { fingerprintOf, sha256Hex } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
@@ -37,7 +37,7 @@ payments.post(
   async (c) => {
     const paymentId = c.req.param('paymentId')
     const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-    if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+    if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
     const v = c.req.valid('json')
     const params = {
       kind: 'repeat' as const,
@@ -72,24 +72,24 @@ payments.post(
   const id = c.req.param('paymentId')
   const idType = c.req.valid('json').idType ?? 'PID'
   const format = idType === 'PID' ? 'gatewayId' : 'merchantTransactionId'
-  if (checkFormat(format, id) !== null) return errorResponse(c, 'invalid_request', 'Not a payment id.', [{ field: 'paymentId', code: 'format', expected: FORMAT_EXPECTED[format] }])
+  if (checkFormat(format, id) !== null) throw new ApiError('invalid_request', 'Not a payment id.', [{ field: 'paymentId', code: 'format', expected: FORMAT_EXPECTED[format] }])
   const outcome = await gatewayClient(c.env).inquiry(id, idType)
   switch (outcome.kind) {
     case 'not_found':
-      return errorResponse(c, 'not_found', 'The gateway has no such payment.')
+      throw new ApiError('not_found', 'The gateway has no such payment.')
     case 'unknown':
-      return errorResponse(c, 'gateway_unavailable', 'The gateway did not answer. Try again.')
+      throw new ApiError('gateway_unavailable', 'The gateway did not answer. Try again.')
     case 'unsent':
-      return outcome.reason === 'token_refused'
-        ? errorResponse(c, 'gateway_auth_failed', 'The gateway refused our credentials (AuthToken).')
-        : errorResponse(c, 'gateway_unavailable', 'The gateway cannot be reached.')
+      throw outcome.reason === 'token_refused'
+        ? new ApiError('gateway_auth_failed', 'The gateway refused our credentials (AuthToken).')
+        : new ApiError('gateway_unavailable', 'The gateway cannot be reached.')
     case 'invalid':
-      return errorResponse(c, 'gateway_error', 'The inquiry could not be built.')
+      throw new ApiError('gateway_error', 'The inquiry could not be built.')
     case 'rejected':
       // Our credentials refused even with a fresh token is the operator's AuthToken problem, named as such.
-      return outcome.reason === 'auth'
-        ? errorResponse(c, 'gateway_auth_failed', `The gateway refused our credentials (AuthToken, ${outcome.code}).`)
-        : errorResponse(c, 'gateway_rejected', `The gateway refused the inquiry (${outcome.code}: ${outcome.description}).`)
+      throw outcome.reason === 'auth'
+        ? new ApiError('gateway_auth_failed', `The gateway refused our credentials (AuthToken, ${outcome.code}).`)
+        : new ApiError('gateway_rejected', `The gateway refused the inquiry (${outcome.code}: ${outcome.description}).`)
     default: {
       const r = outcome.response
       return c.json({

@@ -7,7 +7,7 @@
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { paramErrors } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
@@ -36,11 +36,11 @@ registrations.delete(
   async (c) => {
   const id = c.req.param('registrationId')
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') return errorResponse(c, 'invalid_request', 'An Idempotency-Key header is required.', [key])
+  if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
   const bad = paramErrors('registrationId', 'gatewayId', id)
-  if (bad.length > 0) return errorResponse(c, 'invalid_request', 'Not a registration id.', bad)
+  if (bad.length > 0) throw new ApiError('invalid_request', 'Not a registration id.', bad)
   const result = await registrationStub(c.env, id).delete(id, key)
-  if (result.kind === 'refused') return errorResponse(c, result.code, result.message)
+  if (result.kind === 'refused') throw new ApiError(result.code, result.message)
   if (result.replayed) c.header('Idempotent-Replayed', 'true')
   return c.json(result.registration, result.registration.status === 'deleted' ? 200 : 202)
   },

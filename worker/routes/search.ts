@@ -10,7 +10,7 @@ import { Hono, type Context } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import { checkFormat, FORMAT_EXPECTED } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { SESSION_ID } from '../middleware/browser-access.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
@@ -28,7 +28,7 @@ const SESSION_QUERY = listQuery(STATUSES, { test: (id) => SESSION_ID.test(id), e
 export async function list(c: Context, table: IndexTable, q: ListQuery): Promise<Response> {
   const env = c.env as Env
   const page = await listPage(env.DB, table, q)
-  if (!page) return errorResponse(c, 'invalid_request', 'starting_after names nothing in this list.', [{ field: 'starting_after', code: 'invalid_value', expected: 'the id of an item of this list' }])
+  if (!page) throw new ApiError('invalid_request', 'starting_after names nothing in this list.', [{ field: 'starting_after', code: 'invalid_value', expected: 'the id of an item of this list' }])
   return c.json(page)
 }
 

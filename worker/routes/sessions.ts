@@ -6,7 +6,7 @@ import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import { amountBounds } from '../config.ts'
 import type { Env } from '../env.ts'
-import { errorResponse } from '../errors.ts'
+import { ApiError } from '../errors.ts'
 import { fingerprintOf, newClientSecret, newSessionId, sha256Hex } from '../ids.ts'
 import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
@@ -15,6 +15,7 @@ import { seal, unseal } from '../guards/order-registry.ts'
 import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { sessionBody } from '../schemas/sessions.ts'
+import { KEY_IN_PROGRESS, KEY_REUSED } from '../sessions/idempotency.ts'
 import { sessionInputOf } from '../sessions/parse-input.ts'
 import { done, fail, type Reply } from '../sessions/reply.ts'
 import { idempotencyKeyOf, registry, sendReply } from './operations.ts'
@@ -44,12 +45,12 @@ sessions.post(
   async (c) => {
   const header = c.req.header('Idempotency-Key')
   const key = header === undefined ? undefined : idempotencyKeyOf(header)
-  if (key !== undefined && typeof key !== 'string') return errorResponse(c, 'invalid_request', 'The Idempotency-Key header is malformed.', [key])
+  if (key !== undefined && typeof key !== 'string') throw new ApiError('invalid_request', 'The Idempotency-Key header is malformed.', [key])
   const input = { ok: true as const, value: sessionInputOf(c.req.valid('json')) }
   // A saved card the merchant deleted (or is deleting) pays no more (registrations.ts).
   const registrationId = input.value.methods?.includes('saved-card') ? input.value.registrationId : undefined
   if (await registrationRefusal(c.env, registrationId)) {
-    return errorResponse(c, 'registration_deleted', 'This saved card was deleted. Ask the shopper for a card.', [{ field: 'registrationId', code: 'invalid_value' }])
+    throw new ApiError('registration_deleted', 'This saved card was deleted. Ask the shopper for a card.', [{ field: 'registrationId', code: 'invalid_value' }])
   }
   const mtid = input.value.merchantTransactionId
   const apiKey = c.env.MERCHANT_API_KEY
@@ -57,11 +58,11 @@ sessions.post(
   const keyClaim = key ? registry(c.env, `key:${await sha256Hex(key)}`) : undefined
   if (keyClaim) {
     const claim = await keyClaim.claim(mtid, await fingerprintOf(c.get('body')))
-    if (claim.kind === 'taken') return errorResponse(c, 'idempotency_mismatch', 'This Idempotency-Key was used with different parameters.')
+    if (claim.kind === 'taken') throw new ApiError(KEY_REUSED.code, KEY_REUSED.message)
     if (claim.kind === 'same') {
-      if (!claim.sealed) return errorResponse(c, 'idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')
+      if (!claim.sealed) throw new ApiError(KEY_IN_PROGRESS.code, KEY_IN_PROGRESS.message)
       const earlier = await unseal<Reply>(apiKey, claim.sealed)
-      if (!earlier) return errorResponse(c, 'idempotency_mismatch', 'This Idempotency-Key was used under another API key.')
+      if (!earlier) throw new ApiError('idempotency_mismatch', 'This Idempotency-Key was used under another API key.')
       return sendReply(c, { ...earlier, replayed: true }, 201)
     }
   }
@@ -110,6 +111,7 @@ sessions.get(
   async (c) => {
   const id = c.req.param('id')
   const view = SESSION_ID.test(id) ? await sessionStub(c.env, id).merchantView() : undefined
-  return view ? c.json(view) : errorResponse(c, 'not_found', 'No such checkout session.')
+  if (!view) throw new ApiError('not_found', 'No such checkout session.')
+  return c.json(view)
   },
 )

@@ -21,6 +21,7 @@ import type { NotificationResult } from '../checkout/notifications.ts'
 import { flowOf, type OperationContext, type OperationParams, type OperationRecord, type OpStatus } from './merchant-operations/index.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
 import { operationIndexJob } from '../search/rows.ts'
+import { checkKey, keyRefusal } from './idempotency.ts'
 import { done, fail, type Reply } from './reply.ts'
 import { TaskedObject } from './tasked-object.ts'
 
@@ -81,12 +82,9 @@ export class MerchantOperation extends TaskedObject {
   }
 
   async run(params: OperationParams, fingerprint: string): Promise<Reply> {
-    const existing = await this.load()
-    if (existing) {
-      if (existing.fingerprint !== fingerprint) return fail('idempotency_mismatch', 'This Idempotency-Key was used with different parameters.')
-      if (!existing.reply) return fail('idempotency_in_progress', 'A request with this Idempotency-Key is in progress.')
-      return { ...this.replay(existing, existing.reply), replayed: true }
-    }
+    const check = checkKey(await this.load(), fingerprint, (op) => op.reply !== undefined)
+    if (check.kind === 'refused') return keyRefusal(check)
+    if (check.kind === 'replay') return { ...this.replay(check.entry, check.entry.reply as Reply), replayed: true }
     const op: Operation = { fingerprint, params, createdAt: Date.now(), status: 'processing', seq: 0, tries: 0, resent: false }
     // Written before the gateway call: a concurrent request with this key now sees "in progress".
     await this.save(op)
