@@ -5,7 +5,7 @@
  * `shared/formats.ts`, which builds on these). Each answers `null` (valid) or the rule that failed;
  * none throws and none repeats the value back.
  */
-import { BRAND_RULES, detectBrand, luhnValid, normalizeCardNumber } from './card.ts'
+import { BRAND_RULES, cvvLength, detectBrand, luhnValid, normalizeCardNumber, type CardBrand } from './card.ts'
 import type { ShopperCheck } from './check.ts'
 
 export { checkUrl, checkWith, UNSAFE, type ShopperCheck } from './check.ts'
@@ -74,4 +74,17 @@ export const EXPIRY_MAX_YEARS = 20
  */
 export function expiryError(month: string, year: string, now: Date): 'expired' | 'out_of_range' | null {
   return expiryInPast(month, year, now) ? 'expired' : Number(year) > now.getUTCFullYear() + EXPIRY_MAX_YEARS ? 'out_of_range' : null
+}
+
+// The rules that belong to no single field, one each, for the Worker (validate.ts
+// `crossFieldErrors`) and the card form alike: expiry above, CVV length and phone code below.
+
+/** A CVV of digits is as long as its card's brand says (4 for American Express, else 3). */
+export function cvvLengthError(cvv: string, brand: CardBrand | undefined): 'length' | null {
+  return /^\d+$/.test(cvv) && cvv.length !== cvvLength(brand) ? 'length' : null
+}
+
+/** A phone number needs its country calling code. */
+export function telnoccError(phone: string | undefined, telnocc: string | undefined): 'required' | null {
+  return (phone ?? '').trim() !== '' && (telnocc ?? '').trim() === '' ? 'required' : null
 }

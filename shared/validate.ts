@@ -4,11 +4,11 @@
  * goes upstream, the sandbox runs it on what arrives, and the widget runs the shopper fields of it
  * in the browser. It returns typed results, never throws on bad input and never echoes a value.
  */
-import { cvvLength, detectBrand, normalizeCardNumber } from './card.ts'
+import { detectBrand, normalizeCardNumber } from './card.ts'
 import type { FieldError } from './errors.ts'
 import { REQUEST_FIELDS, type Operation, type RequestField, type RequestFieldName } from './fields.ts'
 import { checkFormat, type FormatOptions } from './formats.ts'
-import { expiryError, expiryInPast } from './shopper-formats.ts'
+import { cvvLengthError, expiryError, expiryInPast, telnoccError } from './shopper-formats.ts'
 import type { AmountBounds } from './money.ts'
 import { err, ok, type Result } from './result.ts'
 import type { WireRequest } from './types.ts'
@@ -44,18 +44,14 @@ export function crossFieldErrors(values: Readonly<Record<string, string>>, now: 
   const errors: FieldError[] = []
   const number = values['card.number']
   const cvv = values['card.cvv']
-  if (number !== undefined && cvv !== undefined && cvv.length !== cvvLength(detectBrand(number))) {
-    errors.push({ field: 'card.cvv', code: 'length' })
-  }
+  const cvvCode = number !== undefined && cvv !== undefined ? cvvLengthError(cvv, detectBrand(number)) : null
+  if (cvvCode) errors.push({ field: 'card.cvv', code: cvvCode })
   const month = values['card.expiryMonth']
   const year = values['card.expiryYear']
-  if (month !== undefined && year !== undefined) {
-    const code = expiryError(month, year, now)
-    if (code) errors.push({ field: 'card.expiryYear', code })
-  }
-  if (values['customer.phone'] !== undefined && values['customer.telnocc'] === undefined) {
-    errors.push({ field: 'customer.telnocc', code: 'required' })
-  }
+  const expiryCode = month !== undefined && year !== undefined ? expiryError(month, year, now) : null
+  if (expiryCode) errors.push({ field: 'card.expiryYear', code: expiryCode })
+  const phoneCode = telnoccError(values['customer.phone'], values['customer.telnocc'])
+  if (phoneCode) errors.push({ field: 'customer.telnocc', code: phoneCode })
   return errors
 }
 

@@ -9,7 +9,7 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { cvvLength, detectBrand, formatCardNumber, maxCardLength, normalizeCardNumber, type CardBrand } from '../../shared/card.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
-import { checkExpiryMonth, checkWith, expiryError } from '../../shared/shopper-formats.ts'
+import { checkExpiryMonth, checkWith, cvvLengthError, expiryError, telnoccError } from '../../shared/shopper-formats.ts'
 import { SHOPPER_CHECKS, SHOPPER_FIELDS, type ShopperField, type ShopperFieldName } from '../../shared/shopper-fields.ts'
 import { BRAND_ICONS } from './brand-icons.ts'
 import type { Choice } from './lists.ts'
@@ -180,8 +180,8 @@ export class PayCardForm extends LitElement {
   private check(s: InputSpec): FieldErrorCode | null {
     const value = (this.values[s.id] ?? '').trim()
     if (value === '') {
-      if (s.required || (s.id === 'telnocc' && (this.values.phone ?? '').trim() !== '')) return 'required'
-      return null
+      if (s.required) return 'required'
+      return s.id === 'telnocc' ? telnoccError(this.values.phone, value) : null
     }
     if (s.id === 'expiry') {
       const m = /^(\d{2}) \/ (\d{2})$/.exec(value)
@@ -189,7 +189,7 @@ export class PayCardForm extends LitElement {
       return expiryError(m[1] ?? '', `20${m[2]}`, new Date())
     }
     // A CVV of digits only is wrong by its length for the brand, which says more than "format".
-    if (s.id === 'cvv' && /^\d+$/.test(value) && value.length !== cvvLength(this.brand)) return 'length'
+    if (s.id === 'cvv' && cvvLengthError(value, this.brand)) return 'length'
     const name = s.fields[0]
     if (!name) return null
     return checkWith(SHOPPER_CHECKS[name], s.id === 'number' ? normalizeCardNumber(value) : wireValue(s.id, value))
