@@ -8,7 +8,8 @@
  * any gateway field.
  */
 import type { FieldErrorCode } from './errors.ts'
-import { AMOUNT_RE, checkAmount, CURRENCIES, DEFAULT_AMOUNT_BOUNDS, type AmountBounds } from './money.ts'
+import { CURRENCIES } from './currencies.ts'
+import { AMOUNT_RE, checkAmount, DEFAULT_AMOUNT_BOUNDS, type AmountBounds } from './money.ts'
 import {
   checkCardNumber,
   checkCountry,

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CURRENCIES, fitsMinorUnits, formatAmount, minorUnits } from '../../shared/money.ts'
+import { CURRENCIES } from '../../shared/currencies.ts'
+import { fitsMinorUnits, formatAmount, minorUnits } from '../../shared/money.ts'
 import { formatMoney } from '../../widget/i18n/index.ts'
 
 /** A valid amount for the currency: whole units for zero-decimal currencies. */

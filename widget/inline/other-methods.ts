@@ -10,6 +10,7 @@ import type { TemplateResult } from 'lit'
 import { html, nothing, type CheckoutState } from './pay-checkout-inline.ts'
 import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
 import type { Messages } from '../i18n/index.ts'
+import type { CheckoutFlow } from '../../shared/checkout.ts'
 
 /** The inline checkout as these steps use it (its internals: only the checkout and this module use them). */
 export interface Checkout {
@@ -23,6 +24,12 @@ export interface Checkout {
   refused(error: ApiError): void
   onResult(result: PayResult): void
   showView(view: CheckoutView): void
+}
+
+/** Each method's view in the checkout, by its name in `METHOD_VIEWS` (./method-views.ts). */
+export const RENDER: Partial<Record<CheckoutFlow, (c: Checkout, view: CheckoutView) => TemplateResult>> = {
+  qr: (c, view) => renderQr(c, view),
+  invoice: (c, view) => renderInvoice(c, view),
 }
 
 type QrStep = CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string, unknown> }>

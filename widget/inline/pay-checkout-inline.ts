@@ -12,9 +12,14 @@ import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
 import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
-import { direction, en, format, formatMoney, isolateLtr, loadMessages, resolveLocale, type MessageKey, type Messages } from '../i18n/index.ts'
-import { followRedirect, startingPage, unanswered } from '../navigate.ts'
+import { direction, en, format, formatMoney, loadMessages, resolveLocale, type Messages } from '../i18n/index.ts'
+import { followRedirect, startingPage } from '../navigate.ts'
+import { renderCardForm } from './card-view.ts'
+import { declinedMessage, METHOD_TAGS, METHOD_VIEWS, usesCardForm } from './method-views.ts'
 import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
+import { classify, ERROR_MESSAGE, POLL_MAX, POLL_MS, STATUS_MESSAGE, stateOf, stateOfUnreadable, WATCHED, type CheckoutState } from './states.ts'
+
+export type { CheckoutState }
 
 /** For the element's own messages when the frame cannot be shown. */
 export { direction, loadMessages, resolveLocale }
@@ -33,48 +38,6 @@ export const PARTS = 'container, amount, badge, status, form, field, input, erro
 /** The QR wallet's and the invoice's steps in this checkout (./other-methods.ts). */
 const loadOthers = () => import('./other-methods.ts')
 
-export type CheckoutState = 'loading' | 'ready' | 'submitting' | 'action_required' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'expired' | 'error' | 'blocked'
-
-const STATUS_MESSAGE: Partial<Record<CheckoutState, MessageKey>> = {
-  submitting: 'processing',
-  action_required: 'actionRequired',
-  succeeded: 'succeeded',
-  declined: 'declinedFinal',
-  pending: 'pending',
-  unknown: 'unknown',
-  expired: 'expired',
-  error: 'error',
-}
-
-/**
- * What the shopper reads for an error the Worker answers, and whether the form stays usable.
- * Every message says what to do next; none says why a card was refused.
- */
-const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
-  invalid_request: 'err_check_fields',
-  gateway_error: 'error',
-  gateway_rejected: 'err_gateway',
-  gateway_auth_failed: 'err_gateway',
-  gateway_unavailable: 'err_gateway_unavailable',
-  duplicate_order: 'err_duplicate_order',
-  invoice_mismatch: 'err_contact_shop',
-  forbidden: 'err_contact_shop',
-  rate_limited: 'err_rate_limited',
-  payment_in_progress: 'err_in_progress',
-  method_in_progress: 'err_method_in_progress',
-  qr_withdrawn: 'qrWithdrawn',
-  idempotency_in_progress: 'err_in_progress',
-  internal_error: 'err_gateway',
-  too_many_attempts: 'err_velocity',
-  payments_paused: 'err_rate_limited',
-  network_error: 'networkError',
-  origin_not_allowed: 'originNotAllowed',
-}
-
-/** How often, and how long, a pending or unknown payment is checked again. */
-const POLL_MS = 2_000
-const POLL_MAX = 60
-
 export class PayCheckoutInline extends LitElement {
   static override styles = payCheckoutStyles
   static override properties = {
@@ -88,8 +51,7 @@ export class PayCheckoutInline extends LitElement {
     view: { state: true },
     messages: { state: true },
     notice: { state: true },
-    qrLoaded: { state: true },
-    invoiceLoaded: { state: true },
+    loadedViews: { state: true },
     others: { state: true },
     pickerLoaded: { state: true },
     method: {},
@@ -111,8 +73,8 @@ export class PayCheckoutInline extends LitElement {
   declare messages: Messages
   /** @internal */
   declare notice: string
-  private declare qrLoaded: boolean
-  private declare invoiceLoaded: boolean
+  /** The methods whose component (a chunk of its own) is loaded. */
+  private declare loadedViews: ReadonlySet<CheckoutFlow>
   /** The QR and invoice steps, loaded with their components. */
   private declare others: typeof import('./other-methods.ts') | null
   private declare pickerLoaded: boolean
@@ -145,8 +107,7 @@ export class PayCheckoutInline extends LitElement {
     this.view = null
     this.messages = en
     this.notice = ''
-    this.qrLoaded = false
-    this.invoiceLoaded = false
+    this.loadedViews = new Set()
     this.others = null
     this.pickerLoaded = false
     this.method = ''
@@ -187,20 +148,21 @@ export class PayCheckoutInline extends LitElement {
     // card form, even while loading), else the card form, which renders at once.
     if (!view) return this.method || 'card'
     const methods = view.methods ?? [view.flow]
-    const here = (m: CheckoutFlow | '' | null | undefined): m is CheckoutFlow => !!m && methods.includes(m) && (this.only !== 'card' || methods.length < 2 || m === 'card' || m === 'saved-card')
+    const here = (m: CheckoutFlow | '' | null | undefined): m is CheckoutFlow => !!m && methods.includes(m) && (this.only !== 'card' || methods.length < 2 || usesCardForm(m))
     return [view.method, this.method, ...methods].find(here) ?? 'card'
   }
 
   private loaded(m: CheckoutFlow): boolean {
-    return (m !== 'qr' || this.qrLoaded) && (m !== 'invoice' || this.invoiceLoaded)
+    return !METHOD_VIEWS[m].load || this.loadedViews.has(m)
   }
 
-  /** Loads the code of the method shown (QR and invoice are chunks of their own, and so are their steps here). */
+  /** Loads the code of the method shown (a component of its own, and its steps here: ./other-methods.ts). */
   private async loadMethod(view = this.view): Promise<void> {
     const m = this.methodIn(view)
-    const others = (): Promise<unknown> => (this.others ? Promise.resolve() : loadOthers().then((o) => (this.others = o)))
-    if (m === 'qr' && !this.qrLoaded) await Promise.all([import('../qr-wallet/qr-wallet.ts'), others()]).then(() => (this.qrLoaded = true))
-    if (m === 'invoice' && !this.invoiceLoaded) await Promise.all([import('../invoice-view/invoice-view.ts'), others()]).then(() => (this.invoiceLoaded = true))
+    const load = METHOD_VIEWS[m].load
+    if (!load || this.loadedViews.has(m)) return
+    await Promise.all([load(), this.others ?? loadOthers().then((o) => (this.others = o))])
+    this.loadedViews = new Set([...this.loadedViews, m])
   }
 
   /** The shopper picked another method in the picker: show it (its `pay-change` goes on to the page). */
@@ -240,11 +202,11 @@ export class PayCheckoutInline extends LitElement {
 
   protected override updated(): void {
     // Ready as soon as the inputs are in the document and accept typing: the card form renders
-    // before the session answers (its pay button waits), the other flows once it has. It needs a
+    // before the session answers (its pay button shownWhileWaiting), the other flows once it has. It needs a
     // session to be for (in the card frame, the id is known from the URL before the secret arrives).
     if (!this.session) return
     const flow = this.current
-    const formShown = this.renderRoot.querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view')
+    const formShown = this.renderRoot.querySelector(METHOD_TAGS)
     if (formShown) {
       // A loaded session with a form to fill in is "ready" by its form: what follows is its result.
       this.fresh = false
@@ -270,13 +232,13 @@ export class PayCheckoutInline extends LitElement {
     const [messages, view] = await Promise.all([loadMessages(this.resolvedLocale), this.api.view()])
     if (n !== this.loads) return
     this.messages = messages
-    if (!view.ok) return this.fail(await this.classify(view.error))
+    if (!view.ok) return this.fail(await classify(this.endpoint, view.error))
     // The picker, and then only the chosen method's code, load only for the sessions that need them
     // (before the view is set: the method is shown complete, never an empty place for it).
     const several = (view.value.methods ?? []).length > 1
     // The QR wallet's, the invoice's and the picker's messages are a chunk of their own, loaded
     // only for the sessions that show them.
-    this.moreMessages = several || view.value.flow === 'qr' || view.value.flow === 'invoice'
+    this.moreMessages = several || !usesCardForm(view.value.flow)
     const more = this.moreMessages ? loadMessages(this.resolvedLocale, true).then((m) => (this.messages = m)) : undefined
     await Promise.all([this.loadMethod(view.value), more, several && this.picker && !this.pickerLoaded ? loadPicker().then(() => (this.pickerLoaded = true)) : undefined])
     // Another method may have been chosen while that code loaded (the element in frame mode sets
@@ -287,57 +249,13 @@ export class PayCheckoutInline extends LitElement {
     this.applyView(view.value)
   }
 
-  /**
-   * A request that got no answer at all (status 0) is either this page's origin refused by CORS or
-   * the network: asked once more without CORS, a Worker that answers means the origin.
-   */
-  private async classify(error: ApiError): Promise<ApiError> {
-    if (error.status !== 0) return error
-    let origin = ''
-    try {
-      origin = new URL(this.endpoint).origin
-    } catch {
-      return { ...error, code: 'network_error' as ApiError['code'] }
-    }
-    const why = await unanswered(origin)
-    return { ...error, code: why.code as ApiError['code'], message: why.message }
-  }
-
   /** Maps the session's status to what the shopper sees; resumes after a 3-D Secure return. */
   private applyView(view: CheckoutView): void {
     this.view = view
     this.announceMethods()
-    switch (view.status) {
-      case 'open':
-        this.state = 'ready'
-        break
-      case 'declined':
-        this.state = view.attemptsRemaining > 0 ? 'ready' : 'declined'
-        break
-      case 'failed':
-        // No attempt left: shown as the final decline.
-        this.state = 'declined'
-        break
-      case 'processing':
-      case 'unknown':
-        this.state = 'unknown'
-        this.poll()
-        break
-      case 'pending':
-        this.state = 'pending'
-        this.poll()
-        break
-      case 'succeeded':
-        this.state = 'succeeded'
-        this.dispatchEvent(new PaySuccessEvent(this.detail('succeeded', view.result?.paymentId ?? null, view.result?.card)))
-        break
-      case 'action_required':
-        this.state = 'action_required'
-        this.poll()
-        break
-      default:
-        this.state = view.status === 'expired' ? 'expired' : 'error'
-    }
+    const state = (this.state = stateOf(view))
+    if (WATCHED.includes(state)) this.poll()
+    if (state === 'succeeded') this.dispatchEvent(new PaySuccessEvent(this.detail('succeeded', view.result?.paymentId ?? null, view.result?.card)))
   }
 
   /**
@@ -365,7 +283,7 @@ export class PayCheckoutInline extends LitElement {
   /** The session could not be read: say what to do, and fire `pay-error`. */
   private fail(error: ApiError): void {
     const code: string = error.code
-    this.state = code === 'session_expired' ? 'expired' : code === 'session_completed' ? 'succeeded' : code === 'origin_not_allowed' ? 'blocked' : 'error'
+    this.state = stateOfUnreadable(code)
     const key = ERROR_MESSAGE[code]
     this.notice = this.state === 'blocked' || this.state === 'error' ? this.messages[key ?? 'error'] : ''
     this.inFlight = false
@@ -389,8 +307,8 @@ export class PayCheckoutInline extends LitElement {
   /** Submits the current flow's form, as the pay button does. */
   submit(): void {
     const flow = this.current
-    if (flow === 'card' || flow === 'saved-card') this.cardForm?.shadowRoot?.querySelector('form')?.requestSubmit()
-    else this.shadowRoot?.querySelector<HTMLElement & { submit?: () => void }>('pay-qr-wallet, pay-invoice-view')?.submit?.()
+    if (usesCardForm(flow)) this.cardForm?.shadowRoot?.querySelector('form')?.requestSubmit()
+    else this.shadowRoot?.querySelector<HTMLElement & { submit?: () => void }>(METHOD_VIEWS[flow].tag)?.submit?.()
   }
 
   /** Clears the form and any error, and shows the form again if the session can still be paid. */
@@ -421,7 +339,7 @@ export class PayCheckoutInline extends LitElement {
     this.inFlight = false
     if (!result.ok && result.error.status === 0) {
       // No answer: the same key is sent again on retry, so the charge cannot happen twice.
-      const error = await this.classify(result.error)
+      const error = await classify(this.endpoint, result.error)
       this.state = 'ready'
       this.notice = this.messages[ERROR_MESSAGE[error.code] ?? 'networkError']
       this.dispatchEvent(new PayErrorEvent({ code: error.code, message: error.message, fields: [] }))
@@ -465,8 +383,7 @@ export class PayCheckoutInline extends LitElement {
       case 'declined':
       case 'failed':
         this.state = r.attemptsRemaining > 0 ? 'ready' : 'declined'
-        const qr = this.current === 'qr'
-        this.notice = r.attemptsRemaining > 0 ? format(this.messages, qr ? 'walletDeclinedRetry' : 'declinedRetry', { n: r.attemptsRemaining }, this.resolvedLocale) : ''
+        this.notice = r.attemptsRemaining > 0 ? format(this.messages, declinedMessage(this.current, 0), { n: r.attemptsRemaining }, this.resolvedLocale) : ''
         this.cardForm?.clear('cvv')
         this.dispatchEvent(new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: r.attemptsRemaining }))
         break
@@ -490,39 +407,19 @@ export class PayCheckoutInline extends LitElement {
 
   private renderFlow(view: CheckoutView | null): TemplateResult | typeof nothing {
     const flow = this.current
-    if (flow === 'card' || flow === 'saved-card') {
-      // A setup saves the card and charges nothing the shopper should read as a price.
-      const submitLabel = view?.setup ? this.messages.saveCard : view ? format(this.messages, 'pay', { amount: isolateLtr(formatMoney(view.amount, view.currency, this.resolvedLocale), this.resolvedLocale) }) : this.messages.payNoAmount
-      return html`${flow === 'saved-card' && view?.savedCard ? html`<p class="saved">${format(this.messages, 'savedCard', { last4: view.savedCard.last4 })}</p>` : nothing}
-        <pay-card-form
-          exportparts="form, field, input, error, brand, submit"
-          .mode=${flow}
-          .messages=${this.messages}
-          .locale=${this.resolvedLocale}
-          .prefill=${view?.customer ?? null}
-          .savedBrand=${view?.savedCard?.brand ?? null}
-          .collectShipping=${this.collectShipping}
-          .submitLabel=${submitLabel}
-          .disabled=${!view || this.state === 'submitting'}
-          .busy=${this.state === 'submitting'}
-          @card-form-submit=${(e: CustomEvent<Record<string, string>>) => this.pay(e.detail)}
-        ></pay-card-form>`
-    }
-    const others = this.others
-    if (!view || !others) return nothing
-    if (flow === 'qr' && this.qrLoaded) return others.renderQr(this, view)
-    if (flow === 'invoice' && this.invoiceLoaded) return others.renderInvoice(this, view)
-    return nothing
+    if (usesCardForm(flow)) return renderCardForm(this, flow, view, (fields) => this.pay(fields))
+    const render = this.others?.RENDER[flow]
+    return view && render && this.loadedViews.has(flow) ? render(this, view) : nothing
   }
 
   protected override render(): TemplateResult {
     const view = this.view
     const key = STATUS_MESSAGE[this.state]
     const method = this.current
-    const status = this.notice || (key ? this.messages[key === 'declinedFinal' && method === 'qr' ? 'walletDeclinedFinal' : key === 'succeeded' && view?.setup ? 'cardSaved' : key] : '')
+    const status = this.notice || (key ? this.messages[key === 'declinedFinal' ? declinedMessage(method, 1) : key === 'succeeded' && view?.setup ? 'cardSaved' : key] : '')
     const busy = this.state === 'submitting' || (this.state === 'loading' && !!view)
-    const payable = this.state === 'ready' || this.state === 'submitting' || (this.state === 'loading' && (!view || method === 'card' || method === 'saved-card'))
-    const showForm = payable || (view && method === 'qr' && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired' && this.state !== 'error' && this.state !== 'blocked')
+    const payable = this.state === 'ready' || this.state === 'submitting' || (this.state === 'loading' && (!view || usesCardForm(method)))
+    const showForm = payable || (view && METHOD_VIEWS[method].shownWhileWaiting && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired' && this.state !== 'error' && this.state !== 'blocked')
     return html`<div class="container" part="container" lang=${this.resolvedLocale} dir=${direction(this.resolvedLocale)} aria-busy=${busy || this.state === 'loading' ? 'true' : 'false'}>
       ${view
         ? html`<div class="head">

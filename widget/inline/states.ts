@@ -1,0 +1,91 @@
+/**
+ * @module
+ * The inline checkout's states: what the session's status makes of it, and what the shopper reads
+ * in each, and for each error the Worker answers.
+ */
+import type { CheckoutStatus } from '../../shared/checkout.ts'
+import type { ApiError, CheckoutView } from '../api-client.ts'
+import type { MessageKey } from '../i18n/index.ts'
+import { unanswered } from '../navigate.ts'
+
+export type CheckoutState = 'loading' | 'ready' | 'submitting' | 'action_required' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'expired' | 'error' | 'blocked'
+
+export const STATUS_MESSAGE: Partial<Record<CheckoutState, MessageKey>> = {
+  submitting: 'processing',
+  action_required: 'actionRequired',
+  succeeded: 'succeeded',
+  declined: 'declinedFinal',
+  pending: 'pending',
+  unknown: 'unknown',
+  expired: 'expired',
+  error: 'error',
+}
+
+/**
+ * What the shopper reads for an error the Worker answers, and whether the form stays usable.
+ * Every message says what to do next; none says why a card was refused.
+ */
+export const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
+  invalid_request: 'err_check_fields',
+  gateway_error: 'error',
+  gateway_rejected: 'err_gateway',
+  gateway_auth_failed: 'err_gateway',
+  gateway_unavailable: 'err_gateway_unavailable',
+  duplicate_order: 'err_duplicate_order',
+  invoice_mismatch: 'err_contact_shop',
+  forbidden: 'err_contact_shop',
+  rate_limited: 'err_rate_limited',
+  payment_in_progress: 'err_in_progress',
+  method_in_progress: 'err_method_in_progress',
+  qr_withdrawn: 'qrWithdrawn',
+  idempotency_in_progress: 'err_in_progress',
+  internal_error: 'err_gateway',
+  too_many_attempts: 'err_velocity',
+  payments_paused: 'err_rate_limited',
+  network_error: 'networkError',
+  origin_not_allowed: 'originNotAllowed',
+}
+
+/** How often, and how long, a pending or unknown payment is checked again. */
+export const POLL_MS = 2_000
+export const POLL_MAX = 60
+
+/** What each status of a session shows (a decline with tries left shows the form again). */
+const STATE_OF: Readonly<Record<CheckoutStatus, CheckoutState>> = {
+  open: 'ready',
+  declined: 'declined',
+  // No attempt left: shown as the final decline.
+  failed: 'declined',
+  processing: 'unknown',
+  unknown: 'unknown',
+  pending: 'pending',
+  action_required: 'action_required',
+  succeeded: 'succeeded',
+  expired: 'expired',
+}
+
+/** What a session read from the Worker shows. */
+export const stateOf = (view: CheckoutView): CheckoutState => (view.status === 'declined' && view.attemptsRemaining > 0 ? 'ready' : (STATE_OF[view.status] ?? 'error'))
+
+/** The states watched (polled) until the payment settles. */
+export const WATCHED: readonly CheckoutState[] = ['unknown', 'pending', 'action_required']
+
+/** What a session that could not be read shows, by the error's code. */
+export const stateOfUnreadable = (code: string): CheckoutState =>
+  code === 'session_expired' ? 'expired' : code === 'session_completed' ? 'succeeded' : code === 'origin_not_allowed' ? 'blocked' : 'error'
+
+/**
+ * A request that got no answer at all (status 0) is either this page's origin refused by CORS or
+ * the network: asked once more without CORS, a Worker that answers means the origin.
+ */
+export async function classify(endpoint: string, error: ApiError): Promise<ApiError> {
+  if (error.status !== 0) return error
+  let origin = ''
+  try {
+    origin = new URL(endpoint).origin
+  } catch {
+    return { ...error, code: 'network_error' as ApiError['code'] }
+  }
+  const why = await unanswered(origin)
+  return { ...error, code: why.code as ApiError['code'], message: why.message }
+}
