@@ -47,13 +47,13 @@ export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_
  * @param {{ stateDir: string, vars?: Record<string, string>, sandboxVars?: Record<string, string> }} options
  */
 export function startDemoStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_PENDING_DELAY_MS: '300' } }) {
-  const { MERCHANT_API_KEY, WEBHOOK_SECRET, SECURE_KEY, AUTH_TOKEN } = STACK_SECRETS
+  const { MERCHANT_API_KEY, WEBHOOK_SECRET } = STACK_SECRETS
   return startDemoChain({
     stateDir,
     sandboxVars,
     productVars: { ...STACK_SECRETS, ...vars },
-    // The demo holds only what a merchant's server (and, for its invoice, the sandbox dashboard) needs.
-    demoVars: { MERCHANT_API_KEY, WEBHOOK_SECRET, SECURE_KEY, AUTH_TOKEN },
+    // The demo holds only what a merchant's server needs: no gateway credential.
+    demoVars: { MERCHANT_API_KEY, WEBHOOK_SECRET },
     together: true,
   })
 }

@@ -11,22 +11,17 @@ export interface DemoEnv {
    * path outside /demo/ is forwarded there, and the demo's server side calls its merchant API.
    */
   PRODUCT_URL: string
-  /** The sandbox gateway: the pages' CSP names it (3-D Secure form posts), and the demo invoice. */
+  /**
+   * The sandbox gateway: the pages' CSP names it (3-D Secure form posts), and its test controls
+   * issue the demo's already expired invoice, as the gateway's dashboard would.
+   */
   GATEWAY_BASE_URL: string
-  /** The sandbox account, to create the demo's already expired invoice as the gateway's dashboard would. */
-  MEMBER_ID: string
-  TERMINAL_ID: string
-  PARTNER_ID?: string
-  MERCHANT_USERNAME?: string
 
   // Secrets (from .dev.vars through `--env-file` in `npm start`, `--var` in tests)
   /** The merchant's key for the product Worker's merchant routes: never sent to a page. */
   MERCHANT_API_KEY: string
   /** Verifies the webhooks the product Worker sends to /demo/webhooks. */
   WEBHOOK_SECRET: string
-  /** The sandbox's published secure key, for the demo invoice only. */
-  SECURE_KEY: string
-  AUTH_TOKEN?: string
 
   /** The demo's memory: orders, refs and webhooks, each order bound to one visitor. */
   SHOP: DurableObjectNamespace<DemoShop>

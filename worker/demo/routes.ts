@@ -7,7 +7,6 @@
  */
 import { Hono } from 'hono'
 import { createPayClient, verifyWebhook, type components, type PayClient } from '../../server/index.ts'
-import { GatewayClient } from '../gateway/client.ts'
 import type { DemoEnv } from './env.ts'
 import { DEMO_CSS, page, type DemoPage } from './pages.ts'
 import { DEMO_SCRIPT } from './script.ts'
@@ -105,22 +104,16 @@ demoApp.post('/demo/api/session', async (c) => {
       body = { ...base, flow: 'qr', amount: '25.00', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'shopper@example.com' } }
       break
     case 'invoice': {
-      // An invoice that expired already, as the gateway's dashboard would hold one. The demo plays
-      // that dashboard against the sandbox (with its published credentials); a merchant's shop
-      // would not call the gateway itself.
-      const gateway = new GatewayClient({
-        baseUrl: c.env.GATEWAY_BASE_URL,
-        memberId: c.env.MEMBER_ID,
-        terminalId: c.env.TERMINAL_ID,
-        secureKey: c.env.SECURE_KEY,
-        timeoutMs: 15_000,
-        ...(c.env.AUTH_TOKEN ? { authToken: c.env.AUTH_TOKEN } : {}),
-        ...(c.env.PARTNER_ID ? { partnerId: c.env.PARTNER_ID } : {}),
-        ...(c.env.MERCHANT_USERNAME ? { merchantUsername: c.env.MERCHANT_USERNAME } : {}),
-      })
-      const old = await gateway.generateInvoice({ merchantInvoiceId: `${order}-old`, amount: '120.00', currency: 'EUR', invoiceExpirationPeriod: '0', customerEmail: 'shopper@example.com' })
-      if (old.kind !== 'succeeded' || !old.response.systemInvoiceId) return c.json({ error: { code: 'gateway_error', message: 'Could not create the demo invoice.' } }, 502)
-      body = { ...base, flow: 'invoice', amount: '120.00', invoiceId: old.response.systemInvoiceId, merchantInvoiceId: `${order}-new`, invoiceExpirationPeriod: '24', returnUrl: `${origin}/demo/orders` }
+      // An invoice that expired already, as the gateway's dashboard would hold one: the sandbox
+      // issues it through its test controls (a merchant's staff would use the dashboard).
+      const issued = await fetch(`${c.env.GATEWAY_BASE_URL}/sandbox/invoices`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ merchantInvoiceId: `${order}-old`, amount: '120.00', currency: 'EUR', invoiceExpirationPeriod: '0', customerEmail: 'shopper@example.com' }),
+      }).catch(() => undefined)
+      const old = issued?.ok ? ((await issued.json()) as { systemInvoiceId?: unknown }) : undefined
+      if (typeof old?.systemInvoiceId !== 'string') return c.json({ error: { code: 'gateway_error', message: 'Could not create the demo invoice.' } }, 502)
+      body = { ...base, flow: 'invoice', amount: '120.00', invoiceId: old.systemInvoiceId, merchantInvoiceId: `${order}-new`, invoiceExpirationPeriod: '24', returnUrl: `${origin}/demo/orders` }
       break
     }
     default:

@@ -7,268 +7,21 @@
  *
  * Run alone with `npm run sandbox` (127.0.0.1:8788). See README "Sandbox gateway".
  */
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { BRAND_RULES, detectBrand, last4 } from '../../shared/card.ts'
-import { OPERATION_PATHS, type Operation } from '../../shared/fields.ts'
-import type { FieldError } from '../../shared/errors.ts'
+import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { validateRequest } from '../../shared/validate.ts'
 import { timingSafeEqual } from 'hono/utils/buffer'
-import { checksum, type ChecksumInputs, type ChecksumRule } from '../../shared/gateway/checksum.ts'
+import { checksum } from '../../shared/gateway/checksum.ts'
 import { decodeForm } from '../../shared/gateway/form.ts'
 import { behaviourOf, WALLETS } from './cards.ts'
-import { signToken, verifyToken } from './jwt.ts'
-import type { BackOfficeKind, FaultRule, InvoiceRow, PaymentKind, PaymentRow, SandboxLedger } from './ledger.ts'
+import { signToken } from './jwt.ts'
+import type { BackOfficeKind, FaultRule, InvoiceRow, PaymentRow } from './ledger.ts'
 import { acsPage, invoicePage, returnPage } from './pages.ts'
-import { numberVar } from '../../shared/settings.ts'
+import { CODES, admit, answer, gatewayTimestamp, ledger, newPayment, num, paymentBody, rand, readBody, result, scheduleNotification, validationResult, type Ctx, type SandboxEnv } from './protocol.ts'
 
 export { SandboxLedger } from './ledger.ts'
-
-export interface SandboxEnv {
-  LEDGER: DurableObjectNamespace<SandboxLedger>
-  SANDBOX_MEMBER_ID: string
-  SANDBOX_TERMINAL_ID: string
-  SANDBOX_SECURE_KEY: string
-  SANDBOX_PARTNER_ID: string
-  SANDBOX_USERNAME: string
-  /** A fixed token the sandbox accepts, as a merchant may be handed one. */
-  SANDBOX_AUTH_TOKEN: string
-  /** The partner's own QR token (QR rule 1). */
-  SANDBOX_QR_AUTH_TOKEN: string
-  /** Lifetime of generated tokens in seconds (the real gateway: 3600). */
-  SANDBOX_TOKEN_TTL_S?: string
-  /** How long a pending card waits before its notification settles it. */
-  SANDBOX_PENDING_DELAY_MS?: string
-  /** How late a `late_pending` fault's answer comes (after its notification). */
-  SANDBOX_LATE_ANSWER_MS?: string
-  /** How long the slow card (and the injected timeout) takes to answer. */
-  SANDBOX_SLOW_MS?: string
-  /** How long a 3-D Secure authentication waits for the shopper before it fails (default 15 min). */
-  SANDBOX_3DS_TTL_MS?: string
-}
-
-type Ctx = Context<{ Bindings: SandboxEnv }>
-
-/** Result codes the sandbox answers (successes from the spec, the rest from public docs). */
-export const CODES = {
-  succeeded: ['00001', 'Transaction succeeded'],
-  captured: ['00004', 'Capture succeeded'],
-  refunded: ['00005', 'Refund succeeded'],
-  cancelled: ['00006', 'Cancel succeeded'],
-  pending: ['00002', 'Transaction pending'],
-  threeDs: ['00003', '3D Secure authentication required'],
-  qrOk: ['00008', 'Request processed successfully'],
-  invoiceOk: ['00013', 'Invoice regenerated successfully'],
-  invoiceCreated: ['00014', 'Invoice generated successfully'],
-  declined: ['10001', 'Transaction declined by authorization system'],
-  notPermitted: ['10002', 'Transaction declined (not permitted)'],
-  notFound: ['10026', 'Record not found'],
-  tokenFailed: ['20001', 'Authorization failed: AuthToken missing, invalid or expired'],
-  checksum: ['20002', 'Checksum mismatch'],
-  login: ['20003', 'Invalid memberId or terminalId'],
-  required: ['30001', 'Missing required parameter'],
-  invalid: ['30002', 'Invalid parameter'],
-  notAllowed: ['30003', 'Parameter not allowed for this request'],
-  queryString: ['30004', 'Parameters in the query string are not accepted'],
-  duplicate: ['30005', 'Duplicate merchantTransactionId'],
-  mismatch: ['30006', 'Amount or currency differ from the verified request'],
-  expiredInvoice: ['10015', 'Invoice expired'],
-  abandoned3ds: ['10016', '3D Secure authentication not completed in time'],
-} as const
-
-const num = numberVar
-const ledger = (c: Ctx): DurableObjectStub<SandboxLedger> => c.env.LEDGER.get(c.env.LEDGER.idFromName('ledger'))
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
-const rand = (n: number): string => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => (b % 10).toString()).join('')
-
-/** The gateway's timestamp format: `YYYY-MM-DD HH:MM:SS` (UTC). */
-export function gatewayTimestamp(d = new Date()): string {
-  return d.toISOString().slice(0, 19).replace('T', ' ')
-}
-
-function result([code, description]: readonly [string, string], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...extra, result: { code, description }, timestamp: gatewayTimestamp() }
-}
-
-/** Several validation errors in one result, joined like the gateway does: "c1 | c2". */
-function validationResult(errors: readonly FieldError[]): Record<string, unknown> {
-  const parts = errors.map((e) => {
-    const [code, text] = e.code === 'required' ? CODES.required : e.code === 'not_allowed' ? CODES.notAllowed : CODES.invalid
-    return { code, description: `${text}: ${e.field}` }
-  })
-  return {
-    result: { code: parts.map((p) => p.code).join(' | '), description: parts.map((p) => p.description).join(' | ') },
-    timestamp: gatewayTimestamp(),
-  }
-}
-
-/** Reads a form (or JSON) body; refuses parameters in the query string, like the gateway. */
-async function readBody(c: Ctx): Promise<Record<string, string> | Response> {
-  if (new URL(c.req.url).search !== '') return c.json(result(CODES.queryString))
-  const type = c.req.header('Content-Type') ?? ''
-  const text = await c.req.text()
-  if (type.includes('application/json')) {
-    try {
-      const parsed: unknown = JSON.parse(text)
-      if (typeof parsed !== 'object' || parsed === null) return c.json(result(CODES.invalid))
-      return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
-    } catch {
-      return c.json(result(CODES.invalid))
-    }
-  }
-  return decodeForm(text)
-}
-
-async function tokenAccepted(c: Ctx, op: Operation): Promise<boolean> {
-  const token = c.req.header('AuthToken')
-  if (!token) return false
-  if (await timingSafeEqual(token, c.env.SANDBOX_AUTH_TOKEN)) return true
-  if ((op === 'qrVerify' || op === 'qrComplete') && (await timingSafeEqual(token, c.env.SANDBOX_QR_AUTH_TOKEN))) return true
-  const claims = await verifyToken(c.env.SANDBOX_SECURE_KEY, token)
-  return claims !== undefined && claims.memberId === c.env.SANDBOX_MEMBER_ID
-}
-
-/**
- * The checks every API request goes through, in the gateway's order: query string, AuthToken,
- * fields, merchant identity, checksum. Answers the refusal, or the validated fields.
- */
-async function admit(
-  c: Ctx,
-  op: Operation,
-  rule: ChecksumRule | undefined,
-  inputs: (f: Record<string, string>) => Partial<ChecksumInputs<ChecksumRule>>,
-): Promise<Record<string, string> | Response> {
-  const body = await readBody(c)
-  if (body instanceof Response) return body
-  if (!(await tokenAccepted(c, op))) return c.json(result(CODES.tokenFailed))
-  const valid = validateRequest(op, body)
-  if (!valid.ok) return c.json(validationResult(valid.error))
-  const f = valid.value
-  const member = f['authentication.memberId']
-  const terminal = f['authentication.terminalId']
-  if ((member !== undefined && member !== c.env.SANDBOX_MEMBER_ID) || (terminal !== undefined && terminal !== c.env.SANDBOX_TERMINAL_ID)) {
-    return c.json(result(CODES.login))
-  }
-  if (rule) {
-    const expected = await checksum(rule, {
-      memberId: c.env.SANDBOX_MEMBER_ID,
-      secureKey: c.env.SANDBOX_SECURE_KEY,
-      ...inputs(f),
-    } as ChecksumInputs<ChecksumRule>)
-    const given = f['authentication.checksum'] ?? ''
-    if (!expected.ok || !(await timingSafeEqual(given, expected.value))) return c.json(result(CODES.checksum))
-  }
-  return f
-}
-
-/** Answers a processed request, unless a fault is injected for it: then the answer is lost or mangled. */
-async function answer(c: Ctx, op: string, fields: Record<string, string>, body: Record<string, unknown>, forced?: 'http500' | 'slow'): Promise<Response> {
-  const fault = forced === 'slow' ? 'timeout' : forced ?? (await ledger(c).takeFault(op, fields))
-  if (fault === 'timeout') await sleep(num(c.env.SANDBOX_SLOW_MS, 30_000))
-  if (fault === 'http500') return c.html('<html><body><h1>500 Internal Server Error</h1></body></html>', 500)
-  if (fault === 'unparseable') return c.body(JSON.stringify(body).slice(0, 40), 200, { 'Content-Type': 'application/json' })
-  // Something between us and the Worker (a proxy, a rotated key) refuses the token after the
-  // charge went through: the Worker must not take the refusal for "nothing happened".
-  if (fault === 'token_refused') return c.json(result(CODES.tokenFailed))
-  // The gateway's own answer is late and still says "pending" (P, 00002) although the payment has
-  // settled and its notification went out first: a notification may overtake the answer.
-  if (fault === 'late_pending') {
-    await sleep(num(c.env.SANDBOX_LATE_ANSWER_MS, 1_000))
-    return c.json({ ...body, transactionStatus: 'P', result: { code: CODES.pending[0], description: CODES.pending[1] } })
-  }
-  return c.json(body)
-}
-
-/** The notification body for a payment (facts sheet), with its checksum. */
-export async function notificationBody(p: PaymentRow, secureKey: string, terminalId: string): Promise<Record<string, unknown>> {
-  const sum = await checksum('notification', { paymentId: p.id, merchantTransactionId: p.mtid, amount: p.amount, transactionStatus: p.status, secureKey })
-  const [firstName = '', ...rest] = p.holder.split(' ')
-  return {
-    paymentId: p.id,
-    status: p.status,
-    transactionStatus: p.status,
-    paymentBrand: p.brand,
-    paymentMode: p.kind === 'qr' ? 'EW' : 'CC',
-    firstName,
-    lastName: rest.join(' '),
-    amount: p.amount,
-    currency: p.currency,
-    descriptor: 'SANDBOX*PAYCHECKOUT',
-    merchantTransactionId: p.mtid,
-    remark: p.description,
-    tmpl_amount: p.amount,
-    tmpl_currency: p.currency,
-    eci: p.status === 'Y' ? '05' : '07',
-    checksum: sum.ok ? sum.value : '',
-    result: { code: p.code, description: p.description },
-    customer: { email: p.email, id: '' },
-    card: { bin: p.bin, lastFourDigits: p.last4, last4Digits: p.last4, expiryMonth: p.expiryMonth, expiryYear: p.expiryYear },
-    timestamp: gatewayTimestamp(),
-    bankReferenceId: `BR${p.id}`,
-    terminalId,
-  }
-}
-
-/** Notifies `p` as it stands (now, or after `delayMs`); with `settle`, first moves it to that state. */
-async function scheduleNotification(c: Ctx, p: PaymentRow, delayMs: number, settle = false): Promise<void> {
-  if (!p.notificationUrl && !settle) return
-  const body = await notificationBody(p, c.env.SANDBOX_SECURE_KEY, c.env.SANDBOX_TERMINAL_ID)
-  await ledger(c).later(delayMs, p.notificationUrl, JSON.stringify(body), settle ? { id: p.id, status: p.status, code: p.code, description: p.description } : undefined)
-}
-
-/** The payment response: full for a card payment, short for token and repeat payments (spec). */
-function paymentBody(p: PaymentRow, full: boolean, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const base: Record<string, unknown> = { paymentId: p.id, paymentType: p.paymentType, result: { code: p.code, description: p.description }, timestamp: gatewayTimestamp() }
-  if (p.registrationId) base.registrationId = p.registrationId
-  base.transactionStatus = p.status
-  if (!full) return { ...base, ...extra }
-  return {
-    ...base,
-    paymentBrand: p.brand,
-    paymentMode: 'CC',
-    amount: p.amount,
-    currency: p.currency,
-    descriptor: 'SANDBOX*PAYCHECKOUT',
-    card: { bin: p.bin, last4Digits: p.last4, holder: p.holder, expiryMonth: p.expiryMonth, expiryYear: p.expiryYear },
-    merchantTransactionId: p.mtid,
-    remark: p.description,
-    tmpl_amount: p.amount,
-    tmpl_currency: p.currency,
-    ...extra,
-  }
-}
-
-function newPayment(kind: PaymentKind, f: Record<string, string>, over: Partial<PaymentRow>): PaymentRow {
-  return {
-    id: rand(10),
-    kind,
-    mtid: f.merchantTransactionId ?? '',
-    amount: f.amount ?? '',
-    currency: f.currency ?? '',
-    paymentType: f.paymentType ?? 'DB',
-    recurring: f.recurringType ?? '',
-    status: 'Y',
-    code: CODES.succeeded[0],
-    description: CODES.succeeded[1],
-    brand: f.paymentBrand ?? '',
-    bin: '',
-    last4: '',
-    expiryMonth: '',
-    expiryYear: '',
-    holder: [f['customer.givenName'], f['customer.surname']].filter(Boolean).join(' '),
-    registrationId: '',
-    parentId: '',
-    notificationUrl: f.notificationUrl ?? '',
-    redirectUrl: f.merchantRedirectUrl ?? '',
-    redirectMethod: f.redirectMethod ?? 'POST',
-    walletId: '',
-    merchantWalletId: '',
-    email: f['customer.email'] ?? '',
-    behaviour: '',
-    createRegistration: 0,
-    created: new Date().toISOString(),
-    ...over,
-  }
-}
+export type { SandboxEnv } from './protocol.ts'
 
 export const sandbox = new Hono<{ Bindings: SandboxEnv }>()
 
@@ -519,7 +272,14 @@ const invoiceRefusal = (code: readonly [string, string]) => ({ memberId: '', sta
 sandbox.post(OPERATION_PATHS.invoiceGenerate, async (c) => {
   const f = await admit(c, 'invoiceGenerate', 'invoiceGenerate', (f) => ({ merchantInvoiceId: f.merchantInvoiceId, amount: f.amount }))
   if (f instanceof Response) return invoiceShape(f)
-  const inv: InvoiceRow = {
+  const inv = newInvoice(f)
+  if (!(await ledger(c).addInvoice(inv))) return c.json(invoiceRefusal(CODES.duplicate))
+  return c.json(invoiceBody(c, inv, CODES.invoiceCreated))
+})
+
+/** An invoice as the generation request (or the test control below) describes it. */
+function newInvoice(f: Readonly<Record<string, string | undefined>>): InvoiceRow {
+  return {
     id: `INV${rand(9)}`,
     merchantInvoiceId: f.merchantInvoiceId ?? '',
     amount: f.amount ?? '',
@@ -533,9 +293,7 @@ sandbox.post(OPERATION_PATHS.invoiceGenerate, async (c) => {
     paymentId: '',
     sourceId: '',
   }
-  if (!(await ledger(c).addInvoice(inv))) return c.json(invoiceRefusal(CODES.duplicate))
-  return c.json(invoiceBody(c, inv, CODES.invoiceCreated))
-})
+}
 
 sandbox.post(OPERATION_PATHS.invoiceRegenerate, async (c) => {
   const f = await admit(c, 'invoiceRegenerate', 'invoice', (f) => ({ invoiceId: f.invoiceId, merchantRedirectUrl: f.merchantRedirectUrl }))
@@ -669,6 +427,17 @@ sandbox.post('/sandbox/faults', async (c) => {
   }
   await ledger(c).addFault(r as FaultRule)
   return c.json({ ok: true }, 201)
+})
+
+// An invoice issued the way a merchant's staff would in the gateway's dashboard (the demo shop's
+// expired invoice to regenerate): its fields as JSON, no credentials, as every test control here.
+sandbox.post('/sandbox/invoices', async (c) => {
+  const body: unknown = await c.req.json().catch(() => undefined)
+  const fields = body && typeof body === 'object' ? Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string')) : {}
+  if (!fields.merchantInvoiceId || !fields.amount || !fields.currency) return c.json({ error: 'expected { merchantInvoiceId, amount, currency, invoiceExpirationPeriod?, customerEmail? }' }, 400)
+  const inv = newInvoice(fields)
+  if (!(await ledger(c).addInvoice(inv))) return c.json({ error: 'an invoice with this merchantInvoiceId exists' }, 409)
+  return c.json({ systemInvoiceId: inv.id }, 201)
 })
 
 sandbox.get('/sandbox/stats', async (c) => c.json(await ledger(c).stats(c.req.query('mtid'), c.req.query('parent'))))
