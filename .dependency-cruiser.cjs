@@ -9,6 +9,14 @@
 //   tools/    what tests and benchmarks share; bench/ and test/ may import anything but each other
 //             (bench/ never test/)
 //
+// Inside the Worker, HTTP stays at the edge:
+//   routes/      the HTTP handlers: may use everything below
+//   middleware/  may not import routes/; of the Durable Objects only their types (stub types)
+//   schemas/     the request schemas: neither middleware/ nor routes/
+//   checkout/, sessions/, payments/, registrations/, guards/, ... (the objects and what they use):
+//                never routes/ or middleware/; request schemas only where the pay validates its
+//                body inside the session (sessions/pay-request.ts: SECURITY.md R21), or as types
+//
 // A type-only import counts as much as any other: it ties the two sides' code together all the same.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -70,6 +78,43 @@ module.exports = {
       severity: 'error',
       from: { path: '^worker/demo/' },
       to: { path: '^(worker/(?!demo/)|widget/|tools/|test/|bench/)' },
+    },
+    {
+      name: 'middleware-not-routes',
+      comment: 'Middleware runs before the routes and knows nothing of them (what both need is a module of its own).',
+      severity: 'error',
+      from: { path: '^worker/middleware/' },
+      to: { path: '^worker/routes/' },
+    },
+    {
+      name: 'middleware-objects-by-type',
+      comment: "Middleware fronts the Durable Objects through their stubs: it may name their types, never run their code.",
+      severity: 'error',
+      from: { path: '^worker/middleware/' },
+      to: { path: '^worker/(checkout|sessions|payments|registrations|guards|outbox|search|retention|webhooks)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'schemas-not-edge',
+      comment: 'Request schemas describe requests: the middleware and routes use them, not the other way round.',
+      severity: 'error',
+      from: { path: '^worker/schemas/' },
+      to: { path: '^worker/(middleware|routes)/' },
+    },
+    {
+      name: 'objects-not-http',
+      comment: 'Durable Objects and what they use answer typed results (reply.ts); HTTP is the routes\' and middleware\'s.',
+      severity: 'error',
+      from: { path: '^worker/(checkout|sessions|payments|registrations|guards|outbox|search|retention|webhooks|gateway)/' },
+      to: { path: '^worker/(middleware|routes)/' },
+    },
+    {
+      name: 'objects-not-request-schemas',
+      comment:
+        'Objects take checked input. The one exception is the pay, which validates its body inside the session after ' +
+        'the origin and secret checks (SECURITY.md R21: nothing is looked at before them) in the one round trip it makes.',
+      severity: 'error',
+      from: { path: '^worker/(checkout|sessions|payments|registrations|guards|outbox|search|retention|webhooks|gateway)/', pathNot: '^worker/sessions/pay-request[.]ts$' },
+      to: { path: '^worker/schemas/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'tools-not-tests',

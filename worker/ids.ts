@@ -18,6 +18,9 @@ export function randomToken(n: number): string {
 }
 
 export const newSessionId = (): string => `cs_${randomToken(24)}`
+
+/** What a session id looks like (`newSessionId`): anything else names no session. */
+export const SESSION_ID = /^cs_[A-Za-z0-9]{24}$/
 export const newEventId = (): string => `evt_${randomToken(24)}`
 /** 43 base62 characters: more than 256 bits of randomness. */
 export const newClientSecret = (sessionId: string): string => `${sessionId}_secret_${randomToken(43)}`

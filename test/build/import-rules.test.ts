@@ -1,6 +1,7 @@
 // Which way imports may go (.dependency-cruiser.cjs): the published SDK and the widget use only
 // shared/, the product Worker never the widget, the SDK, the sandbox or the demo, the sandbox only
-// shared/, the demo the product through the SDK, benchmarks never test code. dependency-cruiser
+// shared/, the demo the product through the SDK, benchmarks never test code; inside the Worker,
+// HTTP stays in routes/ and middleware/. dependency-cruiser
 // reads every import, type-only ones too, and `npm test` fails on one that goes the wrong way.
 import { execFile } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
@@ -34,14 +35,17 @@ describe('import directions', () => {
     expect(modules).toBeGreaterThan(150)
   }, 60_000)
 
-  it('a wrong-way import fails: the SDK importing a type from the Worker', async () => {
-    const probe = join(root, 'server', `wrong-way-probe-${process.pid}.ts`)
-    writeFileSync(probe, "import type { Env } from '../worker/env.ts'\nexport type Probe = Env\n")
+  it('wrong-way imports fail: the SDK importing a type from the Worker, middleware importing a route', async () => {
+    const probes = [
+      { file: `server/wrong-way-probe-${process.pid}.ts`, code: "import type { Env } from '../worker/env.ts'\nexport type Probe = Env\n", to: 'worker/env.ts', rule: 'sdk-only-shared' },
+      { file: `worker/middleware/wrong-way-probe-${process.pid}.ts`, code: "export { health } from '../routes/health.ts'\n", to: 'worker/routes/health.ts', rule: 'middleware-not-routes' },
+    ]
+    for (const p of probes) writeFileSync(join(root, p.file), p.code)
     try {
       const { errors } = await cruise()
-      expect(errors).toContainEqual(expect.objectContaining({ from: `server/wrong-way-probe-${process.pid}.ts`, to: 'worker/env.ts', rule: expect.objectContaining({ name: 'sdk-only-shared', severity: 'error' }) }))
+      for (const p of probes) expect(errors).toContainEqual(expect.objectContaining({ from: p.file, to: p.to, rule: expect.objectContaining({ name: p.rule, severity: 'error' }) }))
     } finally {
-      rmSync(probe, { force: true })
+      for (const p of probes) rmSync(join(root, p.file), { force: true })
     }
   }, 60_000)
 })

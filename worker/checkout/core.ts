@@ -7,7 +7,7 @@
 import type { PendingEvent } from '../sessions/tasked-object.ts'
 import type { Env } from '../env.ts'
 import type { Job } from '../outbox/jobs.ts'
-import { done, type Reply } from '../sessions/reply.ts'
+import { done, type Reply } from '../reply.ts'
 import { attemptsRemaining, type PayResult, type SessionRecord, type Status } from '../sessions/types.ts'
 import { METHODS } from './methods/table.ts'
 

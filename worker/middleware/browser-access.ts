@@ -3,13 +3,14 @@
  * Browser routes (`/v1/checkout/{id}/...`): the session's client secret as bearer, and CORS only
  * for the session's allowed origins. Hono's `cors()` only sets headers and never rejects, so a
  * foreign origin is refused here, before any handler runs (SECURITY.md R21); the pay makes the
- * same check (`sessions/access.ts`) first thing in its one call into the session object. Whether a
+ * same check (`worker/access.ts`) first thing in its one call into the session object. Whether a
  * session exists is not told to anyone without its secret: see `browserAccess`.
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
-import { originRefused } from '../sessions/access.ts'
+import { originRefused } from '../access.ts'
+import { SESSION_ID } from '../ids.ts'
 import type { CheckoutSession } from '../checkout/checkout-session.ts'
 import type { CheckoutView } from '../sessions/types.ts'
 
@@ -18,8 +19,6 @@ export interface BrowserAccessVariables {
   /** The session as the widget sees it, read in the same round trip as the secret check. */
   view: CheckoutView
 }
-
-export const SESSION_ID = /^cs_[A-Za-z0-9]{24}$/
 
 export function sessionStub(env: Env, id: string): DurableObjectStub<CheckoutSession> {
   return env.SESSIONS.get(env.SESSIONS.idFromName(id))

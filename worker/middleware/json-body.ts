@@ -6,8 +6,8 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import { err, ok, type Result } from '../../shared/result.ts'
-import { sendReply } from '../routes/operations.ts'
-import { fail, type Reply } from '../sessions/reply.ts'
+import { sendReply } from '../respond.ts'
+import { fail, type Reply } from '../reply.ts'
 import { MAX_BODY_BYTES } from './body-limit.ts'
 
 export interface JsonBodyVariables {

@@ -28,7 +28,8 @@ import type { PaymentOutcome } from '../gateway/outcome.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
 import { paymentIndexJob } from '../search/rows.ts'
-import { checkKey } from '../sessions/idempotency.ts'
+import { checkKey } from '../idempotency.ts'
+import { done, fail, type Reply } from '../reply.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
 import { HANDLERS, type RequestOf } from './operations/index.ts'
 import type { Refusal } from './operations/handler.ts'
@@ -36,10 +37,22 @@ import { capturedAtOpening, operationView, paymentView } from './status.ts'
 import { OPERATION_TRANSITIONS, type MoneyOperation, type OperationKind, type OperationStatus, type OperationView, type PaymentRecord, type PaymentSnapshot, type PaymentView } from './types.ts'
 import { numberVar } from '../env-vars.ts'
 
-/** What an operation request produced; the route owns the HTTP status. */
-export type OperationResult =
+/** What an operation request produced, before it is answered as a `Reply` (`replyOf`). */
+type OperationResult =
   | { readonly kind: 'done'; readonly operation: OperationView; readonly payment: PaymentView; readonly replayed: boolean }
   | Refusal
+
+/**
+ * An operation's answer: `{ operation, payment }` once the gateway said (or has not: the route
+ * answers 202 for an operation still under way), the failure's code for one the gateway refused.
+ */
+function replyOf(result: OperationResult): Reply {
+  if (result.kind === 'refused') return fail(result.code, result.message, result.fields)
+  const { operation, payment, replayed } = result
+  const failure = operation.status === 'failed' ? (operation.failure ?? { code: 'gateway_rejected' as const, message: `The gateway refused the ${operation.object}.` }) : undefined
+  const reply = failure ? fail(failure.code, failure.message) : done({ operation, payment })
+  return replayed ? { ...reply, replayed } : reply
+}
 
 interface IdemRecord {
   readonly fingerprint: string
@@ -102,7 +115,11 @@ export class PaymentObject extends TaskedObject {
   }
 
   /** Runs one operation of `kind` for an Idempotency-Key; `fingerprint` is the request's. */
-  async run<K extends OperationKind>(kind: K, key: string, fingerprint: string, request: RequestOf[K]): Promise<OperationResult> {
+  async run<K extends OperationKind>(kind: K, key: string, fingerprint: string, request: RequestOf[K]): Promise<Reply> {
+    return replyOf(await this.attempt(kind, key, fingerprint, request))
+  }
+
+  private async attempt<K extends OperationKind>(kind: K, key: string, fingerprint: string, request: RequestOf[K]): Promise<OperationResult> {
     const handler = HANDLERS[kind]
     // Computed before the checks: from here to the write below only storage calls run, so no
     // other request of this payment can come in between (the input gate stays shut).

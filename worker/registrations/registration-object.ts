@@ -10,9 +10,9 @@
  * the alarm (with a fresh token if needed) until the gateway answers; "no such registration"
  * counts as deleted, since nothing can pay with it either way.
  */
-import type { ErrorCode } from '../../shared/errors.ts'
 import { gatewayClient } from '../config.ts'
 import { log } from '../log.ts'
+import { fail, type Reply } from '../reply.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
 import { numberVar } from '../env-vars.ts'
 
@@ -36,10 +36,8 @@ export interface RegistrationView {
   readonly deletedAt: string | null
 }
 
-/** Typed answers; the route owns the HTTP status. */
-export type DeleteResult =
-  | { readonly kind: 'done'; readonly registration: RegistrationView; readonly replayed: boolean }
-  | { readonly kind: 'refused'; readonly code: ErrorCode; readonly message: string }
+/** A deletion's answer: the registration as it now stands (`Reply`'s body), or the refusal. */
+const deleted = (registration: RegistrationView, replayed = false): Reply => ({ ok: true, body: registration, ...(replayed ? { replayed } : {}) })
 
 const MAX_RETRY_MS = 60 * 60_000
 
@@ -62,10 +60,10 @@ export class RegistrationObject extends TaskedObject {
   }
 
   /** Deletes the registration at the gateway, once per Idempotency-Key; later keys see the state. */
-  async delete(registrationId: string, key: string): Promise<DeleteResult> {
+  async delete(registrationId: string, key: string): Promise<Reply> {
     const existing = await this.load()
     const seen = await this.ctx.storage.get<true>(`idem:${key}`)
-    if (existing && existing.status !== 'active') return { kind: 'done', registration: view(existing), replayed: seen === true }
+    if (existing && existing.status !== 'active') return deleted(view(existing), seen === true)
     const r: RegistrationRecord = { registrationId, status: 'deleting', seq: existing?.seq ?? 0, tries: 0, requestedAt: Date.now() }
     this.record = r
     // Refused for new sessions from here on, before the gateway hears of it.
@@ -73,7 +71,7 @@ export class RegistrationObject extends TaskedObject {
     return this.send(r)
   }
 
-  private async send(r: RegistrationRecord): Promise<DeleteResult> {
+  private async send(r: RegistrationRecord): Promise<Reply> {
     const outcome = await gatewayClient(this.env).deleteRegistration(r.registrationId)
     log.info('registration_delete', { registration: r.registrationId, outcome: outcome.kind })
     if ('code' in outcome) r.resultCode = outcome.code
@@ -83,21 +81,21 @@ export class RegistrationObject extends TaskedObject {
       r.seq += 1
       await this.commit(`registration:${r.registrationId}`, r.seq, { registration: r }, [{ type: 'registration.deleted', data: { ...view(r), registrationId: r.registrationId, sequence: r.seq } }])
       await this.cancel('retry')
-      return { kind: 'done', registration: view(r), replayed: false }
+      return deleted(view(r))
     }
     if (outcome.kind === 'rejected' || outcome.kind === 'declined' || outcome.kind === 'invalid') {
       // The gateway refused to delete it: the card stays usable, and the merchant is told why.
       r.status = 'active'
       await this.ctx.storage.put('registration', r)
       const detail = 'code' in outcome ? ` (${outcome.code}: ${outcome.description})` : ''
-      return { kind: 'refused', code: outcome.kind === 'rejected' && outcome.reason === 'auth' ? 'gateway_auth_failed' : 'gateway_rejected', message: `The gateway refused to delete the registration${detail}.` }
+      return fail(outcome.kind === 'rejected' && outcome.reason === 'auth' ? 'gateway_auth_failed' : 'gateway_rejected', `The gateway refused to delete the registration${detail}.`)
     }
     // No answer (or none could be sent): it stays refused for new sessions and is sent again.
     r.tries += 1
     await this.ctx.storage.put('registration', r)
     const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
     await this.schedule('retry', Date.now() + Math.min(MAX_RETRY_MS, base * 2 ** (r.tries - 1)))
-    return { kind: 'done', registration: view(r), replayed: false }
+    return deleted(view(r))
   }
 
   protected async runTask(name: string): Promise<void> {

@@ -9,8 +9,9 @@
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
-import { SESSION_ID, sessionStub } from '../middleware/browser-access.ts'
-import { effectiveOrigins } from '../sessions/access.ts'
+import { SESSION_ID } from '../ids.ts'
+import { sessionStub } from '../middleware/browser-access.ts'
+import { effectiveOrigins } from '../access.ts'
 import { framePage } from './frame-page.ts'
 
 export const frame = new Hono<{ Bindings: Env }>()

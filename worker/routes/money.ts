@@ -10,6 +10,7 @@
  */
 import { Hono, type Context } from 'hono'
 import { describeRoute } from 'hono-openapi'
+import type * as v from 'valibot'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
@@ -18,10 +19,13 @@ import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
-import { HANDLERS, type RequestOf } from '../payments/operations/index.ts'
-import type { OperationResult, PaymentObject } from '../payments/payment-object.ts'
-import type { OperationKind } from '../payments/types.ts'
-import { idempotencyKeyOf } from './operations.ts'
+import type { RequestOf } from '../payments/operations/index.ts'
+import type { PaymentObject } from '../payments/payment-object.ts'
+import type { OperationKind, OperationView } from '../payments/types.ts'
+import type { Reply } from '../reply.ts'
+import { sendReply } from '../respond.ts'
+import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { captureBody, refundBody, voidBody } from '../schemas/payments.ts'
 
 type Ctx = Context<{ Bindings: Env; Variables: JsonBodyVariables }>
 
@@ -36,29 +40,14 @@ export function paymentStub(env: Env, paymentId: string): DurableObjectStub<Paym
 /** The route path of each operation kind. */
 const PATHS: Readonly<Record<OperationKind, string>> = { capture: 'capture', void: 'void', refund: 'refunds' }
 
-export function sendOperationResult(c: Context, result: OperationResult): Response {
-  if (result.kind === 'refused') throw new ApiError(result.code, result.message, result.fields)
-  if (result.replayed) c.header('Idempotent-Replayed', 'true')
-  const { operation, payment } = result
-  switch (operation.status) {
-    case 'succeeded':
-      return c.json({ operation, payment }, 200)
-    case 'failed': {
-      const f = operation.failure ?? { code: 'gateway_rejected' as const, message: `The gateway refused the ${operation.object}.` }
-      throw new ApiError(f.code, f.message)
-    }
-    default:
-      // processing (a replay while the Worker went away) or unknown: accepted, settled later.
-      return c.json({ operation, payment }, 202)
-  }
-}
-
 async function runOperation<K extends OperationKind>(c: Ctx, kind: K, request: RequestOf[K]): Promise<Response> {
   const paymentId = c.req.param('paymentId') ?? ''
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
   if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
   const fingerprint = await fingerprintOf({ kind, request })
-  return sendOperationResult(c, await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request))
+  const reply: Reply = await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request)
+  // Succeeded: 200; the gateway has not answered (or a replay while it runs): 202, settled later.
+  return sendReply(c, reply, (body) => ((body as { operation: OperationView }).operation.status === 'succeeded' ? 200 : 202))
 }
 
 const operationResponses = {
@@ -75,12 +64,15 @@ const SUMMARIES: Readonly<Record<OperationKind, string>> = {
 
 const PAYMENT_ID = { paymentId: 'gatewayId' } as const
 
+/** Each operation's body: its schema's output is the request its handler takes (payments/operations/). */
+const BODIES: { readonly [K in OperationKind]: v.GenericSchema<unknown, RequestOf[K]> } = { capture: captureBody, refund: refundBody, void: voidBody }
+
 for (const kind of Object.keys(PATHS) as OperationKind[]) {
   money.post(
     `/:paymentId/${PATHS[kind]}`,
     describeRoute({ summary: SUMMARIES[kind], operationId: kind === 'void' ? 'voidPayment' : `${kind}Payment`, security: merchant, parameters: [...pathParams(PAYMENT_ID), idempotencyKey()], responses: operationResponses }),
     jsonBody(),
-    validate('json', HANDLERS[kind].body as typeof HANDLERS.capture.body, { params: PAYMENT_ID }),
+    validate('json', BODIES[kind] as typeof BODIES.capture, { params: PAYMENT_ID }),
     (c) => runOperation(c, kind, c.req.valid('json') as RequestOf[typeof kind]),
   )
 }

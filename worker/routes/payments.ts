@@ -15,7 +15,9 @@ import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { inquiryBody, repeatBody } from '../schemas/payments.ts'
-import { idempotencyKeyOf, operationStub, sendReply } from './operations.ts'
+import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { operationStub } from './operations.ts'
+import { sendReply } from '../respond.ts'
 
 export const payments = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 

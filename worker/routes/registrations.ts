@@ -11,8 +11,9 @@ import { ApiError } from '../errors.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { paramErrors } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
-import type { RegistrationObject } from '../registrations/registration-object.ts'
-import { idempotencyKeyOf } from './operations.ts'
+import type { RegistrationObject, RegistrationView } from '../registrations/registration-object.ts'
+import { sendReply } from '../respond.ts'
+import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 
 export const registrations = new Hono<{ Bindings: Env }>()
 
@@ -39,9 +40,8 @@ registrations.delete(
   if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
   const bad = paramErrors('registrationId', 'gatewayId', id)
   if (bad.length > 0) throw new ApiError('invalid_request', 'Not a registration id.', bad)
-  const result = await registrationStub(c.env, id).delete(id, key)
-  if (result.kind === 'refused') throw new ApiError(result.code, result.message)
-  if (result.replayed) c.header('Idempotent-Replayed', 'true')
-  return c.json(result.registration, result.registration.status === 'deleted' ? 200 : 202)
+  const reply = await registrationStub(c.env, id).delete(id, key)
+  // Deleted at the gateway: 200; asked and not yet answered: 202, settled later.
+  return sendReply(c, reply, (body) => ((body as RegistrationView).status === 'deleted' ? 200 : 202))
   },
 )

@@ -4,7 +4,7 @@
  * to pay by card or saved card and to start a QR payment. Bodies use the gateway's wire names
  * (`card.number`, dotted; nested objects are accepted too and flattened first). Formats, and
  * which fields are required, come from the field table; amount, currency and order never do:
- * the session fixed them (a body that names them is `param_mismatch`, worker/sessions/parse-input.ts).
+ * the session fixed them (a body that names them is `param_mismatch`, worker/schemas/parse.ts).
  */
 import { resolver, type DescribeRouteOptions } from 'hono-openapi'
 import * as v from 'valibot'
@@ -12,7 +12,7 @@ import { cvvLength, type CardBrand } from '../../shared/card.ts'
 import { REQUEST_FIELDS, type RequestFieldName } from '../../shared/fields.ts'
 import { FORMAT_EXPECTED } from '../../shared/formats.ts'
 import { crossFieldErrors, fieldsOf } from '../../shared/validate.ts'
-import { SESSION_ID } from '../middleware/browser-access.ts'
+import { SESSION_ID } from '../ids.ts'
 import { described, failed, field, report } from './build.ts'
 import { browser, errors, idempotencyKey, json, pathParams, ref } from './doc.ts'
 

@@ -5,7 +5,7 @@
  * routes check). Request bodies and queries come from the schemas themselves (validate.ts).
  */
 import { FORMAT_EXPECTED, type Format } from '../../shared/formats.ts'
-import { IDEMPOTENCY_KEY } from '../routes/operations.ts'
+import { IDEMPOTENCY_KEY } from './idempotency-key.ts'
 
 export const merchant = [{ merchantKey: [] }]
 export const browser = [{ clientSecret: [] }]

@@ -5,9 +5,11 @@
  */
 import * as v from 'valibot'
 import { METADATA_KEY, METADATA_LIMITS } from '../sessions/metadata.ts'
+import { DEFAULT_LIMIT } from '../search/query.ts'
 import { described, field, oneOf } from './build.ts'
 
-export const DEFAULT_LIMIT = 10
+export { DEFAULT_LIMIT }
+
 export const MAX_LIMIT = 100
 const TIME = 'Unix seconds or ISO 8601'
 

@@ -5,8 +5,11 @@
  * pagination (`starting_after` = the last id of the previous page). Every filter has its index
  * (migrations/0001_search_index.sql); one metadata pair filters through the metadata table.
  */
-import { DEFAULT_LIMIT, type ListQueryInput } from '../schemas/search.ts'
+import type { ListQueryInput } from '../schemas/search.ts'
 import { INDEX_SQL_TABLES, type IndexTable } from './rows.ts'
+
+/** A listing's page size when the query names none. */
+export const DEFAULT_LIMIT = 10
 
 export interface ListQuery {
   readonly status?: string

@@ -14,9 +14,9 @@ import type { Env } from '../env.ts'
 import { derivedKey, hmacHex, sha256Hex } from '../ids.ts'
 import type { PayInput } from '../checkout/methods/card.ts'
 import { RETURN_PAGE_EXPECTED } from '../schemas/checkout.ts'
-import { originAllowed } from './access.ts'
-import { parsePayBody } from './parse-input.ts'
-import { fail, type Reply } from './reply.ts'
+import { originAllowed } from '../access.ts'
+import { parsePayBody } from '../schemas/parse.ts'
+import { fail, type Reply } from '../reply.ts'
 import type { CheckoutView } from './types.ts'
 
 export interface PayRequest {

@@ -6,7 +6,7 @@
  */
 import { gatewayClient } from '../../config.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
-import { done, fail, type Reply } from '../../sessions/reply.ts'
+import { done, fail, type Reply } from '../../reply.ts'
 import { offers } from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, otherMethod, refusal, replay } from '../attempt.ts'
 import { MINUTE_MS, type SessionCore } from '../core.ts'

@@ -5,7 +5,6 @@
  * not captured is released by the gateway; a captured payment can then be refunded.
  */
 import { parseAmount } from '../../../shared/money.ts'
-import { captureBody } from '../../schemas/payments.ts'
 import { IN_FLIGHT_OPERATION } from '../types.ts'
 import { minorUnitsRefusal, refuse, type OperationHandler } from './handler.ts'
 
@@ -17,7 +16,6 @@ export interface CaptureRequest {
 export const capture: OperationHandler<CaptureRequest> = {
   kind: 'capture',
   prefix: 'cp',
-  body: captureBody,
   admit(p, req) {
     if (p.paymentType !== 'PA') return refuse('payment_state', 'Only an authorisation (paymentType PA) can be captured; this payment was captured when it was paid.')
     if (p.voided) return refuse('payment_state', 'This authorisation was voided.')

@@ -8,7 +8,6 @@
  * the handler up in `HANDLERS` (index.ts); nothing branches on the kind.
  */
 import type { ErrorCode, FieldError } from '../../../shared/errors.ts'
-import type * as v from 'valibot'
 import { fitsMinorUnits, formatAmount } from '../../../shared/money.ts'
 import type { GatewayClient } from '../../gateway/client.ts'
 import type { PaymentOutcome } from '../../gateway/outcome.ts'
@@ -35,8 +34,6 @@ export interface OperationHandler<Req> {
   readonly kind: OperationKind
   /** Prefix of the operation's id (`re_...`) and of its merchantTransactionId at the gateway. */
   readonly prefix: string
-  /** The merchant's body: its schema, whose output is the typed request (checked at the route, worker/schemas/payments.ts). */
-  readonly body: v.GenericSchema<unknown, Req>
   /** Against the payment as it stands, counting operations in flight: a refusal, or what it moves. */
   admit(p: PaymentRecord, req: Req): Refusal | Admitted
   /** The gateway call, with the operation's own merchantTransactionId. */

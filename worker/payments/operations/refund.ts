@@ -5,7 +5,6 @@
  * together they never exceed what was captured, counting the refunds still in flight.
  */
 import { formatAmount } from '../../../shared/money.ts'
-import { refundBody } from '../../schemas/payments.ts'
 import { refundable } from '../status.ts'
 import { minorUnitsRefusal, refuse, type OperationHandler } from './handler.ts'
 
@@ -18,7 +17,6 @@ export interface RefundRequest {
 export const refund: OperationHandler<RefundRequest> = {
   kind: 'refund',
   prefix: 're',
-  body: refundBody,
   admit(p, req) {
     if (p.voided) return refuse('payment_state', 'This authorisation was voided; there is nothing to refund.')
     if (p.capturedMinor === 0) return refuse('payment_state', 'Nothing is captured yet: capture the authorisation first, or void it.')

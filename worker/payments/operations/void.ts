@@ -4,7 +4,6 @@
  * memberId|secureKey|paymentId). The shopper's funds are released; nothing can be captured after.
  */
 import { parseAmount } from '../../../shared/money.ts'
-import { voidBody } from '../../schemas/payments.ts'
 import { IN_FLIGHT_OPERATION } from '../types.ts'
 import { refuse, type OperationHandler } from './handler.ts'
 
@@ -13,7 +12,6 @@ export type VoidRequest = Record<string, never>
 export const voidAuthorisation: OperationHandler<VoidRequest> = {
   kind: 'void',
   prefix: 'vd',
-  body: voidBody,
   admit(p) {
     if (p.paymentType !== 'PA') return refuse('payment_state', 'Only an authorisation (paymentType PA) can be voided; refund this payment instead.')
     if (p.voided) return refuse('payment_state', 'This authorisation is voided already.')

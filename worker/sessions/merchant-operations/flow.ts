@@ -11,7 +11,7 @@ import type { Settlement } from '../../gateway/outcome.ts'
 import type { Job } from '../../outbox/jobs.ts'
 import type { EventType } from '../../../shared/webhooks/events.ts'
 import type { RegistrationRefusal } from '../../registrations/guard.ts'
-import type { Reply } from '../reply.ts'
+import type { Reply } from '../../reply.ts'
 
 /**
  * `succeeded` is the repeat charged or the invoice regenerated; a regenerated invoice then ends

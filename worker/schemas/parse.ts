@@ -9,11 +9,11 @@ import type { FieldError } from '../../shared/errors.ts'
 import { REQUEST_FIELDS, type RequestField, type RequestFieldName } from '../../shared/fields.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
 import { fieldsOf, flatten } from '../../shared/validate.ts'
-import { check } from '../schemas/build.ts'
-import { cardPayBody, qrVerifyBody, savedCardPayBody } from '../schemas/checkout.ts'
-import { methodsOf, type SessionBody } from '../schemas/sessions.ts'
-import { setupAmount } from './setup.ts'
-import type { Flow, SessionInput } from './types.ts'
+import { check } from './build.ts'
+import { cardPayBody, qrVerifyBody, savedCardPayBody } from './checkout.ts'
+import { methodsOf, type SessionBody } from './sessions.ts'
+import { setupAmount } from '../sessions/setup.ts'
+import type { Flow, SessionInput } from '../sessions/types.ts'
 
 const DEFAULT_EXPIRES_S = 30 * 60
 

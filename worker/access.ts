@@ -5,8 +5,8 @@
  * the check in the same call as the payment) both decide with these.
  */
 import { timingSafeEqual } from 'hono/utils/buffer'
-import type { Env } from '../env.ts'
-import { sha256Hex } from '../ids.ts'
+import type { Env } from './env.ts'
+import { sha256Hex } from './ids.ts'
 
 /** The origins a session's pages may be on: its own list, else the deployment's ALLOWED_ORIGINS. */
 export function effectiveOrigins(sessionOrigins: readonly string[], env: Env): readonly string[] {

@@ -1,10 +1,10 @@
 /**
  * @module
  * What a Durable Object's RPC methods answer: a typed result, never an HTTP status. The route turns
- * it into a response (`sendReply` in routes/operations.ts): a success with the route's own status
+ * it into a response (`sendReply` in respond.ts): a success with the route's own status
  * (200 unless it says otherwise), an error with the status its code has (worker/errors.ts).
  */
-import { errorBody, type ErrorBody, type ErrorCode, type FieldError } from '../../shared/errors.ts'
+import { errorBody, type ErrorBody, type ErrorCode, type FieldError } from '../shared/errors.ts'
 
 export type Reply =
   | { readonly ok: true; readonly body: unknown; /** An earlier answer to the same Idempotency-Key, replayed. */ readonly replayed?: boolean }

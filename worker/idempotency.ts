@@ -6,7 +6,7 @@
  * one that finished replays that answer. Each place keeps its records its own way (a Durable
  * Object's storage, the order registry's sealed claim); what a record says is decided here.
  */
-import type { ErrorCode } from '../../shared/errors.ts'
+import type { ErrorCode } from '../shared/errors.ts'
 import { fail, type Reply } from './reply.ts'
 
 type KeyRefusal = { readonly kind: 'refused'; readonly code: Extract<ErrorCode, 'idempotency_mismatch' | 'idempotency_in_progress'>; readonly message: string }

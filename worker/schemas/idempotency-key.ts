@@ -1,0 +1,13 @@
+/**
+ * @module
+ * The Idempotency-Key header's grammar, for every route that takes one and for the API document.
+ */
+import type { FieldError } from '../../shared/errors.ts'
+
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,64}$/
+
+/** At most 64 characters of `[A-Za-z0-9_-]` (SECURITY.md R13); UUIDs fit. */
+export function idempotencyKeyOf(header: string | undefined): string | FieldError {
+  if (header === undefined) return { field: 'Idempotency-Key', code: 'required', expected: IDEMPOTENCY_KEY.source }
+  return IDEMPOTENCY_KEY.test(header) ? header : { field: 'Idempotency-Key', code: 'format', expected: IDEMPOTENCY_KEY.source }
+}
