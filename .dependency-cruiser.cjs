@@ -30,28 +30,32 @@ module.exports = {
     },
     {
       name: 'widget-only-shared',
-      comment: 'The element runs in shoppers\' browsers: nothing of the Worker, the SDK or the tests may reach its bundles.',
+      comment:
+        "The element runs in shoppers' browsers: nothing of the Worker, the SDK or the tests may reach its bundles.",
       severity: 'error',
       from: { path: '^widget/' },
       to: { path: '^(worker|server|tools|test|bench|scripts)/' },
     },
     {
       name: 'widget-not-gateway-code',
-      comment: 'The gateway checksum (MD5, which browsers lack) and the webhook signing are the Worker\'s and the SDK\'s: no shopper bundle carries them.',
+      comment:
+        "The gateway checksum (MD5, which browsers lack) and the webhook signing are the Worker's and the SDK's: no shopper bundle carries them.",
       severity: 'error',
       from: { path: '^widget/' },
       to: { path: '^shared/(gateway|webhooks)/' },
     },
     {
       name: 'sdk-only-shared',
-      comment: 'pay-checkout/server ships to merchants: it may not pull in the Worker (what both need lives in shared/).',
+      comment:
+        'pay-checkout/server ships to merchants: it may not pull in the Worker (what both need lives in shared/).',
       severity: 'error',
       from: { path: '^server/' },
       to: { path: '^(worker|widget|tools|test|bench|scripts)/' },
     },
     {
       name: 'worker-not-widget-or-sdk',
-      comment: 'The product Worker serves the widget\'s built files, never its sources; the SDK is its client, not its code.',
+      comment:
+        "The product Worker serves the widget's built files, never its sources; the SDK is its client, not its code.",
       severity: 'error',
       from: { path: '^worker/', pathNot: '^worker/demo/' },
       to: { path: '^(widget|server|tools|test|bench)/' },
@@ -65,7 +69,8 @@ module.exports = {
     },
     {
       name: 'sandbox-only-shared',
-      comment: 'The sandbox stands in for the gateway: it checks what the Worker sends with shared/ code, not with the Worker\'s own.',
+      comment:
+        "The sandbox stands in for the gateway: it checks what the Worker sends with shared/ code, not with the Worker's own.",
       severity: 'error',
       from: { path: '^worker/sandbox/' },
       to: { path: '^(worker/(?!sandbox/)|widget/|server/|tools/|test/|bench/)' },
@@ -88,10 +93,14 @@ module.exports = {
     },
     {
       name: 'middleware-objects-by-type',
-      comment: "Middleware fronts the Durable Objects through their stubs: it may name their types, never run their code.",
+      comment:
+        'Middleware fronts the Durable Objects through their stubs: it may name their types, never run their code.',
       severity: 'error',
       from: { path: '^worker/middleware/' },
-      to: { path: '^worker/(checkout|sessions|payments|registrations|guards|outbox|search|retention|webhooks)/', dependencyTypesNot: ['type-only'] },
+      to: {
+        path: '^worker/(checkout|sessions|payments|registrations|guards|outbox|search|retention|webhooks)/',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'schemas-not-edge',
@@ -102,9 +111,12 @@ module.exports = {
     },
     {
       name: 'objects-not-http',
-      comment: 'Durable Objects and what they use answer typed results (reply.ts); HTTP is the routes\' and middleware\'s.',
+      comment:
+        "Durable Objects and what they use answer typed results (reply.ts); HTTP is the routes' and middleware's.",
       severity: 'error',
-      from: { path: '^worker/(checkout|sessions|payments|registrations|guards|outbox|search|retention|webhooks|gateway)/' },
+      from: {
+        path: '^worker/(checkout|sessions|payments|registrations|guards|outbox|search|retention|webhooks|gateway)/',
+      },
       to: { path: '^worker/(middleware|routes)/' },
     },
     {
@@ -113,7 +125,10 @@ module.exports = {
         'Objects take checked input. The one exception is the pay, which validates its body inside the session after ' +
         'the origin and secret checks (SECURITY.md R21: nothing is looked at before them) in the one round trip it makes.',
       severity: 'error',
-      from: { path: '^worker/(checkout|sessions|payments|registrations|guards|outbox|search|retention|webhooks|gateway)/', pathNot: '^worker/sessions/pay-request[.]ts$' },
+      from: {
+        path: '^worker/(checkout|sessions|payments|registrations|guards|outbox|search|retention|webhooks|gateway)/',
+        pathNot: '^worker/sessions/pay-request[.]ts$',
+      },
       to: { path: '^worker/schemas/', dependencyTypesNot: ['type-only'] },
     },
     {
@@ -144,6 +159,9 @@ module.exports = {
     // Type-only imports too (they are erased before bundling, but they are still a dependency).
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 }

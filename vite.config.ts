@@ -47,7 +47,9 @@ function integrityAndPreload(): Plugin {
       const byName = new Map(files.map((f) => [f.fileName, f]))
       // The frame loads the entry, which imports the frame's page script: both with what they import.
       const entry = files.find((f) => f.isEntry && f.name === 'pay-checkout')
-      const framePage = files.find((f) => f.facadeModuleId?.replace(/\\/g, '/').endsWith('widget/card-frame/frame-page.ts'))
+      const framePage = files.find((f) =>
+        f.facadeModuleId?.replace(/\\/g, '/').endsWith('widget/card-frame/frame-page.ts'),
+      )
       const seen = new Set<string>()
       const walk = (file: string): void => {
         if (seen.has(file)) return
@@ -62,8 +64,13 @@ function integrityAndPreload(): Plugin {
         this.error(`shared/frame-preload.ts is out of date: the frame loads ${actual.join(', ')}`)
       }
       const integrity: Record<string, string> = {}
-      for (const f of files) integrity[`/widget/${f.fileName}`] = `sha384-${createHash('sha384').update(f.code).digest('base64')}`
-      this.emitFile({ type: 'asset', fileName: 'importmap.json', source: `${JSON.stringify({ integrity }, null, 2)}\n` })
+      for (const f of files)
+        integrity[`/widget/${f.fileName}`] = `sha384-${createHash('sha384').update(f.code).digest('base64')}`
+      this.emitFile({
+        type: 'asset',
+        fileName: 'importmap.json',
+        source: `${JSON.stringify({ integrity }, null, 2)}\n`,
+      })
     },
   }
 }
@@ -93,11 +100,23 @@ function packLocales(): Plugin {
       sharedDir = join(config.root, 'shared')
     },
     async buildStart() {
-      const { LOCALES } = (await import(pathToFileURL(join(sharedDir, 'locales.ts')).href)) as { LOCALES: readonly string[] }
-      for (const locale of LOCALES.filter((l) => l !== 'en')) {
-        this.emitFile({ type: 'chunk', id: join(messagesDir, `${locale}.ts`), fileName: `chunks/${locale}.js`, preserveSignature: 'strict' })
+      const { LOCALES } = (await import(pathToFileURL(join(sharedDir, 'locales.ts')).href)) as {
+        LOCALES: readonly string[]
       }
-      this.emitFile({ type: 'chunk', id: `${join(messagesDir, 'en.ts')}?more`, fileName: 'chunks/en.more.js', preserveSignature: 'strict' })
+      for (const locale of LOCALES.filter((l) => l !== 'en')) {
+        this.emitFile({
+          type: 'chunk',
+          id: join(messagesDir, `${locale}.ts`),
+          fileName: `chunks/${locale}.js`,
+          preserveSignature: 'strict',
+        })
+      }
+      this.emitFile({
+        type: 'chunk',
+        id: `${join(messagesDir, 'en.ts')}?more`,
+        fileName: 'chunks/en.more.js',
+        preserveSignature: 'strict',
+      })
     },
     transform(code, id) {
       if (!id.replace(/\\/g, '/').endsWith('/widget/i18n/index.ts')) return null
@@ -133,7 +152,12 @@ function packLocales(): Plugin {
     generateBundle(_options, bundle) {
       // The loader's `./<locale>.js` is relative to the chunk it ends up in: it must be beside them.
       for (const f of Object.values(bundle)) {
-        if (f.type === 'chunk' && /import\(\s*(\/\*[^*]*\*\/\s*)?`\.\/\$\{/.test(f.code) && !f.fileName.startsWith('chunks/')) this.error(`${f.fileName} loads locales but is not in chunks/`)
+        if (
+          f.type === 'chunk' &&
+          /import\(\s*(\/\*[^*]*\*\/\s*)?`\.\/\$\{/.test(f.code) &&
+          !f.fileName.startsWith('chunks/')
+        )
+          this.error(`${f.fileName} loads locales but is not in chunks/`)
       }
     },
   }
@@ -162,7 +186,14 @@ function minifyTemplates(): Plugin {
     apply: 'build',
     transform(code, id) {
       if (!/\/widget\/.*\.ts$/.test(id.replace(/\\/g, '/')) || !code.includes('css`')) return null
-      return code.replace(/\bcss`([^`]*)`/g, (_, body: string) => `css\`${body.split(/(\$\{[^}]*\})/).map((part, i) => (i % 2 ? part : minifyCssTemplate(part))).join('')}\``)
+      return code.replace(
+        /\bcss`([^`]*)`/g,
+        (_, body: string) =>
+          `css\`${body
+            .split(/(\$\{[^}]*\})/)
+            .map((part, i) => (i % 2 ? part : minifyCssTemplate(part)))
+            .join('')}\``,
+      )
     },
     renderChunk(code, chunk) {
       if (chunk.facadeModuleId?.replace(/\\/g, '/').includes('/widget/i18n/messages/')) return null
@@ -193,7 +224,8 @@ export default defineConfig({
         // Vite 8 library mode only minifies with this set.
         minify: true,
         // A locale's other-methods part is `<locale>.more.js` beside `<locale>.js`.
-        chunkFileNames: (chunk) => (chunk.facadeModuleId?.endsWith('?more') ? 'chunks/[name].more.js' : 'chunks/[name].js'),
+        chunkFileNames: (chunk) =>
+          chunk.facadeModuleId?.endsWith('?more') ? 'chunks/[name].more.js' : 'chunks/[name].js',
       },
     },
   },

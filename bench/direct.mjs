@@ -8,18 +8,31 @@ import { join } from 'node:path'
 import { unstable_startWorker } from 'wrangler'
 import { applyD1Migrations, PRODUCT_CONFIG, SANDBOX_CONFIG } from '../worker/dev/processes.mjs'
 
-const plain = (vars) => Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: 'plain_text', value: String(v) }]))
+const plain = (vars) =>
+  Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: 'plain_text', value: String(v) }]))
 
 /** Starts the sandbox and the Worker; `secrets` are the Worker's test secrets. */
 export async function startDirect({ tmp, secrets, vars = {} }) {
-  const dev = (persist) => ({ server: { hostname: '127.0.0.1', port: 0 }, inspector: false, logLevel: 'none', persist, watch: false })
+  const dev = (persist) => ({
+    server: { hostname: '127.0.0.1', port: 0 },
+    inspector: false,
+    logLevel: 'none',
+    persist,
+    watch: false,
+  })
   const sandbox = await unstable_startWorker({ config: SANDBOX_CONFIG, dev: dev(join(tmp, 'sandbox')) })
   const sandboxUrl = (await sandbox.url).toString().replace(/\/$/, '')
   await applyD1Migrations({ config: PRODUCT_CONFIG, persistTo: join(tmp, 'worker') })
   const worker = await unstable_startWorker({
     config: PRODUCT_CONFIG,
     dev: dev(join(tmp, 'worker')),
-    bindings: plain({ ...secrets, GATEWAY_BASE_URL: sandboxUrl, PUBLIC_BASE_URL: 'http://127.0.0.1:9', MERCHANT_WEBHOOK_URL: '', ...vars }),
+    bindings: plain({
+      ...secrets,
+      GATEWAY_BASE_URL: sandboxUrl,
+      PUBLIC_BASE_URL: 'http://127.0.0.1:9',
+      MERCHANT_WEBHOOK_URL: '',
+      ...vars,
+    }),
   })
   const workerUrl = (await worker.url).toString().replace(/\/$/, '')
   return {

@@ -55,7 +55,8 @@ export async function mount(el) {
   const checkout = await AdyenCheckout({ clientKey: 'test_XXXX', environment: 'test', countryCode: 'NL', amount: { value: 4900, currency: 'EUR' } })
   new Card(checkout).mount(el)
 }`,
-    later: 'securedFields iframes (one per card field) from checkoutshopper-test.adyen.com, each with its own JS; brand images',
+    later:
+      'securedFields iframes (one per card field) from checkoutshopper-test.adyen.com, each with its own JS; brand images',
   },
   'Braintree hosted fields (3.144.0)': {
     code: `import client from 'braintree-web/client'
@@ -64,30 +65,51 @@ export async function mount(authorization) {
   const c = await client.create({ authorization })
   return hostedFields.create({ client: c, fields: { number: { container: '#n' }, cvv: { container: '#c' }, expirationDate: { container: '#e' } } })
 }`,
-    later: 'one iframe per field from assets.braintreegateway.com (each loads hosted-fields-frame JS), plus the client configuration request',
+    later:
+      'one iframe per field from assets.braintreegateway.com (each loads hosted-fields-frame JS), plus the client configuration request',
   },
   'Braintree Drop-in (1.48.0)': {
     code: `import dropin from 'braintree-web-drop-in'
 export function mount(authorization) { return dropin.create({ authorization, container: '#dropin' }) }`,
-    later: 'hosted-fields iframes, Drop-in CSS from assets.braintreegateway.com, card brand images, the client configuration request',
+    later:
+      'hosted-fields iframes, Drop-in CSS from assets.braintreegateway.com, card brand images, the client configuration request',
   },
 }
 
 async function weight() {
   const out = mkdtempSync(join(tmpdir(), 'pay-bench-build-'))
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'silent', mode: 'production', build: { outDir: out } })
+  await build({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    logLevel: 'silent',
+    mode: 'production',
+    build: { outDir: out },
+  })
   const ours = measure(out, { framePage: framePage('en'), frameScripts: FRAME_SCRIPTS })
   rmSync(out, { recursive: true, force: true })
   const pick = (b) => ({ raw: b.raw, gzip: b.gzip, brotli: b.brotli, files: b.files })
-  const bundles = { frameHost: pick(ours.frameHost), inlineFlow: pick(ours.inlineFlow), frameDocument: pick(ours.frameDocument), qr: ours.lazy['qr-wallet'], invoice: ours.lazy['invoice-view'] }
+  const bundles = {
+    frameHost: pick(ours.frameHost),
+    inlineFlow: pick(ours.inlineFlow),
+    frameDocument: pick(ours.frameDocument),
+    qr: ours.lazy['qr-wallet'],
+    invoice: ours.lazy['invoice-view'],
+  }
   if (!withPeers) return { ours: bundles }
 
   const peersDir = join(root, 'bench', '.peers')
   mkdirSync(peersDir, { recursive: true })
   if (!existsSync(join(peersDir, 'node_modules', 'braintree-web-drop-in'))) {
-    writeFileSync(join(peersDir, 'package.json'), JSON.stringify({ name: 'peers', private: true, type: 'module', dependencies: PEERS }, null, 2))
+    writeFileSync(
+      join(peersDir, 'package.json'),
+      JSON.stringify({ name: 'peers', private: true, type: 'module', dependencies: PEERS }, null, 2),
+    )
     console.error('Installing peers into bench/.peers (npm registry)...')
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: peersDir, stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } })
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: peersDir,
+      stdio: 'inherit',
+      env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+    })
   }
   const peers = {}
   for (const [name, { code, later }] of Object.entries(PEER_ENTRIES)) {
@@ -98,7 +120,12 @@ async function weight() {
       root: peersDir,
       configFile: false,
       logLevel: 'silent',
-      build: { outDir: dist, lib: { entry: join(dir, 'entry.js'), formats: ['es'], fileName: () => 'peer.js' }, rolldownOptions: { output: { minify: true } }, cssCodeSplit: false },
+      build: {
+        outDir: dist,
+        lib: { entry: join(dir, 'entry.js'), formats: ['es'], fileName: () => 'peer.js' },
+        rolldownOptions: { output: { minify: true } },
+        cssCodeSplit: false,
+      },
     })
     const total = { raw: 0, gzip: 0, brotli: 0 }
     const walk = (d) => {
@@ -132,7 +159,10 @@ async function merchant(worker, path, body) {
   return res.json()
 }
 
-const cardBody = JSON.stringify({ card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+const cardBody = JSON.stringify({
+  card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' },
+  customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+})
 
 async function newSessions(worker, n, concurrency, origin) {
   const out = []
@@ -141,7 +171,15 @@ async function newSessions(worker, n, concurrency, origin) {
     Array.from({ length: concurrency }, async () => {
       while (next < n) {
         next += 1
-        out.push(await merchant(worker, '/v1/sessions', { flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: `bench-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`, ...(origin ? { allowedOrigins: [origin] } : {}) }))
+        out.push(
+          await merchant(worker, '/v1/sessions', {
+            flow: 'card',
+            amount: '10.00',
+            currency: 'EUR',
+            merchantTransactionId: `bench-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`,
+            ...(origin ? { allowedOrigins: [origin] } : {}),
+          }),
+        )
       }
     }),
   )
@@ -162,18 +200,34 @@ async function timeToReady(worker) {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const [session] = await newSessions(worker, 1, 1, origin)
-  const fields = ['Card number', 'Expiry date (MM / YY)', 'Security code', 'First name', 'Last name', 'Email', 'Phone country code', 'Phone']
+  const fields = [
+    'Card number',
+    'Expiry date (MM / YY)',
+    'Security code',
+    'First name',
+    'Last name',
+    'Email',
+    'Phone country code',
+    'Phone',
+  ]
   const plain = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title><script type="module" src="/plain.js"></script></head><body><form>${fields.map((f, i) => `<label for="f${i}">${f}</label><input id="f${i}">`).join('')}<button>Pay €10.00</button></form></body></html>`
   // As the README's embedding section has it: inline mode adds the inline checkout's modulepreload.
-  const preload = (isolation) => (isolation === 'inline' ? `<link rel="modulepreload" href="${worker.url}/widget/chunks/pay-checkout-inline.js">` : '')
+  const preload = (isolation) =>
+    isolation === 'inline' ? `<link rel="modulepreload" href="${worker.url}/widget/chunks/pay-checkout-inline.js">` : ''
   const ours = (isolation) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script type="module" src="/ours.js"></script>${preload(isolation)}<script type="module" src="${worker.url}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${worker.url}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="${isolation}"></pay-checkout></body></html>`
   const files = {
     '/plain.html': ['text/html', plain],
     '/frame.html': ['text/html', ours('frame')],
     '/inline.html': ['text/html', ours('inline')],
-    '/plain.js': ['text/javascript', `const t = () => (window.__ready = performance.now()); document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', t) : t()`],
-    '/ours.js': ['text/javascript', `document.addEventListener('pay-ready', () => (window.__ready ??= performance.now()))`],
+    '/plain.js': [
+      'text/javascript',
+      `const t = () => (window.__ready = performance.now()); document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', t) : t()`,
+    ],
+    '/ours.js': [
+      'text/javascript',
+      `document.addEventListener('pay-ready', () => (window.__ready ??= performance.now()))`,
+    ],
   }
   const server = createServer((req, res) => {
     const file = files[(req.url ?? '/').split('?')[0]]
@@ -181,7 +235,11 @@ async function timeToReady(worker) {
     res.writeHead(404).end()
   })
   await new Promise((r) => server.listen(port, '127.0.0.1', r))
-  const browser = await chromium.launch({ executablePath: findChrome({ full: true }), args: CHROME_ARGS.filter((a) => a !== '--headless'), headless: true })
+  const browser = await chromium.launch({
+    executablePath: findChrome({ full: true }),
+    args: CHROME_ARGS.filter((a) => a !== '--headless'),
+    headless: true,
+  })
   const kinds = ['frame', 'inline', 'plain']
   const times = { frame: [], inline: [], plain: [] }
   const breakdown = {}
@@ -200,16 +258,31 @@ async function timeToReady(worker) {
         if (i === N.loads - 1 && kind !== 'plain') {
           breakdown[kind] = await page.evaluate(() => ({
             ready: Math.round(window.__ready),
-            fetches: performance.getEntriesByType('resource').map((e) => ({ url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'), start: Math.round(e.startTime), end: Math.round(e.responseEnd) })),
+            fetches: performance.getEntriesByType('resource').map((e) => ({
+              url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'),
+              start: Math.round(e.startTime),
+              end: Math.round(e.responseEnd),
+            })),
           }))
           if (kind === 'frame') {
             const frame = page.frames().find((f) => f.url().includes('/frame/'))
             breakdown.frameDocument = await frame?.evaluate(() => ({
               timeOrigin: Math.round(performance.timeOrigin),
-              fetches: performance.getEntriesByType('resource').map((e) => ({ url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'), start: Math.round(e.startTime), end: Math.round(e.responseEnd) })),
-              navigation: performance.getEntriesByType('navigation').map((e) => ({ start: Math.round(e.startTime), responseEnd: Math.round(e.responseEnd), domContentLoaded: Math.round(e.domContentLoadedEventEnd) })),
+              fetches: performance.getEntriesByType('resource').map((e) => ({
+                url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'),
+                start: Math.round(e.startTime),
+                end: Math.round(e.responseEnd),
+              })),
+              navigation: performance.getEntriesByType('navigation').map((e) => ({
+                start: Math.round(e.startTime),
+                responseEnd: Math.round(e.responseEnd),
+                domContentLoaded: Math.round(e.domContentLoadedEventEnd),
+              })),
             }))
-            if (breakdown.frameDocument) breakdown.frameDocument.offsetFromPage = Math.round(breakdown.frameDocument.timeOrigin - (await page.evaluate(() => performance.timeOrigin)))
+            if (breakdown.frameDocument)
+              breakdown.frameDocument.offsetFromPage = Math.round(
+                breakdown.frameDocument.timeOrigin - (await page.evaluate(() => performance.timeOrigin)),
+              )
           }
         }
         await context.close()
@@ -259,13 +332,25 @@ async function workerOverhead(worker, sandbox, call) {
       }),
     )
     const t = performance.now()
-    const res = await call.sandbox('/transactionServices/REST/v1/payments', { method: 'POST', headers: { AuthToken: 'sandbox-auth-token', 'Content-Type': 'application/x-www-form-urlencoded' }, body })
+    const res = await call.sandbox('/transactionServices/REST/v1/payments', {
+      method: 'POST',
+      headers: { AuthToken: 'sandbox-auth-token', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body,
+    })
     await res.text()
     return performance.now() - t
   }
   const proxiedPay = async (s) => {
     const t = performance.now()
-    const res = await call.worker(`/v1/checkout/${s.id}/pay`, { method: 'POST', headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': `b-${s.id}` }, body: cardBody })
+    const res = await call.worker(`/v1/checkout/${s.id}/pay`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${s.clientSecret}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `b-${s.id}`,
+      },
+      body: cardBody,
+    })
     const text = await res.text()
     if (res.status !== 200) throw new Error(`pay answered ${res.status}: ${text.slice(0, 200)}`)
     return performance.now() - t
@@ -325,7 +410,15 @@ async function load(worker, sandbox) {
         const s = sessions[next++]
         const t = performance.now()
         try {
-          const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, { method: 'POST', headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': `l-${s.id}` }, body: cardBody })
+          const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, {
+            method: 'POST',
+            headers: {
+              Authorization: `Bearer ${s.clientSecret}`,
+              'Content-Type': 'application/json',
+              'Idempotency-Key': `l-${s.id}`,
+            },
+            body: cardBody,
+          })
           const body = await res.json()
           if (res.status === 200 && body.status === 'succeeded') succeeded += 1
           else errors += 1
@@ -357,7 +450,12 @@ const state = mkdtempSync(join(tmpdir(), 'pay-bench-'))
 const results = {
   date: new Date().toISOString(),
   quick,
-  machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', memoryGiB: round(totalmem() / 2 ** 30, 1), node: process.version },
+  machine: {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? '?',
+    memoryGiB: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+  },
 }
 console.error('Weight...')
 results.weight = await weight()
@@ -368,17 +466,27 @@ try {
   console.error('Time to ready...')
   results.timeToReady = await timeToReady(stack.worker)
   console.error('Worker overhead through wrangler dev...')
-  results.workerOverhead = await workerOverhead(stack.worker, stack.sandbox, { worker: http(stack.worker.url), sandbox: http(stack.sandbox.url) })
+  results.workerOverhead = await workerOverhead(stack.worker, stack.sandbox, {
+    worker: http(stack.worker.url),
+    sandbox: http(stack.sandbox.url),
+  })
   console.error('Load...')
   results.load = await load(stack.worker, stack.sandbox)
 } finally {
   await stack.stop()
 }
 console.error('Worker overhead in-process (no wrangler dev proxy)...')
-const direct = await startDirect({ tmp: join(state, 'direct'), secrets: STACK_SECRETS, vars: { CARD_VELOCITY_LIMIT: '1000000' } })
+const direct = await startDirect({
+  tmp: join(state, 'direct'),
+  secrets: STACK_SECRETS,
+  vars: { CARD_VELOCITY_LIMIT: '1000000' },
+})
 try {
   const worker = { url: 'http://127.0.0.1:9', fetch: direct.worker }
-  results.workerOverheadDirect = { method: 'unstable_startWorker().fetch (dispatchFetch) for both the Worker and the sandbox', ...(await workerOverhead(worker, null, { worker: direct.worker, sandbox: direct.sandbox })) }
+  results.workerOverheadDirect = {
+    method: 'unstable_startWorker().fetch (dispatchFetch) for both the Worker and the sandbox',
+    ...(await workerOverhead(worker, null, { worker: direct.worker, sandbox: direct.sandbox })),
+  }
 } finally {
   await direct.stop()
   rmSync(state, { recursive: true, force: true })
@@ -395,29 +503,76 @@ const rows = [
   ['Time to ready, frame (median / p95)', `${t.frame.median} / ${t.frame.p95} ms`, ''],
   ['Time to ready, inline (median / p95)', `${t.inline.median} / ${t.inline.p95} ms`, ''],
   ['Time to ready, plain form (median / p95)', `${t.plain.median} / ${t.plain.p95} ms`, ''],
-  ['Time to ready, frame / plain (median)', `${t.ratioFrame}x over ${t.loads} loads each`, `<= 2.5x: ${met(t.ratioFrame <= 2.5)}`],
+  [
+    'Time to ready, frame / plain (median)',
+    `${t.ratioFrame}x over ${t.loads} loads each`,
+    `<= 2.5x: ${met(t.ratioFrame <= 2.5)}`,
+  ],
   ['Time to ready, inline / plain (median)', `${t.ratioInline}x`, `<= 1.5x: ${met(t.ratioInline <= 1.5)}`],
   ['Merchant page script, frame mode', bundle(w.frameHost), `<= 5 KB brotli: ${met(w.frameHost.brotli <= 5 * 1024)}`],
-  ['Inline card flow, everything downloaded', bundle(w.inlineFlow), `<= 12 KB brotli: ${met(w.inlineFlow.brotli <= 12 * 1024)}`],
-  ['Frame document and all its scripts', bundle(w.frameDocument), `<= 14 KB brotli: ${met(w.frameDocument.brotli <= 14 * 1024)}`],
+  [
+    'Inline card flow, everything downloaded',
+    bundle(w.inlineFlow),
+    `<= 12 KB brotli: ${met(w.inlineFlow.brotli <= 12 * 1024)}`,
+  ],
+  [
+    'Frame document and all its scripts',
+    bundle(w.frameDocument),
+    `<= 14 KB brotli: ${met(w.frameDocument.brotli <= 14 * 1024)}`,
+  ],
   ['QR chunk / invoice chunk (lazy)', `${kb(w.qr.brotli)} / ${kb(w.invoice.brotli)} brotli`, 'separate chunks'],
   ...(results.weight.peers
     ? [
-        ...Object.entries(results.weight.peers).map(([name, p]) => [`Weight: ${name}`, `${bundle(p)} (x${round(p.brotli / w.inlineFlow.brotli, 1)})`, 'plus later: see results.json']),
+        ...Object.entries(results.weight.peers).map(([name, p]) => [
+          `Weight: ${name}`,
+          `${bundle(p)} (x${round(p.brotli / w.inlineFlow.brotli, 1)})`,
+          'plus later: see results.json',
+        ]),
         ['Smallest peer / our inline flow (brotli)', `${results.weight.ratioSmallestPeerToOurs}x`, ''],
       ]
     : []),
   ['Pay direct to sandbox, wrangler dev (p50/p95/p99)', `${o.direct.p50} / ${o.direct.p95} / ${o.direct.p99} ms`, ''],
-  ['Pay through the Worker, wrangler dev (p50/p95/p99)', `${o.throughWorker.p50} / ${o.throughWorker.p95} / ${o.throughWorker.p99} ms`, ''],
-  ['Worker added latency, wrangler dev (p50/p95/p99)', `+${o.addedMs.p50} / +${o.addedMs.p95} / +${o.addedMs.p99} ms`, 'reported (includes the proxy)'],
+  [
+    'Pay through the Worker, wrangler dev (p50/p95/p99)',
+    `${o.throughWorker.p50} / ${o.throughWorker.p95} / ${o.throughWorker.p99} ms`,
+    '',
+  ],
+  [
+    'Worker added latency, wrangler dev (p50/p95/p99)',
+    `+${o.addedMs.p50} / +${o.addedMs.p95} / +${o.addedMs.p99} ms`,
+    'reported (includes the proxy)',
+  ],
   ['Pay direct to sandbox, in-process (p50/p95/p99)', `${od.direct.p50} / ${od.direct.p95} / ${od.direct.p99} ms`, ''],
-  ['Pay through the Worker, in-process (p50/p95/p99)', `${od.throughWorker.p50} / ${od.throughWorker.p95} / ${od.throughWorker.p99} ms`, ''],
-  ['Worker alone, in-process: /healthz / GET view (p50)', `${od.routes.healthz.p50} / ${od.routes.view.p50} ms (the view is one Durable Object call)`, ''],
-  ['Worker added latency, in-process (p50/p95/p99)', `+${od.addedMs.p50} / +${od.addedMs.p95} / +${od.addedMs.p99} ms`, `p50 <= 5 ms, p99 <= 15 ms: ${met(od.addedMs.p50 <= 5 && od.addedMs.p99 <= 15)}`],
-  ['Load', `${results.load.payments} payments at ${results.load.concurrency}: ${results.load.throughputPerSecond}/s, p50 ${results.load.latencyMs.p50} ms, p99 ${results.load.latencyMs.p99} ms`, ''],
-  ['Load: errors; charges = successes', `${results.load.errors}; ${results.load.gatewayCharges} charges for ${results.load.succeeded} successes`, `0 errors, equal: ${met(results.load.errors === 0 && results.load.chargesEqualSuccesses)}`],
+  [
+    'Pay through the Worker, in-process (p50/p95/p99)',
+    `${od.throughWorker.p50} / ${od.throughWorker.p95} / ${od.throughWorker.p99} ms`,
+    '',
+  ],
+  [
+    'Worker alone, in-process: /healthz / GET view (p50)',
+    `${od.routes.healthz.p50} / ${od.routes.view.p50} ms (the view is one Durable Object call)`,
+    '',
+  ],
+  [
+    'Worker added latency, in-process (p50/p95/p99)',
+    `+${od.addedMs.p50} / +${od.addedMs.p95} / +${od.addedMs.p99} ms`,
+    `p50 <= 5 ms, p99 <= 15 ms: ${met(od.addedMs.p50 <= 5 && od.addedMs.p99 <= 15)}`,
+  ],
+  [
+    'Load',
+    `${results.load.payments} payments at ${results.load.concurrency}: ${results.load.throughputPerSecond}/s, p50 ${results.load.latencyMs.p50} ms, p99 ${results.load.latencyMs.p99} ms`,
+    '',
+  ],
+  [
+    'Load: errors; charges = successes',
+    `${results.load.errors}; ${results.load.gatewayCharges} charges for ${results.load.succeeded} successes`,
+    `0 errors, equal: ${met(results.load.errors === 0 && results.load.chargesEqualSuccesses)}`,
+  ],
 ]
 const width = Math.max(...rows.map((r) => r[0].length))
-console.log(`\npay-checkout benchmarks (${results.machine.cpus} x ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node})${quick ? ' QUICK' : ''}\n`)
-for (const [what, value, target] of rows) console.log(`${what.padEnd(width)}  ${value}${target ? `   [target: ${target}]` : ''}`)
+console.log(
+  `\npay-checkout benchmarks (${results.machine.cpus} x ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node})${quick ? ' QUICK' : ''}\n`,
+)
+for (const [what, value, target] of rows)
+  console.log(`${what.padEnd(width)}  ${value}${target ? `   [target: ${target}]` : ''}`)
 console.log('\nWritten to bench/results.json')

@@ -29,13 +29,20 @@ for (const entry of readdirSync(out, { recursive: true, withFileTypes: true })) 
 // leading slash (`/widget/...`): both made package paths here.
 const manifest = JSON.parse(readFileSync(join(root, 'docs/custom-elements.json'), 'utf8'))
 const shipped = (value, base) => {
-  const path = value.startsWith('.') ? posix.normalize(posix.join(posix.dirname(base), value)) : value.replace(/^\//, '')
+  const path = value.startsWith('.')
+    ? posix.normalize(posix.join(posix.dirname(base), value))
+    : value.replace(/^\//, '')
   return path.replace(/^((?:widget|shared|server)\/.*)\.ts$/, 'dist/package/$1.js')
 }
 const rewrite = (node, base) => {
   if (Array.isArray(node)) return node.map((n) => rewrite(n, base))
   if (node === null || typeof node !== 'object') return node
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, (k === 'path' || k === 'module') && typeof v === 'string' ? shipped(v, base) : rewrite(v, base)]))
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      (k === 'path' || k === 'module') && typeof v === 'string' ? shipped(v, base) : rewrite(v, base),
+    ]),
+  )
 }
 manifest.modules = manifest.modules.map((m) => rewrite(m, m.path))
 writeFileSync(join(out, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`)

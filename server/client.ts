@@ -14,7 +14,11 @@ import type { paths } from './api.ts'
 
 /** The merchant routes of the document (server to server, the merchant API key). */
 export type MerchantPaths = {
-  [P in keyof paths as P extends `/v1/${'sessions' | 'payments' | 'invoices' | 'registrations' | 'operations'}${string}` ? P : never]: paths[P]
+  [
+    P in keyof paths as P extends `/v1/${'sessions' | 'payments' | 'invoices' | 'registrations' | 'operations'}${string}`
+      ? P
+      : never
+  ]: paths[P]
 }
 
 export interface PayClientOptions {
@@ -56,7 +60,10 @@ async function newKey(): Promise<string> {
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The fetch every call goes through: the key before the first try, the same key on each retry. */
-function retrying(fetchFn: (request: Request) => Promise<Response>, retries: number): (request: Request) => Promise<Response> {
+function retrying(
+  fetchFn: (request: Request) => Promise<Response>,
+  retries: number,
+): (request: Request) => Promise<Response> {
   return async (request) => {
     const sendsKey = request.method === 'POST' || request.method === 'DELETE'
     if (sendsKey && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', await newKey())
@@ -85,5 +92,9 @@ function retrying(fetchFn: (request: Request) => Promise<Response>, retries: num
  */
 export function createPayClient({ baseUrl, apiKey, fetch: fetchFn, retries = 0 }: PayClientOptions): PayClient {
   const base = fetchFn ?? ((request: Request) => globalThis.fetch(request))
-  return createClient<MerchantPaths>({ baseUrl: baseUrl.replace(/\/+$/, ''), headers: { Authorization: `Bearer ${apiKey}` }, fetch: retrying(base, retries) })
+  return createClient<MerchantPaths>({
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: { Authorization: `Bearer ${apiKey}` },
+    fetch: retrying(base, retries),
+  })
 }

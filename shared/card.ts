@@ -51,9 +51,23 @@ export const BRAND_RULES: Readonly<Record<CardBrand, BrandRule>> = {
     gateway: 'DINER',
     groups: [4, 6, 4],
   },
-  unionpay: { ranges: [range('62'), range('81')], lengths: lengths(16, 19), cvv: 3, gateway: 'UNIONPAY', groups: [4, 4, 4, 4, 3] },
+  unionpay: {
+    ranges: [range('62'), range('81')],
+    lengths: lengths(16, 19),
+    cvv: 3,
+    gateway: 'UNIONPAY',
+    groups: [4, 4, 4, 4, 3],
+  },
   maestro: {
-    ranges: [range('50'), range('56', '58'), range('639'), range('6304'), range('6759'), range('676770'), range('676774')],
+    ranges: [
+      range('50'),
+      range('56', '58'),
+      range('639'),
+      range('6304'),
+      range('6759'),
+      range('676770'),
+      range('676774'),
+    ],
     lengths: lengths(12, 19),
     cvv: 3,
     gateway: 'MAESTRO',
@@ -62,7 +76,16 @@ export const BRAND_RULES: Readonly<Record<CardBrand, BrandRule>> = {
 }
 
 /** Brands in match order: most specific prefixes first so overlapping ranges resolve correctly. */
-const MATCH_ORDER: readonly CardBrand[] = ['discover', 'jcb', 'diners', 'amex', 'mastercard', 'maestro', 'unionpay', 'visa']
+const MATCH_ORDER: readonly CardBrand[] = [
+  'discover',
+  'jcb',
+  'diners',
+  'amex',
+  'mastercard',
+  'maestro',
+  'unionpay',
+  'visa',
+]
 
 /** Strips the spaces and dashes shoppers type or paste; anything else is left for validation to refuse. */
 export function normalizeCardNumber(input: string): string {

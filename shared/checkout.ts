@@ -8,7 +8,8 @@ import type { CardBrand } from './card.ts'
 import type { Redirect } from './types.ts'
 
 export type CheckoutFlow = 'card' | 'saved-card' | 'qr' | 'invoice'
-export type CheckoutStatus = 'open' | 'processing' | 'action_required' | 'pending' | 'unknown' | 'declined' | 'failed' | 'succeeded' | 'expired'
+export type CheckoutStatus =
+  'open' | 'processing' | 'action_required' | 'pending' | 'unknown' | 'declined' | 'failed' | 'succeeded' | 'expired'
 
 export interface InvoiceDetails {
   readonly systemInvoiceId: string
@@ -38,10 +39,16 @@ export interface CheckoutView {
   readonly setup?: boolean
   readonly attemptsRemaining: number
   readonly savedCard: { readonly brand: CardBrand; readonly last4: string } | null
-  readonly invoice: { merchantInvoiceId: string | null; invoiceExpirationPeriod: string | null; regenerated: InvoiceDetails | null } | null
+  readonly invoice: {
+    merchantInvoiceId: string | null
+    invoiceExpirationPeriod: string | null
+    regenerated: InvoiceDetails | null
+  } | null
   /** The QR code shown; `withdrawn` once the shopper paid by card: it can no longer be completed. */
   readonly qr: { merchantWalletId: string; expiresAt: string; withdrawn: boolean } | null
-  readonly customer: Readonly<Record<'givenName' | 'surname' | 'email' | 'phone' | 'telnocc', string | undefined>> | null
+  readonly customer: Readonly<
+    Record<'givenName' | 'surname' | 'email' | 'phone' | 'telnocc', string | undefined>
+  > | null
   readonly result: { paymentId: string | null; card: { brand?: CardBrand; last4?: string } | null } | null
   readonly redirect: Redirect | null
   /** True when the Worker talks to the sandbox gateway: the widget shows a "test mode" badge. */

@@ -163,7 +163,17 @@ export const REQUEST_FIELDS = {
     // repeat payments, where the samples omit it; we send it anyway so that a charge whose answer
     // never came can be found by an inquiry by merchantTransactionId (idType=MID). Captures,
     // refunds and reversals carry one derived from the merchant's operation for the same reason.
-    use: { payment: 'R', tokenInitial: 'O', tokenRepeat: 'O', repeat: 'O', qrVerify: 'R', qrComplete: 'O', capture: 'O', refund: 'O', reversal: 'O' },
+    use: {
+      payment: 'R',
+      tokenInitial: 'O',
+      tokenRepeat: 'O',
+      repeat: 'O',
+      qrVerify: 'R',
+      qrComplete: 'O',
+      capture: 'O',
+      refund: 'O',
+      reversal: 'O',
+    },
     source: 'session',
     checksum: true,
   },
@@ -172,7 +182,16 @@ export const REQUEST_FIELDS = {
     format: 'amount',
     // QR verify carries the order in wallet currency (walletAmount) instead. Capture and refund
     // name the part of the payment they move (a checksum input); a reversal releases all of it.
-    use: { payment: 'R', tokenInitial: 'R', tokenRepeat: 'R', repeat: 'R', qrComplete: 'R', invoiceGenerate: 'R', capture: 'R', refund: 'R' },
+    use: {
+      payment: 'R',
+      tokenInitial: 'R',
+      tokenRepeat: 'R',
+      repeat: 'R',
+      qrComplete: 'R',
+      invoiceGenerate: 'R',
+      capture: 'R',
+      refund: 'R',
+    },
     source: 'session',
     checksum: true,
   },
@@ -181,7 +200,16 @@ export const REQUEST_FIELDS = {
     format: 'currency',
     // On capture and refund it must be the payment's own (the checksum does not cover it, so the
     // sandbox compares it); sent so a currency mix-up is refused rather than converted.
-    use: { payment: 'R', tokenInitial: 'R', tokenRepeat: 'R', repeat: 'R', qrComplete: 'R', invoiceGenerate: 'R', capture: 'R', refund: 'R' },
+    use: {
+      payment: 'R',
+      tokenInitial: 'R',
+      tokenRepeat: 'R',
+      repeat: 'R',
+      qrComplete: 'R',
+      invoiceGenerate: 'R',
+      capture: 'R',
+      refund: 'R',
+    },
     source: 'session',
   },
   paymentBrand: {
@@ -277,7 +305,16 @@ export const REQUEST_FIELDS = {
     wire: 'notificationUrl',
     format: 'url',
     // The spec's "the service" URL, first half: always the Worker's own notification route.
-    use: { payment: 'O', tokenInitial: 'O', tokenRepeat: 'O', repeat: 'O', qrVerify: 'O', qrComplete: 'O', invoiceRegenerate: 'O', invoiceGenerate: 'O' },
+    use: {
+      payment: 'O',
+      tokenInitial: 'O',
+      tokenRepeat: 'O',
+      repeat: 'O',
+      qrVerify: 'O',
+      qrComplete: 'O',
+      invoiceRegenerate: 'O',
+      invoiceGenerate: 'O',
+    },
     source: 'worker',
   },
   merchantRedirectUrl: {

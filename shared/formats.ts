@@ -62,7 +62,10 @@ export interface FormatOptions {
 
 type Check = (value: string, options: FormatOptions) => FieldErrorCode | null
 
-const matches = (re: RegExp): Check => (v) => (re.test(v) ? null : 'format')
+const matches =
+  (re: RegExp): Check =>
+  (v) =>
+    re.test(v) ? null : 'format'
 
 export { COUNTRIES }
 
@@ -161,7 +164,7 @@ export const FORMAT_EXPECTED: Readonly<Record<Format, string>> = {
   gatewayId: ID_RE.source,
   walletId: '3 to 64 letters, digits or ._@+-',
   url: 'an https URL (http only for localhost), at most 2048 characters',
-  name: 'letters, spaces and .\'’-, at most 64 characters',
+  name: "letters, spaces and .'’-, at most 64 characters",
   text: 'at most 100 characters, no < or >, no leading or trailing spaces',
   postcode: '2 to 10 letters, digits, spaces or dashes',
   enum: 'one of the listed values',

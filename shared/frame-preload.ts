@@ -9,8 +9,11 @@
  */
 import { LOCALES } from './locales.ts'
 
-export const FRAME_SCRIPTS: readonly string[] = ['/widget/pay-checkout.js', '/widget/chunks/frame-page.js', '/widget/chunks/pay-checkout-inline.js']
+export const FRAME_SCRIPTS: readonly string[] = [
+  '/widget/pay-checkout.js',
+  '/widget/chunks/frame-page.js',
+  '/widget/chunks/pay-checkout-inline.js',
+]
 
 /** Locale chunks the frame may preload beside them, when its URL names the locale (its card flow's messages). */
 export const LOCALE_CHUNKS: readonly string[] = LOCALES.filter((l) => l !== 'en')
-

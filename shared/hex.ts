@@ -5,7 +5,9 @@
  */
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
-  return [...(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, '0')).join('')
+  return [...(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
 }
 
 /**
@@ -17,7 +19,11 @@ export function hmacKeyOf(secret: string, subtle: SubtleCrypto = crypto.subtle):
 }
 
 /** HMAC-SHA256 of a text message, as hex. */
-export async function hmacSha256Hex(key: CryptoKey | string, message: string, subtle: SubtleCrypto = crypto.subtle): Promise<string> {
+export async function hmacSha256Hex(
+  key: CryptoKey | string,
+  message: string,
+  subtle: SubtleCrypto = crypto.subtle,
+): Promise<string> {
   const k = typeof key === 'string' ? await hmacKeyOf(key, subtle) : key
   return toHex(await subtle.sign('HMAC', k, new TextEncoder().encode(message)))
 }

@@ -7,9 +7,54 @@
 
 /** One message file each in `widget/i18n/messages/` (English is the source of every key). */
 export const LOCALES = [
-  'en', 'ar', 'bg', 'ca', 'cs', 'da', 'de', 'el', 'en-GB', 'es', 'es-419', 'et', 'fa', 'fi', 'fil', 'fr', 'fr-CA',
-  'he', 'hi', 'hr', 'hu', 'id', 'is', 'it', 'ja', 'ko', 'lt', 'lv', 'ms', 'mt', 'nb', 'nl', 'pl', 'pt', 'pt-BR',
-  'ro', 'ru', 'sk', 'sl', 'sr', 'sv', 'th', 'tr', 'uk', 'vi', 'zh', 'zh-HK', 'zh-TW',
+  'en',
+  'ar',
+  'bg',
+  'ca',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'en-GB',
+  'es',
+  'es-419',
+  'et',
+  'fa',
+  'fi',
+  'fil',
+  'fr',
+  'fr-CA',
+  'he',
+  'hi',
+  'hr',
+  'hu',
+  'id',
+  'is',
+  'it',
+  'ja',
+  'ko',
+  'lt',
+  'lv',
+  'ms',
+  'mt',
+  'nb',
+  'nl',
+  'pl',
+  'pt',
+  'pt-BR',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sr',
+  'sv',
+  'th',
+  'tr',
+  'uk',
+  'vi',
+  'zh',
+  'zh-HK',
+  'zh-TW',
 ] as const
 
 export type Locale = (typeof LOCALES)[number]
@@ -21,7 +66,28 @@ const RTL: readonly string[] = ['ar', 'fa', 'he']
 const ALIASES: Readonly<Record<string, string>> = { no: 'nb', nn: 'nb', iw: 'he', in: 'id', tl: 'fil' }
 
 /** Spanish of the Americas reads Latin American Spanish (CLDR's parent of `es-MX` is `es-419`). */
-const LATIN_AMERICA = ['AR', 'BO', 'CL', 'CO', 'CR', 'CU', 'DO', 'EC', 'GT', 'HN', 'MX', 'NI', 'PA', 'PE', 'PR', 'PY', 'SV', 'US', 'UY', 'VE']
+const LATIN_AMERICA = [
+  'AR',
+  'BO',
+  'CL',
+  'CO',
+  'CR',
+  'CU',
+  'DO',
+  'EC',
+  'GT',
+  'HN',
+  'MX',
+  'NI',
+  'PA',
+  'PE',
+  'PR',
+  'PY',
+  'SV',
+  'US',
+  'UY',
+  'VE',
+]
 
 /** English of these regions spells as in Britain ("Postcode", "Expiry date"). */
 const BRITISH_ENGLISH = ['AU', 'GB', 'IE', 'IN', 'MT', 'NZ', 'SG', 'ZA']

@@ -29,7 +29,8 @@ export function parseAmount(text: string): number | undefined {
 
 /** Integer hundredths to canonical amount text; `formatAmount(parseAmount(a)) === a` for every valid `a`. */
 export function formatAmount(hundredths: number): string {
-  if (!Number.isSafeInteger(hundredths) || hundredths < 0) throw new RangeError('amount must be a non-negative safe integer')
+  if (!Number.isSafeInteger(hundredths) || hundredths < 0)
+    throw new RangeError('amount must be a non-negative safe integer')
   const whole = Math.floor(hundredths / 100)
   const frac = hundredths % 100
   return `${whole}.${frac < 10 ? '0' : ''}${frac}`
@@ -47,7 +48,9 @@ export function checkAmount(text: string, bounds: AmountBounds = DEFAULT_AMOUNT_
 }
 
 /** ISO 4217 currencies without a minor unit: their amounts are whole numbers. */
-const ZERO_DECIMAL: ReadonlySet<string> = new Set('BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF'.split(' '))
+const ZERO_DECIMAL: ReadonlySet<string> = new Set(
+  'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF'.split(' '),
+)
 /** ISO 4217 currencies with three decimals: the wire's two are a coarser subset of theirs. */
 const THREE_DECIMAL: ReadonlySet<string> = new Set('BHD IQD JOD KWD LYD OMR TND'.split(' '))
 

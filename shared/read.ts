@@ -25,7 +25,10 @@ function text(value: unknown): string | undefined {
 }
 
 /** Reads `body` through `table`; fails with the paths of missing required fields. */
-export function readFields<T extends Record<string, ResponseField>>(table: T, body: unknown): Result<Flat<T>, string[]> {
+export function readFields<T extends Record<string, ResponseField>>(
+  table: T,
+  body: unknown,
+): Result<Flat<T>, string[]> {
   const out: Record<string, string | undefined> = {}
   const missing: string[] = []
   for (const [key, field] of Object.entries(table)) {

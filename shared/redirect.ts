@@ -45,5 +45,10 @@ export function safeRedirect(value: unknown): SafeRedirect | undefined {
     if (typeof name !== 'string' || typeof v !== 'string' || name === '') return undefined
     parameters.push({ name, value: v })
   }
-  return { url: r.url, ...(method ? { method } : {}), ...(typeof r.target === 'string' ? { target: r.target } : {}), parameters }
+  return {
+    url: r.url,
+    ...(method ? { method } : {}),
+    ...(typeof r.target === 'string' ? { target: r.target } : {}),
+    parameters,
+  }
 }

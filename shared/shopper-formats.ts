@@ -44,19 +44,25 @@ export const checkEmail: ShopperCheck = (v) => {
   if (v.length > 254) return 'length'
   const at = v.lastIndexOf('@')
   if (at < 1 || at > 64) return 'format'
-  return /^[A-Za-z0-9.!#$%&'*+/=?^_`{}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(v) ? null : 'format'
+  return /^[A-Za-z0-9.!#$%&'*+/=?^_`{}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(
+    v,
+  )
+    ? null
+    : 'format'
 }
 // National number: 4-14 digits, optional single spaces, dashes or parentheses between them.
-export const checkPhone: ShopperCheck = (v) => (/^\(?\d[\d ()-]{2,20}\d$/.test(v) && /^(\D*\d){4,14}\D*$/.test(v) ? null : 'format')
+export const checkPhone: ShopperCheck = (v) =>
+  /^\(?\d[\d ()-]{2,20}\d$/.test(v) && /^(\D*\d){4,14}\D*$/.test(v) ? null : 'format'
 export const checkTelnocc = matches(/^\+[1-9]\d{0,3}$/)
-export const checkCountry: ShopperCheck = (v) => (COUNTRIES.has(v) ? null : /^[A-Z]{2}$/.test(v) ? 'invalid_value' : 'format')
+export const checkCountry: ShopperCheck = (v) =>
+  COUNTRIES.has(v) ? null : /^[A-Z]{2}$/.test(v) ? 'invalid_value' : 'format'
 export const checkWalletId = matches(/^[A-Za-z0-9._@+-]{3,64}$/)
 // Letters of any script, marks, spaces, apostrophes, dots and hyphens: what names are made of.
-export const checkName: ShopperCheck = (v) => (v.length > 64 ? 'length' : /^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u.test(v) ? null : 'format')
-export const checkText: ShopperCheck = (v) => (v.length > 100 ? 'length' : /^[^<>]+$/.test(v) && v.trim() === v ? null : 'format')
+export const checkName: ShopperCheck = (v) =>
+  v.length > 64 ? 'length' : /^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u.test(v) ? null : 'format'
+export const checkText: ShopperCheck = (v) =>
+  v.length > 100 ? 'length' : /^[^<>]+$/.test(v) && v.trim() === v ? null : 'format'
 export const checkPostcode = matches(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/)
-
-
 
 /** Expiry is the end of its month: a card expiring 11/2026 is good through 30 Nov 2026. */
 export function expiryInPast(month: string, year: string, now: Date): boolean {
@@ -73,7 +79,11 @@ export const EXPIRY_MAX_YEARS = 20
  * past, or more than EXPIRY_MAX_YEARS ahead (a typo such as 12/49), or null.
  */
 export function expiryError(month: string, year: string, now: Date): 'expired' | 'out_of_range' | null {
-  return expiryInPast(month, year, now) ? 'expired' : Number(year) > now.getUTCFullYear() + EXPIRY_MAX_YEARS ? 'out_of_range' : null
+  return expiryInPast(month, year, now)
+    ? 'expired'
+    : Number(year) > now.getUTCFullYear() + EXPIRY_MAX_YEARS
+      ? 'out_of_range'
+      : null
 }
 
 // The rules that belong to no single field, one each, for the Worker (validate.ts

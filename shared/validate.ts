@@ -106,7 +106,11 @@ export function validateRequest(
  * Flattens nested JSON (`{ card: { number } }`) into wire names (`card.number`). Arrays are kept
  * as values. The result has no prototype: a key named `__proto__` cannot reach one.
  */
-export function flatten(input: unknown, prefix = '', out: Record<string, unknown> = Object.create(null) as Record<string, unknown>): Record<string, unknown> {
+export function flatten(
+  input: unknown,
+  prefix = '',
+  out: Record<string, unknown> = Object.create(null) as Record<string, unknown>,
+): Record<string, unknown> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     if (prefix) out[prefix] = input
     return out

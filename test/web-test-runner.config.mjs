@@ -43,7 +43,17 @@ async function merchantServer(ctx, next) {
     const res = await fetch(`${worker.url}/v1/sessions`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(Object.fromEntries(Object.entries({ amount: '100.00', currency: 'EUR', merchantTransactionId: `wtr-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, allowedOrigins: [origin], ...body }).filter(([k]) => !drop.includes(k)))),
+      body: JSON.stringify(
+        Object.fromEntries(
+          Object.entries({
+            amount: '100.00',
+            currency: 'EUR',
+            merchantTransactionId: `wtr-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+            allowedOrigins: [origin],
+            ...body,
+          }).filter(([k]) => !drop.includes(k)),
+        ),
+      ),
     })
     ctx.status = res.status
     ctx.type = 'application/json'
@@ -51,7 +61,9 @@ async function merchantServer(ctx, next) {
     return
   }
   if (ctx.path === '/__merchant/state' && ctx.method === 'GET') {
-    const res = await fetch(`${worker.url}/v1/sessions/${ctx.query.id}`, { headers: { Authorization: `Bearer ${MERCHANT_API_KEY}` } })
+    const res = await fetch(`${worker.url}/v1/sessions/${ctx.query.id}`, {
+      headers: { Authorization: `Bearer ${MERCHANT_API_KEY}` },
+    })
     ctx.type = 'application/json'
     ctx.body = await res.text()
     return
@@ -60,11 +72,20 @@ async function merchantServer(ctx, next) {
     // An existing, already expired invoice in the sandbox, as the merchant's dashboard would have.
     const { createHash } = await import('node:crypto')
     const ref = `inv-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`
-    const sum = createHash('md5').update(['10001', 'sandbox-secure-key-0123456789', ref, '250.00'].join('|')).digest('hex')
+    const sum = createHash('md5')
+      .update(['10001', 'sandbox-secure-key-0123456789', ref, '250.00'].join('|'))
+      .digest('hex')
     const res = await fetch(`${sandbox.url}/invoiceServices/REST/v1/generate`, {
       method: 'POST',
       headers: { AuthToken: 'sandbox-auth-token', 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ 'authentication.memberId': '10001', 'authentication.checksum': sum, merchantInvoiceId: ref, amount: '250.00', currency: 'EUR', invoiceExpirationPeriod: '0' }),
+      body: new URLSearchParams({
+        'authentication.memberId': '10001',
+        'authentication.checksum': sum,
+        merchantInvoiceId: ref,
+        amount: '250.00',
+        currency: 'EUR',
+        invoiceExpirationPeriod: '0',
+      }),
     })
     ctx.type = 'application/json'
     ctx.body = await res.text()

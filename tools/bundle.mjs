@@ -15,7 +15,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 /** Static imports of a built ES module: `import"../test/support/x.js"`, `import{a}from"../test/support/x.js"`, `export*from"../test/support/x.js"`. */
 function staticImports(code) {
   const out = new Set()
-  for (const m of code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?["'](\.[^"']+)["']/g)) out.add(m[1])
+  for (const m of code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?["'](\.[^"']+)["']/g))
+    out.add(m[1])
   return [...out]
 }
 
@@ -83,10 +84,21 @@ export function measure(dir, frame = {}) {
         .flatMap((f) => staticClosure(dir, f))
     : []
   const inline = [...new Set([...host, ...(inlineEntry ? staticClosure(dir, inlineEntry) : []), ...afterRender])]
-  const frameFiles = [...new Set([...(frame.frameScripts ?? ['/widget/pay-checkout.js', '/widget/chunks/frame-page.js']).map((s) => s.replace(/^\/widget\//, '')).flatMap((f) => staticClosure(dir, f)), ...afterRender])]
+  const frameFiles = [
+    ...new Set([
+      ...(frame.frameScripts ?? ['/widget/pay-checkout.js', '/widget/chunks/frame-page.js'])
+        .map((s) => s.replace(/^\/widget\//, ''))
+        .flatMap((f) => staticClosure(dir, f)),
+      ...afterRender,
+    ]),
+  ]
   const all = new Set([...host, ...inline, ...frameFiles])
   const chunks = readdirSync(join(dir, 'chunks'))
-  const lazy = Object.fromEntries(chunks.filter((c) => !all.has(`chunks/${c}`)).map((c) => [c.replace(/(-[\w-]{8})?\.js$/, ''), sizes(readFileSync(join(dir, 'chunks', c)))]))
+  const lazy = Object.fromEntries(
+    chunks
+      .filter((c) => !all.has(`chunks/${c}`))
+      .map((c) => [c.replace(/(-[\w-]{8})?\.js$/, ''), sizes(readFileSync(join(dir, 'chunks', c)))]),
+  )
   const inlineFlow = total(dir, inline)
   return {
     frameHost: total(dir, host),

@@ -23,7 +23,9 @@ const CANDIDATES = [
 export function findChrome({ full = false } = {}) {
   const path = [process.env.CHROME_PATH, ...(full ? [] : SHELLS), ...CANDIDATES].find((p) => p && existsSync(p))
   if (!path) {
-    console.error('No Chrome or Chromium found: install one (Debian: apt-get install -y chromium-headless-shell chromium) or set CHROME_PATH.')
+    console.error(
+      'No Chrome or Chromium found: install one (Debian: apt-get install -y chromium-headless-shell chromium) or set CHROME_PATH.',
+    )
     process.exit(1)
   }
   return path

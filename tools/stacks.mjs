@@ -1,10 +1,26 @@
 // Stacks for tests and benchmarks: the process helpers of `npm start` (worker/dev/processes.mjs)
 // with the test secrets. Tests and benchmarks import both from here.
 import { join } from 'node:path'
-import { freePort, PRODUCT_CONFIG, SANDBOX_CONFIG, startDemoStack as startDemoChain, startWrangler } from '../worker/dev/processes.mjs'
+import {
+  freePort,
+  PRODUCT_CONFIG,
+  SANDBOX_CONFIG,
+  startDemoStack as startDemoChain,
+  startWrangler,
+} from '../worker/dev/processes.mjs'
 import { TEST_SECRETS as STACK_SECRETS } from './credentials.ts'
 
-export { offlineEnv, freePort, waitFor, startWrangler, stopProcess, root, SANDBOX_CONFIG, PRODUCT_CONFIG, DEMO_CONFIG } from '../worker/dev/processes.mjs'
+export {
+  offlineEnv,
+  freePort,
+  waitFor,
+  startWrangler,
+  stopProcess,
+  root,
+  SANDBOX_CONFIG,
+  PRODUCT_CONFIG,
+  DEMO_CONFIG,
+} from '../worker/dev/processes.mjs'
 
 /** The Worker's secrets in tests (sandbox values plus test-only merchant and webhook keys). */
 export { TEST_SECRETS as STACK_SECRETS } from './credentials.ts'
@@ -21,13 +37,27 @@ export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_
   const running = []
   const started = (p) => p.then((r) => (running.push(r), r))
   const all = await Promise.allSettled([
-    started(startWrangler({ config: SANDBOX_CONFIG, port: sandboxPort, persistTo: join(stateDir, 'sandbox'), vars: sandboxVars, label: 'sandbox' })),
+    started(
+      startWrangler({
+        config: SANDBOX_CONFIG,
+        port: sandboxPort,
+        persistTo: join(stateDir, 'sandbox'),
+        vars: sandboxVars,
+        label: 'sandbox',
+      }),
+    ),
     started(
       startWrangler({
         config: PRODUCT_CONFIG,
         port,
         persistTo: join(stateDir, 'worker'),
-        vars: { GATEWAY_BASE_URL: `http://127.0.0.1:${sandboxPort}`, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, MERCHANT_WEBHOOK_URL: '', ...STACK_SECRETS, ...vars },
+        vars: {
+          GATEWAY_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
+          PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+          MERCHANT_WEBHOOK_URL: '',
+          ...STACK_SECRETS,
+          ...vars,
+        },
         label: 'worker',
       }),
     ),

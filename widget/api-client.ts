@@ -11,7 +11,10 @@ import { err, ok, type Result } from '../shared/result.ts'
 export type { CheckoutFlow as Flow, CheckoutView, InvoiceDetails, PayResult } from '../shared/checkout.ts'
 
 /** The Worker's error, or one of the widget's own: no answer at all (`network_error`), or this page's origin refused (`origin_not_allowed`). */
-export type ApiError = Omit<ErrorBody['error'], 'code'> & { readonly code: ErrorBody['error']['code'] | 'network_error' | 'origin_not_allowed'; readonly status: number }
+export type ApiError = Omit<ErrorBody['error'], 'code'> & {
+  readonly code: ErrorBody['error']['code'] | 'network_error' | 'origin_not_allowed'
+  readonly status: number
+}
 
 export class ApiClient {
   constructor(
@@ -20,20 +23,32 @@ export class ApiClient {
     private readonly clientSecret: string,
   ) {}
 
-  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<Result<T, ApiError>> {
+  private async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    idempotencyKey?: string,
+  ): Promise<Result<T, ApiError>> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.clientSecret}` }
     if (body !== undefined) headers['Content-Type'] = 'application/json'
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey
     try {
-      const res = await fetch(`${this.endpoint.replace(/\/$/, '')}/v1/checkout/${encodeURIComponent(this.sessionId)}${path}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        credentials: 'omit',
-      })
+      const res = await fetch(
+        `${this.endpoint.replace(/\/$/, '')}/v1/checkout/${encodeURIComponent(this.sessionId)}${path}`,
+        {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          credentials: 'omit',
+        },
+      )
       const json: unknown = await res.json().catch(() => undefined)
       if (res.ok) return ok(json as T)
-      return err(isErrorBody(json) ? { ...json.error, status: res.status } : { code: 'internal_error', message: `HTTP ${res.status}`, status: res.status })
+      return err(
+        isErrorBody(json)
+          ? { ...json.error, status: res.status }
+          : { code: 'internal_error', message: `HTTP ${res.status}`, status: res.status },
+      )
     } catch {
       // No answer at all: the network, or this page's origin refused by CORS (the caller tells which).
       return err({ code: 'network_error', message: 'Network error', status: 0 })
@@ -48,7 +63,9 @@ export class ApiClient {
     return this.request('POST', '/pay', fields, idempotencyKey)
   }
 
-  qrVerify(fields: Record<string, unknown>): Promise<Result<{ status: string; merchantWalletId?: string; expiresAt?: string; message?: string }, ApiError>> {
+  qrVerify(
+    fields: Record<string, unknown>,
+  ): Promise<Result<{ status: string; merchantWalletId?: string; expiresAt?: string; message?: string }, ApiError>> {
     return this.request('POST', '/qr/verify', fields)
   }
 

@@ -24,7 +24,11 @@ export interface PaySubmitDetail {
 }
 export interface PayActionDetail {
   /** The 3-D Secure step: a form of hidden fields to submit to `url`. */
-  readonly redirect: { readonly url: string; readonly method?: string | undefined; readonly parameters: readonly { name: string; value: string }[] }
+  readonly redirect: {
+    readonly url: string
+    readonly method?: string | undefined
+    readonly parameters: readonly { name: string; value: string }[]
+  }
 }
 export interface PayResultDetail {
   readonly status: string

@@ -16,5 +16,6 @@ export type { CheckoutState } from './inline/pay-checkout-inline.ts'
 // The card frame's page (served by the Worker, marked `data-pay-frame`) loads this same file and
 // runs the frame instead of defining the element: so the element a merchant page loads is one file
 // with nothing shared, pinned entirely by its `integrity` attribute in frame mode.
-if (typeof document !== 'undefined' && document.documentElement.hasAttribute('data-pay-frame')) void import('./card-frame/frame-page.ts')
+if (typeof document !== 'undefined' && document.documentElement.hasAttribute('data-pay-frame'))
+  void import('./card-frame/frame-page.ts')
 else if (!customElements.get('pay-checkout')) customElements.define('pay-checkout', PayCheckout)

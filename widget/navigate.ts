@@ -11,7 +11,10 @@ import { PayActionEvent } from './events.ts'
  * Follows a redirect that passes the shared rule unless a `pay-action` listener cancels it.
  * Answers false when the redirect fails the rule: it is then never followed nor announced.
  */
-export function followRedirect(host: HTMLElement, given: { url: string; method?: string | undefined; parameters: readonly { name: string; value: string }[] }): boolean {
+export function followRedirect(
+  host: HTMLElement,
+  given: { url: string; method?: string | undefined; parameters: readonly { name: string; value: string }[] },
+): boolean {
   const redirect = safeRedirect(given)
   if (!redirect) return false
   const event = new PayActionEvent({ redirect })
@@ -52,9 +55,14 @@ export async function reachable(endpointOrigin: string): Promise<boolean> {
  * when asked without CORS), or the Worker not reached. One wording for the frame host and the
  * inline element.
  */
-export async function unanswered(endpointOrigin: string): Promise<{ code: 'origin_not_allowed' | 'network_error'; message: string }> {
+export async function unanswered(
+  endpointOrigin: string,
+): Promise<{ code: 'origin_not_allowed' | 'network_error'; message: string }> {
   return (await reachable(endpointOrigin))
-    ? { code: 'origin_not_allowed', message: `This page's origin (${location.origin}) is not allowed for this checkout.` }
+    ? {
+        code: 'origin_not_allowed',
+        message: `This page's origin (${location.origin}) is not allowed for this checkout.`,
+      }
     : { code: 'network_error', message: `The payment service at ${endpointOrigin} could not be reached.` }
 }
 

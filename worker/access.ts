@@ -10,7 +10,12 @@ import { sha256Hex } from './ids.ts'
 
 /** The origins a session's pages may be on: its own list, else the deployment's ALLOWED_ORIGINS. */
 export function effectiveOrigins(sessionOrigins: readonly string[], env: Env): readonly string[] {
-  return sessionOrigins.length > 0 ? sessionOrigins : (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
+  return sessionOrigins.length > 0
+    ? sessionOrigins
+    : (env.ALLOWED_ORIGINS ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
 }
 
 /** An allowed origin, or the Worker's own (the card frame and the demo pages). */
@@ -22,7 +27,12 @@ export function originAllowed(origin: string, sessionOrigins: readonly string[],
  * Refused: an `Origin` that is not allowed, or a request the browser marks `Sec-Fetch-Site:
  * cross-site` with no `Origin` at all (a navigation or no-cors request from another site).
  */
-export function originRefused(origin: string | undefined, secFetchSite: string | undefined, sessionOrigins: readonly string[], env: Env): boolean {
+export function originRefused(
+  origin: string | undefined,
+  secFetchSite: string | undefined,
+  sessionOrigins: readonly string[],
+  env: Env,
+): boolean {
   return origin !== undefined ? !originAllowed(origin, sessionOrigins, env) : secFetchSite === 'cross-site'
 }
 

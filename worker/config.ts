@@ -37,5 +37,8 @@ export function gatewayClient(env: Env): GatewayClient {
 
 /** The deployment's amount bounds (AMOUNT_MIN / AMOUNT_MAX), else the defaults. */
 export function amountBounds(env: Env): AmountBounds {
-  return { min: opt(env.AMOUNT_MIN) ?? DEFAULT_AMOUNT_BOUNDS.min, max: opt(env.AMOUNT_MAX) ?? DEFAULT_AMOUNT_BOUNDS.max }
+  return {
+    min: opt(env.AMOUNT_MIN) ?? DEFAULT_AMOUNT_BOUNDS.min,
+    max: opt(env.AMOUNT_MAX) ?? DEFAULT_AMOUNT_BOUNDS.max,
+  }
 }

@@ -58,7 +58,13 @@ export class ApiError extends Error {
 }
 
 /** The one error shape, with the status its code has: what `onError` and the not-found handler send. */
-export function errorResponse(c: Context, code: ErrorCode, message: string, fields?: readonly FieldError[], headers?: Record<string, string>): Response {
+export function errorResponse(
+  c: Context,
+  code: ErrorCode,
+  message: string,
+  fields?: readonly FieldError[],
+  headers?: Record<string, string>,
+): Response {
   return c.json(errorBody(code, message, fields), STATUS[code], headers)
 }
 

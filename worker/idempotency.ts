@@ -9,16 +9,32 @@
 import type { ErrorCode } from '../shared/errors.ts'
 import { fail, type Reply } from './reply.ts'
 
-type KeyRefusal = { readonly kind: 'refused'; readonly code: Extract<ErrorCode, 'idempotency_mismatch' | 'idempotency_in_progress'>; readonly message: string }
+type KeyRefusal = {
+  readonly kind: 'refused'
+  readonly code: Extract<ErrorCode, 'idempotency_mismatch' | 'idempotency_in_progress'>
+  readonly message: string
+}
 
 export type KeyCheck<T> = { readonly kind: 'new' } | { readonly kind: 'replay'; readonly entry: T } | KeyRefusal
 
 /** The two refusals, as every place words them. */
-export const KEY_REUSED: KeyRefusal = { kind: 'refused', code: 'idempotency_mismatch', message: 'This Idempotency-Key was used with different parameters.' }
-export const KEY_IN_PROGRESS: KeyRefusal = { kind: 'refused', code: 'idempotency_in_progress', message: 'A request with this Idempotency-Key is in progress.' }
+export const KEY_REUSED: KeyRefusal = {
+  kind: 'refused',
+  code: 'idempotency_mismatch',
+  message: 'This Idempotency-Key was used with different parameters.',
+}
+export const KEY_IN_PROGRESS: KeyRefusal = {
+  kind: 'refused',
+  code: 'idempotency_in_progress',
+  message: 'A request with this Idempotency-Key is in progress.',
+}
 
 /** What the record kept for a key says of a request with `fingerprint`. */
-export function checkKey<T extends { readonly fingerprint: string }>(entry: T | undefined, fingerprint: string, finished: (entry: T) => boolean): KeyCheck<T> {
+export function checkKey<T extends { readonly fingerprint: string }>(
+  entry: T | undefined,
+  fingerprint: string,
+  finished: (entry: T) => boolean,
+): KeyCheck<T> {
   if (!entry) return { kind: 'new' }
   if (entry.fingerprint !== fingerprint) return KEY_REUSED
   if (!finished(entry)) return KEY_IN_PROGRESS

@@ -39,15 +39,24 @@ app.use('*', limitBody())
 // Request rates across isolates (Rate Limiting bindings): per client address, per merchant key (R23).
 // The shopper's return and the card frame read the session too (a return can start a gateway inquiry).
 for (const path of ['/v1/checkout/*', '/v1/return/*', '/frame/*']) app.use(path, rateLimit('browser'))
-for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*', '/v1/registrations/*', '/v1/operations/*']) app.use(path, rateLimit('merchant'))
+for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*', '/v1/registrations/*', '/v1/operations/*'])
+  app.use(path, rateLimit('merchant'))
 // /healthz checks a key when one is sent or the deep check is asked: counted like /v1/* (a guesser
 // runs into the limit); the plain liveness answer of a monitor is not.
-app.use('/healthz', (c, next) => (c.req.query('deep') !== undefined || c.req.header('Authorization') !== undefined ? rateLimit('merchant')(c, next) : next()))
+app.use('/healthz', (c, next) =>
+  c.req.query('deep') !== undefined || c.req.header('Authorization') !== undefined
+    ? rateLimit('merchant')(c, next)
+    : next(),
+)
 
 app.route('/healthz', health)
 app.get(
   '/openapi.json',
-  describeRoute({ summary: 'This document, generated from the routes and their request schemas', operationId: 'getOpenApiDocument', responses: { '200': { description: 'OpenAPI 3.1' } } }),
+  describeRoute({
+    summary: 'This document, generated from the routes and their request schemas',
+    operationId: 'getOpenApiDocument',
+    responses: { '200': { description: 'OpenAPI 3.1' } },
+  }),
   async (c) => c.json(await openApiDocument(app)),
 )
 

@@ -27,7 +27,9 @@ export function stripQuery(url: string): string {
 function scrubText(text: string): string {
   // A card number in any disguise (digits of any script, any separators: shared/card.ts), and any
   // Luhn-valid run of ASCII digits grouped by spaces or dashes besides.
-  return redactCardNumbers(text.replace(HTTP_URL, stripQuery)).replace(DIGIT_RUN, (run) => (luhnValid(run.replace(/\D/g, '')) ? '[card]' : run))
+  return redactCardNumbers(text.replace(HTTP_URL, stripQuery)).replace(DIGIT_RUN, (run) =>
+    luhnValid(run.replace(/\D/g, '')) ? '[card]' : run,
+  )
 }
 
 /** A deep copy with secrets and card numbers removed. */
@@ -40,7 +42,11 @@ export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
-      out[k] = SECRET_KEY.test(k) ? '[redacted]' : URL_KEY.test(k) && typeof v === 'string' ? scrubText(stripQuery(v)) : redact(v, depth + 1)
+      out[k] = SECRET_KEY.test(k)
+        ? '[redacted]'
+        : URL_KEY.test(k) && typeof v === 'string'
+          ? scrubText(stripQuery(v))
+          : redact(v, depth + 1)
     }
     return out
   }

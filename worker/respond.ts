@@ -15,7 +15,11 @@ type SuccessStatus = 200 | 201 | 202
  * number, or one read from the body: 202 for what the gateway has not settled yet); an error has
  * the status of its code.
  */
-export function sendReply(c: Context, reply: Reply, success: SuccessStatus | ((body: unknown) => SuccessStatus) = 200): Response {
+export function sendReply(
+  c: Context,
+  reply: Reply,
+  success: SuccessStatus | ((body: unknown) => SuccessStatus) = 200,
+): Response {
   if (reply.replayed) c.header('Idempotent-Replayed', 'true')
   if (!reply.ok) return c.json({ error: reply.error }, statusOf(reply.error.code))
   return c.json(reply.body as object, typeof success === 'function' ? success(reply.body) : success)

@@ -38,7 +38,10 @@ export type ChecksumInputs<R extends ChecksumRule> = Record<(typeof CHECKSUM_RUL
 export type ChecksumError = { readonly input: string; readonly code: 'required' | 'format' }
 
 /** The `|`-joined input string of a rule, or which input is missing or holds a `|`. */
-export function checksumInput<R extends ChecksumRule>(rule: R, inputs: ChecksumInputs<R>): Result<string, ChecksumError> {
+export function checksumInput<R extends ChecksumRule>(
+  rule: R,
+  inputs: ChecksumInputs<R>,
+): Result<string, ChecksumError> {
   const parts: string[] = []
   for (const name of CHECKSUM_RULES[rule]) {
     const value = (inputs as Record<string, string | undefined>)[name]
@@ -55,7 +58,10 @@ export async function md5Hex(text: string): Promise<string> {
 }
 
 /** The checksum of a rule, or why its inputs cannot be signed. */
-export async function checksum<R extends ChecksumRule>(rule: R, inputs: ChecksumInputs<R>): Promise<Result<string, ChecksumError>> {
+export async function checksum<R extends ChecksumRule>(
+  rule: R,
+  inputs: ChecksumInputs<R>,
+): Promise<Result<string, ChecksumError>> {
   const input = checksumInput(rule, inputs)
   return input.ok ? ok(await md5Hex(input.value)) : input
 }

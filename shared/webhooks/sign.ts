@@ -39,7 +39,11 @@ async function hmac(secret: string, message: string): Promise<string> {
 }
 
 /** The `Pay-Signature` header value for a raw body. */
-export async function signatureHeader(secret: string, body: string, t = Math.floor(Date.now() / 1000)): Promise<string> {
+export async function signatureHeader(
+  secret: string,
+  body: string,
+  t = Math.floor(Date.now() / 1000),
+): Promise<string> {
   return `t=${t},v1=${await hmac(secret, `${t}.${body}`)}`
 }
 
@@ -109,15 +113,19 @@ export async function verifyWebhook(
   }
   if (t === undefined || signatures.length === 0) return { ok: false, reason: 'malformed_header' }
   if (!Number.isFinite(now) || !(Math.abs(now / 1000 - t) <= toleranceS)) return { ok: false, reason: 'too_old' }
-  const candidates = await Promise.all((typeof secrets === 'string' ? [secrets] : secrets).map((s) => hmac(s, `${t}.${rawBody}`)))
-  if (!candidates.some((expected) => signatures.some((given) => constantTimeEqual(expected, given)))) return { ok: false, reason: 'bad_signature' }
+  const candidates = await Promise.all(
+    (typeof secrets === 'string' ? [secrets] : secrets).map((s) => hmac(s, `${t}.${rawBody}`)),
+  )
+  if (!candidates.some((expected) => signatures.some((given) => constantTimeEqual(expected, given))))
+    return { ok: false, reason: 'bad_signature' }
   let event: WebhookEvent
   try {
     event = JSON.parse(rawBody) as WebhookEvent
   } catch {
     return { ok: false, reason: 'malformed_body' }
   }
-  if (typeof event !== 'object' || event === null || typeof event.id !== 'string' || event.id === '') return { ok: false, reason: 'malformed_body' }
+  if (typeof event !== 'object' || event === null || typeof event.id !== 'string' || event.id === '')
+    return { ok: false, reason: 'malformed_body' }
   if (seen && (await seen(event.id))) return { ok: false, reason: 'replayed' }
   return { ok: true, event }
 }

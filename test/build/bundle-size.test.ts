@@ -30,7 +30,13 @@ beforeAll(async () => {
   const env = process.env.NODE_ENV
   process.env.NODE_ENV = 'production'
   try {
-    await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'silent', mode: 'production', build: { outDir: out } })
+    await build({
+      root,
+      configFile: join(root, 'vite.config.ts'),
+      logLevel: 'silent',
+      mode: 'production',
+      build: { outDir: out },
+    })
   } finally {
     process.env.NODE_ENV = env
   }
@@ -51,7 +57,9 @@ describe('widget bundles', () => {
   it('inline card flow: everything downloaded (the lists loaded after the first render too) is at most 21.1 KB brotli, Lit included', () => {
     expect(m.inlineFlow.brotli).toBeLessThanOrEqual(21.1 * KB)
     expect(m.inlineFlow.files).toContain('chunks/lists.js')
-    expect(m.inlineFlow.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f))).toBe(false)
+    expect(m.inlineFlow.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f))).toBe(
+      false,
+    )
   })
 
   // 21 KB until 48 locales, right to left and several methods per session came: the frame's share
@@ -64,7 +72,9 @@ describe('widget bundles', () => {
   it('the card frame: its document and all its scripts (the lists loaded after the first render too) are at most 23 KB brotli', () => {
     expect(m.frameDocument.brotli).toBeLessThanOrEqual(23 * KB)
     expect(m.frameDocument.files).toEqual(expect.arrayContaining(['chunks/frame-page.js', 'chunks/lists.js']))
-    expect(m.frameDocument.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f))).toBe(false)
+    expect(
+      m.frameDocument.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f)),
+    ).toBe(false)
   })
 
   it('QR, invoice and locales are separate chunks loaded only when used', () => {
@@ -82,10 +92,24 @@ describe('widget bundles', () => {
 
   it('the browser bundles hold no gateway wire names, credentials or operations', async () => {
     const { readFileSync } = await import('node:fs')
-    const files = new Set([...m.frameHost.files, ...m.inlineFlow.files, ...m.frameDocument.files, ...Object.keys(m.lazy).map((c) => `chunks/${c}.js`)])
+    const files = new Set([
+      ...m.frameHost.files,
+      ...m.inlineFlow.files,
+      ...m.frameDocument.files,
+      ...Object.keys(m.lazy).map((c) => `chunks/${c}.js`),
+    ])
     for (const f of files) {
       const code = readFileSync(join(out, f), 'utf8')
-      for (const secret of ['authentication.sKey', 'authentication.memberId', 'authentication.checksum', 'merchant.username', 'paywithtoken', 'transactionServices', 'invoiceServices', 'notificationUrl']) {
+      for (const secret of [
+        'authentication.sKey',
+        'authentication.memberId',
+        'authentication.checksum',
+        'merchant.username',
+        'paywithtoken',
+        'transactionServices',
+        'invoiceServices',
+        'notificationUrl',
+      ]) {
         expect(code, `${f}: ${secret}`).not.toContain(secret)
       }
     }
@@ -97,6 +121,11 @@ describe('widget bundles', () => {
     const map = JSON.parse(readFileSync(join(out, 'importmap.json'), 'utf8')) as { integrity: Record<string, string> }
     const built = ['pay-checkout.js', ...readdirSync(join(out, 'chunks')).map((c) => `chunks/${c}`)]
     expect(Object.keys(map.integrity).sort()).toEqual(built.map((f) => `/widget/${f}`).sort())
-    for (const f of built) expect(map.integrity[`/widget/${f}`]).toBe(`sha384-${createHash('sha384').update(readFileSync(join(out, f))).digest('base64')}`)
+    for (const f of built)
+      expect(map.integrity[`/widget/${f}`]).toBe(
+        `sha384-${createHash('sha384')
+          .update(readFileSync(join(out, f)))
+          .digest('base64')}`,
+      )
   })
 })

@@ -18,17 +18,25 @@ import { typecheckAgainstSdk } from '../support/typecheck.ts'
 import { applyD1Migrations } from '../../worker/dev/processes.mjs'
 
 const tmp = mkdtempSync(join(tmpdir(), 'pay-client-'))
-const snippet = /<!-- server-sdk-client -->\n```ts\n([\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'))?.[1] ?? ''
+const snippet =
+  /<!-- server-sdk-client -->\n```ts\n([\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'))?.[1] ?? ''
 let worker: Awaited<ReturnType<typeof unstable_startWorker>>
 let url = ''
 
 beforeAll(async () => {
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false'
   await applyD1Migrations({ config: PRODUCT_CONFIG, persistTo: join(tmp, 'state') })
-  const plain = (vars: Record<string, string>) => Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: 'plain_text' as const, value: v }]))
+  const plain = (vars: Record<string, string>) =>
+    Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: 'plain_text' as const, value: v }]))
   worker = await unstable_startWorker({
     config: PRODUCT_CONFIG,
-    dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, logLevel: 'none', persist: join(tmp, 'state'), watch: false },
+    dev: {
+      server: { hostname: '127.0.0.1', port: 0 },
+      inspector: false,
+      logLevel: 'none',
+      persist: join(tmp, 'state'),
+      watch: false,
+    },
     bindings: plain({ ...TEST_SECRETS, PUBLIC_BASE_URL: 'http://127.0.0.1:9', MERCHANT_WEBHOOK_URL: '' }),
   })
   url = (await worker.url).toString().replace(/\/$/, '')
@@ -50,7 +58,10 @@ describe('the README server SDK snippet', () => {
   })
 
   it("the README's verifyWebhook snippet typechecks too, as the body of a request handler", () => {
-    const block = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').find((b) => b.includes('verifyWebhook(')) ?? ''
+    const block =
+      [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
+        .map((m) => m[1] ?? '')
+        .find((b) => b.includes('verifyWebhook(')) ?? ''
     const [imports, ...body] = block.split('\n\n')
     expect(imports).toContain("from 'pay-checkout/server'")
     const handler = `${imports}\ndeclare const process: { env: Record<string, string | undefined> }\nexport async function handle(request: Request): Promise<Response> {\n  const rawBody = await request.text()\n${body.join('\n\n')}\n  return new Response('ok')\n}\n`
@@ -78,20 +89,31 @@ describe('the README server SDK snippet', () => {
 describe('createPayClient', () => {
   it('answers a refused body as the typed error, each field with what it expects', async () => {
     const pay = createPayClient({ baseUrl: `${url}/`, apiKey: TEST_SECRETS.MERCHANT_API_KEY })
-    const { data, error, response } = await pay.POST('/v1/sessions', { body: { flow: 'card', amount: '49', currency: 'EUR', merchantTransactionId: 'bad|ref' } })
+    const { data, error, response } = await pay.POST('/v1/sessions', {
+      body: { flow: 'card', amount: '49', currency: 'EUR', merchantTransactionId: 'bad|ref' },
+    })
     expect(data).toBeUndefined()
     expect(response.status).toBe(400)
     expect(error?.error.code).toBe('invalid_request')
-    expect(error?.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'amount', code: 'format', expected: expect.any(String) }), expect.objectContaining({ field: 'merchantTransactionId', code: 'format' })]))
+    expect(error?.error.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'amount', code: 'format', expected: expect.any(String) }),
+        expect.objectContaining({ field: 'merchantTransactionId', code: 'format' }),
+      ]),
+    )
   })
 
   it('reads a session back by id, and a wrong key is 401', async () => {
     const pay = createPayClient({ baseUrl: url, apiKey: TEST_SECRETS.MERCHANT_API_KEY })
-    const created = await pay.POST('/v1/sessions', { body: { methods: ['card', 'qr'], amount: '5.00', currency: 'EUR', merchantTransactionId: `c-${Date.now()}` } })
+    const created = await pay.POST('/v1/sessions', {
+      body: { methods: ['card', 'qr'], amount: '5.00', currency: 'EUR', merchantTransactionId: `c-${Date.now()}` },
+    })
     const id = created.data?.id ?? ''
     const read = await pay.GET('/v1/sessions/{id}', { params: { path: { id } } })
     expect(read.data).toMatchObject({ id, status: 'open', amount: '5.00', methods: ['card', 'qr'] })
-    const wrong = await createPayClient({ baseUrl: url, apiKey: 'nope' }).GET('/v1/sessions/{id}', { params: { path: { id } } })
+    const wrong = await createPayClient({ baseUrl: url, apiKey: 'nope' }).GET('/v1/sessions/{id}', {
+      params: { path: { id } },
+    })
     expect(wrong.response.status).toBe(401)
   })
 
@@ -111,7 +133,9 @@ describe('createPayClient', () => {
       },
     })
     const order = `retry-${Date.now()}`
-    const { data, response } = await pay.POST('/v1/sessions', { body: { flow: 'card', amount: '5.00', currency: 'EUR', merchantTransactionId: order } })
+    const { data, response } = await pay.POST('/v1/sessions', {
+      body: { flow: 'card', amount: '5.00', currency: 'EUR', merchantTransactionId: order },
+    })
     expect(keys).toHaveLength(2)
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/)
     expect(keys[1]).toBe(keys[0])
@@ -132,6 +156,11 @@ describe('createPayClient', () => {
     expect(page.data).toEqual({ object: 'list', data: [], has_more: false })
     const bad = await pay.GET('/v1/payments', { params: { query: { limit: 500, metadata: { a: '1', b: '2' } } } })
     expect(bad.response.status).toBe(400)
-    expect(bad.error?.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'limit', code: 'out_of_range' }), expect.objectContaining({ field: 'metadata', code: 'out_of_range' })]))
+    expect(bad.error?.error.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'limit', code: 'out_of_range' }),
+        expect.objectContaining({ field: 'metadata', code: 'out_of_range' }),
+      ]),
+    )
   })
 })

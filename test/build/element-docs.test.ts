@@ -13,11 +13,12 @@ describe('element reference in the README', () => {
   it('matches the custom-elements manifest generated from the JSDoc', () => {
     const manifest = analyze()
     const section = render(manifest)
-    for (const name of ['pay-success', 'pay-declined', '--pay-accent', '::part(submit)', 'client-secret', 'submit()']) expect(section).toContain(name)
+    for (const name of ['pay-success', 'pay-declined', '--pay-accent', '::part(submit)', 'client-secret', 'submit()'])
+      expect(section).toContain(name)
     expect(currentSection(readFileSync(join(root, 'README.md'), 'utf8'))).toBe(section)
   })
 
-  it('the committed manifest (the package\'s customElements is made from it) is the one the JSDoc makes now', () => {
+  it("the committed manifest (the package's customElements is made from it) is the one the JSDoc makes now", () => {
     expect(JSON.parse(readFileSync(MANIFEST_FILE, 'utf8'))).toEqual(analyze())
   })
 })

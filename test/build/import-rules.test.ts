@@ -22,9 +22,16 @@ interface Violation {
 /** dependency-cruiser over the repository's code with its rules: what breaks them, and how much it read. */
 async function cruise(): Promise<{ errors: Violation[]; modules: number }> {
   const bin = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs')
-  const { stdout } = await run(process.execPath, [bin, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...FOLDERS], { cwd: root, maxBuffer: 64 << 20 })
+  const { stdout } = await run(
+    process.execPath,
+    [bin, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...FOLDERS],
+    { cwd: root, maxBuffer: 64 << 20 },
+  )
   const report = JSON.parse(stdout) as { summary: { violations: Violation[]; totalCruised: number } }
-  return { errors: report.summary.violations.filter((v) => v.rule.severity === 'error'), modules: report.summary.totalCruised }
+  return {
+    errors: report.summary.violations.filter((v) => v.rule.severity === 'error'),
+    modules: report.summary.totalCruised,
+  }
 }
 
 describe('import directions', () => {
@@ -37,13 +44,30 @@ describe('import directions', () => {
 
   it('wrong-way imports fail: the SDK importing a type from the Worker, middleware importing a route', async () => {
     const probes = [
-      { file: `server/wrong-way-probe-${process.pid}.ts`, code: "import type { Env } from '../worker/env.ts'\nexport type Probe = Env\n", to: 'worker/env.ts', rule: 'sdk-only-shared' },
-      { file: `worker/middleware/wrong-way-probe-${process.pid}.ts`, code: "export { health } from '../routes/health.ts'\n", to: 'worker/routes/health.ts', rule: 'middleware-not-routes' },
+      {
+        file: `server/wrong-way-probe-${process.pid}.ts`,
+        code: "import type { Env } from '../worker/env.ts'\nexport type Probe = Env\n",
+        to: 'worker/env.ts',
+        rule: 'sdk-only-shared',
+      },
+      {
+        file: `worker/middleware/wrong-way-probe-${process.pid}.ts`,
+        code: "export { health } from '../routes/health.ts'\n",
+        to: 'worker/routes/health.ts',
+        rule: 'middleware-not-routes',
+      },
     ]
     for (const p of probes) writeFileSync(join(root, p.file), p.code)
     try {
       const { errors } = await cruise()
-      for (const p of probes) expect(errors).toContainEqual(expect.objectContaining({ from: p.file, to: p.to, rule: expect.objectContaining({ name: p.rule, severity: 'error' }) }))
+      for (const p of probes)
+        expect(errors).toContainEqual(
+          expect.objectContaining({
+            from: p.file,
+            to: p.to,
+            rule: expect.objectContaining({ name: p.rule, severity: 'error' }),
+          }),
+        )
     } finally {
       for (const p of probes) rmSync(join(root, p.file), { force: true })
     }

@@ -16,11 +16,14 @@ describe('dependency install scripts', () => {
   })
 
   it('each decision in allowScripts has its one-line reason in the README development notes', () => {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> }
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      allowScripts?: Record<string, boolean>
+    }
     const readme = readFileSync(join(root, 'README.md'), 'utf8')
     const notes = readme.slice(readme.indexOf('**Install scripts.**'))
     const decided = Object.keys(pkg.allowScripts ?? {})
     expect(decided.length).toBeGreaterThan(0)
-    for (const name of decided) expect(notes, name).toMatch(new RegExp(`^\\| \`${name.replace(/@[^@/]*$/, '')}\` \\|`, 'm'))
+    for (const name of decided)
+      expect(notes, name).toMatch(new RegExp(`^\\| \`${name.replace(/@[^@/]*$/, '')}\` \\|`, 'm'))
   })
 })

@@ -22,7 +22,10 @@ const dir = join(root, 'widget/i18n/messages')
 const KEYS = Object.keys(en).sort()
 const files = readdirSync(dir).filter((f) => f.endsWith('.ts'))
 const translations = await Promise.all(
-  LOCALES.filter((l) => l !== 'en').map(async (locale) => ({ locale, messages: (await import(join(dir, `${locale}.ts`))).messages as Record<string, string> })),
+  LOCALES.filter((l) => l !== 'en').map(async (locale) => ({
+    locale,
+    messages: (await import(join(dir, `${locale}.ts`))).messages as Record<string, string>,
+  })),
 )
 
 /** Every widget source file (paths). */
@@ -43,13 +46,28 @@ function sources(folder: string): string[] {
  */
 function readKeys(): Set<string> {
   const files = sources(join(root, 'widget'))
-  const program = ts.createProgram(files, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noUncheckedIndexedAccess: true, allowImportingTsExtensions: true, noEmit: true, skipLibCheck: true, experimentalDecorators: true, useDefineForClassFields: false, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: [] })
+  const program = ts.createProgram(files, {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    skipLibCheck: true,
+    experimentalDecorators: true,
+    useDefineForClassFields: false,
+    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    types: [],
+  })
   const checker = program.getTypeChecker()
   const keys = new Set(KEYS)
   const read = new Set<string>()
   /** The message keys a type may be (none when it is any key at all: `MessageKey` itself). */
   const keysOf = (type: ts.Type): string[] => {
-    const names = (type.isUnion() ? type.types : [type]).flatMap((t) => (t.isStringLiteral() && keys.has(t.value) ? [t.value] : []))
+    const names = (type.isUnion() ? type.types : [type]).flatMap((t) =>
+      t.isStringLiteral() && keys.has(t.value) ? [t.value] : [],
+    )
     return names.length < keys.size ? names : []
   }
   const isMessages = (node: ts.Expression): boolean => {
@@ -59,9 +77,14 @@ function readKeys(): Set<string> {
   /** The keys an index expression evaluates to: its literal branches, else what its type narrows to. */
   const valuesOf = (node: ts.Expression): string[] => {
     if (ts.isStringLiteralLike(node)) return keys.has(node.text) ? [node.text] : []
-    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node)) return valuesOf(node.expression)
+    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node))
+      return valuesOf(node.expression)
     if (ts.isConditionalExpression(node)) return [...valuesOf(node.whenTrue), ...valuesOf(node.whenFalse)]
-    if (ts.isBinaryExpression(node) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(node.operatorToken.kind)) return [...valuesOf(node.left), ...valuesOf(node.right)]
+    if (
+      ts.isBinaryExpression(node) &&
+      [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(node.operatorToken.kind)
+    )
+      return [...valuesOf(node.left), ...valuesOf(node.right)]
     return keysOf(checker.getTypeAtLocation(node))
   }
   /** A string literal given where a message key is wanted (its contextual type is `MessageKey`). */
@@ -72,8 +95,10 @@ function readKeys(): Set<string> {
     return KEYS.every((k) => names.has(k))
   }
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(node) && keys.has(node.name.text) && isMessages(node.expression)) read.add(node.name.text)
-    else if (ts.isElementAccessExpression(node) && isMessages(node.expression)) for (const k of valuesOf(node.argumentExpression)) read.add(k)
+    if (ts.isPropertyAccessExpression(node) && keys.has(node.name.text) && isMessages(node.expression))
+      read.add(node.name.text)
+    else if (ts.isElementAccessExpression(node) && isMessages(node.expression))
+      for (const k of valuesOf(node.argumentExpression)) read.add(k)
     else if (ts.isStringLiteralLike(node) && keys.has(node.text) && wantsKey(node)) read.add(node.text)
     ts.forEachChild(node, visit)
   }
@@ -107,7 +132,16 @@ describe('locale files', () => {
   it('every key is read somewhere by the widget (none is left unused)', () => {
     const read = readKeys()
     // The check sees the widget's ways of reading: a property, a choice of keys, a table, `format`.
-    for (const key of ['cardNumber', 'tryAgain', 'originNotAllowed', 'walletDeclinedFinal', 'methodUnderWay', 'err_luhn', 'err_gateway']) expect([...read], key).toContain(key)
+    for (const key of [
+      'cardNumber',
+      'tryAgain',
+      'originNotAllowed',
+      'walletDeclinedFinal',
+      'methodUnderWay',
+      'err_luhn',
+      'err_gateway',
+    ])
+      expect([...read], key).toContain(key)
     expect(KEYS.filter((key) => !read.has(key))).toEqual([])
   }, 60_000)
 
@@ -130,10 +164,16 @@ describe('locale files', () => {
           plurals++
           expect(forms.has('other'), `${locale}.${key}: {${name}} has no other form`).toBe(true)
           for (const selector of forms.keys()) {
-            expect(categories.includes(selector) || /^=\d+$/.test(selector), `${locale}.${key}: ${selector} is not a plural form of ${locale} (${categories.join(', ')})`).toBe(true)
+            expect(
+              categories.includes(selector) || /^=\d+$/.test(selector),
+              `${locale}.${key}: ${selector} is not a plural form of ${locale} (${categories.join(', ')})`,
+            ).toBe(true)
           }
           for (let n = 0; n <= 10; n++) {
-            expect(forms.has(`=${n}`) || forms.has(rules.select(n)), `${locale}.${key}: no ${rules.select(n)} form for ${n}`).toBe(true)
+            expect(
+              forms.has(`=${n}`) || forms.has(rules.select(n)),
+              `${locale}.${key}: no ${rules.select(n)} form for ${n}`,
+            ).toBe(true)
           }
         }
       }
@@ -171,8 +211,20 @@ describe('locale files', () => {
     const pl = translations.find((t) => t.locale === 'pl')?.messages ?? {}
     expect(formatMessage(en.declinedRetry, { n: 1 }, 'en')).toMatch(/1 attempt left\.$/)
     expect(formatMessage(en.declinedRetry, { n: 2 }, 'en')).toMatch(/2 attempts left\.$/)
-    expect([1, 2, 5, 21].map((n) => formatMessage(ru.declinedRetry ?? '', { n }, 'ru').split('. ').pop())).toEqual(['Осталась 1 попытка.', 'Осталось 2 попытки.', 'Осталось 5 попыток.', 'Осталась 21 попытка.'])
-    expect([1, 2, 5].map((n) => formatMessage(pl.declinedRetry ?? '', { n }, 'pl').split('. ').pop())).toEqual(['Pozostała 1 próba.', 'Pozostały 2 próby.', 'Pozostało 5 prób.'])
+    expect(
+      [1, 2, 5, 21].map((n) =>
+        formatMessage(ru.declinedRetry ?? '', { n }, 'ru')
+          .split('. ')
+          .pop(),
+      ),
+    ).toEqual(['Осталась 1 попытка.', 'Осталось 2 попытки.', 'Осталось 5 попыток.', 'Осталась 21 попытка.'])
+    expect(
+      [1, 2, 5].map((n) =>
+        formatMessage(pl.declinedRetry ?? '', { n }, 'pl')
+          .split('. ')
+          .pop(),
+      ),
+    ).toEqual(['Pozostała 1 próba.', 'Pozostały 2 próby.', 'Pozostało 5 prób.'])
     expect(formatMessage(ar.declinedRetry ?? '', { n: 2 }, 'ar')).toMatch(/محاولتان/)
     expect(formatMessage(en.methodUnderWay, { method: 'qr' }, 'en')).toMatch(/^Paying with a QR wallet\./)
     expect(formatMessage(en.methodUnderWay, { method: 'saved-card' }, 'en')).toMatch(/^Paying by card\./)

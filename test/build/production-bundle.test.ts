@@ -20,11 +20,30 @@ afterAll(() => rmSync(out, { recursive: true, force: true }))
 
 /** The demo shop's own words: its class, its page titles, its API paths, its cookie. */
 const title = (html: string) => /<title>(.*?) ·/.exec(html)?.[1] ?? ''
-const DEMO_MARKERS = ['DemoShop', title(page('index')), title(page('subscription')), '/demo/api', '/demo/webhooks', VISITOR_COOKIE]
+const DEMO_MARKERS = [
+  'DemoShop',
+  title(page('index')),
+  title(page('subscription')),
+  '/demo/api',
+  '/demo/webhooks',
+  VISITOR_COOKIE,
+]
 
 describe('the production deployment', () => {
   it('bundles the product Worker without any demo code, and without warnings', async () => {
-    const { stdout, stderr } = await run(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--env', 'production', '--outdir', out], { cwd: root, env: { ...offlineEnv(), WRANGLER_LOG: 'info' } })
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        join(root, 'node_modules/wrangler/bin/wrangler.js'),
+        'deploy',
+        '--dry-run',
+        '--env',
+        'production',
+        '--outdir',
+        out,
+      ],
+      { cwd: root, env: { ...offlineEnv(), WRANGLER_LOG: 'info' } },
+    )
     const bundle = readdirSync(out)
       .filter((f) => f.endsWith('.js'))
       .map((f) => readFileSync(join(out, f), 'utf8'))
@@ -54,7 +73,11 @@ describe('the production deployment', () => {
     expect(demo.routes ?? []).toEqual([])
     // Neither product configuration binds, migrates or switches on anything of the demo's.
     for (const config of [production, unstable_readConfig({ config: PRODUCT_CONFIG }, { hideWarnings: true })]) {
-      const text = JSON.stringify({ vars: config.vars, durable_objects: config.durable_objects, migrations: config.migrations })
+      const text = JSON.stringify({
+        vars: config.vars,
+        durable_objects: config.durable_objects,
+        migrations: config.migrations,
+      })
       expect(text).not.toMatch(/DemoShop|DEMO/)
     }
     expect(JSON.stringify(demo.migrations)).toContain('DemoShop')

@@ -49,28 +49,39 @@ export function citedNumbers(text: string): number[] {
 /** Requirement headings of SECURITY.md: number -> how many headings carry it. */
 function headings(): Map<number, number> {
   const counts = new Map<number, number>()
-  for (const m of security.matchAll(/^#{2,6} R(\d{1,2})\b/gm)) counts.set(Number(m[1]), (counts.get(Number(m[1])) ?? 0) + 1)
+  for (const m of security.matchAll(/^#{2,6} R(\d{1,2})\b/gm))
+    counts.set(Number(m[1]), (counts.get(Number(m[1])) ?? 0) + 1)
   return counts
 }
 
 /** The names given to it()/test() in a test file, `it.each(...)(name)` included, unescaped. */
 export function testNames(source: string): Set<string> {
   const names = new Set<string>()
-  const call = /(?:\b(?:it|test)(?:\.(?:skip|only|todo|concurrent|sequential))?|\))\s*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g
+  const call =
+    /(?:\b(?:it|test)(?:\.(?:skip|only|todo|concurrent|sequential))?|\))\s*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g
   for (const m of source.matchAll(call)) names.add((m[2] ?? '').replace(/\\(['"`\\])/g, '$1'))
   return names
 }
 
 /** Every `file › name` citation in SECURITY.md. */
 function citations(text: string): { file: string; name: string }[] {
-  return [...text.matchAll(/`(test\/[^`\s]+\.test\.ts) › ([^`]+)`/g)].map((m) => ({ file: m[1] ?? '', name: m[2] ?? '' }))
+  return [...text.matchAll(/`(test\/[^`\s]+\.test\.ts) › ([^`]+)`/g)].map((m) => ({
+    file: m[1] ?? '',
+    name: m[2] ?? '',
+  }))
 }
 
 describe('SECURITY.md', () => {
   it('has one entry for each of R1 to R28, and no other', () => {
     const counts = headings()
-    expect(REQUIREMENTS.filter((n) => counts.get(n) !== 1), 'R-numbers without exactly one heading').toEqual([])
-    expect([...counts.keys()].filter((n) => !REQUIREMENTS.includes(n)), 'headings outside R1-R28').toEqual([])
+    expect(
+      REQUIREMENTS.filter((n) => counts.get(n) !== 1),
+      'R-numbers without exactly one heading',
+    ).toEqual([])
+    expect(
+      [...counts.keys()].filter((n) => !REQUIREMENTS.includes(n)),
+      'headings outside R1-R28',
+    ).toEqual([])
   })
 
   it('has an entry for every R-number cited in worker/, shared/ and widget/', () => {
@@ -94,7 +105,9 @@ describe('SECURITY.md', () => {
 
   it('names a test for each requirement, or says plainly what is not tested', () => {
     const sections = security.split(/^(?=#{2,6} )/m).filter((s) => /^#{2,6} R\d{1,2}\b/.test(s))
-    const bare = sections.filter((s) => citations(s).length === 0 && !/\bNot (tested|done)\b/.test(s)).map((s) => s.split('\n')[0])
+    const bare = sections
+      .filter((s) => citations(s).length === 0 && !/\bNot (tested|done)\b/.test(s))
+      .map((s) => s.split('\n')[0])
     expect(sections).toHaveLength(REQUIREMENTS.length)
     expect(bare).toEqual([])
   })
@@ -105,7 +118,8 @@ describe('SECURITY.md', () => {
     const cache = new Map<string, Set<string> | undefined>()
     const unknown: string[] = []
     for (const { file, name } of cited) {
-      if (!cache.has(file)) cache.set(file, existsSync(join(root, file)) ? testNames(readFileSync(join(root, file), 'utf8')) : undefined)
+      if (!cache.has(file))
+        cache.set(file, existsSync(join(root, file)) ? testNames(readFileSync(join(root, file), 'utf8')) : undefined)
       const names = cache.get(file)
       if (!names) unknown.push(`${file}: no such file`)
       else if (!names.has(name)) unknown.push(`${file} › ${name}`)
@@ -125,8 +139,12 @@ describe('SECURITY.md', () => {
   })
 
   it('the parsers read what they should', () => {
-    expect(citedNumbers('SECURITY.md R17-R19; (R3, R4) R13–R16, registrationId R123')).toEqual([17, 18, 19, 3, 4, 13, 14, 15, 16])
-    const names = testNames(`it('a', x)\nit.each([1] as const)('%s b', y)\nit(\`c \${d}\`, z)\nit('e\\'s', w)\ndescribe('f', v)`)
+    expect(citedNumbers('SECURITY.md R17-R19; (R3, R4) R13–R16, registrationId R123')).toEqual([
+      17, 18, 19, 3, 4, 13, 14, 15, 16,
+    ])
+    const names = testNames(
+      `it('a', x)\nit.each([1] as const)('%s b', y)\nit(\`c \${d}\`, z)\nit('e\\'s', w)\ndescribe('f', v)`,
+    )
     expect([...names]).toEqual(['a', '%s b', 'c ${d}', "e's"])
   })
 })

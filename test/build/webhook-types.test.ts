@@ -77,12 +77,20 @@ export function typeOf(e: PayWebhookEvent): string {
 
 describe('PayWebhookEvent', () => {
   it('narrows data by event type: typed fields, and a field the event lacks is an error', () => {
-    const out = typecheckAgainstSdk(tmp, 'handler.ts', handler, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true })
+    const out = typecheckAgainstSdk(tmp, 'handler.ts', handler, {
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+    })
     expect(out).toBe('')
   })
 
   it('isKnownEvent takes a verified event of the catalogue, not one of a newer type', async () => {
-    const body = JSON.stringify({ id: 'evt_1', type: 'checkout.session.succeeded', created: 1, data: { amount: '1.00' } })
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'checkout.session.succeeded',
+      created: 1,
+      data: { amount: '1.00' },
+    })
     const result = await verifyWebhook(body, await signatureHeader('whsec', body), 'whsec')
     expect(result.ok && isKnownEvent(result.event)).toBe(true)
     const newer = { id: 'evt_2', type: 'checkout.session.paid_later', created: 1, data: {} }

@@ -44,7 +44,7 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
         await p.close()
       }
     })
-  
+
     it('shows field errors after submit, then a decline and a success on the same session', async () => {
       const p = await open('/demo/product', 'light', mode)
       await ui(p, mode).locator('pay-checkout #number').waitFor()
@@ -68,7 +68,7 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       expect((session.attempts as unknown[]).length).toBe(2)
       await p.close()
     })
-  
+
     it('a double click charges once', async () => {
       const p = await open('/demo/product', 'light', mode)
       const pays: string[] = []
@@ -81,7 +81,7 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       expect(await chargesFor(shop, String((await latestSession(shop)).merchantTransactionId))).toBe(1)
       await p.close()
     })
-  
+
     it('3-D Secure: the sandbox bank page, back to the shop, the widget shows the result', async () => {
       const p = await open('/demo/product', 'light', mode)
       await ui(p, mode).locator('pay-checkout #number').waitFor()
@@ -94,7 +94,7 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await expect.poll(() => result(p).textContent()).toContain('Paid')
       await p.close()
     })
-  
+
     it('a pending card is settled by the notification', async () => {
       const p = await open('/demo/product', 'light', mode)
       await ui(p, mode).locator('pay-checkout #number').waitFor()
@@ -104,19 +104,21 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await expect.poll(() => result(p).textContent(), { timeout: 20_000 }).toContain('Paid')
       await p.close()
     })
-  
+
     it('the timed-out card is settled by inquiry and charged once', async () => {
       const p = await open('/demo/product', 'light', mode)
       await ui(p, mode).locator('pay-checkout #number').waitFor()
       await fillCard(ui(p, mode), '4000000000009995')
       await ui(p, mode).locator('pay-checkout button[type=submit]').click()
-      await expect.poll(() => ui(p, mode).locator('pay-checkout [role=status]').textContent(), { timeout: 10_000 }).toContain('confirming')
+      await expect
+        .poll(() => ui(p, mode).locator('pay-checkout [role=status]').textContent(), { timeout: 10_000 })
+        .toContain('confirming')
       await expect.poll(() => result(p).textContent(), { timeout: 30_000 }).toContain('Paid')
       expect(await chargesFor(shop, String((await latestSession(shop)).merchantTransactionId))).toBe(1)
       await p.close()
     })
   })
-  
+
   describe('subscription, charge again, saved card', () => {
     it('first payment stores the card; the server charges again; the saved card pays with the CVV only', async () => {
       const p = await open('/demo/subscription', 'light', mode)
@@ -135,7 +137,7 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await p.close()
     })
   })
-  
+
   describe('QR wallet', () => {
     it('verifies the wallet, shows the code, confirms', async () => {
       for (const scheme of ['light', 'dark'] as const) {
@@ -151,7 +153,7 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       }
     })
   })
-  
+
   describe('invoice', () => {
     it('regenerates the expired invoice, pays it on the gateway page, the order is paid', async () => {
       const p = await open('/demo/invoice', 'light', mode)
@@ -174,7 +176,11 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await p.locator('#cvv').fill('123')
       await p.getByRole('button', { name: /Pay/ }).click()
       await p.waitForURL(/\/demo\/orders/)
-      await expect.poll(async () => (await orders(shop)).orders.find((o) => o.kind === 'invoice')?.session.status, { timeout: 15_000 }).toBe('succeeded')
+      await expect
+        .poll(async () => (await orders(shop)).orders.find((o) => o.kind === 'invoice')?.session.status, {
+          timeout: 15_000,
+        })
+        .toBe('succeeded')
       await p.close()
     })
   })
@@ -182,7 +188,11 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
 
 describe('orders and webhooks', () => {
   it('the merchant received signed webhooks for the payments, and the orders page shows them', async () => {
-    await expect.poll(async () => (await orders(shop)).webhooks.filter((w) => w.type === 'checkout.session.succeeded').length, { timeout: 15_000 }).toBeGreaterThan(3)
+    await expect
+      .poll(async () => (await orders(shop)).webhooks.filter((w) => w.type === 'checkout.session.succeeded').length, {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(3)
     const hooks = (await orders(shop)).webhooks
     expect(hooks.every((h) => h.verified)).toBe(true)
     const p = await open('/demo/orders')
@@ -206,15 +216,26 @@ describe('orders and webhooks', () => {
     await refund.waitFor({ timeout: 15_000 })
     await p.locator(`input[data-amount-for="${session}"]`).fill('10.00')
     await refund.click()
-    await expect.poll(() => result(p).textContent(), { timeout: 15_000 }).toContain('Refund: succeeded (10.00 EUR), payment partially_refunded')
+    await expect
+      .poll(() => result(p).textContent(), { timeout: 15_000 })
+      .toContain('Refund: succeeded (10.00 EUR), payment partially_refunded')
     const row = p.locator(`#orders tbody tr[data-session="${session}"]`)
     await expect.poll(() => row.textContent()).toContain('10.00 succeeded')
     await p.locator(`button[data-action=refund][data-session="${session}"]`).click()
-    await expect.poll(() => result(p).textContent(), { timeout: 15_000 }).toContain('Refund: succeeded (39.00 EUR), payment refunded')
+    await expect
+      .poll(() => result(p).textContent(), { timeout: 15_000 })
+      .toContain('Refund: succeeded (39.00 EUR), payment refunded')
     await expect.poll(() => row.textContent()).toContain('39.00 succeeded')
     // Nothing left to refund: no button.
     expect(await p.locator(`button[data-action=refund][data-session="${session}"]`).count()).toBe(0)
-    await expect.poll(async () => (await orders(shop)).webhooks.filter((w) => w.type === 'refund.succeeded' && w.data.sessionId === session).length, { timeout: 15_000 }).toBe(2)
+    await expect
+      .poll(
+        async () =>
+          (await orders(shop)).webhooks.filter((w) => w.type === 'refund.succeeded' && w.data.sessionId === session)
+            .length,
+        { timeout: 15_000 },
+      )
+      .toBe(2)
     await p.close()
   })
 
@@ -231,7 +252,9 @@ describe('orders and webhooks', () => {
     await capture.waitFor({ timeout: 15_000 })
     expect(await p.locator(`#orders tbody tr[data-session="${session}"]`).textContent()).toContain('authorized')
     await capture.click()
-    await expect.poll(() => result(p).textContent(), { timeout: 15_000 }).toContain('Capture: succeeded (49.00 EUR), payment captured')
+    await expect
+      .poll(() => result(p).textContent(), { timeout: 15_000 })
+      .toContain('Capture: succeeded (49.00 EUR), payment captured')
     await p.locator(`button[data-action=refund][data-session="${session}"]`).waitFor()
     expect(await p.locator(`button[data-action=void][data-session="${session}"]`).count()).toBe(0)
     await p.close()

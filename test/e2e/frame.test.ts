@@ -40,8 +40,14 @@ async function serve(html: (url: URL) => string): Promise<{ server: Server; orig
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     if (url.pathname === '/page.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(PAGE_JS)
-    if (url.pathname === '/page.css') return void res.writeHead(200, { 'Content-Type': 'text/css' }).end('pay-checkout { --pay-accent: #7a1fa2; }')
-    res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Security-Policy': "script-src 'self' http://127.0.0.1:*; style-src 'self'" }).end(html(url))
+    if (url.pathname === '/page.css')
+      return void res.writeHead(200, { 'Content-Type': 'text/css' }).end('pay-checkout { --pay-accent: #7a1fa2; }')
+    res
+      .writeHead(200, {
+        'Content-Type': 'text/html',
+        'Content-Security-Policy': "script-src 'self' http://127.0.0.1:*; style-src 'self'",
+      })
+      .end(html(url))
   })
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()))
   return { server, origin: `http://localhost:${port}` }
@@ -50,7 +56,10 @@ async function serve(html: (url: URL) => string): Promise<{ server: Server; orig
 beforeAll(async () => {
   shop = await openShop()
   ;({ server: merchant, origin: merchantOrigin } = await serve(() => pageHtml(shop.url)))
-  const other = await serve((url) => `<!doctype html><title>evil</title><iframe src="${shop.url}/frame/${url.searchParams.get('session')}"></iframe>`)
+  const other = await serve(
+    (url) =>
+      `<!doctype html><title>evil</title><iframe src="${shop.url}/frame/${url.searchParams.get('session')}"></iframe>`,
+  )
   evil = other.server
   evilOrigin = other.origin.replace('localhost', '127.0.0.1')
 })
@@ -65,14 +74,24 @@ async function session(extra: Record<string, unknown> = {}): Promise<{ id: strin
   const res = await fetch(`${shop.url}/v1/sessions`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ flow: 'card', amount: '30.00', currency: 'EUR', merchantTransactionId: `frame-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, allowedOrigins: [merchantOrigin], returnUrl: `${merchantOrigin}/done`, ...extra }),
+    body: JSON.stringify({
+      flow: 'card',
+      amount: '30.00',
+      currency: 'EUR',
+      merchantTransactionId: `frame-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+      allowedOrigins: [merchantOrigin],
+      returnUrl: `${merchantOrigin}/done`,
+      ...extra,
+    }),
   })
   return (await res.json()) as { id: string; clientSecret: string }
 }
 
 async function openMerchant(s: { id: string; clientSecret: string }): Promise<Page> {
   const page = await shop.browser.newPage()
-  await page.goto(`${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`)
+  await page.goto(
+    `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`,
+  )
   await page.frameLocator('pay-checkout iframe').locator('pay-checkout #number').waitFor()
   return page
 }
@@ -85,16 +104,27 @@ describe('isolation="frame"', () => {
     const frame = page.frameLocator('pay-checkout iframe')
     // Autofill sets every value at once, without typing.
     await frame.locator('pay-checkout pay-card-form').evaluate((form) => {
-      const values: Record<string, string> = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
+      const values: Record<string, string> = {
+        number: '4111 1111 1111 1111',
+        expiry: '12 / 30',
+        cvv: '123',
+        givenName: 'Ada',
+        surname: 'Lovelace',
+        email: 'ada@example.com',
+      }
       for (const [id, v] of Object.entries(values)) {
         const input = form.shadowRoot?.querySelector<HTMLInputElement>(`#${id}`)
         if (input) input.value = v
       }
     })
     // The page's theme properties reach the form inside the frame.
-    expect(await frame.locator('pay-checkout button[type=submit]').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(122, 31, 162)')
+    expect(
+      await frame.locator('pay-checkout button[type=submit]').evaluate((b) => getComputedStyle(b).backgroundColor),
+    ).toBe('rgb(122, 31, 162)')
     await frame.locator('pay-checkout button[type=submit]').click()
-    await expect.poll(async () => (await seen(page)).some((e) => e.kind === 'pay-success'), { timeout: 15_000 }).toBe(true)
+    await expect
+      .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-success'), { timeout: 15_000 })
+      .toBe(true)
     const success = (await seen(page)).find((e) => e.kind === 'pay-success')
     expect(JSON.parse(success?.data ?? '{}')).toMatchObject({ status: 'succeeded', brand: 'visa', last4: '1111' })
     const everything = JSON.stringify(await seen(page))
@@ -148,7 +178,12 @@ describe('isolation="frame"', () => {
     await page.goto(`${evilOrigin}/evil.html?session=${s.id}`)
     await page.waitForTimeout(1500)
     const frame = page.frames().find((f) => f.url().includes('/frame/'))
-    const rendered = frame ? await frame.locator('pay-checkout').count().catch(() => 0) : 0
+    const rendered = frame
+      ? await frame
+          .locator('pay-checkout')
+          .count()
+          .catch(() => 0)
+      : 0
     expect(rendered).toBe(0)
     expect(blocked.join(' ')).toMatch(/frame-ancestors|Refused to (display|frame)/)
     // Opened on its own (no parent), it shows nothing of the form either.
@@ -173,7 +208,14 @@ describe('isolation="frame"', () => {
   it('3-D Secure from inside the frame: the top window goes to the bank and comes back to the shop', async () => {
     const page = await openMerchant(await session())
     const frame = page.frameLocator('pay-checkout iframe')
-    const values: Record<string, string> = { number: '4000000000003220', expiry: '1230', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
+    const values: Record<string, string> = {
+      number: '4000000000003220',
+      expiry: '1230',
+      cvv: '123',
+      givenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada@example.com',
+    }
     for (const [id, v] of Object.entries(values)) await frame.locator(`pay-checkout #${id}`).fill(v)
     await frame.locator('pay-checkout button[type=submit]').click()
     await page.waitForURL(/\/acs\//)

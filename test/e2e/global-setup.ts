@@ -20,7 +20,12 @@ declare module 'vitest' {
 }
 
 /** The Worker variables of the shared stack (and the default of a file's own). */
-export const SHOP_VARS = { GATEWAY_TIMEOUT_MS: '2000', INQUIRY_BASE_MS: '500', WEBHOOK_RETRY_BASE_MS: '300', CARD_VELOCITY_LIMIT: '1000' }
+export const SHOP_VARS = {
+  GATEWAY_TIMEOUT_MS: '2000',
+  INQUIRY_BASE_MS: '500',
+  WEBHOOK_RETRY_BASE_MS: '300',
+  CARD_VELOCITY_LIMIT: '1000',
+}
 export const SHOP_SANDBOX_VARS = { SANDBOX_PENDING_DELAY_MS: '1000', SANDBOX_SLOW_MS: '4000' }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

@@ -53,7 +53,12 @@ function startHostileGateway(port: number): Promise<Server> {
         if (v === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)) continue
         headers.set(k, Array.isArray(v) ? v.join(', ') : v)
       }
-      const upstream = await fetch(new URL(req.url ?? '/', target), { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body.toString('utf8'), redirect: 'manual' })
+      const upstream = await fetch(new URL(req.url ?? '/', target), {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body.toString('utf8'),
+        redirect: 'manual',
+      })
       let text = await upstream.text()
       try {
         const json = JSON.parse(text) as { redirect?: { url?: unknown } }
@@ -79,21 +84,30 @@ beforeAll(async () => {
   const gatewayPort = await freePort()
   gateway = await startHostileGateway(gatewayPort)
   // Inquiries every 500 ms: the ones made while a test watches the page go through the stand-in too.
-  stack = await startStack({ stateDir: state, vars: { GATEWAY_BASE_URL: `http://127.0.0.1:${gatewayPort}`, CARD_VELOCITY_LIMIT: '1000', INQUIRY_BASE_MS: '500' } })
+  stack = await startStack({
+    stateDir: state,
+    vars: { GATEWAY_BASE_URL: `http://127.0.0.1:${gatewayPort}`, CARD_VELOCITY_LIMIT: '1000', INQUIRY_BASE_MS: '500' },
+  })
   target = stack.sandbox.url
-  for (const out of [stack.worker.child.stdout, stack.worker.child.stderr]) out?.on('data', (c: Buffer) => (workerLog += c.toString()))
+  for (const out of [stack.worker.child.stdout, stack.worker.child.stderr])
+    out?.on('data', (c: Buffer) => (workerLog += c.toString()))
   const worker = stack.worker.url
   shop = `http://127.0.0.1:${await freePort()}`
   shopServer = createServer((req, res) => {
     const q = new URL(req.url ?? '/', shop).searchParams
     const attrs = ['session', 'client-secret', 'isolation'].map((a) => ` ${a}="${q.get(a) ?? ''}"`).join('')
-    res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+    res.writeHead(200, { 'Content-Type': 'text/html' })
+      .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
 <script type="module" src="${worker}/widget/pay-checkout.js"></script></head>
 <body><pay-checkout endpoint="${worker}" locale="en"${attrs}></pay-checkout>
 <script type="module">const el = document.querySelector('pay-checkout'); window.seen = []; for (const t of ['pay-ready', 'pay-error', 'pay-success', 'pay-declined', 'pay-pending']) el.addEventListener(t, (e) => window.seen.push({ type: t, detail: e.detail }))</script></body></html>`)
   })
   await new Promise<void>((r) => shopServer.listen(Number(new URL(shop).port), '127.0.0.1', r))
-  browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true })
+  browser = await chromium.launch({
+    executablePath: findChrome(),
+    args: CHROME_ARGS.filter((a: string) => a !== '--headless'),
+    headless: true,
+  })
 })
 
 afterAll(async () => {
@@ -123,60 +137,93 @@ async function session(): Promise<{ id: string; clientSecret: string }> {
 
 const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)
 
-describe.each(['inline', 'frame'] as const)('a gateway that answers 3-D Secure with a script URL, isolation="%s"', (mode) => {
-  it.each(['javascript:window.__pwned=1', 'data:text/html,<script>window.__pwned=1;parent.__pwned=1;top.__pwned=1</script>'])(
-    '%s: the Worker refuses it, the page runs nothing and stays, the shopper reads that the payment is being confirmed',
-    async (url) => {
-      hostileUrl = url
-      const before = rewritten
-      const s = await session()
-      const page = await browser.newPage()
-      const dialogs: string[] = []
-      page.on('dialog', (d) => {
-        dialogs.push(d.message())
-        void d.dismiss()
-      })
-      // Every answer the Worker gives the browser (the page's and the frame's requests alike).
-      const answers: string[] = []
-      page.on('response', (r) => {
-        if (new URL(r.url()).pathname.startsWith('/v1/checkout/')) void r.text().then((t) => answers.push(t), () => {})
-      })
-      const address = `${shop}/?${new URLSearchParams({ session: s.id, 'client-secret': s.clientSecret, isolation: mode })}`
-      await page.goto(address)
-      let navigations = 0
-      page.on('framenavigated', (f) => {
-        if (f === page.mainFrame()) navigations += 1
-      })
-      const form: Page | FrameLocator = mode === 'frame' ? page.frameLocator('pay-checkout iframe') : page
-      await form.locator('pay-checkout #number').waitFor()
-      for (const [id, value] of Object.entries({ number: '4000000000003220', expiry: '1230', cvv: '123' })) await form.locator(`pay-checkout #${id}`).fill(value)
-      await form.locator('pay-checkout button[type=submit]').click()
+describe.each(['inline', 'frame'] as const)(
+  'a gateway that answers 3-D Secure with a script URL, isolation="%s"',
+  (mode) => {
+    it.each([
+      'javascript:window.__pwned=1',
+      'data:text/html,<script>window.__pwned=1;parent.__pwned=1;top.__pwned=1</script>',
+    ])(
+      '%s: the Worker refuses it, the page runs nothing and stays, the shopper reads that the payment is being confirmed',
+      async (url) => {
+        hostileUrl = url
+        const before = rewritten
+        const s = await session()
+        const page = await browser.newPage()
+        const dialogs: string[] = []
+        page.on('dialog', (d) => {
+          dialogs.push(d.message())
+          void d.dismiss()
+        })
+        // Every answer the Worker gives the browser (the page's and the frame's requests alike).
+        const answers: string[] = []
+        page.on('response', (r) => {
+          if (new URL(r.url()).pathname.startsWith('/v1/checkout/'))
+            void r.text().then(
+              (t) => answers.push(t),
+              () => {},
+            )
+        })
+        const address = `${shop}/?${new URLSearchParams({ session: s.id, 'client-secret': s.clientSecret, isolation: mode })}`
+        await page.goto(address)
+        let navigations = 0
+        page.on('framenavigated', (f) => {
+          if (f === page.mainFrame()) navigations += 1
+        })
+        const form: Page | FrameLocator = mode === 'frame' ? page.frameLocator('pay-checkout iframe') : page
+        await form.locator('pay-checkout #number').waitFor()
+        for (const [id, value] of Object.entries({ number: '4000000000003220', expiry: '1230', cvv: '123' }))
+          await form.locator(`pay-checkout #${id}`).fill(value)
+        await form.locator('pay-checkout button[type=submit]').click()
 
-      // The shopper is told the payment is being confirmed (and to not pay again).
-      await expect.poll(() => form.locator('pay-checkout [part=status]').textContent(), { timeout: 20_000 }).toMatch(/confirming your payment|being processed/)
-      await expect.poll(() => page.evaluate(() => (window as unknown as { seen: { type: string; detail: { status?: string } }[] }).seen.find((e) => e.type === 'pay-pending')?.detail.status)).toBe('unknown')
-      // The stand-in did hand the Worker the hostile redirect.
-      expect(rewritten).toBeGreaterThan(before)
-      // ... and the Worker logged why it would not pass it on.
-      await expect.poll(() => workerLog.split('\n').some((l) => l.includes('unsafe_redirect') && l.includes(s.id)), { timeout: 10_000 }).toBe(true)
-      // Watch a while longer: the widget polls and the Worker inquires (through the stand-in too).
-      await page.waitForTimeout(2_000)
-      expect(page.url()).toBe(address)
-      expect(navigations).toBe(0)
-      expect(await pwned(page)).toBeUndefined()
-      if (mode === 'frame') expect(await page.frames()[1]?.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined()
-      expect(dialogs).toEqual([])
-      // The Worker refused the redirect before any browser saw it: no answer carried it.
-      expect(answers.length).toBeGreaterThan(0)
-      for (const a of answers) {
-        expect(a).not.toContain('__pwned')
-        expect((JSON.parse(a) as { redirect?: unknown }).redirect ?? null).toBeNull()
-      }
-      // The merchant's view agrees: the payment is not settled, and no redirect is kept for it.
-      const view = (await (await fetch(`${stack.worker.url}/v1/sessions/${s.id}`, { headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` } })).json()) as Record<string, unknown>
-      expect(['unknown', 'pending']).toContain(view.status)
-      expect(JSON.stringify(view)).not.toContain('__pwned')
-      await page.close()
-    },
-  )
-})
+        // The shopper is told the payment is being confirmed (and to not pay again).
+        await expect
+          .poll(() => form.locator('pay-checkout [part=status]').textContent(), { timeout: 20_000 })
+          .toMatch(/confirming your payment|being processed/)
+        await expect
+          .poll(() =>
+            page.evaluate(
+              () =>
+                (window as unknown as { seen: { type: string; detail: { status?: string } }[] }).seen.find(
+                  (e) => e.type === 'pay-pending',
+                )?.detail.status,
+            ),
+          )
+          .toBe('unknown')
+        // The stand-in did hand the Worker the hostile redirect.
+        expect(rewritten).toBeGreaterThan(before)
+        // ... and the Worker logged why it would not pass it on.
+        await expect
+          .poll(() => workerLog.split('\n').some((l) => l.includes('unsafe_redirect') && l.includes(s.id)), {
+            timeout: 10_000,
+          })
+          .toBe(true)
+        // Watch a while longer: the widget polls and the Worker inquires (through the stand-in too).
+        await page.waitForTimeout(2_000)
+        expect(page.url()).toBe(address)
+        expect(navigations).toBe(0)
+        expect(await pwned(page)).toBeUndefined()
+        if (mode === 'frame')
+          expect(
+            await page.frames()[1]?.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned),
+          ).toBeUndefined()
+        expect(dialogs).toEqual([])
+        // The Worker refused the redirect before any browser saw it: no answer carried it.
+        expect(answers.length).toBeGreaterThan(0)
+        for (const a of answers) {
+          expect(a).not.toContain('__pwned')
+          expect((JSON.parse(a) as { redirect?: unknown }).redirect ?? null).toBeNull()
+        }
+        // The merchant's view agrees: the payment is not settled, and no redirect is kept for it.
+        const view = (await (
+          await fetch(`${stack.worker.url}/v1/sessions/${s.id}`, {
+            headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` },
+          })
+        ).json()) as Record<string, unknown>
+        expect(['unknown', 'pending']).toContain(view.status)
+        expect(JSON.stringify(view)).not.toContain('__pwned')
+        await page.close()
+      },
+    )
+  },
+)

@@ -21,13 +21,21 @@ beforeAll(async () => {
 
 afterAll(() => m?.stop())
 
-async function open(locale: string, isolation: 'frame' | 'inline', body: Record<string, unknown> = {}): Promise<{ page: Page; form: Page | FrameLocator; requested: string[] }> {
+async function open(
+  locale: string,
+  isolation: 'frame' | 'inline',
+  body: Record<string, unknown> = {},
+): Promise<{ page: Page; form: Page | FrameLocator; requested: string[] }> {
   const s = await m.session(body)
   const page = await m.browser.newPage({ viewport: { width: 480, height: 900 }, deviceScaleFactor: 2 })
   const requested: string[] = []
   page.on('request', (r) => requested.push(new URL(r.url()).pathname))
   await page.goto(m.url(s, { locale, isolation }))
-  await page.waitForFunction(() => (window as unknown as { seen: { type: string }[] }).seen.some((e) => e.type === 'pay-ready'), undefined, { timeout: 20_000 })
+  await page.waitForFunction(
+    () => (window as unknown as { seen: { type: string }[] }).seen.some((e) => e.type === 'pay-ready'),
+    undefined,
+    { timeout: 20_000 },
+  )
   const form = isolation === 'frame' ? page.frameLocator('pay-checkout iframe') : page
   await form.locator('pay-checkout [part=amount]').waitFor()
   return { page, form, requested }
@@ -89,7 +97,10 @@ describe('locales where the merchant deploys them (the built widget)', () => {
   })
 
   it('de, card and QR: the picker and the QR wallet speak German too (their messages, a chunk of their own)', async () => {
-    const { page, requested } = await open('de', 'inline', { methods: ['card', 'qr'], customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    const { page, requested } = await open('de', 'inline', {
+      methods: ['card', 'qr'],
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    })
     const qr = page.locator('pay-checkout [role=radio]', { hasText: 'QR-Wallet' })
     await qr.waitFor()
     expect(await page.locator('pay-checkout [role=radio]', { hasText: 'Karte' }).count()).toBe(1)

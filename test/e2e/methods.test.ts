@@ -30,7 +30,8 @@ async function open(mode: Mode, colorScheme: 'light' | 'dark' = 'light'): Promis
 
 /** Card number, expiry and CVV (the name and email come with the session). */
 async function fillCard(ui: Page | FrameLocator, number: string): Promise<void> {
-  for (const [id, value] of Object.entries({ number, expiry: '1230', cvv: '123' })) await ui.locator(`pay-checkout #${id}`).fill(value)
+  for (const [id, value] of Object.entries({ number, expiry: '1230', cvv: '123' }))
+    await ui.locator(`pay-checkout #${id}`).fill(value)
 }
 
 describe.each(['frame', 'inline'] as const)('several methods, %s', (mode) => {
@@ -54,11 +55,25 @@ describe.each(['frame', 'inline'] as const)('several methods, %s', (mode) => {
 
     const changes: unknown[] = []
     await p.exposeFunction('recordChange', (m: unknown) => changes.push(m))
-    await p.evaluate(() => document.querySelector('pay-checkout')?.addEventListener('pay-change', (e) => void (window as unknown as { recordChange(m: unknown): void }).recordChange((e as CustomEvent<{ method?: string }>).detail.method ?? null)))
+    await p.evaluate(() =>
+      document
+        .querySelector('pay-checkout')
+        ?.addEventListener(
+          'pay-change',
+          (e) =>
+            void (window as unknown as { recordChange(m: unknown): void }).recordChange(
+              (e as CustomEvent<{ method?: string }>).detail.method ?? null,
+            ),
+        ),
+    )
     await radio('card').focus()
     await p.keyboard.press('ArrowRight')
     await expect.poll(() => radio('qr').getAttribute('aria-checked')).toBe('true')
-    expect(await radio('qr').evaluate((el) => el.getRootNode() instanceof ShadowRoot && (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true)
+    expect(
+      await radio('qr').evaluate(
+        (el) => el.getRootNode() instanceof ShadowRoot && (el.getRootNode() as ShadowRoot).activeElement === el,
+      ),
+    ).toBe(true)
     await expect.poll(() => changes).toEqual(['qr'])
     // The QR wallet renders in the element: in frame mode the frame is hidden, not used.
     await p.locator('pay-checkout #walletId').waitFor()
@@ -76,7 +91,10 @@ describe.each(['frame', 'inline'] as const)('several methods, %s', (mode) => {
     expect(await p.locator('pay-checkout [part=method-note]').first().textContent()).toContain('QR wallet')
     const session = await latestSession(shop)
     expect(session).toMatchObject({ status: 'succeeded', methods: ['card', 'qr'], method: 'qr' })
-    expect((session.attempts as { method: string; status: string }[]).map((a) => `${a.method}:${a.status}`)).toEqual(['card:declined', 'qr:succeeded'])
+    expect((session.attempts as { method: string; status: string }[]).map((a) => `${a.method}:${a.status}`)).toEqual([
+      'card:declined',
+      'qr:succeeded',
+    ])
     await p.close()
   })
 })

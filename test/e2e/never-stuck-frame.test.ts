@@ -43,7 +43,8 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x')
     if (url.pathname === '/page.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(PAGE_JS)
     // No isolation attribute: the default, frame mode.
-    res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>
+    res.writeHead(200, { 'Content-Type': 'text/html' })
+      .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>
 <script type="module" src="${shop.url}/widget/pay-checkout.js"></script><script type="module" src="/page.js"></script></head>
 <body><h1>Checkout</h1><pay-checkout></pay-checkout></body></html>`)
   })
@@ -76,7 +77,14 @@ async function session(extra: Record<string, unknown> = {}): Promise<{ id: strin
   const res = await fetch(`${shop.url}/v1/sessions`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ flow: 'card', amount: '30.00', currency: 'EUR', merchantTransactionId: mtid('nsf'), allowedOrigins: [merchantOrigin], ...extra }),
+    body: JSON.stringify({
+      flow: 'card',
+      amount: '30.00',
+      currency: 'EUR',
+      merchantTransactionId: mtid('nsf'),
+      allowedOrigins: [merchantOrigin],
+      ...extra,
+    }),
   })
   expect(res.status).toBe(201)
   return (await res.json()) as { id: string; clientSecret: string }
@@ -87,20 +95,43 @@ const seen = (page: Page): Promise<Seen[]> => page.evaluate(() => (window as unk
 const events = async (page: Page, type: string) => (await seen(page)).filter((e) => e.type === type)
 async function waitForEvent(page: Page, type: string, count = 1): Promise<Seen> {
   try {
-    await page.waitForFunction(([t, n]) => (window as unknown as { seen: Seen[] }).seen.filter((e) => e.type === t).length >= (n as number), [type, count] as const, { timeout: 20_000 })
+    await page.waitForFunction(
+      ([t, n]) => (window as unknown as { seen: Seen[] }).seen.filter((e) => e.type === t).length >= (n as number),
+      [type, count] as const,
+      { timeout: 20_000 },
+    )
   } catch (e) {
     // What the page heard instead, and what the frame says: a timeout alone tells nothing.
     const frame = page.frames().find((f) => f.url().includes('/frame/'))
-    const said = await frame?.evaluate(() => document.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('[part=status]')?.textContent ?? '(no status)').catch(() => '(frame gone)')
-    throw new Error(`no ${type} x${count}; the page heard ${JSON.stringify(await seen(page))}; the frame says ${JSON.stringify(said)}`, { cause: e })
+    const said = await frame
+      ?.evaluate(
+        () =>
+          document.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('[part=status]')?.textContent ??
+          '(no status)',
+      )
+      .catch(() => '(frame gone)')
+    throw new Error(
+      `no ${type} x${count}; the page heard ${JSON.stringify(await seen(page))}; the frame says ${JSON.stringify(said)}`,
+      { cause: e },
+    )
   }
   return (await events(page, type))[count - 1] as Seen
 }
 
 /** The merchant page for a session, with the card frame's inputs on screen. */
-async function open(s: { id: string; clientSecret: string }, attrs: Record<string, string> = {}, viewport = { width: 900, height: 1000 }): Promise<{ page: Page; ui: FrameLocator; frame: Frame }> {
+async function open(
+  s: { id: string; clientSecret: string },
+  attrs: Record<string, string> = {},
+  viewport = { width: 900, height: 1000 },
+): Promise<{ page: Page; ui: FrameLocator; frame: Frame }> {
   const page = await shop.browser.newPage({ viewport })
-  const q = new URLSearchParams({ endpoint: shop.url, session: s.id, 'client-secret': s.clientSecret, locale: 'en', ...attrs })
+  const q = new URLSearchParams({
+    endpoint: shop.url,
+    session: s.id,
+    'client-secret': s.clientSecret,
+    locale: 'en',
+    ...attrs,
+  })
   await page.goto(`${merchantOrigin}/?${q}`)
   const ui = page.frameLocator('pay-checkout iframe')
   await ui.locator('pay-checkout-inline').waitFor()
@@ -120,7 +151,8 @@ async function fillCard(ui: FrameLocator, number: string): Promise<void> {
 /** What the card form's inputs hold, as the shopper sees them. */
 async function formValues(ui: FrameLocator): Promise<Record<string, string>> {
   const out: Record<string, string> = {}
-  for (const id of ['number', 'expiry', 'cvv', 'givenName', 'surname', 'email']) out[id] = await ui.locator(`pay-checkout #${id}`).inputValue()
+  for (const id of ['number', 'expiry', 'cvv', 'givenName', 'surname', 'email'])
+    out[id] = await ui.locator(`pay-checkout #${id}`).inputValue()
   return out
 }
 
@@ -140,7 +172,9 @@ const inView = (frame: Frame, selector: string) =>
       return null
     }
     const r = find(document)?.getBoundingClientRect()
-    return !!r && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5
+    return (
+      !!r && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5
+    )
   }, selector)
 
 /** A card payment straight through the browser route (what a shopper's browser does), in a session of its own. */
@@ -148,21 +182,45 @@ async function payByApi(card: string): Promise<string> {
   const s = await session()
   const res = await fetch(`${shop.url}/v1/checkout/${s.id}/pay`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
-    body: JSON.stringify({ 'card.number': card, 'card.expiryMonth': '12', 'card.expiryYear': '2030', 'card.cvv': '123', 'customer.givenName': 'Ada', 'customer.surname': 'Lovelace', 'customer.email': 'ada@example.com' }),
+    headers: {
+      Authorization: `Bearer ${s.clientSecret}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': randomUUID(),
+    },
+    body: JSON.stringify({
+      'card.number': card,
+      'card.expiryMonth': '12',
+      'card.expiryYear': '2030',
+      'card.cvv': '123',
+      'customer.givenName': 'Ada',
+      'customer.surname': 'Lovelace',
+      'customer.email': 'ada@example.com',
+    }),
   })
   return `${res.status} ${((await res.json()) as { status?: string }).status}`
 }
 
 /** Signed as the README's "A signed request by hand" (member, secure key, order reference, amount). */
-const checksum = (ref: string, amount: string) => createHash('md5').update([SANDBOX.memberId, SANDBOX.secureKey, ref, amount].join('|')).digest('hex')
+const checksum = (ref: string, amount: string) =>
+  createHash('md5').update([SANDBOX.memberId, SANDBOX.secureKey, ref, amount].join('|')).digest('hex')
 
 /** A charge made at the sandbox directly (another system of the merchant's): it holds `ref` at the gateway. */
 async function chargeAtGateway(ref: string, amount: string, card: string): Promise<string> {
   const res = await fetch(`${shop.gateway}/transactionServices/REST/v1/payments`, {
     method: 'POST',
-    headers: { AuthToken: SANDBOX.authToken, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(wirePayment({ 'authentication.checksum': checksum(ref, amount), merchantTransactionId: ref, amount, 'card.number': card })),
+    headers: {
+      AuthToken: SANDBOX.authToken,
+      Accept: 'application/json',
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(
+      wirePayment({
+        'authentication.checksum': checksum(ref, amount),
+        merchantTransactionId: ref,
+        amount,
+        'card.number': card,
+      }),
+    ),
   })
   return ((await res.json()) as { result: { code: string } }).result.code
 }
@@ -173,7 +231,14 @@ async function expiredInvoice(): Promise<string> {
   const res = await fetch(`${shop.gateway}/invoiceServices/REST/v1/generate`, {
     method: 'POST',
     headers: { AuthToken: SANDBOX.authToken, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ 'authentication.memberId': SANDBOX.memberId, 'authentication.checksum': checksum(ref, '250.00'), merchantInvoiceId: ref, amount: '250.00', currency: 'EUR', invoiceExpirationPeriod: '0' }),
+    body: new URLSearchParams({
+      'authentication.memberId': SANDBOX.memberId,
+      'authentication.checksum': checksum(ref, '250.00'),
+      merchantInvoiceId: ref,
+      amount: '250.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    }),
   })
   return ((await res.json()) as { invoiceDetails: { systemInvoiceId: string } }).invoiceDetails.systemInvoiceId
 }
@@ -199,7 +264,9 @@ describe('never silent, never stuck: isolation="frame" on a merchant page of ano
     expect(await events(page, 'pay-success')).toEqual([])
     expect(await events(page, 'pay-declined')).toEqual([])
     // The shopper reads what to do next, not a shrug, and reads it in the frame as it is sized.
-    await expect.poll(() => status(ui).textContent()).toBe('The payment could not be processed. Nothing was charged. Please try again in a few minutes.')
+    await expect
+      .poll(() => status(ui).textContent())
+      .toBe('The payment could not be processed. Nothing was charged. Please try again in a few minutes.')
     expect(await status(ui).textContent()).not.toContain(SOMETHING_WENT_WRONG)
     expect(await status(ui).isVisible()).toBe(true)
     await expect.poll(() => inView(frame, '[part=status]')).toBe(true)
@@ -215,7 +282,9 @@ describe('never silent, never stuck: isolation="frame" on a merchant page of ano
     // The button works: a second try reaches the Worker and is told again, the form still there.
     await payButton(ui).click()
     expect((await waitForEvent(page, 'pay-error', 2)).detail.code).toBe('gateway_rejected')
-    expect(await status(ui).textContent()).toBe('The payment could not be processed. Nothing was charged. Please try again in a few minutes.')
+    expect(await status(ui).textContent()).toBe(
+      'The payment could not be processed. Nothing was charged. Please try again in a few minutes.',
+    )
     expect(await ui.locator('pay-checkout #number').inputValue()).toBe(spaced(card))
     expect(await payButton(ui).isEnabled()).toBe(true)
     await page.close()
@@ -231,7 +300,9 @@ describe('never silent, never stuck: isolation="frame" on a merchant page of ano
 
     const error = await waitForEvent(page, 'pay-error')
     expect(error.detail.code).toBe('too_many_attempts')
-    await expect.poll(() => status(ui).textContent()).toBe('This card has been tried too many times. Please use another card, or try again later.')
+    await expect
+      .poll(() => status(ui).textContent())
+      .toBe('This card has been tried too many times. Please use another card, or try again later.')
     expect(await status(ui).isVisible()).toBe(true)
     await expect.poll(() => inView(frame, '[part=status]')).toBe(true)
     expect(await formValues(ui)).toEqual({ ...CUSTOMER, number: spaced(used), expiry: '12 / 30' })
@@ -249,7 +320,11 @@ describe('never silent, never stuck: isolation="frame" on a merchant page of ano
   })
 
   it('frame: on a 390 px phone (German, with shipping) the inputs of each row of the card form stay on one line, and nothing overflows sideways', async () => {
-    const { page, ui, frame } = await open(await session(), { locale: 'de', 'collect-shipping': '1' }, { width: 390, height: 844 })
+    const { page, ui, frame } = await open(
+      await session(),
+      { locale: 'de', 'collect-shipping': '1' },
+      { width: 390, height: 844 },
+    )
     // The session has answered (the amount is shown), the shipping address is asked for, and the
     // country list has loaded (its own chunk, just after the first render).
     await ui.locator('[part=amount]').waitFor()
@@ -260,12 +335,19 @@ describe('never silent, never stuck: isolation="frame" on a merchant page of ano
 
     const layout = await frame.evaluate(() => {
       const form = document.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-card-form')?.shadowRoot
-      const container = document.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector<HTMLElement>('.container')
+      const container = document
+        .querySelector('pay-checkout-inline')
+        ?.shadowRoot?.querySelector<HTMLElement>('.container')
       const rows = [...(form?.querySelectorAll('.row') ?? [])].map((row) => ({
-        labels: [...row.querySelectorAll('label')].map((l) => ({ text: l.textContent, height: Math.round(l.getBoundingClientRect().height) })),
+        labels: [...row.querySelectorAll('label')].map((l) => ({
+          text: l.textContent,
+          height: Math.round(l.getBoundingClientRect().height),
+        })),
         tops: [...row.querySelectorAll('input, select')].map((i) => Math.round(i.getBoundingClientRect().top)),
       }))
-      const controls = [...(form?.querySelectorAll('input, select, button') ?? [])].map((c) => c.getBoundingClientRect())
+      const controls = [...(form?.querySelectorAll('input, select, button') ?? [])].map((c) =>
+        c.getBoundingClientRect(),
+      )
       return {
         rows,
         lang: container?.lang,
@@ -300,7 +382,10 @@ describe('never silent, never stuck: isolation="frame" on a merchant page of ano
   })
 
   it('frame: a declined QR wallet (a QR session renders its wallet in the frame) says the wallet payment was declined, not the card', async () => {
-    const s = await session({ flow: 'qr', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    const s = await session({
+      flow: 'qr',
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    })
     const { page, ui, frame } = await open(s)
     // The QR wallet, not the card form, is in the frame.
     await ui.locator('pay-qr-wallet #walletId').waitFor()
@@ -327,7 +412,13 @@ describe('never silent, never stuck: isolation="frame" on a merchant page of ano
   })
 
   it('frame: the invoice (an invoice session renders in the frame) puts its pay link below the Expires row, not over it', async () => {
-    const s = await session({ flow: 'invoice', amount: '250.00', invoiceId: await expiredInvoice(), merchantInvoiceId: mtid('inv-new'), invoiceExpirationPeriod: '24' })
+    const s = await session({
+      flow: 'invoice',
+      amount: '250.00',
+      invoiceId: await expiredInvoice(),
+      merchantInvoiceId: mtid('inv-new'),
+      invoiceExpirationPeriod: '24',
+    })
     const { page, ui, frame } = await open(s)
     await ui.getByRole('button', { name: 'Get a new invoice' }).click()
     const link = ui.locator('[part=pay-link]')
@@ -339,16 +430,29 @@ describe('never silent, never stuck: isolation="frame" on a merchant page of ano
     await expect.poll(() => inView(frame, '[part=pay-link]')).toBe(true)
 
     const geometry = await frame.evaluate(() => {
-      const view = document.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-invoice-view')?.shadowRoot
+      const view = document
+        .querySelector('pay-checkout-inline')
+        ?.shadowRoot?.querySelector('pay-invoice-view')?.shadowRoot
       const rect = (el: Element | null | undefined) => {
         const r = el?.getBoundingClientRect()
         return r ? { top: r.top, bottom: r.bottom, height: r.height } : null
       }
       const expires = [...(view?.querySelectorAll('dt') ?? [])].find((dt) => dt.textContent === 'Expires')
-      return { dl: rect(view?.querySelector('dl')), expires: rect(expires), expiresValue: rect(expires?.nextElementSibling), link: rect(view?.querySelector('[part=pay-link]')), innerHeight }
+      return {
+        dl: rect(view?.querySelector('dl')),
+        expires: rect(expires),
+        expiresValue: rect(expires?.nextElementSibling),
+        link: rect(view?.querySelector('[part=pay-link]')),
+        innerHeight,
+      }
     })
     expect(geometry.dl && geometry.link && geometry.expires && geometry.expiresValue).toBeTruthy()
-    const { dl, link: l, expires, expiresValue } = geometry as Record<'dl' | 'link' | 'expires' | 'expiresValue', { top: number; bottom: number; height: number }>
+    const {
+      dl,
+      link: l,
+      expires,
+      expiresValue,
+    } = geometry as Record<'dl' | 'link' | 'expires' | 'expiresValue', { top: number; bottom: number; height: number }>
     expect(l.height).toBeGreaterThan(0)
     expect(l.top).toBeGreaterThanOrEqual(dl.bottom)
     expect(l.top).toBeGreaterThanOrEqual(Math.max(expires.bottom, expiresValue.bottom))

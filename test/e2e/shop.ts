@@ -35,11 +35,19 @@ export async function openShop(options: { vars?: Record<string, string> } = {}):
   let urls = inject('shopStack')
   if (options.vars) {
     const state = mkdtempSync(join(tmpdir(), 'pay-e2e-'))
-    const stack = await startDemoStack({ stateDir: state, vars: { ...SHOP_VARS, ...options.vars }, sandboxVars: SHOP_SANDBOX_VARS })
+    const stack = await startDemoStack({
+      stateDir: state,
+      vars: { ...SHOP_VARS, ...options.vars },
+      sandboxVars: SHOP_SANDBOX_VARS,
+    })
     own = { stop: stack.stop, state }
     urls = { demo: stack.demo.url, sandbox: stack.sandbox.url }
   }
-  const browser = await chromium.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true })
+  const browser = await chromium.launch({
+    executablePath: findChrome(),
+    args: CHROME_ARGS.filter((a: string) => a !== '--headless'),
+    headless: true,
+  })
   const shopper = await browser.newContext({ viewport: { width: 900, height: 1000 } })
   const shop: Shop = {
     // The demo's origin: the shop at /demo/, the product Worker behind it at every other path.
@@ -50,14 +58,18 @@ export async function openShop(options: { vars?: Record<string, string> } = {}):
     async stop() {
       // The events the demo shop received in this file's flows, against the API document: a
       // field the document promises and an event lacks fails the file.
-      const hooks = await orders(shop).then((o) => o.webhooks, () => [])
+      const hooks = await orders(shop).then(
+        (o) => o.webhooks,
+        () => [],
+      )
       await browser.close()
       if (own) {
         await own.stop()
         rmSync(own.state, { recursive: true, force: true })
       }
       const errors = hooks.flatMap((h) => CONTRACT.event({ id: h.id, type: h.type, created: 0, data: h.data }))
-      if (errors.length > 0) throw new Error(`events the demo received break the API document:\n${[...new Set(errors)].join('\n')}`)
+      if (errors.length > 0)
+        throw new Error(`events the demo received break the API document:\n${[...new Set(errors)].join('\n')}`)
     },
   }
   return shop
@@ -70,20 +82,36 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.locator('pay-checkout').screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
 }
 
-export async function fillCard(page: Page | FrameLocator, number: string, extra: Record<string, string> = {}): Promise<void> {
-  const values: Record<string, string> = { number, expiry: '1230', cvv: number.startsWith('37') ? '1234' : '123', givenName: 'Ada', surname: 'Lovelace', ...extra }
+export async function fillCard(
+  page: Page | FrameLocator,
+  number: string,
+  extra: Record<string, string> = {},
+): Promise<void> {
+  const values: Record<string, string> = {
+    number,
+    expiry: '1230',
+    cvv: number.startsWith('37') ? '1234' : '123',
+    givenName: 'Ada',
+    surname: 'Lovelace',
+    ...extra,
+  }
   for (const [id, value] of Object.entries(values)) await page.locator(`pay-checkout #${id}`).fill(value)
 }
 
 export const result = (page: Page) => page.locator('#result')
 
 /** The demo backend's view of the shopper's orders (the merchant side), with the shopper's cookie. */
-export async function orders(shop: Shop): Promise<{ orders: { sessionId: string; kind: string; session: Record<string, unknown> }[]; webhooks: { id: string; type: string; verified: boolean; data: Record<string, unknown> }[] }> {
+export async function orders(shop: Shop): Promise<{
+  orders: { sessionId: string; kind: string; session: Record<string, unknown> }[]
+  webhooks: { id: string; type: string; verified: boolean; data: Record<string, unknown> }[]
+}> {
   return (await (await shop.shopper.request.get(`${shop.url}/demo/api/orders`)).json()) as never
 }
 
 export async function chargesFor(shop: Shop, mtid: string): Promise<number> {
-  return ((await (await fetch(`${shop.gateway}/sandbox/stats?mtid=${encodeURIComponent(mtid)}`)).json()) as { byMtid: number }).byMtid
+  return (
+    (await (await fetch(`${shop.gateway}/sandbox/stats?mtid=${encodeURIComponent(mtid)}`)).json()) as { byMtid: number }
+  ).byMtid
 }
 
 export async function latestSession(shop: Shop): Promise<Record<string, unknown>> {

@@ -24,7 +24,12 @@ beforeAll(async () => {
 
 afterAll(() => m?.stop())
 
-const seen = (page: Page, type: string) => page.waitForFunction((t) => (window as unknown as { seen: { type: string }[] }).seen.some((e) => e.type === t), type, { timeout: 20_000 })
+const seen = (page: Page, type: string) =>
+  page.waitForFunction(
+    (t) => (window as unknown as { seen: { type: string }[] }).seen.some((e) => e.type === t),
+    type,
+    { timeout: 20_000 },
+  )
 
 describe('<pay-checkout> on a shop page of its own origin', () => {
   for (const theme of ['light', 'dark']) {
@@ -51,7 +56,9 @@ describe('<pay-checkout> on a shop page of its own origin', () => {
     const page = await m.browser.newPage({ viewport: { width: 600, height: 400 } })
     await page.goto(m.url(s))
     await seen(page, 'pay-error')
-    const codes = await page.evaluate(() => (window as unknown as { seen: { type: string; detail: { code?: string } }[] }).seen.map((e) => e.detail.code))
+    const codes = await page.evaluate(() =>
+      (window as unknown as { seen: { type: string; detail: { code?: string } }[] }).seen.map((e) => e.detail.code),
+    )
     expect(codes).toContain('origin_not_allowed')
     await page.locator('pay-checkout [role=alert]').waitFor()
     expect(await page.locator('pay-checkout iframe').isVisible()).toBe(false)
@@ -67,14 +74,26 @@ describe('<pay-checkout> on a shop page of its own origin', () => {
     await seen(page, 'pay-ready')
     const frame = page.frameLocator('pay-checkout iframe')
     await frame.locator('[part=amount]').waitFor()
-    for (const [id, value] of Object.entries({ number: '4000 0000 0000 3220', expiry: '1230', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' })) await frame.locator(`#${id}`).fill(value)
+    for (const [id, value] of Object.entries({
+      number: '4000 0000 0000 3220',
+      expiry: '1230',
+      cvv: '123',
+      givenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada@example.com',
+    }))
+      await frame.locator(`#${id}`).fill(value)
     await frame.locator('button[type=submit]').click()
     // The sandbox bank's page, then back to the Worker's return page.
     await page.waitForURL(/\/acs\//, { timeout: 20_000 })
     await page.locator('button[value=authenticated]').click()
     await page.waitForLoadState()
     // The sandbox hands the shopper back by a form post (its page may need a click without script).
-    if (!/\/v1\/return\//.test(page.url())) await page.locator('#back button').click({ timeout: 5_000 }).catch(() => undefined)
+    if (!/\/v1\/return\//.test(page.url()))
+      await page
+        .locator('#back button')
+        .click({ timeout: 5_000 })
+        .catch(() => undefined)
     await page.waitForURL(/\/v1\/return\//, { timeout: 20_000 })
     await page.locator('main h1').waitFor()
     expect(await page.locator('main h1').textContent()).toMatch(/Payment successful|We are confirming your payment/)
@@ -96,17 +115,26 @@ describe('<pay-checkout> on a shop page of its own origin', () => {
     const entry = Buffer.from(await (await fetch(`${m.worker}/widget/pay-checkout.js`)).arrayBuffer())
     const entryHash = `sha384-${createHash('sha384').update(entry).digest('base64')}`
     // The README's command that turns the build's importmap.json into the page's map, run as written.
-    const map = execFileSync('sh', ['-c', mapCommand.replaceAll('https://pay.example.com', m.worker)], { cwd: root, encoding: 'utf8' }).trim()
+    const map = execFileSync('sh', ['-c', mapCommand.replaceAll('https://pay.example.com', m.worker)], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim()
     for (const isolation of ['frame', 'inline']) {
       const s = await session()
       const html = tag
         .replaceAll('https://pay.example.com', m.worker)
         .replace(/<script type="importmap">[^<]*<\/script>/, `<script type="importmap">${map}</script>`)
         .replace('integrity="sha384-..."', `integrity="${entryHash}"`)
-        .replace('client-secret="cs_..._secret_..."', `client-secret="${s.clientSecret}"${isolation === 'inline' ? ' isolation="inline"' : ''}`)
+        .replace(
+          'client-secret="cs_..._secret_..."',
+          `client-secret="${s.clientSecret}"${isolation === 'inline' ? ' isolation="inline"' : ''}`,
+        )
         .replace('session="cs_..."', `session="${s.id}"`)
-      const url = m.serve(`/readme-${isolation}.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>${html}
-<script type="module">window.seen = []; document.querySelector('pay-checkout').addEventListener('pay-ready', (e) => window.seen.push({ type: 'pay-ready' }))</script></body></html>`)
+      const url = m.serve(
+        `/readme-${isolation}.html`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>${html}
+<script type="module">window.seen = []; document.querySelector('pay-checkout').addEventListener('pay-ready', (e) => window.seen.push({ type: 'pay-ready' }))</script></body></html>`,
+      )
       const page = await m.browser.newPage({ viewport: { width: 600, height: 700 } })
       const failed: string[] = []
       page.on('requestfailed', (r) => failed.push(new URL(r.url()).pathname))

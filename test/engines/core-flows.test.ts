@@ -52,7 +52,8 @@ beforeAll(async () => {
   merchant = createServer((req, res) => {
     const q = new URL(req.url ?? '/', merchantOrigin).searchParams
     const attrs = ['session', 'client-secret', 'locale', 'isolation'].map((a) => ` ${a}="${q.get(a) ?? ''}"`).join('')
-    res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+    res.writeHead(200, { 'Content-Type': 'text/html' })
+      .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
 <script type="module" src="${shop}/widget/pay-checkout.js"></script></head><body><h1>Checkout</h1><pay-checkout endpoint="${shop}"${attrs}></pay-checkout></body></html>`)
   })
   await new Promise<void>((r) => merchant?.listen(port, '127.0.0.1', r))
@@ -76,20 +77,28 @@ async function orders(tab: Tab): Promise<{ kind: string; session: Session }[]> {
   return ((await res.json()) as { orders: { kind: string; session: Session }[] }).orders
 }
 
-const latest = async (tab: Tab, kind: string): Promise<Session> => (await orders(tab)).find((o) => o.kind === kind)?.session ?? {}
+const latest = async (tab: Tab, kind: string): Promise<Session> =>
+  (await orders(tab)).find((o) => o.kind === kind)?.session ?? {}
 
 const result = (tab: Tab) => tab.text('page', '#result')
 
 /** The amount shows once the element has its session: fields typed before could be drawn again. */
 async function sessionShown(tab: Tab): Promise<void> {
   const amount = 'pay-checkout >>> [part=amount]'
-  await expect.poll(async () => (await tab.text('form', amount)) ?? (await tab.text('page', amount)), { timeout: 15_000 }).toBeTruthy()
+  await expect
+    .poll(async () => (await tab.text('form', amount)) ?? (await tab.text('page', amount)), { timeout: 15_000 })
+    .toBeTruthy()
 }
 
 /** The card, and the name unless the session brought the customer's (`names: false`). */
 async function fillCard(tab: Tab, number: string, { names = true } = {}): Promise<void> {
   await sessionShown(tab)
-  const values: Record<string, string> = { number, expiry: '1230', cvv: '123', ...(names ? { givenName: 'Ada', surname: 'Lovelace' } : {}) }
+  const values: Record<string, string> = {
+    number,
+    expiry: '1230',
+    cvv: '123',
+    ...(names ? { givenName: 'Ada', surname: 'Lovelace' } : {}),
+  }
   for (const [field, value] of Object.entries(values)) await tab.fill('form', CARD[field as keyof typeof CARD], value)
 }
 
@@ -110,7 +119,10 @@ describe.each(ENGINES)('%s', (engine) => {
     it('pays by card and the shop shows it paid; screenshot of the card form', async () => {
       await open('/demo/product')
       await fillCard(tab, '4111111111111111')
-      await tab.screenshot('pay-checkout', join(SCREENSHOTS, `engine-${engine}-card${mode === 'frame' ? '' : '-inline'}.png`))
+      await tab.screenshot(
+        'pay-checkout',
+        join(SCREENSHOTS, `engine-${engine}-card${mode === 'frame' ? '' : '-inline'}.png`),
+      )
       await tab.click('form', CARD.submit)
       await expect.poll(() => result(tab), { timeout: 15_000 }).toContain('Paid')
       expect(await latest(tab, 'product')).toMatchObject({ status: 'succeeded' })
@@ -170,7 +182,14 @@ describe.each(ENGINES)('%s', (engine) => {
       await tab.click('form', INVOICE.regenerate)
       await tab.click('form', INVOICE.pay)
       await expect.poll(() => tab.url(), { timeout: 15_000 }).toMatch(/\/invoice\/pay\//)
-      for (const [id, value] of Object.entries({ holder: 'Ada Lovelace', number: '4111111111111111', month: '12', year: '2030', cvv: '123' })) await tab.fill('page', `#${id}`, value)
+      for (const [id, value] of Object.entries({
+        holder: 'Ada Lovelace',
+        number: '4111111111111111',
+        month: '12',
+        year: '2030',
+        cvv: '123',
+      }))
+        await tab.fill('page', `#${id}`, value)
       await tab.click('page', 'button.primary')
       await expect.poll(() => tab.url(), { timeout: 15_000 }).toMatch(/\/demo\/orders/)
       await expect.poll(async () => (await latest(tab, 'invoice')).status, { timeout: 15_000 }).toBe('succeeded')
@@ -200,10 +219,20 @@ describe.each(ENGINES)('%s', (engine) => {
       const res = await fetch(`${shop}/v1/sessions`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ flow: 'card', amount: '49.00', currency: 'EUR', merchantTransactionId: `eng-${engine}-${mode}-${Date.now()}`, allowedOrigins: [merchantOrigin], customer: { email: 'ada@example.com' } }),
+        body: JSON.stringify({
+          flow: 'card',
+          amount: '49.00',
+          currency: 'EUR',
+          merchantTransactionId: `eng-${engine}-${mode}-${Date.now()}`,
+          allowedOrigins: [merchantOrigin],
+          customer: { email: 'ada@example.com' },
+        }),
       })
       const s = (await res.json()) as { id: string; clientSecret: string }
-      await tab.goto(`${merchantOrigin}/?${new URLSearchParams({ session: s.id, 'client-secret': s.clientSecret, locale: 'ar', isolation: mode })}`, mode)
+      await tab.goto(
+        `${merchantOrigin}/?${new URLSearchParams({ session: s.id, 'client-secret': s.clientSecret, locale: 'ar', isolation: mode })}`,
+        mode,
+      )
       await tab.waitFor('form', CARD.number)
       // The locale's messages come in a chunk of their own: the form may show English first.
       await expect.poll(() => tab.text('form', 'pay-checkout >>> label[for=number]')).toBe('رقم البطاقة')
@@ -218,7 +247,14 @@ describe.each(ENGINES)('%s', (engine) => {
       if (engine === 'webkit' && mode === 'frame') return
       await fillCard(tab, '4111111111111111')
       await tab.click('form', CARD.submit)
-      const status = async () => ((await (await fetch(`${shop}/v1/sessions/${s.id}`, { headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` } })).json()) as Session).status
+      const status = async () =>
+        (
+          (await (
+            await fetch(`${shop}/v1/sessions/${s.id}`, {
+              headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` },
+            })
+          ).json()) as Session
+        ).status
       await expect.poll(status, { timeout: 15_000 }).toBe('succeeded')
     })
   })

@@ -58,12 +58,23 @@ export const ENGINES: readonly EngineName[] = (process.env.ENGINES ?? 'firefox,w
 
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver'
-const MINIBROWSER = process.env.MINIBROWSER_PATH ?? ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.0/MiniBrowser'].find((p) => existsSync(p)) ?? ''
+const MINIBROWSER =
+  process.env.MINIBROWSER_PATH ??
+  [
+    '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+    '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+    '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.0/MiniBrowser',
+  ].find((p) => existsSync(p)) ??
+  ''
 const VIEWPORT = { width: 900, height: 1000 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Polls `probe` until it gives a value other than null/undefined/false. */
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   let last: unknown
   for (;;) {
@@ -74,7 +85,8 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
       // A context torn down by a navigation, a frame not attached yet: try again.
       last = e
     }
-    if (Date.now() > deadline) throw new Error(`${what}: not there after ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`)
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not there after ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`)
     await sleep(100)
   }
 }
@@ -97,7 +109,8 @@ function act(what: string, action: () => Promise<unknown>, timeoutMs = 15_000): 
 /** The field took the keys (the form may format them: `4111 1111 …`, `12 / 30`); else act() tries again. */
 async function typed(now: string, value: string, selector: string): Promise<void> {
   const plain = (v: string) => v.replace(/[^\p{L}\p{N}]/gu, '')
-  if (plain(now) !== plain(value)) throw new Error(`${selector} holds ${JSON.stringify(now.length)} characters, not what was typed`)
+  if (plain(now) !== plain(value))
+    throw new Error(`${selector} holds ${JSON.stringify(now.length)} characters, not what was typed`)
 }
 
 export async function openEngine(engine: EngineName): Promise<Tab> {
@@ -107,8 +120,18 @@ export async function openEngine(engine: EngineName): Promise<Tab> {
 async function openPuppeteer(engine: 'chromium' | 'firefox'): Promise<Tab> {
   const browser: PBrowser =
     engine === 'firefox'
-      ? await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, defaultViewport: VIEWPORT })
-      : await puppeteer.launch({ executablePath: findChrome(), args: CHROME_ARGS.filter((a: string) => a !== '--headless'), headless: true, defaultViewport: VIEWPORT })
+      ? await puppeteer.launch({
+          browser: 'firefox',
+          executablePath: FIREFOX,
+          headless: true,
+          defaultViewport: VIEWPORT,
+        })
+      : await puppeteer.launch({
+          executablePath: findChrome(),
+          args: CHROME_ARGS.filter((a: string) => a !== '--headless'),
+          headless: true,
+          defaultViewport: VIEWPORT,
+        })
   try {
     const page: Page = await browser.newPage()
     let mode: Mode = 'inline'
@@ -119,11 +142,14 @@ async function openPuppeteer(engine: 'chromium' | 'firefox'): Promise<Tab> {
       if (!frame) throw new Error('no card frame yet')
       return frame
     }
-    const find = async (scope: Scope, selector: string): Promise<ElementHandle | null> => (await context(scope)).$(selector)
-    const found = (scope: Scope, selector: string, timeoutMs?: number) => until(`${engine}: ${selector} (${scope})`, () => find(scope, selector), timeoutMs)
+    const find = async (scope: Scope, selector: string): Promise<ElementHandle | null> =>
+      (await context(scope)).$(selector)
+    const found = (scope: Scope, selector: string, timeoutMs?: number) =>
+      until(`${engine}: ${selector} (${scope})`, () => find(scope, selector), timeoutMs)
     const ready = async (scope: Scope, selector: string) => {
       const el = await found(scope, selector)
-      if (await el.evaluate((e) => (e as HTMLButtonElement).disabled === true)) throw new Error(`${selector} is disabled`)
+      if (await el.evaluate((e) => (e as HTMLButtonElement).disabled === true))
+        throw new Error(`${selector} is disabled`)
       return el
     }
     return {
@@ -202,9 +228,14 @@ async function openPuppeteer(engine: 'chromium' | 'firefox'): Promise<Tab> {
  * process group of its own, tracked like the wrangler processes: if this process dies, it goes too.
  */
 async function openWebKit(): Promise<Tab> {
-  if (!MINIBROWSER) throw new Error('MiniBrowser not found: apt-get install -y webkit2gtk-driver (or set MINIBROWSER_PATH)')
+  if (!MINIBROWSER)
+    throw new Error('MiniBrowser not found: apt-get install -y webkit2gtk-driver (or set MINIBROWSER_PATH)')
   const port = await freePort()
-  const driver = spawnTracked('xvfb-run', ['-a', '-s', '-screen 0 1280x1024x24', WEBKIT_DRIVER, `--port=${port}`, '--host=local'], { stdio: 'ignore' })
+  const driver = spawnTracked(
+    'xvfb-run',
+    ['-a', '-s', '-screen 0 1280x1024x24', WEBKIT_DRIVER, `--port=${port}`, '--host=local'],
+    { stdio: 'ignore' },
+  )
   let browser: WebdriverIO.Browser | undefined
   try {
     await waitFor(`http://127.0.0.1:${port}/status`, 30_000, driver)
@@ -232,7 +263,8 @@ async function openWebKit(): Promise<Tab> {
   let inFrame = false
   // webdriverio's deep selector (`>>>` at the start) searches every shadow root for the whole
   // selector; the `>>>` inside ours only say where shadow roots are.
-  const deep = (selector: string) => (selector.includes('>>>') ? `>>>${selector.replaceAll(/\s*>>>\s*/g, ' ')}` : selector)
+  const deep = (selector: string) =>
+    selector.includes('>>>') ? `>>>${selector.replaceAll(/\s*>>>\s*/g, ' ')}` : selector
   const enter = async (scope: Scope) => {
     if (scope === 'form' && mode === 'frame') {
       await b.switchFrame(null)
@@ -250,10 +282,12 @@ async function openWebKit(): Promise<Tab> {
     const el = await b.$(deep(selector)).getElement()
     return el.elementId ? el : null
   }
-  const found = (scope: Scope, selector: string, timeoutMs?: number) => until(`webkit: ${selector} (${scope})`, () => find(scope, selector), timeoutMs)
+  const found = (scope: Scope, selector: string, timeoutMs?: number) =>
+    until(`webkit: ${selector} (${scope})`, () => find(scope, selector), timeoutMs)
   const ready = async (scope: Scope, selector: string) => {
     const el = await found(scope, selector)
-    if (await b.execute((e: Element) => (e as HTMLButtonElement).disabled === true, el as unknown as Element)) throw new Error(`${selector} is disabled`)
+    if (await b.execute((e: Element) => (e as HTMLButtonElement).disabled === true, el as unknown as Element))
+      throw new Error(`${selector} is disabled`)
     return el
   }
   return {
@@ -276,7 +310,11 @@ async function openWebKit(): Promise<Tab> {
       await act(`webkit: fill ${selector}`, async () => {
         const el = await ready(scope, selector)
         await el.setValue(value)
-        await typed(await b.execute((i: HTMLInputElement) => i.value, el as unknown as HTMLInputElement), value, selector)
+        await typed(
+          await b.execute((i: HTMLInputElement) => i.value, el as unknown as HTMLInputElement),
+          value,
+          selector,
+        )
       })
     },
     async click(scope, selector) {
@@ -289,7 +327,13 @@ async function openWebKit(): Promise<Tab> {
           await el.click()
         } catch (e) {
           if (!/intercepted|interactable/i.test(String(e))) throw e
-          if (await b.execute((x: HTMLElement) => (x.matches('button, a[href]') ? (x.focus(), true) : false), el as unknown as HTMLElement)) await b.keys(['Enter'])
+          if (
+            await b.execute(
+              (x: HTMLElement) => (x.matches('button, a[href]') ? (x.focus(), true) : false),
+              el as unknown as HTMLElement,
+            )
+          )
+            await b.keys(['Enter'])
           else await b.action('pointer').move({ origin: el }).down().up().perform()
         }
       })
@@ -307,7 +351,13 @@ async function openWebKit(): Promise<Tab> {
     },
     async style(scope, selector, property) {
       const el = await find(scope, selector).catch(() => null)
-      return el ? b.execute((e: Element, p: string) => getComputedStyle(e).getPropertyValue(p), el as unknown as Element, property) : null
+      return el
+        ? b.execute(
+            (e: Element, p: string) => getComputedStyle(e).getPropertyValue(p),
+            el as unknown as Element,
+            property,
+          )
+        : null
     },
     async screenshot(selector, path) {
       const el = await found('page', selector)

@@ -1,11 +1,24 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { BRAND_RULES, cvvLength, detectBrand, formatCardNumber, luhnCheckDigit, luhnValid, normalizeCardNumber, type CardBrand } from '../../shared/card.ts'
+import {
+  BRAND_RULES,
+  cvvLength,
+  detectBrand,
+  formatCardNumber,
+  luhnCheckDigit,
+  luhnValid,
+  normalizeCardNumber,
+  type CardBrand,
+} from '../../shared/card.ts'
 import { checkFormat } from '../../shared/formats.ts'
 
 /** A Luhn-valid number of `length` digits starting with `prefix`. */
 const cardArb = (prefix: string, length: number) =>
-  fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length - prefix.length - 1, maxLength: length - prefix.length - 1 })
+  fc
+    .array(fc.integer({ min: 0, max: 9 }), {
+      minLength: length - prefix.length - 1,
+      maxLength: length - prefix.length - 1,
+    })
     .map((digits) => {
       const partial = prefix + digits.join('')
       return partial + luhnCheckDigit(partial)
@@ -78,7 +91,9 @@ describe('Luhn', () => {
   it('every generated valid card passes', () => {
     fc.assert(
       fc.property(fc.integer({ min: 12, max: 19 }), fc.integer({ min: 0, max: 2 ** 31 }), (length, seed) => {
-        const digits = String(seed).padStart(length - 1, '7').slice(0, length - 1)
+        const digits = String(seed)
+          .padStart(length - 1, '7')
+          .slice(0, length - 1)
         expect(luhnValid(digits + luhnCheckDigit(digits))).toBe(true)
       }),
     )
@@ -86,11 +101,17 @@ describe('Luhn', () => {
 
   it('every single-digit change of a valid card fails', () => {
     fc.assert(
-      fc.property(cardArb('4', 16), fc.integer({ min: 0, max: 15 }), fc.integer({ min: 1, max: 9 }), (number, position, delta) => {
-        const changed = number.slice(0, position) + ((Number(number[position]) + delta) % 10) + number.slice(position + 1)
-        expect(luhnValid(changed)).toBe(false)
-        expect(checkFormat('cardNumber', changed)).toBe('luhn')
-      }),
+      fc.property(
+        cardArb('4', 16),
+        fc.integer({ min: 0, max: 15 }),
+        fc.integer({ min: 1, max: 9 }),
+        (number, position, delta) => {
+          const changed =
+            number.slice(0, position) + ((Number(number[position]) + delta) % 10) + number.slice(position + 1)
+          expect(luhnValid(changed)).toBe(false)
+          expect(checkFormat('cardNumber', changed)).toBe('luhn')
+        },
+      ),
     )
   })
 

@@ -7,7 +7,10 @@ import { wirePayment } from '../../tools/wire-payment.ts'
 const NOW = new Date('2026-11-22T12:00:00Z')
 
 /** A valid initial card payment on the wire. */
-const PAYMENT = wirePayment({ 'authentication.checksum': '0d8f7f6df8c288bcccd7a3bf580a8776', 'card.number': '4111 1111 1111 1111' })
+const PAYMENT = wirePayment({
+  'authentication.checksum': '0d8f7f6df8c288bcccd7a3bf580a8776',
+  'card.number': '4111 1111 1111 1111',
+})
 
 describe('the field table', () => {
   it('gives each operation unique wire names', () => {
@@ -20,7 +23,9 @@ describe('the field table', () => {
   it('spells the names the gateway uses: givenName for cards, givenname for QR', () => {
     expect(fieldsOf('payment').map((f) => f.field.wire)).toContain('customer.givenName')
     expect(fieldsOf('qrVerify').map((f) => f.field.wire)).toContain('customer.givenname')
-    expect(fieldsOf('payment').map((f) => f.field.wire)).toEqual(expect.arrayContaining(['notificationUrl', 'merchantRedirectUrl']))
+    expect(fieldsOf('payment').map((f) => f.field.wire)).toEqual(
+      expect.arrayContaining(['notificationUrl', 'merchantRedirectUrl']),
+    )
   })
 
   it('keeps fixed values among the allowed values', () => {
@@ -33,7 +38,8 @@ describe('the field table', () => {
 
   it('lets the browser supply only shopper fields, and marks card data sensitive', () => {
     const fields = Object.values(REQUEST_FIELDS) as RequestField[]
-    for (const f of fields.filter((f) => f.sensitive === 'pan' || f.sensitive === 'cvv')) expect(f.source).toBe('shopper')
+    for (const f of fields.filter((f) => f.sensitive === 'pan' || f.sensitive === 'cvv'))
+      expect(f.source).toBe('shopper')
     for (const f of fields.filter((f) => f.checksum)) expect(f.source).not.toBe('shopper')
     for (const wire of ['amount', 'currency', 'merchantTransactionId', 'paymentType']) {
       expect(fields.find((f) => f.wire === wire)?.source).toBe('session')
@@ -41,13 +47,26 @@ describe('the field table', () => {
   })
 
   it('says which fields each operation requires (repeat by payment id has no card or CVV)', () => {
-    const required = (op: (typeof OPERATIONS)[number]) => fieldsOf(op).filter((f) => f.use === 'R').map((f) => f.field.wire)
+    const required = (op: (typeof OPERATIONS)[number]) =>
+      fieldsOf(op)
+        .filter((f) => f.use === 'R')
+        .map((f) => f.field.wire)
     expect(required('repeat')).toEqual(
-      expect.arrayContaining(['authentication.memberId', 'authentication.checksum', 'authentication.terminalId', 'amount', 'currency', 'paymentType', 'recurringType']),
+      expect.arrayContaining([
+        'authentication.memberId',
+        'authentication.checksum',
+        'authentication.terminalId',
+        'amount',
+        'currency',
+        'paymentType',
+        'recurringType',
+      ]),
     )
     expect(fieldsOf('repeat').map((f) => f.field.wire)).not.toContain('card.cvv')
     expect(required('tokenRepeat')).toContain('card.cvv')
-    expect(required('invoiceRegenerate')).toEqual(expect.arrayContaining(['invoiceId', 'merchantRedirectUrl', 'merchantInvoiceId', 'authentication.checksum']))
+    expect(required('invoiceRegenerate')).toEqual(
+      expect.arrayContaining(['invoiceId', 'merchantRedirectUrl', 'merchantInvoiceId', 'authentication.checksum']),
+    )
     expect(required('qrComplete')).toEqual(expect.arrayContaining(['paymentId', 'amount', 'currency']))
   })
 })
@@ -59,7 +78,11 @@ describe('validateRequest', () => {
     if (r.ok) expect(r.value['card.number']).toBe('4111111111111111')
   })
 
-  it.each(fieldsOf('payment').filter((f) => f.use === 'R').map((f) => f.field.wire))('reports a missing %s as required', (wire) => {
+  it.each(
+    fieldsOf('payment')
+      .filter((f) => f.use === 'R')
+      .map((f) => f.field.wire),
+  )('reports a missing %s as required', (wire) => {
     const input: Record<string, string> = { ...PAYMENT }
     delete input[wire]
     const r = validateRequest('payment', input, { now: NOW })
@@ -70,7 +93,13 @@ describe('validateRequest', () => {
   it('refuses fields the operation does not send, and non-text values', () => {
     const r = validateRequest('payment', { ...PAYMENT, 'card.pin': '1234', amount: 100 }, { now: NOW })
     expect(r.ok).toBe(false)
-    if (!r.ok) expect(r.error).toEqual(expect.arrayContaining([{ field: 'card.pin', code: 'not_allowed' }, { field: 'amount', code: 'format' }]))
+    if (!r.ok)
+      expect(r.error).toEqual(
+        expect.arrayContaining([
+          { field: 'card.pin', code: 'not_allowed' },
+          { field: 'amount', code: 'format' },
+        ]),
+      )
   })
 
   it('insists on the fixed value of an operation (paymentMode CC for cards)', () => {
@@ -80,10 +109,22 @@ describe('validateRequest', () => {
   })
 
   it.each([
-    ['CVV length by brand (Amex needs 4)', { 'card.number': '378282246310005', paymentBrand: 'AMEX', 'card.cvv': '123' }, { field: 'card.cvv', code: 'length' }],
-    ['expiry in the past', { 'card.expiryMonth': '10', 'card.expiryYear': '2026' }, { field: 'card.expiryYear', code: 'expired' }],
+    [
+      'CVV length by brand (Amex needs 4)',
+      { 'card.number': '378282246310005', paymentBrand: 'AMEX', 'card.cvv': '123' },
+      { field: 'card.cvv', code: 'length' },
+    ],
+    [
+      'expiry in the past',
+      { 'card.expiryMonth': '10', 'card.expiryYear': '2026' },
+      { field: 'card.expiryYear', code: 'expired' },
+    ],
     ['expiry too far ahead', { 'card.expiryYear': '2099' }, { field: 'card.expiryYear', code: 'out_of_range' }],
-    ['a phone without its country code', { 'customer.phone': '030 1234567' }, { field: 'customer.telnocc', code: 'required' }],
+    [
+      'a phone without its country code',
+      { 'customer.phone': '030 1234567' },
+      { field: 'customer.telnocc', code: 'required' },
+    ],
   ])('refuses %s', (_, change, expected) => {
     const r = validateRequest('payment', { ...PAYMENT, ...change }, { now: NOW })
     expect(r.ok).toBe(false)
@@ -91,7 +132,9 @@ describe('validateRequest', () => {
   })
 
   it('accepts the current month as expiry (a card is good to the end of its month)', () => {
-    expect(validateRequest('payment', { ...PAYMENT, 'card.expiryMonth': '11', 'card.expiryYear': '2026' }, { now: NOW }).ok).toBe(true)
+    expect(
+      validateRequest('payment', { ...PAYMENT, 'card.expiryMonth': '11', 'card.expiryYear': '2026' }, { now: NOW }).ok,
+    ).toBe(true)
   })
 
   it('never echoes a value in its errors', () => {

@@ -24,7 +24,15 @@ beforeAll(async () => {
   receiver = await startReceiver()
   stack = await startStack({
     stateDir: state,
-    vars: { MERCHANT_WEBHOOK_URL: receiver.url, CARD_VELOCITY_LIMIT: '1000', BREAKER_MIN_ATTEMPTS: '4', BREAKER_DECLINE_RATE: '0.5', BREAKER_PAUSE_MS: '8000', BREAKER_SOURCE_MIN_ATTEMPTS: '3', BREAKER_MIN_SOURCES: '2' },
+    vars: {
+      MERCHANT_WEBHOOK_URL: receiver.url,
+      CARD_VELOCITY_LIMIT: '1000',
+      BREAKER_MIN_ATTEMPTS: '4',
+      BREAKER_DECLINE_RATE: '0.5',
+      BREAKER_PAUSE_MS: '8000',
+      BREAKER_SOURCE_MIN_ATTEMPTS: '3',
+      BREAKER_MIN_SOURCES: '2',
+    },
   })
   worker = (stack as unknown as { worker: { url: string } }).worker
 }, 180_000)
@@ -35,23 +43,46 @@ afterAll(async () => {
   rmSync(state, { recursive: true, force: true })
 })
 
-async function payOnce(number: string, ip = '198.51.100.20'): Promise<{ status: number; headers: Headers; body: { status?: string; error?: { code: string } } }> {
+async function payOnce(
+  number: string,
+  ip = '198.51.100.20',
+): Promise<{ status: number; headers: Headers; body: { status?: string; error?: { code: string } } }> {
   const created = await fetch(`${worker.url}/v1/sessions`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ flow: 'card', amount: '5.00', currency: 'EUR', merchantTransactionId: `brk-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` }),
+    body: JSON.stringify({
+      flow: 'card',
+      amount: '5.00',
+      currency: 'EUR',
+      merchantTransactionId: `brk-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+    }),
   })
   const s = (await created.json()) as { id: string; clientSecret: string }
   const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': `k-${Math.random().toString(36).slice(2)}`, 'CF-Connecting-IP': ip },
-    body: JSON.stringify({ card: { number, expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } }),
+    headers: {
+      Authorization: `Bearer ${s.clientSecret}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': `k-${Math.random().toString(36).slice(2)}`,
+      'CF-Connecting-IP': ip,
+    },
+    body: JSON.stringify({
+      card: { number, expiryMonth: '12', expiryYear: '2030', cvv: '123' },
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    }),
   })
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { status?: string; error?: { code: string } } }
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as { status?: string; error?: { code: string } },
+  }
 }
 
 /** Pays with `card` from `ip` (a new source each time, when `ip` is a function) until refused with 429, within 15 s. */
-async function untilPaused(ip: string | (() => string), card = '4000000000000002'): Promise<Awaited<ReturnType<typeof payOnce>> | undefined> {
+async function untilPaused(
+  ip: string | (() => string),
+  card = '4000000000000002',
+): Promise<Awaited<ReturnType<typeof payOnce>> | undefined> {
   const deadline = Date.now() + 15_000
   while (Date.now() < deadline) {
     const attempt = await payOnce(card, typeof ip === 'string' ? ip : ip())
@@ -85,13 +116,17 @@ describe('the decline-rate breaker', () => {
     expect(paused?.body.error?.code).toBe('payments_paused')
     expect(Number(paused?.headers.get('Retry-After'))).toBeGreaterThan(0)
     const until = Date.now() + 10_000
-    while (Date.now() < until && !hooks().some((h) => h.includes('"checkout.breaker.tripped"'))) await new Promise((r) => setTimeout(r, 200))
-    const tripped = JSON.parse(hooks().find((h) => h.includes('"checkout.breaker.tripped"')) ?? '{}') as { data?: { declines: number; attempts: number } }
+    while (Date.now() < until && !hooks().some((h) => h.includes('"checkout.breaker.tripped"')))
+      await new Promise((r) => setTimeout(r, 200))
+    const tripped = JSON.parse(hooks().find((h) => h.includes('"checkout.breaker.tripped"')) ?? '{}') as {
+      data?: { declines: number; attempts: number }
+    }
     expect(tripped.data?.declines).toBeGreaterThanOrEqual(2)
     expect(tripped.data?.attempts).toBeGreaterThanOrEqual(4)
     // The pause (8 s here) ends by itself: the merchant is told, and a card pays.
     const resetBy = Date.now() + 15_000
-    while (Date.now() < resetBy && !hooks().some((h) => h.includes('"checkout.breaker.reset"'))) await new Promise((r) => setTimeout(r, 250))
+    while (Date.now() < resetBy && !hooks().some((h) => h.includes('"checkout.breaker.reset"')))
+      await new Promise((r) => setTimeout(r, 250))
     expect(hooks().some((h) => h.includes('"checkout.breaker.reset"'))).toBe(true)
     expect((await payOnce('4111111111111111', newcomer())).body.status).toBe('succeeded')
   }, 60_000)

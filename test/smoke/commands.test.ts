@@ -15,7 +15,8 @@ import { SANDBOX } from '../../tools/credentials.ts'
 import { offlineEnv, root, stopProcess, waitFor } from '../../tools/stacks.mjs'
 
 /** `npm start`'s merchant key: the one .dev.vars gets from .dev.vars.example. */
-const DEV_MERCHANT_KEY = /^MERCHANT_API_KEY=(.*)$/m.exec(readFileSync(join(root, '.dev.vars.example'), 'utf8'))?.[1] ?? ''
+const DEV_MERCHANT_KEY =
+  /^MERCHANT_API_KEY=(.*)$/m.exec(readFileSync(join(root, '.dev.vars.example'), 'utf8'))?.[1] ?? ''
 
 let running: ChildProcess | undefined
 afterEach(async () => {
@@ -24,7 +25,12 @@ afterEach(async () => {
 })
 
 function npm(script: string, args: string[] = []): ChildProcess {
-  running = spawn('npm', ['run', script, '--silent', ...(args.length ? ['--', ...args] : [])], { cwd: root, env: offlineEnv(), stdio: 'ignore', detached: true })
+  running = spawn('npm', ['run', script, '--silent', ...(args.length ? ['--', ...args] : [])], {
+    cwd: root,
+    env: offlineEnv(),
+    stdio: 'ignore',
+    detached: true,
+  })
   return running
 }
 
@@ -37,13 +43,25 @@ describe('commands in the README', () => {
     const sum = createHash('md5').update([SANDBOX.memberId, SANDBOX.secureKey, mtid, '100.00'].join('|')).digest('hex')
     const res = await fetch('http://127.0.0.1:8788/transactionServices/REST/v1/payments', {
       method: 'POST',
-      headers: { AuthToken: SANDBOX.authToken, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        AuthToken: SANDBOX.authToken,
+        Accept: 'application/json',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams(
-        wirePayment({ 'authentication.checksum': sum, merchantTransactionId: mtid, 'card.expiryYear': String(new Date().getFullYear() + 3) }),
+        wirePayment({
+          'authentication.checksum': sum,
+          merchantTransactionId: mtid,
+          'card.expiryYear': String(new Date().getFullYear() + 3),
+        }),
       ),
     })
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ result: { code: '00001' }, transactionStatus: 'Y', merchantTransactionId: mtid })
+    expect(await res.json()).toMatchObject({
+      result: { code: '00001' },
+      transactionStatus: 'Y',
+      merchantTransactionId: mtid,
+    })
   })
 
   it('npm run sandbox -- --port N serves the sandbox gateway on that port', async () => {
@@ -53,7 +71,10 @@ describe('commands in the README', () => {
   })
 
   it('npm start -- --port refuses a value that is not a port', () => {
-    const out = spawnSync('node', [join(root, 'worker/dev/start.mjs'), '--port', 'eighty'], { cwd: root, encoding: 'utf8' })
+    const out = spawnSync('node', [join(root, 'worker/dev/start.mjs'), '--port', 'eighty'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
     expect(out.status).toBe(2)
     expect(out.stderr).toContain('--port needs a port number from 1 to 65535')
   })
@@ -63,7 +84,9 @@ describe('commands in the README', () => {
     const child = npm('start')
     await waitFor('http://127.0.0.1:8787/healthz', 120_000, child)
     expect(Date.now() - started).toBeLessThan(60_000)
-    const res = await fetch('http://127.0.0.1:8787/healthz', { headers: { Authorization: `Bearer ${DEV_MERCHANT_KEY}` } })
+    const res = await fetch('http://127.0.0.1:8787/healthz', {
+      headers: { Authorization: `Bearer ${DEV_MERCHANT_KEY}` },
+    })
     expect(await res.json()).toEqual({ ok: true, gateway: 'http://127.0.0.1:8788' })
     const demo = await fetch('http://127.0.0.1:8787/demo/')
     expect(demo.status).toBe(200)
@@ -73,7 +96,11 @@ describe('commands in the README', () => {
     expect((await fetch('http://127.0.0.1:8790/demo/')).status).toBe(404)
     const readme = readFileSync(join(root, 'README.md'), 'utf8')
     // `<!-- readme-test -->` blocks must print a session id; `<!-- readme-test: TEXT -->` blocks TEXT.
-    const blocks = [...readme.matchAll(/<!-- readme-test(?:: (.+?))? -->\n```(sh|js)\n([\s\S]*?)```/g)].map((m) => ({ expect: m[1], lang: m[2], code: m[3] ?? '' }))
+    const blocks = [...readme.matchAll(/<!-- readme-test(?:: (.+?))? -->\n```(sh|js)\n([\s\S]*?)```/g)].map((m) => ({
+      expect: m[1],
+      lang: m[2],
+      code: m[3] ?? '',
+    }))
     expect(blocks.length).toBeGreaterThanOrEqual(3)
     for (const block of blocks) {
       const out =

@@ -29,7 +29,10 @@ class Visitor {
   cookie = ''
   setCookies: string[] = []
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(`${shop}${path}`, { ...init, headers: { ...(this.cookie ? { Cookie: this.cookie } : {}), ...(init.headers as Record<string, string>) } })
+    const res = await fetch(`${shop}${path}`, {
+      ...init,
+      headers: { ...(this.cookie ? { Cookie: this.cookie } : {}), ...(init.headers as Record<string, string>) },
+    })
     for (const c of res.headers.getSetCookie()) {
       this.setCookies.push(c)
       this.cookie = c.split(';')[0] ?? ''
@@ -37,10 +40,17 @@ class Visitor {
     return res
   }
   async post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const res = await this.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: shop }, body: JSON.stringify(body) })
+    const res = await this.fetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: shop },
+      body: JSON.stringify(body),
+    })
     return { status: res.status, body: (await res.json()) as Record<string, unknown> }
   }
-  async orders(): Promise<{ orders: { sessionId: string; kind: string; session: Record<string, unknown> }[]; webhooks: { type: string; data: Record<string, unknown> }[] }> {
+  async orders(): Promise<{
+    orders: { sessionId: string; kind: string; session: Record<string, unknown> }[]
+    webhooks: { type: string; data: Record<string, unknown> }[]
+  }> {
     return (await (await this.fetch('/demo/api/orders')).json()) as never
   }
 }
@@ -49,8 +59,21 @@ class Visitor {
 async function pay(s: { id: string; clientSecret: string }): Promise<string> {
   const res = await fetch(`${shop}/v1/checkout/${s.id}/pay`, {
     method: 'POST',
-    headers: { Origin: shop, Authorization: `Bearer ${s.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-    body: JSON.stringify({ card: { number: '5555555555554444', expiryMonth: '12', expiryYear: String(new Date().getFullYear() + 3), cvv: '123' }, customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } }),
+    headers: {
+      Origin: shop,
+      Authorization: `Bearer ${s.clientSecret}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': crypto.randomUUID(),
+    },
+    body: JSON.stringify({
+      card: {
+        number: '5555555555554444',
+        expiryMonth: '12',
+        expiryYear: String(new Date().getFullYear() + 3),
+        cvv: '123',
+      },
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    }),
   })
   return ((await res.json()) as { status: string }).status
 }
@@ -91,7 +114,15 @@ describe('the demo shop Worker', () => {
     await bob.fetch('/demo/')
     const product = await bob.post('/demo/api/session', { kind: 'product' })
     expect(product.status).toBe(200)
-    await expect.poll(async () => (await alice.orders()).webhooks.some((w) => w.type === 'checkout.session.succeeded' && w.data.id === subscription), { timeout: 15_000 }).toBe(true)
+    await expect
+      .poll(
+        async () =>
+          (await alice.orders()).webhooks.some(
+            (w) => w.type === 'checkout.session.succeeded' && w.data.id === subscription,
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(true)
     const mine = await alice.orders()
     expect(mine.orders.map((o) => o.sessionId)).toEqual([subscription])
     expect(mine.orders[0]?.session.registrationId).toEqual(expect.any(String))
@@ -117,10 +148,18 @@ describe('the demo shop Worker', () => {
     expect(again.status).toBe(200)
     expect(again.body.status).toBe('succeeded')
     // Mallory's refused attempts charged nothing: Alice's first payment and her one repeat only.
-    await expect.poll(async () => (await alice.orders()).webhooks.filter((w) => w.type.startsWith('payment.repeat.')).length, { timeout: 15_000 }).toBe(1)
+    await expect
+      .poll(async () => (await alice.orders()).webhooks.filter((w) => w.type.startsWith('payment.repeat.')).length, {
+        timeout: 15_000,
+      })
+      .toBe(1)
     // Every webhook Alice is shown is about her subscription or her repeat, and none reach Mallory.
     const about = (w: { data: Record<string, unknown> }) => [w.data.id, w.data.sessionId, w.data.merchantTransactionId]
-    expect((await alice.orders()).webhooks.every((w) => about(w).includes(subscription) || about(w).includes(again.body.merchantTransactionId))).toBe(true)
+    expect(
+      (await alice.orders()).webhooks.every(
+        (w) => about(w).includes(subscription) || about(w).includes(again.body.merchantTransactionId),
+      ),
+    ).toBe(true)
     expect((await mallory.orders()).webhooks).toEqual([])
     expect((await alice.post('/demo/api/session', { kind: 'saved-card', subscription })).status).toBe(200)
   })
@@ -138,13 +177,21 @@ describe('the demo shop Worker', () => {
 
   it('keeps the merchant API key on its server side: no page, script or answer carries it', async () => {
     const v = new Visitor()
-    const texts = await Promise.all(['/demo/', '/demo/product', '/demo/subscription', '/demo/orders', '/demo/app.js'].map(async (p) => (await v.fetch(p)).text()))
+    const texts = await Promise.all(
+      ['/demo/', '/demo/product', '/demo/subscription', '/demo/orders', '/demo/app.js'].map(async (p) =>
+        (await v.fetch(p)).text(),
+      ),
+    )
     texts.push(JSON.stringify(await v.post('/demo/api/session', { kind: 'product' })), JSON.stringify(await v.orders()))
     for (const text of texts) expect(text).not.toContain(STACK_SECRETS.MERCHANT_API_KEY)
   })
 
   it('forwards every other path to the product Worker, whose public origin it is', async () => {
-    expect(await (await fetch(`${shop}/healthz`, { headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` } })).json()).toEqual({ ok: true, gateway: stack.sandbox.url })
+    expect(
+      await (
+        await fetch(`${shop}/healthz`, { headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` } })
+      ).json(),
+    ).toEqual({ ok: true, gateway: stack.sandbox.url })
     const direct = await fetch(`${stack.product.url}/openapi.json`)
     const proxied = await fetch(`${shop}/openapi.json`)
     expect(await proxied.json()).toEqual(await direct.json())
@@ -170,7 +217,11 @@ describe('the demo shop Worker', () => {
     const v = new Visitor()
     await v.fetch('/demo/')
     for (const path of ['/demo/api/session', '/demo/webhooks']) {
-      const sized = await v.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: shop }, body: big })
+      const sized = await v.fetch(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: shop },
+        body: big,
+      })
       expect(sized.status, path).toBe(413)
       expect(await sized.json(), path).toMatchObject({ error: { code: 'payload_too_large' } })
       const bytes = new TextEncoder().encode(big)
@@ -180,7 +231,12 @@ describe('the demo shop Worker', () => {
           controller.close()
         },
       })
-      const chunked = await v.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: shop }, body: stream, duplex: 'half' } as RequestInit)
+      const chunked = await v.fetch(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: shop },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit)
       expect(chunked.status, `${path} (chunked)`).toBe(413)
     }
     // Under the limit, the same route still answers.

@@ -16,7 +16,8 @@ import { offlineEnv, root } from '../../tools/stacks.mjs'
 
 const PORTS = { demo: 28787, worker: 28790, sandbox: 28788 }
 /** `npm start`'s merchant key: the one .dev.vars gets from .dev.vars.example. */
-const DEV_MERCHANT_KEY = /^MERCHANT_API_KEY=(.*)$/m.exec(readFileSync(join(root, '.dev.vars.example'), 'utf8'))?.[1] ?? ''
+const DEV_MERCHANT_KEY =
+  /^MERCHANT_API_KEY=(.*)$/m.exec(readFileSync(join(root, '.dev.vars.example'), 'utf8'))?.[1] ?? ''
 
 /** pid -> [ppid, state, command line] for every process now. */
 function processTable(): Map<number, { ppid: number; state: string; cmd: string }> {
@@ -70,7 +71,9 @@ function watchTree(rootPid: number) {
 
 function alive(pids: Iterable<number>): string[] {
   const table = processTable()
-  return [...pids].filter((pid) => table.has(pid) && table.get(pid)?.state !== 'Z').map((pid) => `${pid} ${table.get(pid)?.cmd.slice(0, 160)}`)
+  return [...pids]
+    .filter((pid) => table.has(pid) && table.get(pid)?.state !== 'Z')
+    .map((pid) => `${pid} ${table.get(pid)?.cmd.slice(0, 160)}`)
 }
 
 function portFree(port: number): Promise<boolean> {
@@ -93,7 +96,10 @@ const answers = async (url: string) => {
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what} (processes seen: ${[...(tree?.seen.values() ?? [])].map((c) => c.slice(0, 100)).join(' | ')})`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for: ${what} (processes seen: ${[...(tree?.seen.values() ?? [])].map((c) => c.slice(0, 100)).join(' | ')})`,
+      )
     await new Promise((r) => setTimeout(r, 25))
   }
 }
@@ -121,19 +127,34 @@ afterEach(async () => {
 })
 
 function startNpm() {
-  npm = spawn('npm', ['start', '--silent', '--', '--port', String(PORTS.demo), `--worker-port=${PORTS.worker}`, '--sandbox-port', String(PORTS.sandbox)], {
-    cwd: root,
-    env: offlineEnv(),
-    stdio: 'ignore',
-    detached: true,
-  })
+  npm = spawn(
+    'npm',
+    [
+      'start',
+      '--silent',
+      '--',
+      '--port',
+      String(PORTS.demo),
+      `--worker-port=${PORTS.worker}`,
+      '--sandbox-port',
+      String(PORTS.sandbox),
+    ],
+    {
+      cwd: root,
+      env: offlineEnv(),
+      stdio: 'ignore',
+      detached: true,
+    },
+  )
   tree = watchTree(npm.pid!)
   return { npm, tree }
 }
 
 async function expectNothingLeft(t: ReturnType<typeof watchTree>) {
   // Stopping takes a moment (wrangler asks workerd to end); nothing may be left after 20 s.
-  await until('every process of the stack to end', () => alive(t.seen.keys()).length === 0, 20_000).catch(() => undefined)
+  await until('every process of the stack to end', () => alive(t.seen.keys()).length === 0, 20_000).catch(
+    () => undefined,
+  )
   t.stop()
   expect(t.seen.size, 'the watcher saw the stack start').toBeGreaterThan(1)
   expect(alive(t.seen.keys())).toEqual([])
@@ -164,7 +185,9 @@ describe('npm start stopped at any moment leaves no process and no port behind',
     const { npm, tree } = startNpm()
     // npm start says it is ready once all three answer; /demo/ alone may answer before the Worker.
     await until('/demo/ and the Worker to answer', async () => (await demoUp()) && (await workerUp()))
-    const health = await fetch(`http://127.0.0.1:${PORTS.demo}/healthz`, { headers: { Authorization: `Bearer ${DEV_MERCHANT_KEY}` } })
+    const health = await fetch(`http://127.0.0.1:${PORTS.demo}/healthz`, {
+      headers: { Authorization: `Bearer ${DEV_MERCHANT_KEY}` },
+    })
     expect(await health.json()).toEqual({ ok: true, gateway: `http://127.0.0.1:${PORTS.sandbox}` })
     await new Promise((r) => setTimeout(r, 2_000))
     process.kill(-npm.pid!, 'SIGINT')

@@ -28,12 +28,17 @@ export function startCatcher(port: number): Promise<() => Promise<void>> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://catcher')
     const path = url.pathname
-    if (req.method !== 'POST' && path === '/contract/events') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: eventErrors }))
+    if (req.method !== 'POST' && path === '/contract/events')
+      return void res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ errors: eventErrors }))
     if (req.method !== 'POST') {
       let items = received.get(path) ?? []
       const mtid = url.searchParams.get('mtid')
       if (mtid) items = items.filter((i) => i.body.includes(`"merchantTransactionId":"${mtid}"`))
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(path === '/webhooks' ? items : items.map((i) => i.body)))
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify(path === '/webhooks' ? items : items.map((i) => i.body)))
       return
     }
     let body = ''
@@ -42,7 +47,9 @@ export function startCatcher(port: number): Promise<() => Promise<void>> {
       if (path === '/contract/answers') {
         const answers = JSON.parse(body) as { method: string; path: string; status: number; body: unknown }[]
         const errors = answers.flatMap((a) => contract.answer(a.method, a.path, a.status, a.body))
-        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ checked: answers.length, errors: [...new Set(errors)] }))
+        return void res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ checked: answers.length, errors: [...new Set(errors)] }))
       }
       if (path.startsWith('/webhooks')) {
         try {
@@ -55,7 +62,9 @@ export function startCatcher(port: number): Promise<() => Promise<void>> {
         const token = new URLSearchParams(body).get('response')
         if (token === 'outage') return void res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>down</h1>')
         const success = token === 'pass'
-        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ success, 'error-codes': success ? [] : ['timeout-or-duplicate'] }))
+        return void res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ success, 'error-codes': success ? [] : ['timeout-or-duplicate'] }))
       }
       if (path === '/webhooks') {
         const failN = /"merchantTransactionId":"fail(\d)-/.exec(body)
@@ -67,9 +76,14 @@ export function startCatcher(port: number): Promise<() => Promise<void>> {
         }
       }
       const signature = req.headers['pay-signature']
-      received.set(path, [...(received.get(path) ?? []), { body, signature: typeof signature === 'string' ? signature : undefined }])
+      received.set(path, [
+        ...(received.get(path) ?? []),
+        { body, signature: typeof signature === 'string' ? signature : undefined },
+      ])
       res.writeHead(200).end('ok')
     })
   })
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(() => new Promise((r) => server.close(() => r())))))
+  return new Promise((resolve) =>
+    server.listen(port, '127.0.0.1', () => resolve(() => new Promise((r) => server.close(() => r())))),
+  )
 }

@@ -33,7 +33,8 @@ export function loadContract(documentPath: string): Contract {
   ;(addFormats as unknown as (a: Ajv) => void)(ajv)
   // Every component under one id, so `#/components/schemas/X` references resolve.
   ajv.addSchema({ $id: 'doc', components: doc.components }, 'doc')
-  const compile = (schema: object): ValidateFunction => ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as object)
+  const compile = (schema: object): ValidateFunction =>
+    ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as object)
   const cache = new Map<string, ValidateFunction | null>()
   const routes = Object.entries(doc.paths).map(([template, ops]) => ({
     template,
@@ -41,16 +42,24 @@ export function loadContract(documentPath: string): Contract {
     ops,
   }))
   const errorsOf = (validate: ValidateFunction, body: unknown, where: string): string[] =>
-    validate(body) ? [] : (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? ''}${e.params && 'missingProperty' in e.params ? ` (${String(e.params.missingProperty)})` : ''}`)
+    validate(body)
+      ? []
+      : (validate.errors ?? []).map(
+          (e) =>
+            `${where}: ${e.instancePath || '(body)'} ${e.message ?? ''}${e.params && 'missingProperty' in e.params ? ` (${String(e.params.missingProperty)})` : ''}`,
+        )
 
   return {
     answer(method, path, status, body) {
       const pathname = new URL(path, 'http://x').pathname
       // A literal route wins over a templated one (/v1/payments/search-like literals before {id}).
-      const route = routes.filter((r) => r.pattern.test(pathname)).sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0]
+      const route = routes
+        .filter((r) => r.pattern.test(pathname))
+        .sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0]
       const key = `${route?.template} ${method.toLowerCase()} ${status}`
       if (!cache.has(key)) {
-        const schema = route?.ops[method.toLowerCase()]?.responses?.[String(status)]?.content?.['application/json']?.schema
+        const schema =
+          route?.ops[method.toLowerCase()]?.responses?.[String(status)]?.content?.['application/json']?.schema
         cache.set(key, schema ? compile(schema) : null)
       }
       const validate = cache.get(key)

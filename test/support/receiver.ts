@@ -17,7 +17,10 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     let body = ''
     req.on('data', (c: Buffer) => (body += c.toString()))
     req.on('end', () => {
-      hooks.push({ body, signature: typeof req.headers['pay-signature'] === 'string' ? req.headers['pay-signature'] : undefined })
+      hooks.push({
+        body,
+        signature: typeof req.headers['pay-signature'] === 'string' ? req.headers['pay-signature'] : undefined,
+      })
       res.writeHead(200).end()
     })
   })

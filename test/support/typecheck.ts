@@ -8,7 +8,12 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { root } from '../../tools/stacks.mjs'
 
-export function typecheckAgainstSdk(dir: string, file: string, source: string, options: Record<string, unknown> = {}): string {
+export function typecheckAgainstSdk(
+  dir: string,
+  file: string,
+  source: string,
+  options: Record<string, unknown> = {},
+): string {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, file), source)
   writeFileSync(
@@ -32,7 +37,9 @@ export function typecheckAgainstSdk(dir: string, file: string, source: string, o
     }),
   )
   try {
-    return execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' })
+    return execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+      encoding: 'utf8',
+    })
   } catch (err) {
     return (err as { stdout: string }).stdout || String(err)
   }

@@ -8,7 +8,9 @@ interface Report {
 }
 const report: Report = { violations: [] }
 ;(window as unknown as { cspReport: Report }).cspReport = report
-document.addEventListener('securitypolicyviolation', (e) => report.violations.push(`${e.violatedDirective} ${e.blockedURI}`))
+document.addEventListener('securitypolicyviolation', (e) =>
+  report.violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+)
 
 const params = new URLSearchParams(location.search)
 const el = document.getElementById('checkout')
@@ -21,7 +23,14 @@ if (el) {
     const inline = () => el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
     while (!inline()?.querySelector('[part=amount]')) await new Promise((r) => setTimeout(r, 20))
     const form = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-card-form')
-    const values: Record<string, string> = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
+    const values: Record<string, string> = {
+      number: '4111 1111 1111 1111',
+      expiry: '12 / 30',
+      cvv: '123',
+      givenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada@example.com',
+    }
     for (const [id, value] of Object.entries(values)) {
       const input = form?.shadowRoot?.querySelector<HTMLInputElement>(`#${id}`)
       if (input) {
@@ -32,5 +41,5 @@ if (el) {
     form?.shadowRoot?.querySelector('form')?.requestSubmit()
   })
   el.addEventListener('pay-success', () => (report.result = 'succeeded'))
-  el.addEventListener("pay-error", (e) => (report.result = `error ${e.detail.code}`))
+  el.addEventListener('pay-error', (e) => (report.result = `error ${e.detail.code}`))
 }

@@ -7,7 +7,8 @@ describe('a page with script-src self; style-src self', () => {
     const frame = document.createElement('iframe')
     frame.src = `/test/widget/csp-page.html?endpoint=${encodeURIComponent(s.endpoint)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`
     document.body.append(frame)
-    const report = () => (frame.contentWindow as unknown as { cspReport?: { violations: string[]; result?: string } } | null)?.cspReport
+    const report = () =>
+      (frame.contentWindow as unknown as { cspReport?: { violations: string[]; result?: string } } | null)?.cspReport
     await until(() => report()?.result !== undefined, 20_000)
     expect(report()?.result).to.equal('succeeded')
     expect(report()?.violations).to.deep.equal([])

@@ -3,7 +3,11 @@ import { mount, sessionState, status, until, root } from './helpers.ts'
 
 describe('<pay-checkout> QR wallet flow', () => {
   it('asks for the wallet, shows the QR code and the copyable id with the time left, then pays', async () => {
-    const { el, session } = await mount({ flow: 'qr', amount: '25.00', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    const { el, session } = await mount({
+      flow: 'qr',
+      amount: '25.00',
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    })
     const qr = () => root(el).querySelector('pay-qr-wallet')?.shadowRoot
     await expect(el).to.be.accessible()
     const wallet = qr()?.querySelector<HTMLInputElement>('#walletId')
@@ -36,9 +40,17 @@ describe('<pay-checkout> QR wallet flow', () => {
 
 describe('<pay-checkout> invoice flow', () => {
   it('shows the expired invoice, regenerates it, then links to the hosted page', async () => {
-    const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as { invoiceDetails: { systemInvoiceId: string } }
+    const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
+      invoiceDetails: { systemInvoiceId: string }
+    }
     const ref = `inv-new-${Date.now()}`
-    const { el } = await mount({ flow: 'invoice', amount: '250.00', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: ref, invoiceExpirationPeriod: '24' })
+    const { el } = await mount({
+      flow: 'invoice',
+      amount: '250.00',
+      invoiceId: existing.invoiceDetails.systemInvoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+    })
     const view = () => root(el).querySelector('pay-invoice-view')?.shadowRoot
     expect(view()?.textContent).to.contain('This invoice has expired.')
     await expect(el).to.be.accessible()

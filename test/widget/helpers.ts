@@ -24,7 +24,10 @@ export async function sessionState(id: string): Promise<Record<string, unknown>>
 
 /** Mounts `<pay-checkout>` for a session and waits until it is ready. */
 /** Inline by default, since these tests reach into the form; frame mode has its own tests. */
-export async function mount(body: Record<string, unknown> = {}, attrs: { locale?: string; theme?: string; shipping?: boolean; isolation?: 'inline' | 'frame' } = {}): Promise<{ el: PayCheckout; session: TestSession }> {
+export async function mount(
+  body: Record<string, unknown> = {},
+  attrs: { locale?: string; theme?: string; shipping?: boolean; isolation?: 'inline' | 'frame' } = {},
+): Promise<{ el: PayCheckout; session: TestSession }> {
   const session = await createSession(body)
   const el = await fixture<PayCheckout>(html`<pay-checkout
     endpoint=${session.endpoint}
@@ -58,10 +61,16 @@ export async function loaded(el: PayCheckout): Promise<void> {
   await until(() => {
     const r = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
     // The head holds the amount (none for a setup, which charges nothing the shopper should read as a price).
-    return Boolean(r && (r.querySelector('.head') || r.querySelector('[part=retry]') || r.querySelector('.status.blocked, .status.error')))
+    return Boolean(
+      r &&
+      (r.querySelector('.head') ||
+        r.querySelector('[part=retry]') ||
+        r.querySelector('.status.blocked, .status.error')),
+    )
   })
   await inner(el).updateComplete
-  const f = root(el).querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view') as (HTMLElement & { updateComplete?: Promise<boolean> }) | null
+  const f = root(el).querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view') as
+    (HTMLElement & { updateComplete?: Promise<boolean> }) | null
   await f?.updateComplete
 }
 
@@ -94,7 +103,14 @@ export function setValue(i: HTMLInputElement, value: string, inputType = 'insert
   i.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType }))
 }
 
-export const CARD = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
+export const CARD = {
+  number: '4111 1111 1111 1111',
+  expiry: '12 / 30',
+  cvv: '123',
+  givenName: 'Ada',
+  surname: 'Lovelace',
+  email: 'ada@example.com',
+}
 
 /** Fills the card form by paste-style input events. */
 export async function fill(el: PayCheckout, values: Partial<typeof CARD> = {}): Promise<void> {

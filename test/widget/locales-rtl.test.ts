@@ -45,7 +45,9 @@ describe('right-to-left locales, inline mode', () => {
         expect(text.left - field.left, `${id}: label not at the left`).to.be.greaterThan(field.width / 4)
       }
       // First name comes first in reading order, so it is the right one of the pair.
-      expect(input(el, 'givenName').getBoundingClientRect().left).to.be.greaterThan(input(el, 'surname').getBoundingClientRect().left)
+      expect(input(el, 'givenName').getBoundingClientRect().left).to.be.greaterThan(
+        input(el, 'surname').getBoundingClientRect().left,
+      )
       // The amount heads the right side, the test-mode badge is to its left.
       const amount = root(el).querySelector<HTMLElement>('[part=amount]')
       const badge = root(el).querySelector<HTMLElement>('[part=badge]')

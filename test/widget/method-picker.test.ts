@@ -13,12 +13,23 @@ import { createSession, form, input, mount, payButton, root, setValue, until, ty
 
 const CUSTOMER = { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
 /** A session offering card, QR wallet and invoice; each its own invoice reference (a second session with one is 409 duplicate_order). */
-const methods = () => ({ flow: 'card', methods: ['card', 'qr', 'invoice'], invoiceId: 'INV0000001', merchantInvoiceId: `inv-picker-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, invoiceExpirationPeriod: '24', customer: CUSTOMER })
+const methods = () => ({
+  flow: 'card',
+  methods: ['card', 'qr', 'invoice'],
+  invoiceId: 'INV0000001',
+  merchantInvoiceId: `inv-picker-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+  invoiceExpirationPeriod: '24',
+  customer: CUSTOMER,
+})
 
 /** The picker: inside the inline checkout (inline mode) or in the element itself (frame mode). */
 function picker(el: PayCheckout): ShadowRoot | null {
   const host = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot ?? el.shadowRoot
-  return host?.querySelector('pay-method-picker')?.shadowRoot ?? el.shadowRoot?.querySelector('pay-method-picker')?.shadowRoot ?? null
+  return (
+    host?.querySelector('pay-method-picker')?.shadowRoot ??
+    el.shadowRoot?.querySelector('pay-method-picker')?.shadowRoot ??
+    null
+  )
 }
 /** The card fields only: name and email come prefilled from the session. */
 async function fillCard(el: PayCheckout, number = '4111 1111 1111 1111'): Promise<void> {
@@ -49,9 +60,14 @@ function expectLiveNote(el: PayCheckout, text: string | null): void {
   expect(described, 'aria-describedby').to.equal(status)
 }
 
-async function mountFrame(body: Record<string, unknown>, theme = 'light'): Promise<{ el: PayCheckout; session: TestSession }> {
+async function mountFrame(
+  body: Record<string, unknown>,
+  theme = 'light',
+): Promise<{ el: PayCheckout; session: TestSession }> {
   const session = await createSession(body)
-  const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${session.endpoint} session=${session.id} client-secret=${session.clientSecret} locale="en" theme=${theme}></pay-checkout>`)
+  const el = await fixture<PayCheckout>(
+    html`<pay-checkout endpoint=${session.endpoint} session=${session.id} client-secret=${session.clientSecret} locale="en" theme=${theme}></pay-checkout>`,
+  )
   await until(() => radios(el).length > 0)
   return { el, session }
 }
@@ -163,13 +179,24 @@ describe('method picker, inline', () => {
 describe('method picker, an invoice chosen', () => {
   for (const isolation of ['inline', 'frame'] as const) {
     it(`once the invoice is issued, the picker shows it under way and disables the card (${isolation})`, async () => {
-      const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as { invoiceDetails: { systemInvoiceId: string } }
-      const body = { flow: 'card', methods: ['card', 'invoice'], amount: '250.00', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: `inv-new-${Date.now()}`, invoiceExpirationPeriod: '24' }
+      const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
+        invoiceDetails: { systemInvoiceId: string }
+      }
+      const body = {
+        flow: 'card',
+        methods: ['card', 'invoice'],
+        amount: '250.00',
+        invoiceId: existing.invoiceDetails.systemInvoiceId,
+        merchantInvoiceId: `inv-new-${Date.now()}`,
+        invoiceExpirationPeriod: '24',
+      }
       const { el } = isolation === 'inline' ? await mount(body) : await mountFrame(body)
       await until(() => radios(el).length === 2)
       expectLiveNote(el, null)
       radios(el)[1]?.click()
-      const invoice = () => (el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-invoice-view') as (HTMLElement & { submit?: () => void }) | null) ?? null
+      const invoice = () =>
+        (el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-invoice-view') as
+          (HTMLElement & { submit?: () => void }) | null) ?? null
       await until(() => !!invoice()?.shadowRoot?.querySelector('button'))
       el.submit()
       await until(() => !!invoice()?.shadowRoot?.querySelector('[part=pay-link]'))
@@ -194,7 +221,9 @@ describe('method picker, frame mode', () => {
       radios(el)[0]?.focus()
       await sendKeys({ press: 'ArrowRight' })
       expect((await change).detail.method).to.equal('qr')
-      await until(() => !!el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-qr-wallet'))
+      await until(
+        () => !!el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-qr-wallet'),
+      )
       expect(frame?.hidden).to.equal(true)
       expect(focused(el)).to.equal('qr')
       await expect(el).to.be.accessible()
@@ -246,11 +275,20 @@ describe('method picker, frame mode', () => {
     const session = await createSession(methods())
     const paid = await fetch(`${session.endpoint}/v1/checkout/${session.id}/pay`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${session.clientSecret}`, 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-      body: JSON.stringify({ card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: CUSTOMER }),
+      headers: {
+        Authorization: `Bearer ${session.clientSecret}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': crypto.randomUUID(),
+      },
+      body: JSON.stringify({
+        card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' },
+        customer: CUSTOMER,
+      }),
     })
     expect(paid.status).to.equal(200)
-    const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${session.endpoint} session=${session.id} client-secret=${session.clientSecret} locale="en"></pay-checkout>`)
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout endpoint=${session.endpoint} session=${session.id} client-secret=${session.clientSecret} locale="en"></pay-checkout>`,
+    )
     await until(() => radios(el).length === 3 && radios(el)[1]?.getAttribute('aria-disabled') === 'true')
     expect(checked(el)).to.equal('card')
     expect(radios(el)[2]?.getAttribute('aria-disabled')).to.equal('true')

@@ -7,7 +7,20 @@ import { sendKeys, setViewport } from '@web/test-runner-commands'
 import { CHANNEL } from '../../widget/card-frame/messages.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 import '../../widget/index.ts'
-import { createSession, fill, form, input, loaded, mount, payButton, root, setValue, status, until, type TestSession } from './helpers.ts'
+import {
+  createSession,
+  fill,
+  form,
+  input,
+  loaded,
+  mount,
+  payButton,
+  root,
+  setValue,
+  status,
+  until,
+  type TestSession,
+} from './helpers.ts'
 
 type Answer = { status: number; body: unknown; delayMs?: number }
 
@@ -17,9 +30,17 @@ async function answering<T>(suffix: string, answer: Answer, fn: () => Promise<T>
   window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
     const url = req instanceof Request ? req.url : String(req)
     const m = (init?.method ?? 'GET').toUpperCase()
-    if (m === method && /\/v1\/checkout\/cs_[A-Za-z0-9]+/.test(url) && url.endsWith(suffix) && (suffix !== '' || /cs_[A-Za-z0-9]+$/.test(url))) {
+    if (
+      m === method &&
+      /\/v1\/checkout\/cs_[A-Za-z0-9]+/.test(url) &&
+      url.endsWith(suffix) &&
+      (suffix !== '' || /cs_[A-Za-z0-9]+$/.test(url))
+    ) {
       if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs))
-      return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'Content-Type': 'application/json' } })
+      return new Response(JSON.stringify(answer.body), {
+        status: answer.status,
+        headers: { 'Content-Type': 'application/json' },
+      })
     }
     return real(req, init)
   }
@@ -32,12 +53,16 @@ async function answering<T>(suffix: string, answer: Answer, fn: () => Promise<T>
 
 const frameOf = (el: PayCheckout): HTMLIFrameElement | null => el.shadowRoot?.querySelector('iframe') ?? null
 const mountFrame = (s: TestSession, extra = '') =>
-  fixture<PayCheckout>(html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret} locale="en" data-extra=${extra}></pay-checkout>`)
+  fixture<PayCheckout>(
+    html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret} locale="en" data-extra=${extra}></pay-checkout>`,
+  )
 
 describe('a page origin the session does not allow', () => {
   it('inline: says so and what to do, and fires pay-error origin_not_allowed (not "Network error")', async () => {
     const s = await createSession({ allowedOrigins: ['https://elsewhere.example'] })
-    const el = await fixture<PayCheckout>(html`<pay-checkout isolation="inline" locale="en" endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`)
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout isolation="inline" locale="en" endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`,
+    )
     const e = await oneEvent(el, 'pay-error')
     expect(e.detail.code).to.equal('origin_not_allowed')
     await until(() => status(el).startsWith('This payment form cannot be shown on this page.'))
@@ -51,7 +76,9 @@ describe('a page origin the session does not allow', () => {
     const e = await oneEvent(el, 'pay-error')
     expect(e.detail.code).to.equal('origin_not_allowed')
     await until(() => !!el.shadowRoot?.querySelector('[role=alert]'))
-    expect(el.shadowRoot?.querySelector('[role=alert]')?.textContent).to.contain('This payment form cannot be shown on this page.')
+    expect(el.shadowRoot?.querySelector('[role=alert]')?.textContent).to.contain(
+      'This payment form cannot be shown on this page.',
+    )
     // The refused frame (the browser's broken-page icon) is gone, not merely flagged.
     const frame = frameOf(el)
     expect(frame && getComputedStyle(frame).display).to.equal('none')
@@ -60,7 +87,9 @@ describe('a page origin the session does not allow', () => {
 
 describe('the Worker cannot be reached', () => {
   it('inline: network_error, a message to check the connection, and a way to try again', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout isolation="inline" locale="en" endpoint="http://127.0.0.1:9" session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`)
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout isolation="inline" locale="en" endpoint="http://127.0.0.1:9" session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`,
+    )
     const e = await oneEvent(el, 'pay-error')
     expect(e.detail.code).to.equal('network_error')
     await until(() => status(el).includes('Check your internet connection'))
@@ -68,7 +97,9 @@ describe('the Worker cannot be reached', () => {
   })
 
   it('frame: network_error, the message and a way to try again, not a broken frame', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout locale="en" endpoint="http://127.0.0.1:9" session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`)
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout locale="en" endpoint="http://127.0.0.1:9" session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`,
+    )
     const e = await oneEvent(el, 'pay-error')
     expect(e.detail.code).to.equal('network_error')
     await until(() => !!el.shadowRoot?.querySelector('[role=alert]'))
@@ -93,10 +124,17 @@ describe('gateway errors leave the form usable with a message saying what to do'
       await fill(el)
       const errors: string[] = []
       el.addEventListener('pay-error', (e) => errors.push(e.detail.code))
-      await answering('/pay', { status: code === 'duplicate_order' ? 409 : code === 'gateway_unavailable' ? 503 : 502, body: { error: { code, message: 'x' } } }, async () => {
-        payButton(el).click()
-        await until(() => errors.length > 0)
-      })
+      await answering(
+        '/pay',
+        {
+          status: code === 'duplicate_order' ? 409 : code === 'gateway_unavailable' ? 503 : 502,
+          body: { error: { code, message: 'x' } },
+        },
+        async () => {
+          payButton(el).click()
+          await until(() => errors.length > 0)
+        },
+      )
       expect(errors).to.deep.equal([code])
       await form(el).updateComplete
       // The form as the shopper left it, the button usable, and a message that is not a shrug.
@@ -109,11 +147,19 @@ describe('gateway errors leave the form usable with a message saying what to do'
 
   it('frame: the host relays the frame’s error as pay-error and keeps the frame', async () => {
     const endpoint = 'http://127.0.0.1:9'
-    const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${endpoint} session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`)
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout endpoint=${endpoint} session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`,
+    )
     const frame = frameOf(el)
     if (!frame?.contentWindow) throw new Error('no frame')
     const got = oneEvent(el, 'pay-error')
-    window.dispatchEvent(new MessageEvent('message', { data: { channel: CHANNEL, type: 'error', code: 'gateway_unavailable', message: 'x', fields: [] }, origin: endpoint, source: frame.contentWindow }))
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { channel: CHANNEL, type: 'error', code: 'gateway_unavailable', message: 'x', fields: [] },
+        origin: endpoint,
+        source: frame.contentWindow,
+      }),
+    )
     expect((await got).detail.code).to.equal('gateway_unavailable')
     expect(frameOf(el)?.hidden).to.equal(false)
   })
@@ -123,11 +169,15 @@ describe('a card-velocity refusal', () => {
   it('inline: says to use another card, keeps the form and button, and another card then pays', async () => {
     const { el } = await mount()
     await fill(el)
-    await answering('/pay', { status: 429, body: { error: { code: 'too_many_attempts', message: 'This card was used too often.' } } }, async () => {
-      const refused = oneEvent(el, 'pay-error')
-      payButton(el).click()
-      expect((await refused).detail.code).to.equal('too_many_attempts')
-    })
+    await answering(
+      '/pay',
+      { status: 429, body: { error: { code: 'too_many_attempts', message: 'This card was used too often.' } } },
+      async () => {
+        const refused = oneEvent(el, 'pay-error')
+        payButton(el).click()
+        expect((await refused).detail.code).to.equal('too_many_attempts')
+      },
+    )
     await form(el).updateComplete
     expect(status(el)).to.equal('This card has been tried too many times. Please use another card, or try again later.')
     expect(payButton(el).disabled).to.equal(false)
@@ -140,11 +190,18 @@ describe('a card-velocity refusal', () => {
   it('inline: a pause of card payments across the shop says to wait, not to change cards, and keeps the form', async () => {
     const { el } = await mount()
     await fill(el)
-    await answering('/pay', { status: 429, body: { error: { code: 'payments_paused', message: 'Card payments are paused for a few minutes.' } } }, async () => {
-      const refused = oneEvent(el, 'pay-error')
-      payButton(el).click()
-      expect((await refused).detail.code).to.equal('payments_paused')
-    })
+    await answering(
+      '/pay',
+      {
+        status: 429,
+        body: { error: { code: 'payments_paused', message: 'Card payments are paused for a few minutes.' } },
+      },
+      async () => {
+        const refused = oneEvent(el, 'pay-error')
+        payButton(el).click()
+        expect((await refused).detail.code).to.equal('payments_paused')
+      },
+    )
     await form(el).updateComplete
     expect(status(el)).to.equal('Too many tries in a short time. Please wait a minute and try again.')
     expect(payButton(el).disabled).to.equal(false)
@@ -158,7 +215,10 @@ describe('no session yet (a single-page app)', () => {
     const el = await fixture<PayCheckout>(html`<pay-checkout locale="en" endpoint=${s.endpoint}></pay-checkout>`)
     await new Promise((r) => setTimeout(r, 300))
     expect(frameOf(el)).to.equal(null)
-    const requested = performance.getEntriesByType('resource').slice(before).map((e) => e.name)
+    const requested = performance
+      .getEntriesByType('resource')
+      .slice(before)
+      .map((e) => e.name)
     expect(requested.filter((u) => u.includes('/frame/') || u.includes('/v1/checkout'))).to.deep.equal([])
     const ready = oneEvent(el, 'pay-ready')
     el.session = s.id
@@ -169,9 +229,14 @@ describe('no session yet (a single-page app)', () => {
 
   it('inline: requests nothing until the session is set', async () => {
     const before = performance.getEntriesByType('resource').length
-    const el = await fixture<PayCheckout>(html`<pay-checkout isolation="inline" locale="en" endpoint="http://127.0.0.1:9"></pay-checkout>`)
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout isolation="inline" locale="en" endpoint="http://127.0.0.1:9"></pay-checkout>`,
+    )
     await new Promise((r) => setTimeout(r, 300))
-    const requested = performance.getEntriesByType('resource').slice(before).map((e) => e.name)
+    const requested = performance
+      .getEntriesByType('resource')
+      .slice(before)
+      .map((e) => e.name)
     expect(requested.filter((u) => u.includes('/v1/checkout'))).to.deep.equal([])
     expect(el.shadowRoot?.querySelector('iframe')).to.equal(null)
   })
@@ -182,9 +247,30 @@ describe('render first', () => {
     const s = await createSession()
     await answering(
       '',
-      { status: 200, delayMs: 1500, body: { id: s.id, flow: 'card', status: 'open', amount: '100.00', currency: 'EUR', expiresAt: new Date(Date.now() + 3600e3).toISOString(), attemptsRemaining: 3, savedCard: null, invoice: null, qr: null, customer: null, result: null, redirect: null, testMode: true } },
+      {
+        status: 200,
+        delayMs: 1500,
+        body: {
+          id: s.id,
+          flow: 'card',
+          status: 'open',
+          amount: '100.00',
+          currency: 'EUR',
+          expiresAt: new Date(Date.now() + 3600e3).toISOString(),
+          attemptsRemaining: 3,
+          savedCard: null,
+          invoice: null,
+          qr: null,
+          customer: null,
+          result: null,
+          redirect: null,
+          testMode: true,
+        },
+      },
       async () => {
-        const el = await fixture<PayCheckout>(html`<pay-checkout isolation="inline" locale="en" endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`)
+        const el = await fixture<PayCheckout>(
+          html`<pay-checkout isolation="inline" locale="en" endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`,
+        )
         const ready = await oneEvent(el, 'pay-ready')
         expect(ready.detail).to.deep.equal({ flow: 'card', status: 'loading' })
         setValue(input(el, 'number'), '4111 1111 1111 1111')
@@ -259,7 +345,8 @@ describe('3-D Secure without a returnUrl', () => {
     const sent: Record<string, unknown>[] = []
     const real = window.fetch
     window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
-      if (String(req instanceof Request ? req.url : req).endsWith('/pay')) sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>)
+      if (String(req instanceof Request ? req.url : req).endsWith('/pay'))
+        sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>)
       return real(req, init)
     }
     try {
@@ -286,7 +373,17 @@ describe('3-D Secure without a returnUrl', () => {
       const body = JSON.parse(String(init?.body)) as Record<string, unknown>
       sent.push({ body, key: new Headers(init?.headers).get('Idempotency-Key') })
       // As a Worker without the field answers: the strict body schema names the unknown key.
-      if ('returnPage' in body) return new Response(JSON.stringify({ error: { code: 'invalid_request', message: 'Some fields are missing or invalid.', fields: [{ field: 'returnPage', code: 'unknown', expected: 'no such field' }] } }), { status: 400, headers: { 'Content-Type': 'application/json' } })
+      if ('returnPage' in body)
+        return new Response(
+          JSON.stringify({
+            error: {
+              code: 'invalid_request',
+              message: 'Some fields are missing or invalid.',
+              fields: [{ field: 'returnPage', code: 'unknown', expected: 'no such field' }],
+            },
+          }),
+          { status: 400, headers: { 'Content-Type': 'application/json' } },
+        )
       return real(req, init)
     }
     try {
@@ -303,7 +400,10 @@ describe('3-D Secure without a returnUrl', () => {
 
 describe('what the shopper sees', () => {
   it('a declined QR wallet says the wallet payment was declined, not the card', async () => {
-    const { el } = await mount({ flow: 'qr', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    const { el } = await mount({
+      flow: 'qr',
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    })
     const qr = () => root(el).querySelector('pay-qr-wallet')?.shadowRoot
     const wallet = qr()?.querySelector<HTMLInputElement>('#walletId')
     if (wallet) wallet.value = 'wallet-declined'
@@ -318,8 +418,16 @@ describe('what the shopper sees', () => {
   })
 
   it('the invoice’s pay link sits below the Expires row, not over it', async () => {
-    const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as { invoiceDetails: { systemInvoiceId: string } }
-    const { el } = await mount({ flow: 'invoice', amount: '250.00', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: `inv-o-${Date.now()}`, invoiceExpirationPeriod: '24' })
+    const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
+      invoiceDetails: { systemInvoiceId: string }
+    }
+    const { el } = await mount({
+      flow: 'invoice',
+      amount: '250.00',
+      invoiceId: existing.invoiceDetails.systemInvoiceId,
+      merchantInvoiceId: `inv-o-${Date.now()}`,
+      invoiceExpirationPeriod: '24',
+    })
     const view = () => root(el).querySelector('pay-invoice-view')?.shadowRoot
     el.submit()
     await until(() => !!view()?.querySelector('[part=pay-link]'))
@@ -331,15 +439,23 @@ describe('what the shopper sees', () => {
   it('busy states show a spinner beside the text, in the status and on the pay button', async () => {
     const { el } = await mount()
     await fill(el)
-    await answering('/pay', { status: 200, delayMs: 800, body: { status: 'succeeded', paymentId: 'P1', attemptsRemaining: 2, message: 'ok' } }, async () => {
-      const paid = oneEvent(el, 'pay-success')
-      payButton(el).click()
-      await until(() => status(el) === 'Processing your payment…')
-      expect(root(el).querySelector('[role=status] .spinner')).to.exist
-      await form(el).updateComplete
-      expect(payButton(el).querySelector('.spinner')).to.exist
-      await paid
-    })
+    await answering(
+      '/pay',
+      {
+        status: 200,
+        delayMs: 800,
+        body: { status: 'succeeded', paymentId: 'P1', attemptsRemaining: 2, message: 'ok' },
+      },
+      async () => {
+        const paid = oneEvent(el, 'pay-success')
+        payButton(el).click()
+        await until(() => status(el) === 'Processing your payment…')
+        expect(root(el).querySelector('[role=status] .spinner')).to.exist
+        await form(el).updateComplete
+        expect(payButton(el).querySelector('.spinner')).to.exist
+        await paid
+      },
+    )
     expect(root(el).querySelector('.spinner')).to.equal(null)
   })
 

@@ -72,7 +72,12 @@ describe('<pay-checkout> card flow', () => {
       ['expiry', '01 / 20', 'This card has expired.', null],
       ['expiry', '13 / 30', 'Please check this field.', null],
       // More than 20 years ahead: refused here as the Worker refuses it (a typo such as 12/49).
-      ['expiry', `12 / ${String((new Date().getUTCFullYear() + 21) % 100).padStart(2, '0')}`, 'Please check this value.', null],
+      [
+        'expiry',
+        `12 / ${String((new Date().getUTCFullYear() + 21) % 100).padStart(2, '0')}`,
+        'Please check this value.',
+        null,
+      ],
       ['cvv', '12', 'This has the wrong number of digits.', null],
       ['email', 'ada@', 'Please check this field.', null],
       ['number', '4111 1111 1111 1111', '', 'visa'],
@@ -174,7 +179,12 @@ describe('<pay-checkout> card flow', () => {
       const ok = oneEvent(el, 'pay-success')
       payButton(el).click()
       const event = await ok
-      expect(event.detail).to.deep.equal({ status: 'succeeded', paymentId: event.detail.paymentId, brand: 'visa', last4: '1111' })
+      expect(event.detail).to.deep.equal({
+        status: 'succeeded',
+        paymentId: event.detail.paymentId,
+        brand: 'visa',
+        last4: '1111',
+      })
       expect(status(el)).to.equal('Payment successful.')
       expect(root(el).querySelector('[role=status]')?.getAttribute('aria-live')).to.equal('polite')
       expect(seen.map((s) => s.type)).to.include.members(['pay-change', 'pay-submit', 'pay-success'])
@@ -230,7 +240,9 @@ describe('<pay-checkout> card flow', () => {
       const pending = oneEvent(el, 'pay-pending')
       payButton(el).click()
       await pending
-      expect(status(el)).to.equal("Your payment is being processed. You don’t need to pay again: this page updates by itself.")
+      expect(status(el)).to.equal(
+        'Your payment is being processed. You don’t need to pay again: this page updates by itself.',
+      )
       // The sandbox notifies the Worker; the element polls the session.
       await until(() => status(el) === 'Payment successful.', 20_000)
     })
@@ -244,14 +256,23 @@ describe('<pay-checkout> card flow', () => {
       const e = await action
       expect(e.detail.redirect.url).to.contain('/acs/')
       expect(e.detail.redirect.parameters.map((p: { name: string }) => p.name)).to.deep.equal(['PaReq', 'MD'])
-      expect(status(el)).to.equal("Your bank needs you to confirm this payment. You are being taken to your bank’s page.")
+      expect(status(el)).to.equal(
+        'Your bank needs you to confirm this payment. You are being taken to your bank’s page.',
+      )
     })
 
     it('a keyboard-only shopper pays; focus follows the visual order', async () => {
       const { el } = await mount()
       input(el, 'number').focus()
       const order: string[] = []
-      for (const [id, text] of [['number', '4111111111111111'], ['expiry', '1230'], ['cvv', '123'], ['givenName', 'Ada'], ['surname', 'Lovelace'], ['email', 'ada@example.com']]) {
+      for (const [id, text] of [
+        ['number', '4111111111111111'],
+        ['expiry', '1230'],
+        ['cvv', '123'],
+        ['givenName', 'Ada'],
+        ['surname', 'Lovelace'],
+        ['email', 'ada@example.com'],
+      ]) {
         order.push(form(el).shadowRoot?.activeElement?.id ?? '')
         await sendKeys({ type: text ?? '' })
         await sendKeys({ press: 'Tab' })
@@ -283,7 +304,11 @@ describe('<pay-checkout> card flow', () => {
 
   describe('saved card', () => {
     it('asks only for the CVV and shows brand and last 4', async () => {
-      const { el } = await mount({ flow: 'saved-card', registrationId: 'R1', savedCard: { brand: 'amex', last4: '0005' } })
+      const { el } = await mount({
+        flow: 'saved-card',
+        registrationId: 'R1',
+        savedCard: { brand: 'amex', last4: '0005' },
+      })
       expect(root(el).textContent).to.contain('Card ending in 0005')
       const inputs = [...(form(el).shadowRoot?.querySelectorAll('input') ?? [])].map((i) => i.id)
       expect(inputs).to.deep.equal(['cvv'])

@@ -30,10 +30,18 @@ describe('gateway-supplied redirects on the page', () => {
     window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = input instanceof Request ? input.url : String(input)
       if (url.endsWith('/pay')) {
-        return new Response(JSON.stringify({ status: 'action_required', redirect: { url: HOSTILE, method: 'POST', parameters: [{ name: 'MD', value: '1' }] }, attemptsRemaining: 2, message: 'x' }), {
-          status: 200,
-          headers: { 'Content-Type': 'application/json' },
-        })
+        return new Response(
+          JSON.stringify({
+            status: 'action_required',
+            redirect: { url: HOSTILE, method: 'POST', parameters: [{ name: 'MD', value: '1' }] },
+            attemptsRemaining: 2,
+            message: 'x',
+          }),
+          {
+            status: 200,
+            headers: { 'Content-Type': 'application/json' },
+          },
+        )
       }
       return realFetch(input, init)
     }
@@ -54,7 +62,9 @@ describe('gateway-supplied redirects on the page', () => {
   it('frame: an action message from the frame with a javascript: redirect does not run it', async () => {
     delete window.__payPwned
     const endpoint = 'http://127.0.0.1:9'
-    const el = await fixture<PayCheckout>(html`<pay-checkout isolation="frame" endpoint=${endpoint} session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`)
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout isolation="frame" endpoint=${endpoint} session="cs_AAAAAAAAAAAAAAAAAAAAAAAA" client-secret="x"></pay-checkout>`,
+    )
     const frame = el.shadowRoot?.querySelector('iframe')
     if (!frame?.contentWindow) throw new Error('no frame')
     const actions: unknown[] = []
@@ -64,7 +74,11 @@ describe('gateway-supplied redirects on the page', () => {
     // Exactly what the host accepts from its frame: its window, its origin, a valid shape.
     window.dispatchEvent(
       new MessageEvent('message', {
-        data: { channel: CHANNEL, type: 'action', redirect: { url: HOSTILE, method: 'POST', parameters: [{ name: 'MD', value: '1' }] } },
+        data: {
+          channel: CHANNEL,
+          type: 'action',
+          redirect: { url: HOSTILE, method: 'POST', parameters: [{ name: 'MD', value: '1' }] },
+        },
         origin: endpoint,
         source: frame.contentWindow,
       }),
@@ -85,13 +99,25 @@ describe('gateway-supplied invoice links', () => {
       amount: '250.00',
       currency: 'EUR',
       attemptsRemaining: 3,
-      invoice: { merchantInvoiceId: 'inv-1', regenerated: { merchantInvoiceId: 'inv-1', amount: '250.00', currency: 'EUR', transactionUrl } },
+      invoice: {
+        merchantInvoiceId: 'inv-1',
+        regenerated: { merchantInvoiceId: 'inv-1', amount: '250.00', currency: 'EUR', transactionUrl },
+      },
     })
-    for (const bad of [HOSTILE, 'data:text/html,<script>window.__payPwned=1</script>', 'http://pay.example/invoice', 'https://user:pw@pay.example/x']) {
+    for (const bad of [
+      HOSTILE,
+      'data:text/html,<script>window.__payPwned=1</script>',
+      'http://pay.example/invoice',
+      'https://user:pw@pay.example/x',
+    ]) {
       const el = await fixture<PayInvoiceView>(html`<pay-invoice-view .view=${view(bad) as never}></pay-invoice-view>`)
       expect(el.shadowRoot?.querySelector('[part=pay-link]'), bad).to.equal(null)
     }
-    const el = await fixture<PayInvoiceView>(html`<pay-invoice-view .view=${view('https://pay.example/invoice/1') as never}></pay-invoice-view>`)
-    expect(el.shadowRoot?.querySelector('[part=pay-link]')?.getAttribute('href')).to.equal('https://pay.example/invoice/1')
+    const el = await fixture<PayInvoiceView>(
+      html`<pay-invoice-view .view=${view('https://pay.example/invoice/1') as never}></pay-invoice-view>`,
+    )
+    expect(el.shadowRoot?.querySelector('[part=pay-link]')?.getAttribute('href')).to.equal(
+      'https://pay.example/invoice/1',
+    )
   })
 })

@@ -5,7 +5,10 @@ import { createSession, fill, mount, payButton, status, until, root } from './he
 describe('accessibility of every flow and state, in both themes', () => {
   for (const theme of ['light', 'dark']) {
     it(`saved card (${theme})`, async () => {
-      const { el } = await mount({ flow: 'saved-card', registrationId: 'R1', savedCard: { brand: 'visa', last4: '1111' } }, { theme })
+      const { el } = await mount(
+        { flow: 'saved-card', registrationId: 'R1', savedCard: { brand: 'visa', last4: '1111' } },
+        { theme },
+      )
       await expect(el).to.be.accessible()
     })
 
@@ -15,8 +18,18 @@ describe('accessibility of every flow and state, in both themes', () => {
     })
 
     it(`invoice (${theme})`, async () => {
-      const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as { invoiceDetails: { systemInvoiceId: string } }
-      const { el } = await mount({ flow: 'invoice', invoiceId: existing.invoiceDetails.systemInvoiceId, merchantInvoiceId: `i-${Date.now()}-${theme}`, invoiceExpirationPeriod: '24' }, { theme })
+      const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
+        invoiceDetails: { systemInvoiceId: string }
+      }
+      const { el } = await mount(
+        {
+          flow: 'invoice',
+          invoiceId: existing.invoiceDetails.systemInvoiceId,
+          merchantInvoiceId: `i-${Date.now()}-${theme}`,
+          invoiceExpirationPeriod: '24',
+        },
+        { theme },
+      )
       await expect(el).to.be.accessible()
     })
 
@@ -31,7 +44,9 @@ describe('accessibility of every flow and state, in both themes', () => {
 
     it(`error: a wrong client secret (${theme})`, async () => {
       const s = await createSession()
-      const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret="wrong" theme=${theme} isolation="inline"></pay-checkout>`)
+      const el = await fixture<PayCheckout>(
+        html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret="wrong" theme=${theme} isolation="inline"></pay-checkout>`,
+      )
       await until(() => status(el) === 'Something went wrong. Please try again.')
       await expect(el).to.be.accessible()
     })
@@ -54,7 +69,9 @@ describe('zoom', () => {
 describe('frame mode (the default)', () => {
   it('renders the card form in a titled frame on the Worker’s origin and is accessible', async () => {
     const s = await createSession()
-    const el = await fixture<PayCheckout>(html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`)
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`,
+    )
     expect(el.isolation).to.equal('frame')
     const ready = oneEvent(el, 'pay-ready')
     await ready

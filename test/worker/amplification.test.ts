@@ -39,7 +39,12 @@ function payWithDefaults(s: { id: string; clientSecret: string }, number: string
   return app.fetch(
     new Request(`http://worker.test/v1/checkout/${s.id}/pay`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      headers: {
+        Authorization: `Bearer ${s.clientSecret}`,
+        Origin: ORIGIN,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': key,
+      },
       body: JSON.stringify(cardBody(number)),
     }),
     { ...env, CARD_VELOCITY_LIMIT: undefined },
@@ -82,7 +87,13 @@ describe('no gateway amplification (R28)', () => {
     const s = await createSession({ flow: 'qr', maxAttempts: 3 })
     const verifies = gatewayCalls((form, url) => url.endsWith('/QRPayments') && !form.has('paymentId'))
     const answers = []
-    for (let i = 0; i < 40; i++) answers.push(await browser(s, 'POST', '/qr/verify', { walletId: 'wallet-ok', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } }))
+    for (let i = 0; i < 40; i++)
+      answers.push(
+        await browser(s, 'POST', '/qr/verify', {
+          walletId: 'wallet-ok',
+          customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+        }),
+      )
     expect(answers.filter((a) => a.status === 200)).toHaveLength(3)
     expect(answers.slice(3).every((a) => a.status === 429)).toBe(true)
     expect(verifies.count).toBe(3)
@@ -90,9 +101,20 @@ describe('no gateway amplification (R28)', () => {
 
   it('ten parallel invoice regenerations of one session make one gateway regeneration', async () => {
     const { client } = await import('./helpers.ts')
-    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '10.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('inv'),
+      amount: '10.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
     if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
-    const s = await createSession({ flow: 'invoice', amount: '10.00', invoiceId: created.response.systemInvoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    const s = await createSession({
+      flow: 'invoice',
+      amount: '10.00',
+      invoiceId: created.response.systemInvoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
     const regenerations = gatewayCalls((_, url) => url.endsWith('/invoiceServices/REST/v1/regenerate'))
     const answers = await Promise.all(Array.from({ length: 10 }, () => browser(s, 'POST', '/invoice/regenerate', {})))
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1)

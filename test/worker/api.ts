@@ -24,10 +24,11 @@ export const seenAnswers: { method: string; path: string; status: number; body: 
 export async function call<T = Record<string, unknown>>(path: string, init: RequestInit = {}): Promise<Answer<T>> {
   const res = await exports.default.fetch(new Request(`http://worker.test${path}`, { redirect: 'manual', ...init }))
   const text = await res.text()
-  let body: unknown = {}
+  let body: unknown
   try {
     body = JSON.parse(text)
-    if (res.status >= 200 && res.status < 300) seenAnswers.push({ method: init.method ?? 'GET', path, status: res.status, body })
+    if (res.status >= 200 && res.status < 300)
+      seenAnswers.push({ method: init.method ?? 'GET', path, status: res.status, body })
   } catch {
     body = {}
   }
@@ -36,10 +37,19 @@ export async function call<T = Record<string, unknown>>(path: string, init: Requ
 
 const json = (body: unknown): string => JSON.stringify(body)
 
-export function merchant<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+export function merchant<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer<T>> {
   return call<T>(path, {
     method,
-    headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json', ...headers },
+    headers: {
+      Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`,
+      'Content-Type': 'application/json',
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: json(body) }),
   })
 }
@@ -52,7 +62,14 @@ export interface Session {
 
 export async function createSession(over: Record<string, unknown> = {}): Promise<Session> {
   const mtid = (over.merchantTransactionId as string | undefined) ?? uniqueId('order')
-  const res = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', { flow: 'card', amount: '100.00', currency: 'EUR', merchantTransactionId: mtid, allowedOrigins: [ORIGIN], ...over })
+  const res = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', {
+    flow: 'card',
+    amount: '100.00',
+    currency: 'EUR',
+    merchantTransactionId: mtid,
+    allowedOrigins: [ORIGIN],
+    ...over,
+  })
   if (res.status !== 201) throw new Error(`session not created: ${res.status} ${res.text}`)
   return { id: res.body.id, clientSecret: res.body.clientSecret, mtid }
 }
@@ -66,7 +83,12 @@ export function browser<T = Record<string, unknown>>(
 ): Promise<Answer<T>> {
   return call<T>(`/v1/checkout/${s.id}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', ...headers },
+    headers: {
+      Authorization: `Bearer ${s.clientSecret}`,
+      Origin: ORIGIN,
+      'Content-Type': 'application/json',
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: json(body) }),
   })
 }
@@ -80,8 +102,21 @@ export function cardBody(number: string, over: Record<string, unknown> = {}): Re
   }
 }
 
-export function pay(s: Session, number: string, key = uniqueId('key'), over: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  return browser<{ status: string; paymentId?: string; redirect?: { url: string }; attemptsRemaining: number; message: string; error?: { code: string } }>(s, 'POST', '/pay', cardBody(number, over), {
+export function pay(
+  s: Session,
+  number: string,
+  key = uniqueId('key'),
+  over: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  return browser<{
+    status: string
+    paymentId?: string
+    redirect?: { url: string }
+    attemptsRemaining: number
+    message: string
+    error?: { code: string }
+  }>(s, 'POST', '/pay', cardBody(number, over), {
     'Idempotency-Key': key,
     ...headers,
   })
@@ -92,7 +127,11 @@ export async function sessionState(id: string): Promise<Record<string, unknown>>
 }
 
 /** Polls the merchant view until `predicate` holds (alarms run in the background). */
-export async function eventually(id: string, predicate: (s: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+export async function eventually(
+  id: string,
+  predicate: (s: Record<string, unknown>) => boolean,
+  timeoutMs = 10_000,
+): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs
   let last: Record<string, unknown> = {}
   while (Date.now() < deadline) {
@@ -116,7 +155,11 @@ export async function notificationSentFor(sessionId: string, timeoutMs = 8_000):
 
 /** Relays a notification to the Worker, as the gateway would deliver it. */
 export function deliverNotification(sessionId: string, body: string) {
-  return call(`/v1/notifications/${sessionId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+  return call(`/v1/notifications/${sessionId}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body,
+  })
 }
 
 /**
@@ -124,11 +167,18 @@ export function deliverNotification(sessionId: string, body: string) {
  * given), each once: delivery is at least once, and an event whose answer was slow on a busy
  * machine comes again with the same id, which must not count as another event.
  */
-export async function webhooksAbout(mtid: string, count = 1, timeoutMs = 10_000, type?: string): Promise<{ body: string; signature: string | undefined }[]> {
+export async function webhooksAbout(
+  mtid: string,
+  count = 1,
+  timeoutMs = 10_000,
+  type?: string,
+): Promise<{ body: string; signature: string | undefined }[]> {
   const deadline = Date.now() + timeoutMs
   let items: { body: string; signature: string | undefined }[] = []
   while (Date.now() < deadline) {
-    const delivered = (await (await fetch(`${env.CATCHER_URL}/webhooks?mtid=${encodeURIComponent(mtid)}`)).json()) as typeof items
+    const delivered = (await (
+      await fetch(`${env.CATCHER_URL}/webhooks?mtid=${encodeURIComponent(mtid)}`)
+    ).json()) as typeof items
     const seen = new Set<string>()
     items = delivered.filter((i) => {
       const event = JSON.parse(i.body) as { id?: string; type?: string }

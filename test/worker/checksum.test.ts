@@ -18,16 +18,25 @@ describe('checksums (known answers computed with node:crypto)', () => {
     expect(await md5Hex('')).toBe('d41d8cd98f00b204e9800998ecf8427e')
   })
 
-  it.each(Object.keys(CHECKSUM_RULES) as ChecksumRule[])('%s: refuses an input holding "|" and a missing input', async (rule) => {
-    const names = CHECKSUM_RULES[rule] as readonly string[]
-    const good = Object.fromEntries(names.map((n) => [n, 'x']))
-    for (const name of names) {
-      expect(checksumInput(rule, { ...good, [name]: 'a|b' } as never)).toEqual({ ok: false, error: { input: name, code: 'format' } })
-      expect(checksumInput(rule, { ...good, [name]: '' } as never)).toEqual({ ok: false, error: { input: name, code: 'required' } })
-    }
-    const joined = checksumInput(rule, good as never)
-    expect(joined.ok && joined.value.split('|').length).toBe(names.length)
-  })
+  it.each(Object.keys(CHECKSUM_RULES) as ChecksumRule[])(
+    '%s: refuses an input holding "|" and a missing input',
+    async (rule) => {
+      const names = CHECKSUM_RULES[rule] as readonly string[]
+      const good = Object.fromEntries(names.map((n) => [n, 'x']))
+      for (const name of names) {
+        expect(checksumInput(rule, { ...good, [name]: 'a|b' } as never)).toEqual({
+          ok: false,
+          error: { input: name, code: 'format' },
+        })
+        expect(checksumInput(rule, { ...good, [name]: '' } as never)).toEqual({
+          ok: false,
+          error: { input: name, code: 'required' },
+        })
+      }
+      const joined = checksumInput(rule, good as never)
+      expect(joined.ok && joined.value.split('|').length).toBe(names.length)
+    },
+  )
 
   it('compares in constant time, whatever the lengths', async () => {
     expect(await timingSafeEqual('abc', 'abc')).toBe(true)

@@ -13,7 +13,9 @@ export async function timePasses(stub: DurableObjectStub, expire = false): Promi
     for (const name of Object.keys(tasks)) if (name !== 'purge') tasks[name] = now - 1
     if (expire) {
       // The session's own clock: its time is up.
-      const session = (instance as unknown as { session?: { expiresAt: number } }).session ?? (await state.storage.get<{ expiresAt: number }>('session'))
+      const session =
+        (instance as unknown as { session?: { expiresAt: number } }).session ??
+        (await state.storage.get<{ expiresAt: number }>('session'))
       if (session) {
         session.expiresAt = now - 1
         await state.storage.put('session', session)
@@ -38,7 +40,9 @@ export async function settles(stub: DurableObjectStub, max = 20): Promise<void> 
 
 async function hasWork(stub: DurableObjectStub): Promise<boolean> {
   return runInDurableObject(stub, async (_instance, state) => {
-    const tasks = Object.keys((await state.storage.get<Record<string, number>>('tasks')) ?? {}).filter((name) => name !== 'purge')
+    const tasks = Object.keys((await state.storage.get<Record<string, number>>('tasks')) ?? {}).filter(
+      (name) => name !== 'purge',
+    )
     if (tasks.some((name) => name !== 'jobs')) return true
     if (tasks.length === 0) return false
     const now = Date.now()

@@ -14,11 +14,40 @@ import { uniqueId } from './helpers.ts'
 const RUNS = 1000
 
 /** Names the routes know, so that generated bodies get past the first checks more often. */
-const KEYS = ['flow', 'amount', 'currency', 'merchantTransactionId', 'paymentType', 'card', 'card.number', 'customer', 'walletId', 'idType', 'invoiceId', 'merchantInvoiceId', 'invoiceExpirationPeriod', 'turnstileToken', 'recurring', 'allowedOrigins']
+const KEYS = [
+  'flow',
+  'amount',
+  'currency',
+  'merchantTransactionId',
+  'paymentType',
+  'card',
+  'card.number',
+  'customer',
+  'walletId',
+  'idType',
+  'invoiceId',
+  'merchantInvoiceId',
+  'invoiceExpirationPeriod',
+  'turnstileToken',
+  'recurring',
+  'allowedOrigins',
+]
 
 const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  leaf: fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('100.00', '0.01', 'EUR', '4111111111111111', 'card', 'wallet-ok', 'a|b', '\u0000', '1e2', '-1.00')),
-  node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('leaf'), { maxLength: 3 }), fc.dictionary(fc.constantFrom(...KEYS, 'number', 'cvv', 'email', 'givenName'), tie('node'), { maxKeys: 4 })),
+  leaf: fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom('100.00', '0.01', 'EUR', '4111111111111111', 'card', 'wallet-ok', 'a|b', '\u0000', '1e2', '-1.00'),
+  ),
+  node: fc.oneof(
+    { depthSize: 'small' },
+    tie('leaf'),
+    fc.array(tie('leaf'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom(...KEYS, 'number', 'cvv', 'email', 'givenName'), tie('node'), { maxKeys: 4 }),
+  ),
 })).node
 
 /**
@@ -58,18 +87,34 @@ let invoice: Session
 beforeAll(async () => {
   card = await createSession()
   qr = await createSession({ flow: 'qr' })
-  invoice = await createSession({ flow: 'invoice', invoiceId: 'INV1', merchantInvoiceId: uniqueId('m'), invoiceExpirationPeriod: '1' })
+  invoice = await createSession({
+    flow: 'invoice',
+    invoiceId: 'INV1',
+    merchantInvoiceId: uniqueId('m'),
+    invoiceExpirationPeriod: '1',
+  })
   spy = vi.spyOn(globalThis, 'fetch')
 })
 
 afterAll(() => {
-  const gatewayCalls = spy.mock.calls.map((c) => String(c[0] instanceof Request ? c[0].url : c[0])).filter((u) => u.startsWith(env.GATEWAY_BASE_URL))
+  const gatewayCalls = spy.mock.calls
+    .map((c) => String(c[0] instanceof Request ? c[0].url : c[0]))
+    .filter((u) => u.startsWith(env.GATEWAY_BASE_URL))
   expect(gatewayCalls).toEqual([])
   spy.mockRestore()
 })
 
-const merchantHeaders = { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'fuzz-key' }
-const browserHeaders = (s: Session) => ({ Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': uniqueId('f') })
+const merchantHeaders = {
+  Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`,
+  'Content-Type': 'application/json',
+  'Idempotency-Key': 'fuzz-key',
+}
+const browserHeaders = (s: Session) => ({
+  Authorization: `Bearer ${s.clientSecret}`,
+  Origin: ORIGIN,
+  'Content-Type': 'application/json',
+  'Idempotency-Key': uniqueId('f'),
+})
 
 const ROUTES: [string, () => string, () => Record<string, string>][] = [
   ['POST /v1/sessions', () => '/v1/sessions', () => merchantHeaders],
@@ -79,7 +124,11 @@ const ROUTES: [string, () => string, () => Record<string, string>][] = [
   ['POST /v1/checkout/{id}/pay', () => `/v1/checkout/${card.id}/pay`, () => browserHeaders(card)],
   ['POST /v1/checkout/{id}/qr/verify', () => `/v1/checkout/${qr.id}/qr/verify`, () => browserHeaders(qr)],
   ['POST /v1/checkout/{id}/qr/complete', () => `/v1/checkout/${qr.id}/qr/complete`, () => browserHeaders(qr)],
-  ['POST /v1/checkout/{id}/invoice/regenerate', () => `/v1/checkout/${invoice.id}/invoice/regenerate`, () => browserHeaders(invoice)],
+  [
+    'POST /v1/checkout/{id}/invoice/regenerate',
+    () => `/v1/checkout/${invoice.id}/invoice/regenerate`,
+    () => browserHeaders(invoice),
+  ],
   ['POST /v1/notifications/{id}', () => `/v1/notifications/${card.id}`, () => ({ 'Content-Type': 'application/json' })],
 ]
 
@@ -91,7 +140,8 @@ describe('fuzz: malformed bodies', () => {
       const batch = bodies.slice(i, i + 25)
       const answers = await Promise.all(batch.map((body) => call(path(), { method: 'POST', headers: headers(), body })))
       answers.forEach((a, j) => {
-        if (a.status < 400 || a.status >= 500 || !isErrorBody(a.body)) failures.push(`${a.status} for ${JSON.stringify(batch[j]).slice(0, 120)}: ${a.text.slice(0, 120)}`)
+        if (a.status < 400 || a.status >= 500 || !isErrorBody(a.body))
+          failures.push(`${a.status} for ${JSON.stringify(batch[j]).slice(0, 120)}: ${a.text.slice(0, 120)}`)
       })
     }
     expect(failures.slice(0, 5)).toEqual([])

@@ -33,7 +33,11 @@ describe('initial card payment, by test card', () => {
   })
 
   it('4000 0000 0000 0002 is declined with 10001 / N', async () => {
-    const outcome = await client().payment({ ...base, merchantTransactionId: uniqueId('decl'), ...cardFields('4000000000000002') })
+    const outcome = await client().payment({
+      ...base,
+      merchantTransactionId: uniqueId('decl'),
+      ...cardFields('4000000000000002'),
+    })
     expect(outcome).toMatchObject({ kind: 'declined', code: '10001', response: { transactionStatus: 'N' } })
   })
 
@@ -49,7 +53,10 @@ describe('initial card payment, by test card', () => {
     expect(outcome.redirect.url).toBe(`${env.GATEWAY_BASE_URL}/acs/${outcome.response.paymentId}`)
     expect(outcome.redirect.method).toBe('POST')
     expect(outcome.redirect.parameters.map((p) => p.name)).toEqual(['PaReq', 'MD'])
-    const acs = await fetch(outcome.redirect.url, { method: 'POST', body: new URLSearchParams(outcome.redirect.parameters.map((p) => [p.name, p.value])) })
+    const acs = await fetch(outcome.redirect.url, {
+      method: 'POST',
+      body: new URLSearchParams(outcome.redirect.parameters.map((p) => [p.name, p.value])),
+    })
     expect(acs.status).toBe(200)
     expect(await acs.text()).toContain('Authenticate')
   })
@@ -65,7 +72,11 @@ describe('initial card payment, by test card', () => {
       ...cardFields('4000000000003220'),
     })
     if (outcome.kind !== 'action_required') throw new Error(`expected action_required, got ${outcome.kind}`)
-    const back = await fetch(`${outcome.redirect.url}/complete`, { method: 'POST', body: new URLSearchParams({ outcome: 'authenticated' }), redirect: 'manual' })
+    const back = await fetch(`${outcome.redirect.url}/complete`, {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'authenticated' }),
+      redirect: 'manual',
+    })
     expect(back.status).toBe(303)
     const location = new URL(back.headers.get('Location') ?? '')
     expect(location.origin + location.pathname).toBe('https://shop.example/return')
@@ -78,10 +89,20 @@ describe('initial card payment, by test card', () => {
 
   it('4000 0000 0000 0259 is pending, then settled by a signed notification', async () => {
     const tag = uniqueId('pend')
-    const outcome = await client().payment({ ...base, merchantTransactionId: tag, notificationUrl: catcherUrl(tag), ...cardFields('4000000000000259') })
+    const outcome = await client().payment({
+      ...base,
+      merchantTransactionId: tag,
+      notificationUrl: catcherUrl(tag),
+      ...cardFields('4000000000000259'),
+    })
     expect(outcome).toMatchObject({ kind: 'pending', response: { transactionStatus: 'P' } })
     const [note] = await notificationsFor(tag)
-    expect(note).toMatchObject({ merchantTransactionId: tag, transactionStatus: 'Y', amount: '100.00', currency: 'EUR' })
+    expect(note).toMatchObject({
+      merchantTransactionId: tag,
+      transactionStatus: 'Y',
+      amount: '100.00',
+      currency: 'EUR',
+    })
     const expected = await checksum('notification', {
       paymentId: String(note?.paymentId),
       merchantTransactionId: tag,
@@ -98,27 +119,47 @@ describe('initial card payment, by test card', () => {
     const mtid = uniqueId('h500')
     const outcome = await client().payment({ ...base, merchantTransactionId: mtid, ...cardFields('4000000000000119') })
     expect(outcome).toEqual({ kind: 'unknown', reason: 'http_status', status: 500 })
-    expect(await client().inquiry(mtid, 'MID')).toMatchObject({ kind: 'succeeded', response: { merchantTransactionId: mtid } })
+    expect(await client().inquiry(mtid, 'MID')).toMatchObject({
+      kind: 'succeeded',
+      response: { merchantTransactionId: mtid },
+    })
     expect(await chargesFor(mtid)).toBe(1)
   })
 
   it('4000 0000 0000 9995 answers too late: unknown (timeout), and the inquiry finds the payment', async () => {
     const mtid = uniqueId('slow')
-    const outcome = await client({ timeoutMs: 800 }).payment({ ...base, merchantTransactionId: mtid, ...cardFields('4000000000009995') })
+    const outcome = await client({ timeoutMs: 800 }).payment({
+      ...base,
+      merchantTransactionId: mtid,
+      ...cardFields('4000000000009995'),
+    })
     expect(outcome).toEqual({ kind: 'unknown', reason: 'timeout' })
     expect((await client().inquiry(mtid, 'MID')).kind).toBe('succeeded')
     expect(await chargesFor(mtid)).toBe(1)
   })
 
   it('a JPY amount goes out with two decimals and is signed as sent', async () => {
-    const outcome = await client().payment({ ...cardFields('4111111111111111'), amount: '1000.00', currency: 'JPY', paymentType: 'PA', merchantTransactionId: uniqueId('jpy') })
-    expect(outcome).toMatchObject({ kind: 'succeeded', response: { amount: '1000.00', currency: 'JPY', paymentType: 'PA' } })
+    const outcome = await client().payment({
+      ...cardFields('4111111111111111'),
+      amount: '1000.00',
+      currency: 'JPY',
+      paymentType: 'PA',
+      merchantTransactionId: uniqueId('jpy'),
+    })
+    expect(outcome).toMatchObject({
+      kind: 'succeeded',
+      response: { amount: '1000.00', currency: 'JPY', paymentType: 'PA' },
+    })
   })
 
   it('a second live charge with the same merchantTransactionId is refused by the gateway', async () => {
     const mtid = uniqueId('dup')
-    expect((await client().payment({ ...base, merchantTransactionId: mtid, ...cardFields('4111111111111111') })).kind).toBe('succeeded')
-    expect(await client().payment({ ...base, merchantTransactionId: mtid, ...cardFields('4111111111111111') })).toMatchObject({ kind: 'rejected', reason: 'validation', code: '30005' })
+    expect(
+      (await client().payment({ ...base, merchantTransactionId: mtid, ...cardFields('4111111111111111') })).kind,
+    ).toBe('succeeded')
+    expect(
+      await client().payment({ ...base, merchantTransactionId: mtid, ...cardFields('4111111111111111') }),
+    ).toMatchObject({ kind: 'rejected', reason: 'validation', code: '30005' })
     expect(await chargesFor(mtid)).toBe(1)
   })
 
@@ -134,33 +175,85 @@ describe('initial card payment, by test card', () => {
 
 describe('recurring: registrations and repeats', () => {
   it('an INITIAL payment with createRegistration returns a registrationId; repeats by registration and by payment id succeed', async () => {
-    const first = await client().payment({ ...base, merchantTransactionId: uniqueId('init'), recurringType: 'INITIAL', createRegistration: 'true', ...cardFields('4111111111111111') })
+    const first = await client().payment({
+      ...base,
+      merchantTransactionId: uniqueId('init'),
+      recurringType: 'INITIAL',
+      createRegistration: 'true',
+      ...cardFields('4111111111111111'),
+    })
     expect(first.kind).toBe('succeeded')
     if (first.kind !== 'succeeded') return
     const registrationId = first.response.registrationId ?? ''
     expect(registrationId).toMatch(/^R\d+$/)
-    const byToken = await client().payWithToken(registrationId, 'REPEATED', { amount: '9.99', currency: 'EUR', paymentType: 'DB', cvv: '123' })
+    const byToken = await client().payWithToken(registrationId, 'REPEATED', {
+      amount: '9.99',
+      currency: 'EUR',
+      paymentType: 'DB',
+      cvv: '123',
+    })
     expect(byToken).toMatchObject({ kind: 'succeeded', response: { registrationId } })
-    const byId = await client().repeat(first.response.paymentId ?? '', { amount: '9.99', currency: 'EUR', paymentType: 'DB' })
+    const byId = await client().repeat(first.response.paymentId ?? '', {
+      amount: '9.99',
+      currency: 'EUR',
+      paymentType: 'DB',
+    })
     expect(byId.kind).toBe('succeeded')
     if (byId.kind === 'succeeded') expect(byId.response.paymentId).not.toBe(first.response.paymentId)
   })
 
   it('refuses a REPEATED payment before the INITIAL one, then allows it after paywithtoken INITIAL', async () => {
-    const first = await client().payment({ ...base, merchantTransactionId: uniqueId('reg'), createRegistration: 'true', ...cardFields('5555555555554444') })
+    const first = await client().payment({
+      ...base,
+      merchantTransactionId: uniqueId('reg'),
+      createRegistration: 'true',
+      ...cardFields('5555555555554444'),
+    })
     if (first.kind !== 'succeeded') throw new Error(first.kind)
     const registrationId = first.response.registrationId ?? ''
-    const early = await client().payWithToken(registrationId, 'REPEATED', { amount: '5.00', currency: 'EUR', paymentType: 'DB', cvv: '123' })
+    const early = await client().payWithToken(registrationId, 'REPEATED', {
+      amount: '5.00',
+      currency: 'EUR',
+      paymentType: 'DB',
+      cvv: '123',
+    })
     expect(early).toMatchObject({ kind: 'rejected', reason: 'merchant', code: '10002' })
-    expect((await client().payWithToken(registrationId, 'INITIAL', { amount: '5.00', currency: 'EUR', paymentType: 'DB', cvv: '123', ip: '203.0.113.7' })).kind).toBe('succeeded')
-    expect((await client().payWithToken(registrationId, 'REPEATED', { amount: '5.00', currency: 'EUR', paymentType: 'DB', cvv: '123' })).kind).toBe('succeeded')
+    expect(
+      (
+        await client().payWithToken(registrationId, 'INITIAL', {
+          amount: '5.00',
+          currency: 'EUR',
+          paymentType: 'DB',
+          cvv: '123',
+          ip: '203.0.113.7',
+        })
+      ).kind,
+    ).toBe('succeeded')
+    expect(
+      (
+        await client().payWithToken(registrationId, 'REPEATED', {
+          amount: '5.00',
+          currency: 'EUR',
+          paymentType: 'DB',
+          cvv: '123',
+        })
+      ).kind,
+    ).toBe('succeeded')
   })
 
   it('a repeat of a one-off payment is not permitted; of an unknown payment, not found', async () => {
-    const one = await client().payment({ ...base, merchantTransactionId: uniqueId('one'), ...cardFields('4111111111111111') })
+    const one = await client().payment({
+      ...base,
+      merchantTransactionId: uniqueId('one'),
+      ...cardFields('4111111111111111'),
+    })
     if (one.kind !== 'succeeded') throw new Error(one.kind)
-    expect(await client().repeat(one.response.paymentId ?? '', { amount: '1.00', currency: 'EUR', paymentType: 'DB' })).toMatchObject({ kind: 'rejected', reason: 'merchant', code: '10002' })
-    expect(await client().repeat('999999999999', { amount: '1.00', currency: 'EUR', paymentType: 'DB' })).toMatchObject({ kind: 'not_found', code: '10026' })
+    expect(
+      await client().repeat(one.response.paymentId ?? '', { amount: '1.00', currency: 'EUR', paymentType: 'DB' }),
+    ).toMatchObject({ kind: 'rejected', reason: 'merchant', code: '10002' })
+    expect(await client().repeat('999999999999', { amount: '1.00', currency: 'EUR', paymentType: 'DB' })).toMatchObject(
+      { kind: 'not_found', code: '10026' },
+    )
   })
 })
 
@@ -169,7 +262,10 @@ describe('status inquiry', () => {
     const mtid = uniqueId('inq')
     const paid = await client().payment({ ...base, merchantTransactionId: mtid, ...cardFields('4000000000000002') })
     if (paid.kind !== 'declined') throw new Error(paid.kind)
-    expect(await client().inquiry(paid.response.paymentId ?? '', 'PID')).toMatchObject({ kind: 'declined', response: { merchantTransactionId: mtid } })
+    expect(await client().inquiry(paid.response.paymentId ?? '', 'PID')).toMatchObject({
+      kind: 'declined',
+      response: { merchantTransactionId: mtid },
+    })
     expect((await client().inquiry(mtid, 'MID')).kind).toBe('declined')
     expect(await client().inquiry(uniqueId('none'), 'MID')).toMatchObject({ kind: 'not_found', code: '10026' })
   })
@@ -177,32 +273,73 @@ describe('status inquiry', () => {
 
 describe('QR wallet', () => {
   const verify = (walletId: string, mtid: string) =>
-    client().qrVerify({ merchantTransactionId: mtid, paymentType: 'DB', qrGivenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com', walletId, walletAmount: '25.00', walletCurrency: 'EUR' })
+    client().qrVerify({
+      merchantTransactionId: mtid,
+      paymentType: 'DB',
+      qrGivenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada@example.com',
+      walletId,
+      walletAmount: '25.00',
+      walletCurrency: 'EUR',
+    })
 
   it('wallet-ok: verify answers paymentId + merchantWalletId, complete succeeds', async () => {
     const v = await verify('wallet-ok', uniqueId('qr'))
     expect(v).toMatchObject({ kind: 'succeeded', code: '00008' })
     if (v.kind !== 'succeeded') return
     expect(v.response.merchantWalletId).toMatch(/^MW\d+$/)
-    const done = await client().qrComplete({ qrPaymentId: v.response.paymentId ?? '', amount: '25.00', currency: 'EUR', paymentType: 'PA' })
+    const done = await client().qrComplete({
+      qrPaymentId: v.response.paymentId ?? '',
+      amount: '25.00',
+      currency: 'EUR',
+      paymentType: 'PA',
+    })
     expect(done).toMatchObject({ kind: 'succeeded', response: { paymentId: v.response.paymentId } })
   })
 
   it('wallet-declined: complete is declined', async () => {
     const v = await verify('wallet-declined', uniqueId('qrd'))
     if (v.kind !== 'succeeded') throw new Error(v.kind)
-    expect(await client().qrComplete({ qrPaymentId: v.response.paymentId ?? '', amount: '25.00', currency: 'EUR', paymentType: 'PA' })).toMatchObject({ kind: 'declined', code: '10001' })
+    expect(
+      await client().qrComplete({
+        qrPaymentId: v.response.paymentId ?? '',
+        amount: '25.00',
+        currency: 'EUR',
+        paymentType: 'PA',
+      }),
+    ).toMatchObject({ kind: 'declined', code: '10001' })
   })
 
   it('complete needs the paymentId of a verify step, with the same amount', async () => {
-    expect((await client().qrComplete({ qrPaymentId: '123456', amount: '25.00', currency: 'EUR', paymentType: 'PA' })).kind).toBe('not_found')
+    expect(
+      (await client().qrComplete({ qrPaymentId: '123456', amount: '25.00', currency: 'EUR', paymentType: 'PA' })).kind,
+    ).toBe('not_found')
     const v = await verify('wallet-ok', uniqueId('qrm'))
     if (v.kind !== 'succeeded') throw new Error(v.kind)
-    expect(await client().qrComplete({ qrPaymentId: v.response.paymentId ?? '', amount: '24.00', currency: 'EUR', paymentType: 'PA' })).toMatchObject({ kind: 'rejected', code: '30006' })
+    expect(
+      await client().qrComplete({
+        qrPaymentId: v.response.paymentId ?? '',
+        amount: '24.00',
+        currency: 'EUR',
+        paymentType: 'PA',
+      }),
+    ).toMatchObject({ kind: 'rejected', code: '30006' })
   })
 
   it('uses the partner QR token: a wrong one is refused', async () => {
-    expect(await client({ qrAuthToken: 'wrong' }).qrVerify({ merchantTransactionId: uniqueId('qrt'), paymentType: 'DB', qrGivenName: 'A', surname: 'B', email: 'a@b.co', walletId: 'wallet-ok', walletAmount: '1.00', walletCurrency: 'EUR' })).toMatchObject({
+    expect(
+      await client({ qrAuthToken: 'wrong' }).qrVerify({
+        merchantTransactionId: uniqueId('qrt'),
+        paymentType: 'DB',
+        qrGivenName: 'A',
+        surname: 'B',
+        email: 'a@b.co',
+        walletId: 'wallet-ok',
+        walletAmount: '1.00',
+        walletCurrency: 'EUR',
+      }),
+    ).toMatchObject({
       kind: 'rejected',
       reason: 'auth',
       code: '20001',
@@ -212,7 +349,13 @@ describe('QR wallet', () => {
 
 describe('invoices', () => {
   it('regenerates an existing invoice; its transactionUrl is a payment page the sandbox serves', async () => {
-    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '250.00', currency: 'EUR', invoiceExpirationPeriod: '0', customerEmail: 'ada@example.com' })
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('inv'),
+      amount: '250.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+      customerEmail: 'ada@example.com',
+    })
     expect(created.kind).toBe('succeeded')
     if (created.kind !== 'succeeded') return
     const expired = await fetch(created.response.transactionUrl ?? '')
@@ -223,7 +366,11 @@ describe('invoices', () => {
       invoiceExpirationPeriod: '24',
       merchantRedirectUrl: 'https://shop.example/invoice/return?x=1&y=2',
     })
-    expect(next).toMatchObject({ kind: 'succeeded', code: '00013', response: { amount: '250.00', currency: 'EUR', invoiceExpirationPeriod: '24' } })
+    expect(next).toMatchObject({
+      kind: 'succeeded',
+      code: '00013',
+      response: { amount: '250.00', currency: 'EUR', invoiceExpirationPeriod: '24' },
+    })
     if (next.kind !== 'succeeded') return
     expect(next.response.createdTime).toMatch(/^ \d{2}:\d{2}:\d{2}\.$/)
     const page = await fetch(next.response.transactionUrl ?? '')
@@ -232,7 +379,14 @@ describe('invoices', () => {
   })
 
   it('refuses to regenerate an invoice that does not exist', async () => {
-    expect(await client().regenerateInvoice({ invoiceId: 'INV000', merchantInvoiceId: uniqueId('x'), invoiceExpirationPeriod: '1', merchantRedirectUrl: 'https://shop.example/r' })).toMatchObject({
+    expect(
+      await client().regenerateInvoice({
+        invoiceId: 'INV000',
+        merchantInvoiceId: uniqueId('x'),
+        invoiceExpirationPeriod: '1',
+        merchantRedirectUrl: 'https://shop.example/r',
+      }),
+    ).toMatchObject({
       kind: 'not_found',
     })
   })
@@ -245,7 +399,14 @@ describe('authentication', () => {
       calls++
       return fetch(input, init)
     }
-    const source = { baseUrl: env.GATEWAY_BASE_URL, partnerId: SANDBOX.partnerId, merchantUsername: `${SANDBOX.username}`, secureKey: SANDBOX.secureKey, timeoutMs: 2000, fetch: counting }
+    const source = {
+      baseUrl: env.GATEWAY_BASE_URL,
+      partnerId: SANDBOX.partnerId,
+      merchantUsername: `${SANDBOX.username}`,
+      secureKey: SANDBOX.secureKey,
+      timeoutMs: 2000,
+      fetch: counting,
+    }
     // A distinct base URL spelling keeps this test's cache entry its own.
     const own = { ...source, baseUrl: `${env.GATEWAY_BASE_URL}/` }
     const got = await getAuthToken(own, 'transaction')
@@ -259,7 +420,11 @@ describe('authentication', () => {
   })
 
   it('works with a configured fixed token too', async () => {
-    const outcome = await client({ authToken: SANDBOX.authToken, partnerId: undefined, merchantUsername: undefined }).payment({ ...base, merchantTransactionId: uniqueId('fixed'), ...cardFields('4111111111111111') })
+    const outcome = await client({
+      authToken: SANDBOX.authToken,
+      partnerId: undefined,
+      merchantUsername: undefined,
+    }).payment({ ...base, merchantTransactionId: uniqueId('fixed'), ...cardFields('4111111111111111') })
     expect(outcome.kind).toBe('succeeded')
   })
 
@@ -270,41 +435,73 @@ describe('authentication', () => {
       if (String(input instanceof Request ? input.url : input).endsWith('/payments')) sent++
       return fetch(input, init)
     }
-    const outcome = await client({ authToken: 'not-the-token', fetch: counting }).payment({ ...base, merchantTransactionId: mtid, ...cardFields('4111111111111111') })
+    const outcome = await client({ authToken: 'not-the-token', fetch: counting }).payment({
+      ...base,
+      merchantTransactionId: mtid,
+      ...cardFields('4111111111111111'),
+    })
     expect(outcome).toMatchObject({ kind: 'unknown', reason: 'token_refused' })
     expect(sent).toBe(1)
     expect(await client().inquiry(mtid, 'MID')).toMatchObject({ kind: 'not_found' })
     expect(await chargesFor(mtid)).toBe(0)
   })
 
-  it('a call that moves no money is refused with the gateway\'s code when the token is wrong', async () => {
-    expect(await client({ authToken: 'not-the-token' }).inquiry(uniqueId('tok'), 'MID')).toMatchObject({ kind: 'rejected', reason: 'auth', code: '20001' })
+  it("a call that moves no money is refused with the gateway's code when the token is wrong", async () => {
+    expect(await client({ authToken: 'not-the-token' }).inquiry(uniqueId('tok'), 'MID')).toMatchObject({
+      kind: 'rejected',
+      reason: 'auth',
+      code: '20001',
+    })
   })
 
   it('an unreachable token service is "unsent: unreachable", refused credentials "unsent: token_refused"', async () => {
     const down = client({ authToken: undefined, baseUrl: 'http://127.0.0.1:9' })
-    expect(await down.payment({ ...base, merchantTransactionId: uniqueId('down'), ...cardFields('4111111111111111') })).toEqual({ kind: 'unsent', reason: 'unreachable' })
+    expect(
+      await down.payment({ ...base, merchantTransactionId: uniqueId('down'), ...cardFields('4111111111111111') }),
+    ).toEqual({ kind: 'unsent', reason: 'unreachable' })
     const refused = client({ authToken: undefined, partnerId: 'not-the-partner' })
-    expect(await refused.payment({ ...base, merchantTransactionId: uniqueId('ref'), ...cardFields('4111111111111111') })).toEqual({ kind: 'unsent', reason: 'token_refused' })
+    expect(
+      await refused.payment({ ...base, merchantTransactionId: uniqueId('ref'), ...cardFields('4111111111111111') }),
+    ).toEqual({ kind: 'unsent', reason: 'token_refused' })
   })
 
   it('a wrong secure key makes a wrong checksum, refused with 20002', async () => {
-    const outcome = await client({ authToken: SANDBOX.authToken, secureKey: 'not-the-key' }).payment({ ...base, merchantTransactionId: uniqueId('sum'), ...cardFields('4111111111111111') })
+    const outcome = await client({ authToken: SANDBOX.authToken, secureKey: 'not-the-key' }).payment({
+      ...base,
+      merchantTransactionId: uniqueId('sum'),
+      ...cardFields('4111111111111111'),
+    })
     expect(outcome).toMatchObject({ kind: 'rejected', reason: 'checksum', code: '20002' })
   })
 
   it('the sandbox refuses a missing token, a tampered amount and parameters in the query string', async () => {
     const mtid = uniqueId('raw')
-    const sum = await checksum('payment', { memberId: SANDBOX.memberId, secureKey: SANDBOX.secureKey, merchantTransactionId: mtid, amount: '100.00' })
-    const fields = wirePayment({ 'authentication.checksum': sum.ok ? sum.value : '', merchantTransactionId: mtid, amount: '0.01' })
+    const sum = await checksum('payment', {
+      memberId: SANDBOX.memberId,
+      secureKey: SANDBOX.secureKey,
+      merchantTransactionId: mtid,
+      amount: '100.00',
+    })
+    const fields = wirePayment({
+      'authentication.checksum': sum.ok ? sum.value : '',
+      merchantTransactionId: mtid,
+      amount: '0.01',
+    })
     const post = (path: string, headers: Record<string, string>) =>
-      fetch(`${env.GATEWAY_BASE_URL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers }, body: encodeForm(fields) }).then(
-        async (r) => ({ status: r.status, body: (await r.json()) as { result: { code: string } } }),
-      )
+      fetch(`${env.GATEWAY_BASE_URL}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+        body: encodeForm(fields),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { result: { code: string } } }))
     const path = '/transactionServices/REST/v1/payments'
     expect(await post(path, {})).toMatchObject({ status: 200, body: { result: { code: '20001' } } })
-    expect(await post(path, { AuthToken: SANDBOX.authToken })).toMatchObject({ status: 200, body: { result: { code: '20002' } } })
-    expect(await post(`${path}?amount=100.00`, { AuthToken: SANDBOX.authToken })).toMatchObject({ body: { result: { code: '30004' } } })
+    expect(await post(path, { AuthToken: SANDBOX.authToken })).toMatchObject({
+      status: 200,
+      body: { result: { code: '20002' } },
+    })
+    expect(await post(`${path}?amount=100.00`, { AuthToken: SANDBOX.authToken })).toMatchObject({
+      body: { result: { code: '30004' } },
+    })
     expect(await chargesFor(mtid)).toBe(0)
   })
 
@@ -322,14 +519,27 @@ describe('authentication', () => {
 })
 
 describe('injected faults (after the gateway recorded the charge)', () => {
-  it.each(['timeout', 'http500', 'unparseable'] as const)('%s on a repeat: unknown, then the inquiry finds exactly one charge', async (fault) => {
-    const first = await client().payment({ ...base, merchantTransactionId: uniqueId('fi'), recurringType: 'INITIAL', ...cardFields('4111111111111111') })
-    if (first.kind !== 'succeeded') throw new Error(first.kind)
-    const mtid = uniqueId(`rep-${fault}`)
-    await injectFault({ op: 'repeat', fault, field: 'merchantTransactionId', value: mtid })
-    const outcome = await client({ timeoutMs: 800 }).repeat(first.response.paymentId ?? '', { amount: '3.00', currency: 'EUR', paymentType: 'DB', merchantTransactionId: mtid })
-    expect(outcome.kind).toBe('unknown')
-    expect((await client().inquiry(mtid, 'MID')).kind).toBe('succeeded')
-    expect(await chargesFor(mtid)).toBe(1)
-  })
+  it.each(['timeout', 'http500', 'unparseable'] as const)(
+    '%s on a repeat: unknown, then the inquiry finds exactly one charge',
+    async (fault) => {
+      const first = await client().payment({
+        ...base,
+        merchantTransactionId: uniqueId('fi'),
+        recurringType: 'INITIAL',
+        ...cardFields('4111111111111111'),
+      })
+      if (first.kind !== 'succeeded') throw new Error(first.kind)
+      const mtid = uniqueId(`rep-${fault}`)
+      await injectFault({ op: 'repeat', fault, field: 'merchantTransactionId', value: mtid })
+      const outcome = await client({ timeoutMs: 800 }).repeat(first.response.paymentId ?? '', {
+        amount: '3.00',
+        currency: 'EUR',
+        paymentType: 'DB',
+        merchantTransactionId: mtid,
+      })
+      expect(outcome.kind).toBe('unknown')
+      expect((await client().inquiry(mtid, 'MID')).kind).toBe('succeeded')
+      expect(await chargesFor(mtid)).toBe(1)
+    },
+  )
 })

@@ -37,12 +37,22 @@ describe('verifyWebhook options (R27)', () => {
   it('refuses a tolerance that is NaN, Infinity, zero or negative with a TypeError, even for a ten-year-old signature', async () => {
     const tenYearsAgo = Math.floor(Date.now() / 1000) - 10 * 365 * 24 * 3600
     const header = await signatureHeader('whsec_a', body, tenYearsAgo)
-    for (const toleranceS of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, -5, Number(undefined)]) {
+    for (const toleranceS of [
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      0,
+      -5,
+      Number(undefined),
+    ]) {
       await expect(verifyWebhook(body, header, 'whsec_a', { toleranceS })).rejects.toThrow(TypeError)
     }
     // The default and any finite positive tolerance still reject it as too old.
     expect(await verifyWebhook(body, header, 'whsec_a')).toEqual({ ok: false, reason: 'too_old' })
-    expect(await verifyWebhook(body, header, 'whsec_a', { toleranceS: 86_400 })).toEqual({ ok: false, reason: 'too_old' })
+    expect(await verifyWebhook(body, header, 'whsec_a', { toleranceS: 86_400 })).toEqual({
+      ok: false,
+      reason: 'too_old',
+    })
   })
 
   it('answers replayed when the seen hook has the event id, and calls it only for a valid signature', async () => {
@@ -58,7 +68,10 @@ describe('verifyWebhook options (R27)', () => {
     expect((await verifyWebhook(body, header, 'whsec_a', { seen })).ok).toBe(true)
     expect(await verifyWebhook(body, header, 'whsec_a', { seen })).toEqual({ ok: false, reason: 'replayed' })
     expect(await verifyWebhook(body, header, 'whsec_b', { seen })).toEqual({ ok: false, reason: 'bad_signature' })
-    expect(await verifyWebhook(body, header, 'whsec_a', { seen: async () => true })).toEqual({ ok: false, reason: 'replayed' })
+    expect(await verifyWebhook(body, header, 'whsec_a', { seen: async () => true })).toEqual({
+      ok: false,
+      reason: 'replayed',
+    })
     expect(asked).toEqual(['evt_tolerance', 'evt_tolerance'])
   })
 })
@@ -67,12 +80,24 @@ describe('URLs in logs (R25)', () => {
   it('a 3-D Secure return with ?checksum=... is logged without the checksum value, by GET and by POST', async () => {
     const s = await createSession()
     const sum = 'c0ffee'.repeat(5) + 'ab'
-    const query = new URLSearchParams({ paymentId: '123456', merchantTransactionId: s.mtid, status: 'Y', amount: '100.00', checksum: sum })
+    const query = new URLSearchParams({
+      paymentId: '123456',
+      merchantTransactionId: s.mtid,
+      status: 'Y',
+      amount: '100.00',
+      checksum: sum,
+    })
     let getStatus = 0
     let postStatus = 0
     const lines = await logsDuring(async () => {
       getStatus = (await call(`/v1/return/${s.id}?${query}`)).status
-      postStatus = (await call(`/v1/return/${s.id}#checksum=${sum}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: query.toString() })).status
+      postStatus = (
+        await call(`/v1/return/${s.id}#checksum=${sum}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: query.toString(),
+        })
+      ).status
     })
     expect(getStatus).toBe(200)
     // The return route takes POST too: the checksum then travels in the body, not in the URL.
@@ -95,7 +120,8 @@ describe('URLs in logs (R25)', () => {
       })
     })
     const text = lines.join('\n')
-    for (const secret of ['deadbeef', 'cafebabe', 'abc123abc123', '0123456789abcdef']) expect(text).not.toContain(secret)
+    for (const secret of ['deadbeef', 'cafebabe', 'abc123abc123', '0123456789abcdef'])
+      expect(text).not.toContain(secret)
     expect(text).toContain('https://gw.example/pay?[query]')
     expect(text).toContain('http://127.0.0.1:8787/v1/return/cs_x?[query]')
   })
@@ -126,9 +152,15 @@ describe('gateway-supplied 3-D Secure redirects (R28)', () => {
   it.each([
     ['a javascript: target', (r: Record<string, unknown>) => void (r.url = 'javascript:alert(document.domain)//')],
     ['a data: target', (r: Record<string, unknown>) => void (r.url = 'data:text/html,<script>alert(1)</script>')],
-    ['a plain-http target off this machine', (r: Record<string, unknown>) => void (r.url = 'http://acs.example/challenge')],
+    [
+      'a plain-http target off this machine',
+      (r: Record<string, unknown>) => void (r.url = 'http://acs.example/challenge'),
+    ],
     ['a method other than GET or POST', (r: Record<string, unknown>) => void (r.method = 'DIALOG')],
-    ['a parameter that is not a string', (r: Record<string, unknown>) => void (r.parameters = [{ name: 'PaReq', value: { toString: 'x' } }])],
+    [
+      'a parameter that is not a string',
+      (r: Record<string, unknown>) => void (r.parameters = [{ name: 'PaReq', value: { toString: 'x' } }]),
+    ],
   ])('%s is never passed to the browser: the outcome is unknown and settles by inquiry', async (_, rewrite) => {
     const tampered = tamperRedirect(rewrite)
     const s = await createSession()
@@ -153,21 +185,32 @@ describe('gateway-supplied 3-D Secure redirects (R28)', () => {
 
 describe('gateway-supplied invoice pay links (R28)', () => {
   it('an invoice regenerated through the merchant route never passes on a javascript: pay link', async () => {
-    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '20.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('inv'),
+      amount: '20.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
     if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
     const realFetch = globalThis.fetch
     let rewritten = 0
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       const res = await realFetch.call(globalThis, input, init)
       const url = input instanceof Request ? input.url : String(input)
-      if (!url.startsWith(env.GATEWAY_BASE_URL) || new URL(url).pathname !== OPERATION_PATHS.invoiceRegenerate) return res
+      if (!url.startsWith(env.GATEWAY_BASE_URL) || new URL(url).pathname !== OPERATION_PATHS.invoiceRegenerate)
+        return res
       const body = (await res.json()) as { invoiceDetails?: { transactionUrl?: string } }
       if (body.invoiceDetails) body.invoiceDetails.transactionUrl = 'javascript:alert(document.domain)//'
       rewritten += 1
       return new Response(JSON.stringify(body), { status: res.status, headers: { 'Content-Type': 'application/json' } })
     })
     const ref = uniqueId('inv-new')
-    const res = await merchant<{ status: string; invoice?: Record<string, unknown> }>('POST', `/v1/invoices/${created.response.systemInvoiceId}/regenerate`, { merchantInvoiceId: ref, invoiceExpirationPeriod: '24', merchantRedirectUrl: 'https://shop.example/done' }, { 'Idempotency-Key': uniqueId('k') })
+    const res = await merchant<{ status: string; invoice?: Record<string, unknown> }>(
+      'POST',
+      `/v1/invoices/${created.response.systemInvoiceId}/regenerate`,
+      { merchantInvoiceId: ref, invoiceExpirationPeriod: '24', merchantRedirectUrl: 'https://shop.example/done' },
+      { 'Idempotency-Key': uniqueId('k') },
+    )
     vi.restoreAllMocks()
     expect(rewritten).toBe(1)
     expect(res.body).toMatchObject({ status: 'succeeded', invoice: { merchantInvoiceId: ref } })
@@ -197,7 +240,16 @@ describe('request bodies are limited before they are read (R24)', () => {
   const routes = async (): Promise<[string, string, Record<string, string>][]> => {
     const s = await createSession()
     return [
-      ['/pay', `/v1/checkout/${s.id}/pay`, { Authorization: `Bearer ${s.clientSecret}`, Origin: 'https://shop.example', 'Content-Type': 'application/json', 'Idempotency-Key': 'big-body' }],
+      [
+        '/pay',
+        `/v1/checkout/${s.id}/pay`,
+        {
+          Authorization: `Bearer ${s.clientSecret}`,
+          Origin: 'https://shop.example',
+          'Content-Type': 'application/json',
+          'Idempotency-Key': 'big-body',
+        },
+      ],
       ['the notification route', `/v1/notifications/${s.id}`, { 'Content-Type': 'application/json' }],
     ]
   }
@@ -205,7 +257,11 @@ describe('request bodies are limited before they are read (R24)', () => {
   it('a Content-Length over 16 KB is answered 413 payload_too_large without reading the body, on /pay and the notification route', async () => {
     for (const [name, path, headers] of await routes()) {
       const body = countedBody(90 * 1024 * 1024)
-      const res = await call(path, { method: 'POST', headers: { ...headers, 'Content-Length': String(90 * 1024 * 1024) }, body: body.stream })
+      const res = await call(path, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(90 * 1024 * 1024) },
+        body: body.stream,
+      })
       expect(res.status, name).toBe(413)
       expect(res.body, name).toEqual({ error: { code: 'payload_too_large', message: expect.any(String) } })
       expect(body.pulled(), name).toBeLessThanOrEqual(64 * 1024)
@@ -225,7 +281,11 @@ describe('request bodies are limited before they are read (R24)', () => {
 
   it('a body under the limit still reaches the route', async () => {
     const s = await createSession()
-    const res = await call(`/v1/notifications/${s.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(8 * 1024) }) })
+    const res = await call(`/v1/notifications/${s.id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(8 * 1024) }),
+    })
     expect(res.status).toBe(400)
     expect((res.body as { error: { code: string } }).error.code).toBe('invalid_request')
   })
@@ -238,11 +298,21 @@ describe('whether a session exists is told to no one without its secret (R21)', 
   it('an unknown session, a wrong secret, another session’s secret and no secret get the same 404 and body', async () => {
     const a = await createSession()
     const b = await createSession()
-    for (const [method, path, body] of [['GET', '', undefined], ['POST', '/pay', '{}'], ['POST', '/qr/verify', '{}'], ['POST', '/invoice/regenerate', '{}']] as const) {
+    for (const [method, path, body] of [
+      ['GET', '', undefined],
+      ['POST', '/pay', '{}'],
+      ['POST', '/qr/verify', '{}'],
+      ['POST', '/invoice/regenerate', '{}'],
+    ] as const) {
       const ask = (id: string, secret?: string) =>
         call(`/v1/checkout/${id}${path}`, {
           method,
-          headers: { Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': 'k-oracle', ...(secret ? { Authorization: `Bearer ${secret}` } : {}) },
+          headers: {
+            Origin: ORIGIN,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': 'k-oracle',
+            ...(secret ? { Authorization: `Bearer ${secret}` } : {}),
+          },
           ...(body === undefined ? {} : { body }),
         })
       const answers = [
@@ -264,7 +334,15 @@ describe('whether a session exists is told to no one without its secret (R21)', 
 
   it('a preflight from an allowed origin is answered alike for a known and an unknown session; a foreign one is 403 for both', async () => {
     const s = await createSession()
-    const preflight = (id: string, origin: string) => call(`/v1/checkout/${id}/pay`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key' } })
+    const preflight = (id: string, origin: string) =>
+      call(`/v1/checkout/${id}/pay`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key',
+        },
+      })
     const [known, unknown] = [await preflight(s.id, ORIGIN), await preflight(unknownId, ORIGIN)]
     expect(known.status).toBe(204)
     expect(unknown.status).toBe(204)
@@ -276,7 +354,8 @@ describe('whether a session exists is told to no one without its secret (R21)', 
 
   it('a request the browser marks Sec-Fetch-Site: cross-site is refused with 403 unless its Origin is allowed, even with the right secret', async () => {
     const s = await createSession()
-    const ask = (headers: Record<string, string>) => call(`/v1/checkout/${s.id}`, { headers: { Authorization: `Bearer ${s.clientSecret}`, ...headers } })
+    const ask = (headers: Record<string, string>) =>
+      call(`/v1/checkout/${s.id}`, { headers: { Authorization: `Bearer ${s.clientSecret}`, ...headers } })
     const noOrigin = await ask({ 'Sec-Fetch-Site': 'cross-site' })
     expect(noOrigin.status).toBe(403)
     expect(noOrigin.body).toEqual({ error: { code: 'forbidden', message: expect.any(String) } })
@@ -291,7 +370,12 @@ describe('whether a session exists is told to no one without its secret (R21)', 
   it('/frame/{id} is the same page for a known and an unknown session, with no origins in it; frame-ancestors is the only per-session part', async () => {
     const s = await createSession()
     const own = await createSession({ allowedOrigins: ['https://own-shop.example'] })
-    const [known, unknown, malformed, withOwn] = await Promise.all([call(`/frame/${s.id}`), call(`/frame/${unknownId}`), call('/frame/nope'), call(`/frame/${own.id}`)])
+    const [known, unknown, malformed, withOwn] = await Promise.all([
+      call(`/frame/${s.id}`),
+      call(`/frame/${unknownId}`),
+      call('/frame/nope'),
+      call(`/frame/${own.id}`),
+    ])
     for (const res of [known, unknown, malformed, withOwn]) {
       expect(res.status).toBe(200)
       expect(res.text).toBe(known.text)
@@ -307,13 +391,26 @@ describe('whether a session exists is told to no one without its secret (R21)', 
 
 describe('rate limits that hold across isolates (R23)', () => {
   /** The Worker with its browser and merchant limiters swapped for the low test binding (3 a minute). */
-  const lowLimits = () => ({ ...env, RATE_LIMIT_BROWSER: env.RATE_LIMIT_TEST_LOW, RATE_LIMIT_MERCHANT: env.RATE_LIMIT_TEST_LOW })
+  const lowLimits = () => ({
+    ...env,
+    RATE_LIMIT_BROWSER: env.RATE_LIMIT_TEST_LOW,
+    RATE_LIMIT_MERCHANT: env.RATE_LIMIT_TEST_LOW,
+  })
 
   it('browser routes: the fourth request a minute from one address is 429 rate_limited with Retry-After; another address is not affected', async () => {
     const s = await createSession()
     const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`
     const read = (from: string) =>
-      app.fetch(new Request(`http://worker.test/v1/checkout/${s.id}`, { headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: 'https://shop.example', 'CF-Connecting-IP': from } }), lowLimits())
+      app.fetch(
+        new Request(`http://worker.test/v1/checkout/${s.id}`, {
+          headers: {
+            Authorization: `Bearer ${s.clientSecret}`,
+            Origin: 'https://shop.example',
+            'CF-Connecting-IP': from,
+          },
+        }),
+        lowLimits(),
+      )
     const statuses: number[] = []
     let last: Response | undefined
     for (let i = 0; i < 4; i++) {
@@ -330,13 +427,31 @@ describe('rate limits that hold across isolates (R23)', () => {
   it('the shopper’s return (which can start a gateway inquiry) and the card frame count against the same address', async () => {
     const s = await createSession()
     const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`
-    const get = (path: string) => app.fetch(new Request(`http://worker.test${path}`, { headers: { 'CF-Connecting-IP': ip } }), lowLimits())
-    const statuses = [(await get(`/v1/return/${s.id}`)).status, (await get(`/frame/${s.id}`)).status, (await get(`/v1/return/${s.id}`)).status, (await get(`/frame/${s.id}`)).status]
+    const get = (path: string) =>
+      app.fetch(new Request(`http://worker.test${path}`, { headers: { 'CF-Connecting-IP': ip } }), lowLimits())
+    const statuses = [
+      (await get(`/v1/return/${s.id}`)).status,
+      (await get(`/frame/${s.id}`)).status,
+      (await get(`/v1/return/${s.id}`)).status,
+      (await get(`/frame/${s.id}`)).status,
+    ]
     expect(statuses).toEqual([200, 200, 200, 429])
   })
 
   it('merchant routes: the fourth request a minute with one merchant key is 429 rate_limited, across sessions, payments and invoices', async () => {
-    const ask = (method: string, path: string) => app.fetch(new Request(`http://worker.test${path}`, { method, headers: { Authorization: `Bearer ${env.MERCHANT_API_KEY}`, 'Content-Type': 'application/json', 'CF-Connecting-IP': '203.0.113.60' }, ...(method === 'POST' ? { body: '{}' } : {}) }), lowLimits())
+    const ask = (method: string, path: string) =>
+      app.fetch(
+        new Request(`http://worker.test${path}`, {
+          method,
+          headers: {
+            Authorization: `Bearer ${env.MERCHANT_API_KEY}`,
+            'Content-Type': 'application/json',
+            'CF-Connecting-IP': '203.0.113.60',
+          },
+          ...(method === 'POST' ? { body: '{}' } : {}),
+        }),
+        lowLimits(),
+      )
     const statuses = [
       (await ask('POST', '/v1/sessions')).status,
       (await ask('GET', `/v1/sessions/cs_${'A'.repeat(24)}`)).status,
@@ -352,7 +467,12 @@ describe('rate limits that hold across isolates (R23)', () => {
 
   it('wrong merchant keys are counted per address: a new key on each guess still meets the limit; another address is not affected', async () => {
     const guess = (ip: string) =>
-      app.fetch(new Request('http://worker.test/v1/sessions/cs_' + 'B'.repeat(24), { headers: { Authorization: `Bearer sk_guess_${Math.random().toString(36).slice(2)}`, 'CF-Connecting-IP': ip } }), lowLimits())
+      app.fetch(
+        new Request('http://worker.test/v1/sessions/cs_' + 'B'.repeat(24), {
+          headers: { Authorization: `Bearer sk_guess_${Math.random().toString(36).slice(2)}`, 'CF-Connecting-IP': ip },
+        }),
+        lowLimits(),
+      )
     const statuses: number[] = []
     for (let i = 0; i < 4; i++) statuses.push((await guess('203.0.113.61')).status)
     expect(statuses).toEqual([401, 401, 401, 429])

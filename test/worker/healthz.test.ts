@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import app from '../../worker/index.ts'
 
-const get = (path: string, headers: Record<string, string> = {}, over: Partial<typeof env> = {}) => app.fetch(new Request(`http://worker.test${path}`, { headers }), { ...env, ...over })
+const get = (path: string, headers: Record<string, string> = {}, over: Partial<typeof env> = {}) =>
+  app.fetch(new Request(`http://worker.test${path}`, { headers }), { ...env, ...over })
 const merchantKey = { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}` }
 
 describe('GET /healthz', () => {
@@ -17,7 +18,10 @@ describe('GET /healthz', () => {
   })
 
   it('names the gateway origin to the merchant key only', async () => {
-    expect(await (await get('/healthz', merchantKey)).json()).toEqual({ ok: true, gateway: new URL(env.GATEWAY_BASE_URL).origin })
+    expect(await (await get('/healthz', merchantKey)).json()).toEqual({
+      ok: true,
+      gateway: new URL(env.GATEWAY_BASE_URL).origin,
+    })
     expect(await (await get('/healthz', { Authorization: 'Bearer sk_wrong_guess' })).json()).toEqual({ ok: true })
   })
 
@@ -25,7 +29,11 @@ describe('GET /healthz', () => {
     const lowLimits = { RATE_LIMIT_MERCHANT: env.RATE_LIMIT_TEST_LOW }
     const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await get('/healthz?deep=1', { Authorization: `Bearer sk_guess_${i}`, 'CF-Connecting-IP': ip }, lowLimits)).status)
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await get('/healthz?deep=1', { Authorization: `Bearer sk_guess_${i}`, 'CF-Connecting-IP': ip }, lowLimits))
+          .status,
+      )
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401])
     expect(statuses.slice(3)).toEqual([429, 429, 429])
   })
@@ -33,7 +41,9 @@ describe('GET /healthz', () => {
   it('keeps the deep check’s gateway answer for a short while: a burst of checks is one gateway inquiry', async () => {
     // A gateway configuration of its own (another member id), so no other test's check is reused.
     const over = { MEMBER_ID: env.MEMBER_ID, GATEWAY_BASE_URL: `${env.GATEWAY_BASE_URL}/` }
-    const first = (await (await get('/healthz?deep=1', merchantKey, over)).json()) as { deep: { cached: boolean; token: string } }
+    const first = (await (await get('/healthz?deep=1', merchantKey, over)).json()) as {
+      deep: { cached: boolean; token: string }
+    }
     expect(first.deep).toMatchObject({ token: 'ok', cached: false })
     const again = (await (await get('/healthz?deep=1', merchantKey, over)).json()) as { deep: { cached: boolean } }
     expect(again.deep.cached).toBe(true)

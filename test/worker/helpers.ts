@@ -9,7 +9,8 @@ import { GatewayClient, type GatewayConfig } from '../../worker/gateway/client.t
 
 let counter = 0
 /** A merchantTransactionId no other test uses. */
-export const uniqueId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+export const uniqueId = (prefix: string): string =>
+  `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`
 
 export function client(over: Partial<GatewayConfig> = {}): GatewayClient {
   return new GatewayClient({
@@ -47,8 +48,18 @@ export async function chargesFor(mtid: string): Promise<number> {
   return stats.byMtid
 }
 
-export async function injectFault(rule: { op: string; fault: 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'; field?: string; value?: string; times?: number }): Promise<void> {
-  const res = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/faults`, { method: 'POST', body: JSON.stringify(rule), headers: { 'Content-Type': 'application/json' } })
+export async function injectFault(rule: {
+  op: string
+  fault: 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'
+  field?: string
+  value?: string
+  times?: number
+}): Promise<void> {
+  const res = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/faults`, {
+    method: 'POST',
+    body: JSON.stringify(rule),
+    headers: { 'Content-Type': 'application/json' },
+  })
   if (res.status !== 201) throw new Error(`fault not accepted: ${res.status}`)
 }
 

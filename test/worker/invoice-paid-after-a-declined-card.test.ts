@@ -8,7 +8,11 @@ import { browser, createSession, deliverNotification, notificationSentFor, sessi
 import { client, uniqueId } from './helpers.ts'
 
 async function payInvoicePage(url: string, number: string): Promise<void> {
-  const res = await fetch(url, { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number, month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+  const res = await fetch(url, {
+    method: 'POST',
+    body: new URLSearchParams({ holder: 'Ada Lovelace', number, month: '12', year: '2030', cvv: '123' }),
+    redirect: 'manual',
+  })
   expect(res.status).toBe(303)
 }
 
@@ -23,21 +27,35 @@ async function nextNotification(sessionId: string, previous: string): Promise<st
 }
 
 describe('an invoice paid on its page after a declined card', () => {
-  it.each([[['invoice']], [['invoice', 'card']]])('methods %j: the declined try leaves the session open to the paying one, which ends it paid', async (methods) => {
-    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('old'), amount: '100.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
-    if (created.kind !== 'succeeded') throw new Error(created.kind)
-    const s = await createSession({ flow: undefined, methods, invoiceId: created.response.systemInvoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
-    const regen = await browser<{ invoice: { transactionUrl: string } }>(s, 'POST', '/invoice/regenerate', {})
-    expect(regen.status).toBe(200)
+  it.each([[['invoice']], [['invoice', 'card']]])(
+    'methods %j: the declined try leaves the session open to the paying one, which ends it paid',
+    async (methods) => {
+      const created = await client().generateInvoice({
+        merchantInvoiceId: uniqueId('old'),
+        amount: '100.00',
+        currency: 'EUR',
+        invoiceExpirationPeriod: '0',
+      })
+      if (created.kind !== 'succeeded') throw new Error(created.kind)
+      const s = await createSession({
+        flow: undefined,
+        methods,
+        invoiceId: created.response.systemInvoiceId,
+        merchantInvoiceId: uniqueId('new'),
+        invoiceExpirationPeriod: '24',
+      })
+      const regen = await browser<{ invoice: { transactionUrl: string } }>(s, 'POST', '/invoice/regenerate', {})
+      expect(regen.status).toBe(200)
 
-    await payInvoicePage(regen.body.invoice.transactionUrl, '4000000000000002')
-    const declined = await notificationSentFor(s.id)
-    expect((await deliverNotification(s.id, declined)).status).toBe(200)
-    expect((await sessionState(s.id)).status).toBe('declined')
+      await payInvoicePage(regen.body.invoice.transactionUrl, '4000000000000002')
+      const declined = await notificationSentFor(s.id)
+      expect((await deliverNotification(s.id, declined)).status).toBe(200)
+      expect((await sessionState(s.id)).status).toBe('declined')
 
-    await payInvoicePage(regen.body.invoice.transactionUrl, '4111111111111111')
-    const paid = await nextNotification(s.id, declined)
-    expect((await deliverNotification(s.id, paid)).status).toBe(200)
-    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
-  })
+      await payInvoicePage(regen.body.invoice.transactionUrl, '4111111111111111')
+      const paid = await nextNotification(s.id, declined)
+      expect((await deliverNotification(s.id, paid)).status).toBe(200)
+      expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+    },
+  )
 })

@@ -13,8 +13,12 @@ const shopper = { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com
 describe('a late notification about an earlier method', () => {
   it("a declined QR payment's notification arriving while the card payment that followed is unanswered leaves the card payment unknown", async () => {
     const s = await createSession({ methods: ['qr', 'card'] })
-    expect((await browser(s, 'POST', '/qr/verify', { walletId: 'wallet-declined', customer: shopper })).body).toMatchObject({ status: 'verified' })
-    expect((await browser(s, 'POST', '/qr/complete', {}, { 'Idempotency-Key': uniqueId('q') })).body).toMatchObject({ status: 'declined' })
+    expect(
+      (await browser(s, 'POST', '/qr/verify', { walletId: 'wallet-declined', customer: shopper })).body,
+    ).toMatchObject({ status: 'verified' })
+    expect((await browser(s, 'POST', '/qr/complete', {}, { 'Idempotency-Key': uniqueId('q') })).body).toMatchObject({
+      status: 'declined',
+    })
     const qrDeclined = await notificationSentFor(s.id)
 
     // The shopper switches to the card; its answer is lost: the session must ask, never re-send.
@@ -25,7 +29,10 @@ describe('a late notification about an earlier method', () => {
     expect((await deliverNotification(s.id, qrDeclined)).status).toBeLessThan(500)
     const state = await sessionState(s.id)
     expect(state.status).toBe('unknown')
-    expect(state.attempts).toEqual([expect.objectContaining({ method: 'qr', status: 'declined' }), expect.objectContaining({ method: 'card', status: 'unknown' })])
+    expect(state.attempts).toEqual([
+      expect.objectContaining({ method: 'qr', status: 'declined' }),
+      expect.objectContaining({ method: 'card', status: 'unknown' }),
+    ])
     // And the shopper cannot start a second card payment while the first may have been charged.
     expect((await pay(s, '4111111111111111')).status).toBe(409)
   })

@@ -23,14 +23,28 @@ const repeat = (paymentId: string, key: string, body: Record<string, unknown> = 
 
 /** An existing invoice in the sandbox (the merchant creates them in the gateway's dashboard). */
 async function existingInvoice(): Promise<string> {
-  const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '250.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+  const created = await client().generateInvoice({
+    merchantInvoiceId: uniqueId('inv'),
+    amount: '250.00',
+    currency: 'EUR',
+    invoiceExpirationPeriod: '0',
+  })
   if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
   return created.response.systemInvoiceId
 }
 
-type RegenAnswer = { status: string; invoice?: { transactionUrl?: string; merchantInvoiceId?: string }; error?: { code: string } }
+type RegenAnswer = {
+  status: string
+  invoice?: { transactionUrl?: string; merchantInvoiceId?: string }
+  error?: { code: string }
+}
 const regenerate = (invoiceId: string, key: string, merchantInvoiceId: string) =>
-  merchant<RegenAnswer>('POST', `/v1/invoices/${invoiceId}/regenerate`, { merchantInvoiceId, invoiceExpirationPeriod: '24', merchantRedirectUrl: 'https://shop.example/invoice/done' }, { 'Idempotency-Key': key })
+  merchant<RegenAnswer>(
+    'POST',
+    `/v1/invoices/${invoiceId}/regenerate`,
+    { merchantInvoiceId, invoiceExpirationPeriod: '24', merchantRedirectUrl: 'https://shop.example/invoice/done' },
+    { 'Idempotency-Key': key },
+  )
 
 describe('POST /v1/payments/{paymentId}/repeat', () => {
   it('charges a REPEATED payment once; the same key replays the stored answer', async () => {
@@ -53,7 +67,10 @@ describe('POST /v1/payments/{paymentId}/repeat', () => {
     const other = await repeat(paymentId, key, { amount: '19.99', currency: 'EUR' })
     expect(other.status).toBe(422)
     expect(other.body.error?.code).toBe('idempotency_mismatch')
-    const noKey = await merchant<RepeatAnswer>('POST', `/v1/payments/${paymentId}/repeat`, { amount: '1.00', currency: 'EUR' })
+    const noKey = await merchant<RepeatAnswer>('POST', `/v1/payments/${paymentId}/repeat`, {
+      amount: '1.00',
+      currency: 'EUR',
+    })
     expect(noKey.status).toBe(400)
     const bad = await repeat(paymentId, uniqueId('rk'), { amount: '1', currency: 'EUR', card: { cvv: '123' } })
     expect(bad.status).toBe(400)
@@ -75,29 +92,41 @@ describe('POST /v1/payments/{paymentId}/repeat', () => {
     expect(res.status).toBe(404)
   })
 
-  it.each(['timeout', 'http500', 'unparseable'] as const)('%s: unknown, settled by inquiry, one charge, a signed webhook', async (fault) => {
-    const paymentId = await initialPayment()
-    const key = uniqueId(`rf-${fault}`)
-    // The Worker derives the repeat's merchantTransactionId from the key; learn it from a dry
-    // answer of the same shape: the first answer carries it.
-    const { sha256Hex } = await import('../../worker/ids.ts')
-    const mtid = `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`
-    await injectFault({ op: 'repeat', fault, field: 'merchantTransactionId', value: mtid })
-    const first = await repeat(paymentId, key)
-    expect(first.body).toMatchObject({ status: 'unknown', merchantTransactionId: mtid })
-    const [hook] = await webhooksAbout(mtid, 1, 15_000, 'payment.repeat.succeeded')
-    const verified = await verifyWebhook(hook?.body ?? '', hook?.signature, TEST_SECRETS.WEBHOOK_SECRET)
-    expect(verified.ok && verified.event.type).toBe('payment.repeat.succeeded')
-    const inquiry = await merchant('POST', `/v1/payments/${mtid}/inquiry`, { idType: 'MID' })
-    expect(inquiry.body).toMatchObject({ status: 'succeeded', merchantTransactionId: mtid })
-    expect(await chargesFor(mtid)).toBe(1)
-  })
+  it.each(['timeout', 'http500', 'unparseable'] as const)(
+    '%s: unknown, settled by inquiry, one charge, a signed webhook',
+    async (fault) => {
+      const paymentId = await initialPayment()
+      const key = uniqueId(`rf-${fault}`)
+      // The Worker derives the repeat's merchantTransactionId from the key; learn it from a dry
+      // answer of the same shape: the first answer carries it.
+      const { sha256Hex } = await import('../../worker/ids.ts')
+      const mtid = `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`
+      await injectFault({ op: 'repeat', fault, field: 'merchantTransactionId', value: mtid })
+      const first = await repeat(paymentId, key)
+      expect(first.body).toMatchObject({ status: 'unknown', merchantTransactionId: mtid })
+      const [hook] = await webhooksAbout(mtid, 1, 15_000, 'payment.repeat.succeeded')
+      const verified = await verifyWebhook(hook?.body ?? '', hook?.signature, TEST_SECRETS.WEBHOOK_SECRET)
+      expect(verified.ok && verified.event.type).toBe('payment.repeat.succeeded')
+      const inquiry = await merchant('POST', `/v1/payments/${mtid}/inquiry`, { idType: 'MID' })
+      expect(inquiry.body).toMatchObject({ status: 'succeeded', merchantTransactionId: mtid })
+      expect(await chargesFor(mtid)).toBe(1)
+    },
+  )
 
   it('is server-only: 401 without the key, 403 with a browser Origin', async () => {
     const paymentId = await initialPayment()
-    const anon = await call(`/v1/payments/${paymentId}/repeat`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'k1' }, body: '{"amount":"1.00","currency":"EUR"}' })
+    const anon = await call(`/v1/payments/${paymentId}/repeat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'k1' },
+      body: '{"amount":"1.00","currency":"EUR"}',
+    })
     expect(anon.status).toBe(401)
-    const fromPage = await merchant('POST', `/v1/payments/${paymentId}/repeat`, { amount: '1.00', currency: 'EUR' }, { 'Idempotency-Key': uniqueId('k'), Origin: ORIGIN })
+    const fromPage = await merchant(
+      'POST',
+      `/v1/payments/${paymentId}/repeat`,
+      { amount: '1.00', currency: 'EUR' },
+      { 'Idempotency-Key': uniqueId('k'), Origin: ORIGIN },
+    )
     expect(fromPage.status).toBe(403)
     expect(fromPage.headers.get('Access-Control-Allow-Origin')).toBeNull()
   })
@@ -106,7 +135,11 @@ describe('POST /v1/payments/{paymentId}/repeat', () => {
 describe('POST /v1/payments/{paymentId}/inquiry', () => {
   it('reports a payment by id, and 404 for one the gateway never saw', async () => {
     const paymentId = await initialPayment()
-    expect((await merchant('POST', `/v1/payments/${paymentId}/inquiry`, {})).body).toMatchObject({ status: 'succeeded', paymentId, transactionStatus: 'Y' })
+    expect((await merchant('POST', `/v1/payments/${paymentId}/inquiry`, {})).body).toMatchObject({
+      status: 'succeeded',
+      paymentId,
+      transactionStatus: 'Y',
+    })
     expect((await merchant('POST', '/v1/payments/123123123/inquiry', {})).status).toBe(404)
   })
 })
@@ -118,7 +151,10 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     const ref = uniqueId('inv-new')
     const first = await regenerate(invoiceId, key, ref)
     expect(first.status).toBe(200)
-    expect(first.body).toMatchObject({ status: 'succeeded', invoice: { merchantInvoiceId: ref, transactionUrl: expect.stringContaining('/invoice/pay/') } })
+    expect(first.body).toMatchObject({
+      status: 'succeeded',
+      invoice: { merchantInvoiceId: ref, transactionUrl: expect.stringContaining('/invoice/pay/') },
+    })
     expect((await regenerate(invoiceId, key, ref)).text).toBe(first.text)
     expect((await regenerate(invoiceId, key, uniqueId('other'))).status).toBe(422)
   })
@@ -133,22 +169,31 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     for (const r of results.filter((r) => r.status !== 200)) expect(r.body.error?.code).toBe('idempotency_in_progress')
   })
 
-  it.each(['timeout', 'http500', 'unparseable'] as const)('%s: unknown, then regenerated by asking again for the same reference', async (fault) => {
-    const invoiceId = await existingInvoice()
-    const ref = uniqueId(`inv-${fault}`)
-    await injectFault({ op: 'invoiceRegenerate', fault, field: 'merchantInvoiceId', value: ref })
-    const first = await regenerate(invoiceId, uniqueId('ik'), ref)
-    expect(first.body.status).toBe('unknown')
-    const deadline = Date.now() + 15_000
-    let hooks: { body: string }[] = []
-    while (Date.now() < deadline && !hooks.some((h) => h.body.includes('"invoice.regenerate.succeeded"'))) {
-      hooks = ((await (await fetch(`${(await import('cloudflare:test')).env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]).filter((h) => h.body.includes(ref))
-      await new Promise((r) => setTimeout(r, 100))
-    }
-    const succeeded = hooks.filter((h) => (JSON.parse(h.body) as { type: string }).type === 'invoice.regenerate.succeeded')
-    expect(succeeded).toHaveLength(1)
-    expect(JSON.parse(succeeded[0]?.body ?? '{}')).toMatchObject({ data: { status: 'succeeded' } })
-  })
+  it.each(['timeout', 'http500', 'unparseable'] as const)(
+    '%s: unknown, then regenerated by asking again for the same reference',
+    async (fault) => {
+      const invoiceId = await existingInvoice()
+      const ref = uniqueId(`inv-${fault}`)
+      await injectFault({ op: 'invoiceRegenerate', fault, field: 'merchantInvoiceId', value: ref })
+      const first = await regenerate(invoiceId, uniqueId('ik'), ref)
+      expect(first.body.status).toBe('unknown')
+      const deadline = Date.now() + 15_000
+      let hooks: { body: string }[] = []
+      while (Date.now() < deadline && !hooks.some((h) => h.body.includes('"invoice.regenerate.succeeded"'))) {
+        hooks = (
+          (await (await fetch(`${(await import('cloudflare:test')).env.CATCHER_URL}/webhooks`)).json()) as {
+            body: string
+          }[]
+        ).filter((h) => h.body.includes(ref))
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const succeeded = hooks.filter(
+        (h) => (JSON.parse(h.body) as { type: string }).type === 'invoice.regenerate.succeeded',
+      )
+      expect(succeeded).toHaveLength(1)
+      expect(JSON.parse(succeeded[0]?.body ?? '{}')).toMatchObject({ data: { status: 'succeeded' } })
+    },
+  )
 
   it('an invoice regenerated here and paid on its page after a declined try ends paid: invoice.declined, then invoice.paid', async () => {
     const invoiceId = await existingInvoice()
@@ -157,9 +202,14 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     const regen = await regenerate(invoiceId, key, ref)
     expect(regen.body.status).toBe('succeeded')
     const opTag = `op_${env.OPERATIONS.idFromName(`regenerate:${key}`).toString()}`
-    const notificationsTo = async () => (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${opTag}`)).json()) as string[]
+    const notificationsTo = async () =>
+      (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${opTag}`)).json()) as string[]
     const payPage = async (number: string) => {
-      const res = await fetch(regen.body.invoice?.transactionUrl ?? '', { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number, month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+      const res = await fetch(regen.body.invoice?.transactionUrl ?? '', {
+        method: 'POST',
+        body: new URLSearchParams({ holder: 'Ada Lovelace', number, month: '12', year: '2030', cvv: '123' }),
+        redirect: 'manual',
+      })
       expect(res.status).toBe(303)
     }
     const relayNext = async (seen: number) => {
@@ -169,13 +219,20 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
         await new Promise((r) => setTimeout(r, 100))
         bodies = await notificationsTo()
       }
-      return call<{ applied: boolean; status: string }>(`/v1/notifications/${opTag}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: bodies[seen] ?? '' })
+      return call<{ applied: boolean; status: string }>(`/v1/notifications/${opTag}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: bodies[seen] ?? '',
+      })
     }
     await payPage('4000000000000002')
     expect((await relayNext(0)).body).toMatchObject({ applied: true, status: 'declined' })
     await payPage('4111111111111111')
     expect((await relayNext(1)).body).toMatchObject({ applied: true, status: 'paid' })
-    const typesAbout = async () => ((await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]).filter((h) => h.body.includes(ref)).map((h) => (JSON.parse(h.body) as { type: string }).type)
+    const typesAbout = async () =>
+      ((await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[])
+        .filter((h) => h.body.includes(ref))
+        .map((h) => (JSON.parse(h.body) as { type: string }).type)
     const deadline = Date.now() + 10_000
     while ((await typesAbout()).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
     expect(await typesAbout()).toEqual(['invoice.regenerate.succeeded', 'invoice.declined', 'invoice.paid'])

@@ -15,13 +15,46 @@ const DECLINE = '4000000000000002'
 const shopper = { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
 const stubOf = (s: Session) => env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
 
-const create = (body: Record<string, unknown>) => merchant<{ error?: { code: string; fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', { amount: '100.00', currency: 'EUR', merchantTransactionId: uniqueId('order'), ...body })
-const verifyQr = (s: Session) => browser<{ status: string; merchantWalletId?: string; error?: { code: string; method?: string } }>(s, 'POST', '/qr/verify', { walletId: 'wallet-ok', customer: shopper })
-const completeQr = (s: Session) => browser<{ status: string; error?: { code: string; method?: string } }>(s, 'POST', '/qr/complete', {}, { 'Idempotency-Key': uniqueId('q') })
-const view = async (s: Session) => (await browser<{ methods: string[]; method: string | null; flow: string; qr: { withdrawn: boolean } | null; status: string }>(s, 'GET', '')).body
+const create = (body: Record<string, unknown>) =>
+  merchant<{ error?: { code: string; fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', {
+    amount: '100.00',
+    currency: 'EUR',
+    merchantTransactionId: uniqueId('order'),
+    ...body,
+  })
+const verifyQr = (s: Session) =>
+  browser<{ status: string; merchantWalletId?: string; error?: { code: string; method?: string } }>(
+    s,
+    'POST',
+    '/qr/verify',
+    { walletId: 'wallet-ok', customer: shopper },
+  )
+const completeQr = (s: Session) =>
+  browser<{ status: string; error?: { code: string; method?: string } }>(
+    s,
+    'POST',
+    '/qr/complete',
+    {},
+    { 'Idempotency-Key': uniqueId('q') },
+  )
+const view = async (s: Session) =>
+  (
+    await browser<{
+      methods: string[]
+      method: string | null
+      flow: string
+      qr: { withdrawn: boolean } | null
+      status: string
+    }>(s, 'GET', '')
+  ).body
 
 async function sandboxInvoice(amount: string): Promise<string> {
-  const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount, currency: 'EUR', invoiceExpirationPeriod: '0' })
+  const created = await client().generateInvoice({
+    merchantInvoiceId: uniqueId('inv'),
+    amount,
+    currency: 'EUR',
+    invoiceExpirationPeriod: '0',
+  })
   if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
   return created.response.systemInvoiceId
 }
@@ -40,7 +73,10 @@ describe('creating a session with several methods', () => {
     expect(await view(both)).toMatchObject({ flow: 'qr', methods: ['qr', 'card'] })
     const contradiction = await create({ flow: 'invoice', methods: ['card', 'qr'] })
     expect(contradiction.status).toBe(400)
-    expect(contradiction.body.error).toMatchObject({ code: 'invalid_request', fields: [expect.objectContaining({ field: 'flow', code: 'mismatch' })] })
+    expect(contradiction.body.error).toMatchObject({
+      code: 'invalid_request',
+      fields: [expect.objectContaining({ field: 'flow', code: 'mismatch' })],
+    })
   })
 
   it('refuses an empty, repeated or unknown list of methods, naming the field', async () => {
@@ -61,19 +97,41 @@ describe('creating a session with several methods', () => {
   it("needs each listed method's own fields, and refuses fields of a method not listed", async () => {
     const invoice = await create({ methods: ['card', 'invoice'] })
     expect(invoice.status).toBe(400)
-    expect(invoice.body.error?.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'invoiceId', code: 'required' }), expect.objectContaining({ field: 'merchantInvoiceId', code: 'required' })]))
+    expect(invoice.body.error?.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'invoiceId', code: 'required' }),
+        expect.objectContaining({ field: 'merchantInvoiceId', code: 'required' }),
+      ]),
+    )
     const saved = await create({ methods: ['card', 'qr'], registrationId: 'R123' })
-    expect(saved.body.error?.fields).toEqual([expect.objectContaining({ field: 'registrationId', code: 'not_allowed' })])
-    const ok = await create({ methods: ['saved-card', 'card'], registrationId: 'R123', savedCard: { brand: 'visa', last4: '1111' } })
+    expect(saved.body.error?.fields).toEqual([
+      expect.objectContaining({ field: 'registrationId', code: 'not_allowed' }),
+    ])
+    const ok = await create({
+      methods: ['saved-card', 'card'],
+      registrationId: 'R123',
+      savedCard: { brand: 'visa', last4: '1111' },
+    })
     expect(ok.status).toBe(201)
   })
 
   it("with another method beside it, an invoice's order reference must differ from the session's (notifications are told apart by it)", async () => {
     const order = uniqueId('same')
-    const body = { merchantTransactionId: order, invoiceId: 'INV1', merchantInvoiceId: order, invoiceExpirationPeriod: '24' }
+    const body = {
+      merchantTransactionId: order,
+      invoiceId: 'INV1',
+      merchantInvoiceId: order,
+      invoiceExpirationPeriod: '24',
+    }
     const both = await create({ methods: ['card', 'invoice'], ...body })
     expect(both.status).toBe(400)
-    expect(both.body.error?.fields).toEqual([expect.objectContaining({ field: 'merchantInvoiceId', code: 'invalid_value', expected: expect.stringContaining('merchantTransactionId') })])
+    expect(both.body.error?.fields).toEqual([
+      expect.objectContaining({
+        field: 'merchantInvoiceId',
+        code: 'invalid_value',
+        expected: expect.stringContaining('merchantTransactionId'),
+      }),
+    ])
     expect(JSON.stringify(both.body)).not.toContain(order)
     // An invoice alone has nothing to be told apart from.
     expect((await create({ methods: ['invoice'], ...body })).status).toBe(201)
@@ -81,8 +139,20 @@ describe('creating a session with several methods', () => {
 
   it('a browser may not set the methods of a payment', async () => {
     const s = await createSession({ methods: ['card', 'qr'] })
-    const res = await browser(s, 'POST', '/pay', { methods: ['card'], card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' }, customer: shopper }, { 'Idempotency-Key': uniqueId('k') })
-    expect(res.body).toMatchObject({ error: { code: 'param_mismatch', fields: [expect.objectContaining({ field: 'methods', code: 'mismatch' })] } })
+    const res = await browser(
+      s,
+      'POST',
+      '/pay',
+      {
+        methods: ['card'],
+        card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' },
+        customer: shopper,
+      },
+      { 'Idempotency-Key': uniqueId('k') },
+    )
+    expect(res.body).toMatchObject({
+      error: { code: 'param_mismatch', fields: [expect.objectContaining({ field: 'methods', code: 'mismatch' })] },
+    })
   })
 })
 
@@ -108,7 +178,11 @@ describe('the money rule across methods', () => {
     expect(complete.status).toBe(409)
     expect(complete.body.error).toMatchObject({ code: 'method_in_progress', method: 'card' })
     expect(await chargesFor(s.mtid)).toBe(1)
-    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'card', attempts: [{ n: 1, method: 'card', status: 'succeeded' }] })
+    expect(await sessionState(s.id)).toMatchObject({
+      status: 'succeeded',
+      method: 'card',
+      attempts: [{ n: 1, method: 'card', status: 'succeeded' }],
+    })
   })
 
   it('a withdrawn QR code stays withdrawn after the card is declined; a new code pays', async () => {
@@ -147,7 +221,9 @@ describe('the money rule across methods', () => {
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
     const refused = answers.find((a) => a.status !== 200)
     expect(refused?.status).toBe(409)
-    expect(['method_in_progress', 'qr_withdrawn']).toContain((refused?.body as { error?: { code: string } }).error?.code)
+    expect(['method_in_progress', 'qr_withdrawn']).toContain(
+      (refused?.body as { error?: { code: string } }).error?.code,
+    )
     const state = await sessionState(s.id)
     expect(state.status).toBe('succeeded')
     expect(state.attempts).toHaveLength(1)
@@ -164,7 +240,12 @@ describe('the money rule across methods', () => {
 
   it('an invoice under way -> card pay is refused, naming invoice', async () => {
     const invoiceId = await sandboxInvoice('100.00')
-    const s = await createSession({ methods: ['invoice', 'card'], invoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    const s = await createSession({
+      methods: ['invoice', 'card'],
+      invoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
     expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
     expect(await view(s)).toMatchObject({ method: 'invoice' })
     const card = await pay(s, '4111111111111111')
@@ -177,11 +258,19 @@ describe('the money rule across methods', () => {
     const first = await createSession({ recurring: 'INITIAL', createRegistration: true })
     expect((await pay(first, '4111111111111111')).body.status).toBe('succeeded')
     const registrationId = (await sessionState(first.id)).registrationId as string
-    const saved = await createSession({ methods: ['saved-card', 'card'], registrationId, savedCard: { brand: 'visa', last4: '1111' } })
+    const saved = await createSession({
+      methods: ['saved-card', 'card'],
+      registrationId,
+      savedCard: { brand: 'visa', last4: '1111' },
+    })
     const res = await browser(saved, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
     expect(res.body).toMatchObject({ status: 'succeeded', card: { last4: '1111' } })
     expect(await sessionState(saved.id)).toMatchObject({ method: 'saved-card' })
-    const fresh = await createSession({ methods: ['saved-card', 'card'], registrationId, savedCard: { brand: 'visa', last4: '1111' } })
+    const fresh = await createSession({
+      methods: ['saved-card', 'card'],
+      registrationId,
+      savedCard: { brand: 'visa', last4: '1111' },
+    })
     expect((await pay(fresh, '5555555555554444')).body).toMatchObject({ status: 'succeeded', card: { last4: '4444' } })
     expect(await sessionState(fresh.id)).toMatchObject({ method: 'card' })
   })

@@ -54,7 +54,13 @@ interface Delivered {
   readonly id: string
   readonly type: string
   readonly body: string
-  readonly data: { id?: string; status?: string; previousStatus?: string; sequence?: number; idempotencyKeyHash?: string }
+  readonly data: {
+    id?: string
+    status?: string
+    previousStatus?: string
+    sequence?: number
+    idempotencyKeyHash?: string
+  }
 }
 
 /** An invoice the gateway made (regenerated), payable on its page until it expires. */
@@ -98,16 +104,24 @@ class FakeGateway {
       return new Response('ok')
     }
     const form = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer())))
-    if (url.pathname.endsWith('/authToken')) return Response.json({ result: { code: '200', description: 'ok' }, AuthToken: 'fake-token' })
+    if (url.pathname.endsWith('/authToken'))
+      return Response.json({ result: { code: '200', description: 'ok' }, AuthToken: 'fake-token' })
     const registration = /\/paywithtoken\/([^/]+)$/.exec(url.pathname)?.[1]
     if (registration && form.paymentType === 'DL') {
       this.deletions.push(registration)
-      return Response.json({ result: { code: '00006', description: 'Cancelled' }, registrationId: registration, paymentType: 'DL' })
+      return Response.json({
+        result: { code: '00006', description: 'Cancelled' },
+        registrationId: registration,
+        paymentType: 'DL',
+      })
     }
     if (url.pathname.endsWith('/regenerate')) return this.regenerate(form)
     const byId = /\/payments\/([^/]+)$/.exec(url.pathname)?.[1]
     if (byId && form.paymentType === 'IN') {
-      const p = form.idType === 'MID' ? this.payments.filter((x) => x.mtid === byId).at(-1) : this.payments.find((x) => x.id === byId)
+      const p =
+        form.idType === 'MID'
+          ? this.payments.filter((x) => x.mtid === byId).at(-1)
+          : this.payments.find((x) => x.id === byId)
       return Response.json(p ? this.body(p) : { result: { code: '10026', description: 'Record not found' } })
     }
     if (url.pathname.endsWith('/payments') || byId) return this.charge(form)
@@ -117,9 +131,11 @@ class FakeGateway {
   private async charge(form: Record<string, string>): Promise<Response> {
     const behaviour = this.queue.shift() ?? 'approve'
     if (behaviour === 'lost') throw new TypeError('connection reset before the request was sent')
-    if (behaviour === 'token_refused') return Response.json({ result: { code: '20001', description: 'AuthToken invalid' } })
+    if (behaviour === 'token_refused')
+      return Response.json({ result: { code: '20001', description: 'AuthToken invalid' } })
     if (behaviour === 'reject') return Response.json({ result: { code: '30002', description: 'Invalid parameter' } })
-    const status: GatewayStatus = behaviour === 'decline' ? 'N' : behaviour === '3ds' ? '3D' : behaviour === 'pending' ? 'P' : 'Y'
+    const status: GatewayStatus =
+      behaviour === 'decline' ? 'N' : behaviour === '3ds' ? '3D' : behaviour === 'pending' ? 'P' : 'Y'
     const p: FakePayment = {
       id: `FP${String(++this.n).padStart(8, '0')}`,
       mtid: form.merchantTransactionId ?? '',
@@ -140,15 +156,29 @@ class FakeGateway {
   private async regenerate(form: Record<string, string>): Promise<Response> {
     const behaviour = this.queue.shift() ?? 'approve'
     if (behaviour === 'lost') throw new TypeError('connection reset before the request was sent')
-    if (behaviour === 'reject' || behaviour === 'decline') return Response.json({ statusInvoiceResult: { code: '30002', description: 'Invalid parameter' } })
-    if (behaviour === 'token_refused') return Response.json({ result: { code: '20001', description: 'AuthToken invalid' } })
+    if (behaviour === 'reject' || behaviour === 'decline')
+      return Response.json({ statusInvoiceResult: { code: '30002', description: 'Invalid parameter' } })
+    if (behaviour === 'token_refused')
+      return Response.json({ result: { code: '20001', description: 'AuthToken invalid' } })
     const ref = form.merchantInvoiceId ?? ''
-    if (!this.invoices.some((i) => i.merchantInvoiceId === ref)) this.invoices.push({ merchantInvoiceId: ref, notificationPath: new URL(form.notificationUrl ?? 'http://x/').pathname, expired: false })
+    if (!this.invoices.some((i) => i.merchantInvoiceId === ref))
+      this.invoices.push({
+        merchantInvoiceId: ref,
+        notificationPath: new URL(form.notificationUrl ?? 'http://x/').pathname,
+        expired: false,
+      })
     if (behaviour === 'timeout') throw new DOMException('The operation timed out.', 'TimeoutError')
     if (behaviour === 'http500') return new Response('<h1>500</h1>', { status: 500 })
     return Response.json({
       statusInvoiceResult: { code: '00013', description: 'Invoice regenerated' },
-      invoiceDetails: { amount: '30.00', currency: 'EUR', merchantInvoiceId: ref, systemInvoiceId: `SI-${ref}`, invoiceExpirationPeriod: '24', transactionUrl: `https://pay.example/invoice/${ref}` },
+      invoiceDetails: {
+        amount: '30.00',
+        currency: 'EUR',
+        merchantInvoiceId: ref,
+        systemInvoiceId: `SI-${ref}`,
+        invoiceExpirationPeriod: '24',
+        transactionUrl: `https://pay.example/invoice/${ref}`,
+      },
     })
   }
 
@@ -156,7 +186,14 @@ class FakeGateway {
   payInvoice(ref: string, ok: boolean): FakePayment | undefined {
     const invoice = this.invoices.find((i) => i.merchantInvoiceId === ref)
     if (!invoice || invoice.expired || this.charged(ref) > 0) return undefined
-    const p: FakePayment = { id: `FP${String(++this.n).padStart(8, '0')}`, mtid: ref, amount: '30.00', currency: 'EUR', status: ok ? 'Y' : 'N', notificationPath: invoice.notificationPath }
+    const p: FakePayment = {
+      id: `FP${String(++this.n).padStart(8, '0')}`,
+      mtid: ref,
+      amount: '30.00',
+      currency: 'EUR',
+      status: ok ? 'Y' : 'N',
+      notificationPath: invoice.notificationPath,
+    }
     this.payments.push(p)
     return p
   }
@@ -171,14 +208,34 @@ class FakeGateway {
       transactionStatus: p.status,
       ...(p.registrationId ? { registrationId: p.registrationId } : {}),
       result: { code, description: 'scripted' },
-      ...(withRedirect ? { redirect: { url: `https://acs.example/${p.id}`, method: 'POST', parameters: [{ name: 'MD', value: p.id }] } } : {}),
+      ...(withRedirect
+        ? {
+            redirect: { url: `https://acs.example/${p.id}`, method: 'POST', parameters: [{ name: 'MD', value: p.id }] },
+          }
+        : {}),
     }
   }
 
   /** The gateway's signed notification of `p` as it stands, optionally tampered after signing. */
   async notification(p: FakePayment, over: Record<string, string> = {}): Promise<string> {
-    const sum = await checksum('notification', { paymentId: p.id, merchantTransactionId: p.mtid, amount: p.amount, transactionStatus: p.status, secureKey: SANDBOX.secureKey })
-    return JSON.stringify({ paymentId: p.id, merchantTransactionId: p.mtid, amount: p.amount, currency: p.currency, status: p.status, transactionStatus: p.status, checksum: sum.ok ? sum.value : '', result: { code: '00001' }, ...over })
+    const sum = await checksum('notification', {
+      paymentId: p.id,
+      merchantTransactionId: p.mtid,
+      amount: p.amount,
+      transactionStatus: p.status,
+      secureKey: SANDBOX.secureKey,
+    })
+    return JSON.stringify({
+      paymentId: p.id,
+      merchantTransactionId: p.mtid,
+      amount: p.amount,
+      currency: p.currency,
+      status: p.status,
+      transactionStatus: p.status,
+      checksum: sum.ok ? sum.value : '',
+      result: { code: '00001' },
+      ...over,
+    })
   }
 }
 
@@ -190,7 +247,9 @@ beforeAll(() => {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input, init)
     // Only the gateway and the webhook receiver are scripted.
-    return request.url.startsWith(env.GATEWAY_BASE_URL) || request.url.startsWith(env.MERCHANT_WEBHOOK_URL ?? '\0') ? gateway.handle(request) : realFetch(request)
+    return request.url.startsWith(env.GATEWAY_BASE_URL) || request.url.startsWith(env.MERCHANT_WEBHOOK_URL ?? '\0')
+      ? gateway.handle(request)
+      : realFetch(request)
   })
 })
 afterAll(() => {
@@ -198,7 +257,8 @@ afterAll(() => {
 })
 
 const sessionStub = (id: string) => env.SESSIONS.get(env.SESSIONS.idFromName(id)) as unknown as DurableObjectStub
-const sessionStatus = async (id: string): Promise<string> => (await merchant<{ status: string }>('GET', `/v1/sessions/${id}`)).body.status
+const sessionStatus = async (id: string): Promise<string> =>
+  (await merchant<{ status: string }>('GET', `/v1/sessions/${id}`)).body.status
 const IN_FLIGHT = ['processing', 'action_required', 'pending', 'unknown']
 
 /** Whether the Worker has the record of a payment (it follows the success through the outbox). */
@@ -223,15 +283,34 @@ function checkEvents(events: Delivered[], finalTypes: readonly string[], label: 
   }
   const distinct = [...new Map(events.map((e) => [e.id, e])).values()]
   // 3. exactly one final event.
-  expect(distinct.filter((e) => finalTypes.includes(e.type)).map((e) => e.type), `${label}: final events`).toHaveLength(1)
+  expect(
+    distinct.filter((e) => finalTypes.includes(e.type)).map((e) => e.type),
+    `${label}: final events`,
+  ).toHaveLength(1)
   // 5. causal order: change numbers 1, 2, 3... and each change starts where the last ended.
-  expect(distinct.map((e) => e.data.sequence), `${label}: sequence`).toEqual(distinct.map((_, i) => i + 1))
-  for (let i = 1; i < distinct.length; i++) expect(distinct[i]?.data.previousStatus, `${label}: event ${i + 1} follows ${distinct[i - 1]?.type}`).toBe(distinct[i - 1]?.data.status)
+  expect(
+    distinct.map((e) => e.data.sequence),
+    `${label}: sequence`,
+  ).toEqual(distinct.map((_, i) => i + 1))
+  for (let i = 1; i < distinct.length; i++)
+    expect(distinct[i]?.data.previousStatus, `${label}: event ${i + 1} follows ${distinct[i - 1]?.type}`).toBe(
+      distinct[i - 1]?.data.status,
+    )
 }
 
 // ---- a checkout session ---------------------------------------------------------------------
 
-const behaviour = fc.constantFrom<Behaviour>('approve', 'decline', '3ds', 'pending', 'timeout', 'http500', 'lost', 'token_refused', 'reject')
+const behaviour = fc.constantFrom<Behaviour>(
+  'approve',
+  'decline',
+  '3ds',
+  'pending',
+  'timeout',
+  'http500',
+  'lost',
+  'token_refused',
+  'reject',
+)
 
 type SessionCommand =
   | { t: 'pay'; b: Behaviour; double: 'no' | 'same-key' | 'other-key' }
@@ -242,9 +321,28 @@ type SessionCommand =
   | { t: 'expire' }
 
 const sessionCommand: fc.Arbitrary<SessionCommand> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('pay' as const), b: behaviour, double: fc.constantFrom('no' as const, 'same-key' as const, 'other-key' as const) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant('pay' as const),
+      b: behaviour,
+      double: fc.constantFrom('no' as const, 'same-key' as const, 'other-key' as const),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('bank' as const), ok: fc.boolean(), notify: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('notify' as const), kind: fc.constantFrom('right' as const, 'replay' as const, 'wrong-amount' as const, 'wrong-currency' as const, 'other-session' as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('notify' as const),
+      kind: fc.constantFrom(
+        'right' as const,
+        'replay' as const,
+        'wrong-amount' as const,
+        'wrong-currency' as const,
+        'other-session' as const,
+      ),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ t: 'return' as const }) },
   { weight: 2, arbitrary: fc.constant({ t: 'alarm' as const }) },
   { weight: 1, arbitrary: fc.constant({ t: 'expire' as const }) },
@@ -254,10 +352,18 @@ async function runSession(commands: SessionCommand[]): Promise<void> {
   gateway.reset()
   const s: Session = await createSession({ merchantTransactionId: uniqueId('model'), maxAttempts: 3 })
   // Another session's genuine, paid payment: its notification must never settle this one.
-  const other: FakePayment = { id: 'FPOTHER', mtid: uniqueId('other'), amount: '100.00', currency: 'EUR', status: 'Y', notificationPath: '' }
+  const other: FakePayment = {
+    id: 'FPOTHER',
+    mtid: uniqueId('other'),
+    amount: '100.00',
+    currency: 'EUR',
+    status: 'Y',
+    notificationPath: '',
+  }
   const sent: string[] = []
   const mine = () => gateway.payments.filter((p) => p.mtid === s.mtid)
-  const notify = (body: string) => call(`/v1/notifications/${s.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+  const notify = (body: string) =>
+    call(`/v1/notifications/${s.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
 
   for (const c of commands) {
     switch (c.t) {
@@ -266,7 +372,10 @@ async function runSession(commands: SessionCommand[]): Promise<void> {
         if (c.double === 'no') await pay(s, '4111111111111111')
         else {
           const key = uniqueId('k')
-          await Promise.all([pay(s, '4111111111111111', key), pay(s, '4111111111111111', c.double === 'same-key' ? key : uniqueId('k'))])
+          await Promise.all([
+            pay(s, '4111111111111111', key),
+            pay(s, '4111111111111111', c.double === 'same-key' ? key : uniqueId('k')),
+          ])
         }
         gateway.queue = []
         break
@@ -292,10 +401,14 @@ async function runSession(commands: SessionCommand[]): Promise<void> {
           const old = sent[Math.floor(sent.length / 2)]
           if (old) await notify(old)
         } else if (p) {
-          const body = await gateway.notification(p, c.kind === 'wrong-amount' ? { amount: '1.00' } : c.kind === 'wrong-currency' ? { currency: 'JPY' } : {})
+          const body = await gateway.notification(
+            p,
+            c.kind === 'wrong-amount' ? { amount: '1.00' } : c.kind === 'wrong-currency' ? { currency: 'JPY' } : {},
+          )
           if (c.kind === 'right') sent.push(body)
           const res = await notify(body)
-          if (c.kind !== 'right') expect(res.status, `a ${c.kind} notification is refused or changes nothing`).not.toBe(500)
+          if (c.kind !== 'right')
+            expect(res.status, `a ${c.kind} notification is refused or changes nothing`).not.toBe(500)
         }
         break
       }
@@ -327,7 +440,11 @@ async function runSession(commands: SessionCommand[]): Promise<void> {
   const taken = mine().find((p) => p.status === 'Y')
   if (taken) expect(await hasPaymentRecord(taken.id), `payment ${taken.id} has its record`).toBe(true)
   const events = gateway.delivered.filter((e) => e.data.id === s.id)
-  checkEvents(events, ['checkout.session.succeeded', 'checkout.session.failed', 'checkout.session.expired'], `session ${s.id}`)
+  checkEvents(
+    events,
+    ['checkout.session.succeeded', 'checkout.session.failed', 'checkout.session.expired'],
+    `session ${s.id}`,
+  )
 }
 
 // ---- a repeat operation ----------------------------------------------------------------------
@@ -342,7 +459,13 @@ type RepeatCommand =
 const repeatCommand: fc.Arbitrary<RepeatCommand> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ t: fc.constant('repeat' as const), b: behaviour, concurrent: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('settle' as const), ok: fc.boolean(), notify: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('notify' as const), kind: fc.constantFrom('right' as const, 'replay' as const, 'wrong-amount' as const, 'other-payment' as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('notify' as const),
+      kind: fc.constantFrom('right' as const, 'replay' as const, 'wrong-amount' as const, 'other-payment' as const),
+    }),
+  },
   { weight: 2, arbitrary: fc.constant({ t: 'alarm' as const }) },
   { weight: 1, arbitrary: fc.constant({ t: 'delete' as const }) },
 )
@@ -350,11 +473,16 @@ const repeatCommand: fc.Arbitrary<RepeatCommand> = fc.oneof(
 /** A first payment through the Worker that saved its card: the payment a repeat charges again. */
 async function savedCardParent(): Promise<{ paymentId: string; registrationId: string }> {
   gateway.queue.push('approve')
-  const s = await createSession({ merchantTransactionId: uniqueId('parent'), recurring: 'INITIAL', createRegistration: true })
+  const s = await createSession({
+    merchantTransactionId: uniqueId('parent'),
+    recurring: 'INITIAL',
+    createRegistration: true,
+  })
   const res = await pay(s, '4111111111111111')
   gateway.queue = []
   const p = gateway.payments.find((x) => x.mtid === s.mtid)
-  if (res.body.status !== 'succeeded' || !p?.registrationId || !(await hasPaymentRecord(p.id))) throw new Error(`no parent: ${res.text}`)
+  if (res.body.status !== 'succeeded' || !p?.registrationId || !(await hasPaymentRecord(p.id)))
+    throw new Error(`no parent: ${res.text}`)
   return { paymentId: p.id, registrationId: p.registrationId }
 }
 
@@ -365,14 +493,21 @@ async function runRepeat(commands: RepeatCommand[]): Promise<void> {
   const key = uniqueId('rk')
   const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`repeat:${key}`)) as unknown as DurableObjectStub
   const opId = env.OPERATIONS.idFromName(`repeat:${key}`).toString()
-  const repeat = () => merchant('POST', `/v1/payments/${parent?.paymentId ?? 'FPPARENT01'}/repeat`, { amount: '5.00', currency: 'EUR' }, { 'Idempotency-Key': key })
+  const repeat = () =>
+    merchant(
+      'POST',
+      `/v1/payments/${parent?.paymentId ?? 'FPPARENT01'}/repeat`,
+      { amount: '5.00', currency: 'EUR' },
+      { 'Idempotency-Key': key },
+    )
   /** How many of this repeat's requests had reached the gateway when the card's deletion was asked. */
   let sentAtDeletion: number | undefined
   const sent: string[] = []
   // The Worker derives the repeat's reference from the key (so an inquiry can find it).
   const mtid = `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`
   const mine = () => gateway.payments.filter((p) => p.mtid === mtid)
-  const notify = (body: string) => call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+  const notify = (body: string) =>
+    call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
 
   for (const c of commands) {
     switch (c.t) {
@@ -398,7 +533,17 @@ async function runRepeat(commands: RepeatCommand[]): Promise<void> {
         if (c.kind === 'replay' && sent[0]) await notify(sent[0])
         // Another operation's genuine payment (the gateway signs only what it has; a payment with
         // this repeat's own reference would be this repeat's).
-        else if (c.kind === 'other-payment') await notify(await gateway.notification({ id: 'FPOTHER', mtid: `rp-${'0'.repeat(24)}`, amount: '5.00', currency: 'EUR', status: 'Y', notificationPath: '' }))
+        else if (c.kind === 'other-payment')
+          await notify(
+            await gateway.notification({
+              id: 'FPOTHER',
+              mtid: `rp-${'0'.repeat(24)}`,
+              amount: '5.00',
+              currency: 'EUR',
+              status: 'Y',
+              notificationPath: '',
+            }),
+          )
         else if (p && c.kind !== 'replay') {
           const body = await gateway.notification(p, c.kind === 'wrong-amount' ? { amount: '1.00' } : {})
           if (c.kind === 'right') sent.push(body)
@@ -412,7 +557,9 @@ async function runRepeat(commands: RepeatCommand[]): Promise<void> {
       case 'delete':
         if (parent && sentAtDeletion === undefined) {
           sentAtDeletion = mine().length
-          await merchant('DELETE', `/v1/registrations/${parent.registrationId}`, undefined, { 'Idempotency-Key': uniqueId('del') })
+          await merchant('DELETE', `/v1/registrations/${parent.registrationId}`, undefined, {
+            'Idempotency-Key': uniqueId('del'),
+          })
         }
         break
     }
@@ -426,11 +573,14 @@ async function runRepeat(commands: RepeatCommand[]): Promise<void> {
   const events = gateway.delivered.filter((e) => e.data.idempotencyKeyHash === opId)
   checkEvents(events, ['payment.repeat.succeeded', 'payment.repeat.declined', 'payment.repeat.failed'], `repeat ${key}`)
   const final = events.find((e) => e.type !== 'payment.repeat.pending' && e.type !== 'payment.repeat.unknown')
-  expect(final?.type === 'payment.repeat.succeeded', `repeat ended ${final?.type} with ${charges} charge(s)`).toBe(charges === 1)
+  expect(final?.type === 'payment.repeat.succeeded', `repeat ended ${final?.type} with ${charges} charge(s)`).toBe(
+    charges === 1,
+  )
   const taken = mine().find((p) => p.status === 'Y')
   if (taken) expect(await hasPaymentRecord(taken.id), `repeat payment ${taken.id} has its record`).toBe(true)
   // 6. Not one request of the deleted card reached the gateway after its deletion was asked.
-  if (sentAtDeletion !== undefined) expect(mine().length, 'requests to the gateway after the deletion').toBe(sentAtDeletion)
+  if (sentAtDeletion !== undefined)
+    expect(mine().length, 'requests to the gateway after the deletion').toBe(sentAtDeletion)
 }
 
 // ---- an invoice regenerated through the merchant route --------------------------------------
@@ -443,9 +593,22 @@ type InvoiceCommand =
   | { t: 'alarm' }
 
 const invoiceCommand: fc.Arbitrary<InvoiceCommand> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('regenerate' as const), b: fc.constantFrom<Behaviour>('approve', 'timeout', 'http500', 'lost', 'reject', 'token_refused'), concurrent: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('regenerate' as const),
+      b: fc.constantFrom<Behaviour>('approve', 'timeout', 'http500', 'lost', 'reject', 'token_refused'),
+      concurrent: fc.boolean(),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('shopper' as const), ok: fc.boolean(), notify: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('notify' as const), kind: fc.constantFrom('replay' as const, 'wrong-amount' as const, 'other-payment' as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('notify' as const),
+      kind: fc.constantFrom('replay' as const, 'wrong-amount' as const, 'other-payment' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ t: 'return' as const }) },
   { weight: 2, arbitrary: fc.constant({ t: 'alarm' as const }) },
 )
@@ -456,8 +619,15 @@ async function runInvoice(commands: InvoiceCommand[]): Promise<void> {
   const ref = uniqueId('minv')
   const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`regenerate:${key}`)) as unknown as DurableObjectStub
   const opId = env.OPERATIONS.idFromName(`regenerate:${key}`).toString()
-  const regenerate = () => merchant('POST', '/v1/invoices/SI-OLD/regenerate', { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' }, { 'Idempotency-Key': key })
-  const notify = (body: string) => call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+  const regenerate = () =>
+    merchant(
+      'POST',
+      '/v1/invoices/SI-OLD/regenerate',
+      { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' },
+      { 'Idempotency-Key': key },
+    )
+  const notify = (body: string) =>
+    call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
   const sent: string[] = []
 
   for (const c of commands) {
@@ -480,7 +650,17 @@ async function runInvoice(commands: InvoiceCommand[]): Promise<void> {
       }
       case 'notify': {
         if (c.kind === 'replay' && sent[0]) await notify(sent[0])
-        else if (c.kind === 'other-payment') await notify(await gateway.notification({ id: 'FPOTHER', mtid: uniqueId('minv'), amount: '30.00', currency: 'EUR', status: 'Y', notificationPath: '' }))
+        else if (c.kind === 'other-payment')
+          await notify(
+            await gateway.notification({
+              id: 'FPOTHER',
+              mtid: uniqueId('minv'),
+              amount: '30.00',
+              currency: 'EUR',
+              status: 'Y',
+              notificationPath: '',
+            }),
+          )
         else if (c.kind === 'wrong-amount') {
           const p = gateway.payments.filter((x) => x.mtid === ref).at(-1)
           if (p) expect((await notify(await gateway.notification(p, { amount: '1.00' }))).status).not.toBe(500)
@@ -493,7 +673,11 @@ async function runInvoice(commands: InvoiceCommand[]): Promise<void> {
       case 'alarm':
         // Time passes, up to and past the invoice's expiry: the gateway then takes no more payments.
         await timePasses(stub)
-        if (gateway.invoices.length > 0 && (await merchant<{ status: string }>('GET', `/v1/operations/op_${opId}`)).body.status === 'expired') for (const i of gateway.invoices) i.expired = true
+        if (
+          gateway.invoices.length > 0 &&
+          (await merchant<{ status: string }>('GET', `/v1/operations/op_${opId}`)).body.status === 'expired'
+        )
+          for (const i of gateway.invoices) i.expired = true
         break
     }
   }
@@ -514,14 +698,23 @@ async function runInvoice(commands: InvoiceCommand[]): Promise<void> {
 
 describe('payment outcomes under random interleavings (model-based)', () => {
   it(`a checkout session: charged <=> paid, one final event, unique ids, causal order (${SESSION_RUNS} runs)`, async () => {
-    await fc.assert(fc.asyncProperty(fc.array(sessionCommand, { minLength: 1, maxLength: 10 }), runSession), { numRuns: SESSION_RUNS, ...SEED })
+    await fc.assert(fc.asyncProperty(fc.array(sessionCommand, { minLength: 1, maxLength: 10 }), runSession), {
+      numRuns: SESSION_RUNS,
+      ...SEED,
+    })
   }, 600_000)
 
   it(`a repeat operation: charged <=> succeeded, one final event, unique ids, causal order, a deleted card never charged (${REPEAT_RUNS} runs)`, async () => {
-    await fc.assert(fc.asyncProperty(fc.array(repeatCommand, { minLength: 1, maxLength: 8 }), runRepeat), { numRuns: REPEAT_RUNS, ...SEED })
+    await fc.assert(fc.asyncProperty(fc.array(repeatCommand, { minLength: 1, maxLength: 8 }), runRepeat), {
+      numRuns: REPEAT_RUNS,
+      ...SEED,
+    })
   }, 600_000)
 
   it(`an invoice regenerated through the merchant route: charged <=> paid with its payment record, one final event, unique ids, causal order (${INVOICE_RUNS} runs)`, async () => {
-    await fc.assert(fc.asyncProperty(fc.array(invoiceCommand, { minLength: 1, maxLength: 8 }), runInvoice), { numRuns: INVOICE_RUNS, ...SEED })
+    await fc.assert(fc.asyncProperty(fc.array(invoiceCommand, { minLength: 1, maxLength: 8 }), runInvoice), {
+      numRuns: INVOICE_RUNS,
+      ...SEED,
+    })
   }, 600_000)
 })

@@ -8,7 +8,18 @@ import { describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { checksum } from '../../shared/gateway/checksum.ts'
 import { SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
-import { browser, call, createSession, deliverNotification, merchant, notificationSentFor, pay, sessionState, webhooksAbout, type Session } from './api.ts'
+import {
+  browser,
+  call,
+  createSession,
+  deliverNotification,
+  merchant,
+  notificationSentFor,
+  pay,
+  sessionState,
+  webhooksAbout,
+  type Session,
+} from './api.ts'
 import { timePasses } from './clock.ts'
 import { cardFields, chargesFor, client, injectFault, uniqueId } from './helpers.ts'
 
@@ -17,11 +28,20 @@ const DECLINE = '4000000000000002'
 const PENDING = '4000000000000259'
 
 const stubOf = (s: Session) => env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
-const eventTypes = async (mtid: string, atLeast: number) => (await webhooksAbout(mtid, atLeast, 10_000)).map((h) => (JSON.parse(h.body) as { type: string }).type)
+const eventTypes = async (mtid: string, atLeast: number) =>
+  (await webhooksAbout(mtid, atLeast, 10_000)).map((h) => (JSON.parse(h.body) as { type: string }).type)
 
 /** The shopper finishes on the sandbox's bank page; the sandbox notifies the Worker (relayed here). */
-async function finishBankPage(s: Session, redirectUrl: string, outcome: 'authenticated' | 'failed' = 'authenticated'): Promise<void> {
-  const acs = await fetch(`${redirectUrl}/complete`, { method: 'POST', body: new URLSearchParams({ outcome }), redirect: 'manual' })
+async function finishBankPage(
+  s: Session,
+  redirectUrl: string,
+  outcome: 'authenticated' | 'failed' = 'authenticated',
+): Promise<void> {
+  const acs = await fetch(`${redirectUrl}/complete`, {
+    method: 'POST',
+    body: new URLSearchParams({ outcome }),
+    redirect: 'manual',
+  })
   expect(await acs.text()).toContain(`action="${env.PUBLIC_BASE_URL}/v1/return/${s.id}"`)
 }
 
@@ -38,7 +58,12 @@ async function eventually<T>(find: () => Promise<T | undefined>, timeoutMs = 10_
 
 /** An invoice in the sandbox, as the merchant made it in the gateway's dashboard. */
 async function sandboxInvoice(amount: string): Promise<string> {
-  const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount, currency: 'EUR', invoiceExpirationPeriod: '0' })
+  const created = await client().generateInvoice({
+    merchantInvoiceId: uniqueId('inv'),
+    amount,
+    currency: 'EUR',
+    invoiceExpirationPeriod: '0',
+  })
   if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
   return created.response.systemInvoiceId
 }
@@ -53,7 +78,10 @@ describe('1. a payment in flight never expires; a verified result wins', () => {
     expect((await sessionState(s.id)).status).toBe('action_required')
     await finishBankPage(s, res.body.redirect?.url ?? '')
     // The notification (or the session's own inquiry, whichever comes first) settles it.
-    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({ received: true, status: 'succeeded' })
+    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({
+      received: true,
+      status: 'succeeded',
+    })
     expect((await call(`/v1/return/${s.id}`)).text).toContain('Payment successful')
     const types = await eventTypes(s.mtid, 3)
     expect(types.filter((t) => t.startsWith('checkout.session.'))).toEqual(['checkout.session.succeeded'])
@@ -61,13 +89,29 @@ describe('1. a payment in flight never expires; a verified result wins', () => {
 
   it('an invoice session lives as long as its invoice: past its own 30 minutes it stays open and the paid invoice settles it', async () => {
     const invoiceId = await sandboxInvoice('250.00')
-    const s = await createSession({ flow: 'invoice', amount: '250.00', invoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    const s = await createSession({
+      flow: 'invoice',
+      amount: '250.00',
+      invoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
     const regen = await browser<{ invoice: { transactionUrl: string } }>(s, 'POST', '/invoice/regenerate', {})
     expect(regen.status).toBe(200)
     expect(Date.parse((await sessionState(s.id)).expiresAt as string)).toBeGreaterThan(Date.now() + 23 * 3_600_000)
     await timePasses(stubOf(s)) // the 30-minute mark passes: nothing to expire yet
     expect((await sessionState(s.id)).status).toBe('open')
-    const paid = await fetch(regen.body.invoice.transactionUrl, { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number: '4111111111111111', month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+    const paid = await fetch(regen.body.invoice.transactionUrl, {
+      method: 'POST',
+      body: new URLSearchParams({
+        holder: 'Ada Lovelace',
+        number: '4111111111111111',
+        month: '12',
+        year: '2030',
+        cvv: '123',
+      }),
+      redirect: 'manual',
+    })
     expect(paid.status).toBe(303)
     expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({ applied: true })
     expect((await sessionState(s.id)).status).toBe('succeeded')
@@ -87,19 +131,32 @@ describe('1b. a record outlives its retention while its payment is in flight', (
     })
     await runDurableObjectAlarm(stubOf(s))
     expect((await sessionState(s.id)).status).toBe('pending')
-    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({ received: true, status: 'succeeded' })
+    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).body).toMatchObject({
+      received: true,
+      status: 'succeeded',
+    })
   })
 })
 
 describe('2. an invoice settles only at the session amount', () => {
   it('an invoice for another amount is refused at regeneration (409 invoice_mismatch), never offered, and the session fails', async () => {
     const invoiceId = await sandboxInvoice('1.00')
-    const s = await createSession({ flow: 'invoice', amount: '120.00', invoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    const s = await createSession({
+      flow: 'invoice',
+      amount: '120.00',
+      invoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
     const regen = await browser(s, 'POST', '/invoice/regenerate', {})
     expect(regen.status).toBe(409)
     expect(regen.body).toMatchObject({ error: { code: 'invoice_mismatch' } })
     expect(regen.text).not.toContain('transactionUrl')
-    expect(await sessionState(s.id)).toMatchObject({ status: 'failed', invoice: null, lastError: { code: 'invoice_mismatch' } })
+    expect(await sessionState(s.id)).toMatchObject({
+      status: 'failed',
+      invoice: null,
+      lastError: { code: 'invoice_mismatch' },
+    })
     expect(await eventTypes(s.mtid, 1)).toEqual(['checkout.session.failed'])
   })
 })
@@ -107,30 +164,65 @@ describe('2. an invoice settles only at the session amount', () => {
 describe('3. a notification settles only what it belongs to', () => {
   it('a second session with the same merchantTransactionId is refused at creation (409 duplicate_order)', async () => {
     const first = await createSession()
-    const second = await merchant('POST', '/v1/sessions', { flow: 'card', amount: '100.00', currency: 'EUR', merchantTransactionId: first.mtid })
+    const second = await merchant('POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '100.00',
+      currency: 'EUR',
+      merchantTransactionId: first.mtid,
+    })
     expect(second.status).toBe(409)
-    expect(second.body).toMatchObject({ error: { code: 'duplicate_order', fields: [{ field: 'merchantTransactionId' }] } })
+    expect(second.body).toMatchObject({
+      error: { code: 'duplicate_order', fields: [{ field: 'merchantTransactionId' }] },
+    })
   })
 
   it('a second invoice session with the same merchantInvoiceId is refused at creation: one paid invoice settles one session', async () => {
     const invoiceId = await sandboxInvoice('100.00')
     const ref = uniqueId('inv')
-    const first = await merchant('POST', '/v1/sessions', { flow: 'invoice', amount: '100.00', currency: 'EUR', merchantTransactionId: uniqueId('order'), invoiceId, merchantInvoiceId: ref, invoiceExpirationPeriod: '24' })
+    const first = await merchant('POST', '/v1/sessions', {
+      flow: 'invoice',
+      amount: '100.00',
+      currency: 'EUR',
+      merchantTransactionId: uniqueId('order'),
+      invoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+    })
     expect(first.status).toBe(201)
     const order = uniqueId('order')
-    const second = await merchant('POST', '/v1/sessions', { methods: ['card', 'invoice'], amount: '100.00', currency: 'EUR', merchantTransactionId: order, invoiceId, merchantInvoiceId: ref, invoiceExpirationPeriod: '24' })
+    const second = await merchant('POST', '/v1/sessions', {
+      methods: ['card', 'invoice'],
+      amount: '100.00',
+      currency: 'EUR',
+      merchantTransactionId: order,
+      invoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+    })
     expect(second.status).toBe(409)
     expect(second.body).toMatchObject({ error: { code: 'duplicate_order', fields: [{ field: 'merchantInvoiceId' }] } })
     // Its order reference was given back: the same order with a new invoice reference is created.
-    const fixed = await merchant('POST', '/v1/sessions', { methods: ['card', 'invoice'], amount: '100.00', currency: 'EUR', merchantTransactionId: order, invoiceId, merchantInvoiceId: uniqueId('inv'), invoiceExpirationPeriod: '24' })
+    const fixed = await merchant('POST', '/v1/sessions', {
+      methods: ['card', 'invoice'],
+      amount: '100.00',
+      currency: 'EUR',
+      merchantTransactionId: order,
+      invoiceId,
+      merchantInvoiceId: uniqueId('inv'),
+      invoiceExpirationPeriod: '24',
+    })
     expect(fixed.status).toBe(201)
   })
 
   it('the same creation request repeated with its Idempotency-Key gets the same session and secret; another body with the key is 422', async () => {
     const key = uniqueId('create')
     const body = { flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: uniqueId('order') }
-    const first = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', body, { 'Idempotency-Key': key })
-    const again = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', body, { 'Idempotency-Key': key })
+    const first = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', body, {
+      'Idempotency-Key': key,
+    })
+    const again = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', body, {
+      'Idempotency-Key': key,
+    })
     expect(first.status).toBe(201)
     expect(again.status).toBe(201)
     expect(again.headers.get('Idempotent-Replayed')).toBe('true')
@@ -148,7 +240,12 @@ describe('3. a notification settles only what it belongs to', () => {
     const refused = await deliverNotification(b.id, note)
     expect(refused.status).toBe(409)
     expect(refused.body).toMatchObject({ error: { code: 'notification_mismatch' } })
-    expect(await sessionState(b.id)).toMatchObject({ status: 'open', attempts: [], paymentId: null, refusedNotifications: 1 })
+    expect(await sessionState(b.id)).toMatchObject({
+      status: 'open',
+      attempts: [],
+      paymentId: null,
+      refusedNotifications: 1,
+    })
     // It still belongs to its own session (settled by it, or already by that session's inquiry).
     expect((await deliverNotification(a.id, note)).body).toMatchObject({ received: true, status: 'succeeded' })
   })
@@ -158,40 +255,88 @@ describe('3. a notification settles only what it belongs to', () => {
     const res = await pay(s, THREE_DS) // waits on the bank page: nothing settles it meanwhile
     expect(res.body.status).toBe('action_required')
     const paymentId = res.body.paymentId ?? ''
-    const sum = await checksum('notification', { paymentId, merchantTransactionId: s.mtid, amount: '100.00', transactionStatus: 'Y', secureKey: SANDBOX.secureKey })
-    const signed = { paymentId, merchantTransactionId: s.mtid, amount: '100.00', transactionStatus: 'Y', checksum: sum.ok ? sum.value : '' }
+    const sum = await checksum('notification', {
+      paymentId,
+      merchantTransactionId: s.mtid,
+      amount: '100.00',
+      transactionStatus: 'Y',
+      secureKey: SANDBOX.secureKey,
+    })
+    const signed = {
+      paymentId,
+      merchantTransactionId: s.mtid,
+      amount: '100.00',
+      transactionStatus: 'Y',
+      checksum: sum.ok ? sum.value : '',
+    }
     const refused = await deliverNotification(s.id, JSON.stringify({ ...signed, currency: 'JPY' }))
     expect(refused.status).toBe(409)
     expect((await sessionState(s.id)).status).toBe('action_required')
     // The same signed notification in the session's currency is its own.
-    expect((await deliverNotification(s.id, JSON.stringify({ ...signed, currency: 'EUR' }))).body).toMatchObject({ applied: true, status: 'succeeded' })
+    expect((await deliverNotification(s.id, JSON.stringify({ ...signed, currency: 'EUR' }))).body).toMatchObject({
+      applied: true,
+      status: 'succeeded',
+    })
   })
 
   it('a repeat operation refuses a signed notification about another payment', async () => {
     const parent = await createSession({ recurring: 'INITIAL', createRegistration: true })
     const initial = await pay(parent, '4111111111111111')
     const key = uniqueId('rk')
-    const rep = await merchant<{ status: string }>('POST', `/v1/payments/${initial.body.paymentId}/repeat`, { amount: '9.99', currency: 'EUR' }, { 'Idempotency-Key': key })
+    const rep = await merchant<{ status: string }>(
+      'POST',
+      `/v1/payments/${initial.body.paymentId}/repeat`,
+      { amount: '9.99', currency: 'EUR' },
+      { 'Idempotency-Key': key },
+    )
     expect(rep.body.status).toBe('succeeded')
     const opId = env.OPERATIONS.idFromName(`repeat:${key}`).toString()
     const someoneElses = await notificationSentFor(parent.id)
-    const res = await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: someoneElses })
+    const res = await call(`/v1/notifications/op_${opId}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: someoneElses,
+    })
     expect(res.status).toBe(409)
   })
   it('a charged repeat stays charged: a signed decline naming its payment is a duplicate, and payment.repeat.succeeded stays its one final event', async () => {
     const parent = await createSession({ recurring: 'INITIAL', createRegistration: true })
     const initial = await pay(parent, '4111111111111111')
     const key = uniqueId('rk')
-    const rep = await merchant<{ status: string; paymentId: string; merchantTransactionId: string }>('POST', `/v1/payments/${initial.body.paymentId}/repeat`, { amount: '9.99', currency: 'EUR' }, { 'Idempotency-Key': key })
+    const rep = await merchant<{ status: string; paymentId: string; merchantTransactionId: string }>(
+      'POST',
+      `/v1/payments/${initial.body.paymentId}/repeat`,
+      { amount: '9.99', currency: 'EUR' },
+      { 'Idempotency-Key': key },
+    )
     expect(rep.body.status).toBe('succeeded')
     const { paymentId, merchantTransactionId } = rep.body
-    const sum = await checksum('notification', { paymentId, merchantTransactionId, amount: '9.99', transactionStatus: 'N', secureKey: SANDBOX.secureKey })
-    const decline = JSON.stringify({ paymentId, merchantTransactionId, amount: '9.99', currency: 'EUR', transactionStatus: 'N', checksum: sum.ok ? sum.value : '' })
+    const sum = await checksum('notification', {
+      paymentId,
+      merchantTransactionId,
+      amount: '9.99',
+      transactionStatus: 'N',
+      secureKey: SANDBOX.secureKey,
+    })
+    const decline = JSON.stringify({
+      paymentId,
+      merchantTransactionId,
+      amount: '9.99',
+      currency: 'EUR',
+      transactionStatus: 'N',
+      checksum: sum.ok ? sum.value : '',
+    })
     const opId = env.OPERATIONS.idFromName(`repeat:${key}`).toString()
-    const res = await call<{ applied?: boolean; status?: string }>(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: decline })
+    const res = await call<{ applied?: boolean; status?: string }>(`/v1/notifications/op_${opId}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: decline,
+    })
     expect(res.body).toMatchObject({ applied: false, status: 'succeeded' })
     await new Promise((r) => setTimeout(r, 300))
-    const types = (await webhooksAbout(merchantTransactionId, 1, 10_000)).map((h) => (JSON.parse(h.body) as { type: string }).type)
+    const types = (await webhooksAbout(merchantTransactionId, 1, 10_000)).map(
+      (h) => (JSON.parse(h.body) as { type: string }).type,
+    )
     expect(types).toEqual(['payment.repeat.succeeded'])
   })
 })
@@ -201,13 +346,27 @@ describe('4. one event per change', () => {
     const parent = await createSession({ recurring: 'INITIAL', createRegistration: true })
     const initial = await pay(parent, '4111111111111111')
     const keys = Array.from({ length: 8 }, () => uniqueId('rk'))
-    const answers = await Promise.all(keys.map((key) => merchant<{ status: string; merchantTransactionId: string }>('POST', `/v1/payments/${initial.body.paymentId}/repeat`, { amount: '2.50', currency: 'EUR' }, { 'Idempotency-Key': key })))
+    const answers = await Promise.all(
+      keys.map((key) =>
+        merchant<{ status: string; merchantTransactionId: string }>(
+          'POST',
+          `/v1/payments/${initial.body.paymentId}/repeat`,
+          { amount: '2.50', currency: 'EUR' },
+          { 'Idempotency-Key': key },
+        ),
+      ),
+    )
     for (const a of answers) {
       expect(a.body.status).toBe('succeeded')
       // The sandbox notifies the operation too: relay it, as the gateway would deliver it.
       const opId = env.OPERATIONS.idFromName(`repeat:${keys[answers.indexOf(a)]}`).toString()
       const note = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/op_${opId}`)).json()) as string[]
-      for (const body of note) await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+      for (const body of note)
+        await call(`/v1/notifications/op_${opId}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        })
     }
     await new Promise((r) => setTimeout(r, 500))
     for (const a of answers) {
@@ -219,11 +378,22 @@ describe('4. one event per change', () => {
 
   it('ten parallel invoice regenerations of one session make one gateway call and one invoice.regenerated event', async () => {
     const invoiceId = await sandboxInvoice('250.00')
-    const s = await createSession({ flow: 'invoice', amount: '250.00', invoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
-    const answers = await Promise.all(Array.from({ length: 10 }, () => browser<{ invoice?: { systemInvoiceId: string } }>(s, 'POST', '/invoice/regenerate', {})))
+    const s = await createSession({
+      flow: 'invoice',
+      amount: '250.00',
+      invoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        browser<{ invoice?: { systemInvoiceId: string } }>(s, 'POST', '/invoice/regenerate', {}),
+      ),
+    )
     const ok = answers.filter((a) => a.status === 200)
     expect(new Set(ok.map((a) => a.body.invoice?.systemInvoiceId)).size).toBe(1)
-    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body).toMatchObject({ error: { code: 'payment_in_progress' } })
+    for (const a of answers.filter((x) => x.status !== 200))
+      expect(a.body).toMatchObject({ error: { code: 'payment_in_progress' } })
     expect(await eventTypes(s.mtid, 1)).toEqual(['invoice.regenerated'])
   })
 })
@@ -246,14 +416,21 @@ describe('6. attempt events are not final', () => {
     expect((await pay(s, DECLINE)).body).toMatchObject({ status: 'declined', attemptsRemaining: 2 })
     expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
     const types = await eventTypes(s.mtid, 4)
-    expect(types).toEqual(['checkout.attempt.processing', 'checkout.attempt.declined', 'checkout.attempt.processing', 'checkout.session.succeeded'])
+    expect(types).toEqual([
+      'checkout.attempt.processing',
+      'checkout.attempt.declined',
+      'checkout.attempt.processing',
+      'checkout.session.succeeded',
+    ])
   })
 
   it('the last attempt declined fails the session: checkout.session.failed, and the widget is told no attempts remain', async () => {
     const s = await createSession({ maxAttempts: 1 })
     expect((await pay(s, DECLINE)).body).toMatchObject({ status: 'declined', attemptsRemaining: 0 })
     expect((await sessionState(s.id)).status).toBe('failed')
-    expect((await eventTypes(s.mtid, 2)).filter((t) => t.startsWith('checkout.session.'))).toEqual(['checkout.session.failed'])
+    expect((await eventTypes(s.mtid, 2)).filter((t) => t.startsWith('checkout.session.'))).toEqual([
+      'checkout.session.failed',
+    ])
     // Personal data leaves the browser view once the session is final.
     expect((await browser(s, 'GET', '')).body).toMatchObject({ status: 'failed', customer: null })
   })
@@ -263,20 +440,38 @@ describe('7. clear operator outcomes', () => {
   it('a request the gateway refuses (30005) says so: 502 gateway_rejected to the browser, the gateway’s code kept on the session for the merchant, nothing charged', async () => {
     const mtid = uniqueId('dup')
     // A live payment with this reference already exists at the gateway (made outside this Worker).
-    expect((await client().payment({ amount: '1.00', currency: 'EUR', paymentType: 'DB', merchantTransactionId: mtid, ...cardFields(PENDING) } as never)).kind).toBe('pending')
+    expect(
+      (
+        await client().payment({
+          amount: '1.00',
+          currency: 'EUR',
+          paymentType: 'DB',
+          merchantTransactionId: mtid,
+          ...cardFields(PENDING),
+        } as never)
+      ).kind,
+    ).toBe('pending')
     const s = await createSession({ merchantTransactionId: mtid })
     const res = await pay(s, '4111111111111111')
     expect(res.status).toBe(502)
     // The browser gets our code and words; the gateway's code is the merchant's (the session, its events).
     expect(res.body).toMatchObject({ error: { code: 'gateway_rejected' } })
     expect(res.text).not.toContain('30005')
-    expect(await sessionState(s.id)).toMatchObject({ status: 'open', lastError: { code: 'gateway_rejected', gatewayCode: '30005' } })
+    expect(await sessionState(s.id)).toMatchObject({
+      status: 'open',
+      lastError: { code: 'gateway_rejected', gatewayCode: '30005' },
+    })
   })
 
   it('GET /healthz?deep=1 needs the merchant key and proves a token can be had; unreachable and refused are told apart', async () => {
     const { default: app } = await import('../../worker/index.ts')
     const deep = (over: Partial<typeof env> = {}, auth = true) =>
-      app.fetch(new Request('http://worker.test/healthz?deep=1', { headers: auth ? { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}` } : {} }), { ...env, ...over })
+      app.fetch(
+        new Request('http://worker.test/healthz?deep=1', {
+          headers: auth ? { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}` } : {},
+        }),
+        { ...env, ...over },
+      )
     expect((await deep({}, false)).status).toBe(401)
     const ok = await deep()
     expect(ok.status).toBe(200)
@@ -296,7 +491,10 @@ describe('7. clear operator outcomes', () => {
     expect((await sessionState(s.id)).status).toBe('action_required')
     await new Promise((r) => setTimeout(r, 4_200)) // the sandbox's authentication window (4 s in tests)
     await timePasses(stubOf(s))
-    expect(await sessionState(s.id)).toMatchObject({ status: 'declined', attempts: [{ status: 'declined', code: '10016' }] })
+    expect(await sessionState(s.id)).toMatchObject({
+      status: 'declined',
+      attempts: [{ status: 'declined', code: '10016' }],
+    })
   })
 })
 
@@ -305,10 +503,25 @@ describe('8. invoices regenerated through the merchant route', () => {
     const invoiceId = await sandboxInvoice('30.00')
     const key = uniqueId('ik')
     const ref = uniqueId('mref')
-    const res = await merchant<{ status: string; invoice: { transactionUrl: string } }>('POST', `/v1/invoices/${invoiceId}/regenerate`, { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' }, { 'Idempotency-Key': key })
+    const res = await merchant<{ status: string; invoice: { transactionUrl: string } }>(
+      'POST',
+      `/v1/invoices/${invoiceId}/regenerate`,
+      { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' },
+      { 'Idempotency-Key': key },
+    )
     expect(res.body.status).toBe('succeeded')
     const opId = env.OPERATIONS.idFromName(`regenerate:${key}`).toString()
-    const paid = await fetch(res.body.invoice.transactionUrl, { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number: '4111111111111111', month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+    const paid = await fetch(res.body.invoice.transactionUrl, {
+      method: 'POST',
+      body: new URLSearchParams({
+        holder: 'Ada Lovelace',
+        number: '4111111111111111',
+        month: '12',
+        year: '2030',
+        cvv: '123',
+      }),
+      redirect: 'manual',
+    })
     expect(paid.status).toBe(303)
     // The shopper lands on the Worker's page for this operation, not a 404.
     expect(paid.headers.get('Location')).toContain(`/v1/return/op_${opId}`)
@@ -316,11 +529,20 @@ describe('8. invoices regenerated through the merchant route', () => {
     expect(page.status).toBe(200)
     const notes = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/op_${opId}`)).json()) as string[]
     expect(notes.length).toBeGreaterThan(0)
-    const settled = await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: notes[0] })
+    const settled = await call(`/v1/notifications/op_${opId}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: notes[0],
+    })
     expect(settled.body).toMatchObject({ applied: true })
     const paidEvent = await eventually(async () => {
-      const hooks = (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string; signature?: string }[]
-      return hooks.map((h) => ({ h, e: JSON.parse(h.body) as { type: string; data: { idempotencyKeyHash?: string } } })).find(({ e }) => e.type === 'invoice.paid' && e.data.idempotencyKeyHash === opId)
+      const hooks = (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as {
+        body: string
+        signature?: string
+      }[]
+      return hooks
+        .map((h) => ({ h, e: JSON.parse(h.body) as { type: string; data: { idempotencyKeyHash?: string } } }))
+        .find(({ e }) => e.type === 'invoice.paid' && e.data.idempotencyKeyHash === opId)
     })
     expect((await verifyWebhook(paidEvent.h.body, paidEvent.h.signature, TEST_SECRETS.WEBHOOK_SECRET)).ok).toBe(true)
   })
@@ -328,16 +550,28 @@ describe('8. invoices regenerated through the merchant route', () => {
 
 describe('9. amounts respect the currency’s minor unit', () => {
   it('1000.50 JPY is refused at creation (amount: minor_units); 1000.00 JPY is accepted and charged as shown', async () => {
-    const half = await merchant('POST', '/v1/sessions', { flow: 'card', amount: '1000.50', currency: 'JPY', merchantTransactionId: uniqueId('jpy') })
+    const half = await merchant('POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '1000.50',
+      currency: 'JPY',
+      merchantTransactionId: uniqueId('jpy'),
+    })
     expect(half.status).toBe(400)
-    expect(half.body).toMatchObject({ error: { code: 'invalid_request', fields: [{ field: 'amount', code: 'minor_units' }] } })
+    expect(half.body).toMatchObject({
+      error: { code: 'invalid_request', fields: [{ field: 'amount', code: 'minor_units' }] },
+    })
     expect(half.text).not.toContain('1000.50')
     const whole = await createSession({ amount: '1000.00', currency: 'JPY' })
     expect((await browser(whole, 'GET', '')).body).toMatchObject({ amount: '1000.00', currency: 'JPY' })
   })
 
   it('a repeat of 5.50 JPY is refused before any gateway call', async () => {
-    const res = await merchant('POST', '/v1/payments/P000000001/repeat', { amount: '5.50', currency: 'JPY' }, { 'Idempotency-Key': uniqueId('k') })
+    const res = await merchant(
+      'POST',
+      '/v1/payments/P000000001/repeat',
+      { amount: '5.50', currency: 'JPY' },
+      { 'Idempotency-Key': uniqueId('k') },
+    )
     expect(res.status).toBe(400)
     expect(res.body).toMatchObject({ error: { fields: [{ field: 'amount', code: 'minor_units' }] } })
   })

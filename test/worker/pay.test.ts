@@ -9,7 +9,20 @@ import { luhnCheckDigit } from '../../shared/card.ts'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import app from '../../worker/index.ts'
-import { browser, call, cardBody, createSession, deliverNotification, eventually, merchant, notificationSentFor, ORIGIN, pay, sessionState, webhooksAbout } from './api.ts'
+import {
+  browser,
+  call,
+  cardBody,
+  createSession,
+  deliverNotification,
+  eventually,
+  merchant,
+  notificationSentFor,
+  ORIGIN,
+  pay,
+  sessionState,
+  webhooksAbout,
+} from './api.ts'
 import { chargesFor, injectFault, uniqueId } from './helpers.ts'
 import { leaksIn, storageDump } from './setup.ts'
 
@@ -18,12 +31,20 @@ describe('binding to the session (R1)', () => {
     const s = await createSession({ amount: '100.00' })
     const res = await pay(s, '4111111111111111', uniqueId('k'), { amount: '0.01' })
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: { code: 'param_mismatch', message: expect.any(String), fields: [expect.objectContaining({ field: 'amount', code: 'mismatch' })] } })
+    expect(res.body).toEqual({
+      error: {
+        code: 'param_mismatch',
+        message: expect.any(String),
+        fields: [expect.objectContaining({ field: 'amount', code: 'mismatch' })],
+      },
+    })
     for (const field of ['currency', 'merchantTransactionId', 'paymentType', 'recurringType', 'createRegistration']) {
       const r = await pay(s, '4111111111111111', uniqueId('k'), { [field]: 'x' })
       expect(r.body.error?.code, field).toBe('param_mismatch')
     }
-    const ip = await pay(s, '4111111111111111', uniqueId('k'), { customer: { givenName: 'Ada', surname: 'L', email: 'a@b.co', ip: '1.2.3.4' } })
+    const ip = await pay(s, '4111111111111111', uniqueId('k'), {
+      customer: { givenName: 'Ada', surname: 'L', email: 'a@b.co', ip: '1.2.3.4' },
+    })
     expect(ip.body.error?.code).toBe('param_mismatch')
     expect(await chargesFor(s.mtid)).toBe(0)
   })
@@ -32,16 +53,31 @@ describe('binding to the session (R1)', () => {
     const s = await createSession({ amount: '100.00' })
     const res = await pay(s, '4111111111111111')
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ status: 'succeeded', card: { brand: 'visa', last4: '1111' }, message: 'Payment successful.' })
+    expect(res.body).toMatchObject({
+      status: 'succeeded',
+      card: { brand: 'visa', last4: '1111' },
+      message: 'Payment successful.',
+    })
     // The sandbox accepted the checksum (it refuses a wrong one); what it recorded is 100.00.
-    const recorded = (await (await fetch(`${env.GATEWAY_BASE_URL}/sandbox/payments/${res.body.paymentId}`)).json()) as Record<string, string>
+    const recorded = (await (
+      await fetch(`${env.GATEWAY_BASE_URL}/sandbox/payments/${res.body.paymentId}`)
+    ).json()) as Record<string, string>
     expect(recorded).toMatchObject({ amount: '100.00', currency: 'EUR', mtid: s.mtid, status: 'Y' })
     expect(await chargesFor(s.mtid)).toBe(1)
   })
 
   it('refuses invalid card data with field names and rules, before any gateway call', async () => {
     const s = await createSession()
-    const res = await browser(s, 'POST', '/pay', { card: { number: '4111111111111112', expiryMonth: '13', expiryYear: '2030', cvv: '12' }, customer: { email: 'x' } }, { 'Idempotency-Key': uniqueId('k') })
+    const res = await browser(
+      s,
+      'POST',
+      '/pay',
+      {
+        card: { number: '4111111111111112', expiryMonth: '13', expiryYear: '2030', cvv: '12' },
+        customer: { email: 'x' },
+      },
+      { 'Idempotency-Key': uniqueId('k') },
+    )
     expect(res.status).toBe(400)
     expect((res.body as { error: { fields: unknown[] } }).error.fields).toEqual(
       expect.arrayContaining([
@@ -60,12 +96,20 @@ describe('binding to the session (R1)', () => {
     const s = await createSession()
     const res = await browser(s, 'POST', '/pay', cardBody('4111111111111111'))
     expect(res.status).toBe(400)
-    expect((res.body as { error: { fields: unknown[] } }).error.fields).toEqual([expect.objectContaining({ field: 'Idempotency-Key', code: 'required' })])
+    expect((res.body as { error: { fields: unknown[] } }).error.fields).toEqual([
+      expect.objectContaining({ field: 'Idempotency-Key', code: 'required' }),
+    ])
   })
 
   it('takes customer details from the session prefill', async () => {
     const s = await createSession({ customer: { givenName: 'Grace', surname: 'Hopper', email: 'grace@example.com' } })
-    const res = await browser(s, 'POST', '/pay', { card: { number: '5555555555554444', expiryMonth: '01', expiryYear: '2031', cvv: '321' } }, { 'Idempotency-Key': uniqueId('k') })
+    const res = await browser(
+      s,
+      'POST',
+      '/pay',
+      { card: { number: '5555555555554444', expiryMonth: '01', expiryYear: '2031', cvv: '321' } },
+      { 'Idempotency-Key': uniqueId('k') },
+    )
     expect(res.body).toMatchObject({ status: 'succeeded' })
   })
 })
@@ -73,7 +117,9 @@ describe('binding to the session (R1)', () => {
 describe('idempotency and concurrency (R13-R16)', () => {
   it('50 concurrent pays of one session make exactly one gateway charge', async () => {
     const s = await createSession()
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => pay(s, '4111111111111111', `k-${i}-${s.mtid}`)))
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => pay(s, '4111111111111111', `k-${i}-${s.mtid}`)),
+    )
     const ok = results.filter((r) => r.status === 200)
     expect(ok).toHaveLength(1)
     expect(ok[0]?.body.status).toBe('succeeded')
@@ -116,7 +162,11 @@ describe('attempts, completion and expiry (R3, R4)', () => {
   it('a decline, then a success on the same session; then it cannot be charged again', async () => {
     const s = await createSession()
     const declined = await pay(s, '4000000000000002')
-    expect(declined.body).toMatchObject({ status: 'declined', attemptsRemaining: 2, message: 'Your card was declined.' })
+    expect(declined.body).toMatchObject({
+      status: 'declined',
+      attemptsRemaining: 2,
+      message: 'Your card was declined.',
+    })
     expect(declined.text).not.toMatch(/10001|authorization system/)
     const paid = await pay(s, '4111111111111111')
     // Attempts count declines of the card: one of three used.
@@ -165,7 +215,12 @@ describe('card velocity (R11)', () => {
       const res = await app.fetch(
         new Request(`http://worker.test/v1/checkout/${s.id}/pay`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': uniqueId('v') },
+          headers: {
+            Authorization: `Bearer ${s.clientSecret}`,
+            Origin: ORIGIN,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': uniqueId('v'),
+          },
           body: JSON.stringify(cardBody(number)),
         }),
         defaults,
@@ -186,7 +241,11 @@ describe('3-D Secure (R28)', () => {
     const forged = await call(`/v1/return/${s.id}?status=Y&paymentId=${res.body.paymentId}`)
     expect(forged.status).toBe(303)
     expect((await sessionState(s.id)).status).toBe('action_required')
-    const acs = await fetch(`${res.body.redirect?.url}/complete`, { method: 'POST', body: new URLSearchParams({ outcome: 'authenticated' }), redirect: 'manual' })
+    const acs = await fetch(`${res.body.redirect?.url}/complete`, {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'authenticated' }),
+      redirect: 'manual',
+    })
     // The bank page returns the shopper by POST (a form back to the Worker), the checksum out of the URL.
     expect(await acs.text()).toContain(`action="${env.PUBLIC_BASE_URL}/v1/return/${s.id}"`)
     const back = await call(`/v1/return/${s.id}`)
@@ -194,7 +253,10 @@ describe('3-D Secure (R28)', () => {
     expect(back.headers.get('Location')).toBe(`https://shop.example/thanks?session=${s.id}&status=succeeded`)
     expect((await sessionState(s.id)).status).toBe('succeeded')
     // The widget on the return page sees the result.
-    expect((await browser(s, 'GET', '')).body).toMatchObject({ status: 'succeeded', result: { paymentId: res.body.paymentId } })
+    expect((await browser(s, 'GET', '')).body).toMatchObject({
+      status: 'succeeded',
+      result: { paymentId: res.body.paymentId },
+    })
   })
 })
 
@@ -210,7 +272,11 @@ describe('notifications and merchant webhooks (R27)', () => {
     expect(hook).toBeDefined()
     const verified = await verifyWebhook(hook?.body ?? '', hook?.signature, TEST_SECRETS.WEBHOOK_SECRET)
     expect(verified.ok).toBe(true)
-    if (verified.ok) expect(verified.event).toMatchObject({ type: 'checkout.session.succeeded', data: { id: s.id, status: 'succeeded', amount: '100.00' } })
+    if (verified.ok)
+      expect(verified.event).toMatchObject({
+        type: 'checkout.session.succeeded',
+        data: { id: s.id, status: 'succeeded', amount: '100.00' },
+      })
   })
 
   it('a forged notification (bad checksum) is refused and changes nothing', async () => {
@@ -242,7 +308,10 @@ describe('notifications and merchant webhooks (R27)', () => {
     const { signatureHeader } = await import('../../shared/webhooks/sign.ts')
     const header = await signatureHeader('whsec_a', body)
     expect((await verifyWebhook(body, header, 'whsec_a')).ok).toBe(true)
-    expect(await verifyWebhook(body.replace('evt_1', 'evt_2'), header, 'whsec_a')).toEqual({ ok: false, reason: 'bad_signature' })
+    expect(await verifyWebhook(body.replace('evt_1', 'evt_2'), header, 'whsec_a')).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    })
     expect(await verifyWebhook(body, header, 'whsec_b')).toEqual({ ok: false, reason: 'bad_signature' })
     expect((await verifyWebhook(body, header, ['whsec_b', 'whsec_a'])).ok).toBe(true)
     const old = await signatureHeader('whsec_a', body, Math.floor(Date.now() / 1000) - 301)
@@ -278,12 +347,21 @@ describe('Turnstile (R10), when TURNSTILE_SECRET is set', () => {
     const res = await app.fetch(
       new Request(`http://worker.test/v1/checkout/${s.id}/pay`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': uniqueId('t') },
+        headers: {
+          Authorization: `Bearer ${s.clientSecret}`,
+          Origin: ORIGIN,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': uniqueId('t'),
+        },
         body: JSON.stringify(cardBody('4111111111111111', token === undefined ? {} : { turnstileToken: token })),
       }),
       withTurnstile,
     )
-    return { status: res.status, body: (await res.json()) as { status?: string; error?: { code: string } }, mtid: s.mtid }
+    return {
+      status: res.status,
+      body: (await res.json()) as { status?: string; error?: { code: string } },
+      mtid: s.mtid,
+    }
   }
 
   it.each([
@@ -309,7 +387,12 @@ describe('Turnstile (R10), when TURNSTILE_SECRET is set', () => {
       app.fetch(
         new Request(`http://worker.test/v1/checkout/${s.id}/pay`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${s.clientSecret}`, Origin: ORIGIN, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+          headers: {
+            Authorization: `Bearer ${s.clientSecret}`,
+            Origin: ORIGIN,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': key,
+          },
           body: JSON.stringify(cardBody('4111111111111111', { turnstileToken: token })),
         }),
         withTurnstile,

@@ -11,25 +11,54 @@ import { injectFault, uniqueId } from './helpers.ts'
 import { gatewayOperationsOn, operate, paidPayment, paymentEventually, paymentStub } from './money.ts'
 
 const eventsOf = async (mtid: string, type: string, count = 1) =>
-  (await webhooksAbout(mtid, count, 10_000, type)).map((w) => JSON.parse(w.body) as { id: string; type: string; data: Record<string, unknown> & { operation: { id: string; status: string; amount: string } } })
+  (await webhooksAbout(mtid, count, 10_000, type)).map(
+    (w) =>
+      JSON.parse(w.body) as {
+        id: string
+        type: string
+        data: Record<string, unknown> & { operation: { id: string; status: string; amount: string } }
+      },
+  )
 
 describe('capture', () => {
   it('captures an authorisation in full: the payment is captured and payment.captured is told once', async () => {
     const { session, paymentId, payment } = await paidPayment({ paymentType: 'PA', amount: '80.00' })
-    expect(payment).toMatchObject({ status: 'authorized', paymentType: 'PA', amountCaptured: '0.00', amountRefundable: '0.00', sessionId: session.id, merchantTransactionId: session.mtid })
+    expect(payment).toMatchObject({
+      status: 'authorized',
+      paymentType: 'PA',
+      amountCaptured: '0.00',
+      amountRefundable: '0.00',
+      sessionId: session.id,
+      merchantTransactionId: session.mtid,
+    })
     const res = await operate(paymentId, 'capture')
     expect(res.status).toBe(200)
     expect(res.body.operation).toMatchObject({ object: 'capture', status: 'succeeded', amount: '80.00' })
     expect(res.body.payment).toMatchObject({ status: 'captured', amountCaptured: '80.00', amountRefundable: '80.00' })
     const events = await eventsOf(session.mtid, 'payment.captured')
     expect(events).toHaveLength(1)
-    expect(events[0]?.data).toMatchObject({ id: paymentId, status: 'captured', operation: { status: 'succeeded', amount: '80.00' } })
+    expect(events[0]?.data).toMatchObject({
+      id: paymentId,
+      status: 'captured',
+      operation: { status: 'succeeded', amount: '80.00' },
+    })
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 1 })
   })
 
   it('a session showing the QR wallet first but paid by card records the card authorisation, which then captures', async () => {
-    const { paymentId, payment } = await paidPayment({ flow: undefined, methods: ['qr', 'card'], paymentType: 'PA', amount: '40.00' })
-    expect(payment).toMatchObject({ status: 'authorized', paymentType: 'PA', source: 'card', amountCaptured: '0.00', amountRefundable: '0.00' })
+    const { paymentId, payment } = await paidPayment({
+      flow: undefined,
+      methods: ['qr', 'card'],
+      paymentType: 'PA',
+      amount: '40.00',
+    })
+    expect(payment).toMatchObject({
+      status: 'authorized',
+      paymentType: 'PA',
+      source: 'card',
+      amountCaptured: '0.00',
+      amountRefundable: '0.00',
+    })
     const res = await operate(paymentId, 'capture')
     expect(res.status).toBe(200)
     expect(res.body.payment).toMatchObject({ status: 'captured', amountCaptured: '40.00' })
@@ -51,7 +80,10 @@ describe('capture', () => {
     const { paymentId } = await paidPayment({ paymentType: 'PA', amount: '80.00' })
     const res = await operate(paymentId, 'capture', { amount: '80.01' })
     expect(res.status).toBe(409)
-    expect(res.body.error).toMatchObject({ code: 'amount_too_large', fields: [expect.objectContaining({ field: 'amount', code: 'out_of_range' })] })
+    expect(res.body.error).toMatchObject({
+      code: 'amount_too_large',
+      fields: [expect.objectContaining({ field: 'amount', code: 'out_of_range' })],
+    })
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 0 })
     expect((await paymentEventually(paymentId)).status).toBe('authorized')
   })
@@ -74,7 +106,10 @@ describe('capture', () => {
     // In flight, it blocks a second capture and a void.
     expect((await operate(paymentId, 'void')).body.error?.code).toBe('payment_state')
     await timePasses(paymentStub(paymentId))
-    expect(await paymentEventually(paymentId, (p) => p.status === 'captured')).toMatchObject({ amountCaptured: '50.00', amountRefundable: '50.00' })
+    expect(await paymentEventually(paymentId, (p) => p.status === 'captured')).toMatchObject({
+      amountCaptured: '50.00',
+      amountRefundable: '50.00',
+    })
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 1, reversals: 0 })
     expect(new Set((await eventsOf(session.mtid, 'payment.captured')).map((e) => e.id)).size).toBe(1)
   })
@@ -115,12 +150,23 @@ describe('refunds', () => {
     const { session, paymentId } = await paidPayment({ amount: '100.00' })
     const first = await operate(paymentId, 'refunds', { amount: '30.00', reason: 'one item returned' })
     expect(first.status).toBe(200)
-    expect(first.body.payment).toMatchObject({ status: 'partially_refunded', amountRefunded: '30.00', amountRefundable: '70.00' })
+    expect(first.body.payment).toMatchObject({
+      status: 'partially_refunded',
+      amountRefunded: '30.00',
+      amountRefundable: '70.00',
+    })
     const second = await operate(paymentId, 'refunds', { amount: '50.00' })
-    expect(second.body.payment).toMatchObject({ status: 'partially_refunded', amountRefunded: '80.00', amountRefundable: '20.00' })
+    expect(second.body.payment).toMatchObject({
+      status: 'partially_refunded',
+      amountRefunded: '80.00',
+      amountRefundable: '20.00',
+    })
     const third = await operate(paymentId, 'refunds', { amount: '20.01' })
     expect(third.status).toBe(409)
-    expect(third.body.error).toMatchObject({ code: 'amount_too_large', fields: [expect.objectContaining({ field: 'amount', code: 'out_of_range' })] })
+    expect(third.body.error).toMatchObject({
+      code: 'amount_too_large',
+      fields: [expect.objectContaining({ field: 'amount', code: 'out_of_range' })],
+    })
     const rest = await operate(paymentId, 'refunds')
     expect(rest.body.operation).toMatchObject({ status: 'succeeded', amount: '20.00' })
     const payment = await paymentEventually(paymentId)
@@ -138,7 +184,10 @@ describe('refunds', () => {
 
   it('two parallel full refunds: exactly one reaches the gateway, the other is refused', async () => {
     const { paymentId } = await paidPayment({ amount: '42.00' })
-    const answers = await Promise.all([operate(paymentId, 'refunds', { amount: '42.00' }), operate(paymentId, 'refunds', { amount: '42.00' })])
+    const answers = await Promise.all([
+      operate(paymentId, 'refunds', { amount: '42.00' }),
+      operate(paymentId, 'refunds', { amount: '42.00' }),
+    ])
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409])
     expect(answers.find((a) => a.status === 409)?.body.error?.code).toBe('amount_too_large')
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 1 })
@@ -169,10 +218,13 @@ describe('refunds', () => {
   it('the same key sent five times at once: one refund reaches the gateway, the others are told it is in progress (409) or get its answer', async () => {
     const { paymentId } = await paidPayment({ amount: '60.00' })
     const key = uniqueId('same')
-    const answers = await Promise.all(Array.from({ length: 5 }, () => operate(paymentId, 'refunds', { amount: '10.00' }, key)))
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => operate(paymentId, 'refunds', { amount: '10.00' }, key)),
+    )
     const statuses = answers.map((a) => a.status)
     expect(statuses.filter((st) => st === 200).length).toBeGreaterThanOrEqual(1)
-    for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.error?.code]).toEqual([409, 'idempotency_in_progress'])
+    for (const a of answers.filter((x) => x.status !== 200))
+      expect([a.status, a.body.error?.code]).toEqual([409, 'idempotency_in_progress'])
     expect(new Set(answers.filter((a) => a.status === 200).map((a) => a.body.operation?.id)).size).toBe(1)
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 1 })
     expect((await paymentEventually(paymentId)).amountRefunded).toBe('10.00')
@@ -218,7 +270,12 @@ describe('refunds', () => {
 
 describe('GET /openapi.json', () => {
   it('documents every payment route, its body and statuses, and every payment event', async () => {
-    const doc = (await call<{ paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>>; webhooks: Record<string, unknown> }>('/openapi.json')).body
+    const doc = (
+      await call<{
+        paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>>
+        webhooks: Record<string, unknown>
+      }>('/openapi.json')
+    ).body
     for (const [path, method] of [
       ['/v1/payments', 'get'],
       ['/v1/sessions', 'get'],
@@ -230,8 +287,13 @@ describe('GET /openapi.json', () => {
     ] as const) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined()
     }
-    expect(Object.keys(doc.paths['/v1/payments/{paymentId}/refunds']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['200', '202', '400', '404', '409', '422', '502']))
+    expect(Object.keys(doc.paths['/v1/payments/{paymentId}/refunds']?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '202', '400', '404', '409', '422', '502']),
+    )
     expect(doc.paths['/v1/payments/{paymentId}/capture']?.post?.requestBody).toBeDefined()
-    for (const type of Object.keys(EVENT_TYPES).filter((t) => t.startsWith('payment.') || t.startsWith('refund.') || t.startsWith('registration.'))) expect(doc.webhooks[type], type).toBeDefined()
+    for (const type of Object.keys(EVENT_TYPES).filter(
+      (t) => t.startsWith('payment.') || t.startsWith('refund.') || t.startsWith('registration.'),
+    ))
+      expect(doc.webhooks[type], type).toBeDefined()
   })
 })

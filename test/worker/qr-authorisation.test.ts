@@ -9,7 +9,11 @@ import { uniqueId } from './helpers.ts'
 import { operate, paymentEventually } from './money.ts'
 
 async function qrPaid(): Promise<{ paymentId: string; completion: URLSearchParams | undefined }> {
-  const s = await createSession({ flow: 'qr', amount: '25.00', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+  const s = await createSession({
+    flow: 'qr',
+    amount: '25.00',
+    customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+  })
   expect((await browser(s, 'POST', '/qr/verify', { walletId: 'wallet-ok' })).status).toBe(200)
   // What the completion sends to the gateway, seen on its way (the request goes on unchanged).
   let completion: URLSearchParams | undefined
@@ -23,7 +27,13 @@ async function qrPaid(): Promise<{ paymentId: string; completion: URLSearchParam
     return real(request)
   })
   try {
-    const done = await browser<{ status: string; paymentId: string }>(s, 'POST', '/qr/complete', {}, { 'Idempotency-Key': uniqueId('q') })
+    const done = await browser<{ status: string; paymentId: string }>(
+      s,
+      'POST',
+      '/qr/complete',
+      {},
+      { 'Idempotency-Key': uniqueId('q') },
+    )
     expect(done.body.status).toBe('succeeded')
     return { paymentId: done.body.paymentId, completion }
   } finally {
@@ -34,8 +44,15 @@ async function qrPaid(): Promise<{ paymentId: string; completion: URLSearchParam
 describe('a QR wallet payment', () => {
   it('is recorded as the authorisation it is: capture or void it; a refund before the capture is refused', async () => {
     const { paymentId } = await qrPaid()
-    expect(await paymentEventually(paymentId)).toMatchObject({ paymentType: 'PA', status: 'authorized', source: 'qr', amountCaptured: '0.00' })
-    expect((await operate(paymentId, 'refunds', { amount: '5.00' })).body.error).toMatchObject({ code: 'payment_state' })
+    expect(await paymentEventually(paymentId)).toMatchObject({
+      paymentType: 'PA',
+      status: 'authorized',
+      source: 'qr',
+      amountCaptured: '0.00',
+    })
+    expect((await operate(paymentId, 'refunds', { amount: '5.00' })).body.error).toMatchObject({
+      code: 'payment_state',
+    })
     const captured = await operate(paymentId, 'capture', { amount: '25.00' })
     expect(captured.body.operation).toMatchObject({ status: 'succeeded' })
     const refunded = await operate(paymentId, 'refunds', { amount: '5.00' })

@@ -37,19 +37,48 @@ describe('the retention of personal data', () => {
     const email = `${uniqueId('keep')}@example.com`.toLowerCase()
     const tag = uniqueId('t')
     const { paymentId, session } = await paidPayment({ customer: { email }, metadata: { tag } })
-    expect(await until(() => listed(`email=${encodeURIComponent(email)}`), (ids) => ids.length === 1)).toEqual([paymentId])
+    expect(
+      await until(
+        () => listed(`email=${encodeURIComponent(email)}`),
+        (ids) => ids.length === 1,
+      ),
+    ).toEqual([paymentId])
 
     // A week and a day later the daily sweep runs.
     await cronRunsAt(Date.now() + 8 * DAY_MS)
     const erased = await paymentEventually(paymentId, (p) => (p as unknown as { email: string | null }).email === null)
-    expect(erased).toMatchObject({ id: paymentId, amount: '100.00', currency: 'EUR', status: 'captured', metadata: {}, card: { last4: '1111' } })
-    expect(await until(() => listed(`email=${encodeURIComponent(email)}`), (ids) => ids.length === 0)).toEqual([])
+    expect(erased).toMatchObject({
+      id: paymentId,
+      amount: '100.00',
+      currency: 'EUR',
+      status: 'captured',
+      metadata: {},
+      card: { last4: '1111' },
+    })
+    expect(
+      await until(
+        () => listed(`email=${encodeURIComponent(email)}`),
+        (ids) => ids.length === 0,
+      ),
+    ).toEqual([])
     expect(await listed(`metadata[tag]=${tag}`)).toEqual([])
-    const sessions = (await merchant<{ data: { id: string; metadata: Record<string, string> }[] }>('GET', `/v1/sessions?order=${encodeURIComponent(session.mtid)}`)).body.data
+    const sessions = (
+      await merchant<{ data: { id: string; metadata: Record<string, string> }[] }>(
+        'GET',
+        `/v1/sessions?order=${encodeURIComponent(session.mtid)}`,
+      )
+    ).body.data
     expect(sessions.map((s) => s.metadata)).toEqual([{}])
-    expect((await merchant<{ data: unknown[] }>('GET', `/v1/sessions?email=${encodeURIComponent(email)}`)).body.data).toEqual([])
+    expect(
+      (await merchant<{ data: unknown[] }>('GET', `/v1/sessions?email=${encodeURIComponent(email)}`)).body.data,
+    ).toEqual([])
     // What accounts for the money is still there: it can be refunded.
-    const refund = await merchant<{ operation: { status: string } }>('POST', `/v1/payments/${paymentId}/refunds`, { amount: '1.00' }, { 'Idempotency-Key': uniqueId('re') })
+    const refund = await merchant<{ operation: { status: string } }>(
+      'POST',
+      `/v1/payments/${paymentId}/refunds`,
+      { amount: '1.00' },
+      { 'Idempotency-Key': uniqueId('re') },
+    )
     expect(refund.body.operation.status).toBe('succeeded')
   })
 

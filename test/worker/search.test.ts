@@ -8,10 +8,19 @@ import { browser, createSession, merchant, pay, webhooksAbout } from './api.ts'
 import { client, uniqueId } from './helpers.ts'
 import { operate, paidPayment, paymentEventually, type PaymentBody } from './money.ts'
 
-type Page<T> = { object: 'list'; data: T[]; has_more: boolean; error?: { code: string; fields?: { field: string; code: string }[] } }
+type Page<T> = {
+  object: 'list'
+  data: T[]
+  has_more: boolean
+  error?: { code: string; fields?: { field: string; code: string }[] }
+}
 
 /** Polls a listing until `predicate` holds: the index follows the objects through their outbox. */
-async function listingEventually<T>(path: string, predicate: (p: Page<T>) => boolean, timeoutMs = 15_000): Promise<Page<T>> {
+async function listingEventually<T>(
+  path: string,
+  predicate: (p: Page<T>) => boolean,
+  timeoutMs = 15_000,
+): Promise<Page<T>> {
   const deadline = Date.now() + timeoutMs
   let last: Page<T> | undefined
   while (Date.now() < deadline) {
@@ -25,7 +34,8 @@ async function listingEventually<T>(path: string, predicate: (p: Page<T>) => boo
 
 async function inBatches<T>(n: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = []
-  for (let i = 0; i < n; i += size) out.push(...(await Promise.all(Array.from({ length: Math.min(size, n - i) }, (_, j) => make(i + j)))))
+  for (let i = 0; i < n; i += size)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(size, n - i) }, (_, j) => make(i + j)))))
   return out
 }
 
@@ -33,12 +43,19 @@ describe('GET /v1/payments', () => {
   it('lists 64 payments newest first, 25 a page, by cursor, and filters by status, time, order, email and one metadata pair', async () => {
     const run = uniqueId('run')
     const made = await inBatches(64, 8, async (i) => {
-      const { paymentId, session } = await paidPayment({ amount: `${10 + i}.00`, customer: { email: `buyer-${i % 2}-${run}@example.com` }, metadata: { run, parity: String(i % 2) } })
+      const { paymentId, session } = await paidPayment({
+        amount: `${10 + i}.00`,
+        customer: { email: `buyer-${i % 2}-${run}@example.com` },
+        metadata: { run, parity: String(i % 2) },
+      })
       return { paymentId, mtid: session.mtid }
     })
     // Refund three of them in full: a status to filter by.
     for (const m of made.slice(0, 3)) expect((await operate(m.paymentId, 'refunds')).status).toBe(200)
-    const all = await listingEventually<PaymentBody>(`/v1/payments?metadata[run]=${run}&limit=100`, (p) => p.data.length === 64 && p.data.filter((x) => x.status === 'refunded').length === 3)
+    const all = await listingEventually<PaymentBody>(
+      `/v1/payments?metadata[run]=${run}&limit=100`,
+      (p) => p.data.length === 64 && p.data.filter((x) => x.status === 'refunded').length === 3,
+    )
     expect(all.has_more).toBe(false)
     const created = all.data.map((p) => Date.parse((p as unknown as { createdAt: string }).createdAt))
     expect([...created].sort((a, b) => b - a)).toEqual(created)
@@ -49,7 +66,12 @@ describe('GET /v1/payments', () => {
     let cursor: string | undefined
     let pages = 0
     for (;;) {
-      const page = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&limit=25${cursor ? `&starting_after=${cursor}` : ''}`)).body
+      const page = (
+        await merchant<Page<PaymentBody>>(
+          'GET',
+          `/v1/payments?metadata[run]=${run}&limit=25${cursor ? `&starting_after=${cursor}` : ''}`,
+        )
+      ).body
       pages += 1
       seen.push(...page.data.map((p) => p.id))
       if (!page.has_more) break
@@ -58,9 +80,20 @@ describe('GET /v1/payments', () => {
     expect(pages).toBe(3)
     expect(seen).toEqual(all.data.map((p) => p.id))
 
-    const refunded = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&status=refunded`)).body
-    expect(refunded.data.map((p) => p.id).sort()).toEqual(made.slice(0, 3).map((m) => m.paymentId).sort())
-    const odd = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[parity]=1&email=${encodeURIComponent(`buyer-1-${run}@example.com`)}&limit=100`)).body
+    const refunded = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&status=refunded`))
+      .body
+    expect(refunded.data.map((p) => p.id).sort()).toEqual(
+      made
+        .slice(0, 3)
+        .map((m) => m.paymentId)
+        .sort(),
+    )
+    const odd = (
+      await merchant<Page<PaymentBody>>(
+        'GET',
+        `/v1/payments?metadata[parity]=1&email=${encodeURIComponent(`buyer-1-${run}@example.com`)}&limit=100`,
+      )
+    ).body
     expect(odd.data).toHaveLength(32)
     expect(odd.data.every((p) => p.metadata.parity === '1' && p.metadata.run === run)).toBe(true)
     const one = made[10]
@@ -69,14 +102,27 @@ describe('GET /v1/payments', () => {
     // A time window: the 10 oldest are before the 11th's creation.
     const oldest = [...all.data].reverse()
     const edge = (oldest[10] as unknown as { createdAt: string }).createdAt
-    const before = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&created_lt=${encodeURIComponent(edge)}&limit=100`)).body
-    const since = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&created_gte=${encodeURIComponent(edge)}&limit=100`)).body
+    const before = (
+      await merchant<Page<PaymentBody>>(
+        'GET',
+        `/v1/payments?metadata[run]=${run}&created_lt=${encodeURIComponent(edge)}&limit=100`,
+      )
+    ).body
+    const since = (
+      await merchant<Page<PaymentBody>>(
+        'GET',
+        `/v1/payments?metadata[run]=${run}&created_gte=${encodeURIComponent(edge)}&limit=100`,
+      )
+    ).body
     expect(before.data.length + since.data.length).toBe(64)
     expect(before.data.every((p) => (p as unknown as { createdAt: string }).createdAt < edge)).toBe(true)
   }, 120_000)
 
   it('refuses unknown parameters, bad values and a cursor that names nothing, by field', async () => {
-    const bad = await merchant<Page<unknown>>('GET', '/v1/payments?status=paid&limit=500&created_gte=yesterday&colour=red')
+    const bad = await merchant<Page<unknown>>(
+      'GET',
+      '/v1/payments?status=paid&limit=500&created_gte=yesterday&colour=red',
+    )
     expect(bad.status).toBe(400)
     expect(bad.body.error?.fields).toEqual(
       expect.arrayContaining([
@@ -97,9 +143,14 @@ describe('GET /v1/sessions', () => {
     const open = await createSession({ metadata: { run } })
     const paid = await createSession({ metadata: { run } })
     expect((await pay(paid, '4111111111111111')).body.status).toBe('succeeded')
-    const page = await listingEventually<{ id: string; status: string; metadata: Record<string, string> }>(`/v1/sessions?metadata[run]=${run}`, (p) => p.data.length === 2 && p.data.some((s) => s.status === 'succeeded'))
+    const page = await listingEventually<{ id: string; status: string; metadata: Record<string, string> }>(
+      `/v1/sessions?metadata[run]=${run}`,
+      (p) => p.data.length === 2 && p.data.some((s) => s.status === 'succeeded'),
+    )
     expect(page.data.map((s) => s.id)).toEqual([paid.id, open.id])
-    const succeeded = (await merchant<Page<{ id: string }>>('GET', `/v1/sessions?metadata[run]=${run}&status=succeeded`)).body
+    const succeeded = (
+      await merchant<Page<{ id: string }>>('GET', `/v1/sessions?metadata[run]=${run}&status=succeeded`)
+    ).body
     expect(succeeded.data.map((s) => s.id)).toEqual([paid.id])
   })
 })
@@ -108,7 +159,9 @@ describe('metadata', () => {
   it('travels from the session to its payment, every event and the listings', async () => {
     const metadata = { orderId: 'A-1001', customer: 'cus_42' }
     const { session, paymentId, payment } = await paidPayment({ metadata, amount: '30.00' })
-    expect((await merchant<{ metadata: Record<string, string> }>('GET', `/v1/sessions/${session.id}`)).body.metadata).toEqual(metadata)
+    expect(
+      (await merchant<{ metadata: Record<string, string> }>('GET', `/v1/sessions/${session.id}`)).body.metadata,
+    ).toEqual(metadata)
     expect(payment.metadata).toEqual(metadata)
     expect((await operate(paymentId, 'refunds', { amount: '10.00' })).status).toBe(200)
     const events = await webhooksAbout(session.mtid, 3, 10_000)
@@ -118,15 +171,29 @@ describe('metadata', () => {
       expect(e.data.metadata, e.type).toEqual(metadata)
     }
     expect(types).toEqual(new Set(['checkout.attempt.processing', 'checkout.session.succeeded', 'refund.succeeded']))
-    const listed = await listingEventually<PaymentBody>(`/v1/payments?metadata[orderId]=A-1001&order=${session.mtid}`, (p) => p.data.length === 1)
+    const listed = await listingEventually<PaymentBody>(
+      `/v1/payments?metadata[orderId]=A-1001&order=${session.mtid}`,
+      (p) => p.data.length === 1,
+    )
     expect(listed.data[0]?.metadata).toEqual(metadata)
   })
 
   it('travels into the invoice.regenerated event of an invoice session', async () => {
     const metadata = { orderId: 'INV-7' }
-    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '100.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('inv'),
+      amount: '100.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
     if (created.kind !== 'succeeded') throw new Error(created.kind)
-    const s = await createSession({ flow: 'invoice', metadata, invoiceId: created.response.systemInvoiceId, merchantInvoiceId: uniqueId('new'), invoiceExpirationPeriod: '24' })
+    const s = await createSession({
+      flow: 'invoice',
+      metadata,
+      invoiceId: created.response.systemInvoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
     expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
     const [event] = await webhooksAbout(s.mtid, 1, 10_000, 'invoice.regenerated')
     expect((JSON.parse(event?.body ?? '{}') as { data: { metadata?: unknown } }).data.metadata).toEqual(metadata)
@@ -134,7 +201,13 @@ describe('metadata', () => {
 
   it('is refused over 20 keys, with long keys or values, or with card data, naming the field only', async () => {
     const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']))
-    const res = await merchant<{ error: { fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', { flow: 'card', amount: '1.00', currency: 'EUR', merchantTransactionId: uniqueId('m'), metadata: tooMany })
+    const res = await merchant<{ error: { fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '1.00',
+      currency: 'EUR',
+      merchantTransactionId: uniqueId('m'),
+      metadata: tooMany,
+    })
     expect(res.status).toBe(400)
     expect(res.body.error.fields).toContainEqual(expect.objectContaining({ field: 'metadata', code: 'out_of_range' }))
     const bad = await merchant<{ error: { fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', {
@@ -161,12 +234,18 @@ describe('DELETE /v1/registrations/{registrationId}', () => {
   it('deletes a saved card at the gateway; a later saved-card session with it is refused', async () => {
     const first = await createSession({ recurring: 'INITIAL', createRegistration: true })
     expect((await pay(first, '4111111111111111')).body.status).toBe('succeeded')
-    const registrationId = (await merchant<{ registrationId: string }>('GET', `/v1/sessions/${first.id}`)).body.registrationId
+    const registrationId = (await merchant<{ registrationId: string }>('GET', `/v1/sessions/${first.id}`)).body
+      .registrationId
     expect(registrationId).toMatch(/^R\d+$/)
     // Accepted before deletion.
     await createSession({ flow: 'saved-card', registrationId, savedCard: { brand: 'visa', last4: '1111' } })
     const key = uniqueId('del')
-    const deleted = await merchant<{ id: string; status: string }>('DELETE', `/v1/registrations/${registrationId}`, undefined, { 'Idempotency-Key': key })
+    const deleted = await merchant<{ id: string; status: string }>(
+      'DELETE',
+      `/v1/registrations/${registrationId}`,
+      undefined,
+      { 'Idempotency-Key': key },
+    )
     expect(deleted.status).toBe(200)
     expect(deleted.body).toMatchObject({ id: registrationId, status: 'deleted' })
     const again = await merchant('DELETE', `/v1/registrations/${registrationId}`, undefined, { 'Idempotency-Key': key })
@@ -180,7 +259,10 @@ describe('DELETE /v1/registrations/{registrationId}', () => {
       merchantTransactionId: uniqueId('m'),
     })
     expect(refused.status).toBe(409)
-    expect(refused.body.error).toMatchObject({ code: 'registration_deleted', fields: [expect.objectContaining({ field: 'registrationId', code: 'invalid_value' })] })
+    expect(refused.body.error).toMatchObject({
+      code: 'registration_deleted',
+      fields: [expect.objectContaining({ field: 'registrationId', code: 'invalid_value' })],
+    })
     expect((await merchant('DELETE', `/v1/registrations/${registrationId}`)).status).toBe(400)
   })
 })
@@ -188,7 +270,12 @@ describe('DELETE /v1/registrations/{registrationId}', () => {
 describe('repeats', () => {
   it('a merchant repeat opens a payment record that can be refunded', async () => {
     const { paymentId: initial } = await paidPayment({ recurring: 'INITIAL', createRegistration: true })
-    const repeat = await merchant<{ status: string; paymentId: string }>('POST', `/v1/payments/${initial}/repeat`, { amount: '9.99', currency: 'EUR' }, { 'Idempotency-Key': uniqueId('rk') })
+    const repeat = await merchant<{ status: string; paymentId: string }>(
+      'POST',
+      `/v1/payments/${initial}/repeat`,
+      { amount: '9.99', currency: 'EUR' },
+      { 'Idempotency-Key': uniqueId('rk') },
+    )
     expect(repeat.body.status).toBe('succeeded')
     const payment = await paymentEventually(repeat.body.paymentId)
     expect(payment).toMatchObject({ status: 'captured', amount: '9.99', sessionId: null })

@@ -9,13 +9,17 @@ import { uniqueId } from './helpers.ts'
 
 describe('POST /v1/sessions', () => {
   it('creates a session: 201 with id, clientSecret, status and expiresAt', async () => {
-    const res = await merchant<{ id: string; clientSecret: string; status: string; expiresAt: string }>('POST', '/v1/sessions', {
-      flow: 'card',
-      amount: '100.00',
-      currency: 'EUR',
-      merchantTransactionId: uniqueId('o'),
-      expiresIn: 600,
-    })
+    const res = await merchant<{ id: string; clientSecret: string; status: string; expiresAt: string }>(
+      'POST',
+      '/v1/sessions',
+      {
+        flow: 'card',
+        amount: '100.00',
+        currency: 'EUR',
+        merchantTransactionId: uniqueId('o'),
+        expiresIn: 600,
+      },
+    )
     expect(res.status).toBe(201)
     expect(res.body.id).toMatch(/^cs_[A-Za-z0-9]{24}$/)
     expect(res.body.clientSecret).toMatch(new RegExp(`^${res.body.id}_secret_[A-Za-z0-9]{43}$`))
@@ -31,18 +35,56 @@ describe('POST /v1/sessions', () => {
     ['an amount with one decimal', { amount: '100.0' }, [expect.objectContaining({ field: 'amount', code: 'format' })]],
     ['a number for an amount', { amount: 100 }, [expect.objectContaining({ field: 'amount', code: 'format' })]],
     ['a zero amount', { amount: '0.00' }, [expect.objectContaining({ field: 'amount', code: 'out_of_range' })]],
-    ['an unknown currency', { currency: 'XYZ' }, [expect.objectContaining({ field: 'currency', code: 'invalid_value' })]],
-    ['a merchantTransactionId with "|"', { merchantTransactionId: 'a|9.99' }, [expect.objectContaining({ field: 'merchantTransactionId', code: 'format' })]],
+    [
+      'an unknown currency',
+      { currency: 'XYZ' },
+      [expect.objectContaining({ field: 'currency', code: 'invalid_value' })],
+    ],
+    [
+      'a merchantTransactionId with "|"',
+      { merchantTransactionId: 'a|9.99' },
+      [expect.objectContaining({ field: 'merchantTransactionId', code: 'format' })],
+    ],
     ['an unknown flow', { flow: 'crypto' }, [expect.objectContaining({ field: 'flow', code: 'invalid_value' })]],
-    ['a saved-card flow without registrationId', { flow: 'saved-card' }, [expect.objectContaining({ field: 'registrationId', code: 'required' })]],
-    ['invoice fields on a card flow', { invoiceId: 'INV1' }, [expect.objectContaining({ field: 'invoiceId', code: 'not_allowed' })]],
+    [
+      'a saved-card flow without registrationId',
+      { flow: 'saved-card' },
+      [expect.objectContaining({ field: 'registrationId', code: 'required' })],
+    ],
+    [
+      'invoice fields on a card flow',
+      { invoiceId: 'INV1' },
+      [expect.objectContaining({ field: 'invoiceId', code: 'not_allowed' })],
+    ],
     ['an unknown field', { discount: '10' }, [expect.objectContaining({ field: 'discount', code: 'not_allowed' })]],
-    ['an origin with a path', { allowedOrigins: ['https://shop.example/checkout'] }, [expect.objectContaining({ field: 'allowedOrigins', code: 'format' })]],
-    ['a plain-http return URL', { returnUrl: 'http://shop.example/done' }, [expect.objectContaining({ field: 'returnUrl', code: 'format' })]],
-    ['an expiry of a week', { expiresIn: 604800 }, [expect.objectContaining({ field: 'expiresIn', code: 'out_of_range' })]],
-    ['a bad customer email', { customer: { email: 'not-an-email' } }, [expect.objectContaining({ field: 'customer.email', code: 'format' })]],
+    [
+      'an origin with a path',
+      { allowedOrigins: ['https://shop.example/checkout'] },
+      [expect.objectContaining({ field: 'allowedOrigins', code: 'format' })],
+    ],
+    [
+      'a plain-http return URL',
+      { returnUrl: 'http://shop.example/done' },
+      [expect.objectContaining({ field: 'returnUrl', code: 'format' })],
+    ],
+    [
+      'an expiry of a week',
+      { expiresIn: 604800 },
+      [expect.objectContaining({ field: 'expiresIn', code: 'out_of_range' })],
+    ],
+    [
+      'a bad customer email',
+      { customer: { email: 'not-an-email' } },
+      [expect.objectContaining({ field: 'customer.email', code: 'format' })],
+    ],
   ])('refuses %s with 400 and the field name', async (_, change, fields) => {
-    const body: Record<string, unknown> = { flow: 'card', amount: '100.00', currency: 'EUR', merchantTransactionId: uniqueId('o'), ...change }
+    const body: Record<string, unknown> = {
+      flow: 'card',
+      amount: '100.00',
+      currency: 'EUR',
+      merchantTransactionId: uniqueId('o'),
+      ...change,
+    }
     for (const [k, v] of Object.entries(change)) if (v === undefined) delete body[k]
     const res = await merchant<{ error: { code: string; fields: unknown[] } }>('POST', '/v1/sessions', body)
     expect(res.status).toBe(400)
@@ -51,15 +93,19 @@ describe('POST /v1/sessions', () => {
   })
 
   it('says what each refused field takes (the pattern or a phrase), never the value sent', async () => {
-    const res = await merchant<{ error: { fields: { field: string; code: string; expected?: string }[] } }>('POST', '/v1/sessions', {
-      flow: 'card',
-      amount: '10.5',
-      currency: 'EURO',
-      merchantTransactionId: uniqueId('o'),
-      customer: { email: 'ada-at-example' },
-      paymentType: 'XX',
-      surprise: 1,
-    })
+    const res = await merchant<{ error: { fields: { field: string; code: string; expected?: string }[] } }>(
+      'POST',
+      '/v1/sessions',
+      {
+        flow: 'card',
+        amount: '10.5',
+        currency: 'EURO',
+        merchantTransactionId: uniqueId('o'),
+        customer: { email: 'ada-at-example' },
+        paymentType: 'XX',
+        surprise: 1,
+      },
+    )
     expect(res.status).toBe(400)
     const byField = Object.fromEntries(res.body.error.fields.map((f) => [f.field, f]))
     expect(byField.amount).toEqual({ field: 'amount', code: 'format', expected: '^(0|[1-9]\\d{0,11})\\.\\d{2}$' })
@@ -74,13 +120,27 @@ describe('POST /v1/sessions', () => {
 
   it('refuses a __proto__ key as not allowed and lets nothing reach an object prototype', async () => {
     const body = `{"flow":"card","amount":"1.00","currency":"EUR","merchantTransactionId":"${uniqueId('o')}","__proto__":{"admin":true},"customer":{"__proto__":{"x":1}}}`
-    const res = await call<{ error: { fields: { field: string; code: string }[] } }>('/v1/sessions', { method: 'POST', body, headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' } })
+    const res = await call<{ error: { fields: { field: string; code: string }[] } }>('/v1/sessions', {
+      method: 'POST',
+      body,
+      headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
+    })
     expect(res.status).toBe(400)
-    expect(res.body.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: '__proto__', code: 'not_allowed' }), expect.objectContaining({ field: 'customer.__proto__', code: 'not_allowed' })]))
+    expect(res.body.error.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: '__proto__', code: 'not_allowed' }),
+        expect.objectContaining({ field: 'customer.__proto__', code: 'not_allowed' }),
+      ]),
+    )
   })
 
   it('never echoes a refused value', async () => {
-    const res = await merchant('POST', '/v1/sessions', { flow: 'card', amount: '4111111111111111', currency: 'EUR', merchantTransactionId: 'x' })
+    const res = await merchant('POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '4111111111111111',
+      currency: 'EUR',
+      merchantTransactionId: 'x',
+    })
     expect(res.status).toBe(400)
     expect(res.text).not.toContain('4111111111111111')
   })
@@ -89,13 +149,20 @@ describe('POST /v1/sessions', () => {
     const body = JSON.stringify({ flow: 'card', amount: '1.00', currency: 'EUR', merchantTransactionId: uniqueId('o') })
     const none = await call('/v1/sessions', { method: 'POST', body, headers: { 'Content-Type': 'application/json' } })
     expect(none.status).toBe(401)
-    const wrong = await call('/v1/sessions', { method: 'POST', body, headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sk_wrong' } })
+    const wrong = await call('/v1/sessions', {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sk_wrong' },
+    })
     expect(wrong.status).toBe(401)
     expect(wrong.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } })
     const fromBrowser = await merchant('POST', '/v1/sessions', JSON.parse(body), { Origin: ORIGIN })
     expect(fromBrowser.status).toBe(403)
     expect(fromBrowser.headers.get('Access-Control-Allow-Origin')).toBeNull()
-    const preflight = await call('/v1/sessions', { method: 'OPTIONS', headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST' } })
+    const preflight = await call('/v1/sessions', {
+      method: 'OPTIONS',
+      headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST' },
+    })
     expect(preflight.headers.get('Access-Control-Allow-Origin')).toBeNull()
     expect(preflight.headers.get('Access-Control-Allow-Methods')).toBeNull()
   })
@@ -106,7 +173,15 @@ describe('GET /v1/sessions/{id}', () => {
     const s = await createSession({ customer: { givenName: 'Ada', email: 'ada@example.com' } })
     const res = await merchant('GET', `/v1/sessions/${s.id}`)
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ id: s.id, status: 'open', amount: '100.00', currency: 'EUR', merchantTransactionId: s.mtid, attempts: [], paymentId: null })
+    expect(res.body).toMatchObject({
+      id: s.id,
+      status: 'open',
+      amount: '100.00',
+      currency: 'EUR',
+      merchantTransactionId: s.mtid,
+      attempts: [],
+      paymentId: null,
+    })
     expect(res.text).not.toContain(s.clientSecret)
     expect(res.text).not.toContain(TEST_SECRETS.SECURE_KEY)
   })
@@ -121,7 +196,15 @@ describe('GET /v1/checkout/{id}', () => {
     const s = await createSession({ customer: { email: 'ada@example.com' } })
     const res = await browser(s, 'GET', '')
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ id: s.id, flow: 'card', status: 'open', amount: '100.00', currency: 'EUR', attemptsRemaining: 3, customer: { email: 'ada@example.com' } })
+    expect(res.body).toMatchObject({
+      id: s.id,
+      flow: 'card',
+      status: 'open',
+      amount: '100.00',
+      currency: 'EUR',
+      attemptsRemaining: 3,
+      customer: { email: 'ada@example.com' },
+    })
     expect(res.body).not.toHaveProperty('merchantTransactionId')
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe(ORIGIN)
     expect(res.headers.get('Vary')).toContain('Origin')
@@ -140,10 +223,16 @@ describe('GET /v1/checkout/{id}', () => {
     const res = await browser(s, 'GET', '', undefined, { Origin: 'https://evil.example' })
     expect(res.status).toBe(403)
     expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull()
-    const preflight = await call(`/v1/checkout/${s.id}/pay`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } })
+    const preflight = await call(`/v1/checkout/${s.id}/pay`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    })
     expect(preflight.status).toBe(403)
     expect(preflight.headers.get('Access-Control-Allow-Origin')).toBeNull()
-    const good = await call(`/v1/checkout/${s.id}/pay`, { method: 'OPTIONS', headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST' } })
+    const good = await call(`/v1/checkout/${s.id}/pay`, {
+      method: 'OPTIONS',
+      headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST' },
+    })
     expect(good.status).toBe(204)
     expect(good.headers.get('Access-Control-Allow-Origin')).toBe(ORIGIN)
     expect(good.headers.get('Access-Control-Allow-Headers')).toContain('Idempotency-Key')
@@ -159,19 +248,27 @@ describe('GET /v1/checkout/{id}', () => {
 describe('GET /openapi.json', () => {
   it('lists every route the app registers, with its method (generated from the routes)', async () => {
     const doc = (await call<{ paths: Record<string, Record<string, unknown>> }>('/openapi.json')).body
-    const routes = app.routes.filter((r) => r.method !== 'ALL').map((r) => [r.method.toLowerCase(), r.path.replace(/:([A-Za-z]+)/g, '{$1}')] as const)
+    const routes = app.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => [r.method.toLowerCase(), r.path.replace(/:([A-Za-z]+)/g, '{$1}')] as const)
     expect(routes.length).toBeGreaterThan(15)
     for (const [method, path] of routes) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined()
   })
 
   it('describes request bodies with the schemas the routes check: formats from the field table', async () => {
-    type Schema = { properties?: Record<string, { pattern?: string; enum?: string[] }>; required?: string[]; additionalProperties?: boolean }
+    type Schema = {
+      properties?: Record<string, { pattern?: string; enum?: string[] }>
+      required?: string[]
+      additionalProperties?: boolean
+    }
     const doc = (await call<{ components: { schemas: Record<string, Schema> } }>('/openapi.json')).body
     const create = doc.components.schemas.SessionCreate
     expect(create?.additionalProperties).toBe(false)
     expect(create?.required).toEqual(expect.arrayContaining(['currency', 'merchantTransactionId']))
     // Every method but setup (which takes none) needs an amount: a rule across fields, told in its description.
-    expect((create?.properties?.amount as { description?: string } | undefined)?.description).toContain('except with the setup method')
+    expect((create?.properties?.amount as { description?: string } | undefined)?.description).toContain(
+      'except with the setup method',
+    )
     expect(create?.properties?.amount?.pattern).toBe('^(0|[1-9]\\d{0,11})\\.\\d{2}$')
     expect(create?.properties?.methods).toBeDefined()
     expect(doc.components.schemas.CardPayRequest?.properties?.['card.number']).toBeDefined()

@@ -12,8 +12,10 @@ import { timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
 import { gatewayOperationsOn, operate } from './money.ts'
 
-const setupSession = (over: Record<string, unknown> = {}): Promise<Session> => createSession({ flow: 'setup', amount: undefined, ...over })
-const sessionStub = (id: string): DurableObjectStub => env.SESSIONS.get(env.SESSIONS.idFromName(id)) as unknown as DurableObjectStub
+const setupSession = (over: Record<string, unknown> = {}): Promise<Session> =>
+  createSession({ flow: 'setup', amount: undefined, ...over })
+const sessionStub = (id: string): DurableObjectStub =>
+  env.SESSIONS.get(env.SESSIONS.idFromName(id)) as unknown as DurableObjectStub
 
 /** The merchant view once the setup's authorisation is voided (the session's alarm runs the void). */
 async function voided(id: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
@@ -30,7 +32,9 @@ async function voided(id: string, timeoutMs = 10_000): Promise<Record<string, un
 }
 
 const registrationEvents = async (mtid: string) =>
-  (await webhooksAbout(mtid, 1, 10_000, 'registration.created')).map((w) => JSON.parse(w.body) as { id: string; type: string; data: Record<string, unknown> })
+  (await webhooksAbout(mtid, 1, 10_000, 'registration.created')).map(
+    (w) => JSON.parse(w.body) as { id: string; type: string; data: Record<string, unknown> },
+  )
 
 describe('a setup session registers a card without a payment', () => {
   it('one call: the session succeeds with the registrationId, its authorisation of 0.01 is voided at the gateway, and registration.created is told once', async () => {
@@ -41,12 +45,28 @@ describe('a setup session registers a card without a payment', () => {
     expect(res.body).toMatchObject({ status: 'succeeded', card: { brand: 'visa', last4: '1111' } })
     const paymentId = res.body.paymentId as string
     const state = await voided(s.id)
-    expect(state).toMatchObject({ flow: 'setup', methods: ['setup'], method: 'setup', status: 'succeeded', amount: '0.01', paymentType: 'PA', paymentId, setup: { amount: '0.01', void: 'voided' } })
+    expect(state).toMatchObject({
+      flow: 'setup',
+      methods: ['setup'],
+      method: 'setup',
+      status: 'succeeded',
+      amount: '0.01',
+      paymentType: 'PA',
+      paymentId,
+      setup: { amount: '0.01', void: 'voided' },
+    })
     expect(state.registrationId).toMatch(/^R\d+$/)
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ reversals: 1, captures: 0, refunds: 0 })
     const events = await registrationEvents(s.mtid)
     expect(events).toHaveLength(1)
-    expect(events[0]?.data).toMatchObject({ registrationId: state.registrationId, sessionId: s.id, merchantTransactionId: s.mtid, paymentId, card: { brand: 'visa', last4: '1111' }, metadata: { customer: 'c-42' } })
+    expect(events[0]?.data).toMatchObject({
+      registrationId: state.registrationId,
+      sessionId: s.id,
+      merchantTransactionId: s.mtid,
+      paymentId,
+      card: { brand: 'visa', last4: '1111' },
+      metadata: { customer: 'c-42' },
+    })
     // The session's own success is told too, as for every session.
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
   })
@@ -75,7 +95,13 @@ describe('a setup session registers a card without a payment', () => {
     const s = await setupSession()
     // The reversal reaches the gateway and is recorded; its answer is lost (the reversal carries
     // the session's own reference, sv-<session id>).
-    await injectFault({ op: 'reversal', fault: 'http500', field: 'merchantTransactionId', value: `sv-${s.id}`, times: 1 })
+    await injectFault({
+      op: 'reversal',
+      fault: 'http500',
+      field: 'merchantTransactionId',
+      value: `sv-${s.id}`,
+      times: 1,
+    })
     const res = await pay(s, '4111111111111111')
     expect(res.body.status).toBe('succeeded')
     const state = await voided(s.id)
@@ -101,7 +127,11 @@ describe('a setup session registers a card without a payment', () => {
     const s = await setupSession({ returnUrl: 'https://shop.example/saved' })
     const res = await pay(s, '4000000000003220')
     expect(res.body).toMatchObject({ status: 'action_required', redirect: { url: expect.stringContaining('/acs/') } })
-    await fetch(`${res.body.redirect?.url}/complete`, { method: 'POST', body: new URLSearchParams({ outcome: 'authenticated' }), redirect: 'manual' })
+    await fetch(`${res.body.redirect?.url}/complete`, {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'authenticated' }),
+      redirect: 'manual',
+    })
     const back = await call(`/v1/return/${s.id}`)
     expect(back.headers.get('Location')).toBe(`https://shop.example/saved?session=${s.id}&status=succeeded`)
     const state = await voided(s.id)
@@ -123,21 +153,42 @@ describe('a setup session registers a card without a payment', () => {
     const setup = await setupSession()
     expect((await pay(setup, '4111111111111111')).body.status).toBe('succeeded')
     const registrationId = (await voided(setup.id)).registrationId as string
-    const s = await createSession({ flow: 'saved-card', registrationId, recurringType: 'INITIAL', savedCard: { brand: 'visa', last4: '1111' }, amount: '25.00' })
+    const s = await createSession({
+      flow: 'saved-card',
+      registrationId,
+      recurringType: 'INITIAL',
+      savedCard: { brand: 'visa', last4: '1111' },
+      amount: '25.00',
+    })
     const res = await browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
     expect(res.body).toMatchObject({ status: 'succeeded', card: { brand: 'visa', last4: '1111' } })
   })
 
   it('refuses an amount, a payment type or another method beside setup, naming the field and the rule', async () => {
-    const create = (body: Record<string, unknown>) => merchant<{ error: { code: string; fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', { currency: 'EUR', merchantTransactionId: uniqueId('order'), allowedOrigins: ['https://shop.example'], ...body })
+    const create = (body: Record<string, unknown>) =>
+      merchant<{ error: { code: string; fields: { field: string; code: string }[] } }>('POST', '/v1/sessions', {
+        currency: 'EUR',
+        merchantTransactionId: uniqueId('order'),
+        allowedOrigins: ['https://shop.example'],
+        ...body,
+      })
     const withAmount = await create({ flow: 'setup', amount: '10.00', paymentType: 'DB' })
     expect(withAmount.status).toBe(400)
-    expect(withAmount.body.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'amount', code: 'not_allowed' }), expect.objectContaining({ field: 'paymentType', code: 'not_allowed' })]))
+    expect(withAmount.body.error.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'amount', code: 'not_allowed' }),
+        expect.objectContaining({ field: 'paymentType', code: 'not_allowed' }),
+      ]),
+    )
     const mixed = await create({ methods: ['setup', 'qr'] })
     expect(mixed.status).toBe(400)
-    expect(mixed.body.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'methods', code: 'not_allowed' })]))
+    expect(mixed.body.error.fields).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'methods', code: 'not_allowed' })]),
+    )
     // Without setup the amount stays required.
     const noAmount = await create({ flow: 'card' })
-    expect(noAmount.body.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'amount', code: 'required' })]))
+    expect(noAmount.body.error.fields).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'amount', code: 'required' })]),
+    )
   })
 })

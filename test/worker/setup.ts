@@ -31,7 +31,8 @@ export function leaksIn(text: string): string[] {
   // like a brand's passes Luhn: counting them made the scan fail at random.
   for (const run of text.match(/(?<![0-9A-Za-z])\d{12,19}(?![0-9A-Za-z])/g) ?? []) {
     const brand = detectBrand(run)
-    if (brand && BRAND_RULES[brand].lengths.includes(run.length) && luhnValid(run)) found.push(`card number ending ${run.slice(-4)}`)
+    if (brand && BRAND_RULES[brand].lengths.includes(run.length) && luhnValid(run))
+      found.push(`card number ending ${run.slice(-4)}`)
   }
   if (/cvv"?\s*[:=]\s*"?\d{3,4}/i.test(text)) found.push('a CVV value')
   if (/_secret_[A-Za-z0-9]{43}/.test(text)) found.push('a client secret')
@@ -43,9 +44,19 @@ export function leaksIn(text: string): string[] {
 
 export async function storageDump(): Promise<string> {
   const parts: string[] = []
-  for (const ns of [env.SESSIONS, env.OPERATIONS, env.VELOCITY, env.PAYMENTS, env.REGISTRATIONS] as unknown as DurableObjectNamespace<undefined>[]) {
+  for (const ns of [
+    env.SESSIONS,
+    env.OPERATIONS,
+    env.VELOCITY,
+    env.PAYMENTS,
+    env.REGISTRATIONS,
+  ] as unknown as DurableObjectNamespace<undefined>[]) {
     for (const id of await listDurableObjectIds(ns)) {
-      parts.push(await runInDurableObject(ns.get(id), async (_instance, state) => JSON.stringify([...(await state.storage.list())])))
+      parts.push(
+        await runInDurableObject(ns.get(id), async (_instance, state) =>
+          JSON.stringify([...(await state.storage.list())]),
+        ),
+      )
     }
   }
   return parts.join('\n')
@@ -56,7 +67,9 @@ afterAll(async () => {
   expect(leaksIn(await storageDump()), 'Durable Object storage').toEqual([])
   // The answers this file saw, and every event sent so far, against the API document.
   const seen = seenAnswers.splice(0)
-  const answers = (await (await fetch(`${env.CATCHER_URL}/contract/answers`, { method: 'POST', body: JSON.stringify(seen) })).json()) as { checked: number; errors: string[] }
+  const answers = (await (
+    await fetch(`${env.CATCHER_URL}/contract/answers`, { method: 'POST', body: JSON.stringify(seen) })
+  ).json()) as { checked: number; errors: string[] }
   expect(answers.checked).toBe(seen.length)
   expect(answers.errors, 'answers against the API document').toEqual([])
   const events = (await (await fetch(`${env.CATCHER_URL}/contract/events`)).json()) as { errors: string[] }

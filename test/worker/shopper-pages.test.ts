@@ -18,7 +18,9 @@ describe('the card frame page', () => {
     expect(page.text).toContain('<link rel="modulepreload" href="/widget/chunks/de.js">')
     expect(page.text).toContain('<html lang="de" dir="ltr" data-pay-frame>')
     // A regional tag preloads its own locale when there is one, else its language's; Arabic reads right to left.
-    expect((await call(`/frame/${s.id}?locale=pt-BR`)).text).toContain('<link rel="modulepreload" href="/widget/chunks/pt-BR.js">')
+    expect((await call(`/frame/${s.id}?locale=pt-BR`)).text).toContain(
+      '<link rel="modulepreload" href="/widget/chunks/pt-BR.js">',
+    )
     expect((await call(`/frame/${s.id}?locale=de-AT`)).text).toContain('<html lang="de" dir="ltr" data-pay-frame>')
     expect((await call(`/frame/${s.id}?locale=ar-EG`)).text).toContain('<html lang="ar" dir="rtl" data-pay-frame>')
     // An unknown locale falls back to the built-in English: nothing of the query is echoed.
@@ -45,7 +47,9 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
 
   it('links back to the page that started the payment when the widget sent it: its path, never its query or fragment', async () => {
     const s = await createSession()
-    const started = await pay(s, '4000000000003220', undefined, { returnPage: `${ORIGIN}/checkout/step-2?secret=cs_x_secret_y#pay` })
+    const started = await pay(s, '4000000000003220', undefined, {
+      returnPage: `${ORIGIN}/checkout/step-2?secret=cs_x_secret_y#pay`,
+    })
     expect(started.body.status).toBe('action_required')
     const page = await call(`/v1/return/${s.id}`)
     expect(page.text).toContain(`<a class="back" href="${ORIGIN}/checkout/step-2">Back to the shop</a>`)
@@ -62,7 +66,13 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
 
   it('refuses a starting page on an origin the checkout does not allow, or one of the Worker’s own routes, naming the field, before any gateway call', async () => {
     const worker = new URL(env.PUBLIC_BASE_URL).origin
-    for (const returnPage of ['https://evil.example/phish', 'javascript:alert(1)', 'not a url', `${worker}/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA`, `${worker}/frame/x`]) {
+    for (const returnPage of [
+      'https://evil.example/phish',
+      'javascript:alert(1)',
+      'not a url',
+      `${worker}/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
+      `${worker}/frame/x`,
+    ]) {
       const s = await createSession()
       const res = await pay(s, '4000000000003220', undefined, { returnPage })
       expect(res.status, returnPage).toBe(400)

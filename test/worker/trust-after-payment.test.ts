@@ -11,10 +11,21 @@ import { timePasses } from './clock.ts'
 import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
 import { operate, paymentEventually, paymentStub } from './money.ts'
 
-type OperationBody = { id: string; object: string; kind: string; status: string; needsAttention?: boolean; paymentId?: string | null; resultCode?: string; error?: { code: string } }
+type OperationBody = {
+  id: string
+  object: string
+  kind: string
+  status: string
+  needsAttention?: boolean
+  paymentId?: string | null
+  resultCode?: string
+  error?: { code: string }
+}
 
 /** A paid INITIAL payment that saved its card, and that card's registration. */
-async function savedCardPayment(metadata: Record<string, string> = {}): Promise<{ paymentId: string; registrationId: string; session: Session }> {
+async function savedCardPayment(
+  metadata: Record<string, string> = {},
+): Promise<{ paymentId: string; registrationId: string; session: Session }> {
   const session = await createSession({ recurring: 'INITIAL', createRegistration: true, metadata })
   const res = await pay(session, '4111111111111111')
   if (res.body.status !== 'succeeded' || !res.body.paymentId) throw new Error(res.text)
@@ -30,7 +41,10 @@ const repeat = (paymentId: string, key: string, body: Record<string, unknown> = 
 /** The order reference the Worker gives the repeat of an Idempotency-Key (what the gateway counts). */
 const repeatOrder = async (key: string) => `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`
 
-const deleteRegistration = (registrationId: string) => merchant<{ status: string }>('DELETE', `/v1/registrations/${registrationId}`, undefined, { 'Idempotency-Key': uniqueId('del') })
+const deleteRegistration = (registrationId: string) =>
+  merchant<{ status: string }>('DELETE', `/v1/registrations/${registrationId}`, undefined, {
+    'Idempotency-Key': uniqueId('del'),
+  })
 
 const opStub = (name: string) => env.OPERATIONS.get(env.OPERATIONS.idFromName(name)) as unknown as DurableObjectStub
 
@@ -45,7 +59,8 @@ async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000):
 }
 
 /** The notifications the sandbox sent to an operation's address (the catcher records them for tests to relay). */
-const notificationsOfOperation = async (opId: string): Promise<string[]> => (await (await fetch(`${env.CATCHER_URL}/v1/notifications/op_${opId}`)).json()) as string[]
+const notificationsOfOperation = async (opId: string): Promise<string[]> =>
+  (await (await fetch(`${env.CATCHER_URL}/v1/notifications/op_${opId}`)).json()) as string[]
 
 describe('a deleted card is never charged again', () => {
   it('a repeat of its first payment is 409 registration_deleted and reaches no gateway', async () => {
@@ -72,7 +87,12 @@ describe('a deleted card is never charged again', () => {
 
   it('a saved-card session created before the deletion is refused at pay, before any gateway call', async () => {
     const { registrationId } = await savedCardPayment()
-    const s = await createSession({ flow: 'saved-card', registrationId, savedCard: { brand: 'visa', last4: '1111' }, amount: '9.99' })
+    const s = await createSession({
+      flow: 'saved-card',
+      registrationId,
+      savedCard: { brand: 'visa', last4: '1111' },
+      amount: '9.99',
+    })
     expect((await deleteRegistration(registrationId)).status).toBe(200)
     const res = await browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
     expect(res.status).toBe(409)
@@ -102,7 +122,12 @@ describe('every payment the Worker learns of is a payment record', () => {
   })
 
   it('an invoice regenerated through the merchant route and paid is found, listed by its order and refundable, with its metadata', async () => {
-    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '30.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('inv'),
+      amount: '30.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
     if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
     const key = uniqueId('ik')
     const ref = uniqueId('mref')
@@ -119,13 +144,36 @@ describe('every payment the Worker learns of is a payment record', () => {
     const before = await call(`/v1/return/op_${opId}`)
     expect(before.text).toContain('Not paid yet')
     expect(before.text).not.toContain('Payment successful')
-    const paid = await fetch(res.body.invoice.transactionUrl, { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number: '4111111111111111', month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+    const paid = await fetch(res.body.invoice.transactionUrl, {
+      method: 'POST',
+      body: new URLSearchParams({
+        holder: 'Ada Lovelace',
+        number: '4111111111111111',
+        month: '12',
+        year: '2030',
+        cvv: '123',
+      }),
+      redirect: 'manual',
+    })
     expect(paid.status).toBe(303)
-    const note = (await until(async () => (await notificationsOfOperation(opId))[0]))
-    expect((await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: note })).body).toMatchObject({ applied: true })
+    const note = await until(async () => (await notificationsOfOperation(opId))[0])
+    expect(
+      (
+        await call(`/v1/notifications/op_${opId}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: note,
+        })
+      ).body,
+    ).toMatchObject({ applied: true })
     const paymentId = (JSON.parse(note) as { paymentId: string }).paymentId
     const payment = await paymentEventually(paymentId)
-    expect(payment).toMatchObject({ source: 'invoice', merchantTransactionId: ref, amount: '30.00', metadata: { orderId: 'INV-7' } })
+    expect(payment).toMatchObject({
+      source: 'invoice',
+      merchantTransactionId: ref,
+      amount: '30.00',
+      metadata: { orderId: 'INV-7' },
+    })
     // The return page now says the money was taken.
     expect((await call(`/v1/return/op_${opId}`)).text).toContain('Payment successful')
     const listed = await until(async () => {
@@ -178,12 +226,21 @@ describe('a settled repeat keeps one answer', () => {
   it('a notification that overtakes the gateway’s own "pending" answer: the repeat answers succeeded, and so do its replays', async () => {
     const { paymentId } = await savedCardPayment()
     const key = uniqueId('rk')
-    await injectFault({ op: 'repeat', fault: 'late_pending', field: 'merchantTransactionId', value: await repeatOrder(key) })
+    await injectFault({
+      op: 'repeat',
+      fault: 'late_pending',
+      field: 'merchantTransactionId',
+      value: await repeatOrder(key),
+    })
     const answer = repeat(paymentId, key)
     // While the gateway's answer is on its way, its notification arrives and is delivered.
     const opId = env.OPERATIONS.idFromName(`repeat:${key}`).toString()
     const note = await until(async () => (await notificationsOfOperation(opId))[0])
-    await call(`/v1/notifications/op_${opId}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: note })
+    await call(`/v1/notifications/op_${opId}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: note,
+    })
     const res = await answer
     expect(res.body).toMatchObject({ status: 'succeeded' })
     expect(res.body.resultCode).not.toBe('00002')
@@ -225,7 +282,10 @@ describe('an operation that cannot be settled is told once and listed', () => {
     const refund = await operate(paymentId, 'refunds', { amount: '10.00' }, key)
     expect(refund.body.operation).toMatchObject({ id: `re_${refundHash}`, status: 'unknown' })
     for (let i = 0; i < 18; i++) await timePasses(paymentStub(paymentId))
-    const payment = await paymentEventually(paymentId, (p) => (p as unknown as { needsAttention: boolean }).needsAttention)
+    const payment = await paymentEventually(
+      paymentId,
+      (p) => (p as unknown as { needsAttention: boolean }).needsAttention,
+    )
     expect(payment.refunds[0]).toMatchObject({ status: 'unknown', needsAttention: true })
     const listed = await until(async () => {
       const page = await merchant<{ data: { id: string }[] }>('GET', '/v1/payments?needs_attention=true')
@@ -235,11 +295,21 @@ describe('an operation that cannot be settled is told once and listed', () => {
   })
 
   it('a regenerated invoice never paid ends at its expiry with one final invoice.expired', async () => {
-    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '12.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('inv'),
+      amount: '12.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
     if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
     const key = uniqueId('ik')
     const ref = uniqueId('mref')
-    const res = await merchant<OperationBody>('POST', `/v1/invoices/${created.response.systemInvoiceId}/regenerate`, { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' }, { 'Idempotency-Key': key })
+    const res = await merchant<OperationBody>(
+      'POST',
+      `/v1/invoices/${created.response.systemInvoiceId}/regenerate`,
+      { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' },
+      { 'Idempotency-Key': key },
+    )
     expect(res.body.status).toBe('succeeded')
     // Its 24 hours pass.
     await timePasses(opStub(`regenerate:${key}`))
@@ -247,24 +317,50 @@ describe('an operation that cannot be settled is told once and listed', () => {
     const opId = res.body.id.slice(3)
     const events = await until(async () => {
       const hooks = (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]
-      const mine = hooks.map((h) => JSON.parse(h.body) as { type: string; data: { idempotencyKeyHash?: string } }).filter((e) => e.data.idempotencyKeyHash === opId)
+      const mine = hooks
+        .map((h) => JSON.parse(h.body) as { type: string; data: { idempotencyKeyHash?: string } })
+        .filter((e) => e.data.idempotencyKeyHash === opId)
       return mine.some((e) => e.type === 'invoice.expired') ? mine : undefined
     })
     expect(events.filter((e) => e.type === 'invoice.expired')).toHaveLength(1)
     expect((await call(`/v1/return/${res.body.id}`)).text).toContain('Checkout expired')
   })
   it('a regenerated invoice paid whose notification never came ends paid at its expiry (the gateway is asked), never expired', async () => {
-    const created = await client().generateInvoice({ merchantInvoiceId: uniqueId('inv'), amount: '14.00', currency: 'EUR', invoiceExpirationPeriod: '0' })
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('inv'),
+      amount: '14.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
     if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
     const key = uniqueId('ik')
     const ref = uniqueId('mref')
-    const res = await merchant<OperationBody & { invoice: { transactionUrl: string } }>('POST', `/v1/invoices/${created.response.systemInvoiceId}/regenerate`, { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' }, { 'Idempotency-Key': key })
-    const paid = await fetch(res.body.invoice.transactionUrl, { method: 'POST', body: new URLSearchParams({ holder: 'Ada Lovelace', number: '4111111111111111', month: '12', year: '2030', cvv: '123' }), redirect: 'manual' })
+    const res = await merchant<OperationBody & { invoice: { transactionUrl: string } }>(
+      'POST',
+      `/v1/invoices/${created.response.systemInvoiceId}/regenerate`,
+      { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' },
+      { 'Idempotency-Key': key },
+    )
+    const paid = await fetch(res.body.invoice.transactionUrl, {
+      method: 'POST',
+      body: new URLSearchParams({
+        holder: 'Ada Lovelace',
+        number: '4111111111111111',
+        month: '12',
+        year: '2030',
+        cvv: '123',
+      }),
+      redirect: 'manual',
+    })
     expect(paid.status).toBe(303)
     // The notification is lost (never relayed); the invoice's 24 hours pass.
     await timePasses(opStub(`regenerate:${key}`))
     const op = (await merchant<OperationBody>('GET', `/v1/operations/${res.body.id}`)).body
     expect(op.status).toBe('paid')
-    expect(await paymentEventually(op.paymentId as string)).toMatchObject({ source: 'invoice', merchantTransactionId: ref, amount: '14.00' })
+    expect(await paymentEventually(op.paymentId as string)).toMatchObject({
+      source: 'invoice',
+      merchantTransactionId: ref,
+      amount: '14.00',
+    })
   })
 })

@@ -7,10 +7,22 @@
  * usable inline in `<pay-checkout>` and inside the isolated card frame.
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
-import { cvvLength, detectBrand, formatCardNumber, maxCardLength, normalizeCardNumber, type CardBrand } from '../../shared/card.ts'
+import {
+  cvvLength,
+  detectBrand,
+  formatCardNumber,
+  maxCardLength,
+  normalizeCardNumber,
+  type CardBrand,
+} from '../../shared/card.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
 import { checkExpiryMonth, checkWith, cvvLengthError, expiryError, telnoccError } from '../../shared/shopper-formats.ts'
-import { SHOPPER_CHECKS, SHOPPER_FIELDS, type ShopperField, type ShopperFieldName } from '../../shared/shopper-fields.ts'
+import {
+  SHOPPER_CHECKS,
+  SHOPPER_FIELDS,
+  type ShopperField,
+  type ShopperFieldName,
+} from '../../shared/shopper-fields.ts'
 import { BRAND_ICONS } from './brand-icons.ts'
 import type { Choice } from './lists.ts'
 import { PayChangeEvent } from '../events.ts'
@@ -26,7 +38,12 @@ interface InputSpec {
   readonly required: boolean
 }
 
-const spec = (id: string, label: MessageKey, name: ShopperFieldName, op: 'payment' | 'tokenRepeat' = 'payment'): InputSpec => ({
+const spec = (
+  id: string,
+  label: MessageKey,
+  name: ShopperFieldName,
+  op: 'payment' | 'tokenRepeat' = 'payment',
+): InputSpec => ({
   id,
   label,
   fields: [name],
@@ -38,7 +55,11 @@ const CARD: readonly InputSpec[] = [
   { id: 'expiry', label: 'expiry', fields: ['expiryMonth', 'expiryYear'], required: true },
   spec('cvv', 'cvv', 'cvv'),
 ]
-const CUSTOMER: readonly InputSpec[] = [spec('givenName', 'givenName', 'givenName'), spec('surname', 'surname', 'surname'), spec('email', 'email', 'email')]
+const CUSTOMER: readonly InputSpec[] = [
+  spec('givenName', 'givenName', 'givenName'),
+  spec('surname', 'surname', 'surname'),
+  spec('email', 'email', 'email'),
+]
 const PHONE: readonly InputSpec[] = [spec('telnocc', 'telnocc', 'telnocc'), spec('phone', 'phone', 'phone')]
 const SHIPPING: readonly InputSpec[] = [
   spec('street', 'street', 'shippingStreet1'),
@@ -73,7 +94,8 @@ const BRAND_NAMES: Record<CardBrand, string> = {
 }
 
 /** What an input holds, as the wire wants it: the phone-code list's values are `DE+49` (one per country). */
-const wireValue = (id: string, value: string): string => (id === 'telnocc' ? value.replace(/^[A-Z]{2}(?=\+)/, '') : value)
+const wireValue = (id: string, value: string): string =>
+  id === 'telnocc' ? value.replace(/^[A-Z]{2}(?=\+)/, '') : value
 
 /** `MM / YY` (or what the shopper has typed so far) from any digits. */
 function formatExpiry(input: string): string {
@@ -125,11 +147,11 @@ export class PayCardForm extends LitElement {
   declare busy: boolean
   /** For the country names in the lists. */
   declare locale: string
-  private declare values: Record<string, string>
+  declare private values: Record<string, string>
   /** Field errors shown to the shopper: only after a field's blur, or after a submit. */
-  private declare errors: Record<string, FieldErrorCode>
+  declare private errors: Record<string, FieldErrorCode>
   /** The country and phone-code lists' module, once loaded (./lists.ts, a chunk of its own). */
-  private declare lists: typeof import('./lists.ts') | null
+  declare private lists: typeof import('./lists.ts') | null
   private listsLoading = false
 
   constructor() {
@@ -216,7 +238,12 @@ export class PayCardForm extends LitElement {
         out['card.expiryMonth'] = mm
         out['card.expiryYear'] = `20${yy}`
       } else if (s.fields[0]) {
-        out[SHOPPER_FIELDS[s.fields[0]].wire] = s.id === 'number' ? normalizeCardNumber(value) : s.id === 'country' ? value.toUpperCase() : wireValue(s.id, value)
+        out[SHOPPER_FIELDS[s.fields[0]].wire] =
+          s.id === 'number'
+            ? normalizeCardNumber(value)
+            : s.id === 'country'
+              ? value.toUpperCase()
+              : wireValue(s.id, value)
       }
     }
     return out
@@ -231,7 +258,8 @@ export class PayCardForm extends LitElement {
     }
     this.errors = errors
     const first = this.specs.find((s) => errors[s.id])
-    if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#${first.id}`)?.focus())
+    if (first)
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#${first.id}`)?.focus())
     return !first
   }
 
@@ -317,7 +345,13 @@ export class PayCardForm extends LitElement {
     const isList = s.id === 'country' || s.id === 'telnocc'
     // Empty until the lists have loaded (just after the first render).
     const lists = this.lists
-    const list: readonly Choice[] | null = !isList ? null : !lists ? [] : s.id === 'country' ? lists.countries(this.locale) : lists.callingCodes(this.locale)
+    const list: readonly Choice[] | null = !isList
+      ? null
+      : !lists
+        ? []
+        : s.id === 'country'
+          ? lists.countries(this.locale)
+          : lists.callingCodes(this.locale)
     const value = this.values[s.id] ?? ''
     const control = list
       ? html`<select
@@ -375,12 +409,14 @@ export class PayCardForm extends LitElement {
       ${card.length ? html`${this.input(CARD[0] as InputSpec)}<div class="row">${card.slice(1).map((s) => this.input(s))}</div>` : nothing}
       ${customer.length ? html`<div class="row">${customer.slice(0, 2).map((s) => this.input(s))}</div>${customer.slice(2).map((s) => this.input(s))}` : nothing}
       ${this.mode === 'card' ? html`<div class="row phone">${PHONE.map((s) => this.input(s))}</div>` : nothing}
-      ${shipping.length
-        ? html`<fieldset>
+      ${
+        shipping.length
+          ? html`<fieldset>
             <legend>${this.messages.shippingTitle}</legend>
             ${shipping.map((s) => this.input(s))}
           </fieldset>`
-        : nothing}
+          : nothing
+      }
       <button type="submit" part="submit" ?disabled=${this.disabled} aria-disabled=${this.disabled ? 'true' : 'false'}>${this.busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${this.submitLabel}</button>
     </form>`
   }

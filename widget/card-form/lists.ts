@@ -65,7 +65,8 @@ export function callingCodes(locale: string): readonly Choice[] {
     const out: Choice[] = []
     for (const group of CALLING.split(';')) {
       const [code = '', members = ''] = group.split(':')
-      for (const country of members.split(' ')) out.push({ value: `${country}+${code}`, label: `${name(country)} (+${code})` })
+      for (const country of members.split(' '))
+        out.push({ value: `${country}+${code}`, label: `${name(country)} (+${code})` })
     }
     list = out.sort(byLabel(locale))
     cache.set(key, list)

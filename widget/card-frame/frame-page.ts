@@ -92,11 +92,31 @@ if (!parentOrigin) {
   })
   for (const type of ['pay-success', 'pay-pending', 'pay-declined'] as const) {
     el.addEventListener(type, (e) => {
-      const d = e.detail as { status: string; paymentId: string | null; brand: string | null; last4: string | null; attemptsRemaining?: number }
-      post({ type: 'result', status: d.status, paymentId: d.paymentId, brand: d.brand, last4: d.last4, attemptsRemaining: d.attemptsRemaining ?? null })
+      const d = e.detail as {
+        status: string
+        paymentId: string | null
+        brand: string | null
+        last4: string | null
+        attemptsRemaining?: number
+      }
+      post({
+        type: 'result',
+        status: d.status,
+        paymentId: d.paymentId,
+        brand: d.brand,
+        last4: d.last4,
+        attemptsRemaining: d.attemptsRemaining ?? null,
+      })
     })
   }
-  el.addEventListener('pay-error', (e) => post({ type: 'error', code: e.detail.code, message: e.detail.message.slice(0, 500), fields: e.detail.fields.map((f) => ({ field: f.field, code: f.code })) }))
+  el.addEventListener('pay-error', (e) =>
+    post({
+      type: 'error',
+      code: e.detail.code,
+      message: e.detail.message.slice(0, 500),
+      fields: e.detail.fields.map((f) => ({ field: f.field, code: f.code })),
+    }),
+  )
   // 3-D Secure needs the top window: the parent, which is the top window, does it.
   // Only a redirect that passes the shared rule leaves the frame (SECURITY.md R28); the parent
   // checks again before it navigates.
@@ -104,7 +124,14 @@ if (!parentOrigin) {
     e.preventDefault()
     const r = safeRedirect(e.detail.redirect)
     if (!r) return
-    post({ type: 'action', redirect: { url: r.url, ...(r.method ? { method: r.method } : {}), parameters: r.parameters.map((p) => ({ name: p.name, value: p.value })) } })
+    post({
+      type: 'action',
+      redirect: {
+        url: r.url,
+        ...(r.method ? { method: r.method } : {}),
+        parameters: r.parameters.map((p) => ({ name: p.name, value: p.value })),
+      },
+    })
   })
   // Inside a plain <pay-checkout> container (no element is defined by that name in the frame):
   // what reaches into the frame finds the form under the same name as on the page.

@@ -43,7 +43,15 @@ export type FrameToParent =
   /** The shopper submitted (the page's `pay-submit`): the button is busy, a request is on its way. */
   | { channel: typeof CHANNEL; type: 'submitted'; flow: string }
   | { channel: typeof CHANNEL; type: 'resize'; height: number }
-  | { channel: typeof CHANNEL; type: 'result'; status: string; paymentId: string | null; brand: string | null; last4: string | null; attemptsRemaining: number | null }
+  | {
+      channel: typeof CHANNEL
+      type: 'result'
+      status: string
+      paymentId: string | null
+      brand: string | null
+      last4: string | null
+      attemptsRemaining: number | null
+    }
   | { channel: typeof CHANNEL; type: 'action'; redirect: Redirect }
   | { channel: typeof CHANNEL; type: 'error'; code: string; message: string; fields: { field: string; code: string }[] }
   /** The session's methods and the one under way: the page shows the picker and the other methods. */
@@ -51,25 +59,61 @@ export type FrameToParent =
 
 type Shape = Record<string, (v: unknown) => boolean>
 
-const str = (max = 2048) => (v: unknown) => typeof v === 'string' && v.length <= max
+const str =
+  (max = 2048) =>
+  (v: unknown) =>
+    typeof v === 'string' && v.length <= max
 /** An http(s) origin and path: no query, fragment or `;` parameters (they may hold what the page was handed). */
 const page = (v: unknown) => typeof v === 'string' && v.length <= 2048 && /^https?:\/\/[^\s?#;]+$/.test(v)
 const nullable = (f: (v: unknown) => boolean) => (v: unknown) => v === null || f(v)
 const bool = (v: unknown) => typeof v === 'boolean'
 const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100_000
-const oneOf = (...xs: string[]) => (v: unknown) => typeof v === 'string' && xs.includes(v)
+const oneOf =
+  (...xs: string[]) =>
+  (v: unknown) =>
+    typeof v === 'string' && xs.includes(v)
 const last4 = (v: unknown) => typeof v === 'string' && /^\d{4}$/.test(v)
 const pairs = (v: unknown) =>
-  Array.isArray(v) && v.length <= 50 && v.every((p) => typeof p === 'object' && p !== null && exactly(p as Record<string, unknown>, { name: str(256), value: str(8192) }))
+  Array.isArray(v) &&
+  v.length <= 50 &&
+  v.every(
+    (p) =>
+      typeof p === 'object' &&
+      p !== null &&
+      exactly(p as Record<string, unknown>, { name: str(256), value: str(8192) }),
+  )
 const redirect = (v: unknown) =>
-  typeof v === 'object' && v !== null && (exactly(v as Record<string, unknown>, { url: str(), parameters: pairs }) || exactly(v as Record<string, unknown>, { url: str(), method: str(8), parameters: pairs }))
+  typeof v === 'object' &&
+  v !== null &&
+  (exactly(v as Record<string, unknown>, { url: str(), parameters: pairs }) ||
+    exactly(v as Record<string, unknown>, { url: str(), method: str(8), parameters: pairs }))
 const METHODS = ['card', 'saved-card', 'qr', 'invoice']
 const method = oneOf(...METHODS)
-const methods = (v: unknown) => Array.isArray(v) && v.length >= 1 && v.length <= METHODS.length && v.every(method) && new Set(v).size === v.length
-const fieldErrors = (v: unknown) => Array.isArray(v) && v.length <= 50 && v.every((f) => typeof f === 'object' && f !== null && exactly(f as Record<string, unknown>, { field: str(100), code: str(40) }))
+const methods = (v: unknown) =>
+  Array.isArray(v) && v.length >= 1 && v.length <= METHODS.length && v.every(method) && new Set(v).size === v.length
+const fieldErrors = (v: unknown) =>
+  Array.isArray(v) &&
+  v.length <= 50 &&
+  v.every(
+    (f) =>
+      typeof f === 'object' && f !== null && exactly(f as Record<string, unknown>, { field: str(100), code: str(40) }),
+  )
 
 /** The theming custom properties the frame accepts from the page. */
-export const THEME_PROPERTIES = ['--pay-accent', '--pay-accent-text', '--pay-bg', '--pay-text', '--pay-muted', '--pay-border', '--pay-error', '--pay-success', '--pay-radius', '--pay-font', '--pay-spacing', '--pay-focus'] as const
+export const THEME_PROPERTIES = [
+  '--pay-accent',
+  '--pay-accent-text',
+  '--pay-bg',
+  '--pay-text',
+  '--pay-muted',
+  '--pay-border',
+  '--pay-error',
+  '--pay-success',
+  '--pay-radius',
+  '--pay-font',
+  '--pay-spacing',
+  '--pay-focus',
+] as const
 
 /** Colours, lengths and font lists only: no url(), no expressions, nothing that fetches. */
 export function isSafeCssValue(v: string): boolean {
@@ -80,10 +124,19 @@ const themeStyle = (v: unknown) =>
   typeof v === 'object' &&
   v !== null &&
   !Array.isArray(v) &&
-  Object.entries(v).every(([k, value]) => (THEME_PROPERTIES as readonly string[]).includes(k) && typeof value === 'string' && isSafeCssValue(value))
+  Object.entries(v).every(
+    ([k, value]) =>
+      (THEME_PROPERTIES as readonly string[]).includes(k) && typeof value === 'string' && isSafeCssValue(value),
+  )
 
 const PARENT_TO_FRAME: Record<string, Shape> = {
-  init: { clientSecret: str(200), locale: str(35), theme: oneOf('light', 'dark', 'auto'), collectShipping: bool, style: themeStyle },
+  init: {
+    clientSecret: str(200),
+    locale: str(35),
+    theme: oneOf('light', 'dark', 'auto'),
+    collectShipping: bool,
+    style: themeStyle,
+  },
   page: { page },
   submit: {},
   reset: {},
@@ -96,7 +149,13 @@ const FRAME_TO_PARENT: Record<string, Shape> = {
   change: { valid: bool, brand: nullable(str(20)) },
   submitted: { flow: str(20) },
   resize: { height: count },
-  result: { status: str(20), paymentId: nullable(str(64)), brand: nullable(str(20)), last4: nullable(last4), attemptsRemaining: nullable(count) },
+  result: {
+    status: str(20),
+    paymentId: nullable(str(64)),
+    brand: nullable(str(20)),
+    last4: nullable(last4),
+    attemptsRemaining: nullable(count),
+  },
   action: { redirect },
   error: { code: str(40), message: str(500), fields: fieldErrors },
   methods: { methods, method: nullable(method) },
@@ -106,7 +165,11 @@ const FRAME_TO_PARENT: Record<string, Shape> = {
 function exactly(o: Record<string, unknown>, shape: Shape, extra: readonly string[] = []): boolean {
   const keys = Object.keys(o)
   const expected = [...Object.keys(shape), ...extra]
-  return keys.length === expected.length && expected.every((k) => k in o) && Object.entries(shape).every(([k, check]) => check(o[k]))
+  return (
+    keys.length === expected.length &&
+    expected.every((k) => k in o) &&
+    Object.entries(shape).every(([k, check]) => check(o[k]))
+  )
 }
 
 function parse<T>(data: unknown, shapes: Record<string, Shape>): T | undefined {

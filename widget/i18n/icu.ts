@@ -22,7 +22,9 @@ export function pluralForms(options: string): Map<string, string> {
 
 /** Every plural argument of a message with its forms (for the locale tests). */
 export function pluralArguments(pattern: string): { name: string; forms: Map<string, string> }[] {
-  return [...pattern.matchAll(ARGUMENT)].filter((m) => m[2] === 'plural').map((m) => ({ name: m[1] ?? '', forms: pluralForms(m[3] ?? '') }))
+  return [...pattern.matchAll(ARGUMENT)]
+    .filter((m) => m[2] === 'plural')
+    .map((m) => ({ name: m[1] ?? '', forms: pluralForms(m[3] ?? '') }))
 }
 
 /** The names of every argument a message uses (for the locale tests). */
@@ -31,7 +33,11 @@ export function argumentNames(pattern: string): Set<string> {
 }
 
 /** The message with its placeholders, plurals and selects filled for `locale`. */
-export function formatMessage(pattern: string, values: Readonly<Record<string, string | number>>, locale: string): string {
+export function formatMessage(
+  pattern: string,
+  values: Readonly<Record<string, string | number>>,
+  locale: string,
+): string {
   return pattern.replace(ARGUMENT, (_, name: string, kind?: string, options?: string) => {
     const value = values[name] ?? ''
     if (!kind) return String(value)

@@ -99,7 +99,13 @@ const unpack = (part: object, text: string): [string, string][] => {
  */
 export async function loadMessages(locale: string, more = false): Promise<Messages> {
   // Only the supported tags (as `resolveLocale` gives) name a module.
-  const english = (): Promise<Messages> => (more ? englishMore().then((m) => ({ ...en, ...m }), () => en) : Promise.resolve(en))
+  const english = (): Promise<Messages> =>
+    more
+      ? englishMore().then(
+          (m) => ({ ...en, ...m }),
+          () => en,
+        )
+      : Promise.resolve(en)
   if (locale === 'en' || !SUPPORTED_LOCALES.includes(locale as Locale)) return english()
   try {
     const [chunk, base] = await Promise.all([load(locale), english()])
@@ -116,7 +122,12 @@ export async function loadMessages(locale: string, more = false): Promise<Messag
  * The message with `{name}` placeholders and ICU plurals filled; `locale` chooses the plural form
  * and formats `#` (give it whenever the message counts something).
  */
-export function format(messages: Messages, key: MessageKey, values: Record<string, string | number> = {}, locale = 'en'): string {
+export function format(
+  messages: Messages,
+  key: MessageKey,
+  values: Record<string, string | number> = {},
+  locale = 'en',
+): string {
   return formatMessage(messages[key] ?? en[key], values, locale)
 }
 
@@ -137,7 +148,12 @@ export function isolateLtr(text: string, locale: string): string {
 export function formatMoney(amount: string, currency: string, locale: string): string {
   try {
     const digits = minorUnits(currency)
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(amount))
+    return new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(Number(amount))
   } catch {
     return `${amount} ${currency}`
   }

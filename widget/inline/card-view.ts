@@ -11,10 +11,19 @@ import { format, formatMoney, isolateLtr } from '../i18n/index.ts'
 import type { PayCheckoutInline } from './pay-checkout-inline.ts'
 
 /** A card method's form: a new card, or the CVV of the saved one. */
-export function renderCardForm(c: PayCheckoutInline, flow: 'card' | 'saved-card', view: CheckoutView | null, pay: (fields: Record<string, string>) => void): TemplateResult {
+export function renderCardForm(
+  c: PayCheckoutInline,
+  flow: 'card' | 'saved-card',
+  view: CheckoutView | null,
+  pay: (fields: Record<string, string>) => void,
+): TemplateResult {
   const locale = c.resolvedLocale
   // A setup saves the card and charges nothing the shopper should read as a price.
-  const submitLabel = view?.setup ? c.messages.saveCard : view ? format(c.messages, 'pay', { amount: isolateLtr(formatMoney(view.amount, view.currency, locale), locale) }) : c.messages.payNoAmount
+  const submitLabel = view?.setup
+    ? c.messages.saveCard
+    : view
+      ? format(c.messages, 'pay', { amount: isolateLtr(formatMoney(view.amount, view.currency, locale), locale) })
+      : c.messages.payNoAmount
   const saved = flow === 'saved-card' ? view?.savedCard : undefined
   return html`${saved ? html`<p class="saved">${format(c.messages, 'savedCard', { last4: saved.last4 })}</p>` : nothing}
     <pay-card-form

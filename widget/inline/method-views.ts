@@ -25,7 +25,12 @@ const card: MethodView = { tag: 'pay-card-form' }
 export const METHOD_VIEWS: Readonly<Record<CheckoutFlow, MethodView>> = {
   card,
   'saved-card': card,
-  qr: { tag: 'pay-qr-wallet', load: () => import('../qr-wallet/qr-wallet.ts'), shownWhileWaiting: true, declined: ['walletDeclinedRetry', 'walletDeclinedFinal'] },
+  qr: {
+    tag: 'pay-qr-wallet',
+    load: () => import('../qr-wallet/qr-wallet.ts'),
+    shownWhileWaiting: true,
+    declined: ['walletDeclinedRetry', 'walletDeclinedFinal'],
+  },
   invoice: { tag: 'pay-invoice-view', load: () => import('../invoice-view/invoice-view.ts') },
 }
 
@@ -33,7 +38,8 @@ export const METHOD_VIEWS: Readonly<Record<CheckoutFlow, MethodView>> = {
 export const usesCardForm = (m: CheckoutFlow): m is 'card' | 'saved-card' => METHOD_VIEWS[m].tag === card.tag
 
 /** What a decline with tries left (0) or the last one (1) says for a method. */
-export const declinedMessage = (m: CheckoutFlow, final: 0 | 1): MessageKey => METHOD_VIEWS[m].declined?.[final] ?? (final ? 'declinedFinal' : 'declinedRetry')
+export const declinedMessage = (m: CheckoutFlow, final: 0 | 1): MessageKey =>
+  METHOD_VIEWS[m].declined?.[final] ?? (final ? 'declinedFinal' : 'declinedRetry')
 
 /** Every method's element, for a query that finds whichever is shown. */
 export const METHOD_TAGS = [...new Set(Object.values(METHOD_VIEWS).map((v) => v.tag))].join()

@@ -11,13 +11,31 @@ import type { CheckoutFlow } from '../../shared/checkout.ts'
 import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
-import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
+import {
+  PayDeclinedEvent,
+  PayErrorEvent,
+  PayPendingEvent,
+  PayReadyEvent,
+  PaySubmitEvent,
+  PaySuccessEvent,
+  type PayResultDetail,
+} from '../events.ts'
 import { direction, en, format, formatMoney, loadMessages, resolveLocale, type Messages } from '../i18n/index.ts'
 import { followRedirect, startingPage } from '../navigate.ts'
 import { renderCardForm } from './card-view.ts'
 import { declinedMessage, METHOD_TAGS, METHOD_VIEWS, usesCardForm } from './method-views.ts'
 import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
-import { classify, ERROR_MESSAGE, POLL_MAX, POLL_MS, STATUS_MESSAGE, stateOf, stateOfUnreadable, WATCHED, type CheckoutState } from './states.ts'
+import {
+  classify,
+  ERROR_MESSAGE,
+  POLL_MAX,
+  POLL_MS,
+  STATUS_MESSAGE,
+  stateOf,
+  stateOfUnreadable,
+  WATCHED,
+  type CheckoutState,
+} from './states.ts'
 
 export type { CheckoutState }
 
@@ -33,7 +51,8 @@ export { html, nothing }
 export const loadPicker = (): Promise<unknown> => import('../method-picker/method-picker.ts')
 
 /** The parts of the checkout, exported through the element that holds it (`<pay-checkout>`). */
-export const PARTS = 'container, amount, badge, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link, methods, method, method-note'
+export const PARTS =
+  'container, amount, badge, status, form, field, input, error, brand, submit, retry, qr, wallet-id, details, pay-link, methods, method, method-note'
 
 /** The QR wallet's and the invoice's steps in this checkout (./other-methods.ts). */
 const loadOthers = () => import('./other-methods.ts')
@@ -68,16 +87,16 @@ export class PayCheckoutInline extends LitElement {
   // Not private: the QR and invoice steps (./other-methods.ts) use these too (`Checkout` there).
   /** @internal */
   declare state: CheckoutState
-  private declare view: CheckoutView | null
+  declare private view: CheckoutView | null
   /** @internal */
   declare messages: Messages
   /** @internal */
   declare notice: string
   /** The methods whose component (a chunk of its own) is loaded. */
-  private declare loadedViews: ReadonlySet<CheckoutFlow>
+  declare private loadedViews: ReadonlySet<CheckoutFlow>
   /** The QR and invoice steps, loaded with their components. */
-  private declare others: typeof import('./other-methods.ts') | null
-  private declare pickerLoaded: boolean
+  declare private others: typeof import('./other-methods.ts') | null
+  declare private pickerLoaded: boolean
   /** The method the shopper chose (or the host asked for); empty: the session's first one. */
   declare method: CheckoutFlow | ''
   /** Show the method picker when the session offers several methods (not inside the card frame). */
@@ -148,7 +167,8 @@ export class PayCheckoutInline extends LitElement {
     // card form, even while loading), else the card form, which renders at once.
     if (!view) return this.method || 'card'
     const methods = view.methods ?? [view.flow]
-    const here = (m: CheckoutFlow | '' | null | undefined): m is CheckoutFlow => !!m && methods.includes(m) && (this.only !== 'card' || methods.length < 2 || usesCardForm(m))
+    const here = (m: CheckoutFlow | '' | null | undefined): m is CheckoutFlow =>
+      !!m && methods.includes(m) && (this.only !== 'card' || methods.length < 2 || usesCardForm(m))
     return [view.method, this.method, ...methods].find(here) ?? 'card'
   }
 
@@ -190,10 +210,16 @@ export class PayCheckoutInline extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('endpoint') || changed.has('session') || changed.has('clientSecret')) && this.endpoint && this.session && this.clientSecret) {
+    if (
+      (changed.has('endpoint') || changed.has('session') || changed.has('clientSecret')) &&
+      this.endpoint &&
+      this.session &&
+      this.clientSecret
+    ) {
       void this.load()
     }
-    if (changed.has('locale')) void loadMessages(this.resolvedLocale, this.moreMessages).then((m) => (this.messages = m))
+    if (changed.has('locale'))
+      void loadMessages(this.resolvedLocale, this.moreMessages).then((m) => (this.messages = m))
     // Before the session answers, load() shows the method asked for; after, the switch is here.
     if (changed.has('method') && this.view) void this.showMethod(this.method)
     // Whatever changed it (the view, the method), the method shown has its code.
@@ -212,7 +238,9 @@ export class PayCheckoutInline extends LitElement {
       this.fresh = false
       if (this.announced !== flow) {
         this.announced = flow
-        void (formShown as LitElement).updateComplete.then(() => this.dispatchEvent(new PayReadyEvent({ flow, status: this.view?.status ?? 'loading' })))
+        void (formShown as LitElement).updateComplete.then(() =>
+          this.dispatchEvent(new PayReadyEvent({ flow, status: this.view?.status ?? 'loading' })),
+        )
       }
     } else if (this.view && this.fresh) {
       // A session that has nothing to fill in when the element loads it (paid, expired, a payment
@@ -239,8 +267,14 @@ export class PayCheckoutInline extends LitElement {
     // The QR wallet's, the invoice's and the picker's messages are a chunk of their own, loaded
     // only for the sessions that show them.
     this.moreMessages = several || !usesCardForm(view.value.flow)
-    const more = this.moreMessages ? loadMessages(this.resolvedLocale, true).then((m) => (this.messages = m)) : undefined
-    await Promise.all([this.loadMethod(view.value), more, several && this.picker && !this.pickerLoaded ? loadPicker().then(() => (this.pickerLoaded = true)) : undefined])
+    const more = this.moreMessages
+      ? loadMessages(this.resolvedLocale, true).then((m) => (this.messages = m))
+      : undefined
+    await Promise.all([
+      this.loadMethod(view.value),
+      more,
+      several && this.picker && !this.pickerLoaded ? loadPicker().then(() => (this.pickerLoaded = true)) : undefined,
+    ])
     // Another method may have been chosen while that code loaded (the element in frame mode sets
     // `method` at any time): its code too, before the view is set.
     while (n === this.loads && !this.loaded(this.methodIn(view.value))) await this.loadMethod(view.value)
@@ -255,7 +289,10 @@ export class PayCheckoutInline extends LitElement {
     this.announceMethods()
     const state = (this.state = stateOf(view))
     if (WATCHED.includes(state)) this.poll()
-    if (state === 'succeeded') this.dispatchEvent(new PaySuccessEvent(this.detail('succeeded', view.result?.paymentId ?? null, view.result?.card)))
+    if (state === 'succeeded')
+      this.dispatchEvent(
+        new PaySuccessEvent(this.detail('succeeded', view.result?.paymentId ?? null, view.result?.card)),
+      )
   }
 
   /**
@@ -273,10 +310,19 @@ export class PayCheckoutInline extends LitElement {
    */
   private announceMethods(): void {
     const view = this.view
-    if (view) this.dispatchEvent(new CustomEvent('methods-change', { detail: { methods: view.methods ?? [view.flow], method: view.method ?? null } }))
+    if (view)
+      this.dispatchEvent(
+        new CustomEvent('methods-change', {
+          detail: { methods: view.methods ?? [view.flow], method: view.method ?? null },
+        }),
+      )
   }
 
-  private detail(status: string, paymentId: string | null | undefined, card?: { brand?: CardBrand; last4?: string } | null): PayResultDetail {
+  private detail(
+    status: string,
+    paymentId: string | null | undefined,
+    card?: { brand?: CardBrand; last4?: string } | null,
+  ): PayResultDetail {
     return { status, paymentId: paymentId ?? null, brand: card?.brand ?? null, last4: card?.last4 ?? null }
   }
 
@@ -300,7 +346,13 @@ export class PayCheckoutInline extends LitElement {
       if (!view?.ok) return this.poll()
       if (view.value.status === this.view?.status) return this.poll()
       this.applyView(view.value)
-      if (view.value.status === 'declined' || view.value.status === 'failed') this.dispatchEvent(new PayDeclinedEvent({ ...this.detail('declined', view.value.result?.paymentId, view.value.result?.card), attemptsRemaining: view.value.attemptsRemaining }))
+      if (view.value.status === 'declined' || view.value.status === 'failed')
+        this.dispatchEvent(
+          new PayDeclinedEvent({
+            ...this.detail('declined', view.value.result?.paymentId, view.value.result?.card),
+            attemptsRemaining: view.value.attemptsRemaining,
+          }),
+        )
     }, POLL_MS)
   }
 
@@ -335,7 +387,8 @@ export class PayCheckoutInline extends LitElement {
     let result = await this.api.pay(page ? { ...fields, returnPage: page } : fields, this.attemptKey)
     // A Worker of an earlier release knows no such field, and a page it will not link to is no
     // reason to stop the payment: once more without it, with the same key (nothing ran).
-    if (page && !result.ok && result.error.status === 400 && result.error.fields?.some((f) => f.field === 'returnPage')) result = await this.api.pay(fields, this.attemptKey)
+    if (page && !result.ok && result.error.status === 400 && result.error.fields?.some((f) => f.field === 'returnPage'))
+      result = await this.api.pay(fields, this.attemptKey)
     this.inFlight = false
     if (!result.ok && result.error.status === 0) {
       // No answer: the same key is sent again on retry, so the charge cannot happen twice.
@@ -359,7 +412,8 @@ export class PayCheckoutInline extends LitElement {
     const code: string = error.code
     // Another method took over (in another tab or the frame): read the session again, so the
     // picker shows the method under way.
-    if (code === 'method_in_progress' || code === 'qr_withdrawn') void this.api?.view().then((v) => v.ok && this.applyView(v.value))
+    if (code === 'method_in_progress' || code === 'qr_withdrawn')
+      void this.api?.view().then((v) => v.ok && this.applyView(v.value))
     if (code === 'session_expired') this.state = 'expired'
     else if (code === 'session_completed') this.state = 'succeeded'
     else if (code === 'too_many_attempts' && (this.view?.attemptsRemaining ?? 0) <= 0) this.state = 'declined'
@@ -373,7 +427,9 @@ export class PayCheckoutInline extends LitElement {
     const detail = this.detail(r.status, r.paymentId, r.card)
     // A payment in flight or done holds its method: the picker shows it and disables the others.
     const holds = r.status !== 'declined' && r.status !== 'failed'
-    this.view = this.view ? { ...this.view, attemptsRemaining: r.attemptsRemaining, method: holds ? this.current : this.view.method } : this.view
+    this.view = this.view
+      ? { ...this.view, attemptsRemaining: r.attemptsRemaining, method: holds ? this.current : this.view.method }
+      : this.view
     this.announceMethods()
     switch (r.status) {
       case 'succeeded':
@@ -383,9 +439,14 @@ export class PayCheckoutInline extends LitElement {
       case 'declined':
       case 'failed':
         this.state = r.attemptsRemaining > 0 ? 'ready' : 'declined'
-        this.notice = r.attemptsRemaining > 0 ? format(this.messages, declinedMessage(this.current, 0), { n: r.attemptsRemaining }, this.resolvedLocale) : ''
+        this.notice =
+          r.attemptsRemaining > 0
+            ? format(this.messages, declinedMessage(this.current, 0), { n: r.attemptsRemaining }, this.resolvedLocale)
+            : ''
         this.cardForm?.clear('cvv')
-        this.dispatchEvent(new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: r.attemptsRemaining }))
+        this.dispatchEvent(
+          new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: r.attemptsRemaining }),
+        )
         break
       case 'pending':
       case 'unknown':
@@ -416,20 +477,45 @@ export class PayCheckoutInline extends LitElement {
     const view = this.view
     const key = STATUS_MESSAGE[this.state]
     const method = this.current
-    const status = this.notice || (key ? this.messages[key === 'declinedFinal' ? declinedMessage(method, 1) : key === 'succeeded' && view?.setup ? 'cardSaved' : key] : '')
+    const status =
+      this.notice ||
+      (key
+        ? this.messages[
+            key === 'declinedFinal'
+              ? declinedMessage(method, 1)
+              : key === 'succeeded' && view?.setup
+                ? 'cardSaved'
+                : key
+          ]
+        : '')
     const busy = this.state === 'submitting' || (this.state === 'loading' && !!view)
-    const payable = this.state === 'ready' || this.state === 'submitting' || (this.state === 'loading' && (!view || usesCardForm(method)))
-    const showForm = payable || (view && METHOD_VIEWS[method].shownWhileWaiting && this.state !== 'succeeded' && this.state !== 'declined' && this.state !== 'expired' && this.state !== 'error' && this.state !== 'blocked')
+    const payable =
+      this.state === 'ready' ||
+      this.state === 'submitting' ||
+      (this.state === 'loading' && (!view || usesCardForm(method)))
+    const showForm =
+      payable ||
+      (view &&
+        METHOD_VIEWS[method].shownWhileWaiting &&
+        this.state !== 'succeeded' &&
+        this.state !== 'declined' &&
+        this.state !== 'expired' &&
+        this.state !== 'error' &&
+        this.state !== 'blocked')
     return html`<div class="container" part="container" lang=${this.resolvedLocale} dir=${direction(this.resolvedLocale)} aria-busy=${busy || this.state === 'loading' ? 'true' : 'false'}>
-      ${view
-        ? html`<div class="head">
+      ${
+        view
+          ? html`<div class="head">
             ${view.setup ? nothing : html`<p class="amount" part="amount" dir="ltr">${formatMoney(view.amount, view.currency, this.resolvedLocale)}</p>`}
             ${view.testMode ? html`<span class="badge" part="badge">${this.messages.testMode}</span>` : nothing}
           </div>`
-        : nothing}
-      ${view && this.picker && this.pickerLoaded && (view.methods ?? []).length > 1
-        ? html`<pay-method-picker exportparts="methods, method, method-note" .methods=${view.methods} .selected=${method} .locked=${view.method} .messages=${this.messages} @pay-change=${(e: Event) => this.pick(e)}></pay-method-picker>`
-        : nothing}
+          : nothing
+      }
+      ${
+        view && this.picker && this.pickerLoaded && (view.methods ?? []).length > 1
+          ? html`<pay-method-picker exportparts="methods, method, method-note" .methods=${view.methods} .selected=${method} .locked=${view.method} .messages=${this.messages} @pay-change=${(e: Event) => this.pick(e)}></pay-method-picker>`
+          : nothing
+      }
       <p class="status ${this.state}" part="status" role="status" aria-live="polite">${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status}</p>
       ${showForm ? this.renderFlow(view) : nothing}
       ${this.state === 'error' ? html`<button part="retry" class="secondary" @click=${() => this.reset()}>${this.messages.tryAgain}</button>` : nothing}

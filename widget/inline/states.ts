@@ -8,7 +8,18 @@ import type { ApiError, CheckoutView } from '../api-client.ts'
 import type { MessageKey } from '../i18n/index.ts'
 import { unanswered } from '../navigate.ts'
 
-export type CheckoutState = 'loading' | 'ready' | 'submitting' | 'action_required' | 'succeeded' | 'declined' | 'pending' | 'unknown' | 'expired' | 'error' | 'blocked'
+export type CheckoutState =
+  | 'loading'
+  | 'ready'
+  | 'submitting'
+  | 'action_required'
+  | 'succeeded'
+  | 'declined'
+  | 'pending'
+  | 'unknown'
+  | 'expired'
+  | 'error'
+  | 'blocked'
 
 export const STATUS_MESSAGE: Partial<Record<CheckoutState, MessageKey>> = {
   submitting: 'processing',
@@ -65,14 +76,21 @@ const STATE_OF: Readonly<Record<CheckoutStatus, CheckoutState>> = {
 }
 
 /** What a session read from the Worker shows. */
-export const stateOf = (view: CheckoutView): CheckoutState => (view.status === 'declined' && view.attemptsRemaining > 0 ? 'ready' : (STATE_OF[view.status] ?? 'error'))
+export const stateOf = (view: CheckoutView): CheckoutState =>
+  view.status === 'declined' && view.attemptsRemaining > 0 ? 'ready' : (STATE_OF[view.status] ?? 'error')
 
 /** The states watched (polled) until the payment settles. */
 export const WATCHED: readonly CheckoutState[] = ['unknown', 'pending', 'action_required']
 
 /** What a session that could not be read shows, by the error's code. */
 export const stateOfUnreadable = (code: string): CheckoutState =>
-  code === 'session_expired' ? 'expired' : code === 'session_completed' ? 'succeeded' : code === 'origin_not_allowed' ? 'blocked' : 'error'
+  code === 'session_expired'
+    ? 'expired'
+    : code === 'session_completed'
+      ? 'succeeded'
+      : code === 'origin_not_allowed'
+        ? 'blocked'
+        : 'error'
 
 /**
  * A request that got no answer at all (status 0) is either this page's origin refused by CORS or
@@ -80,7 +98,7 @@ export const stateOfUnreadable = (code: string): CheckoutState =>
  */
 export async function classify(endpoint: string, error: ApiError): Promise<ApiError> {
   if (error.status !== 0) return error
-  let origin = ''
+  let origin: string
   try {
     origin = new URL(endpoint).origin
   } catch {

@@ -88,19 +88,23 @@ export class PayInvoiceView extends LitElement {
       <dl part="details">
         <dt>${this.messages.amount}</dt>
         <dd><bdi dir="ltr">${formatMoney(regenerated?.amount ?? view.amount, regenerated?.currency ?? view.currency, this.locale)}</bdi></dd>
-        ${regenerated?.createdDate
-          ? html`<dt>${this.messages.created}</dt>
+        ${
+          regenerated?.createdDate
+            ? html`<dt>${this.messages.created}</dt>
               <dd>${this.when(regenerated.createdDate, regenerated.createdTime)}</dd>
               <dt>${this.messages.expires}</dt>
               <dd>${this.when(regenerated.createdDate, regenerated.createdTime, Number(regenerated.invoiceExpirationPeriod ?? 0))}</dd>`
-          : nothing}
+            : nothing
+        }
       </dl>
-      ${regenerated
-        ? payUrl
-          ? html`<a class="button" part="pay-link" href=${payUrl} target="_top" rel="noopener">${this.messages.payInvoice}</a>`
-          : nothing
-        : html`<p>${this.messages.invoiceExpired}</p>
-            <button type="button" @click=${() => this.submit()}>${this.messages.regenerate}</button>`}`
+      ${
+        regenerated
+          ? payUrl
+            ? html`<a class="button" part="pay-link" href=${payUrl} target="_top" rel="noopener">${this.messages.payInvoice}</a>`
+            : nothing
+          : html`<p>${this.messages.invoiceExpired}</p>
+            <button type="button" @click=${() => this.submit()}>${this.messages.regenerate}</button>`
+      }`
   }
 }
 

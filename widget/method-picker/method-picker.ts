@@ -134,7 +134,12 @@ export class PayMethodPicker extends LitElement {
     const at = Math.max(0, enabled.indexOf((e.target as HTMLElement).dataset.method as CheckoutFlow))
     // Arrow keys follow the reading direction in a right-to-left layout.
     const rtl = getComputedStyle(this).direction === 'rtl'
-    const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1 }
+    const step: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      ArrowRight: rtl ? -1 : 1,
+      ArrowLeft: rtl ? 1 : -1,
+    }
     let next: CheckoutFlow | undefined
     if (e.key in step) next = enabled[(at + (step[e.key] ?? 0) + enabled.length) % enabled.length]
     else if (e.key === 'Home') next = enabled[0]
@@ -146,7 +151,8 @@ export class PayMethodPicker extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const note = this.locked && this.methods.length > 1 ? format(this.messages, 'methodUnderWay', { method: this.locked }) : ''
+    const note =
+      this.locked && this.methods.length > 1 ? format(this.messages, 'methodUnderWay', { method: this.locked }) : ''
     return html`<div role="radiogroup" part="methods" aria-label=${format(this.messages, 'methodsLabel')} aria-describedby=${note ? 'method-note' : nothing} @keydown=${this.onKey}>
         ${this.methods.map((m) => {
           const checked = m === this.selected

@@ -7,8 +7,23 @@
  * (`<pay-checkout-inline>`, Lit) into its own shadow root on first use.
  */
 import type { CardBrand } from '../../shared/card.ts'
-import { CHANNEL, isSafeCssValue, parseFrameMessage, THEME_PROPERTIES, type ParentToFrame } from '../card-frame/messages.ts'
-import { PayChangeEvent, PayDeclinedEvent, PayErrorEvent, PayPendingEvent, PayReadyEvent, PaySubmitEvent, PaySuccessEvent, type PayResultDetail } from '../events.ts'
+import {
+  CHANNEL,
+  isSafeCssValue,
+  parseFrameMessage,
+  THEME_PROPERTIES,
+  type ParentToFrame,
+} from '../card-frame/messages.ts'
+import {
+  PayChangeEvent,
+  PayDeclinedEvent,
+  PayErrorEvent,
+  PayPendingEvent,
+  PayReadyEvent,
+  PaySubmitEvent,
+  PaySuccessEvent,
+  type PayResultDetail,
+} from '../events.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
 import { followRedirect, startingPage, unanswered } from '../navigate.ts'
 import type { FrameMethods } from './methods.ts'
@@ -29,10 +44,10 @@ pay-method-picker{margin-bottom:.75rem}
 
 let sheet: CSSStyleSheet | undefined
 
-
 /** The element's own two messages in English, for when the localised ones cannot be loaded. */
 const FALLBACK = {
-  originNotAllowed: 'This payment form cannot be shown on this page. Please contact the shop, or pay on its own website.',
+  originNotAllowed:
+    'This payment form cannot be shown on this page. Please contact the shop, or pay on its own website.',
   networkError: 'We could not reach the payment service. Check your internet connection and try again.',
   tryAgain: 'Try again',
 }
@@ -94,7 +109,15 @@ type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ?
  * @cssproperty [--pay-focus=#0b57d0] - Focus ring.
  */
 export class PayCheckout extends HTMLElement {
-  static observedAttributes = ['endpoint', 'session', 'client-secret', 'locale', 'theme', 'collect-shipping', 'isolation']
+  static observedAttributes = [
+    'endpoint',
+    'session',
+    'client-secret',
+    'locale',
+    'theme',
+    'collect-shipping',
+    'isolation',
+  ]
 
   /** The Worker's origin, e.g. `https://pay.example.workers.dev`. */
   get endpoint(): string {
@@ -278,7 +301,13 @@ export class PayCheckout extends HTMLElement {
     const frame = this.frame
     const { FrameMethods } = await import('./methods.ts')
     if (!frame || frame !== this.frame) return
-    this.methods ??= new FrameMethods(this, this.root, frame, (method) => this.toFrame({ type: 'method', method }), this.resolvedLocale())
+    this.methods ??= new FrameMethods(
+      this,
+      this.root,
+      frame,
+      (method) => this.toFrame({ type: 'method', method }),
+      this.resolvedLocale(),
+    )
     await this.methods.show(methods, locked)
   }
 
@@ -289,7 +318,14 @@ export class PayCheckout extends HTMLElement {
   private sendInit(): void {
     if (this.initSent) return
     this.initSent = true
-    this.toFrame({ type: 'init', clientSecret: this.clientSecret, locale: this.resolvedLocale(), theme: this.theme, collectShipping: this.collectShipping, style: this.themeProperties() })
+    this.toFrame({
+      type: 'init',
+      clientSecret: this.clientSecret,
+      locale: this.resolvedLocale(),
+      theme: this.theme,
+      collectShipping: this.collectShipping,
+      style: this.themeProperties(),
+    })
     const page = startingPage()
     if (page) this.toFrame({ type: 'page', page })
   }
@@ -363,7 +399,13 @@ export class PayCheckout extends HTMLElement {
 
   /** Messages from the card frame: exact origin, our frame's window, exact shapes only. */
   private onFrameMessage = (e: MessageEvent): void => {
-    if (this.isolation !== 'frame' || !this.frame || e.source !== this.frame.contentWindow || e.origin !== this.endpointOrigin) return
+    if (
+      this.isolation !== 'frame' ||
+      !this.frame ||
+      e.source !== this.frame.contentWindow ||
+      e.origin !== this.endpointOrigin
+    )
+      return
     const m = parseFrameMessage(e.data)
     if (!m) return
     this.heard = true
@@ -387,19 +429,32 @@ export class PayCheckout extends HTMLElement {
         this.frame.height = String(Math.min(m.height, 4000))
         break
       case 'result': {
-        const detail: PayResultDetail = { status: m.status, paymentId: m.paymentId, brand: (m.brand as CardBrand | null) ?? null, last4: m.last4 }
+        const detail: PayResultDetail = {
+          status: m.status,
+          paymentId: m.paymentId,
+          brand: (m.brand as CardBrand | null) ?? null,
+          last4: m.last4,
+        }
         if (m.status === 'succeeded') this.dispatchEvent(new PaySuccessEvent(detail))
-        else if (m.status === 'declined') this.dispatchEvent(new PayDeclinedEvent({ ...detail, attemptsRemaining: m.attemptsRemaining ?? 0 }))
+        else if (m.status === 'declined')
+          this.dispatchEvent(new PayDeclinedEvent({ ...detail, attemptsRemaining: m.attemptsRemaining ?? 0 }))
         else this.dispatchEvent(new PayPendingEvent(detail))
         break
       }
       case 'action':
         // Checked again here, whoever handed it over (SECURITY.md R28): a redirect that fails the
         // shared rule is never followed nor announced; the payment is being confirmed.
-        if (!followRedirect(this, m.redirect)) this.dispatchEvent(new PayPendingEvent({ status: 'unknown', paymentId: null, brand: null, last4: null }))
+        if (!followRedirect(this, m.redirect))
+          this.dispatchEvent(new PayPendingEvent({ status: 'unknown', paymentId: null, brand: null, last4: null }))
         break
       case 'error':
-        this.dispatchEvent(new PayErrorEvent({ code: m.code, message: m.message, fields: m.fields as PayErrorEvent['detail']['fields'] }))
+        this.dispatchEvent(
+          new PayErrorEvent({
+            code: m.code,
+            message: m.message,
+            fields: m.fields as PayErrorEvent['detail']['fields'],
+          }),
+        )
         break
       case 'methods':
         void this.showMethods(m.methods, m.method)

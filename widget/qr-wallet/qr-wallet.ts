@@ -67,9 +67,9 @@ export class PayQrWallet extends LitElement {
   declare messages: Messages
   declare view: CheckoutView | null
   declare busy: boolean
-  private declare now: number
-  private declare copied: boolean
-  private declare errors: Record<string, string>
+  declare private now: number
+  declare private copied: boolean
+  declare private errors: Record<string, string>
 
   constructor() {
     super()
@@ -122,8 +122,17 @@ export class PayQrWallet extends LitElement {
     this.errors = errors
     const first = Object.keys(errors)[0]
     if (first) return void this.shadowRoot?.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus()
-    const customer = { givenName: fields['customer.givenName'], surname: fields['customer.surname'], email: fields['customer.email'] }
-    this.step('verify', { walletId: fields.walletId, ...(Object.values(customer).some(Boolean) ? { customer: Object.fromEntries(Object.entries(customer).filter(([, v]) => v)) } : {}) })
+    const customer = {
+      givenName: fields['customer.givenName'],
+      surname: fields['customer.surname'],
+      email: fields['customer.email'],
+    }
+    this.step('verify', {
+      walletId: fields.walletId,
+      ...(Object.values(customer).some(Boolean)
+        ? { customer: Object.fromEntries(Object.entries(customer).filter(([, v]) => v)) }
+        : {}),
+    })
   }
 
   private async copy(id: string): Promise<void> {

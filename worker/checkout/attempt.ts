@@ -12,7 +12,16 @@ import { numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { checkKey, keyRefusal } from '../idempotency.ts'
 import { fail, type Reply } from '../reply.ts'
-import { attemptsRemaining, isInFlight, methodUnderWay, type Attempt, type Flow, type PayResult, type SessionRecord, type Status } from '../sessions/types.ts'
+import {
+  attemptsRemaining,
+  isInFlight,
+  methodUnderWay,
+  type Attempt,
+  type Flow,
+  type PayResult,
+  type SessionRecord,
+  type Status,
+} from '../sessions/types.ts'
 import { afterNoCharge, answer, type SessionCore } from './core.ts'
 import { becomeUnknown, inquiryDelay } from './inquiry.ts'
 import { METHODS } from './methods/table.ts'
@@ -44,7 +53,10 @@ const REPLAYED_AS: Partial<Record<Attempt['status'], PayResult['status']>> = {
 export function otherMethod(s: SessionRecord, method: Flow): Reply | undefined {
   const busy = methodUnderWay(s)
   if (!busy || busy === method) return undefined
-  const message = s.status === 'succeeded' ? `This checkout was already paid (${busy}).` : `A ${busy} payment is under way for this checkout.`
+  const message =
+    s.status === 'succeeded'
+      ? `This checkout was already paid (${busy}).`
+      : `A ${busy} payment is under way for this checkout.`
   return { ok: false, error: { code: 'method_in_progress', message, method: busy } }
 }
 
@@ -62,7 +74,8 @@ export async function gate(core: SessionCore, s: SessionRecord): Promise<Reply |
 }
 
 /** Both checks every attempt passes, the money rule first. */
-export const refusal = async (core: SessionCore, s: SessionRecord, method: Flow): Promise<Reply | undefined> => otherMethod(s, method) ?? (await gate(core, s))
+export const refusal = async (core: SessionCore, s: SessionRecord, method: Flow): Promise<Reply | undefined> =>
+  otherMethod(s, method) ?? (await gate(core, s))
 
 /**
  * Replays a completed key, refuses a reused key with other parameters or still running. A final
@@ -71,7 +84,11 @@ export const refusal = async (core: SessionCore, s: SessionRecord, method: Flow)
  * lost answer learns the outcome instead of "unknown" forever.
  */
 export async function replay(core: SessionCore, key: string, fingerprint: string): Promise<Reply | undefined> {
-  const check = checkKey(await core.ctx.storage.get<IdemEntry>(`idem:${key}`), fingerprint, (e) => e.reply !== undefined)
+  const check = checkKey(
+    await core.ctx.storage.get<IdemEntry>(`idem:${key}`),
+    fingerprint,
+    (e) => e.reply !== undefined,
+  )
   if (check.kind === 'new') return undefined
   if (check.kind === 'refused') return keyRefusal(check)
   const { entry } = check
@@ -85,8 +102,23 @@ export async function replay(core: SessionCore, key: string, fingerprint: string
 }
 
 /** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
-export async function begin(core: SessionCore, s: SessionRecord, key: string, fingerprint: string, method: Flow, paymentId?: string, source?: string): Promise<void> {
-  s.attempts.push({ n: s.attempts.length + 1, at: Date.now(), method, status: 'processing', ...(paymentId ? { paymentId } : {}), ...(source ? { source } : {}) })
+export async function begin(
+  core: SessionCore,
+  s: SessionRecord,
+  key: string,
+  fingerprint: string,
+  method: Flow,
+  paymentId?: string,
+  source?: string,
+): Promise<void> {
+  s.attempts.push({
+    n: s.attempts.length + 1,
+    at: Date.now(),
+    method,
+    status: 'processing',
+    ...(paymentId ? { paymentId } : {}),
+    ...(source ? { source } : {}),
+  })
   s.method = method
   for (const other of new Set(Object.values(METHODS))) if (other !== METHODS[method]) other.yieldTo?.(s)
   s.inquiries = 0
@@ -106,7 +138,11 @@ export async function finish(core: SessionCore, key: string, fingerprint: string
 
 /** Whether a gateway answer is about this session's order, amount and currency. */
 export function sameOrder(s: SessionRecord, r: Partial<PaymentResponse>): boolean {
-  return (r.merchantTransactionId === undefined || r.merchantTransactionId === s.merchantTransactionId) && (r.amount === undefined || r.amount === s.amount) && (r.currency === undefined || r.currency === s.currency)
+  return (
+    (r.merchantTransactionId === undefined || r.merchantTransactionId === s.merchantTransactionId) &&
+    (r.amount === undefined || r.amount === s.amount) &&
+    (r.currency === undefined || r.currency === s.currency)
+  )
 }
 
 /** What a gateway answer tells about the session's payment (ids, status, card brand and last 4). */
@@ -135,7 +171,11 @@ export function tally(core: SessionCore, s: SessionRecord, declined: boolean): v
 }
 
 /** Turns the gateway's answer to an attempt into the session's next state and the browser's answer. */
-export async function applyOutcome(core: SessionCore, s: SessionRecord, outcome: PaymentOutcome | Outcome<{ paymentId?: string | undefined }>): Promise<Reply> {
+export async function applyOutcome(
+  core: SessionCore,
+  s: SessionRecord,
+  outcome: PaymentOutcome | Outcome<{ paymentId?: string | undefined }>,
+): Promise<Reply> {
   const attempt = s.attempts[s.attempts.length - 1]
   if ('response' in outcome && outcome.response) absorb(s, outcome.response as Partial<PaymentResponse>)
   if ('code' in outcome) {
@@ -171,8 +211,14 @@ export async function applyOutcome(core: SessionCore, s: SessionRecord, outcome:
       s.attempts.pop()
       const error =
         outcome.reason === 'token_refused'
-          ? ({ code: 'gateway_auth_failed', message: 'The payment service refused our credentials (AuthToken). Nothing was charged.' } as const)
-          : ({ code: 'gateway_unavailable', message: 'The payment service cannot be reached. Nothing was charged; please try again later.' } as const)
+          ? ({
+              code: 'gateway_auth_failed',
+              message: 'The payment service refused our credentials (AuthToken). Nothing was charged.',
+            } as const)
+          : ({
+              code: 'gateway_unavailable',
+              message: 'The payment service cannot be reached. Nothing was charged; please try again later.',
+            } as const)
       s.lastError = error
       log.error('gateway_unsent', { session: s.id, reason: outcome.reason })
       await core.move(s, afterNoCharge(s, false))
@@ -185,9 +231,16 @@ export async function applyOutcome(core: SessionCore, s: SessionRecord, outcome:
       const description = 'code' in outcome ? outcome.description : undefined
       // The merchant's view (and its events) say what the gateway said; the browser gets our
       // closed code and a fixed sentence, never the gateway's code or words.
-      const message = code ? `The payment service refused the request (${code}: ${description || 'no description'}). Nothing was charged.` : 'The payment request was not valid for the payment service. Nothing was charged.'
+      const message = code
+        ? `The payment service refused the request (${code}: ${description || 'no description'}). Nothing was charged.`
+        : 'The payment request was not valid for the payment service. Nothing was charged.'
       s.lastError = { code: 'gateway_rejected', message, ...(code ? { gatewayCode: code } : {}) }
-      log.error('gateway_refused', { session: s.id, kind: outcome.kind, code, fields: 'fields' in outcome ? outcome.fields : undefined })
+      log.error('gateway_refused', {
+        session: s.id,
+        kind: outcome.kind,
+        code,
+        fields: 'fields' in outcome ? outcome.fields : undefined,
+      })
       await core.move(s, afterNoCharge(s, false))
       return fail('gateway_rejected', 'This payment could not be completed. Nothing was charged.')
     }

@@ -25,7 +25,19 @@ import type { Admission, PayAnswer, PayRequest } from '../sessions/pay-request.t
 import type { Reply } from '../reply.ts'
 import { registrationEvent, setupOnChange, setupUnsettled, SETUP_VOID_TASK, voidStep } from '../sessions/setup.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
-import { checkoutView, EVENT_OF, isFinal, isInFlight, merchantView, canMove, type CheckoutView, type MerchantView, type SessionInput, type SessionRecord, type Status } from '../sessions/types.ts'
+import {
+  checkoutView,
+  EVENT_OF,
+  isFinal,
+  isInFlight,
+  merchantView,
+  canMove,
+  type CheckoutView,
+  type MerchantView,
+  type SessionInput,
+  type SessionRecord,
+  type Status,
+} from '../sessions/types.ts'
 import { absorb, sameOrder } from './attempt.ts'
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
@@ -42,7 +54,8 @@ const DAY_MS = 24 * 60 * MINUTE_MS
  * Sessions and their idempotency keys are kept this long after creation, then deleted: the one
  * retention policy of personal data (PERSONAL_DATA_RETENTION_DAYS, default 7; worker/retention/sweep.ts).
  */
-const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number => numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * DAY_MS
+const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number =>
+  numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * DAY_MS
 
 export class CheckoutSession extends TaskedObject {
   private session?: SessionRecord
@@ -91,7 +104,13 @@ export class CheckoutSession extends TaskedObject {
     const setupEvents = setupOnChange(s, to)
     if (to === 'succeeded' && s.setup) await this.schedule(SETUP_VOID_TASK, Date.now())
     const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]
-    await this.commit(s.id, s.seq, { ...also, session: s }, [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }, ...setupEvents], jobs)
+    await this.commit(
+      s.id,
+      s.seq,
+      { ...also, session: s },
+      [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }, ...setupEvents],
+      jobs,
+    )
     if (!isInFlight(to)) {
       await this.cancel('inquiry')
       await this.cancel('watchdog')
@@ -104,7 +123,15 @@ export class CheckoutSession extends TaskedObject {
 
   async create(input: SessionInput & { id: string; clientSecretHash: string }): Promise<MerchantView> {
     const now = Date.now()
-    const s: SessionRecord = { ...input, createdAt: now, updatedAt: now, status: 'open', attempts: [], inquiries: 0, seq: 0 }
+    const s: SessionRecord = {
+      ...input,
+      createdAt: now,
+      updatedAt: now,
+      status: 'open',
+      attempts: [],
+      inquiries: 0,
+      seq: 0,
+    }
     this.session = s
     await this.commit(s.id, s.seq, { session: s }, [], [sessionIndexJob(s)])
     await this.schedule('expire', s.expiresAt)
@@ -117,10 +144,14 @@ export class CheckoutSession extends TaskedObject {
    * decision, which comes first), and the checkout view only when the client secret matches
    * (constant-time, against the stored hash: SECURITY.md R2). Undefined: no such session.
    */
-  async access(clientSecret: string | undefined): Promise<{ origins: readonly string[]; view?: CheckoutView } | undefined> {
+  async access(
+    clientSecret: string | undefined,
+  ): Promise<{ origins: readonly string[]; view?: CheckoutView } | undefined> {
     const s = await this.load()
     if (!s) return undefined
-    return (await secretMatches(clientSecret, s.clientSecretHash)) ? { origins: s.allowedOrigins, view: checkoutView(s, Date.now()) } : { origins: s.allowedOrigins }
+    return (await secretMatches(clientSecret, s.clientSecretHash))
+      ? { origins: s.allowedOrigins, view: checkoutView(s, Date.now()) }
+      : { origins: s.allowedOrigins }
   }
 
   async merchantView(): Promise<MerchantView | undefined> {
@@ -133,7 +164,8 @@ export class CheckoutSession extends TaskedObject {
     if (name === 'purge') {
       // A payment still in flight, or an invoice still payable, keeps its record: the money it may
       // take must still find its session. Asked again a day later.
-      if (s && (isInFlight(s.status) || Date.now() < s.expiresAt || setupUnsettled(s))) return this.schedule('purge', Date.now() + DAY_MS)
+      if (s && (isInFlight(s.status) || Date.now() < s.expiresAt || setupUnsettled(s)))
+        return this.schedule('purge', Date.now() + DAY_MS)
       await this.ctx.storage.deleteAll()
       this.session = undefined
       return

@@ -21,7 +21,13 @@ export interface SessionCore {
   /** Moves the session if the state machine allows it, with the event of the change, in one batch. */
   move(s: SessionRecord, to: Status, also?: Record<string, unknown>): Promise<boolean>
   /** Writes a change that is not a move (its events and jobs in the same batch). */
-  commit(owner: string, seq: number, entries: Record<string, unknown>, events?: readonly PendingEvent[], jobs?: readonly Job[]): Promise<void>
+  commit(
+    owner: string,
+    seq: number,
+    entries: Record<string, unknown>,
+    events?: readonly PendingEvent[],
+    jobs?: readonly Job[],
+  ): Promise<void>
   schedule(name: string, at: number): Promise<void>
   cancel(name: string): Promise<void>
   /** What lives only as long as this instance: the inquiry under way and the return throttle. */

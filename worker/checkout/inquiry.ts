@@ -53,7 +53,9 @@ async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
   const attempt = s.attempts[s.attempts.length - 1]
   const paymentId = attempt?.paymentId ?? METHODS[s.method ?? s.flow].inquiryPaymentId?.(s)
   const client = gatewayClient(core.env)
-  const outcome = paymentId ? await client.inquiry(paymentId, 'PID') : await client.inquiry(s.merchantTransactionId, 'MID')
+  const outcome = paymentId
+    ? await client.inquiry(paymentId, 'PID')
+    : await client.inquiry(s.merchantTransactionId, 'MID')
   s.inquiries += 1
   log.info('inquiry', { session: s.id, outcome: outcome.kind, tries: s.inquiries })
   if (!isInFlight(s.status)) return // settled meanwhile (a notification came in during the call)
@@ -89,7 +91,9 @@ async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
  * return-triggered inquiry per interval (R28): a return inside the interval waits for the next
  * slot and shares it with every other return waiting, so a burst costs at most two inquiries.
  */
-export async function confirmReturn(core: SessionCore): Promise<{ status: Status; returnUrl?: string; returnPage?: string; allowedOrigins: readonly string[] } | undefined> {
+export async function confirmReturn(
+  core: SessionCore,
+): Promise<{ status: Status; returnUrl?: string; returnPage?: string; allowedOrigins: readonly string[] } | undefined> {
   const s = await core.load()
   if (!s) return undefined
   if (isInFlight(s.status)) {
@@ -105,5 +109,10 @@ export async function confirmReturn(core: SessionCore): Promise<{ status: Status
       })
     await memory.returnInquiry
   }
-  return { status: checkoutView(s, Date.now()).status, ...(s.returnUrl ? { returnUrl: s.returnUrl } : {}), ...(s.returnPage ? { returnPage: s.returnPage } : {}), allowedOrigins: s.allowedOrigins }
+  return {
+    status: checkoutView(s, Date.now()).status,
+    ...(s.returnUrl ? { returnUrl: s.returnUrl } : {}),
+    ...(s.returnPage ? { returnPage: s.returnPage } : {}),
+    allowedOrigins: s.allowedOrigins,
+  }
 }

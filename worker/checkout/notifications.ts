@@ -9,7 +9,14 @@ import { brandFromGateway } from '../../shared/card.ts'
 import type { Notification } from '../../shared/types.ts'
 import { settlementOf } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
-import { canMove, isInFlight, receivedPaymentIds, type Flow, type SessionRecord, type Status } from '../sessions/types.ts'
+import {
+  canMove,
+  isInFlight,
+  receivedPaymentIds,
+  type Flow,
+  type SessionRecord,
+  type Status,
+} from '../sessions/types.ts'
 import { tally } from './attempt.ts'
 import { afterNoCharge, type SessionCore } from './core.ts'
 import { inquiryDelay } from './inquiry.ts'
@@ -49,7 +56,10 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   const claimant = claimingMethod(s, n)
   const reason = foreign(s, n, claimant)
   if (reason) {
-    s.refusedNotifications = [...(s.refusedNotifications ?? []), { at: Date.now(), paymentId: n.paymentId, reason }].slice(-KEEP_REFUSED)
+    s.refusedNotifications = [
+      ...(s.refusedNotifications ?? []),
+      { at: Date.now(), paymentId: n.paymentId, reason },
+    ].slice(-KEEP_REFUSED)
     await core.save(s)
     log.warn('notification_refused', { session: s.id, paymentId: n.paymentId, reason })
     return { kind: 'refused', reason }
@@ -64,23 +74,33 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
     .slice(0, -1)
     .map((a) => a.paymentId)
     .concat(methodPaymentIds(s))
-  const current = claimant !== undefined || (attempt?.paymentId ? attempt.paymentId === n.paymentId : !earlier.includes(n.paymentId))
+  const current =
+    claimant !== undefined || (attempt?.paymentId ? attempt.paymentId === n.paymentId : !earlier.includes(n.paymentId))
   let to: Status | undefined
   const verdict = settlementOf(n.transactionStatus)
   if (verdict === 'charged') to = 'succeeded'
   else if (verdict === 'not_charged' && current && (isInFlight(s.status) || claimant)) to = afterNoCharge(s, true)
-  else if (verdict === 'pending' && current && (s.status === 'processing' || s.status === 'unknown' || s.status === 'action_required')) to = 'pending'
+  else if (
+    verdict === 'pending' &&
+    current &&
+    (s.status === 'processing' || s.status === 'unknown' || s.status === 'action_required')
+  )
+    to = 'pending'
   if (!to || !canMove(s.status, to)) return { kind: 'duplicate', status: s.status }
   s.paymentId = n.paymentId
   if (claimant) METHODS[claimant].notifications?.settles(s, n)
   s.transactionStatus = n.transactionStatus
   if (n.resultCode) s.resultCode = n.resultCode
   if (n.resultDescription) s.resultDescription = n.resultDescription
-  if (n.cardLast4 ?? n.cardLastFourDigits) s.card = { brand: brandFromGateway(n.paymentBrand) ?? s.card?.brand, last4: n.cardLast4 ?? n.cardLastFourDigits }
-  const settled = claimant ? undefined : (s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined))
+  if (n.cardLast4 ?? n.cardLastFourDigits)
+    s.card = { brand: brandFromGateway(n.paymentBrand) ?? s.card?.brand, last4: n.cardLast4 ?? n.cardLastFourDigits }
+  const settled = claimant
+    ? undefined
+    : (s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined))
   // A late success names the method that took the money (a withdrawn QR code, an earlier card).
   if (to === 'succeeded') s.method = claimant ?? settled?.method ?? methodOfPayment(s, n.paymentId) ?? s.method
-  if (settled) Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
+  if (settled)
+    Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
   await core.move(s, to)
   if (to === 'pending') await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
   else tally(core, s, to !== 'succeeded')

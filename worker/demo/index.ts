@@ -33,7 +33,16 @@ app.use(
   '/demo/*',
   bodyLimit({
     maxSize: DEMO_MAX_BODY_BYTES,
-    onError: (c) => c.json({ error: { code: 'payload_too_large', message: `The request body is larger than ${DEMO_MAX_BODY_BYTES} bytes.` } }, 413),
+    onError: (c) =>
+      c.json(
+        {
+          error: {
+            code: 'payload_too_large',
+            message: `The request body is larger than ${DEMO_MAX_BODY_BYTES} bytes.`,
+          },
+        },
+        413,
+      ),
   }),
 )
 app.get('/demo', (c) => c.redirect('/demo/'))

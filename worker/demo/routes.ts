@@ -14,7 +14,15 @@ import { visitor, type VisitorVariables } from './visitor.ts'
 
 type SessionCreate = components['schemas']['SessionCreate']
 
-export const PAGES: readonly DemoPage[] = ['product', 'checkout', 'subscription', 'saved-card', 'qr', 'invoice', 'orders']
+export const PAGES: readonly DemoPage[] = [
+  'product',
+  'checkout',
+  'subscription',
+  'saved-card',
+  'qr',
+  'invoice',
+  'orders',
+]
 
 const shop = (env: DemoEnv) => env.SHOP.get(env.SHOP.idFromName('shop'))
 
@@ -38,7 +46,12 @@ const notYours = (what: string) => ({ error: { code: 'not_found', message: what 
  * `checkout.attempt.*` carry it as `id`, invoice events as `sessionId`), or a repeat's reference.
  */
 function webhookRef(type: string, data: Record<string, unknown>): string | undefined {
-  const ref = typeof data.sessionId === 'string' ? data.sessionId : type.startsWith('checkout.') ? data.id : data.merchantTransactionId
+  const ref =
+    typeof data.sessionId === 'string'
+      ? data.sessionId
+      : type.startsWith('checkout.')
+        ? data.id
+        : data.merchantTransactionId
   return typeof ref === 'string' ? ref : undefined
 }
 
@@ -49,10 +62,15 @@ export const demoApp = new Hono<{ Bindings: DemoEnv; Variables: VisitorVariables
 demoApp.use('/demo/*', async (c, next) => {
   await next()
   // form-action: the 3-D Secure step posts the top window to the gateway's bank page.
-  c.header('Content-Security-Policy', `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' ${new URL(c.env.GATEWAY_BASE_URL).origin}`)
+  c.header(
+    'Content-Security-Policy',
+    `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self' ${new URL(c.env.GATEWAY_BASE_URL).origin}`,
+  )
 })
 demoApp.get('/demo/app.css', (c) => c.body(DEMO_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }))
-demoApp.get('/demo/app.js', (c) => c.body(DEMO_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }))
+demoApp.get('/demo/app.js', (c) =>
+  c.body(DEMO_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }),
+)
 
 // The webhook receiver is called by the product Worker, not by a visitor: no cookie. A webhook is
 // stored under the reference it is about and shown to whoever owns that reference.
@@ -61,7 +79,13 @@ demoApp.post('/demo/webhooks', async (c) => {
   const result = await verifyWebhook(raw, c.req.header('Pay-Signature'), c.env.WEBHOOK_SECRET)
   if (!result.ok) return c.json({ error: result.reason }, 400)
   const { id, type, data } = result.event
-  await shop(c.env).addWebhook(webhookRef(type, data), { id, type, receivedAt: new Date().toISOString(), verified: true, data })
+  await shop(c.env).addWebhook(webhookRef(type, data), {
+    id,
+    type,
+    receivedAt: new Date().toISOString(),
+    verified: true,
+    data,
+  })
   return c.json({ received: true })
 })
 
@@ -76,32 +100,68 @@ demoApp.post('/demo/api/session', async (c) => {
   const origin = new URL(c.req.url).origin
   const input = (await c.req.json().catch(() => ({}))) as { kind?: string; subscription?: string; authorize?: boolean }
   const order = `demo-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`
-  const base = { currency: 'EUR', merchantTransactionId: order, allowedOrigins: [origin], customer: { email: 'shopper@example.com' } }
+  const base = {
+    currency: 'EUR',
+    merchantTransactionId: order,
+    allowedOrigins: [origin],
+    customer: { email: 'shopper@example.com' },
+  }
   let body: SessionCreate
   switch (input.kind) {
     case 'product':
       // "Authorise only" (paymentType PA): captured or voided later from the orders page.
-      body = { ...base, flow: 'card', amount: '49.00', returnUrl: `${origin}/demo/product`, ...(input.authorize === true ? { paymentType: 'PA' as const } : {}) }
+      body = {
+        ...base,
+        flow: 'card',
+        amount: '49.00',
+        returnUrl: `${origin}/demo/product`,
+        ...(input.authorize === true ? { paymentType: 'PA' as const } : {}),
+      }
       break
     case 'checkout':
       // Several ways to pay in one session: the shopper picks one in the element.
-      body = { ...base, methods: ['card', 'qr'], amount: '35.00', returnUrl: `${origin}/demo/checkout`, customer: { givenName: 'Ada', surname: 'Lovelace', email: 'shopper@example.com' } }
+      body = {
+        ...base,
+        methods: ['card', 'qr'],
+        amount: '35.00',
+        returnUrl: `${origin}/demo/checkout`,
+        customer: { givenName: 'Ada', surname: 'Lovelace', email: 'shopper@example.com' },
+      }
       break
     case 'subscription':
-      body = { ...base, flow: 'card', amount: '9.99', recurring: 'INITIAL', createRegistration: true, returnUrl: `${origin}/demo/subscription` }
+      body = {
+        ...base,
+        flow: 'card',
+        amount: '9.99',
+        recurring: 'INITIAL',
+        createRegistration: true,
+        returnUrl: `${origin}/demo/subscription`,
+      }
       break
     case 'saved-card': {
       // Only the visitor's own subscription lends its card: a registrationId pays without the number.
       const mine = input.subscription ? await shop(c.env).order(me, input.subscription) : undefined
       const first = mine?.kind === 'subscription' ? await sessionOf(api, mine.sessionId) : undefined
       const registrationId = first?.registrationId
-      if (typeof registrationId !== 'string') return c.json(notYours('Pay a subscription first: its card is the saved card.'), 404)
+      if (typeof registrationId !== 'string')
+        return c.json(notYours('Pay a subscription first: its card is the saved card.'), 404)
       const card = first?.card
-      body = { ...base, flow: 'saved-card', amount: '9.99', registrationId, ...(card?.brand && card.last4 ? { savedCard: { brand: card.brand, last4: card.last4 } } : {}) }
+      body = {
+        ...base,
+        flow: 'saved-card',
+        amount: '9.99',
+        registrationId,
+        ...(card?.brand && card.last4 ? { savedCard: { brand: card.brand, last4: card.last4 } } : {}),
+      }
       break
     }
     case 'qr':
-      body = { ...base, flow: 'qr', amount: '25.00', customer: { givenName: 'Ada', surname: 'Lovelace', email: 'shopper@example.com' } }
+      body = {
+        ...base,
+        flow: 'qr',
+        amount: '25.00',
+        customer: { givenName: 'Ada', surname: 'Lovelace', email: 'shopper@example.com' },
+      }
       break
     case 'invoice': {
       // An invoice that expired already, as the gateway's dashboard would hold one: the sandbox
@@ -109,11 +169,26 @@ demoApp.post('/demo/api/session', async (c) => {
       const issued = await fetch(`${c.env.GATEWAY_BASE_URL}/sandbox/invoices`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ merchantInvoiceId: `${order}-old`, amount: '120.00', currency: 'EUR', invoiceExpirationPeriod: '0', customerEmail: 'shopper@example.com' }),
+        body: JSON.stringify({
+          merchantInvoiceId: `${order}-old`,
+          amount: '120.00',
+          currency: 'EUR',
+          invoiceExpirationPeriod: '0',
+          customerEmail: 'shopper@example.com',
+        }),
       }).catch(() => undefined)
       const old = issued?.ok ? ((await issued.json()) as { systemInvoiceId?: unknown }) : undefined
-      if (typeof old?.systemInvoiceId !== 'string') return c.json({ error: { code: 'gateway_error', message: 'Could not create the demo invoice.' } }, 502)
-      body = { ...base, flow: 'invoice', amount: '120.00', invoiceId: old.systemInvoiceId, merchantInvoiceId: `${order}-new`, invoiceExpirationPeriod: '24', returnUrl: `${origin}/demo/orders` }
+      if (typeof old?.systemInvoiceId !== 'string')
+        return c.json({ error: { code: 'gateway_error', message: 'Could not create the demo invoice.' } }, 502)
+      body = {
+        ...base,
+        flow: 'invoice',
+        amount: '120.00',
+        invoiceId: old.systemInvoiceId,
+        merchantInvoiceId: `${order}-new`,
+        invoiceExpirationPeriod: '24',
+        returnUrl: `${origin}/demo/orders`,
+      }
       break
     }
     default:
@@ -134,13 +209,15 @@ demoApp.post('/demo/api/charge-again', async (c) => {
   const mine = typeof subscription === 'string' ? await shop(c.env).order(me, subscription) : undefined
   const first = mine?.kind === 'subscription' ? await sessionOf(api, mine.sessionId) : undefined
   const paymentId = first?.paymentId
-  if (typeof paymentId !== 'string' || first?.status !== 'succeeded') return c.json(notYours('Pay the first subscription payment first.'), 404)
+  if (typeof paymentId !== 'string' || first?.status !== 'succeeded')
+    return c.json(notYours('Pay the first subscription payment first.'), 404)
   const repeat = await api.POST('/v1/payments/{paymentId}/repeat', {
     params: { path: { paymentId }, header: { 'Idempotency-Key': crypto.randomUUID() } },
     body: { amount: '9.99', currency: 'EUR' },
   })
   // The repeat's webhooks name its reference: it is this visitor's too.
-  if (typeof repeat.data?.merchantTransactionId === 'string') await shop(c.env).addRef(me, repeat.data.merchantTransactionId)
+  if (typeof repeat.data?.merchantTransactionId === 'string')
+    await shop(c.env).addRef(me, repeat.data.merchantTransactionId)
   return c.json(repeat.data ?? repeat.error ?? {}, repeat.response.status as 200)
 })
 
@@ -153,7 +230,10 @@ demoApp.get('/demo/api/orders', async (c) => {
       const session = await sessionOf(api, o.sessionId)
       // The payment record (amounts captured and refunded, its refunds) follows the session's success.
       const paymentId = session?.status === 'succeeded' ? session.paymentId : undefined
-      const payment = typeof paymentId === 'string' ? (await api.GET('/v1/payments/{paymentId}', { params: { path: { paymentId } } })).data : undefined
+      const payment =
+        typeof paymentId === 'string'
+          ? (await api.GET('/v1/payments/{paymentId}', { params: { path: { paymentId } } })).data
+          : undefined
       return { ...o, session: session ?? {}, payment: payment ?? null }
     }),
   )
@@ -173,8 +253,12 @@ demoApp.post('/demo/api/payment-action', async (c) => {
   const mine = typeof input.session === 'string' ? await shop(c.env).order(me, input.session) : undefined
   const session = mine ? await sessionOf(api, mine.sessionId) : undefined
   const paymentId = session?.paymentId
-  if (typeof paymentId !== 'string' || session?.status !== 'succeeded') return c.json(notYours('No paid order to act on.'), 404)
-  const body = typeof input.amount === 'string' && input.amount.trim() !== '' && path !== 'void' ? { amount: input.amount.trim() } : {}
+  if (typeof paymentId !== 'string' || session?.status !== 'succeeded')
+    return c.json(notYours('No paid order to act on.'), 404)
+  const body =
+    typeof input.amount === 'string' && input.amount.trim() !== '' && path !== 'void'
+      ? { amount: input.amount.trim() }
+      : {}
   const params = { path: { paymentId }, header: { 'Idempotency-Key': crypto.randomUUID() } }
   const res =
     path === 'capture'

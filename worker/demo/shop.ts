@@ -30,14 +30,24 @@ export class DemoShop extends DurableObject<DemoEnv> {
     const sql = ctx.storage.sql
     // refs: what a visitor owns (session ids, repeat references); webhooks join on them, so one
     // that arrives before its reference is recorded is still shown once it is.
-    sql.exec(`CREATE TABLE IF NOT EXISTS orders (session_id TEXT PRIMARY KEY, visitor TEXT NOT NULL, kind TEXT NOT NULL, created_at TEXT NOT NULL)`)
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS orders (session_id TEXT PRIMARY KEY, visitor TEXT NOT NULL, kind TEXT NOT NULL, created_at TEXT NOT NULL)`,
+    )
     sql.exec(`CREATE INDEX IF NOT EXISTS orders_by_visitor ON orders (visitor, created_at)`)
     sql.exec(`CREATE TABLE IF NOT EXISTS refs (ref TEXT PRIMARY KEY, visitor TEXT NOT NULL)`)
-    sql.exec(`CREATE TABLE IF NOT EXISTS webhooks (id TEXT PRIMARY KEY, ref TEXT, type TEXT NOT NULL, received_at TEXT NOT NULL, data TEXT NOT NULL)`)
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS webhooks (id TEXT PRIMARY KEY, ref TEXT, type TEXT NOT NULL, received_at TEXT NOT NULL, data TEXT NOT NULL)`,
+    )
   }
 
   addOrder(visitor: string, order: DemoOrder): void {
-    this.ctx.storage.sql.exec('INSERT OR IGNORE INTO orders (session_id, visitor, kind, created_at) VALUES (?, ?, ?, ?)', order.sessionId, visitor, order.kind, order.createdAt)
+    this.ctx.storage.sql.exec(
+      'INSERT OR IGNORE INTO orders (session_id, visitor, kind, created_at) VALUES (?, ?, ?, ?)',
+      order.sessionId,
+      visitor,
+      order.kind,
+      order.createdAt,
+    )
     this.addRef(visitor, order.sessionId)
   }
 
@@ -48,27 +58,54 @@ export class DemoShop extends DurableObject<DemoEnv> {
 
   /** The visitor's order for `sessionId`, if it is theirs. */
   order(visitor: string, sessionId: string): DemoOrder | undefined {
-    const row = this.ctx.storage.sql.exec<{ session_id: string; kind: string; created_at: string }>('SELECT session_id, kind, created_at FROM orders WHERE visitor = ? AND session_id = ?', visitor, sessionId).toArray()[0]
+    const row = this.ctx.storage.sql
+      .exec<{ session_id: string; kind: string; created_at: string }>(
+        'SELECT session_id, kind, created_at FROM orders WHERE visitor = ? AND session_id = ?',
+        visitor,
+        sessionId,
+      )
+      .toArray()[0]
     return row && { sessionId: row.session_id, kind: row.kind, createdAt: row.created_at }
   }
 
   orders(visitor: string): DemoOrder[] {
     return this.ctx.storage.sql
-      .exec<{ session_id: string; kind: string; created_at: string }>('SELECT session_id, kind, created_at FROM orders WHERE visitor = ? ORDER BY created_at DESC, rowid DESC LIMIT ?', visitor, SHOWN)
+      .exec<{ session_id: string; kind: string; created_at: string }>(
+        'SELECT session_id, kind, created_at FROM orders WHERE visitor = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
+        visitor,
+        SHOWN,
+      )
       .toArray()
       .map((r) => ({ sessionId: r.session_id, kind: r.kind, createdAt: r.created_at }))
   }
 
   /** Stores a verified webhook once per event id (at-least-once delivery, processed once). */
   addWebhook(ref: string | undefined, hook: ReceivedWebhook): boolean {
-    const cursor = this.ctx.storage.sql.exec('INSERT OR IGNORE INTO webhooks (id, ref, type, received_at, data) VALUES (?, ?, ?, ?, ?)', hook.id, ref ?? null, hook.type, hook.receivedAt, JSON.stringify(hook.data))
+    const cursor = this.ctx.storage.sql.exec(
+      'INSERT OR IGNORE INTO webhooks (id, ref, type, received_at, data) VALUES (?, ?, ?, ?, ?)',
+      hook.id,
+      ref ?? null,
+      hook.type,
+      hook.receivedAt,
+      JSON.stringify(hook.data),
+    )
     return cursor.rowsWritten > 0
   }
 
   webhooks(visitor: string): ReceivedWebhook[] {
     return this.ctx.storage.sql
-      .exec<{ id: string; type: string; received_at: string; data: string }>('SELECT w.id, w.type, w.received_at, w.data FROM webhooks w JOIN refs r ON r.ref = w.ref WHERE r.visitor = ? ORDER BY w.received_at DESC, w.rowid DESC LIMIT ?', visitor, SHOWN)
+      .exec<{ id: string; type: string; received_at: string; data: string }>(
+        'SELECT w.id, w.type, w.received_at, w.data FROM webhooks w JOIN refs r ON r.ref = w.ref WHERE r.visitor = ? ORDER BY w.received_at DESC, w.rowid DESC LIMIT ?',
+        visitor,
+        SHOWN,
+      )
       .toArray()
-      .map((r) => ({ id: r.id, type: r.type, receivedAt: r.received_at, verified: true, data: JSON.parse(r.data) as Record<string, unknown> }))
+      .map((r) => ({
+        id: r.id,
+        type: r.type,
+        receivedAt: r.received_at,
+        verified: true,
+        data: JSON.parse(r.data) as Record<string, unknown>,
+      }))
   }
 }

@@ -13,7 +13,10 @@ const SHAPE = /^[A-Za-z0-9_-]{43}$/
 
 function newVisitorId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32))
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }
 
 export type VisitorVariables = { visitor: string }

@@ -161,7 +161,15 @@ export async function waitFor(url, timeoutMs = 60_000, child) {
  * Starts `wrangler dev` for a config on 127.0.0.1:port and waits for /healthz.
  * `vars` become `--var NAME:value` overrides; `extraArgs` are passed through.
  */
-export async function startWrangler({ config, port, persistTo, vars = {}, extraArgs = [], quiet = true, label = 'wrangler' }) {
+export async function startWrangler({
+  config,
+  port,
+  persistTo,
+  vars = {},
+  extraArgs = [],
+  quiet = true,
+  label = 'wrangler',
+}) {
   // The product Worker's search index (D1) needs its tables before the first request. A state
   // directory without a database gets its migrated copy before workerd starts (workerd creates the
   // D1 folder as it starts: a copy then would meet it). An existing database is migrated while the
@@ -173,12 +181,29 @@ export async function startWrangler({ config, port, persistTo, vars = {}, extraA
   const migrated = product && !fresh ? applyD1Migrations({ config, persistTo }) : Promise.resolve()
   migrated.catch(() => undefined) // awaited below; until then a failure must not go unhandled
   const args = [
-    wranglerBin, 'dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port),
-    '--inspector-port', String(await freePort()), '--persist-to', persistTo, '--show-interactive-dev-session=false',
-    ...Object.entries(vars).map(([k, v]) => ['--var', `${k}:${v}`]).flat(),
+    wranglerBin,
+    'dev',
+    '-c',
+    config,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(await freePort()),
+    '--persist-to',
+    persistTo,
+    '--show-interactive-dev-session=false',
+    ...Object.entries(vars)
+      .map(([k, v]) => ['--var', `${k}:${v}`])
+      .flat(),
     ...extraArgs,
   ]
-  const child = spawnTracked(process.execPath, args, { cwd: root, env: offlineEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawnTracked(process.execPath, args, {
+    cwd: root,
+    env: offlineEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   const keep = (chunk) => {
     output = (output + chunk).slice(-20_000)
@@ -191,7 +216,7 @@ export async function startWrangler({ config, port, persistTo, vars = {}, extraA
     await Promise.all([waitFor(`${url}/healthz`, 90_000, child), migrated])
   } catch (e) {
     stopProcess(child)
-    throw new Error(`${label} did not start: ${e.message}\n${output}`)
+    throw new Error(`${label} did not start: ${e.message}\n${output}`, { cause: e })
   }
   return { url, child, output: () => output, stop: () => stopProcess(child) }
 }
@@ -275,16 +300,22 @@ async function migrationsDigest(config) {
 
 function runD1Migrations({ config, persistTo }) {
   return new Promise((resolve, reject) => {
-    const child = spawnTracked(process.execPath, [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo], {
-      cwd: root,
-      env: { ...offlineEnv(), CI: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawnTracked(
+      process.execPath,
+      [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo],
+      {
+        cwd: root,
+        env: { ...offlineEnv(), CI: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let output = ''
     child.stdout.on('data', (c) => (output = (output + c).slice(-10_000)))
     child.stderr.on('data', (c) => (output = (output + c).slice(-10_000)))
     child.once('error', reject)
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`wrangler d1 migrations apply failed (${code}):\n${output}`))))
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`wrangler d1 migrations apply failed (${code}):\n${output}`)),
+    )
   })
 }
 
@@ -321,7 +352,17 @@ export const DEMO_CONFIG = join(root, 'worker/demo/wrangler.toml')
  * starts sooner (`npm start` answered in 9 to 11 s on 2 cores, against 13 s one after another).
  * Without it they start one after another (each line of output is labelled either way).
  */
-export async function startDemoStack({ stateDir, ports = {}, sandboxVars = {}, productVars = {}, demoVars = {}, productArgs = [], demoArgs = [], quiet = true, together = false }) {
+export async function startDemoStack({
+  stateDir,
+  ports = {},
+  sandboxVars = {},
+  productVars = {},
+  demoVars = {},
+  productArgs = [],
+  demoArgs = [],
+  quiet = true,
+  together = false,
+}) {
   const running = []
   const stop = async () => {
     await Promise.all(running.map((r) => r.stop()))
@@ -334,13 +375,26 @@ export async function startDemoStack({ stateDir, ports = {}, sandboxVars = {}, p
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`
     const productUrl = `http://127.0.0.1:${productPort}`
     const start = {
-      sandbox: () => startWrangler({ config: SANDBOX_CONFIG, port: sandboxPort, persistTo: join(stateDir, 'sandbox'), vars: sandboxVars, quiet, label: 'sandbox' }),
+      sandbox: () =>
+        startWrangler({
+          config: SANDBOX_CONFIG,
+          port: sandboxPort,
+          persistTo: join(stateDir, 'sandbox'),
+          vars: sandboxVars,
+          quiet,
+          label: 'sandbox',
+        }),
       product: () =>
         startWrangler({
           config: PRODUCT_CONFIG,
           port: productPort,
           persistTo: join(stateDir, 'worker'),
-          vars: { GATEWAY_BASE_URL: sandboxUrl, PUBLIC_BASE_URL: publicUrl, MERCHANT_WEBHOOK_URL: `${publicUrl}/demo/webhooks`, ...productVars },
+          vars: {
+            GATEWAY_BASE_URL: sandboxUrl,
+            PUBLIC_BASE_URL: publicUrl,
+            MERCHANT_WEBHOOK_URL: `${publicUrl}/demo/webhooks`,
+            ...productVars,
+          },
           extraArgs: productArgs,
           quiet,
           label: 'worker',

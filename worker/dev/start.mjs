@@ -23,7 +23,9 @@ for (let i = 0; i < argv.length; i++) {
   }
   const value = a === flag ? argv[++i] : a.slice(flag.length + 1)
   if (!/^\d{1,5}$/.test(value ?? '') || Number(value) < 1 || Number(value) > 65535) {
-    console.error(`${flag} needs a port number from 1 to 65535 (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`)
+    console.error(
+      `${flag} needs a port number from 1 to 65535 (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`,
+    )
     process.exit(2)
   }
   ports[flag] = Number(value)
@@ -37,13 +39,23 @@ const shutdown = stopAllOnExit()
 async function main() {
   let running
   if (sandboxOnly) {
-    const sandbox = await startWrangler({ config: SANDBOX_CONFIG, port: ports['--port'] ?? ports['--sandbox-port'] ?? 8788, persistTo: join(stateDir, 'sandbox'), quiet: false, label: 'sandbox' })
+    const sandbox = await startWrangler({
+      config: SANDBOX_CONFIG,
+      port: ports['--port'] ?? ports['--sandbox-port'] ?? 8788,
+      persistTo: join(stateDir, 'sandbox'),
+      quiet: false,
+      label: 'sandbox',
+    })
     running = [sandbox]
     console.log(`\nSandbox gateway: ${sandbox.url}`)
   } else {
     const stack = await startDemoStack({
       stateDir,
-      ports: { sandbox: ports['--sandbox-port'] ?? 8788, product: ports['--worker-port'] ?? 8790, demo: ports['--port'] ?? 8787 },
+      ports: {
+        sandbox: ports['--sandbox-port'] ?? 8788,
+        product: ports['--worker-port'] ?? 8790,
+        demo: ports['--port'] ?? 8787,
+      },
       productArgs: passThrough,
       // The product Worker reads .dev.vars beside wrangler.toml; the demo's config is elsewhere,
       // so it is given the same file (its config loads only the secrets it names).
@@ -54,7 +66,9 @@ async function main() {
     running = [stack.sandbox, stack.product, stack.demo]
     console.log(`\nSandbox gateway: ${stack.sandbox.url}`)
     console.log(`Worker:          ${stack.product.url}  (behind the demo's origin)`)
-    console.log(`Demo shop:       ${stack.demo.url}/demo/  (every other path on ${stack.demo.url} is the Worker's: ${stack.demo.url}/healthz)`)
+    console.log(
+      `Demo shop:       ${stack.demo.url}/demo/  (every other path on ${stack.demo.url} is the Worker's: ${stack.demo.url}/healthz)`,
+    )
   }
   console.log('\nPress Ctrl+C to stop.')
   // One of them ending ends the rest: a demo without its Worker is no demo.

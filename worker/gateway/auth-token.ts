@@ -53,7 +53,8 @@ function cacheKey(source: TokenSource, service: TokenService): string {
 }
 
 /** A token, or why there is none: the gateway refused the credentials, or could not be reached. */
-export type TokenResult = { readonly ok: true; readonly token: string } | { readonly ok: false; readonly reason: 'refused' | 'unreachable' }
+export type TokenResult =
+  { readonly ok: true; readonly token: string } | { readonly ok: false; readonly reason: 'refused' | 'unreachable' }
 
 async function generate(source: TokenSource, service: TokenService): Promise<TokenResult> {
   // No credentials to ask with is a configuration the gateway would refuse.

@@ -8,16 +8,31 @@
  * status inquiry may settle it (SECURITY.md R17-R19). That includes a charge the gateway answered
  * with a token refusal: only calls that move no money are sent again with a fresh token.
  */
-import { INVOICE_RESPONSE, OPERATION_PATHS, QR_RESPONSE, REQUEST_FIELDS, type Operation, type RequestFieldName } from '../../shared/fields.ts'
+import {
+  INVOICE_RESPONSE,
+  OPERATION_PATHS,
+  QR_RESPONSE,
+  REQUEST_FIELDS,
+  type Operation,
+  type RequestFieldName,
+} from '../../shared/fields.ts'
 import { checkFormat } from '../../shared/formats.ts'
 import type { AmountBounds } from '../../shared/money.ts'
 import { readFields } from '../../shared/read.ts'
-import type { InvoiceResponse, PaymentResponse, QrResponse, RequestOf, WireRequest } from '../../shared/types.ts'
+import type { InvoiceResponse, QrResponse, RequestOf, WireRequest } from '../../shared/types.ts'
 import { validateRequest } from '../../shared/validate.ts'
 import { getAuthToken, invalidateAuthToken, type TokenService, type TokenSource } from './auth-token.ts'
 import { checksum, type ChecksumRule } from '../../shared/gateway/checksum.ts'
 import { encodeForm } from '../../shared/gateway/form.ts'
-import { classifyByCode, classifyPayment, TOKEN_FAILURE_CODES, type Outcome, type PaymentOutcome, type UnknownReason, type UnsentReason } from './outcome.ts'
+import {
+  classifyByCode,
+  classifyPayment,
+  TOKEN_FAILURE_CODES,
+  type Outcome,
+  type PaymentOutcome,
+  type UnknownReason,
+  type UnsentReason,
+} from './outcome.ts'
 
 export interface GatewayConfig {
   readonly baseUrl: string
@@ -38,7 +53,16 @@ export interface GatewayConfig {
 }
 
 /** Fields the client fills from configuration, the checksum rule or the operation itself. */
-type Auto = 'memberId' | 'terminalId' | 'checksum' | 'partnerId' | 'merchantUsername' | 'secureKey' | 'paymentMode' | 'inquiryType' | 'operationType'
+type Auto =
+  | 'memberId'
+  | 'terminalId'
+  | 'checksum'
+  | 'partnerId'
+  | 'merchantUsername'
+  | 'secureKey'
+  | 'paymentMode'
+  | 'inquiryType'
+  | 'operationType'
 type Fixed = 'recurringType' | 'paymentBrand'
 /** What a caller passes for an operation: the request less what the client fills in. */
 export type CallFields<Op extends Operation> = Omit<RequestOf<Op>, Auto | Fixed> &
@@ -63,7 +87,16 @@ const CHECKSUM_OF: Partial<Record<Operation, ChecksumRule>> = {
  * or reversal moves money too (or releases it); deleting a registration does not, and is sent
  * again with a fresh token like an inquiry.
  */
-export const MOVES_MONEY: ReadonlySet<Operation> = new Set<Operation>(['payment', 'tokenInitial', 'tokenRepeat', 'repeat', 'qrComplete', 'capture', 'refund', 'reversal'])
+export const MOVES_MONEY: ReadonlySet<Operation> = new Set<Operation>([
+  'payment',
+  'tokenInitial',
+  'tokenRepeat',
+  'repeat',
+  'qrComplete',
+  'capture',
+  'refund',
+  'reversal',
+])
 
 /** What one HTTP exchange produced before classification. */
 type Exchange =
@@ -90,7 +123,11 @@ export class GatewayClient {
   }
 
   /** Pay with a stored registration; `recurringType` INITIAL or REPEATED picks the rule. */
-  payWithToken(registrationId: string, recurring: 'INITIAL' | 'REPEATED', fields: CallFields<'tokenRepeat'>): Promise<PaymentOutcome> {
+  payWithToken(
+    registrationId: string,
+    recurring: 'INITIAL' | 'REPEATED',
+    fields: CallFields<'tokenRepeat'>,
+  ): Promise<PaymentOutcome> {
     return this.#paymentCall(recurring === 'INITIAL' ? 'tokenInitial' : 'tokenRepeat', fields, registrationId)
   }
 
@@ -168,10 +205,18 @@ export class GatewayClient {
   }
 
   /** An exchange that produced no gateway body: nothing sent, a refused token, or unknown. */
-  #unsettled(exchange: Exclude<Exchange, { kind: 'body' }>): { kind: 'unknown'; reason: UnknownReason; status?: number } | { kind: 'unsent'; reason: UnsentReason } | { kind: 'rejected'; reason: 'auth'; code: string; description: string } {
+  #unsettled(
+    exchange: Exclude<Exchange, { kind: 'body' }>,
+  ):
+    | { kind: 'unknown'; reason: UnknownReason; status?: number }
+    | { kind: 'unsent'; reason: UnsentReason }
+    | { kind: 'rejected'; reason: 'auth'; code: string; description: string } {
     if (exchange.kind === 'unsent') return exchange
-    if (exchange.kind === 'token_refused') return { kind: 'rejected', reason: 'auth', code: '401', description: 'AuthToken refused' }
-    return exchange.status === undefined ? { kind: 'unknown', reason: exchange.reason } : { kind: 'unknown', reason: exchange.reason, status: exchange.status }
+    if (exchange.kind === 'token_refused')
+      return { kind: 'rejected', reason: 'auth', code: '401', description: 'AuthToken refused' }
+    return exchange.status === undefined
+      ? { kind: 'unknown', reason: exchange.reason }
+      : { kind: 'unknown', reason: exchange.reason, status: exchange.status }
   }
 
   /** Fills configuration, fixed values and the checksum, maps to wire names and validates. */
@@ -179,19 +224,28 @@ export class GatewayClient {
     op: Operation,
     given: Partial<Record<RequestFieldName, string>>,
     id?: string,
-  ): Promise<{ ok: true; path: string; wire: WireRequest } | { ok: false; fields: { field: string; code: 'required' | 'format' }[] }> {
+  ): Promise<
+    | { ok: true; path: string; wire: WireRequest }
+    | { ok: false; fields: { field: string; code: 'required' | 'format' }[] }
+  > {
     const c = this.#config
-    const logical: Partial<Record<RequestFieldName, string>> = { memberId: c.memberId, terminalId: c.terminalId, ...given }
+    const logical: Partial<Record<RequestFieldName, string>> = {
+      memberId: c.memberId,
+      terminalId: c.terminalId,
+      ...given,
+    }
     for (const name of Object.keys(REQUEST_FIELDS) as RequestFieldName[]) {
       const field = REQUEST_FIELDS[name]
       const fixed = 'fixed' in field ? (field.fixed as Partial<Record<Operation, string>>)[op] : undefined
-      if (fixed !== undefined && field.use[op as keyof typeof field.use] === 'R' && logical[name] === undefined) logical[name] = fixed
+      if (fixed !== undefined && field.use[op as keyof typeof field.use] === 'R' && logical[name] === undefined)
+        logical[name] = fixed
     }
     let path: string = OPERATION_PATHS[op]
     if (path.includes('{id}')) {
       // MID inquiries look up by merchantTransactionId, which has its own (wider) grammar.
       const format = op === 'inquiry' && given.idType === 'MID' ? 'merchantTransactionId' : 'gatewayId'
-      if (id === undefined || checkFormat(format, id) !== null) return { ok: false, fields: [{ field: 'id', code: id ? 'format' : 'required' }] }
+      if (id === undefined || checkFormat(format, id) !== null)
+        return { ok: false, fields: [{ field: 'id', code: id ? 'format' : 'required' }] }
       path = path.replace('{id}', encodeURIComponent(id))
     }
     const rule = CHECKSUM_OF[op]
@@ -219,7 +273,11 @@ export class GatewayClient {
       else if (value !== undefined && !field) wire[name] = value // unknown name: validation below refuses it
     }
     const valid = validateRequest(op, wire, c.amountBounds ? { amountBounds: c.amountBounds } : {})
-    if (!valid.ok) return { ok: false, fields: valid.error.map((e) => ({ field: e.field, code: e.code === 'required' ? 'required' : 'format' })) }
+    if (!valid.ok)
+      return {
+        ok: false,
+        fields: valid.error.map((e) => ({ field: e.field, code: e.code === 'required' ? 'required' : 'format' })),
+      }
     return { ok: true, path, wire: valid.value }
   }
 
@@ -292,6 +350,8 @@ export class GatewayClient {
 }
 
 function readCode(body: object): string | undefined {
-  const result = (body as { result?: { code?: unknown }; statusInvoiceResult?: { code?: unknown } }).result ?? (body as { statusInvoiceResult?: { code?: unknown } }).statusInvoiceResult
+  const result =
+    (body as { result?: { code?: unknown }; statusInvoiceResult?: { code?: unknown } }).result ??
+    (body as { statusInvoiceResult?: { code?: unknown } }).statusInvoiceResult
   return typeof result?.code === 'string' ? result.code : undefined
 }

@@ -13,7 +13,8 @@ import type { PaymentResponse, Redirect } from '../../shared/types.ts'
 /** Why a request was refused without being processed. */
 export type RejectReason = 'auth' | 'checksum' | 'validation' | 'merchant'
 /** Why we do not know whether a request was processed. */
-export type UnknownReason = 'timeout' | 'transport' | 'http_status' | 'unparseable' | 'unsafe_redirect' | 'token_refused'
+export type UnknownReason =
+  'timeout' | 'transport' | 'http_status' | 'unparseable' | 'unsafe_redirect' | 'token_refused'
 /** Why a request never left the Worker: no AuthToken could be had. */
 export type UnsentReason = 'token_refused' | 'unreachable'
 
@@ -72,7 +73,8 @@ export function classifyCode(code: string): 'succeeded' | 'declined' | 'not_foun
 }
 
 /** What a response says about 3-D Secure: nothing, a redirect we may pass on, or one we must not. */
-export type RedirectRead = { readonly kind: 'none' } | { readonly kind: 'safe'; readonly redirect: Redirect } | { readonly kind: 'unsafe' }
+export type RedirectRead =
+  { readonly kind: 'none' } | { readonly kind: 'safe'; readonly redirect: Redirect } | { readonly kind: 'unsafe' }
 
 /**
  * Reads the 3-D Secure `redirect` object through the shared rule (`shared/redirect.ts`): an https

@@ -40,8 +40,15 @@ export interface BreakerState {
 /** Sources tracked at once: the oldest are dropped past this (the object's memory stays small). */
 const MAX_SOURCES = 2_000
 
-function settings(env: Env): { minAttempts: number; rate: number; pauseMs: number; minSources: number; sourceMinAttempts: number } {
-  const n = (v: string | undefined, fallback: number) => (v !== undefined && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : fallback)
+function settings(env: Env): {
+  minAttempts: number
+  rate: number
+  pauseMs: number
+  minSources: number
+  sourceMinAttempts: number
+} {
+  const n = (v: string | undefined, fallback: number) =>
+    v !== undefined && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : fallback
   return {
     minAttempts: n(env.BREAKER_MIN_ATTEMPTS, 20),
     rate: Math.min(1, n(env.BREAKER_DECLINE_RATE, 0.6)),
@@ -51,7 +58,8 @@ function settings(env: Env): { minAttempts: number; rate: number; pauseMs: numbe
   }
 }
 
-const totals = (counts: Counts): [number, number] => Object.values(counts).reduce(([a, d], [x, y]) => [a + x, d + y], [0, 0])
+const totals = (counts: Counts): [number, number] =>
+  Object.values(counts).reduce(([a, d], [x, y]) => [a + x, d + y], [0, 0])
 const prune = (counts: Counts, minute: number) => {
   for (const m of Object.keys(counts)) if (Number(m) <= minute - WINDOW_MINUTES) delete counts[m]
 }
@@ -98,7 +106,18 @@ export class DeclineBreaker extends TaskedObject {
       r.trippedUntil = now + pauseMs
       r.minutes = {}
       r.seq += 1
-      await this.commit('breaker', r.seq, { breaker: r }, [{ type: 'checkout.breaker.tripped', data: { attempts, declines, windowMinutes: WINDOW_MINUTES, until: new Date(r.trippedUntil).toISOString(), sequence: r.seq } }])
+      await this.commit('breaker', r.seq, { breaker: r }, [
+        {
+          type: 'checkout.breaker.tripped',
+          data: {
+            attempts,
+            declines,
+            windowMinutes: WINDOW_MINUTES,
+            until: new Date(r.trippedUntil).toISOString(),
+            sequence: r.seq,
+          },
+        },
+      ])
       await this.schedule('reset', r.trippedUntil)
     } else {
       await this.ctx.storage.put('breaker', r)
@@ -142,7 +161,8 @@ export async function sourceOf(ip: string): Promise<string> {
 /** The eight groups of an IPv6 address, `::` expanded (an IPv4 tail counts as two). */
 function ipv6Groups(ip: string): string[] {
   const [head = '', tail] = ip.toLowerCase().split('::')
-  const groups = (s: string) => (s === '' ? [] : s.split(':').flatMap((g) => (g.includes('.') ? ['v4', 'v4'] : [g.replace(/^0+(?=.)/, '')])))
+  const groups = (s: string) =>
+    s === '' ? [] : s.split(':').flatMap((g) => (g.includes('.') ? ['v4', 'v4'] : [g.replace(/^0+(?=.)/, '')]))
   const h = groups(head)
   const t = tail === undefined ? [] : groups(tail)
   return tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t]
@@ -159,9 +179,9 @@ let cached: { at: number; state: BreakerState } | undefined
 const CACHE_MS = 5_000
 
 export async function breakerState(env: Env, now = Date.now()): Promise<BreakerState> {
-  if (cached && now - cached.at < CACHE_MS && (!cached.state.tripped || (cached.state.until ?? 0) > now)) return cached.state
+  if (cached && now - cached.at < CACHE_MS && (!cached.state.tripped || (cached.state.until ?? 0) > now))
+    return cached.state
   const state = await breakerStub(env).state()
   cached = { at: now, state }
   return state
 }
-

@@ -34,7 +34,10 @@ export class OrderRegistry extends DurableObject<Env> {
   /** Claims this name for `owner`, unless it is taken; the same fingerprint is the same claim. */
   async claim(owner: string, fingerprint: string): Promise<Claim> {
     const existing = await this.ctx.storage.get<Record_>('claim')
-    if (existing) return existing.fingerprint === fingerprint ? { kind: 'same', owner: existing.owner, ...(existing.sealed ? { sealed: existing.sealed } : {}) } : { kind: 'taken', owner: existing.owner }
+    if (existing)
+      return existing.fingerprint === fingerprint
+        ? { kind: 'same', owner: existing.owner, ...(existing.sealed ? { sealed: existing.sealed } : {}) }
+        : { kind: 'taken', owner: existing.owner }
     await this.ctx.storage.put('claim', { owner, fingerprint } satisfies Record_)
     // Order references stay taken well beyond any session's life (the gateway keeps them too).
     await this.ctx.storage.setAlarm(Date.now() + RETENTION_MS)
@@ -78,7 +81,11 @@ const unb64 = (text: string): Uint8Array => Uint8Array.from(atob(text), (c) => c
 
 export async function seal(secret: string, value: unknown): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12))
-  const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await sealingKey(secret), enc.encode(JSON.stringify(value)))
+  const data = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv },
+    await sealingKey(secret),
+    enc.encode(JSON.stringify(value)),
+  )
   return `${b64(iv)}.${b64(new Uint8Array(data))}`
 }
 

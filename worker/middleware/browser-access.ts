@@ -30,7 +30,8 @@ export const noSuchCheckout = (): ApiError => new ApiError('not_found', 'No such
 export const refuseOrigin = (): ApiError => new ApiError('forbidden', 'This origin may not use this checkout.')
 
 /** The bearer a browser route carries: the session's client secret. */
-export const bearerOf = (c: Context): string | undefined => /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
+export const bearerOf = (c: Context): string | undefined =>
+  /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
 
 /**
  * Without the client secret, nothing a browser route answers depends on whether the session

@@ -19,16 +19,23 @@ export async function readJsonBody(c: Context): Promise<Result<Record<string, un
   const type = c.req.header('Content-Type') ?? ''
   const text = await c.req.text()
   let body: unknown = {}
-  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) return err(fail('payload_too_large', 'The request body is too large.'))
+  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES)
+    return err(fail('payload_too_large', 'The request body is too large.'))
   if (text.trim() !== '') {
-    if (!/^application\/json\b/i.test(type)) return err(fail('invalid_request', 'Send the body as application/json.', [{ field: 'Content-Type', code: 'invalid_value', expected: 'application/json' }]))
+    if (!/^application\/json\b/i.test(type))
+      return err(
+        fail('invalid_request', 'Send the body as application/json.', [
+          { field: 'Content-Type', code: 'invalid_value', expected: 'application/json' },
+        ]),
+      )
     try {
       body = JSON.parse(text)
     } catch {
       return err(fail('invalid_request', 'The body is not valid JSON.'))
     }
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return err(fail('invalid_request', 'The body must be a JSON object.'))
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return err(fail('invalid_request', 'The body must be a JSON object.'))
   return ok(body as Record<string, unknown>)
 }
 

@@ -16,7 +16,9 @@ export function merchantAuth(): MiddlewareHandler<{ Bindings: Env }> {
     }
     const match = /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')
     if (!match?.[1] || !c.env.MERCHANT_API_KEY || !(await timingSafeEqual(match[1], c.env.MERCHANT_API_KEY))) {
-      throw new ApiError('unauthorized', 'A valid merchant API key is required.', undefined, { 'WWW-Authenticate': 'Bearer' })
+      throw new ApiError('unauthorized', 'A valid merchant API key is required.', undefined, {
+        'WWW-Authenticate': 'Bearer',
+      })
     }
     await next()
   }

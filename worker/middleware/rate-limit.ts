@@ -26,7 +26,8 @@ async function keyOf(scope: RateLimitScope, header: (name: string) => string | u
   const bearer = /^Bearer (\S+)$/.exec(header('Authorization') ?? '')?.[1]
   // The merchant's key has its own count; every other bearer (a guess, a typo, none) is counted
   // per address, so a guesser trying a new key on each request still runs into the limit.
-  const valid = bearer !== undefined && env.MERCHANT_API_KEY !== undefined && (await timingSafeEqual(bearer, env.MERCHANT_API_KEY))
+  const valid =
+    bearer !== undefined && env.MERCHANT_API_KEY !== undefined && (await timingSafeEqual(bearer, env.MERCHANT_API_KEY))
   return valid ? `key:${(await sha256Hex(bearer)).slice(0, 32)}` : `guess:${ip}`
 }
 
@@ -45,8 +46,13 @@ export function rateLimit(scope: RateLimitScope): MiddlewareHandler<{ Bindings: 
       // Counted before the session is read, so the allowed origins are not known yet: the widget
       // must still be able to read why it was refused, and this answer holds nothing else.
       const origin = scope === 'browser' ? c.req.header('Origin') : undefined
-      const cors: Record<string, string> = origin ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Retry-After', Vary: 'Origin' } : {}
-      throw new ApiError('rate_limited', 'Too many requests. Please wait a moment and try again.', undefined, { 'Retry-After': String(RETRY_AFTER_S), ...cors })
+      const cors: Record<string, string> = origin
+        ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Retry-After', Vary: 'Origin' }
+        : {}
+      throw new ApiError('rate_limited', 'Too many requests. Please wait a moment and try again.', undefined, {
+        'Retry-After': String(RETRY_AFTER_S),
+        ...cors,
+      })
     }
     await next()
   }

@@ -26,13 +26,20 @@ export function validate<T extends Target, S extends v.GenericSchema>(
   target: T,
   schema: S,
   options: { forRequest?: (env: Env) => S; params?: Readonly<Record<string, Format>> } = {},
-): MiddlewareHandler<{ Bindings: Env; Variables: JsonBodyVariables }, string, { in: { [K in T]: v.InferInput<S> }; out: { [K in T]: v.InferOutput<S> } }> {
+): MiddlewareHandler<
+  { Bindings: Env; Variables: JsonBodyVariables },
+  string,
+  { in: { [K in T]: v.InferInput<S> }; out: { [K in T]: v.InferOutput<S> } }
+> {
   const middleware: MiddlewareHandler<{ Bindings: Env; Variables: JsonBodyVariables }> = async (c, next) => {
     const input = target === 'json' ? c.get('body') : deepObjects(c.req.query())
-    const errors = Object.entries(options.params ?? {}).flatMap(([name, format]) => paramErrors(name, format, c.req.param(name) ?? ''))
+    const errors = Object.entries(options.params ?? {}).flatMap(([name, format]) =>
+      paramErrors(name, format, c.req.param(name) ?? ''),
+    )
     const result = check(options.forRequest ? options.forRequest(c.env) : schema, input)
     if (!result.ok) errors.push(...result.error)
-    if (errors.length > 0 || !result.ok) throw new ApiError('invalid_request', 'Some fields are missing or invalid.', errors)
+    if (errors.length > 0 || !result.ok)
+      throw new ApiError('invalid_request', 'Some fields are missing or invalid.', errors)
     c.req.addValidatedData(target, result.value as object)
     await next()
   }
@@ -60,7 +67,10 @@ function deepObjects(query: Record<string, string>): Record<string, unknown> {
       continue
     }
     const held = out[m[1]]
-    const o = typeof held === 'object' && held !== null ? (held as Record<string, unknown>) : (Object.create(null) as Record<string, unknown>)
+    const o =
+      typeof held === 'object' && held !== null
+        ? (held as Record<string, unknown>)
+        : (Object.create(null) as Record<string, unknown>)
     o[m[2] ?? ''] = value
     out[m[1]] = o
   }

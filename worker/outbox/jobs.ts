@@ -10,9 +10,12 @@ import type { Env } from '../env.ts'
 import type { PaymentSnapshot } from '../payments/types.ts'
 import { upsertIndexRow, type IndexRow } from '../search/rows.ts'
 
-export type Job = { readonly kind: 'index'; readonly row: IndexRow } | { readonly kind: 'payment'; readonly snapshot: PaymentSnapshot }
+export type Job =
+  { readonly kind: 'index'; readonly row: IndexRow } | { readonly kind: 'payment'; readonly snapshot: PaymentSnapshot }
 
-export const JOB_HANDLERS: { readonly [K in Job['kind']]: (env: Env, job: Extract<Job, { kind: K }>) => Promise<void> } = {
+export const JOB_HANDLERS: {
+  readonly [K in Job['kind']]: (env: Env, job: Extract<Job, { kind: K }>) => Promise<void>
+} = {
   index: (env, job) => upsertIndexRow(env.DB, job.row),
   payment: async (env, job) => {
     await env.PAYMENTS.get(env.PAYMENTS.idFromName(job.snapshot.paymentId)).open(job.snapshot)
@@ -27,7 +30,9 @@ export const JOB_HANDLERS: { readonly [K in Job['kind']]: (env: Env, job: Extrac
  * path. A Payment object opens at once: the merchant may capture or refund as soon as it hears.
  */
 export function jobPlace(job: Job): { readonly slot?: string; readonly delayMs: number } {
-  return job.kind === 'index' ? { slot: `index:${job.row.table}:${job.row.id}`, delayMs: INDEX_DELAY_MS } : { delayMs: 0 }
+  return job.kind === 'index'
+    ? { slot: `index:${job.row.table}:${job.row.id}`, delayMs: INDEX_DELAY_MS }
+    : { delayMs: 0 }
 }
 
 /** How long an index row waits for a newer change of its object before it is written. */

@@ -34,12 +34,26 @@ import { TaskedObject } from '../sessions/tasked-object.ts'
 import { HANDLERS, type RequestOf } from './operations/index.ts'
 import type { Refusal } from './operations/handler.ts'
 import { capturedAtOpening, operationView, paymentView } from './status.ts'
-import { OPERATION_TRANSITIONS, type MoneyOperation, type OperationKind, type OperationStatus, type OperationView, type PaymentRecord, type PaymentSnapshot, type PaymentView } from './types.ts'
+import {
+  OPERATION_TRANSITIONS,
+  type MoneyOperation,
+  type OperationKind,
+  type OperationStatus,
+  type OperationView,
+  type PaymentRecord,
+  type PaymentSnapshot,
+  type PaymentView,
+} from './types.ts'
 import { numberVar } from '../env-vars.ts'
 
 /** What an operation request produced, before it is answered as a `Reply` (`replyOf`). */
 type OperationResult =
-  | { readonly kind: 'done'; readonly operation: OperationView; readonly payment: PaymentView; readonly replayed: boolean }
+  | {
+      readonly kind: 'done'
+      readonly operation: OperationView
+      readonly payment: PaymentView
+      readonly replayed: boolean
+    }
   | Refusal
 
 /**
@@ -49,7 +63,13 @@ type OperationResult =
 function replyOf(result: OperationResult): Reply {
   if (result.kind === 'refused') return fail(result.code, result.message, result.fields)
   const { operation, payment, replayed } = result
-  const failure = operation.status === 'failed' ? (operation.failure ?? { code: 'gateway_rejected' as const, message: `The gateway refused the ${operation.object}.` }) : undefined
+  const failure =
+    operation.status === 'failed'
+      ? (operation.failure ?? {
+          code: 'gateway_rejected' as const,
+          message: `The gateway refused the ${operation.object}.`,
+        })
+      : undefined
   const reply = failure ? fail(failure.code, failure.message) : done({ operation, payment })
   return replayed ? { ...reply, replayed } : reply
 }
@@ -119,7 +139,12 @@ export class PaymentObject extends TaskedObject {
     return replyOf(await this.attempt(kind, key, fingerprint, request))
   }
 
-  private async attempt<K extends OperationKind>(kind: K, key: string, fingerprint: string, request: RequestOf[K]): Promise<OperationResult> {
+  private async attempt<K extends OperationKind>(
+    kind: K,
+    key: string,
+    fingerprint: string,
+    request: RequestOf[K],
+  ): Promise<OperationResult> {
     const handler = HANDLERS[kind]
     // Computed before the checks: from here to the write below only storage calls run, so no
     // other request of this payment can come in between (the input gate stays shut).
@@ -128,8 +153,13 @@ export class PaymentObject extends TaskedObject {
     if (!p) return refused('not_found', 'No such payment (a payment appears here shortly after it succeeds).')
     const idemKey = `idem:${kind}:${key}`
     // A key's operation is finished once it has left `processing`; its record is then the answer.
-    const finishedOp = (idem: IdemRecord) => p.operations.find((o) => o.id === idem.operationId && o.status !== 'processing')
-    const check = checkKey(await this.ctx.storage.get<IdemRecord>(idemKey), fingerprint, (idem) => finishedOp(idem) !== undefined)
+    const finishedOp = (idem: IdemRecord) =>
+      p.operations.find((o) => o.id === idem.operationId && o.status !== 'processing')
+    const check = checkKey(
+      await this.ctx.storage.get<IdemRecord>(idemKey),
+      fingerprint,
+      (idem) => finishedOp(idem) !== undefined,
+    )
     if (check.kind === 'refused') return refused(check.code, check.message)
     const earlier = check.kind === 'replay' ? finishedOp(check.entry) : undefined
     if (earlier) return { kind: 'done', operation: operationView(earlier), payment: paymentView(p), replayed: true }
@@ -182,11 +212,19 @@ export class PaymentObject extends TaskedObject {
   }
 
   /** The gateway's answer (to the call, or to an inquiry about it) applied to the operation. */
-  private async absorb(p: PaymentRecord, op: MoneyOperation, outcome: PaymentOutcome, fromInquiry: boolean): Promise<void> {
+  private async absorb(
+    p: PaymentRecord,
+    op: MoneyOperation,
+    outcome: PaymentOutcome,
+    fromInquiry: boolean,
+  ): Promise<void> {
     if ('response' in outcome && outcome.response) {
       const r = outcome.response
       // An answer naming another reference or sum is not about this operation (R27).
-      if ((r.merchantTransactionId && r.merchantTransactionId !== op.merchantTransactionId) || (r.amount && op.kind !== 'void' && r.amount !== op.amount)) {
+      if (
+        (r.merchantTransactionId && r.merchantTransactionId !== op.merchantTransactionId) ||
+        (r.amount && op.kind !== 'void' && r.amount !== op.amount)
+      ) {
         log.error('operation_answer_mismatch', { payment: p.paymentId, operation: op.id })
         await this.toUnknown(p, op)
         return
@@ -206,14 +244,23 @@ export class PaymentObject extends TaskedObject {
         delete op.failure
         return this.change(p, op, 'succeeded')
       case 'declined':
-        op.failure = { code: 'gateway_rejected', message: `The gateway declined the ${op.kind} (${outcome.code}: ${outcome.description}).` }
+        op.failure = {
+          code: 'gateway_rejected',
+          message: `The gateway declined the ${op.kind} (${outcome.code}: ${outcome.description}).`,
+        }
         return this.change(p, op, 'failed')
       case 'rejected':
         if (mayHaveLanded) return this.toUnknown(p, op)
         op.failure =
           outcome.reason === 'auth'
-            ? { code: 'gateway_auth_failed', message: 'The gateway refused our credentials (AuthToken). Nothing was sent.' }
-            : { code: 'gateway_rejected', message: `The gateway refused the ${op.kind} (${outcome.code}: ${outcome.description}).` }
+            ? {
+                code: 'gateway_auth_failed',
+                message: 'The gateway refused our credentials (AuthToken). Nothing was sent.',
+              }
+            : {
+                code: 'gateway_rejected',
+                message: `The gateway refused the ${op.kind} (${outcome.code}: ${outcome.description}).`,
+              }
         return this.change(p, op, 'failed')
       case 'not_found':
         if (!mayHaveLanded) {
@@ -232,12 +279,18 @@ export class PaymentObject extends TaskedObject {
         if (mayHaveLanded) return this.toUnknown(p, op)
         op.failure =
           outcome.reason === 'token_refused'
-            ? { code: 'gateway_auth_failed', message: 'The gateway refused our credentials (AuthToken). Nothing was sent.' }
+            ? {
+                code: 'gateway_auth_failed',
+                message: 'The gateway refused our credentials (AuthToken). Nothing was sent.',
+              }
             : { code: 'gateway_unavailable', message: 'The gateway cannot be reached. Nothing was sent.' }
         return this.change(p, op, 'failed')
       case 'invalid':
         if (mayHaveLanded) return this.toUnknown(p, op)
-        op.failure = { code: 'gateway_rejected', message: `The ${op.kind} could not be built (${outcome.fields.map((f) => `${f.field}: ${f.code}`).join(', ')}). Nothing was sent.` }
+        op.failure = {
+          code: 'gateway_rejected',
+          message: `The ${op.kind} could not be built (${outcome.fields.map((f) => `${f.field}: ${f.code}`).join(', ')}). Nothing was sent.`,
+        }
         return this.change(p, op, 'failed')
       default:
         // unknown, pending, action_required: the gateway has not said; ask again later.
@@ -249,7 +302,8 @@ export class PaymentObject extends TaskedObject {
     if (op.status === 'processing') await this.change(p, op, 'unknown')
     else await this.ctx.storage.put('payment', p)
     const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
-    if (op.inquiries < MAX_INQUIRIES) await this.settleBy(Date.now() + Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** op.inquiries))
+    if (op.inquiries < MAX_INQUIRIES)
+      await this.settleBy(Date.now() + Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** op.inquiries))
     else if (!op.needsAttention) await this.needsAttention(p, op)
   }
 
@@ -263,7 +317,13 @@ export class PaymentObject extends TaskedObject {
     p.updatedAt = Date.now()
     p.seq += 1
     const data = { ...paymentView(p), operation: operationView(op), previousStatus: op.status, sequence: p.seq }
-    await this.commit(this.owner(p), p.seq, { payment: p }, [{ type: HANDLERS[op.kind].events.needs_attention, data }], [paymentIndexJob(p)])
+    await this.commit(
+      this.owner(p),
+      p.seq,
+      { payment: p },
+      [{ type: HANDLERS[op.kind].events.needs_attention, data }],
+      [paymentIndexJob(p)],
+    )
     log.error('payment_operation_needs_attention', { payment: p.paymentId, operation: op.id })
   }
 
@@ -282,8 +342,15 @@ export class PaymentObject extends TaskedObject {
       if (op.status === 'processing' && Date.now() - op.updatedAt >= timeout) await this.change(p, op, 'unknown')
       if (op.status !== 'unknown') continue
       op.inquiries += 1
-      const outcome = op.gatewayId ? await gatewayClient(this.env).inquiry(op.gatewayId, 'PID') : await gatewayClient(this.env).inquiry(op.merchantTransactionId, 'MID')
-      log.info('payment_operation_inquiry', { payment: p.paymentId, operation: op.id, outcome: outcome.kind, inquiries: op.inquiries })
+      const outcome = op.gatewayId
+        ? await gatewayClient(this.env).inquiry(op.gatewayId, 'PID')
+        : await gatewayClient(this.env).inquiry(op.merchantTransactionId, 'MID')
+      log.info('payment_operation_inquiry', {
+        payment: p.paymentId,
+        operation: op.id,
+        outcome: outcome.kind,
+        inquiries: op.inquiries,
+      })
       await this.absorb(p, op, outcome, true)
     }
     // A call still on its way keeps its watchdog.

@@ -15,7 +15,13 @@
  * unknown attempts stay with their session.
  */
 import { formatAmount, parseAmount } from '../../shared/money.ts'
-import { IN_FLIGHT_OPERATION, type MoneyOperation, type OperationView, type PaymentRecord, type PaymentView } from './types.ts'
+import {
+  IN_FLIGHT_OPERATION,
+  type MoneyOperation,
+  type OperationView,
+  type PaymentRecord,
+  type PaymentView,
+} from './types.ts'
 
 export const PAYMENT_STATUSES = ['authorized', 'captured', 'partially_refunded', 'refunded', 'voided'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -37,7 +43,9 @@ export function paymentStatus(p: PaymentRecord): PaymentStatus {
 
 /** Hundredths of refunds on their way (processing or unknown): they count against what is refundable. */
 export function refundsInFlight(p: PaymentRecord): number {
-  return p.operations.filter((o) => o.kind === 'refund' && IN_FLIGHT_OPERATION.includes(o.status)).reduce((n, o) => n + o.amountMinor, 0)
+  return p.operations
+    .filter((o) => o.kind === 'refund' && IN_FLIGHT_OPERATION.includes(o.status))
+    .reduce((n, o) => n + o.amountMinor, 0)
 }
 
 export function refundable(p: PaymentRecord): number {

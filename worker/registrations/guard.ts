@@ -14,8 +14,13 @@ export interface RegistrationRefusal {
 }
 
 /** Undefined when the registration may be charged; the refusal otherwise. No registration: nothing to guard. */
-export async function registrationRefusal(env: Env, registrationId: string | null | undefined): Promise<RegistrationRefusal | undefined> {
+export async function registrationRefusal(
+  env: Env,
+  registrationId: string | null | undefined,
+): Promise<RegistrationRefusal | undefined> {
   if (!registrationId) return undefined
   const deleted = await env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(registrationId)).isDeleted()
-  return deleted ? { code: 'registration_deleted', message: 'This saved card was deleted and can no longer be charged.' } : undefined
+  return deleted
+    ? { code: 'registration_deleted', message: 'This saved card was deleted and can no longer be charged.' }
+    : undefined
 }

@@ -37,12 +37,22 @@ export interface RegistrationView {
 }
 
 /** A deletion's answer: the registration as it now stands (`Reply`'s body), or the refusal. */
-const deleted = (registration: RegistrationView, replayed = false): Reply => ({ ok: true, body: registration, ...(replayed ? { replayed } : {}) })
+const deleted = (registration: RegistrationView, replayed = false): Reply => ({
+  ok: true,
+  body: registration,
+  ...(replayed ? { replayed } : {}),
+})
 
 const MAX_RETRY_MS = 60 * 60_000
 
 function view(r: RegistrationRecord): RegistrationView {
-  return { id: r.registrationId, object: 'registration', status: r.status, resultCode: r.resultCode ?? null, deletedAt: r.deletedAt ? new Date(r.deletedAt).toISOString() : null }
+  return {
+    id: r.registrationId,
+    object: 'registration',
+    status: r.status,
+    resultCode: r.resultCode ?? null,
+    deletedAt: r.deletedAt ? new Date(r.deletedAt).toISOString() : null,
+  }
 }
 
 export class RegistrationObject extends TaskedObject {
@@ -64,7 +74,13 @@ export class RegistrationObject extends TaskedObject {
     const existing = await this.load()
     const seen = await this.ctx.storage.get<true>(`idem:${key}`)
     if (existing && existing.status !== 'active') return deleted(view(existing), seen === true)
-    const r: RegistrationRecord = { registrationId, status: 'deleting', seq: existing?.seq ?? 0, tries: 0, requestedAt: Date.now() }
+    const r: RegistrationRecord = {
+      registrationId,
+      status: 'deleting',
+      seq: existing?.seq ?? 0,
+      tries: 0,
+      requestedAt: Date.now(),
+    }
     this.record = r
     // Refused for new sessions from here on, before the gateway hears of it.
     await this.ctx.storage.put({ registration: r, [`idem:${key}`]: true })
@@ -79,7 +95,9 @@ export class RegistrationObject extends TaskedObject {
       r.status = 'deleted'
       r.deletedAt = Date.now()
       r.seq += 1
-      await this.commit(`registration:${r.registrationId}`, r.seq, { registration: r }, [{ type: 'registration.deleted', data: { ...view(r), registrationId: r.registrationId, sequence: r.seq } }])
+      await this.commit(`registration:${r.registrationId}`, r.seq, { registration: r }, [
+        { type: 'registration.deleted', data: { ...view(r), registrationId: r.registrationId, sequence: r.seq } },
+      ])
       await this.cancel('retry')
       return deleted(view(r))
     }
@@ -88,7 +106,10 @@ export class RegistrationObject extends TaskedObject {
       r.status = 'active'
       await this.ctx.storage.put('registration', r)
       const detail = 'code' in outcome ? ` (${outcome.code}: ${outcome.description})` : ''
-      return fail(outcome.kind === 'rejected' && outcome.reason === 'auth' ? 'gateway_auth_failed' : 'gateway_rejected', `The gateway refused to delete the registration${detail}.`)
+      return fail(
+        outcome.kind === 'rejected' && outcome.reason === 'auth' ? 'gateway_auth_failed' : 'gateway_rejected',
+        `The gateway refused to delete the registration${detail}.`,
+      )
     }
     // No answer (or none could be sent): it stays refused for new sessions and is sent again.
     r.tries += 1

@@ -37,11 +37,21 @@ export async function sweep(env: Env, now = Date.now()): Promise<{ payments: num
   for (const { id } of due.results) await env.PAYMENTS.get(env.PAYMENTS.idFromName(id)).erasePersonalData(cutoff)
   // Sessions and operations have no record of their own to keep: their index rows are erased here.
   await env.DB.batch([
-    env.DB.prepare(`DELETE FROM payment_metadata WHERE object_id IN (SELECT id FROM payments WHERE created_at < ?1)`).bind(cutoff),
-    env.DB.prepare(`DELETE FROM session_metadata WHERE object_id IN (SELECT id FROM sessions WHERE created_at < ?1)`).bind(cutoff),
-    env.DB.prepare(`DELETE FROM operation_metadata WHERE object_id IN (SELECT id FROM operations WHERE created_at < ?1)`).bind(cutoff),
-    env.DB.prepare(`UPDATE sessions SET email = NULL, data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND (email IS NOT NULL OR json_extract(data, '$.metadata') != '{}')`).bind(cutoff),
-    env.DB.prepare(`UPDATE operations SET data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND json_extract(data, '$.metadata') IS NOT NULL`).bind(cutoff),
+    env.DB.prepare(
+      `DELETE FROM payment_metadata WHERE object_id IN (SELECT id FROM payments WHERE created_at < ?1)`,
+    ).bind(cutoff),
+    env.DB.prepare(
+      `DELETE FROM session_metadata WHERE object_id IN (SELECT id FROM sessions WHERE created_at < ?1)`,
+    ).bind(cutoff),
+    env.DB.prepare(
+      `DELETE FROM operation_metadata WHERE object_id IN (SELECT id FROM operations WHERE created_at < ?1)`,
+    ).bind(cutoff),
+    env.DB.prepare(
+      `UPDATE sessions SET email = NULL, data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND (email IS NOT NULL OR json_extract(data, '$.metadata') != '{}')`,
+    ).bind(cutoff),
+    env.DB.prepare(
+      `UPDATE operations SET data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND json_extract(data, '$.metadata') IS NOT NULL`,
+    ).bind(cutoff),
   ])
   log.info('retention_sweep', { payments: due.results.length })
   return { payments: due.results.length }

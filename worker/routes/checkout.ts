@@ -9,7 +9,14 @@ import { describeRoute } from 'hono-openapi'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
-import { bearerOf, browserAccess, noSuchCheckout, refuseOrigin, sessionStub, type BrowserAccessVariables } from '../middleware/browser-access.ts'
+import {
+  bearerOf,
+  browserAccess,
+  noSuchCheckout,
+  refuseOrigin,
+  sessionStub,
+  type BrowserAccessVariables,
+} from '../middleware/browser-access.ts'
 import { SESSION_ID } from '../ids.ts'
 import { jsonBody, readJsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { validate } from '../middleware/validate.ts'
@@ -17,7 +24,15 @@ import { CHECKOUT_DOCS as DOCS, noFields } from '../schemas/checkout.ts'
 import { originRefused } from '../access.ts'
 import type { CheckoutSession } from '../checkout/checkout-session.ts'
 import { breakerState, sourceOf, sourcePausedUntil } from '../guards/decline-breaker.ts'
-import { ADMITTED, BOT_CHECK_FAILED, paused, payInputOf, type Admission, type PayAnswer, type PayRequest } from '../sessions/pay-request.ts'
+import {
+  ADMITTED,
+  BOT_CHECK_FAILED,
+  paused,
+  payInputOf,
+  type Admission,
+  type PayAnswer,
+  type PayRequest,
+} from '../sessions/pay-request.ts'
 import { parseQrVerifyBody } from '../schemas/parse.ts'
 import { turnstilePasses } from '../turnstile.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
@@ -63,7 +78,15 @@ checkout.post('/:id/pay', describeRoute(DOCS.pay), async (c) => {
   const origin = c.req.header('Origin')
   const secFetchSite = c.req.header('Sec-Fetch-Site')
   c.header('Vary', 'Origin')
-  const req: PayRequest = { origin, secFetchSite, secret: bearerOf(c), idempotencyKey: idempotencyKeyOf(c.req.header('Idempotency-Key')), body: await readJsonBody(c), ip: clientIp(c), velocityLimit: numberVar(c.env.CARD_VELOCITY_LIMIT, 5) || 5 }
+  const req: PayRequest = {
+    origin,
+    secFetchSite,
+    secret: bearerOf(c),
+    idempotencyKey: idempotencyKeyOf(c.req.header('Idempotency-Key')),
+    body: await readJsonBody(c),
+    ip: clientIp(c),
+    velocityLimit: numberVar(c.env.CARD_VELOCITY_LIMIT, 5) || 5,
+  }
   const answer: PayAnswer | Response = SESSION_ID.test(id)
     ? await payOnce(c, sessionStub(c.env, id), req)
     : // An unknown id: a session that names no origins of its own (R21).
@@ -77,7 +100,11 @@ checkout.post('/:id/pay', describeRoute(DOCS.pay), async (c) => {
 })
 
 /** The session's answer to the pay, after the deployment's admission (or the route's refusal). */
-async function payOnce(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayRequest): Promise<PayAnswer | Response> {
+async function payOnce(
+  c: Ctx,
+  stub: DurableObjectStub<CheckoutSession>,
+  req: PayRequest,
+): Promise<PayAnswer | Response> {
   const admission = await admit(c, stub, req)
   if (admission instanceof Response) return admission
   // As declared: the RPC stub's mapped type of the union narrows badly.
@@ -103,7 +130,9 @@ async function admit(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayR
   if (!access?.view) throw noSuchCheckout()
   const input = await payInputOf(access.view, access.origins, req, c.env)
   if (!input.ok) return sendReply(c, input.error)
-  return (await turnstilePasses(c.env, req.body.ok ? req.body.value.turnstileToken : undefined, req.ip)) ? ADMITTED : BOT_CHECK_FAILED
+  return (await turnstilePasses(c.env, req.body.ok ? req.body.value.turnstileToken : undefined, req.ip))
+    ? ADMITTED
+    : BOT_CHECK_FAILED
 }
 
 checkout.post('/:id/qr/verify', describeRoute(DOCS.qrVerify), jsonBody(), async (c) => {
@@ -118,6 +147,12 @@ checkout.post('/:id/qr/complete', describeRoute(DOCS.qrComplete), jsonBody(), va
   return sendReply(c, await c.get('session').qrComplete(key))
 })
 
-checkout.post('/:id/invoice/regenerate', describeRoute(DOCS.invoiceRegenerate), jsonBody(), validate('json', noFields), async (c) => {
-  return sendReply(c, await c.get('session').regenerateInvoice())
-})
+checkout.post(
+  '/:id/invoice/regenerate',
+  describeRoute(DOCS.invoiceRegenerate),
+  jsonBody(),
+  validate('json', noFields),
+  async (c) => {
+    return sendReply(c, await c.get('session').regenerateInvoice())
+  },
+)

@@ -18,30 +18,34 @@ export const frame = new Hono<{ Bindings: Env }>()
 
 frame.get(
   '/:id',
-  describeRoute({ summary: 'The card frame page (HTML) the element embeds in frame mode; the same page for every id', operationId: 'getCardFrame', responses: { '200': { description: 'HTML' } } }),
+  describeRoute({
+    summary: 'The card frame page (HTML) the element embeds in frame mode; the same page for every id',
+    operationId: 'getCardFrame',
+    responses: { '200': { description: 'HTML' } },
+  }),
   async (c) => {
-  const id = c.req.param('id')
-  // An unknown id is answered as a session that names no origins of its own: the deployment's
-  // ALLOWED_ORIGINS. Only the CSP header is per session, and only for sessions with their own list.
-  const sessionOrigins = SESSION_ID.test(id) ? ((await sessionStub(c.env, id).access(undefined))?.origins ?? []) : []
-  const origins = effectiveOrigins(sessionOrigins, c.env)
-  const gateway = new URL(c.env.GATEWAY_BASE_URL).origin
-  c.header(
-    'Content-Security-Policy',
-    [
-      "default-src 'none'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "connect-src 'self'",
-      "img-src 'self' data:",
-      `form-action ${gateway}`,
-      "base-uri 'none'",
-      `frame-ancestors ${origins.length > 0 ? origins.join(' ') : "'none'"}`,
-    ].join('; '),
-  )
-  c.header('Referrer-Policy', 'strict-origin')
-  c.header('Cache-Control', 'no-store')
-  // The locale as the element sent it (`pt-BR`, `de-AT`): the page resolves it as the element does.
-  return c.html(framePage(c.req.query('locale')))
+    const id = c.req.param('id')
+    // An unknown id is answered as a session that names no origins of its own: the deployment's
+    // ALLOWED_ORIGINS. Only the CSP header is per session, and only for sessions with their own list.
+    const sessionOrigins = SESSION_ID.test(id) ? ((await sessionStub(c.env, id).access(undefined))?.origins ?? []) : []
+    const origins = effectiveOrigins(sessionOrigins, c.env)
+    const gateway = new URL(c.env.GATEWAY_BASE_URL).origin
+    c.header(
+      'Content-Security-Policy',
+      [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "connect-src 'self'",
+        "img-src 'self' data:",
+        `form-action ${gateway}`,
+        "base-uri 'none'",
+        `frame-ancestors ${origins.length > 0 ? origins.join(' ') : "'none'"}`,
+      ].join('; '),
+    )
+    c.header('Referrer-Policy', 'strict-origin')
+    c.header('Cache-Control', 'no-store')
+    // The locale as the element sent it (`pt-BR`, `de-AT`): the page resolves it as the element does.
+    return c.html(framePage(c.req.query('locale')))
   },
 )

@@ -27,42 +27,56 @@ export const gateway = new Hono<{ Bindings: Env }>()
 gateway.post(
   '/notifications/:id',
   describeRoute({
-    summary: 'Gateway notification: checksum verified, then applied only to a payment this session or operation received',
+    summary:
+      'Gateway notification: checksum verified, then applied only to a payment this session or operation received',
     operationId: 'receiveNotification',
     responses: { '200': { description: 'Received (applied, or already known)' }, ...errors(400, 401, 404, 409, 413) },
   }),
   async (c) => {
-  const id = c.req.param('id')
-  // An `op_` id that names no operation of this namespace is "no such thing" here, before any
-  // Durable Object is called (idFromString would throw on it).
-  const operation = operationStubById(c.env, id)
-  if (!SESSION_ID.test(id) && !operation) throw new ApiError('not_found', 'No such checkout.')
-  let json: unknown
-  try {
-    json = JSON.parse(await c.req.text())
-  } catch {
-    throw new ApiError('invalid_request', 'The notification is not JSON.')
-  }
-  const read = readFields(NOTIFICATION_FIELDS, json)
-  if (!read.ok) throw new ApiError('invalid_request', 'The notification lacks required fields.', read.error.map((field) => ({ field, code: 'required' as const })))
-  const n = read.value
-  const expected = await checksum('notification', {
-    paymentId: n.paymentId,
-    merchantTransactionId: n.merchantTransactionId,
-    amount: n.amount,
-    transactionStatus: n.transactionStatus,
-    secureKey: c.env.SECURE_KEY,
-  })
-  if (!expected.ok || !(await timingSafeEqual(n.checksum, expected.value))) {
-    log.warn('notification_forged', { id, paymentId: n.paymentId })
-    throw new ApiError('unauthorized', 'The notification checksum does not match.')
-  }
-  // A verified notification still settles only what it belongs to (R27): the session or operation
-  // checks it names one of its own payments. Others are recorded there and refused here.
-  const result = operation ? await operation.settleFromNotification(n) : await sessionStub(c.env, id).settleFromNotification(n)
-  log.info('notification', { id, paymentId: n.paymentId, transactionStatus: n.transactionStatus, result: result.kind })
-  if (result.kind === 'refused') throw new ApiError('notification_mismatch', 'This notification is not about a payment of this checkout.')
-  return c.json({ received: true, applied: result.kind === 'applied', status: result.status })
+    const id = c.req.param('id')
+    // An `op_` id that names no operation of this namespace is "no such thing" here, before any
+    // Durable Object is called (idFromString would throw on it).
+    const operation = operationStubById(c.env, id)
+    if (!SESSION_ID.test(id) && !operation) throw new ApiError('not_found', 'No such checkout.')
+    let json: unknown
+    try {
+      json = JSON.parse(await c.req.text())
+    } catch {
+      throw new ApiError('invalid_request', 'The notification is not JSON.')
+    }
+    const read = readFields(NOTIFICATION_FIELDS, json)
+    if (!read.ok)
+      throw new ApiError(
+        'invalid_request',
+        'The notification lacks required fields.',
+        read.error.map((field) => ({ field, code: 'required' as const })),
+      )
+    const n = read.value
+    const expected = await checksum('notification', {
+      paymentId: n.paymentId,
+      merchantTransactionId: n.merchantTransactionId,
+      amount: n.amount,
+      transactionStatus: n.transactionStatus,
+      secureKey: c.env.SECURE_KEY,
+    })
+    if (!expected.ok || !(await timingSafeEqual(n.checksum, expected.value))) {
+      log.warn('notification_forged', { id, paymentId: n.paymentId })
+      throw new ApiError('unauthorized', 'The notification checksum does not match.')
+    }
+    // A verified notification still settles only what it belongs to (R27): the session or operation
+    // checks it names one of its own payments. Others are recorded there and refused here.
+    const result = operation
+      ? await operation.settleFromNotification(n)
+      : await sessionStub(c.env, id).settleFromNotification(n)
+    log.info('notification', {
+      id,
+      paymentId: n.paymentId,
+      transactionStatus: n.transactionStatus,
+      result: result.kind,
+    })
+    if (result.kind === 'refused')
+      throw new ApiError('notification_mismatch', 'This notification is not about a payment of this checkout.')
+    return c.json({ received: true, applied: result.kind === 'applied', status: result.status })
   },
 )
 
@@ -71,33 +85,52 @@ const escape = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.char
 gateway.on(
   ['GET', 'POST'],
   '/return/:id',
-  describeRoute({ summary: 'Shopper return after 3-D Secure: confirms by inquiry, redirects to returnUrl', responses: { '303': { description: 'To the returnUrl' }, '200': { description: 'The result page' }, '404': { description: 'No such checkout' } } }),
+  describeRoute({
+    summary: 'Shopper return after 3-D Secure: confirms by inquiry, redirects to returnUrl',
+    responses: {
+      '303': { description: 'To the returnUrl' },
+      '200': { description: 'The result page' },
+      '404': { description: 'No such checkout' },
+    },
+  }),
   async (c) => {
-  const id = c.req.param('id')
-  // An invoice regenerated through the merchant route returns here too: its status, no inquiry.
-  const operation = operationStubById(c.env, id)
-  const opStatus = operation ? await operation.status() : undefined
-  const confirmed = SESSION_ID.test(id) ? await sessionStub(c.env, id).confirmReturn() : opStatus ? { status: opStatus } : undefined
-  // The URL is logged by the one logger, which drops its query string: a GET return carries the
-  // gateway's signed checksum there (SECURITY.md R25).
-  log.info('shopper_return', { id, method: c.req.method, url: c.req.url, status: confirmed?.status ?? 'not_found' })
-  if (!confirmed) return c.html('<!doctype html><title>Not found</title><p>No such checkout.</p>', 404)
-  if ('returnUrl' in confirmed && confirmed.returnUrl) {
-    const url = new URL(confirmed.returnUrl)
-    url.searchParams.set('session', id)
-    url.searchParams.set('status', confirmed.status)
-    return c.redirect(url.toString(), 303)
-  }
-  // No returnUrl: a page of our own with the result and a way back: the page that started the
-  // payment (the widget sent it; on an allowed origin), else the root of the session's origin.
-  const sessionOrigins = 'allowedOrigins' in confirmed ? confirmed.allowedOrigins : []
-  const page = 'returnPage' in confirmed && confirmed.returnPage ? pageOn(confirmed.returnPage, sessionOrigins, c.env) : null
-  const root = effectiveOrigins(sessionOrigins, c.env).find((o) => /^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(o))
-  const back = page ?? (root ? `${root}/` : undefined)
-  c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-  c.header('Cache-Control', 'no-store')
-  const money = SESSION_ID.test(id) ? SESSION_MONEY[confirmed.status as Status] : INVOICE_MONEY[confirmed.status as OpStatus]
-  return c.html(returnPage(money ?? 'confirming', back))
+    const id = c.req.param('id')
+    // An invoice regenerated through the merchant route returns here too: its status, no inquiry.
+    const operation = operationStubById(c.env, id)
+    const opStatus = operation ? await operation.status() : undefined
+    const confirmed = SESSION_ID.test(id)
+      ? await sessionStub(c.env, id).confirmReturn()
+      : opStatus
+        ? { status: opStatus }
+        : undefined
+    // The URL is logged by the one logger, which drops its query string: a GET return carries the
+    // gateway's signed checksum there (SECURITY.md R25).
+    log.info('shopper_return', { id, method: c.req.method, url: c.req.url, status: confirmed?.status ?? 'not_found' })
+    if (!confirmed) return c.html('<!doctype html><title>Not found</title><p>No such checkout.</p>', 404)
+    if ('returnUrl' in confirmed && confirmed.returnUrl) {
+      const url = new URL(confirmed.returnUrl)
+      url.searchParams.set('session', id)
+      url.searchParams.set('status', confirmed.status)
+      return c.redirect(url.toString(), 303)
+    }
+    // No returnUrl: a page of our own with the result and a way back: the page that started the
+    // payment (the widget sent it; on an allowed origin), else the root of the session's origin.
+    const sessionOrigins = 'allowedOrigins' in confirmed ? confirmed.allowedOrigins : []
+    const page =
+      'returnPage' in confirmed && confirmed.returnPage ? pageOn(confirmed.returnPage, sessionOrigins, c.env) : null
+    const root = effectiveOrigins(sessionOrigins, c.env).find((o) =>
+      /^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(o),
+    )
+    const back = page ?? (root ? `${root}/` : undefined)
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    )
+    c.header('Cache-Control', 'no-store')
+    const money = SESSION_ID.test(id)
+      ? SESSION_MONEY[confirmed.status as Status]
+      : INVOICE_MONEY[confirmed.status as OpStatus]
+    return c.html(returnPage(money ?? 'confirming', back))
   },
 )
 
@@ -135,17 +168,35 @@ const INVOICE_MONEY: Readonly<Record<OpStatus, MoneyState>> = {
 
 const RESULT: Readonly<Record<MoneyState, [title: string, text: string, tone: 'ok' | 'bad' | 'wait']>> = {
   paid: ['Payment successful', 'Thank you: your payment went through. You can go back to the shop now.', 'ok'],
-  declined: ['Payment declined', 'Your bank declined this payment. Go back to the shop to try again or to use another card.', 'bad'],
+  declined: [
+    'Payment declined',
+    'Your bank declined this payment. Go back to the shop to try again or to use another card.',
+    'bad',
+  ],
   failed: ['Payment not completed', 'No money was taken. Go back to the shop to start again or to contact it.', 'bad'],
-  expired: ['Checkout expired', 'This checkout ran out of time and no money was taken. Go back to the shop to start again.', 'bad'],
-  not_paid: ['Not paid yet', 'No payment has reached us yet. If you have just paid, the shop will be told as soon as the payment service confirms it.', 'wait'],
-  confirming: ['We are confirming your payment', 'Your bank has not told us the result yet. Go back to the shop: it will show the result as soon as it is known.', 'wait'],
+  expired: [
+    'Checkout expired',
+    'This checkout ran out of time and no money was taken. Go back to the shop to start again.',
+    'bad',
+  ],
+  not_paid: [
+    'Not paid yet',
+    'No payment has reached us yet. If you have just paid, the shop will be told as soon as the payment service confirms it.',
+    'wait',
+  ],
+  confirming: [
+    'We are confirming your payment',
+    'Your bank has not told us the result yet. Go back to the shop: it will show the result as soon as it is known.',
+    'wait',
+  ],
 }
 
 /** The shopper's page after 3-D Secure when the merchant named no `returnUrl`: the result, styled, and a link back. */
 function returnPage(status: MoneyState, back: string | undefined): string {
   const [title, text, tone] = RESULT[status]
-  const link = back ? `<a class="back" href="${escape(back)}">Back to the shop</a>` : '<p class="hint">You can close this window and return to the shop.</p>'
+  const link = back
+    ? `<a class="back" href="${escape(back)}">Back to the shop</a>`
+    : '<p class="hint">You can close this window and return to the shop.</p>'
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
 <style>
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}

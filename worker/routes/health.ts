@@ -36,9 +36,18 @@ async function deepCheck(env: Env): Promise<{ check: Check; ms: number; cached: 
     outcome.kind === 'not_found'
       ? { ok: true, token: 'ok' }
       : outcome.kind === 'unsent'
-        ? { ok: false, token: outcome.reason === 'token_refused' ? 'refused' : 'unreachable', error: outcome.reason === 'token_refused' ? 'gateway_auth_failed' : 'gateway_unavailable' }
+        ? {
+            ok: false,
+            token: outcome.reason === 'token_refused' ? 'refused' : 'unreachable',
+            error: outcome.reason === 'token_refused' ? 'gateway_auth_failed' : 'gateway_unavailable',
+          }
         : outcome.kind === 'rejected'
-          ? { ok: false, token: outcome.reason === 'auth' ? 'refused' : 'ok', error: outcome.reason === 'auth' ? 'gateway_auth_failed' : 'gateway_rejected', gatewayCode: outcome.code }
+          ? {
+              ok: false,
+              token: outcome.reason === 'auth' ? 'refused' : 'ok',
+              error: outcome.reason === 'auth' ? 'gateway_auth_failed' : 'gateway_rejected',
+              gatewayCode: outcome.code,
+            }
           : outcome.kind === 'unknown'
             ? { ok: false, token: 'unknown', error: 'gateway_unavailable', reason: outcome.reason }
             : { ok: true, token: 'ok' }
@@ -49,7 +58,11 @@ async function deepCheck(env: Env): Promise<{ check: Check; ms: number; cached: 
 
 async function hasMerchantKey(c: { req: { header(name: string): string | undefined }; env: Env }): Promise<boolean> {
   const bearer = /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
-  return bearer !== undefined && c.env.MERCHANT_API_KEY !== undefined && (await timingSafeEqual(bearer, c.env.MERCHANT_API_KEY))
+  return (
+    bearer !== undefined &&
+    c.env.MERCHANT_API_KEY !== undefined &&
+    (await timingSafeEqual(bearer, c.env.MERCHANT_API_KEY))
+  )
 }
 
 health.use('/', async (c, next) => (c.req.query('deep') === undefined ? next() : merchantAuth()(c, next)))
@@ -57,17 +70,29 @@ health.use('/', async (c, next) => (c.req.query('deep') === undefined ? next() :
 health.get(
   '/',
   describeRoute({
-    summary: 'Liveness (anyone: ok only); with the merchant key the gateway origin, and with deep=1 a harmless gateway inquiry proves token, checksum and reachability',
+    summary:
+      'Liveness (anyone: ok only); with the merchant key the gateway origin, and with deep=1 a harmless gateway inquiry proves token, checksum and reachability',
     operationId: 'getHealth',
     parameters: [{ name: 'deep', in: 'query', required: false, schema: { type: 'string', enum: ['1'] } }],
-    responses: { '200': { description: 'ok' }, '503': { description: 'The gateway check failed: error is gateway_unavailable, gateway_auth_failed or gateway_rejected' }, ...errors(401, 429) },
+    responses: {
+      '200': { description: 'ok' },
+      '503': {
+        description: 'The gateway check failed: error is gateway_unavailable, gateway_auth_failed or gateway_rejected',
+      },
+      ...errors(401, 429),
+    },
   }),
   async (c) => {
     if (c.req.query('deep') === undefined) {
       // Anyone may ask whether the Worker is up; what it is connected to is the merchant's to know.
-      return c.json((await hasMerchantKey(c)) ? { ok: true, gateway: new URL(c.env.GATEWAY_BASE_URL).origin } : { ok: true })
+      return c.json(
+        (await hasMerchantKey(c)) ? { ok: true, gateway: new URL(c.env.GATEWAY_BASE_URL).origin } : { ok: true },
+      )
     }
     const { check, ms, cached } = await deepCheck(c.env)
-    return c.json({ ok: check.ok, gateway: new URL(c.env.GATEWAY_BASE_URL).origin, deep: { ...check, ms, cached } }, check.ok ? 200 : 503)
+    return c.json(
+      { ok: check.ok, gateway: new URL(c.env.GATEWAY_BASE_URL).origin, deep: { ...check, ms, cached } },
+      check.ok ? 200 : 503,
+    )
   },
 )

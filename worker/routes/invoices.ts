@@ -30,7 +30,10 @@ invoices.post(
     operationId: 'regenerateInvoice',
     security: merchant,
     parameters: [...pathParams(INVOICE_ID), idempotencyKey()],
-    responses: { '200': { description: 'Invoice details', ...json(ref('OperationOutcome')) }, ...errors(400, 401, 404, 409, 413, 422, 429, 502, 503) },
+    responses: {
+      '200': { description: 'Invoice details', ...json(ref('OperationOutcome')) },
+      ...errors(400, 401, 404, 409, 413, 422, 429, 502, 503),
+    },
   }),
   jsonBody(),
   validate('json', regenerateBody, { params: INVOICE_ID }),

@@ -47,30 +47,48 @@ async function runOperation<K extends OperationKind>(c: Ctx, kind: K, request: R
   const fingerprint = await fingerprintOf({ kind, request })
   const reply: Reply = await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request)
   // Succeeded: 200; the gateway has not answered (or a replay while it runs): 202, settled later.
-  return sendReply(c, reply, (body) => ((body as { operation: OperationView }).operation.status === 'succeeded' ? 200 : 202))
+  return sendReply(c, reply, (body) =>
+    (body as { operation: OperationView }).operation.status === 'succeeded' ? 200 : 202,
+  )
 }
 
 const operationResponses = {
   '200': { description: 'Succeeded (or replayed, with Idempotent-Replayed: true)', ...json(ref('OperationResult')) },
-  '202': { description: 'The gateway has not answered: the operation is unknown, settled by status inquiry (never sent twice) and told by webhook', ...json(ref('OperationResult')) },
+  '202': {
+    description:
+      'The gateway has not answered: the operation is unknown, settled by status inquiry (never sent twice) and told by webhook',
+    ...json(ref('OperationResult')),
+  },
   ...errors(400, 401, 404, 409, 413, 422, 429, 502, 503),
 }
 
 const SUMMARIES: Readonly<Record<OperationKind, string>> = {
-  capture: 'Capture an authorisation (PA), in full or in part, once. 409 payment_state: not an authorisation, captured or voided already; 409 amount_too_large: above the authorised amount.',
+  capture:
+    'Capture an authorisation (PA), in full or in part, once. 409 payment_state: not an authorisation, captured or voided already; 409 amount_too_large: above the authorised amount.',
   void: 'Void an authorisation that is not captured. 409 payment_state after a capture (refund instead).',
-  refund: 'Refund in full or in part; several partial refunds up to what was captured (refunds in flight count). 409 amount_too_large above what remains, 409 payment_state before a capture.',
+  refund:
+    'Refund in full or in part; several partial refunds up to what was captured (refunds in flight count). 409 amount_too_large above what remains, 409 payment_state before a capture.',
 }
 
 const PAYMENT_ID = { paymentId: 'gatewayId' } as const
 
 /** Each operation's body: its schema's output is the request its handler takes (payments/operations/). */
-const BODIES: { readonly [K in OperationKind]: v.GenericSchema<unknown, RequestOf[K]> } = { capture: captureBody, refund: refundBody, void: voidBody }
+const BODIES: { readonly [K in OperationKind]: v.GenericSchema<unknown, RequestOf[K]> } = {
+  capture: captureBody,
+  refund: refundBody,
+  void: voidBody,
+}
 
 for (const kind of Object.keys(PATHS) as OperationKind[]) {
   money.post(
     `/:paymentId/${PATHS[kind]}`,
-    describeRoute({ summary: SUMMARIES[kind], operationId: kind === 'void' ? 'voidPayment' : `${kind}Payment`, security: merchant, parameters: [...pathParams(PAYMENT_ID), idempotencyKey()], responses: operationResponses }),
+    describeRoute({
+      summary: SUMMARIES[kind],
+      operationId: kind === 'void' ? 'voidPayment' : `${kind}Payment`,
+      security: merchant,
+      parameters: [...pathParams(PAYMENT_ID), idempotencyKey()],
+      responses: operationResponses,
+    }),
     jsonBody(),
     validate('json', BODIES[kind] as typeof BODIES.capture, { params: PAYMENT_ID }),
     (c) => runOperation(c, kind, c.req.valid('json') as RequestOf[typeof kind]),
@@ -87,9 +105,9 @@ money.get(
     responses: { '200': { description: 'Payment', ...json(ref('Payment')) }, ...errors(401, 404, 429) },
   }),
   async (c) => {
-  const paymentId = c.req.param('paymentId')
-  const view = checkFormat('gatewayId', paymentId) === null ? await paymentStub(c.env, paymentId).view() : undefined
-  if (!view) throw new ApiError('not_found', 'No such payment (a payment appears here shortly after it succeeds).')
-  return c.json(view)
+    const paymentId = c.req.param('paymentId')
+    const view = checkFormat('gatewayId', paymentId) === null ? await paymentStub(c.env, paymentId).view() : undefined
+    if (!view) throw new ApiError('not_found', 'No such payment (a payment appears here shortly after it succeeds).')
+    return c.json(view)
   },
 )

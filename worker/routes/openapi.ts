@@ -21,7 +21,11 @@ import { MAX_LIMIT } from '../schemas/search.ts'
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } })
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
-const amount = { type: 'string', pattern: AMOUNT_RE.source, description: 'Decimal text with exactly two decimals, every currency (JPY too).' }
+const amount = {
+  type: 'string',
+  pattern: AMOUNT_RE.source,
+  description: 'Decimal text with exactly two decimals, every currency (JPY too).',
+}
 
 type EventType = keyof typeof EVENT_TYPES
 
@@ -30,18 +34,94 @@ type EventType = keyof typeof EVENT_TYPES
  * code and not to the document does not compile.
  */
 function every<U extends string>() {
-  return <const L extends readonly U[]>(list: L & ([U] extends [L[number]] ? unknown : { missing: Exclude<U, L[number]> })): L => list
+  return <const L extends readonly U[]>(
+    list: L & ([U] extends [L[number]] ? unknown : { missing: Exclude<U, L[number]> }),
+  ): L => list
 }
 
 /** A repeat's or a regeneration's status (merchant-operation.ts). */
-const OP_STATUSES = every<OpStatus>()(['processing', 'pending', 'unknown', 'succeeded', 'declined', 'failed', 'paid', 'expired'])
+const OP_STATUSES = every<OpStatus>()([
+  'processing',
+  'pending',
+  'unknown',
+  'succeeded',
+  'declined',
+  'failed',
+  'paid',
+  'expired',
+])
 const OPERATION_STATUSES = Object.keys(OPERATION_TRANSITIONS) as OperationStatus[]
 /** What merchantView, paymentView and the registration's view always hold (the event schemas require them). */
-const SESSION_FIELDS = every<keyof MerchantView>()(['id', 'flow', 'methods', 'method', 'status', 'amount', 'currency', 'merchantTransactionId', 'paymentType', 'recurring', 'attempts', 'maxAttempts', 'paymentId', 'registrationId', 'resultCode', 'resultDescription', 'transactionStatus', 'card', 'invoice', 'lastError', 'refusedNotifications', 'setup', 'createdAt', 'updatedAt', 'expiresAt', 'metadata'])
-const PAYMENT_FIELDS = every<keyof PaymentView>()(['id', 'object', 'status', 'amount', 'currency', 'paymentType', 'amountCaptured', 'amountRefunded', 'amountRefundable', 'sessionId', 'merchantTransactionId', 'source', 'registrationId', 'card', 'email', 'metadata', 'captures', 'voids', 'refunds', 'needsAttention', 'createdAt', 'updatedAt'])
-const OPERATION_FIELDS = every<keyof OperationView>()(['id', 'object', 'status', 'amount', 'reason', 'gatewayId', 'resultCode', 'failure', 'needsAttention', 'createdAt', 'updatedAt'])
+const SESSION_FIELDS = every<keyof MerchantView>()([
+  'id',
+  'flow',
+  'methods',
+  'method',
+  'status',
+  'amount',
+  'currency',
+  'merchantTransactionId',
+  'paymentType',
+  'recurring',
+  'attempts',
+  'maxAttempts',
+  'paymentId',
+  'registrationId',
+  'resultCode',
+  'resultDescription',
+  'transactionStatus',
+  'card',
+  'invoice',
+  'lastError',
+  'refusedNotifications',
+  'setup',
+  'createdAt',
+  'updatedAt',
+  'expiresAt',
+  'metadata',
+])
+const PAYMENT_FIELDS = every<keyof PaymentView>()([
+  'id',
+  'object',
+  'status',
+  'amount',
+  'currency',
+  'paymentType',
+  'amountCaptured',
+  'amountRefunded',
+  'amountRefundable',
+  'sessionId',
+  'merchantTransactionId',
+  'source',
+  'registrationId',
+  'card',
+  'email',
+  'metadata',
+  'captures',
+  'voids',
+  'refunds',
+  'needsAttention',
+  'createdAt',
+  'updatedAt',
+])
+const OPERATION_FIELDS = every<keyof OperationView>()([
+  'id',
+  'object',
+  'status',
+  'amount',
+  'reason',
+  'gatewayId',
+  'resultCode',
+  'failure',
+  'needsAttention',
+  'createdAt',
+  'updatedAt',
+])
 const REGISTRATION_FIELDS = every<keyof RegistrationView>()(['id', 'object', 'status', 'resultCode', 'deletedAt'])
-const sequence = { type: 'integer', description: 'Counts the changes of what the event is about; events of one thing arrive in its order.' }
+const sequence = {
+  type: 'integer',
+  description: 'Counts the changes of what the event is about; events of one thing arrive in its order.',
+}
 
 /**
  * What `data` holds, by event type: the schema (in `components.schemas`) of what each event is
@@ -49,7 +129,12 @@ const sequence = { type: 'integer', description: 'Counts the changes of what the
  * decline-breaker.ts, registration-object.ts). Known fields are listed; where the gateway's answer
  * varies, more may come (additionalProperties).
  */
-const EVENT_DATA_BY_ABOUT = { session: 'SessionEventData', operation: 'OperationEventData', payment: 'PaymentEventData', registration: 'RegistrationEventData' } as const
+const EVENT_DATA_BY_ABOUT = {
+  session: 'SessionEventData',
+  operation: 'OperationEventData',
+  payment: 'PaymentEventData',
+  registration: 'RegistrationEventData',
+} as const
 const EVENT_DATA_OF_TYPE: Partial<Record<EventType, string>> = {
   'invoice.regenerated': 'InvoiceRegeneratedEventData',
   'checkout.breaker.tripped': 'BreakerTrippedEventData',
@@ -67,33 +152,83 @@ const eventDataSchemas = {
   SessionEventData: {
     description: 'The session as GET /v1/sessions/{id} shows it (metadata included), with previousStatus and sequence.',
     required: [...SESSION_FIELDS],
-    allOf: [ref('Session'), { type: 'object', required: ['previousStatus', 'sequence'], properties: { previousStatus: { enum: [...STATUSES], description: 'The status the change started from' }, sequence } }],
+    allOf: [
+      ref('Session'),
+      {
+        type: 'object',
+        required: ['previousStatus', 'sequence'],
+        properties: {
+          previousStatus: { enum: [...STATUSES], description: 'The status the change started from' },
+          sequence,
+        },
+      },
+    ],
   },
   PaymentEventData: {
-    description: 'The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence.',
+    description:
+      'The payment as GET /v1/payments/{id} shows it (metadata included), with operation (the capture, void or refund that changed), previousStatus (of the operation) and sequence.',
     required: [...PAYMENT_FIELDS],
-    allOf: [ref('Payment'), { type: 'object', required: ['operation', 'previousStatus', 'sequence'], properties: { operation: { required: [...OPERATION_FIELDS], allOf: [ref('Operation')] }, previousStatus: { enum: [...OPERATION_STATUSES], description: "The operation's status the change started from" }, sequence } }],
+    allOf: [
+      ref('Payment'),
+      {
+        type: 'object',
+        required: ['operation', 'previousStatus', 'sequence'],
+        properties: {
+          operation: { required: [...OPERATION_FIELDS], allOf: [ref('Operation')] },
+          previousStatus: {
+            enum: [...OPERATION_STATUSES],
+            description: "The operation's status the change started from",
+          },
+          sequence,
+        },
+      },
+    ],
   },
   OperationEventData: {
     type: 'object',
-    description: "A repeat (payment.repeat.*) or an invoice regeneration (invoice.regenerate.*, invoice.paid, invoice.declined): its status and what the gateway answered. Which answer fields come depends on the gateway's answer.",
+    description:
+      "A repeat (payment.repeat.*) or an invoice regeneration (invoice.regenerate.*, invoice.paid, invoice.declined): its status and what the gateway answered. Which answer fields come depends on the gateway's answer.",
     required: ['idempotencyKeyHash', 'status', 'previousStatus', 'sequence'],
     properties: {
-      idempotencyKeyHash: { type: 'string', description: 'Names the operation (derived from its Idempotency-Key), the same in each of its events' },
-      id: { type: 'string', description: 'op_ and idempotencyKeyHash: GET /v1/operations/{id} reads the operation as it is now' },
+      idempotencyKeyHash: {
+        type: 'string',
+        description: 'Names the operation (derived from its Idempotency-Key), the same in each of its events',
+      },
+      id: {
+        type: 'string',
+        description: 'op_ and idempotencyKeyHash: GET /v1/operations/{id} reads the operation as it is now',
+      },
       object: { const: 'operation' },
       kind: { enum: ['repeat', 'regenerate'] },
-      error: { type: 'string', description: 'Why the operation failed without the gateway deciding (registration_deleted)' },
+      error: {
+        type: 'string',
+        description: 'Why the operation failed without the gateway deciding (registration_deleted)',
+      },
       status: { enum: [...OP_STATUSES] },
       previousStatus: { enum: [...OP_STATUSES] },
       sequence,
-      merchantTransactionId: { type: 'string', description: 'A repeat: its own order reference (derived from the Idempotency-Key)' },
-      paymentId: { type: ['string', 'null'], description: "A repeat: the new payment's id; a paid invoice: the paying payment's id" },
+      merchantTransactionId: {
+        type: 'string',
+        description: 'A repeat: its own order reference (derived from the Idempotency-Key)',
+      },
+      paymentId: {
+        type: ['string', 'null'],
+        description: "A repeat: the new payment's id; a paid invoice: the paying payment's id",
+      },
       resultCode: { type: 'string' },
       resultDescription: { type: 'string' },
-      invoice: { type: 'object', description: "A regeneration: the gateway's answer (systemInvoiceId, merchantInvoiceId, amount, currency, transactionUrl, ...)", additionalProperties: true },
+      invoice: {
+        type: 'object',
+        description:
+          "A regeneration: the gateway's answer (systemInvoiceId, merchantInvoiceId, amount, currency, transactionUrl, ...)",
+        additionalProperties: true,
+      },
       unsent: { type: 'string', description: 'Why nothing reached the gateway (unreachable, token_refused)' },
-      fields: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'The request fields the gateway refused' },
+      fields: {
+        type: 'array',
+        items: { type: 'object', additionalProperties: true },
+        description: 'The request fields the gateway refused',
+      },
     },
     additionalProperties: true,
   },
@@ -107,7 +242,14 @@ const eventDataSchemas = {
       metadata: ref('Metadata'),
       invoice: {
         type: ['object', 'null'],
-        properties: { systemInvoiceId: { type: 'string' }, merchantInvoiceId: { type: 'string' }, amount: { type: 'string' }, currency: { type: 'string' }, invoiceExpirationPeriod: { type: 'string' }, transactionUrl: { type: 'string' } },
+        properties: {
+          systemInvoiceId: { type: 'string' },
+          merchantInvoiceId: { type: 'string' },
+          amount: { type: 'string' },
+          currency: { type: 'string' },
+          invoiceExpirationPeriod: { type: 'string' },
+          transactionUrl: { type: 'string' },
+        },
         additionalProperties: true,
       },
       sequence,
@@ -115,9 +257,16 @@ const eventDataSchemas = {
   },
   BreakerTrippedEventData: {
     type: 'object',
-    description: 'The decline breaker across the deployment: what tripped it and until when card attempts need Turnstile.',
+    description:
+      'The decline breaker across the deployment: what tripped it and until when card attempts need Turnstile.',
     required: ['attempts', 'declines', 'windowMinutes', 'until', 'sequence'],
-    properties: { attempts: { type: 'integer' }, declines: { type: 'integer' }, windowMinutes: { type: 'integer' }, until: { type: 'string', format: 'date-time' }, sequence },
+    properties: {
+      attempts: { type: 'integer' },
+      declines: { type: 'integer' },
+      windowMinutes: { type: 'integer' },
+      until: { type: 'string', format: 'date-time' },
+      sequence,
+    },
   },
   BreakerResetEventData: { type: 'object', required: ['sequence'], properties: { sequence } },
   RegistrationCreatedEventData: {
@@ -125,11 +274,22 @@ const eventDataSchemas = {
     description: "The card a setup session registered; sequence counts the session's changes.",
     required: ['registrationId', 'sessionId', 'merchantTransactionId', 'card', 'paymentId', 'metadata', 'sequence'],
     properties: {
-      registrationId: { type: 'string', description: 'Pay with it in a saved-card session (its first payment with recurringType INITIAL)' },
+      registrationId: {
+        type: 'string',
+        description: 'Pay with it in a saved-card session (its first payment with recurringType INITIAL)',
+      },
       sessionId: { type: 'string' },
       merchantTransactionId: { type: 'string' },
-      card: { anyOf: [{ type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } }, { type: 'null' }] },
-      paymentId: { type: ['string', 'null'], description: 'The authorisation that registered the card; the Worker voids it (no payment record)' },
+      card: {
+        anyOf: [
+          { type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } },
+          { type: 'null' },
+        ],
+      },
+      paymentId: {
+        type: ['string', 'null'],
+        description: 'The authorisation that registered the card; the Worker voids it (no payment record)',
+      },
       metadata: ref('Metadata'),
       sequence,
     },
@@ -137,7 +297,14 @@ const eventDataSchemas = {
   RegistrationEventData: {
     description: 'The registration (saved card) deleted at the gateway.',
     required: [...REGISTRATION_FIELDS],
-    allOf: [ref('Registration'), { type: 'object', required: ['registrationId', 'sequence'], properties: { registrationId: { type: 'string' }, sequence } }],
+    allOf: [
+      ref('Registration'),
+      {
+        type: 'object',
+        required: ['registrationId', 'sequence'],
+        properties: { registrationId: { type: 'string' }, sequence },
+      },
+    ],
   },
 } as const
 
@@ -146,12 +313,17 @@ const documentation = {
   info: {
     title: 'pay-checkout Worker API',
     version: '1.0.0',
-    description: 'Merchant server routes (Bearer MERCHANT_API_KEY, no CORS), browser routes (Bearer client secret, CORS for the session origins) and gateway routes.',
+    description:
+      'Merchant server routes (Bearer MERCHANT_API_KEY, no CORS), browser routes (Bearer client secret, CORS for the session origins) and gateway routes.',
   },
   components: {
     securitySchemes: {
       merchantKey: { type: 'http', scheme: 'bearer', description: 'MERCHANT_API_KEY; server to server only.' },
-      clientSecret: { type: 'http', scheme: 'bearer', description: 'The clientSecret returned when the session was created.' },
+      clientSecret: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'The clientSecret returned when the session was created.',
+      },
     },
     schemas: {
       Error: {
@@ -170,9 +342,15 @@ const documentation = {
                   type: 'object',
                   required: ['field', 'code'],
                   properties: {
-                    field: { type: 'string', description: 'The body key (dotted when nested), query parameter, path parameter or header' },
+                    field: {
+                      type: 'string',
+                      description: 'The body key (dotted when nested), query parameter, path parameter or header',
+                    },
                     code: { enum: [...FIELD_ERROR_CODES] },
-                    expected: { type: 'string', description: 'What the field takes: a pattern (^...$) or a phrase. Never the value sent.' },
+                    expected: {
+                      type: 'string',
+                      description: 'What the field takes: a pattern (^...$) or a phrase. Never the value sent.',
+                    },
                   },
                 },
               },
@@ -187,25 +365,37 @@ const documentation = {
         properties: {
           id: { type: 'string', description: 'cp_..., vd_..., re_...' },
           object: { enum: ['capture', 'void', 'refund'] },
-          status: { enum: ['processing', 'unknown', 'succeeded', 'failed'], description: 'unknown: the answer never came; settled by status inquiry, never sent twice. failed: nothing moved.' },
+          status: {
+            enum: ['processing', 'unknown', 'succeeded', 'failed'],
+            description:
+              'unknown: the answer never came; settled by status inquiry, never sent twice. failed: nothing moved.',
+          },
           amount,
           reason: { type: ['string', 'null'] },
           gatewayId: { type: ['string', 'null'] },
           resultCode: { type: ['string', 'null'] },
           failure: { type: ['object', 'null'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
-          needsAttention: { type: 'boolean', description: 'Still unknown after every inquiry: no more are made; look it up at the gateway' },
+          needsAttention: {
+            type: 'boolean',
+            description: 'Still unknown after every inquiry: no more are made; look it up at the gateway',
+          },
           createdAt: { type: 'string', format: 'date-time' },
           updatedAt: { type: 'string', format: 'date-time' },
         },
       },
       Payment: {
         type: 'object',
-        description: 'A payment the gateway took (from a paid session, a repeat, or an invoice regenerated through the merchant route and paid). It appears shortly after the payment succeeds (it follows through the outbox).',
+        description:
+          'A payment the gateway took (from a paid session, a repeat, or an invoice regenerated through the merchant route and paid). It appears shortly after the payment succeeds (it follows through the outbox).',
         required: [...PAYMENT_FIELDS],
         properties: {
           id: { type: 'string', description: 'The gateway paymentId' },
           object: { const: 'payment' },
-          status: { enum: [...PAYMENT_STATUSES], description: 'authorized (PA, not captured), captured (DB paid, or PA captured), partially_refunded, refunded, voided' },
+          status: {
+            enum: [...PAYMENT_STATUSES],
+            description:
+              'authorized (PA, not captured), captured (DB paid, or PA captured), partially_refunded, refunded, voided',
+          },
           amount,
           currency: { type: 'string' },
           paymentType: { enum: ['DB', 'PA'] },
@@ -214,15 +404,25 @@ const documentation = {
           amountRefundable: { ...amount, description: 'Captured less refunded less refunds in flight.' },
           sessionId: { type: ['string', 'null'] },
           merchantTransactionId: { type: 'string' },
-          source: { type: 'string', description: 'The session method that paid (card, saved-card, qr, invoice), repeat, or invoice (a merchant-route invoice)' },
+          source: {
+            type: 'string',
+            description:
+              'The session method that paid (card, saved-card, qr, invoice), repeat, or invoice (a merchant-route invoice)',
+          },
           registrationId: { type: ['string', 'null'] },
-          card: { type: ['object', 'null'], properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } },
+          card: {
+            type: ['object', 'null'],
+            properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } },
+          },
           email: { type: ['string', 'null'] },
           metadata: ref('Metadata'),
           captures: { type: 'array', items: ref('Operation') },
           voids: { type: 'array', items: ref('Operation') },
           refunds: { type: 'array', items: ref('Operation') },
-          needsAttention: { type: 'boolean', description: 'One of its operations needs attention (the needs_attention filter of GET /v1/payments)' },
+          needsAttention: {
+            type: 'boolean',
+            description: 'One of its operations needs attention (the needs_attention filter of GET /v1/payments)',
+          },
           createdAt: { type: 'string', format: 'date-time' },
           updatedAt: { type: 'string', format: 'date-time' },
         },
@@ -235,7 +435,10 @@ const documentation = {
           id: { type: 'string' },
           flow: { enum: [...FLOWS] },
           methods: { type: 'array', items: { enum: [...FLOWS] } },
-          method: { anyOf: [{ enum: [...FLOWS] }, { type: 'null' }], description: 'The method whose payment is in flight or done' },
+          method: {
+            anyOf: [{ enum: [...FLOWS] }, { type: 'null' }],
+            description: 'The method whose payment is in flight or done',
+          },
           status: { enum: [...STATUSES] },
           amount,
           currency: { type: 'string' },
@@ -249,13 +452,19 @@ const documentation = {
           resultCode: { type: ['string', 'null'] },
           resultDescription: { type: ['string', 'null'] },
           transactionStatus: { type: ['string', 'null'] },
-          card: { anyOf: [{ type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } }, { type: 'null' }] },
+          card: {
+            anyOf: [
+              { type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } },
+              { type: 'null' },
+            ],
+          },
           invoice: { type: ['object', 'null'] },
           lastError: { type: ['object', 'null'] },
           refusedNotifications: { type: 'integer' },
           setup: {
             type: ['object', 'null'],
-            description: 'A setup (flow setup): the amount authorised to register the card, and its void (pending until the gateway says voided; needs_attention if it kept refusing)',
+            description:
+              'A setup (flow setup): the amount authorised to register the card, and its void (pending until the gateway says voided; needs_attention if it kept refusing)',
             properties: { amount, void: { enum: ['pending', 'voided', 'needs_attention', null] } },
           },
           createdAt: { type: 'string', format: 'date-time' },
@@ -266,27 +475,70 @@ const documentation = {
       },
       OperationOutcome: {
         type: 'object',
-        description: 'A repeat or an invoice regeneration: its status and what the gateway answered. A replay of a first answer that was provisional (unknown, pending) shows the operation as it is now.',
+        description:
+          'A repeat or an invoice regeneration: its status and what the gateway answered. A replay of a first answer that was provisional (unknown, pending) shows the operation as it is now.',
         required: ['id', 'object', 'kind', 'status'],
         properties: {
           id: { type: 'string', description: 'op_ and 64 hex: GET /v1/operations/{id} reads it as it is now' },
           object: { const: 'operation' },
           kind: { enum: ['repeat', 'regenerate'] },
-          status: { type: 'string', description: 'succeeded | declined | pending | unknown | failed (repeat); succeeded (regenerated) | failed | unknown | paid | declined (invoice)' },
-          merchantTransactionId: { type: 'string', description: 'A repeat: its own order reference (derived from the Idempotency-Key), named by its webhooks' },
+          status: {
+            type: 'string',
+            description:
+              'succeeded | declined | pending | unknown | failed (repeat); succeeded (regenerated) | failed | unknown | paid | declined (invoice)',
+          },
+          merchantTransactionId: {
+            type: 'string',
+            description: 'A repeat: its own order reference (derived from the Idempotency-Key), named by its webhooks',
+          },
           paymentId: { type: 'string' },
         },
         additionalProperties: true,
       },
-      OperationResult: { type: 'object', required: ['operation', 'payment'], properties: { operation: ref('Operation'), payment: ref('Payment') } },
-      Registration: { type: 'object', required: [...REGISTRATION_FIELDS], properties: { id: { type: 'string' }, object: { const: 'registration' }, status: { enum: ['deleting', 'deleted'] }, resultCode: { type: ['string', 'null'] }, deletedAt: { type: ['string', 'null'] } } },
-      SessionCreated: { type: 'object', required: ['id', 'clientSecret', 'status', 'expiresAt'], properties: { id: { type: 'string' }, clientSecret: { type: 'string' }, status: { enum: [...STATUSES] }, expiresAt: { type: 'string', format: 'date-time' } } },
+      OperationResult: {
+        type: 'object',
+        required: ['operation', 'payment'],
+        properties: { operation: ref('Operation'), payment: ref('Payment') },
+      },
+      Registration: {
+        type: 'object',
+        required: [...REGISTRATION_FIELDS],
+        properties: {
+          id: { type: 'string' },
+          object: { const: 'registration' },
+          status: { enum: ['deleting', 'deleted'] },
+          resultCode: { type: ['string', 'null'] },
+          deletedAt: { type: ['string', 'null'] },
+        },
+      },
+      SessionCreated: {
+        type: 'object',
+        required: ['id', 'clientSecret', 'status', 'expiresAt'],
+        properties: {
+          id: { type: 'string' },
+          clientSecret: { type: 'string' },
+          status: { enum: [...STATUSES] },
+          expiresAt: { type: 'string', format: 'date-time' },
+        },
+      },
       InquiryResult: {
         type: 'object',
         description: "The gateway's answer to a status inquiry, as it gave it (null where it named nothing).",
-        required: ['status', 'paymentId', 'merchantTransactionId', 'amount', 'currency', 'transactionStatus', 'resultCode', 'resultDescription'],
+        required: [
+          'status',
+          'paymentId',
+          'merchantTransactionId',
+          'amount',
+          'currency',
+          'transactionStatus',
+          'resultCode',
+          'resultDescription',
+        ],
         properties: {
-          status: { enum: ['succeeded', 'declined', 'pending', 'action_required'], description: 'What the transaction status means for the money' },
+          status: {
+            enum: ['succeeded', 'declined', 'pending', 'action_required'],
+            description: 'What the transaction status means for the money',
+          },
           paymentId: { type: ['string', 'null'] },
           merchantTransactionId: { type: ['string', 'null'] },
           amount: { type: ['string', 'null'] },
@@ -301,10 +553,24 @@ const documentation = {
         type: 'object',
         required: ['status', 'attemptsRemaining', 'message'],
         properties: {
-          status: { enum: ['succeeded', 'declined', 'failed', 'pending', 'action_required', 'unknown'], description: 'The attempt; with attemptsRemaining 0 a decline has ended the session. failed: a replayed attempt the gateway never saw or refused (nothing taken).' },
+          status: {
+            enum: ['succeeded', 'declined', 'failed', 'pending', 'action_required', 'unknown'],
+            description:
+              'The attempt; with attemptsRemaining 0 a decline has ended the session. failed: a replayed attempt the gateway never saw or refused (nothing taken).',
+          },
           paymentId: { type: 'string' },
           card: { type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } },
-          redirect: { type: 'object', properties: { url: { type: 'string' }, method: { type: 'string' }, parameters: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } } } } },
+          redirect: {
+            type: 'object',
+            properties: {
+              url: { type: 'string' },
+              method: { type: 'string' },
+              parameters: {
+                type: 'array',
+                items: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } },
+              },
+            },
+          },
           attemptsRemaining: { type: 'integer' },
           message: { type: 'string' },
         },
@@ -322,15 +588,15 @@ const documentation = {
           requestBody: {
             required: true,
             ...json({
-            type: 'object',
-            required: ['id', 'type', 'created', 'data'],
-            properties: {
-              id: { type: 'string', description: 'Derives from the change: the same change always has the same id.' },
-              type: { const: type },
-              created: { type: 'integer' },
-              data: ref(eventDataSchema(type)),
-            },
-          }),
+              type: 'object',
+              required: ['id', 'type', 'created', 'data'],
+              properties: {
+                id: { type: 'string', description: 'Derives from the change: the same change always has the same id.' },
+                type: { const: type },
+                created: { type: 'integer' },
+                data: ref(eventDataSchema(type)),
+              },
+            }),
           },
           responses: { '200': { description: 'Received; anything else is retried with backoff' } },
         },
@@ -341,7 +607,15 @@ const documentation = {
 
 /** The document of `app`, generated once per isolate (the routes do not change while it runs). */
 export function openApiDocument(app: { routes: Parameters<typeof generateSpecs>[0]['routes'] }): Promise<unknown> {
-  documents.set(app, documents.get(app) ?? generateSpecs(app as Parameters<typeof generateSpecs>[0], { documentation: documentation as never, defaultValidationErrorResponse: false, excludeStaticFile: false }).then(numbersAsNumbers))
+  documents.set(
+    app,
+    documents.get(app) ??
+      generateSpecs(app as Parameters<typeof generateSpecs>[0], {
+        documentation: documentation as never,
+        defaultValidationErrorResponse: false,
+        excludeStaticFile: false,
+      }).then(numbersAsNumbers),
+  )
   return documents.get(app) as Promise<unknown>
 }
 
@@ -352,7 +626,12 @@ export function openApiDocument(app: { routes: Parameters<typeof generateSpecs>[
 const INTEGER_QUERY: Readonly<Record<string, object>> = { limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT } }
 
 function numbersAsNumbers<D>(doc: D): D {
-  const paths = (doc as { paths?: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: object }[] }>> }).paths ?? {}
+  const paths =
+    (
+      doc as {
+        paths?: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: object }[] }>>
+      }
+    ).paths ?? {}
   for (const item of Object.values(paths))
     for (const op of Object.values(item))
       for (const p of op.parameters ?? []) {

@@ -41,7 +41,9 @@ operations.get(
     summary: 'A repeat or an invoice regeneration as it is now',
     operationId: 'getOperation',
     security: merchant,
-    parameters: [{ name: 'operationId', in: 'path', required: true, schema: { type: 'string', pattern: '^op_[0-9a-f]{64}$' } }],
+    parameters: [
+      { name: 'operationId', in: 'path', required: true, schema: { type: 'string', pattern: '^op_[0-9a-f]{64}$' } },
+    ],
     responses: { '200': { description: 'The operation', ...json(ref('OperationOutcome')) }, ...errors(401, 404, 429) },
   }),
   async (c) => {

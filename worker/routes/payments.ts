@@ -32,7 +32,13 @@ payments.post(
     operationId: 'repeatPayment',
     security: merchant,
     parameters: [...pathParams(PAYMENT_ID), idempotencyKey()],
-    responses: { '200': { description: 'Outcome (status succeeded | declined | pending | unknown)', ...json(ref('OperationOutcome')) }, ...errors(400, 401, 404, 409, 413, 422, 429, 502, 503) },
+    responses: {
+      '200': {
+        description: 'Outcome (status succeeded | declined | pending | unknown)',
+        ...json(ref('OperationOutcome')),
+      },
+      ...errors(400, 401, 404, 409, 413, 422, 429, 502, 503),
+    },
   }),
   jsonBody(),
   validate('json', repeatBody(), { params: PAYMENT_ID, forRequest: (env) => repeatBody(amountBounds(env)) }),
@@ -54,7 +60,17 @@ payments.post(
     // The repeated payment's record: its saved card (guarded before each send) and what the new
     // payment inherits. Read after the fingerprint: the same request is the same whatever it says.
     const parent = await c.env.PAYMENTS.get(c.env.PAYMENTS.idFromName(paymentId)).view()
-    const withParent = parent ? { ...params, parent: { registrationId: parent.registrationId, card: parent.card, email: parent.email, metadata: parent.metadata } } : params
+    const withParent = parent
+      ? {
+          ...params,
+          parent: {
+            registrationId: parent.registrationId,
+            card: parent.card,
+            email: parent.email,
+            metadata: parent.metadata,
+          },
+        }
+      : params
     return sendReply(c, await operationStub(c.env, `repeat:${key}`).run(withParent, fingerprint))
   },
 )
@@ -65,46 +81,57 @@ payments.post(
     summary: 'Gateway status inquiry (idType PID default, or MID)',
     operationId: 'inquirePayment',
     security: merchant,
-    parameters: pathParams({ paymentId: { pattern: ID_RE.source, description: 'A paymentId (PID) or a merchantTransactionId (MID)' } }),
-    responses: { '200': { description: "The gateway's answer", ...json(ref('InquiryResult')) }, ...errors(400, 401, 404, 413, 429, 502, 503) },
+    parameters: pathParams({
+      paymentId: { pattern: ID_RE.source, description: 'A paymentId (PID) or a merchantTransactionId (MID)' },
+    }),
+    responses: {
+      '200': { description: "The gateway's answer", ...json(ref('InquiryResult')) },
+      ...errors(400, 401, 404, 413, 429, 502, 503),
+    },
   }),
   jsonBody(),
   validate('json', inquiryBody),
   async (c) => {
-  const id = c.req.param('paymentId')
-  const idType = c.req.valid('json').idType ?? 'PID'
-  const format = idType === 'PID' ? 'gatewayId' : 'merchantTransactionId'
-  if (checkFormat(format, id) !== null) throw new ApiError('invalid_request', 'Not a payment id.', [{ field: 'paymentId', code: 'format', expected: FORMAT_EXPECTED[format] }])
-  const outcome = await gatewayClient(c.env).inquiry(id, idType)
-  switch (outcome.kind) {
-    case 'not_found':
-      throw new ApiError('not_found', 'The gateway has no such payment.')
-    case 'unknown':
-      throw new ApiError('gateway_unavailable', 'The gateway did not answer. Try again.')
-    case 'unsent':
-      throw outcome.reason === 'token_refused'
-        ? new ApiError('gateway_auth_failed', 'The gateway refused our credentials (AuthToken).')
-        : new ApiError('gateway_unavailable', 'The gateway cannot be reached.')
-    case 'invalid':
-      throw new ApiError('gateway_error', 'The inquiry could not be built.')
-    case 'rejected':
-      // Our credentials refused even with a fresh token is the operator's AuthToken problem, named as such.
-      throw outcome.reason === 'auth'
-        ? new ApiError('gateway_auth_failed', `The gateway refused our credentials (AuthToken, ${outcome.code}).`)
-        : new ApiError('gateway_rejected', `The gateway refused the inquiry (${outcome.code}: ${outcome.description}).`)
-    default: {
-      const r = outcome.response
-      return c.json({
-        status: outcome.kind,
-        paymentId: r.paymentId ?? null,
-        merchantTransactionId: r.merchantTransactionId ?? null,
-        amount: r.amount ?? null,
-        currency: r.currency ?? null,
-        transactionStatus: r.transactionStatus ?? null,
-        resultCode: outcome.code,
-        resultDescription: outcome.description,
-      })
+    const id = c.req.param('paymentId')
+    const idType = c.req.valid('json').idType ?? 'PID'
+    const format = idType === 'PID' ? 'gatewayId' : 'merchantTransactionId'
+    if (checkFormat(format, id) !== null)
+      throw new ApiError('invalid_request', 'Not a payment id.', [
+        { field: 'paymentId', code: 'format', expected: FORMAT_EXPECTED[format] },
+      ])
+    const outcome = await gatewayClient(c.env).inquiry(id, idType)
+    switch (outcome.kind) {
+      case 'not_found':
+        throw new ApiError('not_found', 'The gateway has no such payment.')
+      case 'unknown':
+        throw new ApiError('gateway_unavailable', 'The gateway did not answer. Try again.')
+      case 'unsent':
+        throw outcome.reason === 'token_refused'
+          ? new ApiError('gateway_auth_failed', 'The gateway refused our credentials (AuthToken).')
+          : new ApiError('gateway_unavailable', 'The gateway cannot be reached.')
+      case 'invalid':
+        throw new ApiError('gateway_error', 'The inquiry could not be built.')
+      case 'rejected':
+        // Our credentials refused even with a fresh token is the operator's AuthToken problem, named as such.
+        throw outcome.reason === 'auth'
+          ? new ApiError('gateway_auth_failed', `The gateway refused our credentials (AuthToken, ${outcome.code}).`)
+          : new ApiError(
+              'gateway_rejected',
+              `The gateway refused the inquiry (${outcome.code}: ${outcome.description}).`,
+            )
+      default: {
+        const r = outcome.response
+        return c.json({
+          status: outcome.kind,
+          paymentId: r.paymentId ?? null,
+          merchantTransactionId: r.merchantTransactionId ?? null,
+          amount: r.amount ?? null,
+          currency: r.currency ?? null,
+          transactionStatus: r.transactionStatus ?? null,
+          resultCode: outcome.code,
+          resultDescription: outcome.description,
+        })
+      }
     }
-  }
   },
 )

@@ -28,20 +28,25 @@ const REGISTRATION_ID = { registrationId: 'gatewayId' } as const
 registrations.delete(
   '/:registrationId',
   describeRoute({
-    summary: 'Delete a saved card at the gateway; from the request on, new saved-card sessions with it are 409 registration_deleted',
+    summary:
+      'Delete a saved card at the gateway; from the request on, new saved-card sessions with it are 409 registration_deleted',
     operationId: 'deleteRegistration',
     security: merchant,
     parameters: [...pathParams(REGISTRATION_ID), idempotencyKey()],
-    responses: { '200': { description: 'Deleted', ...json(ref('Registration')) }, '202': { description: 'No answer yet: sent again until the gateway answers', ...json(ref('Registration')) }, ...errors(400, 401, 429, 502) },
+    responses: {
+      '200': { description: 'Deleted', ...json(ref('Registration')) },
+      '202': { description: 'No answer yet: sent again until the gateway answers', ...json(ref('Registration')) },
+      ...errors(400, 401, 429, 502),
+    },
   }),
   async (c) => {
-  const id = c.req.param('registrationId')
-  const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
-  const bad = paramErrors('registrationId', 'gatewayId', id)
-  if (bad.length > 0) throw new ApiError('invalid_request', 'Not a registration id.', bad)
-  const reply = await registrationStub(c.env, id).delete(id, key)
-  // Deleted at the gateway: 200; asked and not yet answered: 202, settled later.
-  return sendReply(c, reply, (body) => ((body as RegistrationView).status === 'deleted' ? 200 : 202))
+    const id = c.req.param('registrationId')
+    const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
+    if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
+    const bad = paramErrors('registrationId', 'gatewayId', id)
+    if (bad.length > 0) throw new ApiError('invalid_request', 'Not a registration id.', bad)
+    const reply = await registrationStub(c.env, id).delete(id, key)
+    // Deleted at the gateway: 200; asked and not yet answered: 202, settled later.
+    return sendReply(c, reply, (body) => ((body as RegistrationView).status === 'deleted' ? 200 : 202))
   },
 )

@@ -22,13 +22,19 @@ import { listPage, listQueryOf, type ListQuery } from '../search/query.ts'
 import { METADATA_KEY, METADATA_LIMITS } from '../sessions/metadata.ts'
 import { STATUSES } from '../sessions/types.ts'
 
-const PAYMENT_QUERY = listQuery(PAYMENT_STATUSES as unknown as [string, ...string[]], { test: (id) => checkFormat('gatewayId', id) === null, expected: FORMAT_EXPECTED.gatewayId })
+const PAYMENT_QUERY = listQuery(PAYMENT_STATUSES as unknown as [string, ...string[]], {
+  test: (id) => checkFormat('gatewayId', id) === null,
+  expected: FORMAT_EXPECTED.gatewayId,
+})
 const SESSION_QUERY = listQuery(STATUSES, { test: (id) => SESSION_ID.test(id), expected: SESSION_ID.source })
 
 export async function list(c: Context, table: IndexTable, q: ListQuery): Promise<Response> {
   const env = c.env as Env
   const page = await listPage(env.DB, table, q)
-  if (!page) throw new ApiError('invalid_request', 'starting_after names nothing in this list.', [{ field: 'starting_after', code: 'invalid_value', expected: 'the id of an item of this list' }])
+  if (!page)
+    throw new ApiError('invalid_request', 'starting_after names nothing in this list.', [
+      { field: 'starting_after', code: 'invalid_value', expected: 'the id of an item of this list' },
+    ])
   return c.json(page)
 }
 
@@ -40,13 +46,22 @@ export const METADATA_PARAM = describeRoute({
       in: 'query',
       style: 'deepObject',
       explode: true,
-      schema: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string', maxLength: METADATA_LIMITS.valueLength } },
+      schema: {
+        type: 'object',
+        maxProperties: 1,
+        additionalProperties: { type: 'string', maxLength: METADATA_LIMITS.valueLength },
+      },
       description: `One metadata pair: metadata[orderId]=A-1001 (keys ${METADATA_KEY.source})`,
     },
   ],
 })
 
-export const page = (item: object) => json({ type: 'object', required: ['object', 'data', 'has_more'], properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' } } })
+export const page = (item: object) =>
+  json({
+    type: 'object',
+    required: ['object', 'data', 'has_more'],
+    properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' } },
+  })
 
 export const paymentSearch = new Hono<{ Bindings: Env }>()
 paymentSearch.use('*', merchantAuth())

@@ -23,7 +23,6 @@ import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
-import { registrationStub } from './registrations.ts'
 
 export const sessions = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
@@ -41,64 +40,83 @@ sessions.post(
     operationId: 'createSession',
     security: merchant,
     parameters: [idempotencyKey(false)],
-    responses: { '201': { description: 'Created (or replayed, with Idempotent-Replayed: true)', ...json(ref('SessionCreated')) }, ...errors(400, 401, 403, 409, 413, 422, 429) },
+    responses: {
+      '201': { description: 'Created (or replayed, with Idempotent-Replayed: true)', ...json(ref('SessionCreated')) },
+      ...errors(400, 401, 403, 409, 413, 422, 429),
+    },
   }),
   jsonBody(),
   validate('json', sessionBody(), { forRequest: (env) => sessionBody(amountBounds(env)) }),
   async (c) => {
-  const header = c.req.header('Idempotency-Key')
-  const key = header === undefined ? undefined : idempotencyKeyOf(header)
-  if (key !== undefined && typeof key !== 'string') throw new ApiError('invalid_request', 'The Idempotency-Key header is malformed.', [key])
-  const input = { ok: true as const, value: sessionInputOf(c.req.valid('json')) }
-  // A saved card the merchant deleted (or is deleting) pays no more (registrations.ts).
-  const registrationId = input.value.methods?.includes('saved-card') ? input.value.registrationId : undefined
-  if (await registrationRefusal(c.env, registrationId)) {
-    throw new ApiError('registration_deleted', 'This saved card was deleted. Ask the shopper for a card.', [{ field: 'registrationId', code: 'invalid_value' }])
-  }
-  const mtid = input.value.merchantTransactionId
-  const apiKey = c.env.MERCHANT_API_KEY
-
-  const keyClaim = key ? registry(c.env, `key:${await sha256Hex(key)}`) : undefined
-  if (keyClaim) {
-    const claim = await keyClaim.claim(mtid, await fingerprintOf(c.get('body')))
-    if (claim.kind === 'taken') throw new ApiError(KEY_REUSED.code, KEY_REUSED.message)
-    if (claim.kind === 'same') {
-      if (!claim.sealed) throw new ApiError(KEY_IN_PROGRESS.code, KEY_IN_PROGRESS.message)
-      const earlier = await unseal<Reply>(apiKey, claim.sealed)
-      if (!earlier) throw new ApiError('idempotency_mismatch', 'This Idempotency-Key was used under another API key.')
-      return sendReply(c, { ...earlier, replayed: true }, 201)
+    const header = c.req.header('Idempotency-Key')
+    const key = header === undefined ? undefined : idempotencyKeyOf(header)
+    if (key !== undefined && typeof key !== 'string')
+      throw new ApiError('invalid_request', 'The Idempotency-Key header is malformed.', [key])
+    const input = { ok: true as const, value: sessionInputOf(c.req.valid('json')) }
+    // A saved card the merchant deleted (or is deleting) pays no more (registrations.ts).
+    const registrationId = input.value.methods?.includes('saved-card') ? input.value.registrationId : undefined
+    if (await registrationRefusal(c.env, registrationId)) {
+      throw new ApiError('registration_deleted', 'This saved card was deleted. Ask the shopper for a card.', [
+        { field: 'registrationId', code: 'invalid_value' },
+      ])
     }
-  }
+    const mtid = input.value.merchantTransactionId
+    const apiKey = c.env.MERCHANT_API_KEY
 
-  const id = newSessionId()
-  const order = registry(c.env, `order:${mtid}`)
-  // The invoice's reference is an order reference at the gateway too (its notifications name it as
-  // merchantTransactionId): unique per deployment, so one paid invoice settles one session.
-  const invoiceRef = input.value.methods?.includes('invoice') ? input.value.merchantInvoiceId : undefined
-  const invoiceOrder = invoiceRef !== undefined && invoiceRef !== mtid ? registry(c.env, `order:${invoiceRef}`) : undefined
-  let reply: Reply
-  try {
-    // The claim's fingerprint is the new id itself: a second session never matches it.
-    if ((await order.claim(id, id)).kind !== 'claimed') {
-      reply = fail('duplicate_order', 'Another checkout session already has this merchantTransactionId. Use a new order reference.', [{ field: 'merchantTransactionId', code: 'invalid_value' }])
-    } else if (invoiceOrder && (await invoiceOrder.claim(id, id)).kind !== 'claimed') {
+    const keyClaim = key ? registry(c.env, `key:${await sha256Hex(key)}`) : undefined
+    if (keyClaim) {
+      const claim = await keyClaim.claim(mtid, await fingerprintOf(c.get('body')))
+      if (claim.kind === 'taken') throw new ApiError(KEY_REUSED.code, KEY_REUSED.message)
+      if (claim.kind === 'same') {
+        if (!claim.sealed) throw new ApiError(KEY_IN_PROGRESS.code, KEY_IN_PROGRESS.message)
+        const earlier = await unseal<Reply>(apiKey, claim.sealed)
+        if (!earlier) throw new ApiError('idempotency_mismatch', 'This Idempotency-Key was used under another API key.')
+        return sendReply(c, { ...earlier, replayed: true }, 201)
+      }
+    }
+
+    const id = newSessionId()
+    const order = registry(c.env, `order:${mtid}`)
+    // The invoice's reference is an order reference at the gateway too (its notifications name it as
+    // merchantTransactionId): unique per deployment, so one paid invoice settles one session.
+    const invoiceRef = input.value.methods?.includes('invoice') ? input.value.merchantInvoiceId : undefined
+    const invoiceOrder =
+      invoiceRef !== undefined && invoiceRef !== mtid ? registry(c.env, `order:${invoiceRef}`) : undefined
+    let reply: Reply
+    try {
+      // The claim's fingerprint is the new id itself: a second session never matches it.
+      if ((await order.claim(id, id)).kind !== 'claimed') {
+        reply = fail(
+          'duplicate_order',
+          'Another checkout session already has this merchantTransactionId. Use a new order reference.',
+          [{ field: 'merchantTransactionId', code: 'invalid_value' }],
+        )
+      } else if (invoiceOrder && (await invoiceOrder.claim(id, id)).kind !== 'claimed') {
+        await order.release(id)
+        reply = fail(
+          'duplicate_order',
+          'Another checkout session already has this merchantInvoiceId. Use a new invoice reference.',
+          [{ field: 'merchantInvoiceId', code: 'invalid_value' }],
+        )
+      } else {
+        const clientSecret = newClientSecret(id)
+        const view = await sessionStub(c.env, id).create({
+          ...input.value,
+          id,
+          clientSecretHash: await sha256Hex(clientSecret),
+        })
+        // The client secret goes to the merchant's server, which hands it to its page.
+        reply = done({ id, clientSecret, status: view.status, expiresAt: view.expiresAt })
+      }
+    } catch (e) {
+      // Nothing was created: give the claims back so a retry can succeed.
       await order.release(id)
-      reply = fail('duplicate_order', 'Another checkout session already has this merchantInvoiceId. Use a new invoice reference.', [{ field: 'merchantInvoiceId', code: 'invalid_value' }])
-    } else {
-      const clientSecret = newClientSecret(id)
-      const view = await sessionStub(c.env, id).create({ ...input.value, id, clientSecretHash: await sha256Hex(clientSecret) })
-      // The client secret goes to the merchant's server, which hands it to its page.
-      reply = done({ id, clientSecret, status: view.status, expiresAt: view.expiresAt })
+      await invoiceOrder?.release(id)
+      if (keyClaim) await keyClaim.release(mtid)
+      throw e
     }
-  } catch (e) {
-    // Nothing was created: give the claims back so a retry can succeed.
-    await order.release(id)
-    await invoiceOrder?.release(id)
-    if (keyClaim) await keyClaim.release(mtid)
-    throw e
-  }
-  if (keyClaim) await keyClaim.complete(await seal(apiKey, reply))
-  return sendReply(c, reply, 201)
+    if (keyClaim) await keyClaim.complete(await seal(apiKey, reply))
+    return sendReply(c, reply, 201)
   },
 )
 
@@ -112,9 +130,9 @@ sessions.get(
     responses: { '200': { description: 'Session', ...json(ref('Session')) }, ...errors(401, 404, 429) },
   }),
   async (c) => {
-  const id = c.req.param('id')
-  const view = SESSION_ID.test(id) ? await sessionStub(c.env, id).merchantView() : undefined
-  if (!view) throw new ApiError('not_found', 'No such checkout session.')
-  return c.json(view)
+    const id = c.req.param('id')
+    const view = SESSION_ID.test(id) ? await sessionStub(c.env, id).merchantView() : undefined
+    if (!view) throw new ApiError('not_found', 'No such checkout session.')
+    return c.json(view)
   },
 )

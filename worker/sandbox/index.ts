@@ -18,7 +18,23 @@ import { behaviourOf, WALLETS } from './cards.ts'
 import { signToken } from './jwt.ts'
 import type { BackOfficeKind, FaultRule, InvoiceRow, PaymentRow } from './ledger.ts'
 import { acsPage, invoicePage, returnPage } from './pages.ts'
-import { CODES, admit, answer, gatewayTimestamp, ledger, newPayment, num, paymentBody, rand, readBody, result, scheduleNotification, validationResult, type Ctx, type SandboxEnv } from './protocol.ts'
+import {
+  CODES,
+  admit,
+  answer,
+  gatewayTimestamp,
+  ledger,
+  newPayment,
+  num,
+  paymentBody,
+  rand,
+  readBody,
+  result,
+  scheduleNotification,
+  validationResult,
+  type Ctx,
+  type SandboxEnv,
+} from './protocol.ts'
 
 export { SandboxLedger } from './ledger.ts'
 export type { SandboxEnv } from './protocol.ts'
@@ -39,8 +55,13 @@ for (const path of [OPERATION_PATHS.authToken, '/invoiceServices/REST/v1/authTok
       f['authentication.partnerId'] === c.env.SANDBOX_PARTNER_ID &&
       f['merchant.username'] === c.env.SANDBOX_USERNAME &&
       (await timingSafeEqual(f['authentication.sKey'] ?? '', c.env.SANDBOX_SECURE_KEY))
-    if (!good) return c.json({ result: { code: '401', description: 'Token generation failed' }, timestamp: gatewayTimestamp() })
-    const token = await signToken(c.env.SANDBOX_SECURE_KEY, { partnerId: c.env.SANDBOX_PARTNER_ID, memberId: c.env.SANDBOX_MEMBER_ID, sub: c.env.SANDBOX_USERNAME }, num(c.env.SANDBOX_TOKEN_TTL_S, 3600))
+    if (!good)
+      return c.json({ result: { code: '401', description: 'Token generation failed' }, timestamp: gatewayTimestamp() })
+    const token = await signToken(
+      c.env.SANDBOX_SECURE_KEY,
+      { partnerId: c.env.SANDBOX_PARTNER_ID, memberId: c.env.SANDBOX_MEMBER_ID, sub: c.env.SANDBOX_USERNAME },
+      num(c.env.SANDBOX_TOKEN_TTL_S, 3600),
+    )
     return c.json({
       partnerId: c.env.SANDBOX_PARTNER_ID,
       memberId: c.env.SANDBOX_MEMBER_ID,
@@ -54,14 +75,25 @@ for (const path of [OPERATION_PATHS.authToken, '/invoiceServices/REST/v1/authTok
 
 // Initial card payment.
 sandbox.post(OPERATION_PATHS.payment, async (c) => {
-  const f = await admit(c, 'payment', 'payment', (f) => ({ merchantTransactionId: f.merchantTransactionId, amount: f.amount }))
+  const f = await admit(c, 'payment', 'payment', (f) => ({
+    merchantTransactionId: f.merchantTransactionId,
+    amount: f.amount,
+  }))
   if (f instanceof Response) return f
   const number = f['card.number'] ?? ''
   const brand = detectBrand(number)
-  if (!brand || BRAND_RULES[brand].gateway !== f.paymentBrand) return c.json(validationResult([{ field: 'paymentBrand', code: 'invalid_value' }]))
+  if (!brand || BRAND_RULES[brand].gateway !== f.paymentBrand)
+    return c.json(validationResult([{ field: 'paymentBrand', code: 'invalid_value' }]))
   const behaviour = behaviourOf(number)
   const status = behaviour === 'decline' ? 'N' : behaviour === 'three_ds' ? '3D' : behaviour === 'pending' ? 'P' : 'Y'
-  const [code, description] = behaviour === 'decline' ? CODES.declined : behaviour === 'three_ds' ? CODES.threeDs : behaviour === 'pending' ? CODES.pending : CODES.succeeded
+  const [code, description] =
+    behaviour === 'decline'
+      ? CODES.declined
+      : behaviour === 'three_ds'
+        ? CODES.threeDs
+        : behaviour === 'pending'
+          ? CODES.pending
+          : CODES.succeeded
   const wantsRegistration = f.createRegistration === 'true'
   const p = newPayment('card', f, {
     status,
@@ -87,11 +119,24 @@ sandbox.post(OPERATION_PATHS.payment, async (c) => {
   }
   if (status === '3D') {
     const origin = new URL(c.req.url).origin
-    const redirect = { url: `${origin}/acs/${p.id}`, method: 'POST', parameters: [{ name: 'PaReq', value: `sandbox-${p.id}` }, { name: 'MD', value: p.id }] }
+    const redirect = {
+      url: `${origin}/acs/${p.id}`,
+      method: 'POST',
+      parameters: [
+        { name: 'PaReq', value: `sandbox-${p.id}` },
+        { name: 'MD', value: p.id },
+      ],
+    }
     return answer(c, 'payment', f, paymentBody(p, true, { redirect }))
   }
   if (status === 'Y') await scheduleNotification(c, p, 0)
-  return answer(c, 'payment', f, paymentBody(p, true), behaviour === 'http500' || behaviour === 'slow' ? behaviour : undefined)
+  return answer(
+    c,
+    'payment',
+    f,
+    paymentBody(p, true),
+    behaviour === 'http500' || behaviour === 'slow' ? behaviour : undefined,
+  )
 })
 
 async function addRegistration(c: Ctx, p: PaymentRow): Promise<void> {
@@ -118,7 +163,12 @@ sandbox.post('/transactionServices/REST/v1/paywithtoken/:id', async (c) => {
     const f = await admit(c, 'deleteRegistration', 'deregistration', () => ({ registrationId: id }))
     if (f instanceof Response) return f
     const deleted = await ledger(c).deleteRegistration(id)
-    return answer(c, 'deleteRegistration', { ...f, id }, deleted ? result(CODES.cancelled, { registrationId: id, paymentType: 'DL' }) : result(CODES.notFound))
+    return answer(
+      c,
+      'deleteRegistration',
+      { ...f, id },
+      deleted ? result(CODES.cancelled, { registrationId: id, paymentType: 'DL' }) : result(CODES.notFound),
+    )
   }
   const recurring = peeked.recurringType === 'INITIAL' ? 'tokenInitial' : 'tokenRepeat'
   const f = await admit(c, recurring, 'registration', (f) => ({ registrationId: id, amount: f.amount }))
@@ -126,8 +176,18 @@ sandbox.post('/transactionServices/REST/v1/paywithtoken/:id', async (c) => {
   const reg = await ledger(c).registration(id)
   if (!reg) return c.json(result(CODES.notFound))
   // The series' ordering rule: an initial payment precedes repeated ones.
-  if (recurring === 'tokenRepeat' && !reg.initialDone) return c.json(result(CODES.notPermitted, { paymentType: f.paymentType }))
-  const p = newPayment('token', f, { brand: reg.brand, bin: reg.bin, last4: reg.last4, expiryMonth: reg.expiryMonth, expiryYear: reg.expiryYear, holder: reg.holder, registrationId: id, behaviour: reg.behaviour })
+  if (recurring === 'tokenRepeat' && !reg.initialDone)
+    return c.json(result(CODES.notPermitted, { paymentType: f.paymentType }))
+  const p = newPayment('token', f, {
+    brand: reg.brand,
+    bin: reg.bin,
+    last4: reg.last4,
+    expiryMonth: reg.expiryMonth,
+    expiryYear: reg.expiryYear,
+    holder: reg.holder,
+    registrationId: id,
+    behaviour: reg.behaviour,
+  })
   if (recurring === 'tokenInitial') await ledger(c).markInitialDone(id)
   await ledger(c).begin(p, false)
   await scheduleNotification(c, p, 0)
@@ -161,14 +221,26 @@ sandbox.post('/transactionServices/REST/v1/payments/:id', async (c) => {
   if (parent.status !== 'Y' || (parent.recurring !== 'INITIAL' && parent.recurring !== 'REPEATED')) {
     return c.json(result(CODES.notPermitted, { paymentType: f.paymentType }))
   }
-  const p = newPayment('repeat', f, { brand: parent.brand, bin: parent.bin, last4: parent.last4, expiryMonth: parent.expiryMonth, expiryYear: parent.expiryYear, holder: parent.holder, parentId: id, behaviour: 'succeed' })
+  const p = newPayment('repeat', f, {
+    brand: parent.brand,
+    bin: parent.bin,
+    last4: parent.last4,
+    expiryMonth: parent.expiryMonth,
+    expiryYear: parent.expiryYear,
+    holder: parent.holder,
+    parentId: id,
+    behaviour: 'succeed',
+  })
   await ledger(c).begin(p, false)
   await scheduleNotification(c, p, 0)
   return answer(c, 'repeat', { ...f, id }, paymentBody(p, false))
 })
 
 /** Captures, refunds and reversals: the paymentType value, the operation and what success answers. */
-const BACK_OFFICE: Record<string, { op: 'capture' | 'refund' | 'reversal'; kind: BackOfficeKind; ok: readonly [string, string] }> = {
+const BACK_OFFICE: Record<
+  string,
+  { op: 'capture' | 'refund' | 'reversal'; kind: BackOfficeKind; ok: readonly [string, string] }
+> = {
   CP: { op: 'capture', kind: 'capture', ok: CODES.captured },
   RF: { op: 'refund', kind: 'refund', ok: CODES.refunded },
   RV: { op: 'reversal', kind: 'reversal', ok: CODES.cancelled },
@@ -180,7 +252,10 @@ const BACK_OFFICE: Record<string, { op: 'capture' | 'refund' | 'reversal'; kind:
  * paymentId or merchantTransactionId, like a payment. Faults apply per operation.
  */
 async function backOfficeCall(c: Ctx, id: string, b: (typeof BACK_OFFICE)[string]): Promise<Response> {
-  const f = await admit(c, b.op, b.op === 'reversal' ? 'reversal' : 'paymentId', (f) => ({ paymentId: id, amount: f.amount }))
+  const f = await admit(c, b.op, b.op === 'reversal' ? 'reversal' : 'paymentId', (f) => ({
+    paymentId: id,
+    amount: f.amount,
+  }))
   if (f instanceof Response) return f
   const parent = await ledger(c).payment(id)
   const p = newPayment(b.kind, f, {
@@ -208,7 +283,17 @@ async function backOfficeCall(c: Ctx, id: string, b: (typeof BACK_OFFICE)[string
             : result(CODES.notPermitted, { paymentType: f.paymentType })
     return answer(c, b.op, { ...f, id }, refusal)
   }
-  return answer(c, b.op, { ...f, id }, { ...paymentBody(p, false), amount: p.amount, currency: p.currency, ...(p.mtid ? { merchantTransactionId: p.mtid } : {}) })
+  return answer(
+    c,
+    b.op,
+    { ...f, id },
+    {
+      ...paymentBody(p, false),
+      amount: p.amount,
+      currency: p.currency,
+      ...(p.mtid ? { merchantTransactionId: p.mtid } : {}),
+    },
+  )
 }
 
 // QR wallet: verify (no paymentId) then complete (with the verified paymentId).
@@ -234,7 +319,8 @@ sandbox.post(OPERATION_PATHS.qrVerify, async (c) => {
   }
   const verified = await ledger(c).payment(f.paymentId ?? '')
   if (!verified || verified.kind !== 'qr') return c.json(result(CODES.notFound))
-  if (verified.status !== 'V') return c.json(result(CODES.notPermitted, { paymentId: verified.id, merchantWalletId: verified.merchantWalletId }))
+  if (verified.status !== 'V')
+    return c.json(result(CODES.notPermitted, { paymentId: verified.id, merchantWalletId: verified.merchantWalletId }))
   if (verified.amount !== f.amount || verified.currency !== f.currency) return c.json(result(CODES.mismatch))
   const declined = verified.walletId === WALLETS.declined
   const [code, description] = declined ? CODES.declined : CODES.qrOk
@@ -242,7 +328,12 @@ sandbox.post(OPERATION_PATHS.qrVerify, async (c) => {
   // request: PA, an authorisation, captured with CP or voided with RV like a card's).
   const settled = await ledger(c).settle(verified.id, declined ? 'N' : 'Y', code, description, f.paymentType)
   if (settled && f.notificationUrl) await scheduleNotification(c, { ...settled, notificationUrl: f.notificationUrl }, 0)
-  return answer(c, op, f, result([code, description], { paymentId: verified.id, merchantWalletId: verified.merchantWalletId }))
+  return answer(
+    c,
+    op,
+    f,
+    result([code, description], { paymentId: verified.id, merchantWalletId: verified.merchantWalletId }),
+  )
 })
 
 function invoiceBody(c: Ctx, inv: InvoiceRow, ok: readonly [string, string]): Record<string, unknown> {
@@ -266,11 +357,17 @@ function invoiceBody(c: Ctx, inv: InvoiceRow, ok: readonly [string, string]): Re
   }
 }
 
-const invoiceRefusal = (code: readonly [string, string]) => ({ memberId: '', statusInvoiceResult: { code: code[0], description: code[1] } })
+const invoiceRefusal = (code: readonly [string, string]) => ({
+  memberId: '',
+  statusInvoiceResult: { code: code[0], description: code[1] },
+})
 
 // Invoice generation (sandbox only: the real gateway creates invoices in its dashboard).
 sandbox.post(OPERATION_PATHS.invoiceGenerate, async (c) => {
-  const f = await admit(c, 'invoiceGenerate', 'invoiceGenerate', (f) => ({ merchantInvoiceId: f.merchantInvoiceId, amount: f.amount }))
+  const f = await admit(c, 'invoiceGenerate', 'invoiceGenerate', (f) => ({
+    merchantInvoiceId: f.merchantInvoiceId,
+    amount: f.amount,
+  }))
   if (f instanceof Response) return invoiceShape(f)
   const inv = newInvoice(f)
   if (!(await ledger(c).addInvoice(inv))) return c.json(invoiceRefusal(CODES.duplicate))
@@ -296,14 +393,18 @@ function newInvoice(f: Readonly<Record<string, string | undefined>>): InvoiceRow
 }
 
 sandbox.post(OPERATION_PATHS.invoiceRegenerate, async (c) => {
-  const f = await admit(c, 'invoiceRegenerate', 'invoice', (f) => ({ invoiceId: f.invoiceId, merchantRedirectUrl: f.merchantRedirectUrl }))
+  const f = await admit(c, 'invoiceRegenerate', 'invoice', (f) => ({
+    invoiceId: f.invoiceId,
+    merchantRedirectUrl: f.merchantRedirectUrl,
+  }))
   if (f instanceof Response) return invoiceShape(f)
   const from = await ledger(c).invoice(f.invoiceId ?? '')
   if (!from) return answer(c, 'invoiceRegenerate', f, invoiceRefusal(CODES.notFound))
   // Asking again for the same new reference from the same invoice answers that invoice: the
   // sandbox's assumption of how a client recovers a regeneration whose answer was lost.
   const earlier = await ledger(c).invoiceByMerchantId(f.merchantInvoiceId ?? '')
-  if (earlier && earlier.sourceId === from.id) return answer(c, 'invoiceRegenerate', f, invoiceBody(c, earlier, CODES.invoiceOk))
+  if (earlier && earlier.sourceId === from.id)
+    return answer(c, 'invoiceRegenerate', f, invoiceBody(c, earlier, CODES.invoiceOk))
   const inv: InvoiceRow = {
     ...from,
     id: `INV${rand(9)}`,
@@ -328,7 +429,13 @@ async function invoiceShape(res: Response): Promise<Response> {
 
 /** The browser's way back to the merchant, with the facts sheet's return fields and checksum. */
 async function returnToMerchant(c: Ctx, p: PaymentRow): Promise<Response> {
-  const sum = await checksum('notification', { paymentId: p.id, merchantTransactionId: p.mtid, amount: p.amount, transactionStatus: p.status, secureKey: c.env.SANDBOX_SECURE_KEY })
+  const sum = await checksum('notification', {
+    paymentId: p.id,
+    merchantTransactionId: p.mtid,
+    amount: p.amount,
+    transactionStatus: p.status,
+    secureKey: c.env.SANDBOX_SECURE_KEY,
+  })
   const fields = {
     paymentId: p.id,
     merchantTransactionId: p.mtid,
@@ -394,24 +501,29 @@ sandbox.post('/invoice/pay/:id', async (c) => {
     { rejectUnknown: false, now },
   )
   const cardErrors = valid.ok ? [] : valid.error.filter((e) => e.field.startsWith('card.'))
-  if (cardErrors.length > 0) return c.html(invoicePage(inv, false, `Please check: ${cardErrors.map((e) => e.field).join(', ')}`), 400)
+  if (cardErrors.length > 0)
+    return c.html(invoicePage(inv, false, `Please check: ${cardErrors.map((e) => e.field).join(', ')}`), 400)
   const number = valid.ok ? (valid.value['card.number'] ?? '') : (form.number ?? '').replace(/[\s-]/g, '')
   const declined = behaviourOf(number) === 'decline'
   const [code, description] = declined ? CODES.declined : CODES.succeeded
   const brand = detectBrand(number)
-  const p = newPayment('invoice', { merchantTransactionId: inv.merchantInvoiceId, amount: inv.amount, currency: inv.currency }, {
-    status: declined ? 'N' : 'Y',
-    code,
-    description,
-    brand: brand ? BRAND_RULES[brand].gateway : '',
-    bin: number.slice(0, 6),
-    last4: last4(number),
-    holder: form.holder ?? '',
-    email: inv.email,
-    notificationUrl: inv.notificationUrl,
-    redirectUrl: inv.redirectUrl,
-    redirectMethod: 'GET',
-  })
+  const p = newPayment(
+    'invoice',
+    { merchantTransactionId: inv.merchantInvoiceId, amount: inv.amount, currency: inv.currency },
+    {
+      status: declined ? 'N' : 'Y',
+      code,
+      description,
+      brand: brand ? BRAND_RULES[brand].gateway : '',
+      bin: number.slice(0, 6),
+      last4: last4(number),
+      holder: form.holder ?? '',
+      email: inv.email,
+      notificationUrl: inv.notificationUrl,
+      redirectUrl: inv.redirectUrl,
+      redirectMethod: 'GET',
+    },
+  )
   await ledger(c).begin(p, false)
   if (!declined) await ledger(c).payInvoice(inv.id, p.id)
   await scheduleNotification(c, p, 0)
@@ -422,8 +534,17 @@ sandbox.post('/invoice/pay/:id', async (c) => {
 sandbox.post('/sandbox/faults', async (c) => {
   const rule: unknown = await c.req.json().catch(() => undefined)
   const r = rule as Partial<FaultRule> | undefined
-  if (!r || typeof r.op !== 'string' || !['timeout', 'http500', 'unparseable', 'token_refused', 'late_pending'].includes(r.fault ?? '')) {
-    return c.json({ error: 'expected { op, fault: timeout|http500|unparseable|token_refused|late_pending, field?, value?, times? }' }, 400)
+  if (
+    !r ||
+    typeof r.op !== 'string' ||
+    !['timeout', 'http500', 'unparseable', 'token_refused', 'late_pending'].includes(r.fault ?? '')
+  ) {
+    return c.json(
+      {
+        error: 'expected { op, fault: timeout|http500|unparseable|token_refused|late_pending, field?, value?, times? }',
+      },
+      400,
+    )
   }
   await ledger(c).addFault(r as FaultRule)
   return c.json({ ok: true }, 201)
@@ -433,8 +554,15 @@ sandbox.post('/sandbox/faults', async (c) => {
 // expired invoice to regenerate): its fields as JSON, no credentials, as every test control here.
 sandbox.post('/sandbox/invoices', async (c) => {
   const body: unknown = await c.req.json().catch(() => undefined)
-  const fields = body && typeof body === 'object' ? Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string')) : {}
-  if (!fields.merchantInvoiceId || !fields.amount || !fields.currency) return c.json({ error: 'expected { merchantInvoiceId, amount, currency, invoiceExpirationPeriod?, customerEmail? }' }, 400)
+  const fields =
+    body && typeof body === 'object'
+      ? Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'))
+      : {}
+  if (!fields.merchantInvoiceId || !fields.amount || !fields.currency)
+    return c.json(
+      { error: 'expected { merchantInvoiceId, amount, currency, invoiceExpirationPeriod?, customerEmail? }' },
+      400,
+    )
   const inv = newInvoice(fields)
   if (!(await ledger(c).addInvoice(inv))) return c.json({ error: 'an invoice with this merchantInvoiceId exists' }, 409)
   return c.json({ systemInvoiceId: inv.id }, 201)

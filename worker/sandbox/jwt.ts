@@ -8,7 +8,12 @@ import { sign, verify } from 'hono/jwt'
 /** The signing secret: derived from the sandbox's secure key, so the key itself never signs a token. */
 const secretOf = (secureKey: string): string => `sandbox-jwt:${secureKey}`
 
-export async function signToken(secureKey: string, claims: Record<string, string | number>, ttlSeconds: number, now = Date.now()): Promise<string> {
+export async function signToken(
+  secureKey: string,
+  claims: Record<string, string | number>,
+  ttlSeconds: number,
+  now = Date.now(),
+): Promise<string> {
   const iat = Math.floor(now / 1000)
   return sign({ ...claims, iat, exp: iat + ttlSeconds }, secretOf(secureKey), 'HS256')
 }

@@ -85,9 +85,33 @@ export interface FaultRule {
 }
 
 const PAYMENT_COLUMNS: (keyof PaymentRow)[] = [
-  'id', 'kind', 'mtid', 'amount', 'currency', 'paymentType', 'recurring', 'status', 'code', 'description', 'brand', 'bin',
-  'last4', 'expiryMonth', 'expiryYear', 'holder', 'registrationId', 'parentId', 'notificationUrl', 'redirectUrl',
-  'redirectMethod', 'walletId', 'merchantWalletId', 'email', 'behaviour', 'createRegistration', 'created',
+  'id',
+  'kind',
+  'mtid',
+  'amount',
+  'currency',
+  'paymentType',
+  'recurring',
+  'status',
+  'code',
+  'description',
+  'brand',
+  'bin',
+  'last4',
+  'expiryMonth',
+  'expiryYear',
+  'holder',
+  'registrationId',
+  'parentId',
+  'notificationUrl',
+  'redirectUrl',
+  'redirectMethod',
+  'walletId',
+  'merchantWalletId',
+  'email',
+  'behaviour',
+  'createRegistration',
+  'created',
 ]
 
 /** Statuses that hold a merchantTransactionId: a new charge with the same one is a duplicate. */
@@ -96,7 +120,8 @@ const LIVE = ['Y', 'P', '3D']
 export type BeginResult = { ok: true } | { ok: false; reason: 'duplicate' }
 
 /** Why a capture, refund or reversal was refused: no such payment, its state, or the amount. */
-export type BackOfficeResult = { ok: true } | { ok: false; reason: 'not_found' | 'not_permitted' | 'amount' | 'currency' | 'duplicate' }
+export type BackOfficeResult =
+  { ok: true } | { ok: false; reason: 'not_found' | 'not_permitted' | 'amount' | 'currency' | 'duplicate' }
 
 /** Amount text to integer hundredths (the sandbox's own, so it shares no code with the Worker's bounds). */
 const cents = (amount: string): number => {
@@ -111,7 +136,9 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
     super(ctx, env)
     this.sql = ctx.storage.sql
     ctx.blockConcurrencyWhile(async () => {
-      this.sql.exec(`CREATE TABLE IF NOT EXISTS payments (${PAYMENT_COLUMNS.map((c) => (c === 'id' ? 'id TEXT PRIMARY KEY' : c === 'createRegistration' ? `${c} INTEGER` : `${c} TEXT`)).join(', ')})`)
+      this.sql.exec(
+        `CREATE TABLE IF NOT EXISTS payments (${PAYMENT_COLUMNS.map((c) => (c === 'id' ? 'id TEXT PRIMARY KEY' : c === 'createRegistration' ? `${c} INTEGER` : `${c} TEXT`)).join(', ')})`,
+      )
       this.sql.exec('CREATE INDEX IF NOT EXISTS payments_mtid ON payments (mtid)')
       this.sql.exec(
         'CREATE TABLE IF NOT EXISTS registrations (id TEXT PRIMARY KEY, brand TEXT, bin TEXT, last4 TEXT, expiryMonth TEXT, expiryYear TEXT, holder TEXT, behaviour TEXT, initialDone INTEGER)',
@@ -122,7 +149,9 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
       this.sql.exec(
         'CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT, body TEXT, due INTEGER, settleId TEXT, settleStatus TEXT, settleCode TEXT, settleDescription TEXT)',
       )
-      this.sql.exec('CREATE TABLE IF NOT EXISTS faults (id INTEGER PRIMARY KEY AUTOINCREMENT, op TEXT, fault TEXT, field TEXT, value TEXT, remaining INTEGER)')
+      this.sql.exec(
+        'CREATE TABLE IF NOT EXISTS faults (id INTEGER PRIMARY KEY AUTOINCREMENT, op TEXT, fault TEXT, field TEXT, value TEXT, remaining INTEGER)',
+      )
     })
   }
 
@@ -133,7 +162,12 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   begin(row: PaymentRow, uniqueMtid: boolean): BeginResult {
     if (uniqueMtid) {
       const live = this.sql
-        .exec(`SELECT COUNT(*) AS n FROM payments WHERE mtid = ? AND kind = ? AND status IN (${LIVE.map(() => '?').join(',')})`, row.mtid, row.kind, ...LIVE)
+        .exec(
+          `SELECT COUNT(*) AS n FROM payments WHERE mtid = ? AND kind = ? AND status IN (${LIVE.map(() => '?').join(',')})`,
+          row.mtid,
+          row.kind,
+          ...LIVE,
+        )
         .one()
       if (Number(live.n) > 0) return { ok: false, reason: 'duplicate' }
     }
@@ -154,11 +188,13 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
    */
   backOffice(row: PaymentRow): BackOfficeResult {
     const parent = this.payment(row.parentId)
-    if (!parent || !['card', 'token', 'repeat', 'qr', 'invoice'].includes(parent.kind) || parent.status === 'V') return { ok: false, reason: 'not_found' }
+    if (!parent || !['card', 'token', 'repeat', 'qr', 'invoice'].includes(parent.kind) || parent.status === 'V')
+      return { ok: false, reason: 'not_found' }
     if (parent.status !== 'Y') return { ok: false, reason: 'not_permitted' }
     const children = this.children(parent.id)
     if (row.mtid && children.some((c) => c.mtid === row.mtid)) return { ok: false, reason: 'duplicate' }
-    const sum = (kind: string) => children.filter((c) => c.kind === kind).reduce((n, c) => n + cents(c.amount || '0.00'), 0)
+    const sum = (kind: string) =>
+      children.filter((c) => c.kind === kind).reduce((n, c) => n + cents(c.amount || '0.00'), 0)
     const captured = parent.paymentType === 'PA' ? sum('capture') : cents(parent.amount)
     const reversed = children.some((c) => c.kind === 'reversal')
     const authorisation = parent.paymentType === 'PA' && !reversed && !children.some((c) => c.kind === 'capture')
@@ -182,7 +218,10 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   /** The captures, refunds and reversals recorded on a payment. */
   children(parentId: string): PaymentRow[] {
     return this.sql
-      .exec<Record<string, SqlStorageValue>>("SELECT * FROM payments WHERE parentId = ? AND kind IN ('capture', 'refund', 'reversal') ORDER BY rowid", parentId)
+      .exec<Record<string, SqlStorageValue>>(
+        "SELECT * FROM payments WHERE parentId = ? AND kind IN ('capture', 'refund', 'reversal') ORDER BY rowid",
+        parentId,
+      )
       .toArray() as unknown as PaymentRow[]
   }
 
@@ -192,16 +231,28 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   }
 
   payment(id: string): PaymentRow | undefined {
-    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM payments WHERE id = ?', id).toArray()[0] as PaymentRow | undefined
+    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM payments WHERE id = ?', id).toArray()[0] as
+      PaymentRow | undefined
   }
 
   /** The latest payment with this merchantTransactionId (what an inquiry by MID reports). */
   paymentByMtid(mtid: string): PaymentRow | undefined {
-    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM payments WHERE mtid = ? ORDER BY created DESC, rowid DESC LIMIT 1', mtid).toArray()[0] as PaymentRow | undefined
+    return this.sql
+      .exec<Record<string, SqlStorageValue>>(
+        'SELECT * FROM payments WHERE mtid = ? ORDER BY created DESC, rowid DESC LIMIT 1',
+        mtid,
+      )
+      .toArray()[0] as PaymentRow | undefined
   }
 
   settle(id: string, status: string, code: string, description: string, paymentType?: string): PaymentRow | undefined {
-    this.sql.exec('UPDATE payments SET status = ?, code = ?, description = ? WHERE id = ?', status, code, description, id)
+    this.sql.exec(
+      'UPDATE payments SET status = ?, code = ?, description = ? WHERE id = ?',
+      status,
+      code,
+      description,
+      id,
+    )
     if (paymentType) this.sql.exec('UPDATE payments SET paymentType = ? WHERE id = ?', paymentType, id)
     return this.payment(id)
   }
@@ -209,12 +260,22 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   addRegistration(row: RegistrationRow): void {
     this.sql.exec(
       'INSERT OR REPLACE INTO registrations (id, brand, bin, last4, expiryMonth, expiryYear, holder, behaviour, initialDone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      row.id, row.brand, row.bin, row.last4, row.expiryMonth, row.expiryYear, row.holder, row.behaviour, row.initialDone,
+      row.id,
+      row.brand,
+      row.bin,
+      row.last4,
+      row.expiryMonth,
+      row.expiryYear,
+      row.holder,
+      row.behaviour,
+      row.initialDone,
     )
   }
 
   registration(id: string): RegistrationRow | undefined {
-    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM registrations WHERE id = ?', id).toArray()[0] as RegistrationRow | undefined
+    return this.sql
+      .exec<Record<string, SqlStorageValue>>('SELECT * FROM registrations WHERE id = ?', id)
+      .toArray()[0] as RegistrationRow | undefined
   }
 
   markInitialDone(id: string): void {
@@ -223,21 +284,37 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
 
   /** Stores an invoice; refuses a merchantInvoiceId that exists already. */
   addInvoice(row: InvoiceRow): boolean {
-    const exists = this.sql.exec('SELECT COUNT(*) AS n FROM invoices WHERE merchantInvoiceId = ?', row.merchantInvoiceId).one()
+    const exists = this.sql
+      .exec('SELECT COUNT(*) AS n FROM invoices WHERE merchantInvoiceId = ?', row.merchantInvoiceId)
+      .one()
     if (Number(exists.n) > 0) return false
     this.sql.exec(
       'INSERT INTO invoices (id, merchantInvoiceId, amount, currency, period, createdMs, email, description, redirectUrl, notificationUrl, paymentId, sourceId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      row.id, row.merchantInvoiceId, row.amount, row.currency, row.period, row.createdMs, row.email, row.description, row.redirectUrl, row.notificationUrl, row.paymentId, row.sourceId,
+      row.id,
+      row.merchantInvoiceId,
+      row.amount,
+      row.currency,
+      row.period,
+      row.createdMs,
+      row.email,
+      row.description,
+      row.redirectUrl,
+      row.notificationUrl,
+      row.paymentId,
+      row.sourceId,
     )
     return true
   }
 
   invoiceByMerchantId(merchantInvoiceId: string): InvoiceRow | undefined {
-    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM invoices WHERE merchantInvoiceId = ?', merchantInvoiceId).toArray()[0] as InvoiceRow | undefined
+    return this.sql
+      .exec<Record<string, SqlStorageValue>>('SELECT * FROM invoices WHERE merchantInvoiceId = ?', merchantInvoiceId)
+      .toArray()[0] as InvoiceRow | undefined
   }
 
   invoice(id: string): InvoiceRow | undefined {
-    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM invoices WHERE id = ?', id).toArray()[0] as InvoiceRow | undefined
+    return this.sql.exec<Record<string, SqlStorageValue>>('SELECT * FROM invoices WHERE id = ?', id).toArray()[0] as
+      InvoiceRow | undefined
   }
 
   /** Marks an unpaid invoice paid by this payment; false when it was paid already. */
@@ -250,11 +327,22 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
    * Queues work for `delayMs` from now: settling a pending payment, and/or one notification POST
    * (skipped when `url` is empty). The alarm does both, settling first, and delivers once.
    */
-  async later(delayMs: number, url: string, body: string, settle?: { id: string; status: string; code: string; description: string }): Promise<void> {
+  async later(
+    delayMs: number,
+    url: string,
+    body: string,
+    settle?: { id: string; status: string; code: string; description: string },
+  ): Promise<void> {
     const due = Date.now() + delayMs
     this.sql.exec(
       'INSERT INTO outbox (url, body, due, settleId, settleStatus, settleCode, settleDescription) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      url, body, due, settle?.id ?? '', settle?.status ?? '', settle?.code ?? '', settle?.description ?? '',
+      url,
+      body,
+      due,
+      settle?.id ?? '',
+      settle?.status ?? '',
+      settle?.code ?? '',
+      settle?.description ?? '',
     )
     const current = await this.ctx.storage.getAlarm()
     if (current === null || current > due) await this.ctx.storage.setAlarm(due)
@@ -262,7 +350,15 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
 
   override async alarm(): Promise<void> {
     const now = Date.now()
-    type Item = { id: number; url: string; body: string; settleId: string; settleStatus: string; settleCode: string; settleDescription: string }
+    type Item = {
+      id: number
+      url: string
+      body: string
+      settleId: string
+      settleStatus: string
+      settleCode: string
+      settleDescription: string
+    }
     const due = this.sql.exec<Item>('SELECT * FROM outbox WHERE due <= ? ORDER BY due', now).toArray()
     for (const item of due) {
       this.sql.exec('DELETE FROM outbox WHERE id = ?', item.id)
@@ -270,7 +366,12 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
       if (!item.url) continue
       // Sent once, like the real gateway (no retries were found upstream): a receiver that is down misses it.
       try {
-        const res = await fetch(item.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: item.body, signal: AbortSignal.timeout(10_000) })
+        const res = await fetch(item.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: item.body,
+          signal: AbortSignal.timeout(10_000),
+        })
         await res.body?.cancel()
       } catch {
         // Delivery failed: the merchant's inquiry is the fallback, as with the real gateway.
@@ -281,12 +382,24 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   }
 
   addFault(rule: FaultRule): void {
-    this.sql.exec('INSERT INTO faults (op, fault, field, value, remaining) VALUES (?, ?, ?, ?, ?)', rule.op, rule.fault, rule.field ?? '', rule.value ?? '', rule.times ?? 1)
+    this.sql.exec(
+      'INSERT INTO faults (op, fault, field, value, remaining) VALUES (?, ?, ?, ?, ?)',
+      rule.op,
+      rule.fault,
+      rule.field ?? '',
+      rule.value ?? '',
+      rule.times ?? 1,
+    )
   }
 
   /** Takes one use of the first fault rule matching this request, if any. */
   takeFault(op: string, fields: Record<string, string>): Fault | undefined {
-    const rules = this.sql.exec<{ id: number; fault: string; field: string; value: string }>('SELECT id, fault, field, value FROM faults WHERE op = ? AND remaining > 0 ORDER BY id', op).toArray()
+    const rules = this.sql
+      .exec<{ id: number; fault: string; field: string; value: string }>(
+        'SELECT id, fault, field, value FROM faults WHERE op = ? AND remaining > 0 ORDER BY id',
+        op,
+      )
+      .toArray()
     const hit = rules.find((r) => r.field === '' || fields[r.field] === r.value)
     if (!hit) return undefined
     this.sql.exec('UPDATE faults SET remaining = remaining - 1 WHERE id = ?', hit.id)
@@ -295,11 +408,30 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   }
 
   /** Charges per merchantTransactionId and in total: what the load benchmark and tests count. */
-  stats(mtid?: string, parent?: string): { charges: number; succeeded: number; byMtid?: number; records?: number; captures?: number; refunds?: number; reversals?: number } {
+  stats(
+    mtid?: string,
+    parent?: string,
+  ): {
+    charges: number
+    succeeded: number
+    byMtid?: number
+    records?: number
+    captures?: number
+    refunds?: number
+    reversals?: number
+  } {
     const charged = "kind IN ('card','token','repeat','invoice') OR (kind = 'qr' AND status != 'V')"
     const total = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE ${charged}`).one()
     const ok = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE (${charged}) AND status = 'Y'`).one()
-    const out: { charges: number; succeeded: number; byMtid?: number; records?: number; captures?: number; refunds?: number; reversals?: number } = { charges: Number(total.n), succeeded: Number(ok.n) }
+    const out: {
+      charges: number
+      succeeded: number
+      byMtid?: number
+      records?: number
+      captures?: number
+      refunds?: number
+      reversals?: number
+    } = { charges: Number(total.n), succeeded: Number(ok.n) }
     if (parent !== undefined) {
       // What reached the gateway on one payment: captures, refunds and reversals recorded.
       const rows = this.children(parent)
@@ -308,7 +440,9 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
       out.reversals = rows.filter((r) => r.kind === 'reversal').length
     }
     if (mtid !== undefined) {
-      out.byMtid = Number(this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE mtid = ? AND (${charged})`, mtid).one().n)
+      out.byMtid = Number(
+        this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE mtid = ? AND (${charged})`, mtid).one().n,
+      )
       // Everything the gateway recorded for it, charge or not (a QR verify, a refused repeat...).
       out.records = Number(this.sql.exec('SELECT COUNT(*) AS n FROM payments WHERE mtid = ?', mtid).one().n)
     }

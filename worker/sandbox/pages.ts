@@ -31,7 +31,8 @@ export function acsPage(p: PaymentRow): string {
 export function invoicePage(inv: InvoiceRow, expired: boolean, error: string): string {
   const details = `<h1>Invoice ${esc(inv.merchantInvoiceId)}</h1><p>Amount due: <strong>${esc(inv.amount)} ${esc(inv.currency)}</strong></p>`
   if (inv.paymentId) return page('Invoice paid', `${details}<p>This invoice has been paid.</p>`)
-  if (expired) return page('Invoice expired', `${details}<p>This invoice has expired. Ask the merchant for a new one.</p>`)
+  if (expired)
+    return page('Invoice expired', `${details}<p>This invoice has expired. Ask the merchant for a new one.</p>`)
   return page(
     `Pay invoice ${inv.merchantInvoiceId}`,
     `${details}${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
@@ -51,7 +52,9 @@ export function returnPage(url: string | undefined, fields: Record<string, strin
   if (!url) {
     return page('Payment finished', `<h1>Payment finished</h1><p>Status: ${esc(fields.status ?? '')}</p>`)
   }
-  const inputs = Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('')
+  const inputs = Object.entries(fields)
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('')
   return page(
     'Returning to the shop',
     `<h1>Returning to the shop…</h1><form id="back" method="${method.toLowerCase()}" action="${esc(url)}">${inputs}<button class="primary" type="submit">Continue</button></form>

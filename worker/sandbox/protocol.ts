@@ -5,7 +5,6 @@
  * notifications the routes (index.ts) build from them.
  */
 import type { Context } from 'hono'
-import { last4 } from '../../shared/card.ts'
 import type { Operation } from '../../shared/fields.ts'
 import type { FieldError } from '../../shared/errors.ts'
 import { validateRequest } from '../../shared/validate.ts'
@@ -15,7 +14,6 @@ import { decodeForm } from '../../shared/gateway/form.ts'
 import { verifyToken } from './jwt.ts'
 import type { PaymentKind, PaymentRow, SandboxLedger } from './ledger.ts'
 import { numberVar } from '../../shared/settings.ts'
-
 
 export interface SandboxEnv {
   LEDGER: DurableObjectNamespace<SandboxLedger>
@@ -72,21 +70,26 @@ export const CODES = {
 export const num = numberVar
 export const ledger = (c: Ctx): DurableObjectStub<SandboxLedger> => c.env.LEDGER.get(c.env.LEDGER.idFromName('ledger'))
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
-export const rand = (n: number): string => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => (b % 10).toString()).join('')
+export const rand = (n: number): string =>
+  Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => (b % 10).toString()).join('')
 
 /** The gateway's timestamp format: `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function gatewayTimestamp(d = new Date()): string {
   return d.toISOString().slice(0, 19).replace('T', ' ')
 }
 
-export function result([code, description]: readonly [string, string], extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function result(
+  [code, description]: readonly [string, string],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { ...extra, result: { code, description }, timestamp: gatewayTimestamp() }
 }
 
 /** Several validation errors in one result, joined like the gateway does: "c1 | c2". */
 export function validationResult(errors: readonly FieldError[]): Record<string, unknown> {
   const parts = errors.map((e) => {
-    const [code, text] = e.code === 'required' ? CODES.required : e.code === 'not_allowed' ? CODES.notAllowed : CODES.invalid
+    const [code, text] =
+      e.code === 'required' ? CODES.required : e.code === 'not_allowed' ? CODES.notAllowed : CODES.invalid
     return { code, description: `${text}: ${e.field}` }
   })
   return {
@@ -104,7 +107,9 @@ export async function readBody(c: Ctx): Promise<Record<string, string> | Respons
     try {
       const parsed: unknown = JSON.parse(text)
       if (typeof parsed !== 'object' || parsed === null) return c.json(result(CODES.invalid))
-      return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+      return Object.fromEntries(
+        Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      )
     } catch {
       return c.json(result(CODES.invalid))
     }
@@ -116,7 +121,8 @@ async function tokenAccepted(c: Ctx, op: Operation): Promise<boolean> {
   const token = c.req.header('AuthToken')
   if (!token) return false
   if (await timingSafeEqual(token, c.env.SANDBOX_AUTH_TOKEN)) return true
-  if ((op === 'qrVerify' || op === 'qrComplete') && (await timingSafeEqual(token, c.env.SANDBOX_QR_AUTH_TOKEN))) return true
+  if ((op === 'qrVerify' || op === 'qrComplete') && (await timingSafeEqual(token, c.env.SANDBOX_QR_AUTH_TOKEN)))
+    return true
   const claims = await verifyToken(c.env.SANDBOX_SECURE_KEY, token)
   return claims !== undefined && claims.memberId === c.env.SANDBOX_MEMBER_ID
 }
@@ -139,7 +145,10 @@ export async function admit(
   const f = valid.value
   const member = f['authentication.memberId']
   const terminal = f['authentication.terminalId']
-  if ((member !== undefined && member !== c.env.SANDBOX_MEMBER_ID) || (terminal !== undefined && terminal !== c.env.SANDBOX_TERMINAL_ID)) {
+  if (
+    (member !== undefined && member !== c.env.SANDBOX_MEMBER_ID) ||
+    (terminal !== undefined && terminal !== c.env.SANDBOX_TERMINAL_ID)
+  ) {
     return c.json(result(CODES.login))
   }
   if (rule) {
@@ -155,11 +164,18 @@ export async function admit(
 }
 
 /** Answers a processed request, unless a fault is injected for it: then the answer is lost or mangled. */
-export async function answer(c: Ctx, op: string, fields: Record<string, string>, body: Record<string, unknown>, forced?: 'http500' | 'slow'): Promise<Response> {
-  const fault = forced === 'slow' ? 'timeout' : forced ?? (await ledger(c).takeFault(op, fields))
+export async function answer(
+  c: Ctx,
+  op: string,
+  fields: Record<string, string>,
+  body: Record<string, unknown>,
+  forced?: 'http500' | 'slow',
+): Promise<Response> {
+  const fault = forced === 'slow' ? 'timeout' : (forced ?? (await ledger(c).takeFault(op, fields)))
   if (fault === 'timeout') await sleep(num(c.env.SANDBOX_SLOW_MS, 30_000))
   if (fault === 'http500') return c.html('<html><body><h1>500 Internal Server Error</h1></body></html>', 500)
-  if (fault === 'unparseable') return c.body(JSON.stringify(body).slice(0, 40), 200, { 'Content-Type': 'application/json' })
+  if (fault === 'unparseable')
+    return c.body(JSON.stringify(body).slice(0, 40), 200, { 'Content-Type': 'application/json' })
   // Something between us and the Worker (a proxy, a rotated key) refuses the token after the
   // charge went through: the Worker must not take the refusal for "nothing happened".
   if (fault === 'token_refused') return c.json(result(CODES.tokenFailed))
@@ -167,14 +183,28 @@ export async function answer(c: Ctx, op: string, fields: Record<string, string>,
   // settled and its notification went out first: a notification may overtake the answer.
   if (fault === 'late_pending') {
     await sleep(num(c.env.SANDBOX_LATE_ANSWER_MS, 1_000))
-    return c.json({ ...body, transactionStatus: 'P', result: { code: CODES.pending[0], description: CODES.pending[1] } })
+    return c.json({
+      ...body,
+      transactionStatus: 'P',
+      result: { code: CODES.pending[0], description: CODES.pending[1] },
+    })
   }
   return c.json(body)
 }
 
 /** The notification body for a payment (facts sheet), with its checksum. */
-async function notificationBody(p: PaymentRow, secureKey: string, terminalId: string): Promise<Record<string, unknown>> {
-  const sum = await checksum('notification', { paymentId: p.id, merchantTransactionId: p.mtid, amount: p.amount, transactionStatus: p.status, secureKey })
+async function notificationBody(
+  p: PaymentRow,
+  secureKey: string,
+  terminalId: string,
+): Promise<Record<string, unknown>> {
+  const sum = await checksum('notification', {
+    paymentId: p.id,
+    merchantTransactionId: p.mtid,
+    amount: p.amount,
+    transactionStatus: p.status,
+    secureKey,
+  })
   const [firstName = '', ...rest] = p.holder.split(' ')
   return {
     paymentId: p.id,
@@ -195,7 +225,13 @@ async function notificationBody(p: PaymentRow, secureKey: string, terminalId: st
     checksum: sum.ok ? sum.value : '',
     result: { code: p.code, description: p.description },
     customer: { email: p.email, id: '' },
-    card: { bin: p.bin, lastFourDigits: p.last4, last4Digits: p.last4, expiryMonth: p.expiryMonth, expiryYear: p.expiryYear },
+    card: {
+      bin: p.bin,
+      lastFourDigits: p.last4,
+      last4Digits: p.last4,
+      expiryMonth: p.expiryMonth,
+      expiryYear: p.expiryYear,
+    },
     timestamp: gatewayTimestamp(),
     bankReferenceId: `BR${p.id}`,
     terminalId,
@@ -206,12 +242,26 @@ async function notificationBody(p: PaymentRow, secureKey: string, terminalId: st
 export async function scheduleNotification(c: Ctx, p: PaymentRow, delayMs: number, settle = false): Promise<void> {
   if (!p.notificationUrl && !settle) return
   const body = await notificationBody(p, c.env.SANDBOX_SECURE_KEY, c.env.SANDBOX_TERMINAL_ID)
-  await ledger(c).later(delayMs, p.notificationUrl, JSON.stringify(body), settle ? { id: p.id, status: p.status, code: p.code, description: p.description } : undefined)
+  await ledger(c).later(
+    delayMs,
+    p.notificationUrl,
+    JSON.stringify(body),
+    settle ? { id: p.id, status: p.status, code: p.code, description: p.description } : undefined,
+  )
 }
 
 /** The payment response: full for a card payment, short for token and repeat payments (spec). */
-export function paymentBody(p: PaymentRow, full: boolean, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const base: Record<string, unknown> = { paymentId: p.id, paymentType: p.paymentType, result: { code: p.code, description: p.description }, timestamp: gatewayTimestamp() }
+export function paymentBody(
+  p: PaymentRow,
+  full: boolean,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const base: Record<string, unknown> = {
+    paymentId: p.id,
+    paymentType: p.paymentType,
+    result: { code: p.code, description: p.description },
+    timestamp: gatewayTimestamp(),
+  }
   if (p.registrationId) base.registrationId = p.registrationId
   base.transactionStatus = p.status
   if (!full) return { ...base, ...extra }

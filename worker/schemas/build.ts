@@ -36,7 +36,9 @@ function docOf(format: Format, options: FormatOptions, description?: string): Re
   const expected = FORMAT_EXPECTED[format]
   const doc: Record<string, unknown> = expected.startsWith('^') ? { pattern: expected } : {}
   if (options.values) doc.enum = [...options.values]
-  const words = [description, expected.startsWith('^') || options.values ? undefined : expected].filter(Boolean).join('. ')
+  const words = [description, expected.startsWith('^') || options.values ? undefined : expected]
+    .filter(Boolean)
+    .join('. ')
   if (words) doc.description = words
   return doc
 }
@@ -56,7 +58,9 @@ export function formatText(format: Format, options: FormatOptions & { descriptio
       v.rawTransform<string, string>(({ dataset, addIssue, NEVER }) => {
         const value = format === 'cardNumber' ? normalizeCardNumber(dataset.value) : dataset.value.trim()
         // Free text the Worker stores or forwards never carries a card number, however disguised.
-        const code = checkFormat(format, value, formatOptions) ?? (FREE_TEXT.has(format) && containsCardNumber(value) ? 'not_allowed' : null)
+        const code =
+          checkFormat(format, value, formatOptions) ??
+          (FREE_TEXT.has(format) && containsCardNumber(value) ? 'not_allowed' : null)
         if (code === null) return value
         addIssue({ message: code, expected: expectedOf(format, code, formatOptions) })
         return NEVER
@@ -75,13 +79,22 @@ export function field(name: RequestFieldName, options: Omit<FormatOptions, 'valu
 
 /** A value from a closed list (`invalid_value` otherwise). */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, description?: string) {
-  return expecting(v.pipe(v.picklist(values, 'invalid_value'), v.metadata(description ? { description } : {})), `one of: ${values.join(', ')}`)
+  return expecting(
+    v.pipe(v.picklist(values, 'invalid_value'), v.metadata(description ? { description } : {})),
+    `one of: ${values.join(', ')}`,
+  )
 }
 
 /** A whole number within bounds (`out_of_range` otherwise, also for a fraction or a string). */
 export function integer(min: number, max: number, description?: string) {
   return expecting(
-    v.pipe(v.number('out_of_range'), v.integer('out_of_range'), v.minValue(min, 'out_of_range'), v.maxValue(max, 'out_of_range'), v.metadata(description ? { description } : {})),
+    v.pipe(
+      v.number('out_of_range'),
+      v.integer('out_of_range'),
+      v.minValue(min, 'out_of_range'),
+      v.maxValue(max, 'out_of_range'),
+      v.metadata(description ? { description } : {}),
+    ),
     `an integer from ${min} to ${max}`,
   )
 }
@@ -92,8 +105,18 @@ export function described<S extends Schema>(schema: S, expected: string, doc: Re
 }
 
 /** A rule across fields (required for a flow, minor units): reports one field's error from a rawCheck. */
-export function report(addIssue: (info: never) => void, input: Record<string, unknown>, key: string, code: FieldErrorCode, expected: string): void {
-  ;(addIssue as AddIssue)({ message: code, expected, path: [{ type: 'object', origin: 'value', input, key, value: input[key] }] })
+export function report(
+  addIssue: (info: never) => void,
+  input: Record<string, unknown>,
+  key: string,
+  code: FieldErrorCode,
+  expected: string,
+): void {
+  ;(addIssue as AddIssue)({
+    message: code,
+    expected,
+    path: [{ type: 'object', origin: 'value', input, key, value: input[key] }],
+  })
 }
 
 /** Whether an earlier check already found a problem with `key` (cross-field rules then keep quiet). */
@@ -103,13 +126,16 @@ export function failed(issues: readonly v.BaseIssue<unknown>[] | undefined, key:
 
 // ---------------------------------------------------------------------------------------------
 
-const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x)
 
 /** The object schema inside optional/pipe wrappers, or undefined. */
 function objectOf(schema: Schema | undefined): { type: string; entries?: Record<string, Schema> } | undefined {
   let s = schema as (Schema & { wrapped?: Schema; entries?: Record<string, Schema> }) | undefined
   while (s && (s.type === 'optional' || s.type === 'exact_optional' || s.type === 'nullish')) s = s.wrapped as typeof s
-  return s && (s.type === 'strict_object' || s.type === 'object' || s.type === 'record') ? (s as { type: string; entries?: Record<string, Schema> }) : undefined
+  return s && (s.type === 'strict_object' || s.type === 'object' || s.type === 'record')
+    ? (s as { type: string; entries?: Record<string, Schema> })
+    : undefined
 }
 
 /**
@@ -122,11 +148,16 @@ const SKIPPED_BY_RECORD = ['__proto__', 'prototype', 'constructor']
 function unknownKeys(schema: Schema, value: unknown, prefix = ''): FieldError[] {
   const o = objectOf(schema)
   // Valibot's record takes an array for an object (`["x"]` as `{"0": "x"}`): it is refused here.
-  if (o?.type === 'record' && Array.isArray(value)) return [{ field: prefix.replace(/\.$/, ''), code: 'format', expected: 'an object' }]
+  if (o?.type === 'record' && Array.isArray(value))
+    return [{ field: prefix.replace(/\.$/, ''), code: 'format', expected: 'an object' }]
   if (o?.type === 'record' && isPlainObject(value)) {
     return Object.keys(value)
       .filter((key) => SKIPPED_BY_RECORD.includes(key))
-      .map((key) => ({ field: `${prefix}${key}`, code: 'not_allowed' as const, expected: `a key other than ${SKIPPED_BY_RECORD.join(', ')}` }))
+      .map((key) => ({
+        field: `${prefix}${key}`,
+        code: 'not_allowed' as const,
+        expected: `a key other than ${SKIPPED_BY_RECORD.join(', ')}`,
+      }))
   }
   if (!o?.entries || !isPlainObject(value)) return []
   const out: FieldError[] = []
@@ -179,8 +210,15 @@ function fieldErrors(root: Schema, issues: readonly v.BaseIssue<unknown>[]): Fie
       if (item.type === 'array' || (item.origin === 'key' && issue.input !== undefined)) break
       keys.push(String(item.key))
     }
-    const missing = issue.input === undefined && issue.kind === 'schema' && (issue.type === 'strict_object' || issue.type === 'object')
-    const code: FieldErrorCode = CODES.has(issue.message) ? (issue.message as FieldErrorCode) : missing ? 'required' : 'format'
+    const missing =
+      issue.input === undefined &&
+      issue.kind === 'schema' &&
+      (issue.type === 'strict_object' || issue.type === 'object')
+    const code: FieldErrorCode = CODES.has(issue.message)
+      ? (issue.message as FieldErrorCode)
+      : missing
+        ? 'required'
+        : 'format'
     const own = issue.type === 'raw_transform' || issue.type === 'raw_check' ? issue.expected : null
     const expected = own ?? EXPECTED.get(unwrapped(schemaAt(root, keys)) ?? {}) ?? issue.expected ?? 'a valid value'
     return { field: keys.join('.') || 'body', code, expected }

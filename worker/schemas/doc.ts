@@ -14,19 +14,29 @@ export const json = (schema: object) => ({ content: { 'application/json': { sche
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 
 /** The error answers of a route, each in the one error shape. */
-export const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), { description: 'Error', ...json(ref('Error')) }]))
+export const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((c) => [String(c), { description: 'Error', ...json(ref('Error')) }]))
 
 export const idempotencyKey = (required = true) => ({
   name: 'Idempotency-Key',
   in: 'header' as const,
   required,
   schema: { type: 'string' as const, pattern: IDEMPOTENCY_KEY.source },
-  description: required ? 'The same key never runs the request twice: a retry gets the first answer.' : 'Makes creation safe to retry: the same request with the same key answers the same session.',
+  description: required
+    ? 'The same key never runs the request twice: a retry gets the first answer.'
+    : 'Makes creation safe to retry: the same request with the same key answers the same session.',
 })
 
 /** Path parameters of the given formats (a paymentId is a gateway id). */
 export const pathParams = (params: Readonly<Record<string, Format | { pattern: string; description?: string }>>) =>
   Object.entries(params).map(([name, f]) => {
     const expected = typeof f === 'string' ? FORMAT_EXPECTED[f] : f.pattern
-    return { name, in: 'path' as const, required: true, schema: expected.startsWith('^') ? { type: 'string' as const, pattern: expected } : { type: 'string' as const, description: expected } }
+    return {
+      name,
+      in: 'path' as const,
+      required: true,
+      schema: expected.startsWith('^')
+        ? { type: 'string' as const, pattern: expected }
+        : { type: 'string' as const, description: expected },
+    }
   })

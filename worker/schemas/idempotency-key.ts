@@ -9,5 +9,7 @@ export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,64}$/
 /** At most 64 characters of `[A-Za-z0-9_-]` (SECURITY.md R13); UUIDs fit. */
 export function idempotencyKeyOf(header: string | undefined): string | FieldError {
   if (header === undefined) return { field: 'Idempotency-Key', code: 'required', expected: IDEMPOTENCY_KEY.source }
-  return IDEMPOTENCY_KEY.test(header) ? header : { field: 'Idempotency-Key', code: 'format', expected: IDEMPOTENCY_KEY.source }
+  return IDEMPOTENCY_KEY.test(header)
+    ? header
+    : { field: 'Idempotency-Key', code: 'format', expected: IDEMPOTENCY_KEY.source }
 }

@@ -23,7 +23,16 @@ export function sessionInputOf(b: SessionBody, now = Date.now()): SessionInput {
   // and voids the authorisation (setup.ts); the schema lets it come alone, without an amount.
   const setup = (methodsOf(b) ?? [b.flow]).includes('setup')
   const methods = (setup ? ['card'] : (methodsOf(b) ?? [b.flow ?? 'card'])) as Flow[]
-  const customer = b.customer && Object.values(b.customer).some(Boolean) ? { givenName: b.customer.givenName, surname: b.customer.surname, email: b.customer.email, phone: b.customer.phone, telnocc: b.customer.telnocc } : undefined
+  const customer =
+    b.customer && Object.values(b.customer).some(Boolean)
+      ? {
+          givenName: b.customer.givenName,
+          surname: b.customer.surname,
+          email: b.customer.email,
+          phone: b.customer.phone,
+          telnocc: b.customer.telnocc,
+        }
+      : undefined
   const brand = b.savedCard?.brand as CardBrand | undefined
   const last4 = b.savedCard?.last4
   return {
@@ -66,7 +75,9 @@ export const SESSION_FIXED_KEYS: ReadonlySet<string> = new Set([
 export type ShopperFields = Partial<Record<RequestFieldName, string>>
 
 /** The shopper fields of a card payment, from the field table. */
-const CARD_SHOPPER_FIELDS = fieldsOf('payment').filter((f) => f.field.source === 'shopper').map((f) => f.name)
+const CARD_SHOPPER_FIELDS = fieldsOf('payment')
+  .filter((f) => f.field.source === 'shopper')
+  .map((f) => f.name)
 
 /**
  * Validates a pay body (worker/schemas/checkout.ts). Card flow: card and customer fields
@@ -78,13 +89,32 @@ export function parsePayBody(
   flow: 'card' | 'saved-card',
   prefill: Partial<Record<'givenName' | 'surname' | 'email' | 'phone' | 'telnocc', string | undefined>> | undefined,
   savedBrand: CardBrand | undefined,
-): Result<{ shopper: ShopperFields; returnPage?: string }, { code: 'param_mismatch' | 'invalid_request'; fields: FieldError[] }> {
+): Result<
+  { shopper: ShopperFields; returnPage?: string },
+  { code: 'param_mismatch' | 'invalid_request'; fields: FieldError[] }
+> {
   const body = flatten(raw)
   const fixed = Object.keys(body).filter((k) => SESSION_FIXED_KEYS.has(k))
-  if (fixed.length > 0) return err({ code: 'param_mismatch', fields: fixed.map((field) => ({ field, code: 'mismatch' as const, expected: 'set by the checkout session, not the browser' })) })
+  if (fixed.length > 0)
+    return err({
+      code: 'param_mismatch',
+      fields: fixed.map((field) => ({
+        field,
+        code: 'mismatch' as const,
+        expected: 'set by the checkout session, not the browser',
+      })),
+    })
   if (flow === 'card' && prefill) {
-    const map = { givenName: 'customer.givenName', surname: 'customer.surname', email: 'customer.email', phone: 'customer.phone', telnocc: 'customer.telnocc' } as const
-    for (const [k, wire] of Object.entries(map)) if ((body[wire] === undefined || body[wire] === '') && prefill[k as keyof typeof map]) body[wire] = prefill[k as keyof typeof map]
+    const map = {
+      givenName: 'customer.givenName',
+      surname: 'customer.surname',
+      email: 'customer.email',
+      phone: 'customer.phone',
+      telnocc: 'customer.telnocc',
+    } as const
+    for (const [k, wire] of Object.entries(map))
+      if ((body[wire] === undefined || body[wire] === '') && prefill[k as keyof typeof map])
+        body[wire] = prefill[k as keyof typeof map]
   }
   const valid = check(flow === 'card' ? cardPayBody : savedCardPayBody(savedBrand), body)
   if (!valid.ok) return err({ code: 'invalid_request', fields: valid.error })
@@ -101,14 +131,32 @@ export function parsePayBody(
 export function parseQrVerifyBody(
   raw: Record<string, unknown>,
   prefill: Partial<Record<'givenName' | 'surname' | 'email', string | undefined>>,
-): Result<{ walletId: string; givenName: string; surname: string; email: string }, { code: 'param_mismatch' | 'invalid_request'; fields: FieldError[] }> {
+): Result<
+  { walletId: string; givenName: string; surname: string; email: string },
+  { code: 'param_mismatch' | 'invalid_request'; fields: FieldError[] }
+> {
   const body = flatten(raw)
   const fixed = Object.keys(body).filter((k) => SESSION_FIXED_KEYS.has(k))
-  if (fixed.length > 0) return err({ code: 'param_mismatch', fields: fixed.map((field) => ({ field, code: 'mismatch' as const, expected: 'set by the checkout session, not the browser' })) })
+  if (fixed.length > 0)
+    return err({
+      code: 'param_mismatch',
+      fields: fixed.map((field) => ({
+        field,
+        code: 'mismatch' as const,
+        expected: 'set by the checkout session, not the browser',
+      })),
+    })
   const map = { givenName: 'customer.givenName', surname: 'customer.surname', email: 'customer.email' } as const
-  for (const [k, wire] of Object.entries(map)) if ((body[wire] === undefined || body[wire] === '') && prefill[k as keyof typeof map]) body[wire] = prefill[k as keyof typeof map]
+  for (const [k, wire] of Object.entries(map))
+    if ((body[wire] === undefined || body[wire] === '') && prefill[k as keyof typeof map])
+      body[wire] = prefill[k as keyof typeof map]
   const valid = check(qrVerifyBody, body)
   if (!valid.ok) return err({ code: 'invalid_request', fields: valid.error })
   const b = valid.value
-  return ok({ walletId: b.walletId, givenName: b['customer.givenName'], surname: b['customer.surname'], email: b['customer.email'] })
+  return ok({
+    walletId: b.walletId,
+    givenName: b['customer.givenName'],
+    surname: b['customer.surname'],
+    email: b['customer.email'],
+  })
 }

@@ -13,20 +13,35 @@ import { metadataSchema } from './sessions.ts'
 export const repeatBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
   v.pipe(
     v.strictObject({
-      amount: field('amount', { amountBounds: bounds, description: 'Decimal text with two decimals, not finer than the currency minor unit' }),
+      amount: field('amount', {
+        amountBounds: bounds,
+        description: 'Decimal text with two decimals, not finer than the currency minor unit',
+      }),
       currency: field('currency'),
       paymentType: v.optional(field('paymentType', { description: 'DB (default) or PA' })),
     }),
     v.rawCheck(({ dataset, addIssue }) => {
       const b = dataset.value as { amount?: unknown; currency?: unknown }
-      if (failed(dataset.issues, 'amount') || failed(dataset.issues, 'currency') || typeof b.amount !== 'string' || typeof b.currency !== 'string') return
-      if (!fitsMinorUnits(b.amount, b.currency)) report(addIssue, b, 'amount', 'minor_units', "a whole number of the currency's minor units")
+      if (
+        failed(dataset.issues, 'amount') ||
+        failed(dataset.issues, 'currency') ||
+        typeof b.amount !== 'string' ||
+        typeof b.currency !== 'string'
+      )
+        return
+      if (!fitsMinorUnits(b.amount, b.currency))
+        report(addIssue, b, 'amount', 'minor_units', "a whole number of the currency's minor units")
     }),
     v.metadata({ ref: 'RepeatRequest' }),
   )
 
 /** `POST /v1/payments/{id}/inquiry`: the id is a gateway paymentId (PID, default) or a merchantTransactionId (MID). */
-export const inquiryBody = v.pipe(v.strictObject({ idType: v.optional(oneOf(['PID', 'MID'], 'PID (default): the id is a paymentId; MID: a merchantTransactionId')) }), v.metadata({ ref: 'InquiryRequest' }))
+export const inquiryBody = v.pipe(
+  v.strictObject({
+    idType: v.optional(oneOf(['PID', 'MID'], 'PID (default): the id is a paymentId; MID: a merchantTransactionId')),
+  }),
+  v.metadata({ ref: 'InquiryRequest' }),
+)
 
 const optionalAmount = (description: string) =>
   v.optional(
@@ -62,7 +77,10 @@ export const refundBody = v.pipe(
     ),
   }),
   v.metadata({ ref: 'RefundRequest' }),
-  v.transform((b) => ({ ...(b.amount === undefined ? {} : { amountMinor: b.amount }), ...(b.reason === undefined ? {} : { reason: b.reason }) })),
+  v.transform((b) => ({
+    ...(b.amount === undefined ? {} : { amountMinor: b.amount }),
+    ...(b.reason === undefined ? {} : { reason: b.reason }),
+  })),
 )
 
 /** `POST /v1/payments/{paymentId}/void`: no fields. */
@@ -73,7 +91,9 @@ export const regenerateBody = v.pipe(
   v.strictObject({
     merchantInvoiceId: field('merchantInvoiceId', { description: 'The reference of the regenerated invoice' }),
     invoiceExpirationPeriod: field('invoiceExpirationPeriod', { description: 'Hours' }),
-    merchantRedirectUrl: v.optional(field('merchantRedirectUrl', { description: "Where the shopper returns; default: this operation's status page" })),
+    merchantRedirectUrl: v.optional(
+      field('merchantRedirectUrl', { description: "Where the shopper returns; default: this operation's status page" }),
+    ),
     metadata: v.optional(metadataSchema),
   }),
   v.metadata({ ref: 'InvoiceRegenerateRequest' }),

@@ -39,7 +39,10 @@ const timeParam = (description: string) =>
   )
 
 /** The query of a listing; `statuses` are the table's, `id` its id grammar (for the cursor). */
-export const listQuery = (statuses: readonly [string, ...string[]], id: { test: (s: string) => boolean; expected: string }) =>
+export const listQuery = (
+  statuses: readonly [string, ...string[]],
+  id: { test: (s: string) => boolean; expected: string },
+) =>
   v.strictObject({
     status: v.optional(oneOf(statuses)),
     created_gte: timeParam(`Created at or after: ${TIME}`),
@@ -49,7 +52,10 @@ export const listQuery = (statuses: readonly [string, ...string[]], id: { test: 
     metadata: v.optional(
       described(
         v.pipe(
-          v.record(v.pipe(v.string(), v.regex(METADATA_KEY, 'format')), v.pipe(v.string('format'), v.maxLength(METADATA_LIMITS.valueLength, 'format'))),
+          v.record(
+            v.pipe(v.string(), v.regex(METADATA_KEY, 'format')),
+            v.pipe(v.string('format'), v.maxLength(METADATA_LIMITS.valueLength, 'format')),
+          ),
           v.maxEntries(1, 'out_of_range'),
         ),
         `one pair, metadata[key]=value (key ${METADATA_KEY.source})`,
@@ -58,13 +64,27 @@ export const listQuery = (statuses: readonly [string, ...string[]], id: { test: 
     ),
     limit: v.optional(
       described(
-        v.pipe(v.string('out_of_range'), v.regex(/^\d{1,3}$/, 'out_of_range'), v.transform(Number), v.minValue(1, 'out_of_range'), v.maxValue(MAX_LIMIT, 'out_of_range')),
+        v.pipe(
+          v.string('out_of_range'),
+          v.regex(/^\d{1,3}$/, 'out_of_range'),
+          v.transform(Number),
+          v.minValue(1, 'out_of_range'),
+          v.maxValue(MAX_LIMIT, 'out_of_range'),
+        ),
         `an integer from 1 to ${MAX_LIMIT}`,
         { description: `Page size (default ${DEFAULT_LIMIT})` },
       ),
     ),
-    needs_attention: v.optional(described(v.picklist(['true'], 'invalid_value'), 'true', { description: 'Only those with an operation whose outcome is still unknown after every inquiry' })),
-    starting_after: v.optional(described(v.pipe(v.string('format'), v.check(id.test, 'format')), id.expected, { description: 'The last id of the previous page' })),
+    needs_attention: v.optional(
+      described(v.picklist(['true'], 'invalid_value'), 'true', {
+        description: 'Only those with an operation whose outcome is still unknown after every inquiry',
+      }),
+    ),
+    starting_after: v.optional(
+      described(v.pipe(v.string('format'), v.check(id.test, 'format')), id.expected, {
+        description: 'The last id of the previous page',
+      }),
+    ),
   })
 
 export type ListQueryInput = v.InferOutput<ReturnType<typeof listQuery>>

@@ -31,8 +31,17 @@ const MAX_ORIGINS = 10
 export const metadataSchema = described(
   v.pipe(
     v.record(
-      v.pipe(v.string(), v.maxLength(METADATA_LIMITS.keyLength, 'length'), v.regex(METADATA_KEY, 'format'), v.check((k) => !containsCardNumber(k), 'not_allowed')),
-      v.pipe(v.string('format'), v.maxLength(METADATA_LIMITS.valueLength, 'length'), v.check((s) => !containsCardNumber(s), 'not_allowed')),
+      v.pipe(
+        v.string(),
+        v.maxLength(METADATA_LIMITS.keyLength, 'length'),
+        v.regex(METADATA_KEY, 'format'),
+        v.check((k) => !containsCardNumber(k), 'not_allowed'),
+      ),
+      v.pipe(
+        v.string('format'),
+        v.maxLength(METADATA_LIMITS.valueLength, 'length'),
+        v.check((s) => !containsCardNumber(s), 'not_allowed'),
+      ),
       'format',
     ),
     v.maxEntries(METADATA_LIMITS.keys, 'out_of_range'),
@@ -42,7 +51,13 @@ export const metadataSchema = described(
 )
 
 /** What each method needs, and the fields only one method may carry. */
-const NEEDS: Readonly<Record<Flow, readonly string[]>> = { card: [], 'saved-card': ['registrationId'], qr: [], invoice: ['invoiceId', 'merchantInvoiceId', 'invoiceExpirationPeriod'], setup: [] }
+const NEEDS: Readonly<Record<Flow, readonly string[]>> = {
+  card: [],
+  'saved-card': ['registrationId'],
+  qr: [],
+  invoice: ['invoiceId', 'merchantInvoiceId', 'invoiceExpirationPeriod'],
+  setup: [],
+}
 /**
  * A setup registers a card and charges nothing: the Worker authorises the currency's smallest
  * amount and voids it (sessions/setup.ts), so the amount and the payment type are not the
@@ -60,7 +75,12 @@ const ONLY_FOR: Readonly<Record<string, Flow>> = {
   invoiceExpirationPeriod: 'invoice',
 }
 
-type Body = Record<string, unknown> & { flow?: Flow; methods?: Flow[]; customer?: Record<string, unknown>; savedCard?: Record<string, unknown> }
+type Body = Record<string, unknown> & {
+  flow?: Flow
+  methods?: Flow[]
+  customer?: Record<string, unknown>
+  savedCard?: Record<string, unknown>
+}
 
 /** The methods a body offers (`flow` first), or undefined when `flow`/`methods` are refused. */
 export function methodsOf(b: { flow?: Flow; methods?: readonly Flow[] }): Flow[] | undefined {
@@ -72,7 +92,9 @@ export function methodsOf(b: { flow?: Flow; methods?: readonly Flow[] }): Flow[]
 export const sessionBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
   v.pipe(
     v.strictObject({
-      flow: v.optional(oneOf(FLOWS, 'The one payment method; with methods, the one shown first (it must be one of them)')),
+      flow: v.optional(
+        oneOf(FLOWS, 'The one payment method; with methods, the one shown first (it must be one of them)'),
+      ),
       methods: v.optional(
         described(
           v.pipe(
@@ -82,25 +104,49 @@ export const sessionBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
             v.check((ms) => new Set(ms).size === ms.length, 'invalid_value'),
           ),
           `distinct methods among: ${FLOWS.join(', ')}`,
-          { description: 'Several payment methods, the first shown first. Each needs its own fields. flow or methods is required.', uniqueItems: true },
+          {
+            description:
+              'Several payment methods, the first shown first. Each needs its own fields. flow or methods is required.',
+            uniqueItems: true,
+          },
         ),
       ),
-      amount: v.optional(field('amount', { amountBounds: bounds, description: 'Decimal text with two decimals, not finer than the currency minor unit (JPY: "1000.00"; "1000.50" is refused as minor_units). Required, except with the setup method (which takes none)' })),
+      amount: v.optional(
+        field('amount', {
+          amountBounds: bounds,
+          description:
+            'Decimal text with two decimals, not finer than the currency minor unit (JPY: "1000.00"; "1000.50" is refused as minor_units). Required, except with the setup method (which takes none)',
+        }),
+      ),
       currency: field('currency'),
-      merchantTransactionId: field('merchantTransactionId', { description: 'Unique per deployment: a second session with it is 409 duplicate_order' }),
-      paymentType: v.optional(field('paymentType', { description: 'DB (default): a sale; PA: an authorisation, captured later' })),
+      merchantTransactionId: field('merchantTransactionId', {
+        description: 'Unique per deployment: a second session with it is 409 duplicate_order',
+      }),
+      paymentType: v.optional(
+        field('paymentType', { description: 'DB (default): a sale; PA: an authorisation, captured later' }),
+      ),
       recurring: v.optional(oneOf(['INITIAL'], 'card: first payment of a series')),
-      createRegistration: v.optional(described(v.boolean('format'), 'true or false', { description: 'card: store the card; the registrationId comes back on the session' })),
-      registrationId: v.optional(formatText('gatewayId', { description: 'saved-card: pays with paywithtoken/{registrationId}' })),
+      createRegistration: v.optional(
+        described(v.boolean('format'), 'true or false', {
+          description: 'card: store the card; the registrationId comes back on the session',
+        }),
+      ),
+      registrationId: v.optional(
+        formatText('gatewayId', { description: 'saved-card: pays with paywithtoken/{registrationId}' }),
+      ),
       recurringType: v.optional(oneOf(['INITIAL', 'REPEATED'], 'saved-card (default REPEATED)')),
       savedCard: v.optional(
         v.strictObject({
           brand: v.optional(oneOf(CARD_BRANDS as unknown as [string, ...string[]])),
-          last4: v.optional(described(v.pipe(v.string('format'), v.regex(/^\d{4}$/, 'format')), '^\\d{4}$', { pattern: '^\\d{4}$' })),
+          last4: v.optional(
+            described(v.pipe(v.string('format'), v.regex(/^\d{4}$/, 'format')), '^\\d{4}$', { pattern: '^\\d{4}$' }),
+          ),
         }),
       ),
       invoiceId: v.optional(field('invoiceId', { description: 'invoice: the system id of the invoice to regenerate' })),
-      merchantInvoiceId: v.optional(field('merchantInvoiceId', { description: 'invoice: the reference of the regenerated invoice' })),
+      merchantInvoiceId: v.optional(
+        field('merchantInvoiceId', { description: 'invoice: the reference of the regenerated invoice' }),
+      ),
       invoiceExpirationPeriod: v.optional(field('invoiceExpirationPeriod', { description: 'invoice: hours' })),
       customer: v.optional(
         v.strictObject({
@@ -114,7 +160,11 @@ export const sessionBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
       returnUrl: v.optional(formatText('url', { description: 'Where the shopper returns after 3-D Secure' })),
       allowedOrigins: v.optional(
         described(
-          v.pipe(v.array(v.string('format'), 'format'), v.maxLength(MAX_ORIGINS, 'format'), v.check((os) => os.every(isOrigin), 'format')),
+          v.pipe(
+            v.array(v.string('format'), 'format'),
+            v.maxLength(MAX_ORIGINS, 'format'),
+            v.check((os) => os.every(isOrigin), 'format'),
+          ),
           `at most ${MAX_ORIGINS} exact origins (https://shop.example, no path)`,
           { maxItems: MAX_ORIGINS },
         ),
@@ -127,30 +177,80 @@ export const sessionBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
       const b = dataset.value as Body
       const bad = (k: string) => failed(dataset.issues, k)
       // flow and methods: one is required; sent together, flow is one of methods.
-      if (b.flow === undefined && b.methods === undefined && !bad('flow') && !bad('methods')) report(addIssue, b, 'flow', 'required', `one of: ${FLOWS.join(', ')} (or methods)`)
-      if (b.flow && b.methods && !bad('flow') && !bad('methods') && !b.methods.includes(b.flow)) report(addIssue, b, 'flow', 'mismatch', 'one of methods')
+      if (b.flow === undefined && b.methods === undefined && !bad('flow') && !bad('methods'))
+        report(addIssue, b, 'flow', 'required', `one of: ${FLOWS.join(', ')} (or methods)`)
+      if (b.flow && b.methods && !bad('flow') && !bad('methods') && !b.methods.includes(b.flow))
+        report(addIssue, b, 'flow', 'mismatch', 'one of methods')
       const methods = bad('flow') || bad('methods') ? undefined : methodsOf(b)
       if (methods) {
-        for (const m of methods) for (const key of NEEDS[m]) if (b[key] === undefined && !bad(key)) report(addIssue, b, key, 'required', `required with the ${m} method`)
-        for (const [key, m] of Object.entries(ONLY_FOR)) if (b[key] !== undefined && !methods.includes(m)) report(addIssue, b, key, 'not_allowed', `only with the ${m} method`)
+        for (const m of methods)
+          for (const key of NEEDS[m])
+            if (b[key] === undefined && !bad(key)) report(addIssue, b, key, 'required', `required with the ${m} method`)
+        for (const [key, m] of Object.entries(ONLY_FOR))
+          if (b[key] !== undefined && !methods.includes(m))
+            report(addIssue, b, key, 'not_allowed', `only with the ${m} method`)
         if (methods.includes('setup')) {
-          if (methods.length > 1) report(addIssue, b, b.methods ? 'methods' : 'flow', 'not_allowed', 'setup alone: a setup registers a card and takes no payment')
-          for (const key of NOT_WITH_SETUP) if (b[key] !== undefined && !bad(key)) report(addIssue, b, key, 'not_allowed', 'absent with the setup method: the Worker authorises the smallest amount of the currency and voids it')
-        } else if (b.amount === undefined && !bad('amount')) report(addIssue, b, 'amount', 'required', 'decimal text with two decimals')
+          if (methods.length > 1)
+            report(
+              addIssue,
+              b,
+              b.methods ? 'methods' : 'flow',
+              'not_allowed',
+              'setup alone: a setup registers a card and takes no payment',
+            )
+          for (const key of NOT_WITH_SETUP)
+            if (b[key] !== undefined && !bad(key))
+              report(
+                addIssue,
+                b,
+                key,
+                'not_allowed',
+                'absent with the setup method: the Worker authorises the smallest amount of the currency and voids it',
+              )
+        } else if (b.amount === undefined && !bad('amount'))
+          report(addIssue, b, 'amount', 'required', 'decimal text with two decimals')
         // With another method beside it, the invoice's notifications are told from the card's and
         // the QR code's by their order reference: the two must differ (SECURITY.md R6).
-        if (methods.length > 1 && methods.includes('invoice') && b.merchantInvoiceId !== undefined && b.merchantInvoiceId === b.merchantTransactionId && !bad('merchantInvoiceId')) {
-          report(addIssue, b, 'merchantInvoiceId', 'invalid_value', 'different from merchantTransactionId when the session offers other methods too')
+        if (
+          methods.length > 1 &&
+          methods.includes('invoice') &&
+          b.merchantInvoiceId !== undefined &&
+          b.merchantInvoiceId === b.merchantTransactionId &&
+          !bad('merchantInvoiceId')
+        ) {
+          report(
+            addIssue,
+            b,
+            'merchantInvoiceId',
+            'invalid_value',
+            'different from merchantTransactionId when the session offers other methods too',
+          )
         }
       }
-      if (typeof b.amount === 'string' && typeof b.currency === 'string' && !bad('amount') && !bad('currency') && !fitsMinorUnits(b.amount, b.currency)) {
+      if (
+        typeof b.amount === 'string' &&
+        typeof b.currency === 'string' &&
+        !bad('amount') &&
+        !bad('currency') &&
+        !fitsMinorUnits(b.amount, b.currency)
+      ) {
         report(addIssue, b, 'amount', 'minor_units', "a whole number of the currency's minor units")
       }
       // A phone needs its country code (the table's rule for customer fields).
       const c = b.customer
       if (c && !bad('customer') && typeof c.phone === 'string') {
-        for (const e of crossFieldErrors({ 'customer.phone': c.phone, ...(typeof c.telnocc === 'string' ? { 'customer.telnocc': c.telnocc } : {}) }, new Date())) {
-          ;(addIssue as (info: never) => void)({ message: e.code, expected: FORMAT_EXPECTED.telnocc, path: [{ type: 'object', origin: 'value', input: b, key: 'customer', value: c }, { type: 'object', origin: 'value', input: c, key: 'telnocc', value: c.telnocc }] } as never)
+        for (const e of crossFieldErrors(
+          { 'customer.phone': c.phone, ...(typeof c.telnocc === 'string' ? { 'customer.telnocc': c.telnocc } : {}) },
+          new Date(),
+        )) {
+          ;(addIssue as (info: never) => void)({
+            message: e.code,
+            expected: FORMAT_EXPECTED.telnocc,
+            path: [
+              { type: 'object', origin: 'value', input: b, key: 'customer', value: c },
+              { type: 'object', origin: 'value', input: c, key: 'telnocc', value: c.telnocc },
+            ],
+          } as never)
         }
       }
     }),

@@ -58,15 +58,33 @@ export async function listPage(db: D1Database, table: IndexTable, q: ListQuery):
     join = ` JOIN ${meta} m ON m.object_id = r.id AND m.key = ? AND m.value = ?`
     binds.push(q.metadata[0], q.metadata[1])
   }
-  if (q.status !== undefined) where.push('r.status = ?') && binds.push(q.status)
-  if (q.createdGte !== undefined) where.push('r.created_at >= ?') && binds.push(q.createdGte)
-  if (q.createdLt !== undefined) where.push('r.created_at < ?') && binds.push(q.createdLt)
-  if (q.order !== undefined) where.push('r.merchant_transaction_id = ?') && binds.push(q.order)
-  if (q.email !== undefined) where.push('r.email = ?') && binds.push(q.email)
+  if (q.status !== undefined) {
+    where.push('r.status = ?')
+    binds.push(q.status)
+  }
+  if (q.createdGte !== undefined) {
+    where.push('r.created_at >= ?')
+    binds.push(q.createdGte)
+  }
+  if (q.createdLt !== undefined) {
+    where.push('r.created_at < ?')
+    binds.push(q.createdLt)
+  }
+  if (q.order !== undefined) {
+    where.push('r.merchant_transaction_id = ?')
+    binds.push(q.order)
+  }
+  if (q.email !== undefined) {
+    where.push('r.email = ?')
+    binds.push(q.email)
+  }
   // Rare, so read from the row's view rather than given a column and an index of its own.
   if (q.needsAttention) where.push("json_extract(r.data, '$.needsAttention') = 1")
   if (q.startingAfter !== undefined) {
-    const cursor = await db.prepare(`SELECT created_at FROM ${t} WHERE id = ?`).bind(q.startingAfter).first<{ created_at: number }>()
+    const cursor = await db
+      .prepare(`SELECT created_at FROM ${t} WHERE id = ?`)
+      .bind(q.startingAfter)
+      .first<{ created_at: number }>()
     if (!cursor) return undefined
     where.push('(r.created_at < ? OR (r.created_at = ? AND r.id < ?))')
     binds.push(cursor.created_at, cursor.created_at, q.startingAfter)

@@ -88,7 +88,19 @@ export function sessionIndexJob(s: SessionRecord): Job {
  */
 export function operationIndexJob(
   view: Record<string, unknown> & { readonly id: string; readonly status: string },
-  op: { readonly createdAt: number; readonly seq: number; readonly params: { readonly kind: string; readonly amount?: string; readonly currency?: string; readonly merchantTransactionId?: string; readonly merchantInvoiceId?: string; readonly metadata?: Metadata }; readonly invoice?: { readonly amount: string; readonly currency: string } },
+  op: {
+    readonly createdAt: number
+    readonly seq: number
+    readonly params: {
+      readonly kind: string
+      readonly amount?: string
+      readonly currency?: string
+      readonly merchantTransactionId?: string
+      readonly merchantInvoiceId?: string
+      readonly metadata?: Metadata
+    }
+    readonly invoice?: { readonly amount: string; readonly currency: string }
+  },
 ): Job {
   const p = op.params
   return {
@@ -122,8 +134,22 @@ export async function upsertIndexRow(db: D1Database, row: IndexRow): Promise<voi
          updated_at = excluded.updated_at, seq = excluded.seq, data = excluded.data
        WHERE excluded.seq > ${table}.seq`,
     )
-    .bind(row.id, row.status, row.merchantTransactionId, row.sessionId, row.email, row.amount, row.currency, row.createdAt, row.updatedAt, row.seq, JSON.stringify(row.data))
+    .bind(
+      row.id,
+      row.status,
+      row.merchantTransactionId,
+      row.sessionId,
+      row.email,
+      row.amount,
+      row.currency,
+      row.createdAt,
+      row.updatedAt,
+      row.seq,
+      JSON.stringify(row.data),
+    )
   // Metadata is fixed when the session is created: its pairs are written once.
-  const pairs = Object.entries(row.metadata).map(([k, v]) => db.prepare(`INSERT OR IGNORE INTO ${meta} (object_id, key, value) VALUES (?1, ?2, ?3)`).bind(row.id, k, v))
+  const pairs = Object.entries(row.metadata).map(([k, v]) =>
+    db.prepare(`INSERT OR IGNORE INTO ${meta} (object_id, key, value) VALUES (?1, ?2, ?3)`).bind(row.id, k, v),
+  )
   await db.batch([upsert, ...pairs])
 }

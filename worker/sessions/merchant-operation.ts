@@ -18,7 +18,13 @@ import { callbackUrl, numberVar } from '../env-vars.ts'
 import { settlementOf } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
 import type { NotificationResult } from '../checkout/notifications.ts'
-import { flowOf, type OperationContext, type OperationParams, type OperationRecord, type OpStatus } from './merchant-operations/index.ts'
+import {
+  flowOf,
+  type OperationContext,
+  type OperationParams,
+  type OperationRecord,
+  type OpStatus,
+} from './merchant-operations/index.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
 import { operationIndexJob } from '../search/rows.ts'
 import { checkKey, keyRefusal } from '../idempotency.ts'
@@ -33,8 +39,10 @@ const DAY_MS = 24 * 60 * 60_000
 const RETENTION_MS = 7 * DAY_MS
 const MAX_TRIES = 12
 
-const canMove = (op: Operation, to: OpStatus): boolean => op.status !== to && flowOf(op.params).transitions[op.status].includes(to)
-const isOpen = (op: Operation): boolean => op.status === 'processing' || op.status === 'unknown' || op.status === 'pending'
+const canMove = (op: Operation, to: OpStatus): boolean =>
+  op.status !== to && flowOf(op.params).transitions[op.status].includes(to)
+const isOpen = (op: Operation): boolean =>
+  op.status === 'processing' || op.status === 'unknown' || op.status === 'pending'
 
 export class MerchantOperation extends TaskedObject {
   private op?: Operation
@@ -73,8 +81,19 @@ export class MerchantOperation extends TaskedObject {
     op.status = to
     op.seq += 1
     this.op = op
-    const data = { idempotencyKeyHash: this.ctx.id.toString(), ...this.body(op), previousStatus: from, sequence: op.seq }
-    await this.commit(this.ctx.id.toString(), op.seq, { op }, [{ type: flow.eventType(to), data }], [operationIndexJob(this.body(op), op), ...flow.jobs(op, to)])
+    const data = {
+      idempotencyKeyHash: this.ctx.id.toString(),
+      ...this.body(op),
+      previousStatus: from,
+      sequence: op.seq,
+    }
+    await this.commit(
+      this.ctx.id.toString(),
+      op.seq,
+      { op },
+      [{ type: flow.eventType(to), data }],
+      [operationIndexJob(this.body(op), op), ...flow.jobs(op, to)],
+    )
     if (to !== 'unknown' && to !== 'pending') await this.cancel('settle')
     const expires = flow.expiresAt(op)
     if (expires !== undefined) await this.schedule('expire', expires)
@@ -85,7 +104,15 @@ export class MerchantOperation extends TaskedObject {
     const check = checkKey(await this.load(), fingerprint, (op) => op.reply !== undefined)
     if (check.kind === 'refused') return keyRefusal(check)
     if (check.kind === 'replay') return { ...this.replay(check.entry, check.entry.reply as Reply), replayed: true }
-    const op: Operation = { fingerprint, params, createdAt: Date.now(), status: 'processing', seq: 0, tries: 0, resent: false }
+    const op: Operation = {
+      fingerprint,
+      params,
+      createdAt: Date.now(),
+      status: 'processing',
+      seq: 0,
+      tries: 0,
+      resent: false,
+    }
     // Written before the gateway call: a concurrent request with this key now sees "in progress".
     await this.save(op)
     await this.schedule('purge', op.createdAt + RETENTION_MS)
@@ -109,21 +136,37 @@ export class MerchantOperation extends TaskedObject {
   /** The operation as it is now (`GET /v1/operations/{id}`); undefined: no such operation. */
   async view(): Promise<Record<string, unknown> | undefined> {
     const op = await this.load()
-    return op ? { ...this.body(op), ...(op.status === 'failed' && op.reply && !op.reply.ok ? { error: op.reply.error } : {}) } : undefined
+    return op
+      ? { ...this.body(op), ...(op.status === 'failed' && op.reply && !op.reply.ok ? { error: op.reply.error } : {}) }
+      : undefined
   }
 
   private failure(op: Operation): Reply {
     const code = typeof op.result?.resultCode === 'string' ? op.result.resultCode : undefined
-    if (op.result?.error === 'registration_deleted') return fail('registration_deleted', 'The saved card of this payment was deleted and can no longer be charged.')
+    if (op.result?.error === 'registration_deleted')
+      return fail('registration_deleted', 'The saved card of this payment was deleted and can no longer be charged.')
     if (code === '10026') return fail('not_found', 'The gateway has no such payment or invoice.')
-    if (op.result?.unsent === 'unreachable') return fail('gateway_unavailable', 'The payment service cannot be reached. Nothing was sent.')
-    if (op.result?.unsent === 'token_refused') return fail('gateway_auth_failed', 'The payment service refused our credentials (AuthToken). Nothing was sent.')
-    return fail('gateway_rejected', `The gateway refused the request${code ? ` (${code}: ${String(op.result?.resultDescription ?? '')})` : ''}.`)
+    if (op.result?.unsent === 'unreachable')
+      return fail('gateway_unavailable', 'The payment service cannot be reached. Nothing was sent.')
+    if (op.result?.unsent === 'token_refused')
+      return fail('gateway_auth_failed', 'The payment service refused our credentials (AuthToken). Nothing was sent.')
+    return fail(
+      'gateway_rejected',
+      `The gateway refused the request${code ? ` (${code}: ${String(op.result?.resultDescription ?? '')})` : ''}.`,
+    )
   }
 
   private body(op: Operation): Record<string, unknown> & { readonly id: string; readonly status: OpStatus } {
     const id = `op_${this.ctx.id.toString()}`
-    return { id, object: 'operation', kind: op.params.kind, status: op.status, needsAttention: op.needsAttention === true, ...flowOf(op.params).describe(op.params), ...op.result }
+    return {
+      id,
+      object: 'operation',
+      kind: op.params.kind,
+      status: op.status,
+      needsAttention: op.needsAttention === true,
+      ...flowOf(op.params).describe(op.params),
+      ...op.result,
+    }
   }
 
   /**
@@ -139,8 +182,19 @@ export class MerchantOperation extends TaskedObject {
     op.needsAttention = true
     op.seq += 1
     this.op = op
-    const data = { idempotencyKeyHash: this.ctx.id.toString(), ...this.body(op), previousStatus: op.status, sequence: op.seq }
-    await this.commit(this.ctx.id.toString(), op.seq, { op }, [{ type: flowOf(op.params).attentionEvent, data }], [operationIndexJob(this.body(op), op)])
+    const data = {
+      idempotencyKeyHash: this.ctx.id.toString(),
+      ...this.body(op),
+      previousStatus: op.status,
+      sequence: op.seq,
+    }
+    await this.commit(
+      this.ctx.id.toString(),
+      op.seq,
+      { op },
+      [{ type: flowOf(op.params).attentionEvent, data }],
+      [operationIndexJob(this.body(op), op)],
+    )
     log.error('operation_needs_attention', { operation: this.ctx.id.toString(), status: op.status })
   }
 
@@ -149,7 +203,8 @@ export class MerchantOperation extends TaskedObject {
     if (name === 'purge') {
       // An answer still awaited keeps the record (its charge may still be settled by inquiry), and
       // so does an invoice still payable: money taken on it must find its operation.
-      if (op && (isOpen(op) || flowOf(op.params).expiresAt(op) !== undefined)) return this.schedule('purge', Date.now() + DAY_MS)
+      if (op && (isOpen(op) || flowOf(op.params).expiresAt(op) !== undefined))
+        return this.schedule('purge', Date.now() + DAY_MS)
       await this.ctx.storage.deleteAll()
       this.op = undefined
       return

@@ -11,4 +11,3 @@ export type Metadata = Readonly<Record<string, string>>
 export const METADATA_LIMITS = { keys: 20, keyLength: 40, valueLength: 500 } as const
 /** Keys are plain identifiers, so they are safe in a query string (`metadata[key]=value`). */
 export const METADATA_KEY = /^[A-Za-z0-9_.-]{1,40}$/
-

@@ -39,27 +39,45 @@ export interface PayRequest {
 export type PayAnswer =
   | { readonly access: 'origin_refused' }
   | { readonly access: 'not_found' }
-  | { readonly access: 'granted'; readonly reply: Reply; /** Seconds, for `Retry-After`. */ readonly retryAfter?: string }
+  | {
+      readonly access: 'granted'
+      readonly reply: Reply
+      /** Seconds, for `Retry-After`. */ readonly retryAfter?: string
+    }
 
 /** The request's own checks against the session's view: the attempt, or the refusal. */
-export async function payInputOf(view: CheckoutView, sessionOrigins: readonly string[], req: PayRequest, env: Env): Promise<Result<PayInput, Reply>> {
+export async function payInputOf(
+  view: CheckoutView,
+  sessionOrigins: readonly string[],
+  req: PayRequest,
+  env: Env,
+): Promise<Result<PayInput, Reply>> {
   const card = view.methods.includes('card')
   const saved = view.methods.includes('saved-card')
   if (!card && !saved) return err(fail('forbidden', 'This checkout does not offer card payments.'))
-  if (typeof req.idempotencyKey !== 'string') return err(fail('invalid_request', 'An Idempotency-Key header is required.', [req.idempotencyKey]))
+  if (typeof req.idempotencyKey !== 'string')
+    return err(fail('invalid_request', 'An Idempotency-Key header is required.', [req.idempotencyKey]))
   if (!req.body.ok) return err(req.body.error)
   const body = req.body.value
   // A session offering both card methods: a card number means a new card, the CVV alone the saved one.
   const method = card && (!saved || flatten(body)['card.number'] !== undefined) ? 'card' : 'saved-card'
   const parsed = parsePayBody(body, method, view.customer ?? undefined, view.savedCard?.brand)
   if (!parsed.ok) {
-    const message = parsed.error.code === 'param_mismatch' ? 'The amount, currency and order are fixed by the checkout session.' : 'Some fields are missing or invalid.'
+    const message =
+      parsed.error.code === 'param_mismatch'
+        ? 'The amount, currency and order are fixed by the checkout session.'
+        : 'Some fields are missing or invalid.'
     return err(fail(parsed.error.code, message, parsed.error.fields))
   }
   const { shopper, returnPage } = parsed.value
   // Only a page on an origin this checkout allows: the result page links there (no open redirect).
   const page = returnPage === undefined ? undefined : pageOn(returnPage, sessionOrigins, env)
-  if (page === null) return err(fail('invalid_request', 'Some fields are missing or invalid.', [{ field: 'returnPage', code: 'invalid_value', expected: RETURN_PAGE_EXPECTED }]))
+  if (page === null)
+    return err(
+      fail('invalid_request', 'Some fields are missing or invalid.', [
+        { field: 'returnPage', code: 'invalid_value', expected: RETURN_PAGE_EXPECTED },
+      ]),
+    )
   // A keyed hash of the card number: the velocity key and the idempotency fingerprint (R11, R15).
   // The key is derived once per isolate, not per request.
   const pepper = await derivedKey(env.SECURE_KEY, 'pay-checkout card fingerprint v1')
@@ -67,8 +85,19 @@ export async function payInputOf(view: CheckoutView, sessionOrigins: readonly st
   const canonical = Object.entries(shopper)
     .filter(([k]) => k !== 'cardNumber' && k !== 'cvv')
     .sort(([a], [b]) => a.localeCompare(b))
-  const fingerprint = await sha256Hex(JSON.stringify({ canonical, cardHash, brand: detectBrand(shopper.cardNumber ?? '') ?? null }))
-  return ok({ method, idempotencyKey: req.idempotencyKey, fingerprint, shopper, ip: req.ip, velocityLimit: req.velocityLimit, ...(cardHash ? { cardHash } : {}), ...(page ? { returnPage: page } : {}) })
+  const fingerprint = await sha256Hex(
+    JSON.stringify({ canonical, cardHash, brand: detectBrand(shopper.cardNumber ?? '') ?? null }),
+  )
+  return ok({
+    method,
+    idempotencyKey: req.idempotencyKey,
+    fingerprint,
+    shopper,
+    ip: req.ip,
+    velocityLimit: req.velocityLimit,
+    ...(cardHash ? { cardHash } : {}),
+    ...(page ? { returnPage: page } : {}),
+  })
 }
 
 /**
@@ -76,18 +105,30 @@ export async function payInputOf(view: CheckoutView, sessionOrigins: readonly st
  * session's): a burst of declines across the deployment (card testing) trips the breaker, and new
  * attempts then need Turnstile, or wait where Turnstile is not configured (R10, R12).
  */
-export type Admission = { readonly ok: true } | { readonly ok: false; readonly reply: Reply; /** Seconds, for `Retry-After`. */ readonly retryAfter?: string }
+export type Admission =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reply: Reply; /** Seconds, for `Retry-After`. */ readonly retryAfter?: string }
 
 export const ADMITTED: Admission = { ok: true }
 
 /** The breaker is tripped and there is no Turnstile to let attempts through: wait until it resets. */
 export function paused(until: number, now = Date.now()): Admission {
-  return { ok: false, reply: fail('payments_paused', 'Card payments are paused for a few minutes. Please try again later.'), retryAfter: String(Math.max(1, Math.ceil((until - now) / 1000))) }
+  return {
+    ok: false,
+    reply: fail('payments_paused', 'Card payments are paused for a few minutes. Please try again later.'),
+    retryAfter: String(Math.max(1, Math.ceil((until - now) / 1000))),
+  }
 }
 
 export const BOT_CHECK_FAILED: Admission = {
   ok: false,
-  reply: fail('forbidden', 'The bot check failed. Please try again.', [{ field: 'turnstileToken', code: 'invalid_value', expected: 'a fresh token from the Turnstile widget on this page' }]),
+  reply: fail('forbidden', 'The bot check failed. Please try again.', [
+    {
+      field: 'turnstileToken',
+      code: 'invalid_value',
+      expected: 'a fresh token from the Turnstile widget on this page',
+    },
+  ]),
 }
 
 /**
@@ -99,7 +140,8 @@ export const BOT_CHECK_FAILED: Admission = {
 export function pageOn(url: string, sessionOrigins: readonly string[], env: Env): string | null {
   try {
     const u = new URL(url)
-    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !originAllowed(u.origin, sessionOrigins, env)) return null
+    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !originAllowed(u.origin, sessionOrigins, env))
+      return null
     if (u.origin === new URL(env.PUBLIC_BASE_URL).origin && WORKER_PATH.test(routedPath(u))) return null
     return u.origin + (u.pathname.split(';')[0] ?? '')
   } catch {
@@ -117,6 +159,7 @@ const WORKER_PATH = /^\/(v1|frame|widget)(\/|$)/i
  */
 function routedPath(u: URL): string {
   let path = u.pathname
-  for (let i = 0; i < 4 && /%[0-9a-f]{2}/i.test(path); i++) path = new URL(decodeURIComponent(path).replaceAll('\\', '/'), u.origin).pathname
+  for (let i = 0; i < 4 && /%[0-9a-f]{2}/i.test(path); i++)
+    path = new URL(decodeURIComponent(path).replaceAll('\\', '/'), u.origin).pathname
   return path
 }

@@ -38,7 +38,12 @@ export function setupAmount(currency: string): string {
 
 /** Whether a setup still has an authorisation to void (its record is kept until it is). */
 export function setupUnsettled(s: SessionRecord): boolean {
-  return s.setup === true && s.status === 'succeeded' && s.setupVoid?.status !== 'voided' && s.setupVoid?.status !== 'needs_attention'
+  return (
+    s.setup === true &&
+    s.status === 'succeeded' &&
+    s.setupVoid?.status !== 'voided' &&
+    s.setupVoid?.status !== 'needs_attention'
+  )
 }
 
 /**
@@ -96,14 +101,24 @@ export async function voidStep(env: Env, s: SessionRecord, markSent: () => Promi
   if (outcome.kind === 'succeeded') return voided(s, outcome)
   if ('code' in outcome) v.resultCode = outcome.code
   // Nothing left the Worker, or we cannot tell: the inquiry decides next time.
-  if (outcome.kind === 'unknown' || outcome.kind === 'unsent' || outcome.kind === 'pending' || outcome.kind === 'action_required') return later(env, s)
+  if (
+    outcome.kind === 'unknown' ||
+    outcome.kind === 'unsent' ||
+    outcome.kind === 'pending' ||
+    outcome.kind === 'action_required'
+  )
+    return later(env, s)
   // Refused. The gateway would refuse a second reversal of a voided authorisation too, so an
   // inquiry by the reversal's reference still comes first next time; a person is asked after
   // the last try.
   log.error('setup_void_refused', { session: s.id, kind: outcome.kind, code: v.resultCode, tries: v.tries })
   if (v.tries >= MAX_VOID_TRIES) {
     v.status = 'needs_attention'
-    s.lastError = { code: 'gateway_rejected', message: `The payment service refused to void the setup authorisation ${s.paymentId} (${v.resultCode ?? 'no code'}); void it at the gateway.`, ...(v.resultCode ? { gatewayCode: v.resultCode } : {}) }
+    s.lastError = {
+      code: 'gateway_rejected',
+      message: `The payment service refused to void the setup authorisation ${s.paymentId} (${v.resultCode ?? 'no code'}); void it at the gateway.`,
+      ...(v.resultCode ? { gatewayCode: v.resultCode } : {}),
+    }
     return { done: true }
   }
   return later(env, s)
@@ -121,5 +136,8 @@ function voided(s: SessionRecord, outcome: Extract<PaymentOutcome, { kind: 'succ
 
 function later(env: Env, s: SessionRecord): VoidStep {
   const base = numberVar(env.INQUIRY_BASE_MS, 2_000)
-  return { done: false, at: Date.now() + Math.min(MAX_VOID_INTERVAL_MS, base * 2 ** Math.min(s.setupVoid?.tries ?? 0, 16)) }
+  return {
+    done: false,
+    at: Date.now() + Math.min(MAX_VOID_INTERVAL_MS, base * 2 ** Math.min(s.setupVoid?.tries ?? 0, 16)),
+  }
 }

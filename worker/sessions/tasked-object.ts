@@ -92,7 +92,9 @@ export abstract class TaskedObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const now = Date.now()
     const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
-    const due = Object.entries(tasks).filter(([, at]) => at <= now).map(([name]) => name)
+    const due = Object.entries(tasks)
+      .filter(([, at]) => at <= now)
+      .map(([name]) => name)
     for (const name of due) delete tasks[name]
     await this.ctx.storage.put('tasks', tasks)
     for (const name of due) {
@@ -114,7 +116,13 @@ export abstract class TaskedObject extends DurableObject<Env> {
    * wakes the delivery. Without a webhook URL no event is queued (there is no one to tell); jobs
    * are always queued.
    */
-  protected async commit(owner: string, seq: number, entries: Record<string, unknown>, events: readonly PendingEvent[] = [], jobs: readonly Job[] = []): Promise<void> {
+  protected async commit(
+    owner: string,
+    seq: number,
+    entries: Record<string, unknown>,
+    events: readonly PendingEvent[] = [],
+    jobs: readonly Job[] = [],
+  ): Promise<void> {
     const batch: Record<string, unknown> = { ...entries }
     const queued = this.env.MERCHANT_WEBHOOK_URL ? events : []
     if (queued.length === 0 && jobs.length === 0) {
@@ -126,14 +134,24 @@ export abstract class TaskedObject extends DurableObject<Env> {
       const created = Math.floor(Date.now() / 1000)
       for (const [i, e] of queued.entries()) {
         const event: WebhookEvent = { id: await eventId(owner, seq, e.type), type: e.type, created, data: e.data }
-        batch[`${OUTBOX}${String(seq).padStart(10, '0')}:${i}`] = { event, body: JSON.stringify(event), tries: 0, next: Date.now() } satisfies OutboxItem
+        batch[`${OUTBOX}${String(seq).padStart(10, '0')}:${i}`] = {
+          event,
+          body: JSON.stringify(event),
+          tries: 0,
+          next: Date.now(),
+        } satisfies OutboxItem
       }
       tasks.webhook = Math.min(tasks.webhook ?? Infinity, Date.now())
     }
     for (const [i, job] of jobs.entries()) {
       const { slot, delayMs } = jobPlace(job)
       const next = Date.now() + delayMs
-      batch[`${JOBS}${slot ?? `${String(seq).padStart(10, '0')}:${i}`}`] = { job, tries: 0, next, seq } satisfies JobItem
+      batch[`${JOBS}${slot ?? `${String(seq).padStart(10, '0')}:${i}`}`] = {
+        job,
+        tries: 0,
+        next,
+        seq,
+      } satisfies JobItem
       tasks.jobs = Math.min(tasks.jobs ?? Infinity, next)
     }
     batch.tasks = tasks
@@ -189,11 +207,15 @@ export abstract class TaskedObject extends DurableObject<Env> {
         await this.schedule('webhook', item.next)
         return
       }
-      let delivered = false
+      let delivered: boolean
       try {
         const res = await fetch(url, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Pay-Signature': await signatureHeader(this.env.WEBHOOK_SECRET, item.body), 'Pay-Event-Id': item.event.id },
+          headers: {
+            'Content-Type': 'application/json',
+            'Pay-Signature': await signatureHeader(this.env.WEBHOOK_SECRET, item.body),
+            'Pay-Event-Id': item.event.id,
+          },
           body: item.body,
           signal: AbortSignal.timeout(10_000),
         })

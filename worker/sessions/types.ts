@@ -23,7 +23,17 @@ export type RequestedFlow = (typeof FLOWS)[number]
 /** What a session runs: a setup runs as `card`. */
 export type Flow = Exclude<RequestedFlow, 'setup'>
 
-export const STATUSES = ['open', 'processing', 'action_required', 'pending', 'unknown', 'declined', 'failed', 'succeeded', 'expired'] as const
+export const STATUSES = [
+  'open',
+  'processing',
+  'action_required',
+  'pending',
+  'unknown',
+  'declined',
+  'failed',
+  'succeeded',
+  'expired',
+] as const
 export type Status = (typeof STATUSES)[number]
 
 /**
@@ -142,7 +152,13 @@ export interface SessionRecord extends SessionInput {
   redirect?: Redirect
   /** The QR code shown; `withdrawn` once the shopper paid by another method (it can no longer be completed). */
   /** The QR code shown, and the wallet owner's name and email from its verify step (sent again with its completion). */
-  qr?: { paymentId: string; merchantWalletId: string; expiresAt: number; withdrawn?: boolean; customer?: { givenName: string; surname: string; email: string } }
+  qr?: {
+    paymentId: string
+    merchantWalletId: string
+    expiresAt: number
+    withdrawn?: boolean
+    customer?: { givenName: string; surname: string; email: string }
+  }
   /** Payment ids of QR codes replaced after a withdrawal: still this session's for notifications. */
   withdrawnQr?: string[]
   /** The method of the payment begun last (or of the invoice issued): what `methodUnderWay` reports. */
@@ -302,14 +318,26 @@ export function checkoutView(s: SessionRecord, now: number): CheckoutView {
     ...(s.setup ? { setup: true } : {}),
     attemptsRemaining: attemptsRemaining(s),
     savedCard: offers(s, 'saved-card') ? (s.savedCard ?? null) : null,
-    invoice:
-      offers(s, 'invoice')
-        ? { merchantInvoiceId: s.merchantInvoiceId ?? null, invoiceExpirationPeriod: s.invoiceExpirationPeriod ?? null, regenerated: s.invoice ?? null }
-        : null,
-    qr: s.qr ? { merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString(), withdrawn: s.qr.withdrawn === true } : null,
+    invoice: offers(s, 'invoice')
+      ? {
+          merchantInvoiceId: s.merchantInvoiceId ?? null,
+          invoiceExpirationPeriod: s.invoiceExpirationPeriod ?? null,
+          regenerated: s.invoice ?? null,
+        }
+      : null,
+    qr: s.qr
+      ? {
+          merchantWalletId: s.qr.merchantWalletId,
+          expiresAt: new Date(s.qr.expiresAt).toISOString(),
+          withdrawn: s.qr.withdrawn === true,
+        }
+      : null,
     // Personal data only while the shopper may still need it to pay (SECURITY.md R2).
     customer: isFinal(status) ? null : (s.customer ?? null),
-    result: s.status === 'succeeded' || s.status === 'declined' || s.status === 'failed' ? { paymentId: s.paymentId ?? null, card: s.card ?? null } : null,
+    result:
+      s.status === 'succeeded' || s.status === 'declined' || s.status === 'failed'
+        ? { paymentId: s.paymentId ?? null, card: s.card ?? null }
+        : null,
     redirect: s.status === 'action_required' ? (s.redirect ?? null) : null,
   }
 }

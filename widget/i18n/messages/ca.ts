@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Targeta acabada en {last4}',
   processing: 'S’està processant el pagament…',
   succeeded: 'Pagament fet correctament.',
-  declinedRetry: 'La targeta s’ha rebutjat. Torneu-ho a provar o feu servir una altra targeta. {n, plural, one {Queda # intent.} other {Queden # intents.}}',
+  declinedRetry:
+    'La targeta s’ha rebutjat. Torneu-ho a provar o feu servir una altra targeta. {n, plural, one {Queda # intent.} other {Queden # intents.}}',
   declinedFinal: 'La targeta s’ha rebutjat. No queden intents. Poseu-vos en contacte amb la botiga.',
   pending: 'El pagament s’està processant. No cal tornar a pagar: la pàgina s’actualitza sola.',
   unknown: 'Estem confirmant el pagament. No torneu a pagar: la pàgina s’actualitza sola.',
@@ -56,24 +57,31 @@ export const messages: Messages = {
   testMode: 'Mode de prova',
   tryAgain: 'Torna-ho a provar',
   walletDeclined: 'El pagament amb moneder s’ha rebutjat.',
-  originNotAllowed: 'Aquest formulari de pagament no es pot mostrar en aquesta pàgina. Poseu-vos en contacte amb la botiga o pagueu al seu web.',
-  networkError: 'No s’ha pogut connectar amb el servei de pagament. Comproveu la connexió a internet i torneu-ho a provar.',
+  originNotAllowed:
+    'Aquest formulari de pagament no es pot mostrar en aquesta pàgina. Poseu-vos en contacte amb la botiga o pagueu al seu web.',
+  networkError:
+    'No s’ha pogut connectar amb el servei de pagament. Comproveu la connexió a internet i torneu-ho a provar.',
   err_check_fields: 'Algunes dades no són vàlides. Reviseu els camps marcats i torneu-ho a provar.',
   err_gateway: 'No s’ha pogut processar el pagament. No s’ha cobrat res. Torneu-ho a provar d’aquí a uns minuts.',
-  err_gateway_unavailable: 'El servei de pagament no respon. No s’ha cobrat res. Torneu-ho a provar d’aquí a una estona.',
-  err_duplicate_order: 'Aquesta comanda ja s’ha enviat. Reviseu el correu o contacteu amb la botiga abans de tornar a pagar.',
+  err_gateway_unavailable:
+    'El servei de pagament no respon. No s’ha cobrat res. Torneu-ho a provar d’aquí a una estona.',
+  err_duplicate_order:
+    'Aquesta comanda ja s’ha enviat. Reviseu el correu o contacteu amb la botiga abans de tornar a pagar.',
   err_contact_shop: 'Aquest pagament no es pot completar aquí. Poseu-vos en contacte amb la botiga.',
   err_rate_limited: 'Massa intents en poc temps. Espereu un minut i torneu-ho a provar.',
   err_in_progress: 'Ja hi ha un pagament en curs. Espereu un moment.',
-  err_velocity: 'S’ha provat aquesta targeta massa vegades. Feu servir una altra targeta o torneu-ho a provar més tard.',
-  walletDeclinedRetry: 'El pagament amb moneder s’ha rebutjat. Torneu-ho a provar o feu servir un altre moneder. {n, plural, one {Queda # intent.} other {Queden # intents.}}',
+  err_velocity:
+    'S’ha provat aquesta targeta massa vegades. Feu servir una altra targeta o torneu-ho a provar més tard.',
+  walletDeclinedRetry:
+    'El pagament amb moneder s’ha rebutjat. Torneu-ho a provar o feu servir un altre moneder. {n, plural, one {Queda # intent.} other {Queden # intents.}}',
   walletDeclinedFinal: 'El pagament amb moneder s’ha rebutjat. No queden intents. Poseu-vos en contacte amb la botiga.',
   methodsLabel: 'Mètode de pagament',
   methodCard: 'Targeta',
   methodSavedCard: 'Targeta desada',
   methodQr: 'Moneder QR',
   methodInvoice: 'Factura',
-  methodUnderWay: '{method, select, qr {Esteu pagant amb moneder QR.} invoice {Esteu pagant amb factura.} other {Esteu pagant amb targeta.}} Els altres mètodes de pagament no estan disponibles per a aquesta comanda.',
+  methodUnderWay:
+    '{method, select, qr {Esteu pagant amb moneder QR.} invoice {Esteu pagant amb factura.} other {Esteu pagant amb targeta.}} Els altres mètodes de pagament no estan disponibles per a aquesta comanda.',
   qrWithdrawn: 'Aquest codi QR s’ha retirat perquè ha començat un pagament amb targeta. No l’escanegeu.',
   err_method_in_progress: 'Ja s’està fent servir un altre mètode de pagament per a aquesta comanda. Espereu que acabi.',
   saveCard: 'Desa la targeta',

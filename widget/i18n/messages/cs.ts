@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Karta končící na {last4}',
   processing: 'Zpracováváme vaši platbu…',
   succeeded: 'Platba proběhla úspěšně.',
-  declinedRetry: 'Vaše karta byla zamítnuta. Zkuste to znovu nebo použijte jinou kartu. {n, plural, one {Zbývá # pokus.} few {Zbývají # pokusy.} many {Zbývá # pokusu.} other {Zbývá # pokusů.}}',
+  declinedRetry:
+    'Vaše karta byla zamítnuta. Zkuste to znovu nebo použijte jinou kartu. {n, plural, one {Zbývá # pokus.} few {Zbývají # pokusy.} many {Zbývá # pokusu.} other {Zbývá # pokusů.}}',
   declinedFinal: 'Vaše karta byla zamítnuta. Nezbývají žádné pokusy. Kontaktujte obchod.',
   pending: 'Platba se zpracovává. Neplaťte znovu: stránka se obnoví sama.',
   unknown: 'Ověřujeme vaši platbu. Neplaťte znovu: stránka se obnoví sama.',
@@ -66,14 +67,16 @@ export const messages: Messages = {
   err_rate_limited: 'Příliš mnoho pokusů v krátké době. Počkejte minutu a zkuste to znovu.',
   err_in_progress: 'Platba už probíhá. Chvíli počkejte.',
   err_velocity: 'Příliš mnoho pokusů s touto kartou. Použijte jinou kartu nebo to zkuste později.',
-  walletDeclinedRetry: 'Platba peněženkou byla zamítnuta. Zkuste to znovu nebo použijte jinou peněženku. {n, plural, one {Zbývá # pokus.} few {Zbývají # pokusy.} many {Zbývá # pokusu.} other {Zbývá # pokusů.}}',
+  walletDeclinedRetry:
+    'Platba peněženkou byla zamítnuta. Zkuste to znovu nebo použijte jinou peněženku. {n, plural, one {Zbývá # pokus.} few {Zbývají # pokusy.} many {Zbývá # pokusu.} other {Zbývá # pokusů.}}',
   walletDeclinedFinal: 'Platba peněženkou byla zamítnuta. Nezbývají žádné pokusy. Kontaktujte obchod.',
   methodsLabel: 'Způsob platby',
   methodCard: 'Karta',
   methodSavedCard: 'Uložená karta',
   methodQr: 'QR peněženka',
   methodInvoice: 'Faktura',
-  methodUnderWay: '{method, select, qr {Probíhá platba QR peněženkou.} invoice {Probíhá platba fakturou.} other {Probíhá platba kartou.}} Jiné způsoby jsou pro objednávku uzavřené.',
+  methodUnderWay:
+    '{method, select, qr {Probíhá platba QR peněženkou.} invoice {Probíhá platba fakturou.} other {Probíhá platba kartou.}} Jiné způsoby jsou pro objednávku uzavřené.',
   qrWithdrawn: 'QR kód byl stažen: začala platba kartou. Neskenujte ho.',
   err_method_in_progress: 'Pro objednávku už probíhá jiný způsob platby. Počkejte na jeho konec.',
   saveCard: 'Uložit kartu',

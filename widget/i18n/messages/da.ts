@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Kort, der ender på {last4}',
   processing: 'Behandler din betaling…',
   succeeded: 'Betalingen er gennemført.',
-  declinedRetry: 'Dit kort blev afvist. Prøv igen, eller brug et andet kort. {n, plural, one {# forsøg tilbage.} other {# forsøg tilbage.}}',
+  declinedRetry:
+    'Dit kort blev afvist. Prøv igen, eller brug et andet kort. {n, plural, one {# forsøg tilbage.} other {# forsøg tilbage.}}',
   declinedFinal: 'Dit kort blev afvist. Ingen forsøg tilbage. Kontakt butikken.',
   pending: 'Din betaling behandles. Du skal ikke betale igen: siden opdateres af sig selv.',
   unknown: 'Vi bekræfter din betaling. Betal ikke igen: siden opdateres af sig selv.',
@@ -56,7 +57,8 @@ export const messages: Messages = {
   testMode: 'Testtilstand',
   tryAgain: 'Prøv igen',
   walletDeclined: 'Din wallet-betaling blev afvist.',
-  originNotAllowed: 'Betalingsformularen kan ikke vises på denne side. Kontakt butikken, eller betal på dens eget website.',
+  originNotAllowed:
+    'Betalingsformularen kan ikke vises på denne side. Kontakt butikken, eller betal på dens eget website.',
   networkError: 'Betalingstjenesten kan ikke nås. Tjek din internetforbindelse, og prøv igen.',
   err_check_fields: 'Nogle oplysninger er ugyldige. Tjek de markerede felter, og prøv igen.',
   err_gateway: 'Betalingen kunne ikke gennemføres. Der er ikke trukket noget. Prøv igen om et par minutter.',
@@ -66,14 +68,16 @@ export const messages: Messages = {
   err_rate_limited: 'For mange forsøg på kort tid. Vent et minut, og prøv igen.',
   err_in_progress: 'En betaling er allerede i gang. Vent et øjeblik.',
   err_velocity: 'Kortet er blevet prøvet for mange gange. Brug et andet kort, eller prøv igen senere.',
-  walletDeclinedRetry: 'Din wallet-betaling blev afvist. Prøv igen, eller brug en anden wallet. {n, plural, one {# forsøg tilbage.} other {# forsøg tilbage.}}',
+  walletDeclinedRetry:
+    'Din wallet-betaling blev afvist. Prøv igen, eller brug en anden wallet. {n, plural, one {# forsøg tilbage.} other {# forsøg tilbage.}}',
   walletDeclinedFinal: 'Din wallet-betaling blev afvist. Ingen forsøg tilbage. Kontakt butikken.',
   methodsLabel: 'Betalingsmetode',
   methodCard: 'Kort',
   methodSavedCard: 'Gemt kort',
   methodQr: 'QR-wallet',
   methodInvoice: 'Faktura',
-  methodUnderWay: '{method, select, qr {Du betaler med QR-wallet.} invoice {Du betaler med faktura.} other {Du betaler med kort.}} De andre betalingsmetoder er ikke tilgængelige for denne ordre.',
+  methodUnderWay:
+    '{method, select, qr {Du betaler med QR-wallet.} invoice {Du betaler med faktura.} other {Du betaler med kort.}} De andre betalingsmetoder er ikke tilgængelige for denne ordre.',
   qrWithdrawn: 'QR-koden er trukket tilbage, fordi en kortbetaling er startet. Scan den ikke.',
   err_method_in_progress: 'En anden betalingsmetode er allerede i brug for denne ordre. Vent, til den er færdig.',
   saveCard: 'Gem kort',

@@ -21,13 +21,15 @@ export const messages: Messages = {
   savedCard: 'Karte mit Endziffern {last4}',
   processing: 'Ihre Zahlung wird verarbeitet…',
   succeeded: 'Zahlung erfolgreich.',
-  declinedRetry: 'Ihre Karte wurde abgelehnt. Bitte versuchen Sie es erneut oder nutzen Sie eine andere Karte. {n, plural, one {Noch # Versuch.} other {Noch # Versuche.}}',
+  declinedRetry:
+    'Ihre Karte wurde abgelehnt. Bitte versuchen Sie es erneut oder nutzen Sie eine andere Karte. {n, plural, one {Noch # Versuch.} other {Noch # Versuche.}}',
   declinedFinal: 'Ihre Karte wurde abgelehnt. Keine Versuche mehr. Bitte wenden Sie sich an den Shop.',
   pending: 'Ihre Zahlung wird bearbeitet. Sie müssen nicht erneut bezahlen: Diese Seite aktualisiert sich selbst.',
   unknown: 'Wir bestätigen Ihre Zahlung. Bitte bezahlen Sie nicht erneut: Diese Seite aktualisiert sich selbst.',
   expired: 'Diese Kasse ist abgelaufen. Bitte kehren Sie zum Shop zurück, um neu zu beginnen.',
   error: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
-  actionRequired: 'Ihre Bank möchte, dass Sie diese Zahlung bestätigen. Sie werden zur Seite Ihrer Bank weitergeleitet.',
+  actionRequired:
+    'Ihre Bank möchte, dass Sie diese Zahlung bestätigen. Sie werden zur Seite Ihrer Bank weitergeleitet.',
   err_required: 'Bitte füllen Sie dieses Feld aus.',
   err_format: 'Bitte prüfen Sie dieses Feld.',
   err_luhn: 'Diese Kartennummer ist ungültig.',
@@ -56,26 +58,34 @@ export const messages: Messages = {
   testMode: 'Testmodus',
   tryAgain: 'Erneut versuchen',
   walletDeclined: 'Ihre Wallet-Zahlung wurde abgelehnt.',
-  originNotAllowed: 'Dieses Zahlungsformular kann hier nicht angezeigt werden. Bitte zahlen Sie auf der Website des Shops oder wenden Sie sich an ihn.',
-  networkError: 'Der Zahlungsdienst ist nicht erreichbar. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut.',
+  originNotAllowed:
+    'Dieses Zahlungsformular kann hier nicht angezeigt werden. Bitte zahlen Sie auf der Website des Shops oder wenden Sie sich an ihn.',
+  networkError:
+    'Der Zahlungsdienst ist nicht erreichbar. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut.',
   err_check_fields: 'Einige Angaben sind ungültig. Bitte prüfen Sie die markierten Felder und versuchen Sie es erneut.',
-  err_gateway: 'Die Zahlung ist fehlgeschlagen. Es wurde nichts abgebucht. Bitte versuchen Sie es in einigen Minuten erneut.',
-  err_gateway_unavailable: 'Der Zahlungsdienst antwortet nicht. Es wurde nichts abgebucht. Bitte versuchen Sie es gleich noch einmal.',
-  err_duplicate_order: 'Diese Bestellung wurde bereits übermittelt. Prüfen Sie Ihre E-Mails oder fragen Sie den Shop, bevor Sie erneut zahlen.',
+  err_gateway:
+    'Die Zahlung ist fehlgeschlagen. Es wurde nichts abgebucht. Bitte versuchen Sie es in einigen Minuten erneut.',
+  err_gateway_unavailable:
+    'Der Zahlungsdienst antwortet nicht. Es wurde nichts abgebucht. Bitte versuchen Sie es gleich noch einmal.',
+  err_duplicate_order:
+    'Diese Bestellung wurde bereits übermittelt. Prüfen Sie Ihre E-Mails oder fragen Sie den Shop, bevor Sie erneut zahlen.',
   err_contact_shop: 'Diese Zahlung kann hier nicht abgeschlossen werden. Bitte wenden Sie sich an den Shop.',
   err_rate_limited: 'Zu viele Versuche in kurzer Zeit. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
   err_in_progress: 'Eine Zahlung ist bereits unterwegs. Bitte warten Sie einen Moment.',
   err_velocity: 'Zu viele Versuche mit dieser Karte. Nutzen Sie eine andere Karte oder versuchen Sie es später.',
-  walletDeclinedRetry: 'Ihre Wallet-Zahlung wurde abgelehnt. Bitte versuchen Sie es erneut oder verwenden Sie eine andere Wallet. {n, plural, one {Noch # Versuch.} other {Noch # Versuche.}}',
+  walletDeclinedRetry:
+    'Ihre Wallet-Zahlung wurde abgelehnt. Bitte versuchen Sie es erneut oder verwenden Sie eine andere Wallet. {n, plural, one {Noch # Versuch.} other {Noch # Versuche.}}',
   walletDeclinedFinal: 'Ihre Wallet-Zahlung wurde abgelehnt. Keine Versuche mehr. Bitte wenden Sie sich an den Shop.',
   methodsLabel: 'Zahlungsart',
   methodCard: 'Karte',
   methodSavedCard: 'Gespeicherte Karte',
   methodQr: 'QR-Wallet',
   methodInvoice: 'Rechnung',
-  methodUnderWay: '{method, select, qr {Zahlung per QR-Wallet läuft.} invoice {Zahlung per Rechnung läuft.} other {Kartenzahlung läuft.}} Andere Zahlungsarten sind für diese Bestellung gesperrt.',
+  methodUnderWay:
+    '{method, select, qr {Zahlung per QR-Wallet läuft.} invoice {Zahlung per Rechnung läuft.} other {Kartenzahlung läuft.}} Andere Zahlungsarten sind für diese Bestellung gesperrt.',
   qrWithdrawn: 'Dieser QR-Code wurde zurückgezogen: Eine Kartenzahlung hat begonnen. Bitte nicht scannen.',
-  err_method_in_progress: 'Für diese Bestellung läuft bereits eine andere Zahlungsart. Bitte warten Sie, bis sie fertig ist.',
+  err_method_in_progress:
+    'Für diese Bestellung läuft bereits eine andere Zahlungsart. Bitte warten Sie, bis sie fertig ist.',
   saveCard: 'Karte speichern',
   cardSaved: 'Ihre Karte ist gespeichert.',
 }

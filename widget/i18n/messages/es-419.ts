@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Tarjeta terminada en {last4}',
   processing: 'Procesando tu pago…',
   succeeded: 'Pago realizado con éxito.',
-  declinedRetry: 'Tu tarjeta fue rechazada. Vuelve a intentarlo o usa otra tarjeta. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
+  declinedRetry:
+    'Tu tarjeta fue rechazada. Vuelve a intentarlo o usa otra tarjeta. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
   declinedFinal: 'Tu tarjeta fue rechazada. No quedan intentos. Comunícate con la tienda.',
   pending: 'Tu pago se está procesando. No necesitas pagar de nuevo: esta página se actualiza sola.',
   unknown: 'Estamos confirmando tu pago. No vuelvas a pagar: esta página se actualiza sola.',
@@ -56,7 +57,8 @@ export const messages: Messages = {
   testMode: 'Modo de prueba',
   tryAgain: 'Reintentar',
   walletDeclined: 'Tu pago con billetera fue rechazado.',
-  originNotAllowed: 'Este formulario de pago no se puede mostrar en esta página. Comunícate con la tienda o paga en su sitio web.',
+  originNotAllowed:
+    'Este formulario de pago no se puede mostrar en esta página. Comunícate con la tienda o paga en su sitio web.',
   networkError: 'No pudimos conectar con el servicio de pago. Revisa tu conexión a internet y vuelve a intentarlo.',
   err_check_fields: 'Algunos datos no son válidos. Revisa los campos marcados y vuelve a intentarlo.',
   err_gateway: 'No se pudo procesar el pago. No se cobró nada. Vuelve a intentarlo en unos minutos.',
@@ -66,14 +68,16 @@ export const messages: Messages = {
   err_rate_limited: 'Demasiados intentos en poco tiempo. Espera un minuto y vuelve a intentarlo.',
   err_in_progress: 'Ya hay un pago en curso. Espera un momento.',
   err_velocity: 'Esta tarjeta se intentó demasiadas veces. Usa otra tarjeta o vuelve a intentarlo más tarde.',
-  walletDeclinedRetry: 'Tu pago con billetera fue rechazado. Vuelve a intentarlo o usa otra billetera. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
+  walletDeclinedRetry:
+    'Tu pago con billetera fue rechazado. Vuelve a intentarlo o usa otra billetera. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
   walletDeclinedFinal: 'Tu pago con billetera fue rechazado. No quedan intentos. Comunícate con la tienda.',
   methodsLabel: 'Método de pago',
   methodCard: 'Tarjeta',
   methodSavedCard: 'Tarjeta guardada',
   methodQr: 'Billetera QR',
   methodInvoice: 'Factura',
-  methodUnderWay: '{method, select, qr {Estás pagando con billetera QR.} invoice {Estás pagando con factura.} other {Estás pagando con tarjeta.}} Los demás métodos de pago no están disponibles para este pedido.',
+  methodUnderWay:
+    '{method, select, qr {Estás pagando con billetera QR.} invoice {Estás pagando con factura.} other {Estás pagando con tarjeta.}} Los demás métodos de pago no están disponibles para este pedido.',
   qrWithdrawn: 'Este código QR se retiró porque comenzó un pago con tarjeta. No lo escanees.',
   err_method_in_progress: 'Ya se está usando otro método de pago para este pedido. Espera a que termine.',
   saveCard: 'Guardar tarjeta',

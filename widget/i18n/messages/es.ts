@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Tarjeta terminada en {last4}',
   processing: 'Procesando su pago…',
   succeeded: 'Pago realizado correctamente.',
-  declinedRetry: 'Su tarjeta ha sido rechazada. Inténtelo de nuevo o use otra tarjeta. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
+  declinedRetry:
+    'Su tarjeta ha sido rechazada. Inténtelo de nuevo o use otra tarjeta. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
   declinedFinal: 'Su tarjeta ha sido rechazada. No quedan intentos. Póngase en contacto con la tienda.',
   pending: 'Su pago se está procesando. No hace falta pagar de nuevo: esta página se actualiza sola.',
   unknown: 'Estamos confirmando su pago. No vuelva a pagar: esta página se actualiza sola.',
@@ -56,7 +57,8 @@ export const messages: Messages = {
   testMode: 'Modo de prueba',
   tryAgain: 'Reintentar',
   walletDeclined: 'Su pago con monedero ha sido rechazado.',
-  originNotAllowed: 'Este formulario de pago no se puede mostrar en esta página. Póngase en contacto con la tienda o pague en su sitio web.',
+  originNotAllowed:
+    'Este formulario de pago no se puede mostrar en esta página. Póngase en contacto con la tienda o pague en su sitio web.',
   networkError: 'No se pudo conectar con el servicio de pago. Compruebe su conexión a Internet e inténtelo de nuevo.',
   err_check_fields: 'Algunos datos no son válidos. Revise los campos marcados e inténtelo de nuevo.',
   err_gateway: 'No se pudo procesar el pago. No se ha cobrado nada. Inténtelo de nuevo en unos minutos.',
@@ -66,14 +68,16 @@ export const messages: Messages = {
   err_rate_limited: 'Demasiados intentos en poco tiempo. Espere un minuto e inténtelo de nuevo.',
   err_in_progress: 'Ya hay un pago en curso. Espere un momento.',
   err_velocity: 'Esta tarjeta se ha intentado demasiadas veces. Use otra tarjeta o inténtelo más tarde.',
-  walletDeclinedRetry: 'Su pago con monedero ha sido rechazado. Inténtelo de nuevo o use otro monedero. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
+  walletDeclinedRetry:
+    'Su pago con monedero ha sido rechazado. Inténtelo de nuevo o use otro monedero. {n, plural, one {Queda # intento.} other {Quedan # intentos.}}',
   walletDeclinedFinal: 'Su pago con monedero ha sido rechazado. No quedan intentos. Póngase en contacto con la tienda.',
   methodsLabel: 'Método de pago',
   methodCard: 'Tarjeta',
   methodSavedCard: 'Tarjeta guardada',
   methodQr: 'Monedero QR',
   methodInvoice: 'Factura',
-  methodUnderWay: '{method, select, qr {Está pagando con monedero QR.} invoice {Está pagando con factura.} other {Está pagando con tarjeta.}} Los demás métodos de pago no están disponibles para este pedido.',
+  methodUnderWay:
+    '{method, select, qr {Está pagando con monedero QR.} invoice {Está pagando con factura.} other {Está pagando con tarjeta.}} Los demás métodos de pago no están disponibles para este pedido.',
   qrWithdrawn: 'Este código QR se ha retirado porque ha empezado un pago con tarjeta. No lo escanee.',
   err_method_in_progress: 'Ya se está usando otro método de pago para este pedido. Espere a que termine.',
   saveCard: 'Guardar tarjeta',

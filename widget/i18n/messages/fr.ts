@@ -21,13 +21,16 @@ export const messages: Messages = {
   savedCard: 'Carte se terminant par {last4}',
   processing: 'Traitement de votre paiement…',
   succeeded: 'Paiement réussi.',
-  declinedRetry: 'Votre carte a été refusée. Réessayez ou utilisez une autre carte. {n, plural, one {# tentative restante.} other {# tentatives restantes.}}',
+  declinedRetry:
+    'Votre carte a été refusée. Réessayez ou utilisez une autre carte. {n, plural, one {# tentative restante.} other {# tentatives restantes.}}',
   declinedFinal: 'Votre carte a été refusée. Plus aucune tentative. Veuillez contacter la boutique.',
-  pending: 'Votre paiement est en cours de traitement. Inutile de payer à nouveau : cette page se met à jour toute seule.',
+  pending:
+    'Votre paiement est en cours de traitement. Inutile de payer à nouveau : cette page se met à jour toute seule.',
   unknown: 'Nous confirmons votre paiement. Ne payez pas à nouveau : cette page se met à jour toute seule.',
   expired: 'Ce paiement a expiré. Retournez sur la boutique pour recommencer.',
   error: 'Une erreur est survenue. Veuillez réessayer.',
-  actionRequired: 'Votre banque vous demande de confirmer ce paiement. Vous allez être redirigé vers la page de votre banque.',
+  actionRequired:
+    'Votre banque vous demande de confirmer ce paiement. Vous allez être redirigé vers la page de votre banque.',
   err_required: 'Veuillez remplir ce champ.',
   err_format: 'Veuillez vérifier ce champ.',
   err_luhn: 'Ce numéro de carte n’est pas valide.',
@@ -56,26 +59,33 @@ export const messages: Messages = {
   testMode: 'Mode test',
   tryAgain: 'Réessayer',
   walletDeclined: 'Votre paiement par portefeuille a été refusé.',
-  originNotAllowed: 'Ce formulaire de paiement ne peut pas s’afficher sur cette page. Veuillez contacter la boutique ou payer sur son site.',
+  originNotAllowed:
+    'Ce formulaire de paiement ne peut pas s’afficher sur cette page. Veuillez contacter la boutique ou payer sur son site.',
   networkError: 'Le service de paiement est injoignable. Vérifiez votre connexion Internet et réessayez.',
   err_check_fields: 'Certaines informations ne sont pas valides. Vérifiez les champs signalés et réessayez.',
   err_gateway: 'Le paiement n’a pas pu être traité. Rien n’a été débité. Veuillez réessayer dans quelques minutes.',
-  err_gateway_unavailable: 'Le service de paiement ne répond pas. Rien n’a été débité. Veuillez réessayer dans un instant.',
-  err_duplicate_order: 'Cette commande a déjà été envoyée. Vérifiez vos e-mails ou contactez la boutique avant de payer à nouveau.',
+  err_gateway_unavailable:
+    'Le service de paiement ne répond pas. Rien n’a été débité. Veuillez réessayer dans un instant.',
+  err_duplicate_order:
+    'Cette commande a déjà été envoyée. Vérifiez vos e-mails ou contactez la boutique avant de payer à nouveau.',
   err_contact_shop: 'Ce paiement ne peut pas être effectué ici. Veuillez contacter la boutique.',
   err_rate_limited: 'Trop de tentatives en peu de temps. Patientez une minute et réessayez.',
   err_in_progress: 'Un paiement est déjà en cours. Veuillez patienter.',
   err_velocity: 'Cette carte a été essayée trop de fois. Utilisez une autre carte ou réessayez plus tard.',
-  walletDeclinedRetry: 'Votre paiement par portefeuille a été refusé. Réessayez ou utilisez un autre portefeuille. {n, plural, one {# tentative restante.} other {# tentatives restantes.}}',
-  walletDeclinedFinal: 'Votre paiement par portefeuille a été refusé. Plus aucune tentative. Veuillez contacter la boutique.',
+  walletDeclinedRetry:
+    'Votre paiement par portefeuille a été refusé. Réessayez ou utilisez un autre portefeuille. {n, plural, one {# tentative restante.} other {# tentatives restantes.}}',
+  walletDeclinedFinal:
+    'Votre paiement par portefeuille a été refusé. Plus aucune tentative. Veuillez contacter la boutique.',
   methodsLabel: 'Moyen de paiement',
   methodCard: 'Carte',
   methodSavedCard: 'Carte enregistrée',
   methodQr: 'Portefeuille QR',
   methodInvoice: 'Facture',
-  methodUnderWay: '{method, select, qr {Paiement par portefeuille QR en cours.} invoice {Paiement par facture en cours.} other {Paiement par carte en cours.}} Les autres moyens sont fermés pour cette commande.',
+  methodUnderWay:
+    '{method, select, qr {Paiement par portefeuille QR en cours.} invoice {Paiement par facture en cours.} other {Paiement par carte en cours.}} Les autres moyens sont fermés pour cette commande.',
   qrWithdrawn: 'Ce code QR a été retiré : un paiement par carte a commencé. Ne le scannez pas.',
-  err_method_in_progress: 'Un autre moyen de paiement est déjà en cours pour cette commande. Attendez qu’il se termine.',
+  err_method_in_progress:
+    'Un autre moyen de paiement est déjà en cours pour cette commande. Attendez qu’il se termine.',
   saveCard: 'Enregistrer la carte',
   cardSaved: 'Votre carte est enregistrée.',
 }

@@ -56,7 +56,8 @@ export const messages: Messages = {
   testMode: 'Mode uji',
   tryAgain: 'Coba lagi',
   walletDeclined: 'Pembayaran dompet Anda ditolak.',
-  originNotAllowed: 'Formulir pembayaran ini tidak dapat ditampilkan di halaman ini. Hubungi toko atau bayar di situs web toko.',
+  originNotAllowed:
+    'Formulir pembayaran ini tidak dapat ditampilkan di halaman ini. Hubungi toko atau bayar di situs web toko.',
   networkError: 'Layanan pembayaran tidak dapat dihubungi. Periksa koneksi internet Anda lalu coba lagi.',
   err_check_fields: 'Beberapa data tidak valid. Periksa kolom yang ditandai lalu coba lagi.',
   err_gateway: 'Pembayaran tidak dapat diproses. Tidak ada dana yang ditagih. Coba lagi dalam beberapa menit.',
@@ -66,14 +67,16 @@ export const messages: Messages = {
   err_rate_limited: 'Terlalu banyak percobaan dalam waktu singkat. Tunggu satu menit lalu coba lagi.',
   err_in_progress: 'Pembayaran sedang berlangsung. Mohon tunggu sebentar.',
   err_velocity: 'Kartu ini sudah dicoba terlalu sering. Gunakan kartu lain atau coba lagi nanti.',
-  walletDeclinedRetry: 'Pembayaran dompet Anda ditolak. Coba lagi atau gunakan dompet lain. {n, plural, other {Sisa # percobaan.}}',
+  walletDeclinedRetry:
+    'Pembayaran dompet Anda ditolak. Coba lagi atau gunakan dompet lain. {n, plural, other {Sisa # percobaan.}}',
   walletDeclinedFinal: 'Pembayaran dompet Anda ditolak. Tidak ada percobaan tersisa. Silakan hubungi toko.',
   methodsLabel: 'Metode pembayaran',
   methodCard: 'Kartu',
   methodSavedCard: 'Kartu tersimpan',
   methodQr: 'Dompet QR',
   methodInvoice: 'Tagihan',
-  methodUnderWay: '{method, select, qr {Membayar dengan dompet QR.} invoice {Membayar dengan tagihan.} other {Membayar dengan kartu.}} Cara bayar lain tidak tersedia untuk pesanan ini.',
+  methodUnderWay:
+    '{method, select, qr {Membayar dengan dompet QR.} invoice {Membayar dengan tagihan.} other {Membayar dengan kartu.}} Cara bayar lain tidak tersedia untuk pesanan ini.',
   qrWithdrawn: 'Kode QR ini ditarik karena pembayaran kartu sudah dimulai. Jangan memindainya.',
   err_method_in_progress: 'Cara bayar lain sedang digunakan untuk pesanan ini. Tunggu hingga selesai.',
   saveCard: 'Simpan kartu',

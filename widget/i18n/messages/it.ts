@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Carta che termina con {last4}',
   processing: 'Elaborazione del pagamento…',
   succeeded: 'Pagamento riuscito.',
-  declinedRetry: 'La carta è stata rifiutata. Riprova o usa un’altra carta. {n, plural, one {Resta # tentativo.} other {Restano # tentativi.}}',
+  declinedRetry:
+    'La carta è stata rifiutata. Riprova o usa un’altra carta. {n, plural, one {Resta # tentativo.} other {Restano # tentativi.}}',
   declinedFinal: 'La carta è stata rifiutata. Nessun tentativo rimasto. Contatta il negozio.',
   pending: 'Il pagamento è in elaborazione. Non serve pagare di nuovo: questa pagina si aggiorna da sola.',
   unknown: 'Stiamo confermando il pagamento. Non pagare di nuovo: questa pagina si aggiorna da sola.',
@@ -56,24 +57,30 @@ export const messages: Messages = {
   testMode: 'Modalità test',
   tryAgain: 'Riprova',
   walletDeclined: 'Il pagamento con il wallet è stato rifiutato.',
-  originNotAllowed: 'Questo modulo di pagamento non può essere mostrato su questa pagina. Contatta il negozio o paga sul suo sito.',
+  originNotAllowed:
+    'Questo modulo di pagamento non può essere mostrato su questa pagina. Contatta il negozio o paga sul suo sito.',
   networkError: 'Impossibile raggiungere il servizio di pagamento. Controlla la connessione a Internet e riprova.',
   err_check_fields: 'Alcuni dati non sono validi. Controlla i campi evidenziati e riprova.',
-  err_gateway: 'Non è stato possibile elaborare il pagamento. Non è stato addebitato nulla. Riprova tra qualche minuto.',
-  err_gateway_unavailable: 'Il servizio di pagamento non risponde. Non è stato addebitato nulla. Riprova tra un momento.',
-  err_duplicate_order: 'Questo ordine è già stato inviato. Controlla la tua email o contatta il negozio prima di pagare di nuovo.',
+  err_gateway:
+    'Non è stato possibile elaborare il pagamento. Non è stato addebitato nulla. Riprova tra qualche minuto.',
+  err_gateway_unavailable:
+    'Il servizio di pagamento non risponde. Non è stato addebitato nulla. Riprova tra un momento.',
+  err_duplicate_order:
+    'Questo ordine è già stato inviato. Controlla la tua email o contatta il negozio prima di pagare di nuovo.',
   err_contact_shop: 'Questo pagamento non può essere completato qui. Contatta il negozio.',
   err_rate_limited: 'Troppi tentativi in poco tempo. Attendi un minuto e riprova.',
   err_in_progress: 'Un pagamento è già in corso. Attendi un momento.',
   err_velocity: 'Questa carta è stata provata troppe volte. Usa un’altra carta o riprova più tardi.',
-  walletDeclinedRetry: 'Il pagamento con il wallet è stato rifiutato. Riprova o usa un altro wallet. {n, plural, one {Resta # tentativo.} other {Restano # tentativi.}}',
+  walletDeclinedRetry:
+    'Il pagamento con il wallet è stato rifiutato. Riprova o usa un altro wallet. {n, plural, one {Resta # tentativo.} other {Restano # tentativi.}}',
   walletDeclinedFinal: 'Il pagamento con il wallet è stato rifiutato. Nessun tentativo rimasto. Contatta il negozio.',
   methodsLabel: 'Metodo di pagamento',
   methodCard: 'Carta',
   methodSavedCard: 'Carta salvata',
   methodQr: 'Wallet QR',
   methodInvoice: 'Fattura',
-  methodUnderWay: '{method, select, qr {Pagamento con wallet QR in corso.} invoice {Pagamento con fattura in corso.} other {Pagamento con carta in corso.}} Gli altri metodi di pagamento non sono disponibili per questo ordine.',
+  methodUnderWay:
+    '{method, select, qr {Pagamento con wallet QR in corso.} invoice {Pagamento con fattura in corso.} other {Pagamento con carta in corso.}} Gli altri metodi di pagamento non sono disponibili per questo ordine.',
   qrWithdrawn: 'Questo codice QR è stato ritirato perché è iniziato un pagamento con carta. Non scansionarlo.',
   err_method_in_progress: 'Per questo ordine è già in uso un altro metodo di pagamento. Attendi che finisca.',
   saveCard: 'Salva carta',

@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: '끝자리가 {last4}인 카드',
   processing: '결제를 처리하는 중…',
   succeeded: '결제가 완료되었습니다.',
-  declinedRetry: '카드가 거절되었습니다. 다시 시도하거나 다른 카드를 사용하세요. {n, plural, other {남은 시도 횟수: #회.}}',
+  declinedRetry:
+    '카드가 거절되었습니다. 다시 시도하거나 다른 카드를 사용하세요. {n, plural, other {남은 시도 횟수: #회.}}',
   declinedFinal: '카드가 거절되었습니다. 남은 시도 횟수가 없습니다. 상점에 문의하세요.',
   pending: '결제를 처리하고 있습니다. 다시 결제하지 마세요. 이 페이지는 자동으로 업데이트됩니다.',
   unknown: '결제를 확인하고 있습니다. 다시 결제하지 마세요. 이 페이지는 자동으로 업데이트됩니다.',
@@ -66,14 +67,16 @@ export const messages: Messages = {
   err_rate_limited: '짧은 시간에 시도가 너무 많았습니다. 1분 후 다시 시도하세요.',
   err_in_progress: '이미 결제가 진행 중입니다. 잠시 기다려 주세요.',
   err_velocity: '이 카드로 너무 많이 시도했습니다. 다른 카드를 사용하거나 나중에 다시 시도하세요.',
-  walletDeclinedRetry: '지갑 결제가 거절되었습니다. 다시 시도하거나 다른 지갑을 사용하세요. {n, plural, other {남은 시도 횟수: #회.}}',
+  walletDeclinedRetry:
+    '지갑 결제가 거절되었습니다. 다시 시도하거나 다른 지갑을 사용하세요. {n, plural, other {남은 시도 횟수: #회.}}',
   walletDeclinedFinal: '지갑 결제가 거절되었습니다. 남은 시도 횟수가 없습니다. 상점에 문의하세요.',
   methodsLabel: '결제 수단',
   methodCard: '카드',
   methodSavedCard: '저장된 카드',
   methodQr: 'QR 지갑',
   methodInvoice: '청구서',
-  methodUnderWay: '{method, select, qr {QR 지갑으로 결제 중입니다.} invoice {청구서로 결제 중입니다.} other {카드로 결제 중입니다.}} 이 주문에는 다른 결제 수단을 사용할 수 없습니다.',
+  methodUnderWay:
+    '{method, select, qr {QR 지갑으로 결제 중입니다.} invoice {청구서로 결제 중입니다.} other {카드로 결제 중입니다.}} 이 주문에는 다른 결제 수단을 사용할 수 없습니다.',
   qrWithdrawn: '카드 결제가 시작되어 이 QR 코드는 취소되었습니다. 스캔하지 마세요.',
   err_method_in_progress: '이 주문에 다른 결제 수단이 이미 사용 중입니다. 완료될 때까지 기다려 주세요.',
   saveCard: '카드 저장',

@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Karta li tispiċċa b’{last4}',
   processing: 'Qed nipproċessaw il-ħlas tiegħek…',
   succeeded: 'Il-ħlas sar b’suċċess.',
-  declinedRetry: 'Il-karta tiegħek ġiet miċħuda. Erġa’ pprova jew uża karta oħra. {n, plural, one {Fadallek # tentattiv.} two {Fadallek # tentattivi.} few {Fadallek # tentattivi.} many {Fadallek # tentattiv.} other {Fadallek # tentattiv.}}',
+  declinedRetry:
+    'Il-karta tiegħek ġiet miċħuda. Erġa’ pprova jew uża karta oħra. {n, plural, one {Fadallek # tentattiv.} two {Fadallek # tentattivi.} few {Fadallek # tentattivi.} many {Fadallek # tentattiv.} other {Fadallek # tentattiv.}}',
   declinedFinal: 'Il-karta tiegħek ġiet miċħuda. Ma fadallekx tentattivi. Ikkuntattja lill-ħanut.',
   pending: 'Il-ħlas tiegħek qed jiġi pproċessat. M’għandekx għalfejn terġa’ tħallas: din il-paġna tiġġedded waħedha.',
   unknown: 'Qed nikkonfermaw il-ħlas tiegħek. Terġax tħallas: din il-paġna tiġġedded waħedha.',
@@ -66,14 +67,16 @@ export const messages: Messages = {
   err_rate_limited: 'Wisq tentattivi f’ħin qasir. Stenna minuta u erġa’ pprova.',
   err_in_progress: 'Diġà hemm ħlas għaddej. Stenna ftit.',
   err_velocity: 'Din il-karta ġiet ippruvata wisq drabi. Uża karta oħra jew erġa’ pprova aktar tard.',
-  walletDeclinedRetry: 'Il-ħlas bil-kartiera ġie miċħud. Erġa’ pprova jew uża kartiera oħra. {n, plural, one {Fadallek # tentattiv.} two {Fadallek # tentattivi.} few {Fadallek # tentattivi.} many {Fadallek # tentattiv.} other {Fadallek # tentattiv.}}',
+  walletDeclinedRetry:
+    'Il-ħlas bil-kartiera ġie miċħud. Erġa’ pprova jew uża kartiera oħra. {n, plural, one {Fadallek # tentattiv.} two {Fadallek # tentattivi.} few {Fadallek # tentattivi.} many {Fadallek # tentattiv.} other {Fadallek # tentattiv.}}',
   walletDeclinedFinal: 'Il-ħlas bil-kartiera ġie miċħud. Ma fadallekx tentattivi. Ikkuntattja lill-ħanut.',
   methodsLabel: 'Metodu ta’ ħlas',
   methodCard: 'Karta',
   methodSavedCard: 'Karta ssejvjata',
   methodQr: 'Kartiera QR',
   methodInvoice: 'Fattura',
-  methodUnderWay: '{method, select, qr {Qed tħallas bil-kartiera QR.} invoice {Qed tħallas bil-fattura.} other {Qed tħallas bil-karta.}} Il-metodi l-oħra huma magħluqa għal din l-ordni.',
+  methodUnderWay:
+    '{method, select, qr {Qed tħallas bil-kartiera QR.} invoice {Qed tħallas bil-fattura.} other {Qed tħallas bil-karta.}} Il-metodi l-oħra huma magħluqa għal din l-ordni.',
   qrWithdrawn: 'Dan il-kodiċi QR ġie rtirat: beda ħlas bil-karta. Tiskennjahx.',
   err_method_in_progress: 'Għal din l-ordni diġà għaddej metodu ieħor ta’ ħlas. Stenna sakemm jispiċċa.',
   saveCard: 'Issejvja l-karta',

@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Karta kończąca się na {last4}',
   processing: 'Przetwarzamy płatność…',
   succeeded: 'Płatność zakończona powodzeniem.',
-  declinedRetry: 'Karta została odrzucona. Spróbuj ponownie lub użyj innej karty. {n, plural, one {Pozostała # próba.} few {Pozostały # próby.} many {Pozostało # prób.} other {Pozostało # próby.}}',
+  declinedRetry:
+    'Karta została odrzucona. Spróbuj ponownie lub użyj innej karty. {n, plural, one {Pozostała # próba.} few {Pozostały # próby.} many {Pozostało # prób.} other {Pozostało # próby.}}',
   declinedFinal: 'Karta została odrzucona. Nie pozostały żadne próby. Skontaktuj się ze sklepem.',
   pending: 'Płatność jest przetwarzana. Nie płać ponownie: strona odświeży się sama.',
   unknown: 'Potwierdzamy płatność. Nie płać ponownie: strona odświeży się sama.',
@@ -66,14 +67,16 @@ export const messages: Messages = {
   err_rate_limited: 'Zbyt wiele prób w krótkim czasie. Odczekaj minutę i spróbuj ponownie.',
   err_in_progress: 'Płatność jest już w toku. Zaczekaj chwilę.',
   err_velocity: 'Zbyt wiele prób z tą kartą. Użyj innej karty lub spróbuj później.',
-  walletDeclinedRetry: 'Płatność portfelem została odrzucona. Spróbuj ponownie lub użyj innego portfela. {n, plural, one {Pozostała # próba.} few {Pozostały # próby.} many {Pozostało # prób.} other {Pozostało # próby.}}',
+  walletDeclinedRetry:
+    'Płatność portfelem została odrzucona. Spróbuj ponownie lub użyj innego portfela. {n, plural, one {Pozostała # próba.} few {Pozostały # próby.} many {Pozostało # prób.} other {Pozostało # próby.}}',
   walletDeclinedFinal: 'Płatność portfelem została odrzucona. Nie pozostały żadne próby. Skontaktuj się ze sklepem.',
   methodsLabel: 'Metoda płatności',
   methodCard: 'Karta',
   methodSavedCard: 'Zapisana karta',
   methodQr: 'Portfel QR',
   methodInvoice: 'Faktura',
-  methodUnderWay: '{method, select, qr {Trwa płatność portfelem QR.} invoice {Trwa płatność fakturą.} other {Trwa płatność kartą.}} Inne metody są dla tego zamówienia zamknięte.',
+  methodUnderWay:
+    '{method, select, qr {Trwa płatność portfelem QR.} invoice {Trwa płatność fakturą.} other {Trwa płatność kartą.}} Inne metody są dla tego zamówienia zamknięte.',
   qrWithdrawn: 'Kod QR został wycofany: rozpoczęła się płatność kartą. Nie skanuj go.',
   err_method_in_progress: 'Dla zamówienia trwa już inna metoda płatności. Zaczekaj na jej koniec.',
   saveCard: 'Zapisz kartę',

@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Cartão com final {last4}',
   processing: 'Processando seu pagamento…',
   succeeded: 'Pagamento aprovado.',
-  declinedRetry: 'Seu cartão foi recusado. Tente de novo ou use outro cartão. {n, plural, one {Resta # tentativa.} other {Restam # tentativas.}}',
+  declinedRetry:
+    'Seu cartão foi recusado. Tente de novo ou use outro cartão. {n, plural, one {Resta # tentativa.} other {Restam # tentativas.}}',
   declinedFinal: 'Seu cartão foi recusado. Não há mais tentativas. Entre em contato com a loja.',
   pending: 'Seu pagamento está sendo processado. Não é preciso pagar de novo: esta página se atualiza sozinha.',
   unknown: 'Estamos confirmando seu pagamento. Não pague de novo: esta página se atualiza sozinha.',
@@ -56,8 +57,10 @@ export const messages: Messages = {
   testMode: 'Modo de teste',
   tryAgain: 'Tentar de novo',
   walletDeclined: 'Seu pagamento com carteira foi recusado.',
-  originNotAllowed: 'Este formulário de pagamento não pode ser exibido nesta página. Entre em contato com a loja ou pague no site dela.',
-  networkError: 'Não foi possível acessar o serviço de pagamento. Verifique sua conexão com a internet e tente de novo.',
+  originNotAllowed:
+    'Este formulário de pagamento não pode ser exibido nesta página. Entre em contato com a loja ou pague no site dela.',
+  networkError:
+    'Não foi possível acessar o serviço de pagamento. Verifique sua conexão com a internet e tente de novo.',
   err_check_fields: 'Alguns dados não são válidos. Verifique os campos destacados e tente de novo.',
   err_gateway: 'Não foi possível processar o pagamento. Nada foi cobrado. Tente de novo em alguns minutos.',
   err_gateway_unavailable: 'O serviço de pagamento não está respondendo. Nada foi cobrado. Tente de novo em instantes.',
@@ -66,14 +69,16 @@ export const messages: Messages = {
   err_rate_limited: 'Muitas tentativas em pouco tempo. Aguarde um minuto e tente de novo.',
   err_in_progress: 'Já existe um pagamento em andamento. Aguarde um momento.',
   err_velocity: 'Este cartão foi usado em tentativas demais. Use outro cartão ou tente mais tarde.',
-  walletDeclinedRetry: 'Seu pagamento com carteira foi recusado. Tente de novo ou use outra carteira. {n, plural, one {Resta # tentativa.} other {Restam # tentativas.}}',
+  walletDeclinedRetry:
+    'Seu pagamento com carteira foi recusado. Tente de novo ou use outra carteira. {n, plural, one {Resta # tentativa.} other {Restam # tentativas.}}',
   walletDeclinedFinal: 'Seu pagamento com carteira foi recusado. Não há mais tentativas. Entre em contato com a loja.',
   methodsLabel: 'Forma de pagamento',
   methodCard: 'Cartão',
   methodSavedCard: 'Cartão salvo',
   methodQr: 'Carteira QR',
   methodInvoice: 'Fatura',
-  methodUnderWay: '{method, select, qr {Você está pagando com carteira QR.} invoice {Você está pagando com fatura.} other {Você está pagando com cartão.}} As outras formas de pagamento não estão disponíveis para este pedido.',
+  methodUnderWay:
+    '{method, select, qr {Você está pagando com carteira QR.} invoice {Você está pagando com fatura.} other {Você está pagando com cartão.}} As outras formas de pagamento não estão disponíveis para este pedido.',
   qrWithdrawn: 'Este QR code foi cancelado porque um pagamento com cartão começou. Não o escaneie.',
   err_method_in_progress: 'Outra forma de pagamento já está em uso neste pedido. Aguarde a conclusão.',
   saveCard: 'Salvar cartão',

@@ -21,7 +21,8 @@ export const messages: Messages = {
   savedCard: 'Kort som slutar på {last4}',
   processing: 'Din betalning behandlas…',
   succeeded: 'Betalningen är klar.',
-  declinedRetry: 'Ditt kort nekades. Försök igen eller använd ett annat kort. {n, plural, one {# försök kvar.} other {# försök kvar.}}',
+  declinedRetry:
+    'Ditt kort nekades. Försök igen eller använd ett annat kort. {n, plural, one {# försök kvar.} other {# försök kvar.}}',
   declinedFinal: 'Ditt kort nekades. Inga försök kvar. Kontakta butiken.',
   pending: 'Din betalning behandlas. Du behöver inte betala igen: sidan uppdateras av sig själv.',
   unknown: 'Vi bekräftar din betalning. Betala inte igen: sidan uppdateras av sig själv.',
@@ -56,7 +57,8 @@ export const messages: Messages = {
   testMode: 'Testläge',
   tryAgain: 'Försök igen',
   walletDeclined: 'Din plånboksbetalning nekades.',
-  originNotAllowed: 'Betalformuläret kan inte visas på den här sidan. Kontakta butiken eller betala på dess egen webbplats.',
+  originNotAllowed:
+    'Betalformuläret kan inte visas på den här sidan. Kontakta butiken eller betala på dess egen webbplats.',
   networkError: 'Betaltjänsten går inte att nå. Kontrollera din internetanslutning och försök igen.',
   err_check_fields: 'Vissa uppgifter är ogiltiga. Kontrollera de markerade fälten och försök igen.',
   err_gateway: 'Betalningen kunde inte genomföras. Inget har dragits. Försök igen om några minuter.',
@@ -66,14 +68,16 @@ export const messages: Messages = {
   err_rate_limited: 'För många försök på kort tid. Vänta en minut och försök igen.',
   err_in_progress: 'En betalning pågår redan. Vänta en stund.',
   err_velocity: 'Kortet har provats för många gånger. Använd ett annat kort eller försök igen senare.',
-  walletDeclinedRetry: 'Din plånboksbetalning nekades. Försök igen eller använd en annan plånbok. {n, plural, one {# försök kvar.} other {# försök kvar.}}',
+  walletDeclinedRetry:
+    'Din plånboksbetalning nekades. Försök igen eller använd en annan plånbok. {n, plural, one {# försök kvar.} other {# försök kvar.}}',
   walletDeclinedFinal: 'Din plånboksbetalning nekades. Inga försök kvar. Kontakta butiken.',
   methodsLabel: 'Betalningssätt',
   methodCard: 'Kort',
   methodSavedCard: 'Sparat kort',
   methodQr: 'QR-plånbok',
   methodInvoice: 'Faktura',
-  methodUnderWay: '{method, select, qr {Du betalar med QR-plånbok.} invoice {Du betalar mot faktura.} other {Du betalar med kort.}} De andra betalningssätten är inte tillgängliga för den här ordern.',
+  methodUnderWay:
+    '{method, select, qr {Du betalar med QR-plånbok.} invoice {Du betalar mot faktura.} other {Du betalar med kort.}} De andra betalningssätten är inte tillgängliga för den här ordern.',
   qrWithdrawn: 'QR-koden har dragits tillbaka eftersom en kortbetalning har påbörjats. Skanna den inte.',
   err_method_in_progress: 'Ett annat betalningssätt används redan för den här ordern. Vänta tills det är klart.',
   saveCard: 'Spara kort',

@@ -56,7 +56,8 @@ export const messages: Messages = {
   testMode: 'Chế độ thử nghiệm',
   tryAgain: 'Thử lại',
   walletDeclined: 'Thanh toán bằng ví bị từ chối.',
-  originNotAllowed: 'Không thể hiển thị biểu mẫu thanh toán trên trang này. Hãy liên hệ cửa hàng hoặc thanh toán trên trang web của họ.',
+  originNotAllowed:
+    'Không thể hiển thị biểu mẫu thanh toán trên trang này. Hãy liên hệ cửa hàng hoặc thanh toán trên trang web của họ.',
   networkError: 'Không thể kết nối dịch vụ thanh toán. Hãy kiểm tra kết nối internet rồi thử lại.',
   err_check_fields: 'Một số thông tin không hợp lệ. Hãy kiểm tra các trường được đánh dấu rồi thử lại.',
   err_gateway: 'Không thể xử lý thanh toán. Bạn chưa bị trừ tiền. Hãy thử lại sau vài phút.',
@@ -66,14 +67,16 @@ export const messages: Messages = {
   err_rate_limited: 'Quá nhiều lần thử trong thời gian ngắn. Hãy đợi một phút rồi thử lại.',
   err_in_progress: 'Một thanh toán đang được xử lý. Vui lòng đợi giây lát.',
   err_velocity: 'Thẻ này đã được thử quá nhiều lần. Hãy dùng thẻ khác hoặc thử lại sau.',
-  walletDeclinedRetry: 'Thanh toán bằng ví bị từ chối. Hãy thử lại hoặc dùng ví khác. {n, plural, other {Còn # lần thử.}}',
+  walletDeclinedRetry:
+    'Thanh toán bằng ví bị từ chối. Hãy thử lại hoặc dùng ví khác. {n, plural, other {Còn # lần thử.}}',
   walletDeclinedFinal: 'Thanh toán bằng ví bị từ chối. Đã hết lượt thử. Vui lòng liên hệ cửa hàng.',
   methodsLabel: 'Phương thức thanh toán',
   methodCard: 'Thẻ',
   methodSavedCard: 'Thẻ đã lưu',
   methodQr: 'Ví QR',
   methodInvoice: 'Hóa đơn',
-  methodUnderWay: '{method, select, qr {Đang thanh toán bằng ví QR.} invoice {Đang thanh toán bằng hóa đơn.} other {Đang thanh toán bằng thẻ.}} Các cách thanh toán khác không khả dụng cho đơn hàng này.',
+  methodUnderWay:
+    '{method, select, qr {Đang thanh toán bằng ví QR.} invoice {Đang thanh toán bằng hóa đơn.} other {Đang thanh toán bằng thẻ.}} Các cách thanh toán khác không khả dụng cho đơn hàng này.',
   qrWithdrawn: 'Mã QR này đã bị thu hồi vì thanh toán bằng thẻ đã bắt đầu. Đừng quét mã này.',
   err_method_in_progress: 'Một cách thanh toán khác đang được dùng cho đơn hàng này. Vui lòng đợi hoàn tất.',
   saveCard: 'Lưu thẻ',

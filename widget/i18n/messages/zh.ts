@@ -73,7 +73,8 @@ export const messages: Messages = {
   methodSavedCard: '已保存的卡',
   methodQr: '二维码钱包',
   methodInvoice: '账单',
-  methodUnderWay: '{method, select, qr {正在使用二维码钱包支付。} invoice {正在通过账单支付。} other {正在用卡支付。}}此订单暂不能使用其他支付方式。',
+  methodUnderWay:
+    '{method, select, qr {正在使用二维码钱包支付。} invoice {正在通过账单支付。} other {正在用卡支付。}}此订单暂不能使用其他支付方式。',
   qrWithdrawn: '卡支付已开始，此二维码已失效。请勿扫描。',
   err_method_in_progress: '此订单已在使用另一种支付方式。请等待其完成。',
   saveCard: '保存卡',

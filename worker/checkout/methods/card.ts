@@ -43,13 +43,19 @@ export interface PayInput {
  */
 export async function pay(core: SessionCore, req: PayRequest & { readonly admission: Admission }): Promise<PayAnswer> {
   const s = await core.load()
-  if (originRefused(req.origin, req.secFetchSite, s?.allowedOrigins ?? [], core.env)) return { access: 'origin_refused' }
+  if (originRefused(req.origin, req.secFetchSite, s?.allowedOrigins ?? [], core.env))
+    return { access: 'origin_refused' }
   if (!s || !(await secretMatches(req.secret, s.clientSecretHash))) return { access: 'not_found' }
   const input = await payInputOf(checkoutView(s, Date.now()), s.allowedOrigins, req, core.env)
   if (!input.ok) return { access: 'granted', reply: input.error }
   const replayed = await replay(core, input.value.idempotencyKey, input.value.fingerprint)
   if (replayed) return { access: 'granted', reply: replayed }
-  if (!req.admission.ok) return { access: 'granted', reply: req.admission.reply, ...(req.admission.retryAfter ? { retryAfter: req.admission.retryAfter } : {}) }
+  if (!req.admission.ok)
+    return {
+      access: 'granted',
+      reply: req.admission.reply,
+      ...(req.admission.retryAfter ? { retryAfter: req.admission.retryAfter } : {}),
+    }
   return { access: 'granted', reply: await charge(core, s, input.value) }
 }
 
@@ -67,7 +73,10 @@ async function charge(core: SessionCore, s: SessionRecord, input: PayInput): Pro
     if (!allowed) return fail('too_many_attempts', 'Too many attempts with this card. Please try later.')
   }
   // A saved card deleted after this session was created (or being deleted) is never charged.
-  const deleted = input.method === 'saved-card' ? await core.ctx.blockConcurrencyWhile(() => registrationRefusal(core.env, s.registrationId)) : undefined
+  const deleted =
+    input.method === 'saved-card'
+      ? await core.ctx.blockConcurrencyWhile(() => registrationRefusal(core.env, s.registrationId))
+      : undefined
   if (deleted) return fail(deleted.code, deleted.message)
   if (input.returnPage) s.returnPage = input.returnPage
   await begin(core, s, input.idempotencyKey, input.fingerprint, input.method, undefined, await sourceOf(input.ip))
@@ -107,5 +116,8 @@ function newCard(core: SessionCore, s: SessionRecord, input: PayInput): Promise<
 
 function savedCard(core: SessionCore, s: SessionRecord, input: PayInput): Promise<PaymentOutcome> {
   s.card = s.savedCard ? { ...s.savedCard } : {}
-  return gatewayClient(core.env).payWithToken(s.registrationId ?? '', s.recurringType ?? 'REPEATED', { ...common(core, s, input), cvv: input.shopper.cvv ?? '' } as never)
+  return gatewayClient(core.env).payWithToken(s.registrationId ?? '', s.recurringType ?? 'REPEATED', {
+    ...common(core, s, input),
+    cvv: input.shopper.cvv ?? '',
+  } as never)
 }

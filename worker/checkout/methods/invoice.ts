@@ -26,7 +26,8 @@ export async function regenerateInvoice(core: SessionCore): Promise<Reply> {
   // One regeneration at a time (R28); one whose answer was lost may be asked again (it
   // creates no charge: the same merchantInvoiceId answers the same invoice).
   const stale = Date.now() - (s.regeneration?.at ?? 0) > numberVar(core.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
-  if (s.regeneration?.status === 'processing' && !stale) return fail('payment_in_progress', 'The invoice is being prepared.')
+  if (s.regeneration?.status === 'processing' && !stale)
+    return fail('payment_in_progress', 'The invoice is being prepared.')
   return regenerate(core, s)
 }
 
@@ -51,11 +52,21 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   if (outcome.kind !== 'succeeded') {
     // The gateway's code is the merchant's to read (logged, and on the session's merchant view),
     // not the shopper's.
-    const code = outcome.kind !== 'not_found' && outcome.kind !== 'unsent' && 'code' in outcome ? outcome.code : undefined
-    if (code) s.lastError = { code: 'gateway_rejected', message: `The payment service refused the invoice regeneration (${code}: ${('description' in outcome && outcome.description) || 'no description'}).`, gatewayCode: code }
+    const code =
+      outcome.kind !== 'not_found' && outcome.kind !== 'unsent' && 'code' in outcome ? outcome.code : undefined
+    if (code)
+      s.lastError = {
+        code: 'gateway_rejected',
+        message: `The payment service refused the invoice regeneration (${code}: ${('description' in outcome && outcome.description) || 'no description'}).`,
+        gatewayCode: code,
+      }
     await core.save(s)
     if (outcome.kind === 'not_found') return fail('not_found', 'The invoice to regenerate does not exist.')
-    if (outcome.kind === 'unsent') return fail(outcome.reason === 'token_refused' ? 'gateway_auth_failed' : 'gateway_unavailable', 'The invoice could not be prepared.')
+    if (outcome.kind === 'unsent')
+      return fail(
+        outcome.reason === 'token_refused' ? 'gateway_auth_failed' : 'gateway_unavailable',
+        'The invoice could not be prepared.',
+      )
     log.error('invoice_regenerate_refused', { session: s.id, code })
     return fail('gateway_rejected', 'The invoice could not be regenerated.')
   }
@@ -89,7 +100,24 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   if (Number.isFinite(hours) && hours > 0) s.expiresAt = Math.max(s.expiresAt, Date.now() + hours * 60 * MINUTE_MS)
   s.seq += 1
   s.updatedAt = Date.now()
-  await core.commit(s.id, s.seq, { session: s }, [{ type: 'invoice.regenerated', data: { sessionId: s.id, merchantTransactionId: s.merchantTransactionId, invoice: s.invoice, metadata: s.metadata ?? {}, sequence: s.seq } }], [sessionIndexJob(s)])
+  await core.commit(
+    s.id,
+    s.seq,
+    { session: s },
+    [
+      {
+        type: 'invoice.regenerated',
+        data: {
+          sessionId: s.id,
+          merchantTransactionId: s.merchantTransactionId,
+          invoice: s.invoice,
+          metadata: s.metadata ?? {},
+          sequence: s.seq,
+        },
+      },
+    ],
+    [sessionIndexJob(s)],
+  )
   await core.schedule('expire', s.expiresAt)
   return done({ status: 'regenerated', invoice: s.invoice })
 }

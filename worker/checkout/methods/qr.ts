@@ -11,14 +11,18 @@ import { offers } from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, otherMethod, refusal, replay } from '../attempt.ts'
 import { MINUTE_MS, type SessionCore } from '../core.ts'
 
-export async function verify(core: SessionCore, shopper: { walletId: string; givenName: string; surname: string; email: string }): Promise<Reply> {
+export async function verify(
+  core: SessionCore,
+  shopper: { walletId: string; givenName: string; surname: string; email: string },
+): Promise<Reply> {
   const s = await core.load()
   if (!s) return fail('not_found', 'No such checkout.')
   if (!offers(s, 'qr')) return fail('forbidden', `This checkout does not offer qr payments.`)
   const refused = await refusal(core, s, 'qr')
   if (refused) return refused
   // Each code costs a gateway call: capped like attempts (R28).
-  if ((s.qrVerifications ?? 0) >= s.maxAttempts) return fail('too_many_attempts', 'Too many QR codes requested for this checkout.')
+  if ((s.qrVerifications ?? 0) >= s.maxAttempts)
+    return fail('too_many_attempts', 'Too many QR codes requested for this checkout.')
   s.qrVerifications = (s.qrVerifications ?? 0) + 1
   s.payerEmail = shopper.email
   await core.save(s)
@@ -35,11 +39,16 @@ export async function verify(core: SessionCore, shopper: { walletId: string; giv
   })
   if (outcome.kind !== 'succeeded' || !outcome.response.paymentId || !outcome.response.merchantWalletId) {
     if (outcome.kind === 'declined') return done({ status: 'declined', message: 'This wallet cannot pay this order.' })
-    if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable')) return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
+    if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable'))
+      return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
     // The shopper gets our words; the gateway's code is kept for the merchant's view.
     const code = 'code' in outcome ? outcome.code : undefined
     if (code) {
-      s.lastError = { code: 'gateway_rejected', message: `The payment service refused the wallet verification (${code}: ${('description' in outcome && outcome.description) || 'no description'}).`, gatewayCode: code }
+      s.lastError = {
+        code: 'gateway_rejected',
+        message: `The payment service refused the wallet verification (${code}: ${('description' in outcome && outcome.description) || 'no description'}).`,
+        gatewayCode: code,
+      }
       await core.save(s)
     }
     return fail('gateway_rejected', 'The wallet payment could not be started.')
@@ -57,7 +66,11 @@ export async function verify(core: SessionCore, shopper: { walletId: string; giv
   if (busy) s.qr.withdrawn = true
   await core.save(s)
   if (busy) return busy
-  return done({ status: 'verified', merchantWalletId: s.qr.merchantWalletId, expiresAt: new Date(s.qr.expiresAt).toISOString() })
+  return done({
+    status: 'verified',
+    merchantWalletId: s.qr.merchantWalletId,
+    expiresAt: new Date(s.qr.expiresAt).toISOString(),
+  })
 }
 
 export async function complete(core: SessionCore, idempotencyKey: string): Promise<Reply> {
@@ -69,8 +82,12 @@ export async function complete(core: SessionCore, idempotencyKey: string): Promi
   if (!offers(s, 'qr')) return fail('forbidden', `This checkout does not offer qr payments.`)
   const refused = await refusal(core, s, 'qr')
   if (refused) return refused
-  if (!s.qr) return fail('invalid_request', 'Verify the wallet first.', [{ field: 'qr', code: 'required', expected: 'a wallet verified first (POST /v1/checkout/{id}/qr/verify)' }])
-  if (s.qr.withdrawn) return fail('qr_withdrawn', 'This QR code was withdrawn when a card payment started. Request a new one.')
+  if (!s.qr)
+    return fail('invalid_request', 'Verify the wallet first.', [
+      { field: 'qr', code: 'required', expected: 'a wallet verified first (POST /v1/checkout/{id}/qr/verify)' },
+    ])
+  if (s.qr.withdrawn)
+    return fail('qr_withdrawn', 'This QR code was withdrawn when a card payment started. Request a new one.')
   if (Date.now() >= s.qr.expiresAt) return fail('session_expired', 'The QR code has expired. Start again.')
   // The gateway gave this payment id at verification: the attempt carries it from the start.
   await begin(core, s, idempotencyKey, fingerprint, 'qr', s.qr.paymentId)
@@ -81,7 +98,9 @@ export async function complete(core: SessionCore, idempotencyKey: string): Promi
     paymentType: 'PA',
     merchantTransactionId: s.merchantTransactionId,
     notificationUrl: callbackUrl(core.env, 'notifications', s.id),
-    ...(s.qr.customer ? { qrGivenName: s.qr.customer.givenName, surname: s.qr.customer.surname, email: s.qr.customer.email } : {}),
+    ...(s.qr.customer
+      ? { qrGivenName: s.qr.customer.givenName, surname: s.qr.customer.surname, email: s.qr.customer.email }
+      : {}),
   })
   s.paymentId = s.qr.paymentId
   const reply = await applyOutcome(core, s, outcome)

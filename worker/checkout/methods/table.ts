@@ -58,7 +58,11 @@ const invoice: CheckoutMethod = {
       if (!offers(s, 'invoice')) return false
       if (methodsOf(s).length === 1) return true
       const others = s.attempts.map((a) => a.paymentId).concat(methodPaymentIds(s, 'invoice'))
-      return s.invoice !== undefined && n.merchantTransactionId === s.invoice.merchantInvoiceId && !others.includes(n.paymentId)
+      return (
+        s.invoice !== undefined &&
+        n.merchantTransactionId === s.invoice.merchantInvoiceId &&
+        !others.includes(n.paymentId)
+      )
     },
     foreign(s, n) {
       if (!s.invoice) return 'no_invoice'
@@ -82,11 +86,13 @@ export const METHODS: Readonly<Record<Flow, CheckoutMethod>> = { card, 'saved-ca
 const FLOWS = Object.keys(METHODS) as Flow[]
 
 /** The method a notification belongs to by its own rule, if one claims it. */
-export const claimingMethod = (s: SessionRecord, n: Notification): Flow | undefined => FLOWS.find((m) => METHODS[m].notifications?.claims(s, n))
+export const claimingMethod = (s: SessionRecord, n: Notification): Flow | undefined =>
+  FLOWS.find((m) => METHODS[m].notifications?.claims(s, n))
 
 /** The payment ids the methods hold beyond the session's attempts (codes shown, the invoice's), but `except`'s. */
 export const methodPaymentIds = (s: SessionRecord, except?: Flow): (string | undefined)[] =>
   FLOWS.filter((m) => m !== except).flatMap((m) => [...(METHODS[m].paymentIds?.(s) ?? [])])
 
 /** The method whose own payment ids (beyond the attempts) include `paymentId`, if any. */
-export const methodOfPayment = (s: SessionRecord, paymentId: string): Flow | undefined => FLOWS.find((m) => METHODS[m].paymentIds?.(s).includes(paymentId))
+export const methodOfPayment = (s: SessionRecord, paymentId: string): Flow | undefined =>
+  FLOWS.find((m) => METHODS[m].paymentIds?.(s).includes(paymentId))

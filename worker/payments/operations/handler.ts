@@ -22,7 +22,12 @@ export interface Refusal {
   readonly fields?: readonly FieldError[]
 }
 
-export const refuse = (code: ErrorCode, message: string, fields?: readonly FieldError[]): Refusal => ({ kind: 'refused', code, message, ...(fields ? { fields } : {}) })
+export const refuse = (code: ErrorCode, message: string, fields?: readonly FieldError[]): Refusal => ({
+  kind: 'refused',
+  code,
+  message,
+  ...(fields ? { fields } : {}),
+})
 
 /** What an admitted request moves. */
 export interface Admitted {
@@ -46,5 +51,9 @@ export interface OperationHandler<Req> {
 
 /** An amount must be a whole number of the payment currency's minor units (JPY: whole yen). */
 export function minorUnitsRefusal(p: PaymentRecord, amountMinor: number): Refusal | undefined {
-  return fitsMinorUnits(formatAmount(amountMinor), p.currency) ? undefined : refuse('invalid_request', 'The amount is finer than the currency allows.', [{ field: 'amount', code: 'minor_units', expected: `whole ${p.currency} (it has no minor unit): decimals .00` }])
+  return fitsMinorUnits(formatAmount(amountMinor), p.currency)
+    ? undefined
+    : refuse('invalid_request', 'The amount is finer than the currency allows.', [
+        { field: 'amount', code: 'minor_units', expected: `whole ${p.currency} (it has no minor unit): decimals .00` },
+      ])
 }

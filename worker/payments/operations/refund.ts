@@ -19,20 +19,43 @@ export const refund: OperationHandler<RefundRequest> = {
   prefix: 're',
   admit(p, req) {
     if (p.voided) return refuse('payment_state', 'This authorisation was voided; there is nothing to refund.')
-    if (p.capturedMinor === 0) return refuse('payment_state', 'Nothing is captured yet: capture the authorisation first, or void it.')
+    if (p.capturedMinor === 0)
+      return refuse('payment_state', 'Nothing is captured yet: capture the authorisation first, or void it.')
     const remaining = refundable(p)
-    if (remaining === 0) return refuse('amount_too_large', 'Nothing remains to refund (refunds in progress count).', [{ field: 'amount', code: 'out_of_range', expected: 'nothing: 0.00 remains refundable' }])
+    if (remaining === 0)
+      return refuse('amount_too_large', 'Nothing remains to refund (refunds in progress count).', [
+        { field: 'amount', code: 'out_of_range', expected: 'nothing: 0.00 remains refundable' },
+      ])
     const amountMinor = req.amountMinor ?? remaining
     if (amountMinor > remaining) {
-      return refuse('amount_too_large', `A refund may not exceed what remains refundable: ${formatAmount(remaining)} ${p.currency} (refunds in progress count).`, [{ field: 'amount', code: 'out_of_range', expected: `at most ${formatAmount(remaining)} (what remains refundable)` }])
+      return refuse(
+        'amount_too_large',
+        `A refund may not exceed what remains refundable: ${formatAmount(remaining)} ${p.currency} (refunds in progress count).`,
+        [
+          {
+            field: 'amount',
+            code: 'out_of_range',
+            expected: `at most ${formatAmount(remaining)} (what remains refundable)`,
+          },
+        ],
+      )
     }
     return minorUnitsRefusal(p, amountMinor) ?? { amountMinor, ...(req.reason ? { reason: req.reason } : {}) }
   },
   call(client, p, op) {
-    return client.refund(p.paymentId, { amount: op.amount, currency: p.currency, merchantTransactionId: op.merchantTransactionId })
+    return client.refund(p.paymentId, {
+      amount: op.amount,
+      currency: p.currency,
+      merchantTransactionId: op.merchantTransactionId,
+    })
   },
   apply(p, op) {
     p.refundedMinor += op.amountMinor
   },
-  events: { succeeded: 'refund.succeeded', failed: 'refund.failed', unknown: 'refund.unknown', needs_attention: 'refund.needs_attention' },
+  events: {
+    succeeded: 'refund.succeeded',
+    failed: 'refund.failed',
+    unknown: 'refund.unknown',
+    needs_attention: 'refund.needs_attention',
+  },
 }

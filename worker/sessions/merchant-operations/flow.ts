@@ -18,7 +18,16 @@ import type { Reply } from '../../reply.ts'
  * `paid` by its notification (`declined` is a try on the invoice's page that the shopper may follow
  * with another).
  */
-export const OP_STATUSES = ['processing', 'pending', 'unknown', 'succeeded', 'declined', 'failed', 'paid', 'expired'] as const
+export const OP_STATUSES = [
+  'processing',
+  'pending',
+  'unknown',
+  'succeeded',
+  'declined',
+  'failed',
+  'paid',
+  'expired',
+] as const
 export type OpStatus = (typeof OP_STATUSES)[number]
 
 export type Transitions = Readonly<Record<OpStatus, readonly OpStatus[]>>

@@ -12,7 +12,9 @@ export type { RegenerateParams, RepeatParams }
 
 export type OperationParams = RepeatParams | RegenerateParams
 
-export const FLOWS: { readonly [K in OperationParams['kind']]: OperationFlow<Extract<OperationParams, { kind: K }>> } = { repeat, regenerate }
+export const FLOWS: { readonly [K in OperationParams['kind']]: OperationFlow<Extract<OperationParams, { kind: K }>> } =
+  { repeat, regenerate }
 
 /** The flow of an operation's kind, typed for its parameters. */
-export const flowOf = <P extends OperationParams>(params: P): OperationFlow<P> => FLOWS[params.kind] as unknown as OperationFlow<P>
+export const flowOf = <P extends OperationParams>(params: P): OperationFlow<P> =>
+  FLOWS[params.kind] as unknown as OperationFlow<P>

@@ -28,16 +28,26 @@ type Regeneration = OperationRecord<RegenerateParams>
 async function absorb(ctx: OperationContext, op: Regeneration, outcome: Outcome<InvoiceResponse>): Promise<void> {
   if (outcome.kind === 'succeeded') {
     const r = outcome.response
-    op.invoice = { merchantInvoiceId: r.merchantInvoiceId ?? op.params.merchantInvoiceId, amount: r.amount ?? '', currency: r.currency ?? '' }
+    op.invoice = {
+      merchantInvoiceId: r.merchantInvoiceId ?? op.params.merchantInvoiceId,
+      amount: r.amount ?? '',
+      currency: r.currency ?? '',
+    }
     // The pay link goes to shoppers: only an https address (or the local sandbox) is passed on.
     const { transactionUrl, ...rest } = r
-    const invoice = transactionUrl !== undefined && checkFormat('url', transactionUrl) === null ? { ...rest, transactionUrl } : rest
+    const invoice =
+      transactionUrl !== undefined && checkFormat('url', transactionUrl) === null ? { ...rest, transactionUrl } : rest
     op.result = { invoice, resultCode: outcome.code }
     await ctx.change(op, 'succeeded')
   } else if (outcome.kind === 'unknown') {
     await ctx.change(op, 'unknown')
   } else {
-    op.result = 'code' in outcome ? { resultCode: outcome.code, resultDescription: outcome.description } : outcome.kind === 'unsent' ? { unsent: outcome.reason } : {}
+    op.result =
+      'code' in outcome
+        ? { resultCode: outcome.code, resultDescription: outcome.description }
+        : outcome.kind === 'unsent'
+          ? { unsent: outcome.reason }
+          : {}
     await ctx.change(op, 'failed')
   }
   await ctx.keepAsking(op)
@@ -56,7 +66,10 @@ export const regenerate: OperationFlow<RegenerateParams> = {
     expired: [],
   },
   notified: { charged: 'paid', not_charged: 'declined', pending: undefined },
-  eventType: (to) => (to === 'paid' || to === 'declined' || to === 'expired' ? `invoice.${to}` : `invoice.regenerate.${to as 'succeeded' | 'unknown' | 'failed'}`),
+  eventType: (to) =>
+    to === 'paid' || to === 'declined' || to === 'expired'
+      ? `invoice.${to}`
+      : `invoice.regenerate.${to as 'succeeded' | 'unknown' | 'failed'}`,
   attentionEvent: 'invoice.regenerate.needs_attention',
   // Payable until its expiry period (hours) has passed since it was regenerated; never paid, it
   // then ends with one final event (invoice.expired). A notification of a payment still wins
@@ -73,11 +86,26 @@ export const regenerate: OperationFlow<RegenerateParams> = {
     const invoice = op.invoice
     if (!invoice) return void (await ctx.change(op, 'expired'))
     const outcome = await ctx.client.inquiry(invoice.merchantInvoiceId, 'MID')
-    if (outcome.kind === 'succeeded' && outcome.response.paymentId && outcome.response.amount === invoice.amount && (outcome.response.currency ?? invoice.currency) === invoice.currency) {
+    if (
+      outcome.kind === 'succeeded' &&
+      outcome.response.paymentId &&
+      outcome.response.amount === invoice.amount &&
+      (outcome.response.currency ?? invoice.currency) === invoice.currency
+    ) {
       op.paymentId = outcome.response.paymentId
-      op.result = { ...op.result, paymentId: outcome.response.paymentId, resultCode: outcome.code, resultDescription: outcome.description }
+      op.result = {
+        ...op.result,
+        paymentId: outcome.response.paymentId,
+        resultCode: outcome.code,
+        resultDescription: outcome.description,
+      }
       await ctx.change(op, 'paid')
-    } else if (outcome.kind === 'unknown' || outcome.kind === 'unsent' || outcome.kind === 'pending' || outcome.kind === 'action_required') {
+    } else if (
+      outcome.kind === 'unknown' ||
+      outcome.kind === 'unsent' ||
+      outcome.kind === 'pending' ||
+      outcome.kind === 'action_required'
+    ) {
       await ctx.expireLater(Date.now() + 60 * 60_000)
     } else {
       await ctx.change(op, 'expired')
@@ -104,7 +132,12 @@ export const regenerate: OperationFlow<RegenerateParams> = {
 
   foreign(op, n) {
     const invoice = op.invoice
-    return invoice && n.merchantTransactionId === invoice.merchantInvoiceId && n.amount === invoice.amount && n.currency === invoice.currency ? undefined : 'invoice'
+    return invoice &&
+      n.merchantTransactionId === invoice.merchantInvoiceId &&
+      n.amount === invoice.amount &&
+      n.currency === invoice.currency
+      ? undefined
+      : 'invoice'
   },
 
   absorbNotification(op, n) {

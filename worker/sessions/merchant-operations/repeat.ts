@@ -30,7 +30,12 @@ export interface RepeatParams {
 type Repeat = OperationRecord<RepeatParams>
 
 /** The answer (to the call, or to an inquiry about it) applied to the repeat. */
-async function absorb(ctx: OperationContext, op: Repeat, outcome: Outcome<PaymentResponse>, fromInquiry: boolean): Promise<void> {
+async function absorb(
+  ctx: OperationContext,
+  op: Repeat,
+  outcome: Outcome<PaymentResponse>,
+  fromInquiry: boolean,
+): Promise<void> {
   const p = op.params
   // Settled already (a notification can come before the gateway's own answer): a later, older
   // answer changes neither the status nor what the merchant was told of it. One consistent answer.
@@ -38,17 +43,26 @@ async function absorb(ctx: OperationContext, op: Repeat, outcome: Outcome<Paymen
   if ('response' in outcome && outcome.response) {
     const r = outcome.response
     // An answer about another order or sum is not this repeat's (R27).
-    if ((r.merchantTransactionId && r.merchantTransactionId !== p.merchantTransactionId) || (r.amount && r.amount !== p.amount) || (r.currency && r.currency !== p.currency)) {
+    if (
+      (r.merchantTransactionId && r.merchantTransactionId !== p.merchantTransactionId) ||
+      (r.amount && r.amount !== p.amount) ||
+      (r.currency && r.currency !== p.currency)
+    ) {
       log.error('operation_answer_mismatch', { paymentId: r.paymentId })
       return ctx.keepAsking(op)
     }
-    if (r.paymentId && (outcome.kind === 'succeeded' || outcome.kind === 'declined' || outcome.kind === 'pending')) op.paymentId ??= r.paymentId
+    if (r.paymentId && (outcome.kind === 'succeeded' || outcome.kind === 'declined' || outcome.kind === 'pending'))
+      op.paymentId ??= r.paymentId
   }
   switch (outcome.kind) {
     case 'succeeded':
     case 'declined':
     case 'pending':
-      op.result = { paymentId: outcome.response.paymentId ?? op.paymentId ?? null, resultCode: outcome.code, resultDescription: outcome.description }
+      op.result = {
+        paymentId: outcome.response.paymentId ?? op.paymentId ?? null,
+        resultCode: outcome.code,
+        resultDescription: outcome.description,
+      }
       await ctx.change(op, outcome.kind)
       break
     case 'unknown':
@@ -66,7 +80,10 @@ async function absorb(ctx: OperationContext, op: Repeat, outcome: Outcome<Paymen
       break
     default:
       // A refusal settles only the first call; after it (an inquiry, the re-send) it says nothing.
-      op.result = 'code' in outcome ? { resultCode: outcome.code, resultDescription: outcome.description } : { fields: 'fields' in outcome ? outcome.fields : [] }
+      op.result =
+        'code' in outcome
+          ? { resultCode: outcome.code, resultDescription: outcome.description }
+          : { fields: 'fields' in outcome ? outcome.fields : [] }
       await ctx.change(op, op.status === 'processing' ? 'failed' : op.status)
   }
   await ctx.keepAsking(op)
@@ -113,7 +130,9 @@ export const repeat: OperationFlow<RepeatParams> = {
 
   async settle(ctx, op) {
     const p = op.params
-    const outcome = op.paymentId ? await ctx.client.inquiry(op.paymentId, 'PID') : await ctx.client.inquiry(p.merchantTransactionId, 'MID')
+    const outcome = op.paymentId
+      ? await ctx.client.inquiry(op.paymentId, 'PID')
+      : await ctx.client.inquiry(p.merchantTransactionId, 'MID')
     log.info('operation_inquiry', { outcome: outcome.kind, tries: op.tries })
     if (outcome.kind === 'not_found' && !op.resent && op.status === 'unknown') {
       // The gateway says it has no such transaction: the one re-send, with the same reference
@@ -127,15 +146,21 @@ export const repeat: OperationFlow<RepeatParams> = {
 
   foreign(op, n: Notification) {
     const p = op.params
-    if (n.merchantTransactionId !== p.merchantTransactionId || n.amount !== p.amount || n.currency !== p.currency) return 'order'
+    if (n.merchantTransactionId !== p.merchantTransactionId || n.amount !== p.amount || n.currency !== p.currency)
+      return 'order'
     // The payment the gateway gave this repeat; before any answer, only while it is still open.
-    if (op.paymentId ? n.paymentId !== op.paymentId : op.status !== 'processing' && op.status !== 'unknown') return 'payment'
+    if (op.paymentId ? n.paymentId !== op.paymentId : op.status !== 'processing' && op.status !== 'unknown')
+      return 'payment'
     return undefined
   },
 
   absorbNotification(op, n) {
     op.paymentId ??= n.paymentId
-    op.result = { ...op.result, paymentId: n.paymentId, ...(n.resultCode ? { resultCode: n.resultCode, resultDescription: n.resultDescription ?? '' } : {}) }
+    op.result = {
+      ...op.result,
+      paymentId: n.paymentId,
+      ...(n.resultCode ? { resultCode: n.resultCode, resultDescription: n.resultDescription ?? '' } : {}),
+    }
   },
 
   jobs(op, to) {
