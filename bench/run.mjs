@@ -6,23 +6,21 @@
 // the targets beside the figures and writes bench/results.json. Everything runs on this machine.
 //   --quick   fewer samples (for a smoke run); the figures are then only indicative
 //   --peers   also build the incumbents (Adyen, Braintree) from the npm registry for the weight comparison
-import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpus, totalmem, tmpdir } from 'node:os'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { chromium } from 'playwright-core'
-import { build } from 'vite'
-import { measure, sizes } from '../tools/bundle.mjs'
-import { FRAME_SCRIPTS } from '../shared/frame-preload.ts'
-import { framePage } from '../worker/routes/frame-page.ts'
 import { startDirect } from './direct.mjs'
+import { cardBody, load, newSessions } from './load.mjs'
+import { weight } from './weight.mjs'
 import { CHROME_ARGS, findChrome } from '../tools/chrome.mjs'
 import { wirePayment } from '../tools/wire-payment.ts'
 import { freePort, root, startStack, STACK_SECRETS } from '../tools/stacks.mjs'
 import { stopAllOnExit } from '../worker/dev/processes.mjs'
+import { pct, round, kb } from './stats.mjs'
 
 // Ctrl+C at any moment ends the stacks the benchmark started (see worker/dev/processes.mjs).
 stopAllOnExit()
@@ -30,161 +28,6 @@ stopAllOnExit()
 const quick = process.argv.includes('--quick')
 const withPeers = process.argv.includes('--peers')
 const N = { loads: quick ? 6 : 20, overhead: quick ? 30 : 200, load: quick ? 200 : 2000, concurrency: 32 }
-
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]
-}
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d
-const kb = (b) => `${round(b / 1024, 1)} KB`
-
-// ---- 1. weight ---------------------------------------------------------------------------
-
-const PEERS = {
-  '@adyen/adyen-web': '6.45.2',
-  'braintree-web': '3.144.0',
-  'braintree-web-drop-in': '1.48.0',
-}
-
-/** Each peer the way its docs recommend, built with Vite; what is fetched later is noted. */
-const PEER_ENTRIES = {
-  'Adyen Web card (6.45.2, with CSS)': {
-    code: `import { AdyenCheckout, Card } from '@adyen/adyen-web'
-import '@adyen/adyen-web/styles/adyen.css'
-export async function mount(el) {
-  const checkout = await AdyenCheckout({ clientKey: 'test_XXXX', environment: 'test', countryCode: 'NL', amount: { value: 4900, currency: 'EUR' } })
-  new Card(checkout).mount(el)
-}`,
-    later:
-      'securedFields iframes (one per card field) from checkoutshopper-test.adyen.com, each with its own JS; brand images',
-  },
-  'Braintree hosted fields (3.144.0)': {
-    code: `import client from 'braintree-web/client'
-import hostedFields from 'braintree-web/hosted-fields'
-export async function mount(authorization) {
-  const c = await client.create({ authorization })
-  return hostedFields.create({ client: c, fields: { number: { container: '#n' }, cvv: { container: '#c' }, expirationDate: { container: '#e' } } })
-}`,
-    later:
-      'one iframe per field from assets.braintreegateway.com (each loads hosted-fields-frame JS), plus the client configuration request',
-  },
-  'Braintree Drop-in (1.48.0)': {
-    code: `import dropin from 'braintree-web-drop-in'
-export function mount(authorization) { return dropin.create({ authorization, container: '#dropin' }) }`,
-    later:
-      'hosted-fields iframes, Drop-in CSS from assets.braintreegateway.com, card brand images, the client configuration request',
-  },
-}
-
-async function weight() {
-  const out = mkdtempSync(join(tmpdir(), 'pay-bench-build-'))
-  await build({
-    root,
-    configFile: join(root, 'vite.config.ts'),
-    logLevel: 'silent',
-    mode: 'production',
-    build: { outDir: out },
-  })
-  const ours = measure(out, { framePage: framePage('en'), frameScripts: FRAME_SCRIPTS })
-  rmSync(out, { recursive: true, force: true })
-  const pick = (b) => ({ raw: b.raw, gzip: b.gzip, brotli: b.brotli, files: b.files })
-  const bundles = {
-    frameHost: pick(ours.frameHost),
-    inlineFlow: pick(ours.inlineFlow),
-    frameDocument: pick(ours.frameDocument),
-    qr: ours.lazy['qr-wallet'],
-    invoice: ours.lazy['invoice-view'],
-  }
-  if (!withPeers) return { ours: bundles }
-
-  const peersDir = join(root, 'bench', '.peers')
-  mkdirSync(peersDir, { recursive: true })
-  if (!existsSync(join(peersDir, 'node_modules', 'braintree-web-drop-in'))) {
-    writeFileSync(
-      join(peersDir, 'package.json'),
-      JSON.stringify({ name: 'peers', private: true, type: 'module', dependencies: PEERS }, null, 2),
-    )
-    console.error('Installing peers into bench/.peers (npm registry)...')
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: peersDir,
-      stdio: 'inherit',
-      env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
-    })
-  }
-  const peers = {}
-  for (const [name, { code, later }] of Object.entries(PEER_ENTRIES)) {
-    const dir = mkdtempSync(join(peersDir, 'build-'))
-    writeFileSync(join(dir, 'entry.js'), code)
-    const dist = join(dir, 'dist')
-    await build({
-      root: peersDir,
-      configFile: false,
-      logLevel: 'silent',
-      build: {
-        outDir: dist,
-        lib: { entry: join(dir, 'entry.js'), formats: ['es'], fileName: () => 'peer.js' },
-        rolldownOptions: { output: { minify: true } },
-        cssCodeSplit: false,
-      },
-    })
-    const total = { raw: 0, gzip: 0, brotli: 0 }
-    const walk = (d) => {
-      for (const f of readdirSync(d)) {
-        const p = join(d, f)
-        if (statSync(p).isDirectory()) walk(p)
-        else if (/\.(js|css)$/.test(f)) {
-          const s = sizes(readFileSync(p))
-          total.raw += s.raw
-          total.gzip += s.gzip
-          total.brotli += s.brotli
-        }
-      }
-    }
-    walk(dist)
-    peers[name] = { ...total, loadsLater: later }
-    rmSync(dir, { recursive: true, force: true })
-  }
-  const smallest = Math.min(...Object.values(peers).map((p) => p.brotli))
-  return { ours: bundles, peers, ratioSmallestPeerToOurs: round(smallest / ours.inlineFlow.brotli, 2) }
-}
-
-// ---- the stack for 2-4 --------------------------------------------------------------------
-
-async function merchant(worker, path, body) {
-  const res = await (worker.fetch ?? ((p, init) => fetch(`${worker.url}${p}`, init)))(path, {
-    method: body ? 'POST' : 'GET',
-    headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  })
-  return res.json()
-}
-
-const cardBody = JSON.stringify({
-  card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' },
-  customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
-})
-
-async function newSessions(worker, n, concurrency, origin) {
-  const out = []
-  let next = 0
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        next += 1
-        out.push(
-          await merchant(worker, '/v1/sessions', {
-            flow: 'card',
-            amount: '10.00',
-            currency: 'EUR',
-            merchantTransactionId: `bench-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`,
-            ...(origin ? { allowedOrigins: [origin] } : {}),
-          }),
-        )
-      }
-    }),
-  )
-  return out
-}
 
 // ---- 2. time to ready ---------------------------------------------------------------------
 
@@ -394,56 +237,6 @@ async function workerOverhead(worker, sandbox, call) {
   }
 }
 
-// ---- 4. load ------------------------------------------------------------------------------
-
-async function load(worker, sandbox) {
-  const before = await (await fetch(`${sandbox.url}/sandbox/stats`)).json()
-  const sessions = await newSessions(worker, N.load, N.concurrency)
-  const latencies = []
-  let errors = 0
-  let succeeded = 0
-  let next = 0
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: N.concurrency }, async () => {
-      while (next < sessions.length) {
-        const s = sessions[next++]
-        const t = performance.now()
-        try {
-          const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, {
-            method: 'POST',
-            headers: {
-              Authorization: `Bearer ${s.clientSecret}`,
-              'Content-Type': 'application/json',
-              'Idempotency-Key': `l-${s.id}`,
-            },
-            body: cardBody,
-          })
-          const body = await res.json()
-          if (res.status === 200 && body.status === 'succeeded') succeeded += 1
-          else errors += 1
-        } catch {
-          errors += 1
-        }
-        latencies.push(performance.now() - t)
-      }
-    }),
-  )
-  const seconds = (performance.now() - started) / 1000
-  const after = await (await fetch(`${sandbox.url}/sandbox/stats`)).json()
-  return {
-    payments: sessions.length,
-    concurrency: N.concurrency,
-    seconds: round(seconds, 2),
-    throughputPerSecond: round(sessions.length / seconds, 1),
-    latencyMs: { p50: round(pct(latencies, 50)), p95: round(pct(latencies, 95)), p99: round(pct(latencies, 99)) },
-    succeeded,
-    errors,
-    gatewayCharges: after.charges - before.charges,
-    chargesEqualSuccesses: after.charges - before.charges === succeeded,
-  }
-}
-
 // ---- run ----------------------------------------------------------------------------------
 
 const state = mkdtempSync(join(tmpdir(), 'pay-bench-'))
@@ -458,7 +251,7 @@ const results = {
   },
 }
 console.error('Weight...')
-results.weight = await weight()
+results.weight = await weight(withPeers)
 console.error('Starting the sandbox and the Worker (wrangler dev)...')
 const stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '1000000', MERCHANT_WEBHOOK_URL: '' } })
 const http = (base) => (path, init) => fetch(`${base}${path}`, init)
@@ -471,7 +264,7 @@ try {
     sandbox: http(stack.sandbox.url),
   })
   console.error('Load...')
-  results.load = await load(stack.worker, stack.sandbox)
+  results.load = await load(stack.worker, stack.sandbox, { payments: N.load, concurrency: N.concurrency })
 } finally {
   await stack.stop()
 }

@@ -1,7 +1,8 @@
-// Browser tests of <pay-checkout> in real Chromium (Debian's), against the real Worker and the
-// sandbox gateway, both run with `wrangler dev` for the run. A small middleware plays the
-// merchant's server: it creates checkout sessions with the merchant API key, which never reaches
-// the browser.
+// Browser tests in real Chromium (Debian's), in two groups: the components alone from fixtures
+// (test/widget/components/, no server: `npm run test:components`), then <pay-checkout> against the
+// real Worker and the sandbox gateway, both run with `wrangler dev` for the run. A small middleware
+// plays the merchant's server: it creates checkout sessions with the merchant API key, which never
+// reaches the browser.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,16 +17,23 @@ let worker
 let sandbox
 let stopStack
 
-/** Sandbox + Worker for the run. */
-const workerPlugin = {
-  name: 'pay-worker',
-  async serverStart() {
-    const stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '100000' } })
+/**
+ * Sandbox + Worker, started when a test first asks the merchant's server for something (the
+ * components group never does, so it runs with no server), stopped with the run.
+ */
+let starting
+function stackReady() {
+  starting ??= startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '100000' } }).then((stack) => {
     worker = stack.worker
     sandbox = stack.sandbox
     stopStack = stack.stop
-  },
+  })
+  return starting
+}
+const workerPlugin = {
+  name: 'pay-worker',
   async serverStop() {
+    await starting?.catch(() => undefined)
     await stopStack?.()
     rmSync(state, { recursive: true, force: true })
   },
@@ -33,6 +41,7 @@ const workerPlugin = {
 
 /** `POST /__merchant/session` with a session body: what a merchant's server would do. */
 async function merchantServer(ctx, next) {
+  if (ctx.path.startsWith('/__merchant/')) await stackReady()
   if (ctx.path === '/__merchant/session' && ctx.method === 'POST') {
     const chunks = []
     for await (const chunk of ctx.req) chunks.push(chunk)
@@ -69,24 +78,15 @@ async function merchantServer(ctx, next) {
     return
   }
   if (ctx.path === '/__merchant/invoice' && ctx.method === 'POST') {
-    // An existing, already expired invoice in the sandbox, as the merchant's dashboard would have.
-    const { createHash } = await import('node:crypto')
+    // An existing, already expired invoice in the sandbox, as the merchant's dashboard would have
+    // (the sandbox's test control): `{ systemInvoiceId }`.
     const ref = `inv-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`
-    const sum = createHash('md5')
-      .update(['10001', 'sandbox-secure-key-0123456789', ref, '250.00'].join('|'))
-      .digest('hex')
-    const res = await fetch(`${sandbox.url}/invoiceServices/REST/v1/generate`, {
+    const res = await fetch(`${sandbox.url}/sandbox/invoices`, {
       method: 'POST',
-      headers: { AuthToken: 'sandbox-auth-token', 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        'authentication.memberId': '10001',
-        'authentication.checksum': sum,
-        merchantInvoiceId: ref,
-        amount: '250.00',
-        currency: 'EUR',
-        invoiceExpirationPeriod: '0',
-      }),
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ merchantInvoiceId: ref, amount: '250.00', currency: 'EUR', invoiceExpirationPeriod: '0' }),
     })
+    ctx.status = res.status
     ctx.type = 'application/json'
     ctx.body = await res.text()
     return
@@ -102,7 +102,11 @@ async function merchantServer(ctx, next) {
 
 export default {
   rootDir: root,
-  files: ['test/widget/**/*.test.ts'],
+  // Components from fixtures alone (no server), then the checkout and the frame against the Worker.
+  groups: [
+    { name: 'components', files: 'test/widget/components/*.test.ts' },
+    { name: 'checkout', files: 'test/widget/*.test.ts' },
+  ],
   nodeResolve: true,
   concurrency: 1,
   middleware: [merchantServer],

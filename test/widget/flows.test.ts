@@ -41,13 +41,13 @@ describe('<pay-checkout> QR wallet flow', () => {
 describe('<pay-checkout> invoice flow', () => {
   it('shows the expired invoice, regenerates it, then links to the hosted page', async () => {
     const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
-      invoiceDetails: { systemInvoiceId: string }
+      systemInvoiceId: string
     }
     const ref = `inv-new-${Date.now()}`
     const { el } = await mount({
       flow: 'invoice',
       amount: '250.00',
-      invoiceId: existing.invoiceDetails.systemInvoiceId,
+      invoiceId: existing.systemInvoiceId,
       merchantInvoiceId: ref,
       invoiceExpirationPeriod: '24',
     })

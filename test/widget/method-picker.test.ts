@@ -180,13 +180,13 @@ describe('method picker, an invoice chosen', () => {
   for (const isolation of ['inline', 'frame'] as const) {
     it(`once the invoice is issued, the picker shows it under way and disables the card (${isolation})`, async () => {
       const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
-        invoiceDetails: { systemInvoiceId: string }
+        systemInvoiceId: string
       }
       const body = {
         flow: 'card',
         methods: ['card', 'invoice'],
         amount: '250.00',
-        invoiceId: existing.invoiceDetails.systemInvoiceId,
+        invoiceId: existing.systemInvoiceId,
         merchantInvoiceId: `inv-new-${Date.now()}`,
         invoiceExpirationPeriod: '24',
       }

@@ -419,12 +419,12 @@ describe('what the shopper sees', () => {
 
   it('the invoice’s pay link sits below the Expires row, not over it', async () => {
     const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
-      invoiceDetails: { systemInvoiceId: string }
+      systemInvoiceId: string
     }
     const { el } = await mount({
       flow: 'invoice',
       amount: '250.00',
-      invoiceId: existing.invoiceDetails.systemInvoiceId,
+      invoiceId: existing.systemInvoiceId,
       merchantInvoiceId: `inv-o-${Date.now()}`,
       invoiceExpirationPeriod: '24',
     })

@@ -19,12 +19,12 @@ describe('accessibility of every flow and state, in both themes', () => {
 
     it(`invoice (${theme})`, async () => {
       const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
-        invoiceDetails: { systemInvoiceId: string }
+        systemInvoiceId: string
       }
       const { el } = await mount(
         {
           flow: 'invoice',
-          invoiceId: existing.invoiceDetails.systemInvoiceId,
+          invoiceId: existing.systemInvoiceId,
           merchantInvoiceId: `i-${Date.now()}-${theme}`,
           invoiceExpirationPeriod: '24',
         },

@@ -7,20 +7,16 @@
 import type { TemplateResult } from 'lit'
 // Lit from the checkout's chunk, which is always loaded first (imported from 'lit' here, the
 // build would move Lit into a chunk of its own that the card flow would have to load as well).
-import { html, nothing, type CheckoutState } from './pay-checkout-inline.ts'
-import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
-import type { Messages } from '../i18n/index.ts'
+import { html, nothing } from './pay-checkout-inline.ts'
+import type { AttemptHost } from './attempt.ts'
+import type { ApiError, CheckoutView, PayResult } from '../api-client.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
 
-/** The inline checkout as these steps use it (its internals: only the checkout and this module use them). */
-export interface Checkout {
-  readonly messages: Messages
-  readonly resolvedLocale: string
-  readonly api: ApiClient | null
-  state: CheckoutState
-  notice: string
-  inFlight: boolean
-  attemptKey: string | null
+/** The inline checkout as these steps use it: what an attempt uses (./attempt.ts), and the checkout's answers. */
+export interface Checkout extends Pick<
+  AttemptHost,
+  'messages' | 'resolvedLocale' | 'api' | 'state' | 'notice' | 'inFlight' | 'attemptKey'
+> {
   refused(error: ApiError): void
   onResult(result: PayResult): void
   showView(view: CheckoutView): void

@@ -6,22 +6,13 @@
  * amount and the pay button fill in when the session answers, another flow replaces the form.
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
-import type { CardBrand } from '../../shared/card.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
 import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
-import {
-  PayDeclinedEvent,
-  PayErrorEvent,
-  PayPendingEvent,
-  PayReadyEvent,
-  PaySubmitEvent,
-  PaySuccessEvent,
-  type PayResultDetail,
-} from '../events.ts'
-import { direction, en, format, formatMoney, loadMessages, resolveLocale, type Messages } from '../i18n/index.ts'
-import { followRedirect, startingPage } from '../navigate.ts'
+import { PayDeclinedEvent, PayErrorEvent, PayReadyEvent, PaySuccessEvent } from '../events.ts'
+import { direction, en, formatMoney, loadMessages, resolveLocale, type Messages } from '../i18n/index.ts'
+import { payByCard, refuse, resultDetail, settle } from './attempt.ts'
 import { renderCardForm } from './card-view.ts'
 import { declinedMessage, METHOD_TAGS, METHOD_VIEWS, usesCardForm } from './method-views.ts'
 import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
@@ -84,10 +75,11 @@ export class PayCheckoutInline extends LitElement {
   declare locale: string
   declare theme: 'light' | 'dark' | 'auto'
   declare collectShipping: boolean
-  // Not private: the QR and invoice steps (./other-methods.ts) use these too (`Checkout` there).
+  // Not private: the steps (./attempt.ts, ./other-methods.ts) use these too (their host interfaces).
   /** @internal */
   declare state: CheckoutState
-  declare private view: CheckoutView | null
+  /** @internal */
+  declare view: CheckoutView | null
   /** @internal */
   declare messages: Messages
   /** @internal */
@@ -158,7 +150,8 @@ export class PayCheckoutInline extends LitElement {
    * The method shown: the one under way or done (the Worker refuses the others), else the chosen
    * one, else the session's first; in the card frame, a card method only.
    */
-  private get current(): CheckoutFlow {
+  /** @internal */
+  get current(): CheckoutFlow {
     return this.methodIn(this.view)
   }
 
@@ -284,14 +277,15 @@ export class PayCheckoutInline extends LitElement {
   }
 
   /** Maps the session's status to what the shopper sees; resumes after a 3-D Secure return. */
-  private applyView(view: CheckoutView): void {
+  /** @internal */
+  applyView(view: CheckoutView): void {
     this.view = view
     this.announceMethods()
     const state = (this.state = stateOf(view))
     if (WATCHED.includes(state)) this.poll()
     if (state === 'succeeded')
       this.dispatchEvent(
-        new PaySuccessEvent(this.detail('succeeded', view.result?.paymentId ?? null, view.result?.card)),
+        new PaySuccessEvent(resultDetail('succeeded', view.result?.paymentId ?? null, view.result?.card)),
       )
   }
 
@@ -308,7 +302,8 @@ export class PayCheckoutInline extends LitElement {
    * Tells who holds this checkout (the card frame's page, the element in frame mode) which methods
    * the session offers and which one is under way, for a picker of its own.
    */
-  private announceMethods(): void {
+  /** @internal */
+  announceMethods(): void {
     const view = this.view
     if (view)
       this.dispatchEvent(
@@ -316,14 +311,6 @@ export class PayCheckoutInline extends LitElement {
           detail: { methods: view.methods ?? [view.flow], method: view.method ?? null },
         }),
       )
-  }
-
-  private detail(
-    status: string,
-    paymentId: string | null | undefined,
-    card?: { brand?: CardBrand; last4?: string } | null,
-  ): PayResultDetail {
-    return { status, paymentId: paymentId ?? null, brand: card?.brand ?? null, last4: card?.last4 ?? null }
   }
 
   /** The session could not be read: say what to do, and fire `pay-error`. */
@@ -337,7 +324,8 @@ export class PayCheckoutInline extends LitElement {
   }
 
   /** Checks a pending or unknown payment again until it settles. */
-  private poll(): void {
+  /** @internal */
+  poll(): void {
     clearTimeout(this.pollTimer)
     if (this.polls >= POLL_MAX || !this.api) return
     this.pollTimer = setTimeout(async () => {
@@ -349,7 +337,7 @@ export class PayCheckoutInline extends LitElement {
       if (view.value.status === 'declined' || view.value.status === 'failed')
         this.dispatchEvent(
           new PayDeclinedEvent({
-            ...this.detail('declined', view.value.result?.paymentId, view.value.result?.card),
+            ...resultDetail('declined', view.value.result?.paymentId, view.value.result?.card),
             attemptsRemaining: view.value.attemptsRemaining,
           }),
         )
@@ -375,100 +363,30 @@ export class PayCheckoutInline extends LitElement {
     return this.shadowRoot?.querySelector('pay-card-form') ?? null
   }
 
-  /** One Idempotency-Key per attempt; a request that never got an answer keeps its key. */
-  private async pay(fields: Record<string, unknown>): Promise<void> {
-    if (this.inFlight || !this.api || !this.view) return
-    this.inFlight = true
-    this.state = 'submitting'
-    this.notice = ''
-    this.attemptKey ??= crypto.randomUUID()
-    this.dispatchEvent(new PaySubmitEvent({ flow: this.current }))
-    const page = this.startingPage ?? startingPage()
-    let result = await this.api.pay(page ? { ...fields, returnPage: page } : fields, this.attemptKey)
-    // A Worker of an earlier release knows no such field, and a page it will not link to is no
-    // reason to stop the payment: once more without it, with the same key (nothing ran).
-    if (page && !result.ok && result.error.status === 400 && result.error.fields?.some((f) => f.field === 'returnPage'))
-      result = await this.api.pay(fields, this.attemptKey)
-    this.inFlight = false
-    if (!result.ok && result.error.status === 0) {
-      // No answer: the same key is sent again on retry, so the charge cannot happen twice.
-      const error = await classify(this.endpoint, result.error)
-      this.state = 'ready'
-      this.notice = this.messages[ERROR_MESSAGE[error.code] ?? 'networkError']
-      this.dispatchEvent(new PayErrorEvent({ code: error.code, message: error.message, fields: [] }))
-      return
-    }
-    this.attemptKey = null
-    if (!result.ok) return this.refused(result.error)
-    this.onResult(result.value)
+  /** @internal */
+  clearCvv(): void {
+    this.cardForm?.clear('cvv')
   }
 
   /**
-   * The Worker refused the attempt. The form stays as the shopper left it (values kept) with a
-   * message saying what to do next, unless the session itself is over.
+   * The Worker refused an attempt (./attempt.ts).
    * @internal
    */
   refused(error: ApiError): void {
-    const code: string = error.code
-    // Another method took over (in another tab or the frame): read the session again, so the
-    // picker shows the method under way.
-    if (code === 'method_in_progress' || code === 'qr_withdrawn')
-      void this.api?.view().then((v) => v.ok && this.applyView(v.value))
-    if (code === 'session_expired') this.state = 'expired'
-    else if (code === 'session_completed') this.state = 'succeeded'
-    else if (code === 'too_many_attempts' && (this.view?.attemptsRemaining ?? 0) <= 0) this.state = 'declined'
-    else this.state = 'ready'
-    this.notice = this.state === 'ready' ? this.messages[ERROR_MESSAGE[code] ?? 'error'] : ''
-    this.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
+    refuse(this, error)
   }
 
-  /** @internal */
+  /**
+   * An attempt's result (./attempt.ts).
+   * @internal
+   */
   onResult(r: PayResult): void {
-    const detail = this.detail(r.status, r.paymentId, r.card)
-    // A payment in flight or done holds its method: the picker shows it and disables the others.
-    const holds = r.status !== 'declined' && r.status !== 'failed'
-    this.view = this.view
-      ? { ...this.view, attemptsRemaining: r.attemptsRemaining, method: holds ? this.current : this.view.method }
-      : this.view
-    this.announceMethods()
-    switch (r.status) {
-      case 'succeeded':
-        this.state = 'succeeded'
-        this.dispatchEvent(new PaySuccessEvent(detail))
-        break
-      case 'declined':
-      case 'failed':
-        this.state = r.attemptsRemaining > 0 ? 'ready' : 'declined'
-        this.notice =
-          r.attemptsRemaining > 0
-            ? format(this.messages, declinedMessage(this.current, 0), { n: r.attemptsRemaining }, this.resolvedLocale)
-            : ''
-        this.cardForm?.clear('cvv')
-        this.dispatchEvent(
-          new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: r.attemptsRemaining }),
-        )
-        break
-      case 'pending':
-      case 'unknown':
-        this.state = r.status
-        this.dispatchEvent(new PayPendingEvent(detail))
-        this.poll()
-        break
-      case 'action_required':
-        this.state = 'action_required'
-        if (r.redirect && !followRedirect(this, r.redirect)) {
-          // A redirect that fails the shared rule (SECURITY.md R28) is never followed nor announced.
-          this.state = 'unknown'
-          this.dispatchEvent(new PayPendingEvent(this.detail('unknown', null)))
-          this.poll()
-        }
-        break
-    }
+    settle(this, r)
   }
 
   private renderFlow(view: CheckoutView | null): TemplateResult | typeof nothing {
     const flow = this.current
-    if (usesCardForm(flow)) return renderCardForm(this, flow, view, (fields) => this.pay(fields))
+    if (usesCardForm(flow)) return renderCardForm(this, flow, view, (fields) => payByCard(this, fields))
     const render = this.others?.RENDER[flow]
     return view && render && this.loadedViews.has(flow) ? render(this, view) : nothing
   }

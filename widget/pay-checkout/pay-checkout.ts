@@ -27,30 +27,10 @@ import {
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
 import { followRedirect, startingPage, unanswered } from '../navigate.ts'
 import type { FrameMethods } from './methods.ts'
+import { showNotice, styleSheet } from './notice.ts'
 
 /** How long after the frame's `load` event its script must have said hello: else it was refused. */
 const FRAME_GRACE_MS = 1_500
-
-const DARK = '--pay-bg:#1b1b1f;--pay-text:#e4e2e6;--pay-border:#918f9a;--pay-error:#ffb4ab;--pay-accent:#a8c7fa'
-const STYLES = `:host{display:block;max-width:32rem}
-:host([hidden]){display:none}
-:host([theme=dark]){${DARK}}
-@media (prefers-color-scheme:dark){:host([theme=auto]){${DARK}}}
-iframe{display:block;width:100%;border:0;transition:height .15s}
-iframe[hidden]{display:none}
-pay-method-picker{margin-bottom:.75rem}
-.notice{margin:0;padding:1rem;border:1px solid var(--pay-border,#767680);border-radius:var(--pay-radius,8px);background:var(--pay-bg,#fff);color:var(--pay-error,#b3261e);font:600 1rem var(--pay-font,system-ui,sans-serif)}
-.notice button{display:block;margin-top:.75rem;min-height:2.75rem;padding:0 1rem;border:0;border-radius:var(--pay-radius,8px);background:var(--pay-accent,#0b57d0);color:var(--pay-on-accent,#fff);font:600 1rem var(--pay-font,system-ui,sans-serif);cursor:pointer}`
-
-let sheet: CSSStyleSheet | undefined
-
-/** The element's own two messages in English, for when the localised ones cannot be loaded. */
-const FALLBACK = {
-  originNotAllowed:
-    'This payment form cannot be shown on this page. Please contact the shop, or pay on its own website.',
-  networkError: 'We could not reach the payment service. Check your internet connection and try again.',
-  tryAgain: 'Try again',
-}
 
 type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
@@ -187,9 +167,7 @@ export class PayCheckout extends HTMLElement {
   constructor() {
     super()
     this.root = this.attachShadow({ mode: 'open' })
-    sheet ??= new CSSStyleSheet()
-    if (!sheet.cssRules.length) sheet.replaceSync(STYLES)
-    this.root.adoptedStyleSheets = [sheet]
+    this.root.adoptedStyleSheets = [styleSheet()]
   }
 
   connectedCallback(): void {
@@ -358,43 +336,10 @@ export class PayCheckout extends HTMLElement {
   /** A message in the element (the frame cannot show it) and a `pay-error`. */
   private async fail(code: 'origin_not_allowed' | 'network_error', message: string): Promise<void> {
     this.dispatchEvent(new PayErrorEvent({ code, message, fields: [] }))
-    const key = code === 'origin_not_allowed' ? 'originNotAllowed' : 'networkError'
-    // English unless the shopper's messages can be loaded (they come from the Worker's origin,
-    // which may be the very thing that cannot be reached).
-    let text = FALLBACK[key]
-    let retry = FALLBACK.tryAgain
-    try {
-      const { loadMessages, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
-      const messages = await loadMessages(resolveLocale([this.resolvedLocale()]))
-      text = messages[key]
-      retry = messages.tryAgain
-    } catch {
-      // keep the English text
-    }
-    this.root.querySelector('.notice')?.remove()
-    const notice = document.createElement('div')
-    notice.className = 'notice'
-    // English or the shopper's language, which may read right to left: the text decides.
-    notice.dir = 'auto'
-    const p = document.createElement('p')
-    p.style.margin = '0'
-    p.setAttribute('part', 'status')
-    p.setAttribute('role', 'alert')
-    p.textContent = text
-    notice.append(p)
-    if (code === 'network_error') {
-      // The Worker may be back a moment later: a way to try again without reloading the page.
-      const button = document.createElement('button')
-      button.type = 'button'
-      button.setAttribute('part', 'retry')
-      button.textContent = retry
-      button.addEventListener('click', () => {
-        this.dropFrame()
-        this.update()
-      })
-      notice.append(button)
-    }
-    this.root.append(notice)
+    await showNotice(this.root, code, this.resolvedLocale(), () => {
+      this.dropFrame()
+      this.update()
+    })
   }
 
   /** Messages from the card frame: exact origin, our frame's window, exact shapes only. */

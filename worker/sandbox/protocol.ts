@@ -12,6 +12,7 @@ import { timingSafeEqual } from 'hono/utils/buffer'
 import { checksum, type ChecksumInputs, type ChecksumRule } from '../../shared/gateway/checksum.ts'
 import { decodeForm } from '../../shared/gateway/form.ts'
 import { verifyToken } from './jwt.ts'
+import { returnPage } from './pages.ts'
 import type { PaymentKind, PaymentRow, SandboxLedger } from './ledger.ts'
 import { numberVar } from '../../shared/settings.ts'
 
@@ -312,4 +313,32 @@ export function newPayment(kind: PaymentKind, f: Record<string, string>, over: P
     created: new Date().toISOString(),
     ...over,
   }
+}
+
+/** The browser's way back to the merchant, with the facts sheet's return fields and checksum. */
+export async function returnToMerchant(c: Ctx, p: PaymentRow): Promise<Response> {
+  const sum = await checksum('notification', {
+    paymentId: p.id,
+    merchantTransactionId: p.mtid,
+    amount: p.amount,
+    transactionStatus: p.status,
+    secureKey: c.env.SANDBOX_SECURE_KEY,
+  })
+  const fields = {
+    paymentId: p.id,
+    merchantTransactionId: p.mtid,
+    status: p.status,
+    amount: p.amount,
+    currency: p.currency,
+    resultCode: p.code,
+    resultDescription: p.description,
+    checksum: sum.ok ? sum.value : '',
+  }
+  if (!p.redirectUrl) return c.html(returnPage(undefined, fields, 'GET'))
+  if (p.redirectMethod === 'GET') {
+    const url = new URL(p.redirectUrl)
+    for (const [k, v] of Object.entries(fields)) url.searchParams.set(k, v)
+    return c.redirect(url.toString(), 303)
+  }
+  return c.html(returnPage(p.redirectUrl, fields, 'POST'))
 }

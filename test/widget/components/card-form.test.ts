@@ -1,0 +1,105 @@
+/**
+ * `<pay-card-form>` alone, from a fixture: no Worker, no session. It is given its messages and
+ * mode as the checkout gives them, and answers with events: `pay-change` (validity and brand,
+ * never a value) and `card-form-submit` (the wire fields, to the checkout only).
+ */
+import { expect, fixture, html } from '@open-wc/testing'
+import '../../../widget/card-form/card-form.ts'
+import type { PayCardForm } from '../../../widget/card-form/card-form.ts'
+import type { PayChangeEvent } from '../../../widget/events.ts'
+
+const input = (form: PayCardForm, id: string): HTMLInputElement => {
+  const i = form.shadowRoot?.querySelector<HTMLInputElement>(`#${id}`)
+  if (!i) throw new Error(`no input #${id}`)
+  return i
+}
+
+async function type(form: PayCardForm, values: Record<string, string>): Promise<void> {
+  for (const [id, value] of Object.entries(values)) {
+    const i = input(form, id)
+    i.value = value
+    i.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertFromPaste' }))
+    i.dispatchEvent(new FocusEvent('blur'))
+  }
+  await form.updateComplete
+}
+
+/** Submits as the pay button does; the `card-form-submit` details it fired. */
+async function submit(form: PayCardForm): Promise<Record<string, string>[]> {
+  const fired: Record<string, string>[] = []
+  const listener = (e: Event) => fired.push((e as CustomEvent<Record<string, string>>).detail)
+  form.addEventListener('card-form-submit', listener)
+  form.shadowRoot?.querySelector('form')?.requestSubmit()
+  await form.updateComplete
+  form.removeEventListener('card-form-submit', listener)
+  return fired
+}
+
+const invalid = (form: PayCardForm): string[] =>
+  [...(form.shadowRoot?.querySelectorAll<HTMLInputElement>('input[aria-invalid=true]') ?? [])].map((i) => i.id)
+
+const VALID = {
+  number: '4111111111111111',
+  expiry: '12 / 30',
+  cvv: '123',
+  givenName: 'Ada',
+  surname: 'Lovelace',
+  email: 'ada@example.com',
+}
+
+describe('<pay-card-form> from a fixture', () => {
+  it('formats the number as typed and tells the brand and validity in pay-change, never a value', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    const changes: PayChangeEvent['detail'][] = []
+    form.addEventListener('pay-change', (e) => changes.push((e as PayChangeEvent).detail))
+    await type(form, { number: '4111111111111111' })
+    expect(input(form, 'number').value).to.equal('4111 1111 1111 1111')
+    expect(changes.at(-1)).to.deep.equal({ valid: false, brand: 'visa' })
+    await type(form, { expiry: '12 / 30', cvv: '123', givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' })
+    expect(changes.at(-1)).to.deep.equal({ valid: true, brand: 'visa' })
+    expect(JSON.stringify(changes)).not.to.contain('4111')
+  })
+
+  it('an empty submit marks every required field and fires nothing', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    expect(await submit(form)).to.deep.equal([])
+    expect(invalid(form)).to.include.members(['number', 'expiry', 'cvv', 'givenName', 'surname', 'email'])
+    expect(form.shadowRoot?.querySelector('#number-error')?.textContent).to.equal(form.messages.err_required)
+  })
+
+  it('the shared cross-field rules: an expiry more than 20 years ahead, and a 3-digit CVV on an Amex card, are refused', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    const far = String((new Date().getUTCFullYear() + 23) % 100).padStart(2, '0')
+    await type(form, { ...VALID, number: '378282246310005', expiry: `12 / ${far}`, cvv: '123' })
+    expect(await submit(form)).to.deep.equal([])
+    expect(invalid(form)).to.have.members(['expiry', 'cvv'])
+    await type(form, { expiry: '12 / 30', cvv: '1234' })
+    expect((await submit(form)).length).to.equal(1)
+  })
+
+  it('a valid form fires card-form-submit with the wire fields: the number without spaces, the year in four digits', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    await type(form, VALID)
+    const [fields] = await submit(form)
+    expect(fields).to.deep.equal({
+      'card.number': '4111111111111111',
+      'card.expiryMonth': '12',
+      'card.expiryYear': '2030',
+      'card.cvv': '123',
+      'customer.givenName': 'Ada',
+      'customer.surname': 'Lovelace',
+      'customer.email': 'ada@example.com',
+    })
+  })
+
+  it('for a saved card asks for the CVV alone, its length by the saved brand', async () => {
+    const form = await fixture<PayCardForm>(
+      html`<pay-card-form .mode=${'saved-card'} .savedBrand=${'amex'}></pay-card-form>`,
+    )
+    expect([...(form.shadowRoot?.querySelectorAll('input') ?? [])].map((i) => i.id)).to.deep.equal(['cvv'])
+    await type(form, { cvv: '123' })
+    expect(await submit(form)).to.deep.equal([])
+    await type(form, { cvv: '1234' })
+    expect(await submit(form)).to.deep.equal([{ 'card.cvv': '1234' }])
+  })
+})

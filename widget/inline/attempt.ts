@@ -1,0 +1,137 @@
+/**
+ * @module
+ * An attempt in the inline checkout, whatever the way to pay: the card's pay (the QR wallet's and
+ * the invoice's steps are in ./other-methods.ts), the Worker's refusal, and its result, each told
+ * to the page as an event. The checkout element is the host; these are its steps.
+ */
+import type { CardBrand } from '../../shared/card.ts'
+import type { CheckoutFlow } from '../../shared/checkout.ts'
+import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
+import {
+  PayDeclinedEvent,
+  PayErrorEvent,
+  PayPendingEvent,
+  PaySubmitEvent,
+  PaySuccessEvent,
+  type PayResultDetail,
+} from '../events.ts'
+import { format, type Messages } from '../i18n/index.ts'
+import { followRedirect, startingPage } from '../navigate.ts'
+import { declinedMessage } from './method-views.ts'
+import { classify, ERROR_MESSAGE, type CheckoutState } from './states.ts'
+
+/** The checkout as its steps use it (its internals: only the checkout and its modules use them). */
+export interface AttemptHost extends HTMLElement {
+  readonly endpoint: string
+  readonly messages: Messages
+  readonly resolvedLocale: string
+  readonly api: ApiClient | null
+  /** The method shown. */
+  readonly current: CheckoutFlow
+  view: CheckoutView | null
+  state: CheckoutState
+  notice: string
+  inFlight: boolean
+  attemptKey: string | null
+  startingPage: string | undefined
+  applyView(view: CheckoutView): void
+  announceMethods(): void
+  poll(): void
+  clearCvv(): void
+}
+
+/** A result event's detail: never more than the status, the payment id, the brand and last 4. */
+export function resultDetail(
+  status: string,
+  paymentId: string | null | undefined,
+  card?: { brand?: CardBrand; last4?: string } | null,
+): PayResultDetail {
+  return { status, paymentId: paymentId ?? null, brand: card?.brand ?? null, last4: card?.last4 ?? null }
+}
+
+/** The card form's pay. One Idempotency-Key per attempt; a request that never got an answer keeps its key. */
+export async function payByCard(c: AttemptHost, fields: Record<string, unknown>): Promise<void> {
+  if (c.inFlight || !c.api || !c.view) return
+  c.inFlight = true
+  c.state = 'submitting'
+  c.notice = ''
+  c.attemptKey ??= crypto.randomUUID()
+  c.dispatchEvent(new PaySubmitEvent({ flow: c.current }))
+  const page = c.startingPage ?? startingPage()
+  let result = await c.api.pay(page ? { ...fields, returnPage: page } : fields, c.attemptKey)
+  // A Worker of an earlier release knows no such field, and a page it will not link to is no
+  // reason to stop the payment: once more without it, with the same key (nothing ran).
+  if (page && !result.ok && result.error.status === 400 && result.error.fields?.some((f) => f.field === 'returnPage'))
+    result = await c.api.pay(fields, c.attemptKey)
+  c.inFlight = false
+  if (!result.ok && result.error.status === 0) {
+    // No answer: the same key is sent again on retry, so the charge cannot happen twice.
+    const error = await classify(c.endpoint, result.error)
+    c.state = 'ready'
+    c.notice = c.messages[ERROR_MESSAGE[error.code] ?? 'networkError']
+    c.dispatchEvent(new PayErrorEvent({ code: error.code, message: error.message, fields: [] }))
+    return
+  }
+  c.attemptKey = null
+  if (!result.ok) return refuse(c, result.error)
+  settle(c, result.value)
+}
+
+/**
+ * The Worker refused the attempt. The form stays as the shopper left it (values kept) with a
+ * message saying what to do next, unless the session itself is over.
+ */
+export function refuse(c: AttemptHost, error: ApiError): void {
+  const code: string = error.code
+  // Another method took over (in another tab or the frame): read the session again, so the
+  // picker shows the method under way.
+  if (code === 'method_in_progress' || code === 'qr_withdrawn')
+    void c.api?.view().then((v) => v.ok && c.applyView(v.value))
+  if (code === 'session_expired') c.state = 'expired'
+  else if (code === 'session_completed') c.state = 'succeeded'
+  else if (code === 'too_many_attempts' && (c.view?.attemptsRemaining ?? 0) <= 0) c.state = 'declined'
+  else c.state = 'ready'
+  c.notice = c.state === 'ready' ? c.messages[ERROR_MESSAGE[code] ?? 'error'] : ''
+  c.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
+}
+
+/** The attempt's result: the state it leaves, and its one event. */
+export function settle(c: AttemptHost, r: PayResult): void {
+  const detail = resultDetail(r.status, r.paymentId, r.card)
+  // A payment in flight or done holds its method: the picker shows it and disables the others.
+  const holds = r.status !== 'declined' && r.status !== 'failed'
+  c.view = c.view
+    ? { ...c.view, attemptsRemaining: r.attemptsRemaining, method: holds ? c.current : c.view.method }
+    : c.view
+  c.announceMethods()
+  switch (r.status) {
+    case 'succeeded':
+      c.state = 'succeeded'
+      c.dispatchEvent(new PaySuccessEvent(detail))
+      break
+    case 'declined':
+    case 'failed': {
+      const left = r.attemptsRemaining
+      c.state = left > 0 ? 'ready' : 'declined'
+      c.notice = left > 0 ? format(c.messages, declinedMessage(c.current, 0), { n: left }, c.resolvedLocale) : ''
+      c.clearCvv()
+      c.dispatchEvent(new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: left }))
+      break
+    }
+    case 'pending':
+    case 'unknown':
+      c.state = r.status
+      c.dispatchEvent(new PayPendingEvent(detail))
+      c.poll()
+      break
+    case 'action_required':
+      c.state = 'action_required'
+      if (r.redirect && !followRedirect(c, r.redirect)) {
+        // A redirect that fails the shared rule (SECURITY.md R28) is never followed nor announced.
+        c.state = 'unknown'
+        c.dispatchEvent(new PayPendingEvent(resultDetail('unknown', null)))
+        c.poll()
+      }
+      break
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * @module
+ * What the sandbox's ledger (ledger.ts) keeps and answers: its rows and results.
+ */
+import type { Behaviour } from './cards.ts'
+
+export type PaymentKind = 'card' | 'token' | 'repeat' | 'qr' | 'invoice' | BackOfficeKind
+/** Operations on an earlier payment, recorded as rows of their own with `parentId` (no charge). */
+export type BackOfficeKind = 'capture' | 'refund' | 'reversal'
+
+export interface PaymentRow {
+  id: string
+  kind: PaymentKind
+  mtid: string
+  amount: string
+  currency: string
+  paymentType: string
+  recurring: string
+  /** transactionStatus: Y, N, P, 3D, or V (QR verified, awaiting completion). */
+  status: string
+  code: string
+  description: string
+  brand: string
+  bin: string
+  last4: string
+  expiryMonth: string
+  expiryYear: string
+  holder: string
+  registrationId: string
+  parentId: string
+  notificationUrl: string
+  redirectUrl: string
+  redirectMethod: string
+  walletId: string
+  merchantWalletId: string
+  email: string
+  behaviour: Behaviour | ''
+  createRegistration: number
+  created: string
+}
+
+export interface RegistrationRow {
+  id: string
+  brand: string
+  bin: string
+  last4: string
+  expiryMonth: string
+  expiryYear: string
+  holder: string
+  behaviour: Behaviour
+  initialDone: number
+}
+
+export interface InvoiceRow {
+  id: string
+  merchantInvoiceId: string
+  amount: string
+  currency: string
+  period: number
+  createdMs: number
+  email: string
+  description: string
+  redirectUrl: string
+  notificationUrl: string
+  paymentId: string
+  /** The invoice this one was regenerated from ('' for a generated one). */
+  sourceId: string
+}
+
+export type Fault = 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'
+
+export interface FaultRule {
+  op: string
+  fault: Fault
+  /** Only requests whose wire field `field` equals `value` (or, for path ids, `id`). */
+  field?: string
+  value?: string
+  times?: number
+}
+
+export type BeginResult = { ok: true } | { ok: false; reason: 'duplicate' }
+
+/** Why a capture, refund or reversal was refused: no such payment, its state, or the amount. */
+export type BackOfficeResult =
+  { ok: true } | { ok: false; reason: 'not_found' | 'not_permitted' | 'amount' | 'currency' | 'duplicate' }
