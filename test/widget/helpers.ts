@@ -125,3 +125,11 @@ export async function until(predicate: () => boolean, timeoutMs = 15_000): Promi
     await new Promise((r) => setTimeout(r, 50))
   }
 }
+
+/** The card frame of an element in frame mode. */
+export const frameOf = (el: PayCheckout): HTMLIFrameElement | null => el.shadowRoot?.querySelector('iframe') ?? null
+/** An element in the default frame mode for a session (`extra` marks it apart in a test's page). */
+export const mountFrame = (s: TestSession, extra = '') =>
+  fixture<PayCheckout>(
+    html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret} locale="en" data-extra=${extra}></pay-checkout>`,
+  )

@@ -4,9 +4,11 @@
  * heads the right side), while the card number, expiry, CVV and the amount stay left to right.
  * Inline mode here (the form is reachable from the page); the card frame's document is checked
  * as the Worker writes it (test/build/locales.test.ts) and its layout by the end-to-end test
- * (test/e2e/locales.test.ts), which reaches into the frame.
+ * (test/e2e/locales.test.ts), which reaches into the frame. And a long-worded locale on a
+ * 390 px phone keeps each row of inputs in line.
  */
 import { expect } from '@open-wc/testing'
+import { setViewport } from '@web/test-runner-commands'
 import type { PayCheckout } from '../../widget/index.ts'
 import { form, input, mount, payButton, root } from './helpers.ts'
 
@@ -81,5 +83,24 @@ describe('right-to-left locales, inline mode', () => {
     const text = textBox(label(el, 'number'))
     expect(Math.abs(text.left - input(el, 'number').getBoundingClientRect().left)).to.be.lessThan(2)
     expect(payButton(el).textContent).to.not.contain('\u2066')
+  })
+})
+
+describe('a 390 px phone', () => {
+  it('inline: the inputs of a row stay in line when a label wraps (German, with shipping)', async () => {
+    await setViewport({ width: 390, height: 844 })
+    try {
+      const { el } = await mount({}, { locale: 'de', shipping: true })
+      const rows = [...(form(el).shadowRoot?.querySelectorAll('.row') ?? [])]
+      expect(rows.length).to.be.greaterThan(1)
+      for (const row of rows) {
+        const tops = [...row.querySelectorAll('input, select')].map((i) => Math.round(i.getBoundingClientRect().top))
+        expect(new Set(tops).size, row.textContent ?? '').to.equal(1)
+      }
+      const box = root(el).querySelector<HTMLElement>('.container')
+      expect(box && box.scrollWidth <= box.clientWidth + 1).to.equal(true)
+    } finally {
+      await setViewport({ width: 800, height: 600 })
+    }
   })
 })

@@ -3,7 +3,7 @@
  * shopper, through the element, its events and the real Worker, in both modes where both apply.
  */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
-import { sendKeys, setViewport } from '@web/test-runner-commands'
+import { sendKeys } from '@web/test-runner-commands'
 import { CHANNEL } from '../../widget/card-frame/messages.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 import '../../widget/index.ts'
@@ -19,43 +19,10 @@ import {
   setValue,
   status,
   until,
-  type TestSession,
+  frameOf,
+  mountFrame,
 } from './helpers.ts'
-
-type Answer = { status: number; body: unknown; delayMs?: number }
-
-/** Answers requests whose URL ends with `suffix` (GET view: `''` matches the view URL) with `answer`; the rest go to the Worker. */
-async function answering<T>(suffix: string, answer: Answer, fn: () => Promise<T>, method = 'POST'): Promise<T> {
-  const real = window.fetch
-  window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
-    const url = req instanceof Request ? req.url : String(req)
-    const m = (init?.method ?? 'GET').toUpperCase()
-    if (
-      m === method &&
-      /\/v1\/checkout\/cs_[A-Za-z0-9]+/.test(url) &&
-      url.endsWith(suffix) &&
-      (suffix !== '' || /cs_[A-Za-z0-9]+$/.test(url))
-    ) {
-      if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs))
-      return new Response(JSON.stringify(answer.body), {
-        status: answer.status,
-        headers: { 'Content-Type': 'application/json' },
-      })
-    }
-    return real(req, init)
-  }
-  try {
-    return await fn()
-  } finally {
-    window.fetch = real
-  }
-}
-
-const frameOf = (el: PayCheckout): HTMLIFrameElement | null => el.shadowRoot?.querySelector('iframe') ?? null
-const mountFrame = (s: TestSession, extra = '') =>
-  fixture<PayCheckout>(
-    html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret} locale="en" data-extra=${extra}></pay-checkout>`,
-  )
+import { answering } from './answering.ts'
 
 describe('a page origin the session does not allow', () => {
   it('inline: says so and what to do, and fires pay-error origin_not_allowed (not "Network error")', async () => {
@@ -316,25 +283,6 @@ describe('the frame follows its content', () => {
     await paid
     await until(() => Number(frame.height) < tall - 200)
     expect(Number(frame.height)).to.be.lessThan(200)
-  })
-})
-
-describe('a 390 px phone', () => {
-  it('inline: the inputs of a row stay in line when a label wraps (German, with shipping)', async () => {
-    await setViewport({ width: 390, height: 844 })
-    try {
-      const { el } = await mount({}, { locale: 'de', shipping: true })
-      const rows = [...(form(el).shadowRoot?.querySelectorAll('.row') ?? [])]
-      expect(rows.length).to.be.greaterThan(1)
-      for (const row of rows) {
-        const tops = [...row.querySelectorAll('input, select')].map((i) => Math.round(i.getBoundingClientRect().top))
-        expect(new Set(tops).size, row.textContent ?? '').to.equal(1)
-      }
-      const box = root(el).querySelector<HTMLElement>('.container')
-      expect(box && box.scrollWidth <= box.clientWidth + 1).to.equal(true)
-    } finally {
-      await setViewport({ width: 800, height: 600 })
-    }
   })
 })
 
