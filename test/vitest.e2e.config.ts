@@ -16,6 +16,9 @@ export default defineConfig({
     // A page answers in well under a second when the machine is idle, not always on two busy cores:
     // polls wait up to 10 s (vitest's default is 1 s) and still fail on what never happens.
     expect: { poll: { timeout: 10_000 } },
-    fileParallelism: false,
+    // Two files at a time on the one stack: a browser test waits on its pages most of the time
+    // (the e2e run kept about half of two cores busy), so two of them share the cores.
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 })

@@ -8,6 +8,7 @@
  * payment really is (its gateway payment type), which card saved it, and the metadata that
  * follows it (the session's, or the repeated payment's).
  */
+import { METHODS } from '../checkout/methods/table.ts'
 import type { Job } from '../outbox/jobs.ts'
 import type { SessionRecord } from '../sessions/types.ts'
 import type { PaymentSnapshot } from './types.ts'
@@ -40,9 +41,8 @@ export function paymentOfSession(s: SessionRecord): Job[] {
     merchantTransactionId: s.merchantTransactionId,
     amount: s.amount,
     currency: s.currency,
-    // What the gateway was asked for: a card session's own type; a QR wallet's completion is the
-    // spec's DYNAMIC request, an authorisation (PA) to capture or void; an invoice page's, a sale.
-    paymentType: method === 'card' || method === 'saved-card' ? s.paymentType : method === 'qr' ? 'PA' : 'DB',
+    // What the gateway was asked for: the method's own type (methods/table.ts), else the session's.
+    paymentType: METHODS[method].paymentType ?? s.paymentType,
     source: method,
     registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
     card: s.card ?? null,

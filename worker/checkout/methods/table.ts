@@ -10,6 +10,8 @@ import { settlementOf } from '../../gateway/outcome.ts'
 import { methodsOf, offers, type Flow, type SessionRecord } from '../../sessions/types.ts'
 
 export interface CheckoutMethod {
+  /** The gateway's paymentType of its payments when it fixes one; else the session's (a card's DB or PA). */
+  readonly paymentType?: 'DB' | 'PA'
   /** Its declines count against the session's `maxAttempts` (an invoice's page is the gateway's). */
   readonly countsAttempts: boolean
   /** Its settled attempts are counted by the deployment's decline breaker (SECURITY.md R12). */
@@ -35,6 +37,8 @@ export interface CheckoutMethod {
 const card: CheckoutMethod = { countsAttempts: true, countsForBreaker: true }
 
 const qr: CheckoutMethod = {
+  // The completion is the spec's DYNAMIC request: an authorisation, to capture or void.
+  paymentType: 'PA',
   countsAttempts: true,
   countsForBreaker: false,
   // The gateway gave the payment id at verification; the completion's answer may not repeat it.
@@ -48,6 +52,8 @@ const qr: CheckoutMethod = {
 }
 
 const invoice: CheckoutMethod = {
+  // The invoice's page takes a sale.
+  paymentType: 'DB',
   countsAttempts: false,
   countsForBreaker: false,
   paymentIds: (s) => [s.invoicePaymentId],
