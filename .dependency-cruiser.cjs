@@ -18,6 +18,8 @@
 //                body inside the session (sessions/pay-request.ts: SECURITY.md R21), or as types
 //
 // A type-only import counts as much as any other: it ties the two sides' code together all the same.
+// The two exceptions are inside the Worker and say so: middleware may name a Durable Object's stub type,
+// and an object may name a request schema's output type.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
