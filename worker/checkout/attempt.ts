@@ -24,7 +24,7 @@ import {
 } from '../sessions/types.ts'
 import { afterNoCharge, answer, type SessionCore } from './core.ts'
 import { becomeUnknown, inquiryDelay } from './inquiry.ts'
-import { METHODS } from './methods/table.ts'
+import { METHOD_ROWS, METHODS } from './methods/table.ts'
 
 interface IdemEntry {
   readonly fingerprint: string
@@ -120,7 +120,7 @@ export async function begin(
     ...(source ? { source } : {}),
   })
   s.method = method
-  for (const other of new Set(Object.values(METHODS))) if (other !== METHODS[method]) other.yieldTo?.(s)
+  for (const other of METHOD_ROWS) if (other !== METHODS[method]) other.yieldTo?.(s)
   s.inquiries = 0
   delete s.lastError
   await core.move(s, 'processing', { [`idem:${key}`]: { fingerprint, attempt: s.attempts.length } satisfies IdemEntry })

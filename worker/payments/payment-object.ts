@@ -152,17 +152,13 @@ export class PaymentObject extends TaskedObject {
     const p = await this.load()
     if (!p) return refused('not_found', 'No such payment (a payment appears here shortly after it succeeds).')
     const idemKey = `idem:${kind}:${key}`
-    // A key's operation is finished once it has left `processing`; its record is then the answer.
-    const finishedOp = (idem: IdemRecord) =>
-      p.operations.find((o) => o.id === idem.operationId && o.status !== 'processing')
-    const check = checkKey(
-      await this.ctx.storage.get<IdemRecord>(idemKey),
-      fingerprint,
-      (idem) => finishedOp(idem) !== undefined,
-    )
+    const idem = await this.ctx.storage.get<IdemRecord>(idemKey)
+    // The key's operation once it has left `processing`: its record is the answer to a replay.
+    const earlier = idem && p.operations.find((o) => o.id === idem.operationId && o.status !== 'processing')
+    const check = checkKey(idem, fingerprint, () => earlier !== undefined)
     if (check.kind === 'refused') return refused(check.code, check.message)
-    const earlier = check.kind === 'replay' ? finishedOp(check.entry) : undefined
-    if (earlier) return { kind: 'done', operation: operationView(earlier), payment: paymentView(p), replayed: true }
+    if (check.kind === 'replay' && earlier)
+      return { kind: 'done', operation: operationView(earlier), payment: paymentView(p), replayed: true }
     const admitted = handler.admit(p, request)
     if ('kind' in admitted) return admitted
     const now = Date.now()

@@ -79,6 +79,16 @@ const CARD_SHOPPER_FIELDS = fieldsOf('payment')
   .filter((f) => f.field.source === 'shopper')
   .map((f) => f.name)
 
+/** The fields a browser body may not name because the session fixed them (amount, currency, order...). */
+function fixedByTheSession(
+  body: Record<string, unknown>,
+): { code: 'param_mismatch'; fields: FieldError[] } | undefined {
+  const fixed = Object.keys(body).filter((k) => SESSION_FIXED_KEYS.has(k))
+  if (fixed.length === 0) return undefined
+  const expected = 'set by the checkout session, not the browser'
+  return { code: 'param_mismatch', fields: fixed.map((field) => ({ field, code: 'mismatch' as const, expected })) }
+}
+
 /**
  * Validates a pay body (worker/schemas/checkout.ts). Card flow: card and customer fields
  * (prefilled from the session where missing); saved-card flow: the CVV only. Anything the session
@@ -94,16 +104,8 @@ export function parsePayBody(
   { code: 'param_mismatch' | 'invalid_request'; fields: FieldError[] }
 > {
   const body = flatten(raw)
-  const fixed = Object.keys(body).filter((k) => SESSION_FIXED_KEYS.has(k))
-  if (fixed.length > 0)
-    return err({
-      code: 'param_mismatch',
-      fields: fixed.map((field) => ({
-        field,
-        code: 'mismatch' as const,
-        expected: 'set by the checkout session, not the browser',
-      })),
-    })
+  const fixed = fixedByTheSession(body)
+  if (fixed) return err(fixed)
   if (flow === 'card' && prefill) {
     const map = {
       givenName: 'customer.givenName',
@@ -136,16 +138,8 @@ export function parseQrVerifyBody(
   { code: 'param_mismatch' | 'invalid_request'; fields: FieldError[] }
 > {
   const body = flatten(raw)
-  const fixed = Object.keys(body).filter((k) => SESSION_FIXED_KEYS.has(k))
-  if (fixed.length > 0)
-    return err({
-      code: 'param_mismatch',
-      fields: fixed.map((field) => ({
-        field,
-        code: 'mismatch' as const,
-        expected: 'set by the checkout session, not the browser',
-      })),
-    })
+  const fixed = fixedByTheSession(body)
+  if (fixed) return err(fixed)
   const map = { givenName: 'customer.givenName', surname: 'customer.surname', email: 'customer.email' } as const
   for (const [k, wire] of Object.entries(map))
     if ((body[wire] === undefined || body[wire] === '') && prefill[k as keyof typeof map])

@@ -18,7 +18,8 @@ describe('<pay-method-picker> from a fixture', () => {
     const p = await fixture<PayMethodPicker>(
       html`<pay-method-picker .messages=${m} .methods=${['card', 'qr', 'invoice']} selected="qr"></pay-method-picker>`,
     )
-    expect(p.shadowRoot?.querySelector('[role=radiogroup]')?.getAttribute('aria-label')).to.not.equal('')
+    expect(p.shadowRoot?.querySelector('[role=radiogroup]')?.getAttribute('aria-label')).to.be.a('string').that.is.not
+      .empty
     expect(radios(p).map((r) => [r.dataset.method, r.getAttribute('aria-checked'), r.tabIndex])).to.deep.equal([
       ['card', 'false', -1],
       ['qr', 'true', 0],
@@ -46,6 +47,7 @@ describe('<pay-method-picker> from a fixture', () => {
     await p.updateComplete
     expect(chosen).to.deep.equal(['qr'])
     expect(radio(p, 'qr')?.getAttribute('aria-disabled')).to.equal('true')
-    expect(p.shadowRoot?.querySelector('[role=status]')?.textContent?.trim()).to.not.equal('')
+    expect(p.shadowRoot?.querySelector('[role=status] [part=method-note]')?.textContent?.trim()).to.be.a('string').that
+      .is.not.empty
   })
 })

@@ -91,6 +91,9 @@ export const METHODS: Readonly<Record<Flow, CheckoutMethod>> = { card, 'saved-ca
 
 const FLOWS = Object.keys(METHODS) as Flow[]
 
+/** Each row once (card and saved card share theirs). */
+export const METHOD_ROWS: readonly CheckoutMethod[] = [...new Set(Object.values(METHODS))]
+
 /** The method a notification belongs to by its own rule, if one claims it. */
 export const claimingMethod = (s: SessionRecord, n: Notification): Flow | undefined =>
   FLOWS.find((m) => METHODS[m].notifications?.claims(s, n))
