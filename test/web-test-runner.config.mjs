@@ -18,8 +18,10 @@ let sandbox
 let stopStack
 
 /**
- * Sandbox + Worker, started when a test first asks the merchant's server for something (the
- * components group never does, so it runs with no server), stopped with the run.
+ * Sandbox + Worker, started with the run unless it is the components group alone (which needs no
+ * server), so they come up while the components run; stopped with the run. Started on the first
+ * request instead, a busy machine (`npm test` runs the static checks beside) could spend the
+ * first checkout test's whole timeout waiting for them.
  */
 let starting
 function stackReady() {
@@ -30,8 +32,13 @@ function stackReady() {
   })
   return starting
 }
+const componentsOnly = process.argv.includes('--group') && process.argv.includes('components')
 const workerPlugin = {
   name: 'pay-worker',
+  serverStart() {
+    // Not awaited: the components group runs meanwhile; requests to the merchant's server wait.
+    if (!componentsOnly) stackReady().catch(() => undefined)
+  },
   async serverStop() {
     await starting?.catch(() => undefined)
     await stopStack?.()
