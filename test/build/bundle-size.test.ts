@@ -53,9 +53,11 @@ describe('widget bundles', () => {
   })
 
   // 21 KB until a setup session (saving a card without paying) got its own words: "Save card" on
-  // the button, "Card saved." after, no amount shown (51 bytes over 21 KB).
-  it('inline card flow: everything downloaded (the lists loaded after the first render too) is at most 21.1 KB brotli, Lit included', () => {
-    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(21.1 * KB)
+  // the button, "Card saved." after, no amount shown (51 bytes over 21 KB). 21.1 KB until the
+  // declarative embed (a frame the shop's server writes in the element, used where it is): the
+  // entry, which inline mode downloads too, took 86 bytes of it.
+  it('inline card flow: everything downloaded (the lists loaded after the first render too) is at most 21.2 KB brotli, Lit included', () => {
+    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(21.2 * KB)
     expect(m.inlineFlow.files).toContain('chunks/lists.js')
     expect(m.inlineFlow.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f))).toBe(
       false,

@@ -60,6 +60,10 @@ if (!parentOrigin) {
   // never this frame's own: without one, none is sent.
   el.startingPage = ''
   let started = false
+  // What this frame last said about itself: said again at the init, for a parent that was not
+  // listening yet (the declarative embed: this frame can load before the page's element exists).
+  let ready: Outgoing | undefined
+  let height = 0
   window.addEventListener('message', (e: MessageEvent) => {
     if (e.source !== window.parent || e.origin !== parentOrigin) return
     const m = parseParentMessage(e.data)
@@ -73,6 +77,8 @@ if (!parentOrigin) {
       for (const [name, value] of Object.entries(m.style)) el.style.setProperty(name, value)
       // Inside the frame the checkout is inline: this page is the isolation.
       el.clientSecret = m.clientSecret
+      if (ready) post(ready)
+      if (height) post({ type: 'resize', height })
     } else if (m.type === 'page') {
       el.startingPage = m.page
     } else if (m.type === 'submit') {
@@ -83,7 +89,9 @@ if (!parentOrigin) {
       el.method = m.method
     }
   })
-  el.addEventListener('pay-ready', (e) => post({ type: 'ready', flow: e.detail.flow, status: e.detail.status }))
+  el.addEventListener('pay-ready', (e) =>
+    post((ready = { type: 'ready', flow: e.detail.flow, status: e.detail.status })),
+  )
   el.addEventListener('pay-change', (e) => post({ type: 'change', valid: e.detail.valid, brand: e.detail.brand }))
   el.addEventListener('pay-submit', (e) => post({ type: 'submitted', flow: e.detail.flow }))
   el.addEventListener('methods-change', (e) => {
@@ -141,7 +149,6 @@ if (!parentOrigin) {
   document.body.append(container)
   // The height of the checkout itself, not of the document: the document is at least as tall as
   // the frame, so measuring it would let the frame grow but never shrink.
-  let height = 0
   new ResizeObserver(() => {
     const h = Math.ceil(el.getBoundingClientRect().height)
     if (h !== height) post({ type: 'resize', height: (height = h) })

@@ -10,8 +10,8 @@ const STYLES = `:host{display:block;max-width:32rem}
 :host([hidden]){display:none}
 :host([theme=dark]){${DARK}}
 @media (prefers-color-scheme:dark){:host([theme=auto]){${DARK}}}
-iframe{display:block;width:100%;border:0;transition:height .15s}
-iframe[hidden]{display:none}
+iframe,::slotted(iframe){display:block;width:100%;border:0;transition:height .15s}
+iframe[hidden],::slotted(iframe[hidden]){display:none}
 pay-method-picker{margin-bottom:.75rem}
 .notice{margin:0;padding:1rem;border:1px solid var(--pay-border,#767680);border-radius:var(--pay-radius,8px);background:var(--pay-bg,#fff);color:var(--pay-error,#b3261e);font:600 1rem var(--pay-font,system-ui,sans-serif)}
 .notice button{display:block;margin-top:.75rem;min-height:2.75rem;padding:0 1rem;border:0;border-radius:var(--pay-radius,8px);background:var(--pay-accent,#0b57d0);color:var(--pay-on-accent,#fff);font:600 1rem var(--pay-font,system-ui,sans-serif);cursor:pointer}`

@@ -31,6 +31,8 @@ import { showNotice, styleSheet } from './notice.ts'
 
 /** How long after the frame's `load` event its script must have said hello: else it was refused. */
 const FRAME_GRACE_MS = 1_500
+/** The same for a frame the page wrote, from when this element finds it (its load may not be seen). */
+const WRITTEN_FRAME_GRACE_MS = 10_000
 
 type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
@@ -159,6 +161,8 @@ export class PayCheckout extends HTMLElement {
   private inline: PayCheckoutInline | null = null
   private initSent = false
   private heard = false
+  /** The frame's last `ready` (flow and status): a frame that says it again is not ready again. */
+  private lastReady = ''
   private watchdog: ReturnType<typeof setTimeout> | undefined
   private queued = false
   /** Frame mode, several methods: the picker here, and the methods other than card in this element (./methods.ts). */
@@ -217,6 +221,13 @@ export class PayCheckout extends HTMLElement {
     if (key === this.frameKey && this.frame) return
     this.dropFrame()
     this.frameKey = key
+    const src = `${origin}/frame/${encodeURIComponent(this.session)}`
+    // The declarative embed: the page's server wrote this session's frame inside the element, so
+    // it started loading with the page. It is used where it is (moving an iframe reloads it).
+    const written = Array.from(this.children).find(
+      (c): c is HTMLIFrameElement => c instanceof HTMLIFrameElement && c.src.split('?')[0] === src,
+    )
+    if (written) return this.useFrame(written, true)
     const q = new URLSearchParams({ locale: this.resolvedLocale(), theme: this.theme })
     if (this.collectShipping) q.set('shipping', '1')
     const frame = document.createElement('iframe')
@@ -225,18 +236,37 @@ export class PayCheckout extends HTMLElement {
     frame.allow = 'payment'
     frame.height = '320'
     // The client secret goes in by message, never in the URL (it would reach logs and Referers).
-    frame.src = `${origin}/frame/${encodeURIComponent(this.session)}?${q}`
-    frame.addEventListener('load', () => {
-      // Posted at once, though the frame's own script (a dynamic import of its entry) may not be
-      // listening yet: it posts `loaded` when it is, and gets the init again then.
-      this.sendInit()
-      clearTimeout(this.watchdog)
-      this.watchdog = setTimeout(() => void (this.heard ? undefined : this.refused()), FRAME_GRACE_MS)
-    })
+    frame.src = `${src}?${q}`
+    this.useFrame(frame, false)
+    this.root.append(frame)
+  }
+
+  private useFrame(frame: HTMLIFrameElement, written: boolean): void {
     this.frame = frame
     this.initSent = false
     this.heard = false
-    this.root.append(frame)
+    this.lastReady = ''
+    frame.addEventListener('load', () => {
+      if (frame !== this.frame) return
+      // Posted at once, though the frame's own script (a dynamic import of its entry) may not be
+      // listening yet: it posts `loaded` when it is, and gets the init again then.
+      this.sendInit()
+      this.watch(FRAME_GRACE_MS)
+    })
+    if (!written) return
+    // Shown through the shadow root's slot, where it is. It may have loaded (and its script spoken,
+    // to no one) before this element was defined: the init goes now, and the frame answers it
+    // with its state; if its script was not listening yet, its `loaded` brings the init again.
+    if (!this.root.querySelector('slot')) this.root.append(document.createElement('slot'))
+    this.sendInit()
+    // Its `load` event may have passed or may be far off (a slow network): a longer wait, which
+    // the load event, if it comes, shortens as for a frame made here.
+    this.watch(WRITTEN_FRAME_GRACE_MS)
+  }
+
+  private watch(ms: number): void {
+    clearTimeout(this.watchdog)
+    this.watchdog = setTimeout(() => void (this.heard ? undefined : this.refused()), ms)
   }
 
   private dropFrame(): void {
@@ -362,6 +392,8 @@ export class PayCheckout extends HTMLElement {
         this.sendInit()
         break
       case 'ready':
+        if (`${m.flow}|${m.status}` === this.lastReady) break
+        this.lastReady = `${m.flow}|${m.status}`
         this.dispatchEvent(new PayReadyEvent({ flow: m.flow as PayReadyEvent['detail']['flow'], status: m.status }))
         break
       case 'change':

@@ -1,0 +1,92 @@
+/**
+ * The declarative embed: the merchant's server writes the card frame inside `<pay-checkout>`, so
+ * the frame loads with the page instead of after the element's script. The element finds it and
+ * uses it where it is (never moved: that would reload it), whether the frame loaded before the
+ * element was defined or after.
+ */
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openMerchantPage, type MerchantPage } from './merchant-page.ts'
+import { fillCard, freshCard, waitForEvent } from './frame-page.ts'
+
+let m: MerchantPage
+
+beforeAll(async () => {
+  m = await openMerchantPage()
+})
+
+afterAll(() => m?.stop())
+
+/**
+ * A shop page with the frame written in the element. `late`: the element's script loads only
+ * once the frame has said it is ready (to no one yet), the order a slow network gives.
+ */
+function embedPage(s: { id: string; clientSecret: string }, frameSession: string, late: boolean): string {
+  const w = m.worker
+  const entry = `${w}/widget/pay-checkout.js`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+${late ? '' : `<script type="module" src="${entry}"></script>`}</head>
+<body><pay-checkout endpoint="${w}" session="${s.id}" client-secret="${s.clientSecret}" locale="en"><iframe src="${w}/frame/${frameSession}?locale=en&amp;theme=light" title="Card payment" allow="payment"></iframe></pay-checkout>
+<script type="module">
+const el = document.querySelector('pay-checkout')
+const frame = el.querySelector('iframe')
+window.seen = []
+window.loads = 0
+window.frameSpoke = false
+frame.addEventListener('load', () => window.loads++)
+addEventListener('message', (e) => { if (e.source === frame.contentWindow && e.data?.type === 'ready') window.frameSpoke = true })
+for (const t of ['pay-ready', 'pay-error', 'pay-success', 'pay-change']) el.addEventListener(t, (e) => window.seen.push({ type: t, detail: e.detail }))
+${late ? `while (!window.frameSpoke) await new Promise((r) => setTimeout(r, 20))\nwindow.definedAfterReady = !customElements.get('pay-checkout')\nawait import('${entry}')` : ''}
+</script></body></html>`
+}
+
+async function open(path: string, html: string): Promise<Page> {
+  const page = await m.browser.newPage()
+  await page.goto(m.serve(path, html))
+  return page
+}
+
+describe('the declarative embed (the frame written in the element by the shop server)', () => {
+  it('a frame that loaded and spoke before the element existed is used where it is: ready, then paid, loaded once', async () => {
+    const s = await m.session()
+    const page = await open('/embed-late.html', embedPage(s, s.id, true))
+    await waitForEvent(page, 'pay-ready')
+    expect(await page.evaluate(() => (window as unknown as { definedAfterReady: boolean }).definedAfterReady)).toBe(
+      true,
+    )
+    // Used where it is: no second frame in the element's shadow root.
+    expect(await page.evaluate(() => document.querySelector('pay-checkout')?.shadowRoot?.querySelector('iframe'))).toBe(
+      null,
+    )
+    const ui = page.frameLocator('pay-checkout > iframe')
+    await fillCard(ui, freshCard())
+    await ui.locator('pay-checkout button[type=submit]').click()
+    const success = await waitForEvent(page, 'pay-success')
+    expect(success.detail).toMatchObject({ status: 'succeeded' })
+    expect(await page.evaluate(() => (window as unknown as { loads: number }).loads)).toBe(1)
+    await page.close()
+  })
+
+  it('the element and the frame loading together (the script in the head) also end ready and the frame unmoved', async () => {
+    const s = await m.session()
+    const page = await open('/embed.html', embedPage(s, s.id, false))
+    await waitForEvent(page, 'pay-ready')
+    expect(await page.evaluate(() => document.querySelector('pay-checkout')?.shadowRoot?.querySelector('iframe'))).toBe(
+      null,
+    )
+    expect(await page.locator('pay-checkout > iframe').boundingBox()).toMatchObject({ width: expect.any(Number) })
+    expect((await page.locator('pay-checkout > iframe').boundingBox())?.height).toBeGreaterThan(100)
+    await page.close()
+  })
+
+  it('a written frame of another session is not used: the element makes its own for its session', async () => {
+    const [s, other] = [await m.session(), await m.session()]
+    const page = await open('/embed-other.html', embedPage(s, other.id, false))
+    await page.waitForFunction(() => document.querySelector('pay-checkout')?.shadowRoot?.querySelector('iframe'))
+    expect(
+      await page.evaluate(() => document.querySelector('pay-checkout')?.shadowRoot?.querySelector('iframe')?.src),
+    ).toContain(`/frame/${s.id}`)
+    await waitForEvent(page, 'pay-ready')
+    await page.close()
+  })
+})
