@@ -77,6 +77,10 @@ type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ?
  * @csspart frame - The card frame (the default `isolation="frame"`). Parts inside it cannot be
  *   reached from the page; the `--pay-*` custom properties and the theme are passed in.
  *
+ * @slot - A card frame your server wrote for this session (`<iframe src="{endpoint}/frame/{session}?locale=...">`,
+ *   never with the client secret): it loads with the page, and the element uses it where it is
+ *   instead of making its own (the fastest embed, see the README).
+ *
  * @cssproperty [--pay-accent=#0b57d0] - Buttons, focus and links.
  * @cssproperty [--pay-accent-text=#ffffff] - Text on accent.
  * @cssproperty [--pay-bg=#ffffff] - Background of the box and inputs.
