@@ -9,16 +9,14 @@
 import { createHash } from 'node:crypto'
 import { cpus, totalmem, tmpdir } from 'node:os'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { chromium } from 'playwright-core'
 import { startDirect } from './direct.mjs'
 import { cardBody, load, newSessions } from './load.mjs'
+import { timeToReady } from './ready.mjs'
 import { weight } from './weight.mjs'
-import { CHROME_ARGS, findChrome } from '../tools/chrome.mjs'
 import { wirePayment } from '../tools/wire-payment.ts'
-import { freePort, root, startStack, STACK_SECRETS } from '../tools/stacks.mjs'
+import { root, startStack, STACK_SECRETS } from '../tools/stacks.mjs'
 import { stopAllOnExit } from '../worker/dev/processes.mjs'
 import { pct, round, kb } from './stats.mjs'
 
@@ -27,133 +25,12 @@ stopAllOnExit()
 
 const quick = process.argv.includes('--quick')
 const withPeers = process.argv.includes('--peers')
-const N = { loads: quick ? 6 : 20, overhead: quick ? 30 : 200, load: quick ? 200 : 2000, concurrency: 32 }
-
-// ---- 2. time to ready ---------------------------------------------------------------------
-
-/**
- * As a merchant deploys it: the shop page is on its own origin (a local server standing in for the
- * shop), `<pay-checkout>` comes from the Worker's origin (`wrangler dev` serving the built assets),
- * every load in a fresh browser context (cold cache), the three kinds interleaved. "Ready" is when
- * the shopper can use the form: `pay-ready` for ours (fired when the card inputs are in the DOM
- * and accept typing), `DOMContentLoaded` for a plain HTML form with the same fields served the
- * same way. Times are from navigation start (`performance.now()` in the page).
- */
-async function timeToReady(worker) {
-  const port = await freePort()
-  const origin = `http://127.0.0.1:${port}`
-  const [session] = await newSessions(worker, 1, 1, origin)
-  const fields = [
-    'Card number',
-    'Expiry date (MM / YY)',
-    'Security code',
-    'First name',
-    'Last name',
-    'Email',
-    'Phone country code',
-    'Phone',
-  ]
-  const plain = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title><script type="module" src="/plain.js"></script></head><body><form>${fields.map((f, i) => `<label for="f${i}">${f}</label><input id="f${i}">`).join('')}<button>Pay €10.00</button></form></body></html>`
-  // As the README's embedding section has it: inline mode adds the inline checkout's modulepreload.
-  const preload = (isolation) =>
-    isolation === 'inline' ? `<link rel="modulepreload" href="${worker.url}/widget/chunks/pay-checkout-inline.js">` : ''
-  // The declarative embed (README): the shop's server writes the frame in the element.
-  const written = (isolation) =>
-    isolation === 'written'
-      ? `<iframe src="${worker.url}/frame/${session.id}?locale=en&amp;theme=light" title="Card payment" allow="payment"></iframe>`
-      : ''
-  const ours = (isolation) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script type="module" src="/ours.js"></script>${preload(isolation)}<script type="module" src="${worker.url}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${worker.url}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="${isolation === 'inline' ? 'inline' : 'frame'}">${written(isolation)}</pay-checkout></body></html>`
-  const files = {
-    '/plain.html': ['text/html', plain],
-    '/frame.html': ['text/html', ours('frame')],
-    '/inline.html': ['text/html', ours('inline')],
-    '/written.html': ['text/html', ours('written')],
-    '/plain.js': [
-      'text/javascript',
-      `const t = () => (window.__ready = performance.now()); document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', t) : t()`,
-    ],
-    '/ours.js': [
-      'text/javascript',
-      `document.addEventListener('pay-ready', () => (window.__ready ??= performance.now()))`,
-    ],
-  }
-  const server = createServer((req, res) => {
-    const file = files[(req.url ?? '/').split('?')[0]]
-    if (file) return void res.writeHead(200, { 'Content-Type': file[0] }).end(file[1])
-    res.writeHead(404).end()
-  })
-  await new Promise((r) => server.listen(port, '127.0.0.1', r))
-  const browser = await chromium.launch({
-    executablePath: findChrome({ full: true }),
-    args: CHROME_ARGS.filter((a) => a !== '--headless'),
-    headless: true,
-  })
-  const kinds = ['frame', 'written', 'inline', 'plain']
-  const times = { frame: [], written: [], inline: [], plain: [] }
-  const breakdown = {}
-  try {
-    // One warm-up of each (workerd's first compile of a route is not the shopper's cold cache).
-    for (let i = -1; i < N.loads; i++) {
-      const order = kinds.map((_, k) => kinds[(k + i + kinds.length) % kinds.length])
-      for (const kind of order) {
-        const context = await browser.newContext() // cold cache every load, for every kind
-        const page = await context.newPage()
-        await page.goto(`${origin}/${kind}.html`)
-        await page.waitForFunction(() => window.__ready !== undefined, null, { timeout: 15_000 })
-        if (i >= 0) times[kind].push(await page.evaluate(() => window.__ready))
-        // Where the time goes, from the last load of each kind: every fetch the page made (the
-        // frame's own subresources are in the frame's timeline, not the page's).
-        if (i === N.loads - 1 && kind !== 'plain') {
-          breakdown[kind] = await page.evaluate(() => ({
-            ready: Math.round(window.__ready),
-            fetches: performance.getEntriesByType('resource').map((e) => ({
-              url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'),
-              start: Math.round(e.startTime),
-              end: Math.round(e.responseEnd),
-            })),
-          }))
-          if (kind === 'frame') {
-            const frame = page.frames().find((f) => f.url().includes('/frame/'))
-            breakdown.frameDocument = await frame?.evaluate(() => ({
-              timeOrigin: Math.round(performance.timeOrigin),
-              fetches: performance.getEntriesByType('resource').map((e) => ({
-                url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'),
-                start: Math.round(e.startTime),
-                end: Math.round(e.responseEnd),
-              })),
-              navigation: performance.getEntriesByType('navigation').map((e) => ({
-                start: Math.round(e.startTime),
-                responseEnd: Math.round(e.responseEnd),
-                domContentLoaded: Math.round(e.domContentLoadedEventEnd),
-              })),
-            }))
-            if (breakdown.frameDocument)
-              breakdown.frameDocument.offsetFromPage = Math.round(
-                breakdown.frameDocument.timeOrigin - (await page.evaluate(() => performance.timeOrigin)),
-              )
-          }
-        }
-        await context.close()
-      }
-    }
-  } finally {
-    await browser.close()
-    server.close()
-  }
-  const stat = (xs) => ({ median: round(pct(xs, 50)), p95: round(pct(xs, 95)) })
-  const plainMedian = pct(times.plain, 50)
-  return {
-    loads: N.loads,
-    frame: stat(times.frame),
-    written: stat(times.written),
-    inline: stat(times.inline),
-    plain: stat(times.plain),
-    ratioFrame: round(pct(times.frame, 50) / plainMedian, 2),
-    ratioWritten: round(pct(times.written, 50) / plainMedian, 2),
-    ratioInline: round(pct(times.inline, 50) / plainMedian, 2),
-    breakdown,
-  }
+const N = {
+  loads: quick ? 6 : 20,
+  slowLoads: quick ? 3 : 10,
+  overhead: quick ? 30 : 200,
+  load: quick ? 200 : 2000,
+  concurrency: 32,
 }
 
 // ---- 3. Worker overhead ---------------------------------------------------------------------
@@ -265,7 +142,9 @@ const stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '
 const http = (base) => (path, init) => fetch(`${base}${path}`, init)
 try {
   console.error('Time to ready...')
-  results.timeToReady = await timeToReady(stack.worker)
+  results.timeToReady = await timeToReady(stack.worker, { loads: N.loads })
+  console.error('Time to ready on a slow mobile network...')
+  results.timeToReadySlow = await timeToReady(stack.worker, { loads: N.slowLoads, slow: true })
   console.error('Worker overhead through wrangler dev...')
   results.workerOverhead = await workerOverhead(stack.worker, stack.sandbox, {
     worker: http(stack.worker.url),
@@ -296,6 +175,7 @@ writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, nu
 
 const w = results.weight.ours
 const t = results.timeToReady
+const ts = results.timeToReadySlow
 const o = results.workerOverhead
 const od = results.workerOverheadDirect
 const met = (ok) => (ok ? 'met' : 'MISSED')
@@ -312,6 +192,14 @@ const rows = [
   ],
   ['Time to ready, frame written by the page / plain (median)', `${t.ratioWritten}x`, 'the fastest embed'],
   ['Time to ready, inline / plain (median)', `${t.ratioInline}x`, `<= 1.5x: ${met(t.ratioInline <= 1.5)}`],
+  [
+    'Slow mobile network (150 ms, 1.6 Mbit/s, TLS, HTTP/2): frame / written / inline / plain (median)',
+    `${ts.frame.median} / ${ts.written.median} / ${ts.inline.median} / ${ts.plain.median} ms over ${ts.loads} loads each`,
+    '',
+  ],
+  ['Slow network, frame / plain (median)', `${ts.ratioFrame}x`, `<= 3.1x: ${met(ts.ratioFrame <= 3.1)}`],
+  ['Slow network, frame written by the page / plain (median)', `${ts.ratioWritten}x`, 'the fastest embed'],
+  ['Slow network, inline / plain (median)', `${ts.ratioInline}x`, `<= 2.3x: ${met(ts.ratioInline <= 2.3)}`],
   ['Merchant page script, frame mode', bundle(w.frameHost), `<= 5 KB brotli: ${met(w.frameHost.brotli <= 5 * 1024)}`],
   [
     'Inline card flow, everything downloaded',

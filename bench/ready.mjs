@@ -1,0 +1,145 @@
+// Time to ready, as a merchant deploys it (`npm run bench`, bench/README.md): a shop page on its
+// own origin embeds <pay-checkout> from the Worker's origin, cold cache, against a plain form; on
+// this machine's loopback, or through a slow mobile network's proxies (./slow-network.mjs).
+import { createServer } from 'node:http'
+import { chromium } from 'playwright-core'
+import { newSessions } from './load.mjs'
+import { MOBILE, selfSigned, slowOrigin } from './slow-network.mjs'
+import { pct, round } from './stats.mjs'
+import { CHROME_ARGS, findChrome } from '../tools/chrome.mjs'
+import { freePort } from '../tools/stacks.mjs'
+
+/**
+ * As a merchant deploys it: the shop page is on its own origin (a local server standing in for the
+ * shop), `<pay-checkout>` comes from the Worker's origin (`wrangler dev` serving the built assets),
+ * every load in a fresh browser context (cold cache), the three kinds interleaved. "Ready" is when
+ * the shopper can use the form: `pay-ready` for ours (fired when the card inputs are in the DOM
+ * and accept typing), `DOMContentLoaded` for a plain HTML form with the same fields served the
+ * same way. Times are from navigation start (`performance.now()` in the page).
+ */
+// The clocks are inline classic scripts: a script file of their own would hold the plain form's
+// DOMContentLoaded (deferred scripts run before it) for one more fetch, a round trip on the slow network.
+const PLAIN_CLOCK = `document.addEventListener('DOMContentLoaded', () => (window.__ready = performance.now()))`
+const OUR_CLOCK = `document.addEventListener('pay-ready', () => (window.__ready ??= performance.now()))`
+
+export async function timeToReady(worker, { loads, slow = false }) {
+  const port = await freePort()
+  const local = `http://127.0.0.1:${port}`
+  // On the slow network, both origins are reached through their proxies (./slow-network.mjs), on
+  // two sites (localhost and 127.0.0.1), so the frame cannot use the page's connections.
+  const proxies = []
+  if (slow) {
+    const tls = selfSigned()
+    proxies.push(await slowOrigin(local, { host: 'localhost', port: await freePort(), tls }))
+    proxies.push(await slowOrigin(worker.url, { host: '127.0.0.1', port: await freePort(), tls }))
+  }
+  const origin = slow ? proxies[0].origin : local
+  const endpoint = slow ? proxies[1].origin : worker.url
+  const [session] = await newSessions(worker, 1, 1, origin)
+  const fields = [
+    'Card number',
+    'Expiry date (MM / YY)',
+    'Security code',
+    'First name',
+    'Last name',
+    'Email',
+    'Phone country code',
+    'Phone',
+  ]
+  const plain = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title><script>${PLAIN_CLOCK}</script></head><body><form>${fields.map((f, i) => `<label for="f${i}">${f}</label><input id="f${i}">`).join('')}<button>Pay €10.00</button></form></body></html>`
+  // As the README's embedding section has it: inline mode adds the inline checkout's modulepreload.
+  const preload = (isolation) =>
+    isolation === 'inline' ? `<link rel="modulepreload" href="${endpoint}/widget/chunks/pay-checkout-inline.js">` : ''
+  // The declarative embed (README): the shop's server writes the frame in the element.
+  const written = (isolation) =>
+    isolation === 'written'
+      ? `<iframe src="${endpoint}/frame/${session.id}?locale=en&amp;theme=light" title="Card payment" allow="payment"></iframe>`
+      : ''
+  const ours = (isolation) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script>${OUR_CLOCK}</script>${preload(isolation)}<script type="module" src="${endpoint}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${endpoint}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="${isolation === 'inline' ? 'inline' : 'frame'}">${written(isolation)}</pay-checkout></body></html>`
+  const files = {
+    '/plain.html': ['text/html', plain],
+    '/frame.html': ['text/html', ours('frame')],
+    '/inline.html': ['text/html', ours('inline')],
+    '/written.html': ['text/html', ours('written')],
+  }
+  const server = createServer((req, res) => {
+    const file = files[(req.url ?? '/').split('?')[0]]
+    if (file) return void res.writeHead(200, { 'Content-Type': file[0] }).end(file[1])
+    res.writeHead(404).end()
+  })
+  await new Promise((r) => server.listen(port, '127.0.0.1', r))
+  const browser = await chromium.launch({
+    executablePath: findChrome({ full: true }),
+    // The slow network's certificate is the proxies' own.
+    args: [...CHROME_ARGS.filter((a) => a !== '--headless'), ...(slow ? ['--ignore-certificate-errors'] : [])],
+    headless: true,
+  })
+  const kinds = ['frame', 'written', 'inline', 'plain']
+  const times = { frame: [], written: [], inline: [], plain: [] }
+  const breakdown = {}
+  try {
+    // One warm-up of each (workerd's first compile of a route is not the shopper's cold cache).
+    for (let i = -1; i < loads; i++) {
+      const order = kinds.map((_, k) => kinds[(k + i + kinds.length) % kinds.length])
+      for (const kind of order) {
+        const context = await browser.newContext() // cold cache every load, for every kind
+        const page = await context.newPage()
+        await page.goto(`${origin}/${kind}.html`)
+        await page.waitForFunction(() => window.__ready !== undefined, null, { timeout: 15_000 })
+        if (i >= 0) times[kind].push(await page.evaluate(() => window.__ready))
+        // Where the time goes, from the last load of each kind: every fetch the page made (the
+        // frame's own subresources are in the frame's timeline, not the page's).
+        if (i === loads - 1 && kind !== 'plain') {
+          breakdown[kind] = await page.evaluate(() => ({
+            ready: Math.round(window.__ready),
+            fetches: performance.getEntriesByType('resource').map((e) => ({
+              url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'),
+              start: Math.round(e.startTime),
+              end: Math.round(e.responseEnd),
+            })),
+          }))
+          if (kind === 'frame') {
+            const frame = page.frames().find((f) => f.url().includes('/frame/'))
+            breakdown.frameDocument = await frame?.evaluate(() => ({
+              timeOrigin: Math.round(performance.timeOrigin),
+              fetches: performance.getEntriesByType('resource').map((e) => ({
+                url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'),
+                start: Math.round(e.startTime),
+                end: Math.round(e.responseEnd),
+              })),
+              navigation: performance.getEntriesByType('navigation').map((e) => ({
+                start: Math.round(e.startTime),
+                responseEnd: Math.round(e.responseEnd),
+                domContentLoaded: Math.round(e.domContentLoadedEventEnd),
+              })),
+            }))
+            if (breakdown.frameDocument)
+              breakdown.frameDocument.offsetFromPage = Math.round(
+                breakdown.frameDocument.timeOrigin - (await page.evaluate(() => performance.timeOrigin)),
+              )
+          }
+        }
+        await context.close()
+      }
+    }
+  } finally {
+    await browser.close()
+    server.close()
+    await Promise.all(proxies.map((p) => p.close()))
+  }
+  const stat = (xs) => ({ median: round(pct(xs, 50)), p95: round(pct(xs, 95)) })
+  const plainMedian = pct(times.plain, 50)
+  return {
+    ...(slow ? { network: { ...MOBILE, tls: 'TLS 1.3, HTTP/2', handshakeRoundTrips: 2 } } : {}),
+    loads,
+    frame: stat(times.frame),
+    written: stat(times.written),
+    inline: stat(times.inline),
+    plain: stat(times.plain),
+    ratioFrame: round(pct(times.frame, 50) / plainMedian, 2),
+    ratioWritten: round(pct(times.written, 50) / plainMedian, 2),
+    ratioInline: round(pct(times.inline, 50) / plainMedian, 2),
+    breakdown,
+  }
+}
