@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
-import { TEST_SECRETS } from '../tools/credentials.ts'
+import { ROTATION_SECRETS, TEST_SECRETS } from '../tools/credentials.ts'
 
 export default defineConfig({
   plugins: [
@@ -14,6 +14,7 @@ export default defineConfig({
       miniflare: {
         bindings: {
           ...TEST_SECRETS,
+          ...ROTATION_SECRETS,
           GATEWAY_BASE_URL: inject('sandboxUrl'),
           CATCHER_URL: inject('catcherUrl'),
           GATEWAY_TIMEOUT_MS: '1500',

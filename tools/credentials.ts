@@ -20,3 +20,14 @@ export const TEST_SECRETS = {
   MERCHANT_API_KEY: 'sk_test_merchant_key_for_tests',
   WEBHOOK_SECRET: 'whsec_test_webhook_secret',
 } as const
+
+/**
+ * The Worker tests run mid-rotation (SECURITY.md, "Secrets and their rotation"): a second merchant
+ * API key, the next webhook secret and the secure key before the gateway's switch. The demo, the
+ * end-to-end and the browser stacks run without them, so both ways are exercised.
+ */
+export const ROTATION_SECRETS = {
+  MERCHANT_API_KEY_NEXT: 'sk_test_next_merchant_key_for_tests',
+  WEBHOOK_SECRET_NEXT: 'whsec_test_next_webhook_secret',
+  SECURE_KEY_PREVIOUS: 'sandbox-secure-key-before-the-switch',
+} as const

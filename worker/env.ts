@@ -52,10 +52,16 @@ export interface Env {
 
   // Secrets
   SECURE_KEY: string
+  /** The secure key before the gateway's switch: notifications signed with it are still accepted (a rotation's overlap). */
+  SECURE_KEY_PREVIOUS?: string
   AUTH_TOKEN?: string
   QR_AUTH_TOKEN?: string
   MERCHANT_API_KEY: string
+  /** A second merchant API key, accepted like the first while the merchant's servers switch to it (SECURITY.md, rotation). */
+  MERCHANT_API_KEY_NEXT?: string
   WEBHOOK_SECRET: string
+  /** The next webhook secret: while set, every delivery is signed with both (two `v1=` in `Pay-Signature`). */
+  WEBHOOK_SECRET_NEXT?: string
   /** When set, every pay must carry a valid Turnstile token (SECURITY.md R10). */
   TURNSTILE_SECRET?: string
 

@@ -1,7 +1,8 @@
 /**
  * @module
  * Merchant webhooks, signed the Stripe way:
- * `Pay-Signature: t=<unix>,v1=<hex HMAC-SHA256(WEBHOOK_SECRET, t + "." + body)>` (SECURITY.md R27).
+ * `Pay-Signature: t=<unix>,v1=<hex HMAC-SHA256(WEBHOOK_SECRET, t + "." + body)>` (SECURITY.md R27),
+ * with a second `v1=` (the next secret's) while a secret rolls.
  * `verifyWebhook` is the helper merchants use on their side; it runs in Node 18+, Bun, Deno, Workers
  * and browsers (WebCrypto only: the global one, or on Node 18, where it is not global without a
  * flag, `node:crypto`'s `webcrypto`).
@@ -38,13 +39,18 @@ async function hmac(secret: string, message: string): Promise<string> {
   return hmacSha256Hex(secret, message, subtle)
 }
 
-/** The `Pay-Signature` header value for a raw body. */
+/**
+ * The `Pay-Signature` header value for a raw body: one `v1=` per secret (several while a secret
+ * rolls, as Stripe sends them), so a receiver holding any one of them verifies it.
+ */
 export async function signatureHeader(
-  secret: string,
+  secrets: string | readonly string[],
   body: string,
   t = Math.floor(Date.now() / 1000),
 ): Promise<string> {
-  return `t=${t},v1=${await hmac(secret, `${t}.${body}`)}`
+  const all = typeof secrets === 'string' ? [secrets] : secrets
+  const signatures = await Promise.all(all.map((secret) => hmac(secret, `${t}.${body}`)))
+  return [`t=${t}`, ...signatures.map((v) => `v1=${v}`)].join(',')
 }
 
 /** Equal-length hex compared without an early exit. */

@@ -100,3 +100,12 @@ export async function unseal<T>(secret: string, sealed: string): Promise<T | und
     return undefined
   }
 }
+
+/** The sealed value opened with the first of `secrets` it was sealed under (a rotation's overlap). */
+export async function unsealWithAny<T>(secrets: readonly string[], sealed: string): Promise<T | undefined> {
+  for (const secret of secrets) {
+    const value = await unseal<T>(secret, sealed)
+    if (value !== undefined) return value
+  }
+  return undefined
+}

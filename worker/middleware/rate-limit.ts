@@ -9,11 +9,11 @@
  * wrangler.toml), not code; without a binding the scope is not limited.
  */
 import type { MiddlewareHandler } from 'hono'
-import { timingSafeEqual } from 'hono/utils/buffer'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
+import { merchantKeyOf } from '../secrets.ts'
 
 export type RateLimitScope = 'browser' | 'merchant'
 
@@ -26,9 +26,8 @@ async function keyOf(scope: RateLimitScope, header: (name: string) => string | u
   const bearer = /^Bearer (\S+)$/.exec(header('Authorization') ?? '')?.[1]
   // The merchant's key has its own count; every other bearer (a guess, a typo, none) is counted
   // per address, so a guesser trying a new key on each request still runs into the limit.
-  const valid =
-    bearer !== undefined && env.MERCHANT_API_KEY !== undefined && (await timingSafeEqual(bearer, env.MERCHANT_API_KEY))
-  return valid ? `key:${(await sha256Hex(bearer)).slice(0, 32)}` : `guess:${ip}`
+  const key = await merchantKeyOf(bearer, env)
+  return key !== undefined ? `key:${(await sha256Hex(key)).slice(0, 32)}` : `guess:${ip}`
 }
 
 export function rateLimit(scope: RateLimitScope): MiddlewareHandler<{ Bindings: Env }> {

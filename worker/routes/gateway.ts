@@ -15,6 +15,7 @@ import { timingSafeEqual } from 'hono/utils/buffer'
 import { checksum } from '../../shared/gateway/checksum.ts'
 import { log } from '../log.ts'
 import { SESSION_ID } from '../ids.ts'
+import { notificationKeys } from '../secrets.ts'
 import { sessionStub } from '../middleware/browser-access.ts'
 import { effectiveOrigins } from '../access.ts'
 import { pageOn } from '../sessions/pay-request.ts'
@@ -52,14 +53,19 @@ gateway.post(
         read.error.map((field) => ({ field, code: 'required' as const })),
       )
     const n = read.value
-    const expected = await checksum('notification', {
-      paymentId: n.paymentId,
-      merchantTransactionId: n.merchantTransactionId,
-      amount: n.amount,
-      transactionStatus: n.transactionStatus,
-      secureKey: c.env.SECURE_KEY,
-    })
-    if (!expected.ok || !(await timingSafeEqual(n.checksum, expected.value))) {
+    // Signed with the secure key, or during a rotation's overlap with the one before the switch.
+    let signed = false
+    for (const secureKey of notificationKeys(c.env)) {
+      const expected = await checksum('notification', {
+        paymentId: n.paymentId,
+        merchantTransactionId: n.merchantTransactionId,
+        amount: n.amount,
+        transactionStatus: n.transactionStatus,
+        secureKey,
+      })
+      if (expected.ok && (await timingSafeEqual(n.checksum, expected.value))) signed = true
+    }
+    if (!signed) {
       log.warn('notification_forged', { id, paymentId: n.paymentId })
       throw new ApiError('unauthorized', 'The notification checksum does not match.')
     }

@@ -10,7 +10,7 @@
  */
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
-import { timingSafeEqual } from 'hono/utils/buffer'
+import { merchantKeyOf } from '../secrets.ts'
 import { errors } from '../schemas/doc.ts'
 import { gatewayClient } from '../config.ts'
 import type { Env } from '../env.ts'
@@ -58,11 +58,7 @@ async function deepCheck(env: Env): Promise<{ check: Check; ms: number; cached: 
 
 async function hasMerchantKey(c: { req: { header(name: string): string | undefined }; env: Env }): Promise<boolean> {
   const bearer = /^Bearer (\S+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
-  return (
-    bearer !== undefined &&
-    c.env.MERCHANT_API_KEY !== undefined &&
-    (await timingSafeEqual(bearer, c.env.MERCHANT_API_KEY))
-  )
+  return (await merchantKeyOf(bearer, c.env)) !== undefined
 }
 
 health.use('/', async (c, next) => (c.req.query('deep') === undefined ? next() : merchantAuth()(c, next)))

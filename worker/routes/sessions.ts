@@ -9,10 +9,10 @@ import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
 import { fingerprintOf, newClientSecret, newSessionId, sha256Hex } from '../ids.ts'
 import { SESSION_ID } from '../ids.ts'
-import { sessionStub } from '../middleware/browser-access.ts'
+import { bearerOf, sessionStub } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
-import { seal, unseal } from '../guards/order-registry.ts'
+import { seal, unsealWithAny } from '../guards/order-registry.ts'
 import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { sessionBody } from '../schemas/sessions.ts'
@@ -23,6 +23,7 @@ import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
+import { merchantKeyOf, merchantKeys } from '../secrets.ts'
 
 export const sessions = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
@@ -61,7 +62,9 @@ sessions.post(
       ])
     }
     const mtid = input.value.merchantTransactionId
-    const apiKey = c.env.MERCHANT_API_KEY
+    // The key that made this call seals its answer; a retry may come with the other key of a
+    // rotation under way, so an earlier answer opens with any key the Worker accepts now.
+    const apiKey = (await merchantKeyOf(bearerOf(c), c.env)) ?? c.env.MERCHANT_API_KEY
 
     const keyClaim = key ? registry(c.env, `key:${await sha256Hex(key)}`) : undefined
     if (keyClaim) {
@@ -69,7 +72,7 @@ sessions.post(
       if (claim.kind === 'taken') throw new ApiError(KEY_REUSED.code, KEY_REUSED.message)
       if (claim.kind === 'same') {
         if (!claim.sealed) throw new ApiError(KEY_IN_PROGRESS.code, KEY_IN_PROGRESS.message)
-        const earlier = await unseal<Reply>(apiKey, claim.sealed)
+        const earlier = await unsealWithAny<Reply>(merchantKeys(c.env), claim.sealed)
         if (!earlier) throw new ApiError('idempotency_mismatch', 'This Idempotency-Key was used under another API key.')
         return sendReply(c, { ...earlier, replayed: true }, 201)
       }

@@ -27,6 +27,7 @@ import { JOB_HANDLERS, jobPlace, type Job } from '../outbox/jobs.ts'
 import type { EventType } from '../../shared/webhooks/events.ts'
 import { signatureHeader, type WebhookEvent } from '../../shared/webhooks/sign.ts'
 import { numberVar } from '../env-vars.ts'
+import { webhookSecrets } from '../secrets.ts'
 
 type Tasks = Record<string, number>
 
@@ -213,7 +214,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
           method: 'POST',
           headers: {
             'Content-Type': 'application/json',
-            'Pay-Signature': await signatureHeader(this.env.WEBHOOK_SECRET, item.body),
+            'Pay-Signature': await signatureHeader(webhookSecrets(this.env), item.body),
             'Pay-Event-Id': item.event.id,
           },
           body: item.body,
