@@ -5,7 +5,9 @@
 import { DEFAULT_AMOUNT_BOUNDS, type AmountBounds } from '../shared/money.ts'
 import type { Env } from './env.ts'
 import { GatewayClient, type GatewayConfig } from './gateway/client.ts'
+import { cacheKey, type KeptToken, type TokenKeeping } from './gateway/auth-token.ts'
 import { numberVar } from './env-vars.ts'
+import { placement } from './placement.ts'
 
 const DEFAULT_TIMEOUT_MS = 15_000
 
@@ -28,6 +30,19 @@ export function gatewayConfig(env: Env): GatewayConfig {
     ...(qrAuthToken ? { qrAuthToken } : {}),
     ...(partnerId ? { partnerId } : {}),
     ...(merchantUsername ? { merchantUsername } : {}),
+    ...(!authToken && env.TOKEN_KEEPERS ? { keeper: keeping(env) } : {}),
+  }
+}
+
+/** The token keepers (worker/gateway/token-keeper.ts): one per merchant and token service, named by the credentials. */
+function keeping(env: Env): TokenKeeping {
+  const ns = env.TOKEN_KEEPERS
+  return {
+    token: (service, credentials, refused) =>
+      // As declared: the RPC stub's mapped type of the union narrows badly.
+      ns
+        .get(ns.idFromName(cacheKey(credentials, service)), placement(env))
+        .token(service, credentials, refused) as Promise<KeptToken>,
   }
 }
 

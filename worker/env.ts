@@ -50,6 +50,9 @@ export interface Env {
   /** Turnstile siteverify address (tests point it at a local stand-in). */
   TURNSTILE_VERIFY_URL?: string
 
+  /** The gateway's region as a Durable Object `locationHint` (`weur`, `enam`, ...): objects that call it are created near it (worker/placement.ts). */
+  GATEWAY_LOCATION?: string
+
   // Secrets
   SECURE_KEY: string
   /** The secure key before the gateway's switch: notifications signed with it are still accepted (a rotation's overlap). */
@@ -73,6 +76,8 @@ export interface Env {
   PAYMENTS: DurableObjectNamespace<import('./payments/payment-object.ts').PaymentObject>
   /** One per registrationId: its deletion at the gateway (worker/registrations/). */
   REGISTRATIONS: DurableObjectNamespace<import('./registrations/registration-object.ts').RegistrationObject>
+  /** One per merchant and token service: the generated AuthToken, asked for once for all isolates (worker/gateway/token-keeper.ts). */
+  TOKEN_KEEPERS: DurableObjectNamespace<import('./gateway/token-keeper.ts').TokenKeeper>
 
   // D1
   /** The search index of payments and sessions (migrations/, worker/search/). */

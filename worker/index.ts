@@ -31,6 +31,7 @@ export { OrderRegistry } from './guards/order-registry.ts'
 export { PaymentObject } from './payments/payment-object.ts'
 export { RegistrationObject } from './registrations/registration-object.ts'
 export { DeclineBreaker } from './guards/decline-breaker.ts'
+export { TokenKeeper } from './gateway/token-keeper.ts'
 
 const app = new Hono<{ Bindings: Env }>()
 

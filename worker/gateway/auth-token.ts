@@ -2,6 +2,9 @@
  * @module
  * Where the `AuthToken` header comes from: a configured token, or one generated through the
  * authToken endpoint (facts sheet), cached per isolate and refreshed before its one-hour expiry.
+ * With a keeper (the `TokenKeeper` Durable Object, one per merchant and service: ./token-keeper.ts),
+ * an isolate that has no fresh token asks the keeper, not the gateway, so the gateway sees one
+ * token request per merchant and service per token lifetime, however many isolates run.
  * The token never leaves the Worker: it is not logged, stored or returned to a browser.
  */
 import { AUTH_TOKEN_RESPONSE, INVOICE_AUTH_TOKEN_PATH, OPERATION_PATHS } from '../../shared/fields.ts'
@@ -20,10 +23,28 @@ export interface TokenSource {
   readonly secureKey: string
   readonly timeoutMs: number
   readonly fetch: typeof fetch
+  /** Where isolates get a generated token (one keeper per merchant and service); without one, from the gateway. */
+  readonly keeper?: TokenKeeping
+}
+
+/** A generated token with its expiry, or why there is none. */
+export type KeptToken =
+  | { readonly ok: true; readonly token: string; readonly expiresAt: number }
+  | { readonly ok: false; readonly reason: 'refused' | 'unreachable' }
+
+/** What the keeper asks the gateway with: the caller's credentials (the keeper holds none of its own). */
+export type KeeperCredentials = Pick<
+  TokenSource,
+  'baseUrl' | 'partnerId' | 'merchantUsername' | 'secureKey' | 'timeoutMs'
+>
+
+/** The keeper as isolates use it: the token of a service, a new one when `refused` is the one it holds. */
+export interface TokenKeeping {
+  token(service: TokenService, credentials: KeeperCredentials, refused?: string): Promise<KeptToken>
 }
 
 /** A generated token lives one hour; we refresh this long before it ends. */
-const REFRESH_MARGIN_MS = 5 * 60_000
+export const REFRESH_MARGIN_MS = 5 * 60_000
 const DEFAULT_LIFETIME_MS = 60 * 60_000
 
 interface Cached {
@@ -34,6 +55,8 @@ interface Cached {
 /** Per-isolate cache; the key holds no secret (the partner and user names identify the token). */
 const cache = new Map<string, Cached>()
 const inflight = new Map<string, Promise<TokenResult>>()
+/** A token the gateway refused, per key: the keeper is told, so it does not hand the same one back. */
+const refusedTokens = new Map<string, string>()
 
 /** The `exp` claim of a JWT in milliseconds, if it has one; the token is not trusted for anything else. */
 export function jwtExpiry(token: string): number | undefined {
@@ -48,7 +71,10 @@ export function jwtExpiry(token: string): number | undefined {
   }
 }
 
-function cacheKey(source: TokenSource, service: TokenService): string {
+export function cacheKey(
+  source: Pick<TokenSource, 'baseUrl' | 'partnerId' | 'merchantUsername'>,
+  service: TokenService,
+): string {
   return `${service}|${source.baseUrl}|${source.partnerId ?? ''}|${source.merchantUsername ?? ''}`
 }
 
@@ -56,7 +82,8 @@ function cacheKey(source: TokenSource, service: TokenService): string {
 export type TokenResult =
   { readonly ok: true; readonly token: string } | { readonly ok: false; readonly reason: 'refused' | 'unreachable' }
 
-async function generate(source: TokenSource, service: TokenService): Promise<TokenResult> {
+/** One token request to the gateway (the keeper's, or an isolate's without a keeper). */
+export async function generate(source: TokenSource, service: TokenService): Promise<KeptToken> {
   // No credentials to ask with is a configuration the gateway would refuse.
   if (!source.partnerId || !source.merchantUsername) return { ok: false, reason: 'refused' }
   const path = service === 'invoice' ? INVOICE_AUTH_TOKEN_PATH : OPERATION_PATHS.authToken
@@ -84,9 +111,29 @@ async function generate(source: TokenSource, service: TokenService): Promise<Tok
   if (!read.ok) return { ok: false, reason: 'unreachable' }
   if (read.value.resultCode !== '200' || !read.value.authToken) return { ok: false, reason: 'refused' }
   const token = read.value.authToken
-  const expiresAt = jwtExpiry(token) ?? Date.now() + DEFAULT_LIFETIME_MS
-  cache.set(cacheKey(source, service), { token, expiresAt })
-  return { ok: true, token }
+  return { ok: true, token, expiresAt: jwtExpiry(token) ?? Date.now() + DEFAULT_LIFETIME_MS }
+}
+
+function credentialsOf(source: TokenSource): KeeperCredentials {
+  return {
+    baseUrl: source.baseUrl,
+    secureKey: source.secureKey,
+    timeoutMs: source.timeoutMs,
+    ...(source.partnerId ? { partnerId: source.partnerId } : {}),
+    ...(source.merchantUsername ? { merchantUsername: source.merchantUsername } : {}),
+  }
+}
+
+/** From the keeper when there is one (told which token was refused, if any), else from the gateway; cached here. */
+async function fetchToken(source: TokenSource, service: TokenService, key: string): Promise<TokenResult> {
+  const refused = refusedTokens.get(key)
+  const got = source.keeper
+    ? await source.keeper.token(service, credentialsOf(source), refused)
+    : await generate(source, service)
+  if (!got.ok) return got
+  refusedTokens.delete(key)
+  cache.set(key, { token: got.token, expiresAt: got.expiresAt })
+  return { ok: true, token: got.token }
 }
 
 /**
@@ -100,7 +147,7 @@ export async function getAuthToken(source: TokenSource, service: TokenService, n
   if (cached && cached.expiresAt - REFRESH_MARGIN_MS > now) return { ok: true, token: cached.token }
   const running = inflight.get(key)
   if (running) return running
-  const p = generate(source, service).finally(() => inflight.delete(key))
+  const p = fetchToken(source, service, key).finally(() => inflight.delete(key))
   inflight.set(key, p)
   return p
 }
@@ -108,5 +155,8 @@ export async function getAuthToken(source: TokenSource, service: TokenService, n
 /** Drops a cached token the gateway refused, so the next call generates a fresh one. */
 export function invalidateAuthToken(source: TokenSource, service: TokenService): boolean {
   if (source.authToken) return false
-  return cache.delete(cacheKey(source, service))
+  const key = cacheKey(source, service)
+  const cached = cache.get(key)
+  if (cached) refusedTokens.set(key, cached.token)
+  return cache.delete(key)
 }

@@ -21,7 +21,13 @@ import type { AmountBounds } from '../../shared/money.ts'
 import { readFields } from '../../shared/read.ts'
 import type { InvoiceResponse, QrResponse, RequestOf, WireRequest } from '../../shared/types.ts'
 import { validateRequest } from '../../shared/validate.ts'
-import { getAuthToken, invalidateAuthToken, type TokenService, type TokenSource } from './auth-token.ts'
+import {
+  getAuthToken,
+  invalidateAuthToken,
+  type TokenKeeping,
+  type TokenService,
+  type TokenSource,
+} from './auth-token.ts'
 import { checksum, type ChecksumRule } from '../../shared/gateway/checksum.ts'
 import { encodeForm } from '../../shared/gateway/form.ts'
 import {
@@ -41,6 +47,8 @@ export interface GatewayConfig {
   readonly secureKey: string
   /** A fixed AuthToken; when absent, one is generated from partnerId + merchantUsername + secureKey. */
   readonly authToken?: string
+  /** Where a generated token comes from across isolates (./token-keeper.ts); without one, the gateway. */
+  readonly keeper?: TokenKeeping
   /** The partner's own token for QR requests (QR rule 1); falls back to the AuthToken. */
   readonly qrAuthToken?: string
   readonly partnerId?: string
@@ -307,6 +315,7 @@ export class GatewayClient {
       ...(c.authToken ? { authToken: c.authToken } : {}),
       ...(c.partnerId ? { partnerId: c.partnerId } : {}),
       ...(c.merchantUsername ? { merchantUsername: c.merchantUsername } : {}),
+      ...(c.keeper ? { keeper: c.keeper } : {}),
     }
   }
 

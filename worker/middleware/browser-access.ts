@@ -13,6 +13,7 @@ import { originRefused } from '../access.ts'
 import { SESSION_ID } from '../ids.ts'
 import type { CheckoutSession } from '../checkout/checkout-session.ts'
 import type { CheckoutView } from '../sessions/types.ts'
+import { placement } from '../placement.ts'
 
 export interface BrowserAccessVariables {
   session: DurableObjectStub<CheckoutSession>
@@ -21,7 +22,7 @@ export interface BrowserAccessVariables {
 }
 
 export function sessionStub(env: Env, id: string): DurableObjectStub<CheckoutSession> {
-  return env.SESSIONS.get(env.SESSIONS.idFromName(id))
+  return env.SESSIONS.get(env.SESSIONS.idFromName(id), placement(env))
 }
 
 /** The one answer for "no such checkout", a wrong secret and a missing secret alike (R21). */

@@ -9,6 +9,7 @@
 import type { Env } from '../env.ts'
 import type { PaymentSnapshot } from '../payments/types.ts'
 import { upsertIndexRow, type IndexRow } from '../search/rows.ts'
+import { placement } from '../placement.ts'
 
 export type Job =
   { readonly kind: 'index'; readonly row: IndexRow } | { readonly kind: 'payment'; readonly snapshot: PaymentSnapshot }
@@ -18,7 +19,7 @@ export const JOB_HANDLERS: {
 } = {
   index: (env, job) => upsertIndexRow(env.DB, job.row),
   payment: async (env, job) => {
-    await env.PAYMENTS.get(env.PAYMENTS.idFromName(job.snapshot.paymentId)).open(job.snapshot)
+    await env.PAYMENTS.get(env.PAYMENTS.idFromName(job.snapshot.paymentId), placement(env)).open(job.snapshot)
   },
 }
 

@@ -26,6 +26,7 @@ import type { Reply } from '../reply.ts'
 import { sendReply } from '../respond.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { captureBody, refundBody, voidBody } from '../schemas/payments.ts'
+import { placement } from '../placement.ts'
 
 type Ctx = Context<{ Bindings: Env; Variables: JsonBodyVariables }>
 
@@ -34,7 +35,7 @@ export const money = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 money.use('*', merchantAuth())
 
 export function paymentStub(env: Env, paymentId: string): DurableObjectStub<PaymentObject> {
-  return env.PAYMENTS.get(env.PAYMENTS.idFromName(paymentId))
+  return env.PAYMENTS.get(env.PAYMENTS.idFromName(paymentId), placement(env))
 }
 
 /** The route path of each operation kind. */

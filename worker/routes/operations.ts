@@ -7,9 +7,10 @@
 import type { Env } from '../env.ts'
 import type { MerchantOperation } from '../sessions/merchant-operation.ts'
 import type { OrderRegistry } from '../guards/order-registry.ts'
+import { placement } from '../placement.ts'
 
 export function operationStub(env: Env, name: string): DurableObjectStub<MerchantOperation> {
-  return env.OPERATIONS.get(env.OPERATIONS.idFromName(name))
+  return env.OPERATIONS.get(env.OPERATIONS.idFromName(name), placement(env))
 }
 
 /** An operation's public id: `op_` and its Durable Object id (64 hex). */

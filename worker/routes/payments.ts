@@ -18,6 +18,7 @@ import { inquiryBody, repeatBody } from '../schemas/payments.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { operationStub } from './operations.ts'
 import { sendReply } from '../respond.ts'
+import { placement } from '../placement.ts'
 
 export const payments = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
@@ -59,7 +60,7 @@ payments.post(
     const fingerprint = await fingerprintOf(params)
     // The repeated payment's record: its saved card (guarded before each send) and what the new
     // payment inherits. Read after the fingerprint: the same request is the same whatever it says.
-    const parent = await c.env.PAYMENTS.get(c.env.PAYMENTS.idFromName(paymentId)).view()
+    const parent = await c.env.PAYMENTS.get(c.env.PAYMENTS.idFromName(paymentId), placement(c.env)).view()
     const withParent = parent
       ? {
           ...params,

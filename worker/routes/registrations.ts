@@ -14,13 +14,14 @@ import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../sche
 import type { RegistrationObject, RegistrationView } from '../registrations/registration-object.ts'
 import { sendReply } from '../respond.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { placement } from '../placement.ts'
 
 export const registrations = new Hono<{ Bindings: Env }>()
 
 registrations.use('*', merchantAuth())
 
 export function registrationStub(env: Env, registrationId: string): DurableObjectStub<RegistrationObject> {
-  return env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(registrationId))
+  return env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(registrationId), placement(env))
 }
 
 const REGISTRATION_ID = { registrationId: 'gatewayId' } as const
