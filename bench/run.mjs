@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { startDirect } from './direct.mjs'
 import { cardBody, load, newSessions } from './load.mjs'
+import { tokensAcrossIsolates } from './isolates.mjs'
 import { timeToReady } from './ready.mjs'
 import { weight } from './weight.mjs'
 import { wirePayment } from '../tools/wire-payment.ts'
@@ -152,6 +153,8 @@ try {
   })
   console.error('Load...')
   results.load = await load(stack.worker, stack.sandbox, { payments: N.load, concurrency: N.concurrency })
+  console.error('AuthToken requests across isolates...')
+  results.tokens = await tokensAcrossIsolates(stack.sandbox.url, { isolates: 8, pays: N.isolatePays, concurrency: 16 })
 } finally {
   await stack.stop()
 }
@@ -176,6 +179,7 @@ writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, nu
 const w = results.weight.ours
 const t = results.timeToReady
 const ts = results.timeToReadySlow
+const tk = results.tokens
 const o = results.workerOverhead
 const od = results.workerOverheadDirect
 const met = (ok) => (ok ? 'met' : 'MISSED')
@@ -258,6 +262,11 @@ const rows = [
     'Load: errors; charges = successes',
     `${results.load.errors}; ${results.load.gatewayCharges} charges for ${results.load.succeeded} successes`,
     `0 errors, equal: ${met(results.load.errors === 0 && results.load.chargesEqualSuccesses)}`,
+  ],
+  [
+    `AuthToken requests, ${tk.isolates} isolates, ${tk.keeper.pays} pays: keepers / none`,
+    `${tk.keeper.tokenRequests} / ${tk.perIsolate.tokenRequests} (errors ${tk.keeper.errors} / ${tk.perIsolate.errors}; charges ${tk.keeper.charges} for ${tk.keeper.succeeded} successes)`,
+    `one per merchant and service: ${met(tk.keeper.tokenRequests === 1 && tk.keeper.errors === 0 && tk.keeper.charges === tk.keeper.succeeded)}`,
   ],
 ]
 const width = Math.max(...rows.map((r) => r[0].length))

@@ -58,6 +58,7 @@ for (const path of [OPERATION_PATHS.authToken, '/invoiceServices/REST/v1/authTok
       (await timingSafeEqual(f['authentication.sKey'] ?? '', c.env.SANDBOX_SECURE_KEY))
     if (!good)
       return c.json({ result: { code: '401', description: 'Token generation failed' }, timestamp: gatewayTimestamp() })
+    await ledger(c).tokenIssued(path.startsWith('/invoice') ? 'invoice' : 'transaction')
     const token = await signToken(
       c.env.SANDBOX_SECURE_KEY,
       { partnerId: c.env.SANDBOX_PARTNER_ID, memberId: c.env.SANDBOX_MEMBER_ID, sub: c.env.SANDBOX_USERNAME },

@@ -92,7 +92,14 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
       this.sql.exec(
         'CREATE TABLE IF NOT EXISTS faults (id INTEGER PRIMARY KEY AUTOINCREMENT, op TEXT, fault TEXT, field TEXT, value TEXT, remaining INTEGER)',
       )
+      // Every AuthToken issued: how many token requests the merchant's deployment made.
+      this.sql.exec('CREATE TABLE IF NOT EXISTS tokens (n INTEGER PRIMARY KEY AUTOINCREMENT, service TEXT, at INTEGER)')
     })
+  }
+
+  /** Counts an AuthToken issued for a service (`transaction` or `invoice`). */
+  tokenIssued(service: string): void {
+    this.sql.exec('INSERT INTO tokens (service, at) VALUES (?, ?)', service, Date.now())
   }
 
   /**
@@ -359,6 +366,8 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
     captures?: number
     refunds?: number
     reversals?: number
+    /** AuthTokens issued since the sandbox started with this state. */
+    tokens: number
   } {
     const charged = "kind IN ('card','token','repeat','invoice') OR (kind = 'qr' AND status != 'V')"
     const total = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE ${charged}`).one()
@@ -371,7 +380,12 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
       captures?: number
       refunds?: number
       reversals?: number
-    } = { charges: Number(total.n), succeeded: Number(ok.n) }
+      tokens: number
+    } = {
+      charges: Number(total.n),
+      succeeded: Number(ok.n),
+      tokens: Number(this.sql.exec('SELECT COUNT(*) AS n FROM tokens').one().n),
+    }
     if (parent !== undefined) {
       // What reached the gateway on one payment: captures, refunds and reversals recorded.
       const rows = this.children(parent)
