@@ -6,7 +6,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '**/.wrangler/', 'docs/', 'server/api.ts', 'types/'] },
+  { ignores: ['node_modules/', 'dist/', '**/.wrangler/', 'docs/', 'server/api.ts', 'types/', 'bench/.peers/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,7 +8,7 @@
 //   --peers   also build the incumbents (Adyen, Braintree) from the npm registry for the weight comparison
 import { createHash } from 'node:crypto'
 import { cpus, totalmem, tmpdir } from 'node:os'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { startDirect } from './direct.mjs'
@@ -26,6 +26,7 @@ stopAllOnExit()
 
 const quick = process.argv.includes('--quick')
 const withPeers = process.argv.includes('--peers')
+const RESULTS = join(root, 'bench', 'results.json')
 const N = {
   loads: quick ? 6 : 20,
   slowLoads: quick ? 3 : 10,
@@ -138,6 +139,18 @@ const results = {
 }
 console.error('Weight...')
 results.weight = await weight(withPeers)
+// The incumbents' weights stay in results.json between runs without --peers (they change only with
+// their versions), with the date they were measured, so the comparison never disappears.
+if (withPeers) results.weight.peersMeasured = results.date
+else {
+  const last = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')).weight : undefined
+  if (last?.peers) {
+    results.weight.peers = last.peers
+    results.weight.peersMeasured = last.peersMeasured ?? 'unknown'
+    const smallest = Math.min(...Object.values(last.peers).map((p) => p.brotli))
+    results.weight.ratioSmallestPeerToOurs = round(smallest / results.weight.ours.inlineFlow.brotli, 2)
+  }
+}
 console.error('Starting the sandbox and the Worker (wrangler dev)...')
 const stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '1000000', MERCHANT_WEBHOOK_URL: '' } })
 const http = (base) => (path, init) => fetch(`${base}${path}`, init)
@@ -174,7 +187,7 @@ try {
   await direct.stop()
   rmSync(state, { recursive: true, force: true })
 }
-writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`)
 
 const w = results.weight.ours
 const t = results.timeToReady
@@ -221,7 +234,7 @@ const rows = [
         ...Object.entries(results.weight.peers).map(([name, p]) => [
           `Weight: ${name}`,
           `${bundle(p)} (x${round(p.brotli / w.inlineFlow.brotli, 1)})`,
-          'plus later: see results.json',
+          `plus later: see results.json (measured ${results.weight.peersMeasured.slice(0, 10)})`,
         ]),
         ['Smallest peer / our inline flow (brotli)', `${results.weight.ratioSmallestPeerToOurs}x`, ''],
       ]

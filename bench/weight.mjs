@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { build } from 'vite'
 import { FRAME_SCRIPTS } from '../shared/frame-preload.ts'
 import { measure, sizes } from '../tools/bundle.mjs'
+import { round } from './stats.mjs'
 import { root } from '../tools/stacks.mjs'
 import { framePage } from '../worker/routes/frame-page.ts'
 
@@ -34,7 +35,6 @@ export async function mount(el) {
   'Braintree hosted fields (3.144.0)': {
     code: `import client from 'braintree-web/client'
 import hostedFields from 'braintree-web/hosted-fields'
-import { round } from './stats.mjs'
 export async function mount(authorization) {
   const c = await client.create({ authorization })
   return hostedFields.create({ client: c, fields: { number: { container: '#n' }, cvv: { container: '#c' }, expirationDate: { container: '#e' } } })
