@@ -4,6 +4,7 @@
  * secret, and the secure key before the gateway's switch. Over the public routes, with the
  * sandbox gateway over real HTTP.
  */
+import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { checksum } from '../../shared/gateway/checksum.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
@@ -39,6 +40,29 @@ describe('merchant API keys: two at a time while a server switches', () => {
     expect(again.status).toBe(201)
     expect(again.headers.get('Idempotent-Replayed')).toBe('true')
     expect(again.body).toEqual(first.body)
+  })
+})
+
+describe('merchant API keys: the revoke', () => {
+  it('once the new key is the key and the next one is unset, the old key gets 401 and the new one works', async () => {
+    const { default: app } = await import('../../worker/index.ts')
+    // Step 3 and 4 of the rotation: the new key in MERCHANT_API_KEY, MERCHANT_API_KEY_NEXT deleted.
+    const revoked = {
+      ...env,
+      MERCHANT_API_KEY: ROTATION_SECRETS.MERCHANT_API_KEY_NEXT,
+      MERCHANT_API_KEY_NEXT: undefined,
+    }
+    const create = (key: string) =>
+      app.fetch(
+        new Request('http://worker.test/v1/sessions', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(sessionBody()),
+        }),
+        revoked,
+      )
+    expect((await create(TEST_SECRETS.MERCHANT_API_KEY)).status).toBe(401)
+    expect((await create(ROTATION_SECRETS.MERCHANT_API_KEY_NEXT)).status).toBe(201)
   })
 })
 
