@@ -3,13 +3,39 @@
  * The secrets that rotate without downtime, as the Worker uses them during a rotation's overlap
  * (SECURITY.md, "Secrets and their rotation"): two merchant API keys accepted at once, deliveries
  * signed with both webhook secrets, notifications checked against the secure key before the switch.
+ *
+ * An overlap secret that is blank or short is ignored and logged: `echo | wrangler secret put` to
+ * "clear" one, or a placeholder left in, must not become a key anyone can guess (a guessable
+ * previous secure key would let anyone sign a "paid" notification).
  */
 import { timingSafeEqual } from 'hono/utils/buffer'
 import type { Env } from './env.ts'
+import { log } from './log.ts'
+
+/** Shorter overlap values are ignored: our own keys and secrets are long random strings. */
+const MIN_OWN_SECRET = 24
+/** The gateway issues the secure key; shorter than this is a placeholder, not a key. */
+const MIN_SECURE_KEY = 16
+
+const warned = new Set<string>()
+
+/** An overlap secret if it is set and long enough; a set but unusable one is logged (its name, never its value). */
+function overlap(env: Env, name: 'MERCHANT_API_KEY_NEXT' | 'WEBHOOK_SECRET_NEXT' | 'SECURE_KEY_PREVIOUS'): string[] {
+  const value = env[name]?.trim()
+  if (!value) return []
+  if (value.length >= (name === 'SECURE_KEY_PREVIOUS' ? MIN_SECURE_KEY : MIN_OWN_SECRET)) return [value]
+  if (!warned.has(name)) {
+    warned.add(name)
+    log.error('rotation_secret_ignored', { secret: name, reason: 'too_short' })
+  }
+  return []
+}
+
+const present = (value: string | undefined): string[] => (value ? [value] : [])
 
 /** The merchant API keys the Worker accepts now: the key, and the next one while it is set. */
 export function merchantKeys(env: Env): string[] {
-  return [env.MERCHANT_API_KEY, env.MERCHANT_API_KEY_NEXT].filter((k): k is string => typeof k === 'string' && k !== '')
+  return [...present(env.MERCHANT_API_KEY), ...overlap(env, 'MERCHANT_API_KEY_NEXT')]
 }
 
 /**
@@ -25,10 +51,10 @@ export async function merchantKeyOf(bearer: string | undefined, env: Env): Promi
 
 /** The secrets every webhook delivery is signed with: the secret, and the next one while it is set. */
 export function webhookSecrets(env: Env): string[] {
-  return [env.WEBHOOK_SECRET, env.WEBHOOK_SECRET_NEXT].filter((k): k is string => typeof k === 'string' && k !== '')
+  return [...present(env.WEBHOOK_SECRET), ...overlap(env, 'WEBHOOK_SECRET_NEXT')]
 }
 
 /** The secure keys a gateway notification may be signed with: the key, and the one before the switch. */
 export function notificationKeys(env: Env): string[] {
-  return [env.SECURE_KEY, env.SECURE_KEY_PREVIOUS].filter((k): k is string => typeof k === 'string' && k !== '')
+  return [...present(env.SECURE_KEY), ...overlap(env, 'SECURE_KEY_PREVIOUS')]
 }

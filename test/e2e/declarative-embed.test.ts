@@ -21,12 +21,17 @@ afterAll(() => m?.stop())
  * A shop page with the frame written in the element. `late`: the element's script loads only
  * once the frame has said it is ready (to no one yet), the order a slow network gives.
  */
-function embedPage(s: { id: string; clientSecret: string }, frameSession: string, late: boolean): string {
+function embedPage(
+  s: { id: string; clientSecret: string },
+  frameSession: string,
+  late: boolean,
+  query = 'locale=en&amp;theme=light',
+): string {
   const w = m.worker
   const entry = `${w}/widget/pay-checkout.js`
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
 ${late ? '' : `<script type="module" src="${entry}"></script>`}</head>
-<body><pay-checkout endpoint="${w}" session="${s.id}" client-secret="${s.clientSecret}" locale="en"><iframe src="${w}/frame/${frameSession}?locale=en&amp;theme=light" title="Card payment" allow="payment"></iframe></pay-checkout>
+<body><pay-checkout endpoint="${w}" session="${s.id}" client-secret="${s.clientSecret}" locale="en"><iframe src="${w}/frame/${frameSession}?${query}" title="Card payment" allow="payment"></iframe></pay-checkout>
 <script type="module">
 const el = document.querySelector('pay-checkout')
 const frame = el.querySelector('iframe')
@@ -86,6 +91,22 @@ describe('the declarative embed (the frame written in the element by the shop se
     expect(
       await page.evaluate(() => document.querySelector('pay-checkout')?.shadowRoot?.querySelector('iframe')?.src),
     ).toContain(`/frame/${s.id}`)
+    await waitForEvent(page, 'pay-ready')
+    await page.close()
+  })
+
+  it('a written frame whose address carries the client secret is not used: the secret never goes in a URL the element uses', async () => {
+    const s = await m.session()
+    const page = await open(
+      '/embed-secret.html',
+      embedPage(s, s.id, false, `locale=en&amp;secret=${encodeURIComponent(s.clientSecret)}`),
+    )
+    await page.waitForFunction(() => document.querySelector('pay-checkout')?.shadowRoot?.querySelector('iframe'))
+    const own = await page.evaluate(
+      () => document.querySelector('pay-checkout')?.shadowRoot?.querySelector('iframe')?.src ?? '',
+    )
+    expect(own).toContain(`/frame/${s.id}`)
+    expect(own).not.toContain(s.clientSecret)
     await waitForEvent(page, 'pay-ready')
     await page.close()
   })

@@ -66,6 +66,41 @@ describe('merchant API keys: the revoke', () => {
   })
 })
 
+describe('overlap secrets that are blank or short are ignored', () => {
+  it('a short next API key opens nothing, and a placeholder previous secure key signs nothing', async () => {
+    const { default: app } = await import('../../worker/index.ts')
+    const careless = { ...env, MERCHANT_API_KEY_NEXT: 'test', SECURE_KEY_PREVIOUS: 'old' }
+    const created = await app.fetch(
+      new Request('http://worker.test/v1/sessions', {
+        method: 'POST',
+        headers: { Authorization: 'Bearer test', 'Content-Type': 'application/json' },
+        body: JSON.stringify(sessionBody()),
+      }),
+      careless,
+    )
+    expect(created.status).toBe(401)
+    const s = await createSession()
+    const res = await pay(s, THREE_DS)
+    const fields = {
+      paymentId: res.body.paymentId ?? '',
+      merchantTransactionId: s.mtid,
+      amount: '100.00',
+      transactionStatus: 'Y',
+    }
+    const sum = await checksum('notification', { ...fields, secureKey: 'old' })
+    const forged = await app.fetch(
+      new Request(`http://worker.test/v1/notifications/${s.id}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...fields, currency: 'EUR', checksum: sum.ok ? sum.value : '' }),
+      }),
+      careless,
+    )
+    expect(forged.status).toBe(401)
+    expect((await sessionState(s.id)).status).toBe('action_required')
+  })
+})
+
 describe('webhook secrets: signed with both while the secret rolls', () => {
   it('each delivery carries one v1 per secret; a receiver holding either verifies it, one holding neither does not', async () => {
     const s = await createSession()

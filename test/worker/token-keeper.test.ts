@@ -5,7 +5,7 @@
  */
 import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { jwtExpiry } from '../../worker/gateway/auth-token.ts'
+import { getAuthToken, jwtExpiry } from '../../worker/gateway/auth-token.ts'
 import { SANDBOX } from '../../tools/credentials.ts'
 import { uniqueId } from './helpers.ts'
 
@@ -63,5 +63,24 @@ describe('the token keeper', () => {
     expect(renewed.every((r) => r.ok)).toBe(true)
     // The invoice service has a token of its own.
     expect(await tokenRequestsDuring(() => k.token('invoice', credentials))).toBe(1)
+  })
+
+  it('an isolate whose keeper cannot be reached asks the gateway itself: a pay never waits on the keeper', async () => {
+    const unreachable = {
+      token: () => Promise.reject(new Error('Durable Object reset')),
+    }
+    // A base URL spelling of its own keeps this isolate cache entry apart from the other tests'.
+    const source = {
+      ...credentials,
+      baseUrl: `${env.GATEWAY_BASE_URL}/?keeperless`,
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init),
+      keeper: unreachable,
+    }
+    let got: Awaited<ReturnType<typeof getAuthToken>> | undefined
+    const requests = await tokenRequestsDuring(async () => {
+      got = await getAuthToken(source, 'transaction')
+    })
+    expect(got).toMatchObject({ ok: true })
+    expect(requests).toBe(1)
   })
 })

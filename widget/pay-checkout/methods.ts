@@ -93,6 +93,8 @@ export class FrameMethods {
     el.endpoint = host.endpoint
     el.session = host.session
     el.clientSecret = host.clientSecret
-    if (!el.isConnected) this.frame.after(el)
+    // Beside the frame in this element's shadow root; a frame the page wrote is in the page's
+    // own DOM, which stays the page's: the view goes after the slot that shows it.
+    if (!el.isConnected) (this.frame.parentNode === this.root ? this.frame : this.root.querySelector('slot'))?.after(el)
   }
 }

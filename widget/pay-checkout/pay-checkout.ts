@@ -228,8 +228,10 @@ export class PayCheckout extends HTMLElement {
     const src = `${origin}/frame/${encodeURIComponent(this.session)}`
     // The declarative embed: the page's server wrote this session's frame inside the element, so
     // it started loading with the page. It is used where it is (moving an iframe reloads it).
+    // One whose address carries the client secret is not used: the secret never goes in a URL.
     const written = Array.from(this.children).find(
-      (c): c is HTMLIFrameElement => c instanceof HTMLIFrameElement && c.src.split('?')[0] === src,
+      (c): c is HTMLIFrameElement =>
+        c instanceof HTMLIFrameElement && c.src.split('?')[0] === src && !c.src.includes(this.clientSecret),
     )
     if (written) return this.useFrame(written, true)
     const q = new URLSearchParams({ locale: this.resolvedLocale(), theme: this.theme })
@@ -251,7 +253,6 @@ export class PayCheckout extends HTMLElement {
     this.heard = false
     this.lastReady = ''
     frame.addEventListener('load', () => {
-      if (frame !== this.frame) return
       // Posted at once, though the frame's own script (a dynamic import of its entry) may not be
       // listening yet: it posts `loaded` when it is, and gets the init again then.
       this.sendInit()
@@ -391,8 +392,9 @@ export class PayCheckout extends HTMLElement {
     switch (m.type) {
       case 'loaded':
         // Again even if it went at the load event: the frame's script may have started listening
-        // only after it (the frame ignores a second init).
+        // only after it (the frame ignores a second init). A frame that loaded again is ready again.
         this.initSent = false
+        this.lastReady = ''
         this.sendInit()
         break
       case 'ready':

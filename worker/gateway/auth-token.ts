@@ -124,12 +124,22 @@ function credentialsOf(source: TokenSource): KeeperCredentials {
   }
 }
 
+/**
+ * The keeper's token; if the keeper cannot be reached (a deploy resets the objects, or it is
+ * overloaded), this isolate asks the gateway itself: a pay never fails for want of the keeper.
+ */
+async function fromKeeper(source: TokenSource, service: TokenService, refused: string | undefined): Promise<KeptToken> {
+  try {
+    return await (source.keeper as TokenKeeping).token(service, credentialsOf(source), refused)
+  } catch {
+    return generate(source, service)
+  }
+}
+
 /** From the keeper when there is one (told which token was refused, if any), else from the gateway; cached here. */
 async function fetchToken(source: TokenSource, service: TokenService, key: string): Promise<TokenResult> {
   const refused = refusedTokens.get(key)
-  const got = source.keeper
-    ? await source.keeper.token(service, credentialsOf(source), refused)
-    : await generate(source, service)
+  const got = source.keeper ? await fromKeeper(source, service, refused) : await generate(source, service)
   if (!got.ok) return got
   refusedTokens.delete(key)
   cache.set(key, { token: got.token, expiresAt: got.expiresAt })

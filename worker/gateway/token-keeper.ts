@@ -28,9 +28,12 @@ export class TokenKeeper extends DurableObject<Env> {
     let running = this.#inflight.get(service)
     if (!running) {
       running = generate({ ...credentials, fetch: (input, init) => fetch(input, init) }, service)
-        .then((got) => {
+        .then((got): KeptToken => {
           if (got.ok) this.#held.set(service, { token: got.token, expiresAt: got.expiresAt })
-          else this.#held.delete(service)
+          else if (got.reason === 'refused') this.#held.delete(service)
+          // The gateway could not be reached: a held token that is still valid and not refused
+          // serves until its end, rather than none at all.
+          else if (held && held.token !== refused && held.expiresAt > Date.now()) return { ok: true, ...held }
           return got
         })
         .finally(() => this.#inflight.delete(service))

@@ -208,23 +208,27 @@ export abstract class TaskedObject extends DurableObject<Env> {
         await this.schedule('webhook', item.next)
         return
       }
-      let delivered: boolean
-      try {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            'Pay-Signature': await signatureHeader(webhookSecrets(this.env), item.body),
-            'Pay-Event-Id': item.event.id,
-          },
-          body: item.body,
-          signal: AbortSignal.timeout(10_000),
-        })
-        delivered = res.ok
-        await res.body?.cancel()
-      } catch {
-        delivered = false
-      }
+      let delivered = false
+      const secrets = webhookSecrets(this.env)
+      // No secret, no delivery: an unsigned event would be refused by every receiver anyway.
+      if (secrets.length === 0) log.error('webhook_secret_missing', { eventId: item.event.id })
+      else
+        try {
+          const res = await fetch(url, {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/json',
+              'Pay-Signature': await signatureHeader(secrets, item.body),
+              'Pay-Event-Id': item.event.id,
+            },
+            body: item.body,
+            signal: AbortSignal.timeout(10_000),
+          })
+          delivered = res.ok
+          await res.body?.cancel()
+        } catch {
+          delivered = false
+        }
       if (!delivered) {
         item.tries += 1
         item.next = Date.now() + Math.min(MAX_BACKOFF_MS, base * 2 ** (item.tries - 1))
