@@ -7,6 +7,7 @@ import type { Env } from './env.ts'
 import { GatewayClient, type GatewayConfig } from './gateway/client.ts'
 import { cacheKey, type KeptToken, type TokenKeeping } from './gateway/auth-token.ts'
 import { numberVar } from './env-vars.ts'
+import { sha256Hex } from './ids.ts'
 import { placement } from './placement.ts'
 
 const DEFAULT_TIMEOUT_MS = 15_000
@@ -34,15 +35,19 @@ export function gatewayConfig(env: Env): GatewayConfig {
   }
 }
 
-/** The token keepers (worker/gateway/token-keeper.ts): one per merchant and token service, named by the credentials. */
+/**
+ * The token keepers (worker/gateway/token-keeper.ts): one per merchant, token service and secure
+ * key, named by the credentials (the key by a hash of it), so a token asked for with one secure key
+ * is never handed to a caller holding another (a mistyped key shows at once, not an hour later).
+ */
 function keeping(env: Env): TokenKeeping {
   const ns = env.TOKEN_KEEPERS
   return {
-    token: (service, credentials, refused) =>
+    token: async (service, credentials, refused) => {
+      const name = `${cacheKey(credentials, service)}|${(await sha256Hex(credentials.secureKey)).slice(0, 16)}`
       // As declared: the RPC stub's mapped type of the union narrows badly.
-      ns
-        .get(ns.idFromName(cacheKey(credentials, service)), placement(env))
-        .token(service, credentials, refused) as Promise<KeptToken>,
+      return ns.get(ns.idFromName(name), placement(env)).token(service, credentials, refused) as Promise<KeptToken>
+    },
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * @module
- * The token keeper: one Durable Object per merchant and token service (its name is the cache key
- * of ./auth-token.ts) holds the generated AuthToken and asks the gateway for a new one only when
+ * The token keeper: one Durable Object per merchant, token service and secure key (named by the
+ * credentials: worker/config.ts) holds the generated AuthToken and asks the gateway for a new one only when
  * the one it holds is within the refresh margin of its expiry or was refused. Concurrent callers,
  * from any isolate anywhere, share that one request (single flight). Isolates keep the token in
  * memory in front of it, so a warm isolate does not call the keeper either.
@@ -19,8 +19,8 @@ export class TokenKeeper extends DurableObject<Env> {
 
   /**
    * The service's token; a new one, asked for with the caller's credentials, when the held one is
-   * about to expire or is `refused`. The keeper's name is the credentials' cache key, so callers
-   * with other credentials reach another keeper.
+   * about to expire or is `refused`. The keeper is named by the credentials, so callers with other
+   * credentials reach another keeper.
    */
   async token(service: TokenService, credentials: KeeperCredentials, refused?: string): Promise<KeptToken> {
     const held = this.#held.get(service)
