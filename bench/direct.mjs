@@ -35,10 +35,18 @@ export async function startDirect({ tmp, secrets, vars = {} }) {
     }),
   })
   const workerUrl = (await worker.url).toString().replace(/\/$/, '')
+  const forwarder = await unstable_startWorker({
+    config: join(import.meta.dirname, 'forwarder.toml'),
+    dev: dev(false),
+    bindings: plain({ TARGET: sandboxUrl }),
+  })
+  const forwarderUrl = (await forwarder.url).toString().replace(/\/$/, '')
   return {
     sandboxUrl,
     sandbox: (path, init) => sandbox.fetch(`${sandboxUrl}${path}`, init),
     worker: (path, init) => worker.fetch(`${workerUrl}${path}`, init),
-    stop: async () => Promise.all([worker.dispose(), sandbox.dispose()]),
+    /** The sandbox through a Worker that only forwards: the floor of any Worker here. */
+    forwarded: (path, init) => forwarder.fetch(`${forwarderUrl}${path}`, init),
+    stop: async () => Promise.all([worker.dispose(), sandbox.dispose(), forwarder.dispose()]),
   }
 }

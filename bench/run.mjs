@@ -46,7 +46,9 @@ async function workerOverhead(worker, sandbox, call) {
   const sessions = await newSessions(worker, N.overhead, 8)
   const direct = []
   const proxied = []
-  const directPay = async () => {
+  const forwarded = []
+  /** The signed payment request straight to the sandbox (`via` the forwarder: the floor of any Worker). */
+  const directPay = async (via = call.sandbox) => {
     const mtid = `direct-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`
     const sum = createHash('md5').update(['10001', STACK_SECRETS.SECURE_KEY, mtid, '10.00'].join('|')).digest('hex')
     // The same request the Worker sends for a session pay: amount, ids and URLs included.
@@ -62,7 +64,7 @@ async function workerOverhead(worker, sandbox, call) {
       }),
     )
     const t = performance.now()
-    const res = await call.sandbox('/transactionServices/REST/v1/payments', {
+    const res = await via('/transactionServices/REST/v1/payments', {
       method: 'POST',
       headers: { AuthToken: 'sandbox-auth-token', 'Content-Type': 'application/x-www-form-urlencoded' },
       body,
@@ -90,6 +92,7 @@ async function workerOverhead(worker, sandbox, call) {
     await directPay()
     await proxiedPay((await newSessions(worker, 1, 1))[0])
   }
+  if (call.forwarded) for (let i = 0; i < 5; i++) await directPay(call.forwarded)
   for (let i = 0; i < sessions.length; i++) {
     if (i % 2 === 0) {
       direct.push(await directPay())
@@ -98,6 +101,7 @@ async function workerOverhead(worker, sandbox, call) {
       proxied.push(await proxiedPay(sessions[i]))
       direct.push(await directPay())
     }
+    if (call.forwarded) forwarded.push(await directPay(call.forwarded))
   }
   const stat = (xs) => ({ p50: round(pct(xs, 50), 2), p95: round(pct(xs, 95), 2), p99: round(pct(xs, 99), 2) })
   const d = stat(direct)
@@ -121,6 +125,17 @@ async function workerOverhead(worker, sandbox, call) {
     throughWorker: w,
     addedMs: { p50: round(w.p50 - d.p50, 2), p95: round(w.p95 - d.p95, 2), p99: round(w.p99 - d.p99, 2) },
     routes: { healthz: stat(health), view: stat(view) },
+    // What a Worker that only forwards adds, and what the product adds beyond it.
+    ...(forwarded.length > 0
+      ? (() => {
+          const f = stat(forwarded)
+          return {
+            forwarded: f,
+            floorMs: { p50: round(f.p50 - d.p50, 2), p99: round(f.p99 - d.p99, 2) },
+            beyondFloorMs: { p50: round(w.p50 - f.p50, 2), p99: round(w.p99 - f.p99, 2) },
+          }
+        })()
+      : {}),
   }
 }
 
@@ -181,7 +196,11 @@ try {
   const worker = { url: 'http://127.0.0.1:9', fetch: direct.worker }
   results.workerOverheadDirect = {
     method: 'unstable_startWorker().fetch (dispatchFetch) for both the Worker and the sandbox',
-    ...(await workerOverhead(worker, null, { worker: direct.worker, sandbox: direct.sandbox })),
+    ...(await workerOverhead(worker, null, {
+      worker: direct.worker,
+      sandbox: direct.sandbox,
+      forwarded: direct.forwarded,
+    })),
   }
 } finally {
   await direct.stop()
@@ -265,6 +284,11 @@ const rows = [
     'Worker added latency, in-process (p50/p95/p99)',
     `+${od.addedMs.p50} / +${od.addedMs.p95} / +${od.addedMs.p99} ms`,
     `p50 <= 10 ms, p99 <= 20 ms: ${met(od.addedMs.p50 <= 10 && od.addedMs.p99 <= 20)}`,
+  ],
+  [
+    'Floor: a Worker that only forwards, in-process (added p50/p99)',
+    `+${od.floorMs.p50} / +${od.floorMs.p99} ms; ours beyond it +${od.beyondFloorMs.p50} / +${od.beyondFloorMs.p99} ms`,
+    'what any Worker adds here',
   ],
   [
     'Load',
