@@ -8,8 +8,9 @@
  * those flags.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { offlineEnv, root } from '../../tools/stacks.mjs'
@@ -84,11 +85,16 @@ function portFree(port: number): Promise<boolean> {
   })
 }
 
+/** What the last probe got (a status or an error), for a timeout's message. */
+let lastProbe = ''
 const answers = async (url: string) => {
   try {
     // A port that accepts and holds the request (a server half started) counts as not answering.
-    return (await fetch(url, { signal: AbortSignal.timeout(3_000) })).ok
-  } catch {
+    const res = await fetch(url, { signal: AbortSignal.timeout(3_000) })
+    lastProbe = `${url}: ${res.status}`
+    return res.ok
+  } catch (e) {
+    lastProbe = `${url}: ${e instanceof Error ? `${e.name} ${e.message}` : String(e)}`
     return false
   }
 }
@@ -98,7 +104,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   while (!(await check())) {
     if (Date.now() > deadline)
       throw new Error(
-        `timed out waiting for: ${what} (processes seen: ${[...(tree?.seen.values() ?? [])].map((c) => c.slice(0, 100)).join(' | ')})`,
+        `timed out waiting for: ${what} (last probe: ${lastProbe}; processes seen: ${[...(tree?.seen.values() ?? [])].map((c) => c.slice(0, 100)).join(' | ')})`,
       )
     await new Promise((r) => setTimeout(r, 25))
   }
@@ -106,6 +112,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 
 let npm: ChildProcess | undefined
 let tree: ReturnType<typeof watchTree> | undefined
+let state: string | undefined
 afterEach(async () => {
   // Whatever a failed case left: end it so the next case (and the next file) can bind the ports.
   tree?.stop()
@@ -124,6 +131,8 @@ afterEach(async () => {
     }
   }
   npm = tree = undefined
+  if (state) rmSync(state, { recursive: true, force: true })
+  state = undefined
 })
 
 function startNpm() {
@@ -141,7 +150,8 @@ function startNpm() {
     ],
     {
       cwd: root,
-      env: offlineEnv(),
+      // Each case its own local state: a start killed part-way leaves nothing the next case reads.
+      env: { ...offlineEnv(), PAY_STATE_DIR: (state = mkdtempSync(join(tmpdir(), 'pay-stop-'))) },
       stdio: 'ignore',
       detached: true,
     },

@@ -32,7 +32,9 @@ for (let i = 0; i < argv.length; i++) {
 }
 const sandboxOnly = args.includes('--sandbox-only')
 const passThrough = args.filter((a) => a !== '--sandbox-only')
-const stateDir = join(root, '.wrangler/state')
+// Where the three Workers keep their local state; PAY_STATE_DIR gives a run its own (the stop
+// tests: a start killed part-way must not leave anything the next one reads).
+const stateDir = process.env.PAY_STATE_DIR || join(root, '.wrangler/state')
 // From here on, a signal at any moment of the start-up (or after) stops every process started so far.
 const shutdown = stopAllOnExit()
 
