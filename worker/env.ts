@@ -76,7 +76,7 @@ export interface Env {
   PAYMENTS: DurableObjectNamespace<import('./payments/payment-object.ts').PaymentObject>
   /** One per registrationId: its deletion at the gateway (worker/registrations/). */
   REGISTRATIONS: DurableObjectNamespace<import('./registrations/registration-object.ts').RegistrationObject>
-  /** One per merchant and token service: the generated AuthToken, asked for once for all isolates (worker/gateway/token-keeper.ts). */
+  /** One per merchant, token service and secure key: the generated AuthToken, asked for once for all isolates (worker/gateway/token-keeper.ts). */
   TOKEN_KEEPERS: DurableObjectNamespace<import('./gateway/token-keeper.ts').TokenKeeper>
 
   // D1

@@ -2,7 +2,7 @@
  * @module
  * Where the `AuthToken` header comes from: a configured token, or one generated through the
  * authToken endpoint (facts sheet), cached per isolate and refreshed before its one-hour expiry.
- * With a keeper (the `TokenKeeper` Durable Object, one per merchant and service: ./token-keeper.ts),
+ * With a keeper (the `TokenKeeper` Durable Object, one per merchant, service and secure key: ./token-keeper.ts),
  * an isolate that has no fresh token asks the keeper, not the gateway, so the gateway sees one
  * token request per merchant and service per token lifetime, however many isolates run.
  * The token never leaves the Worker: it is not logged, stored or returned to a browser.
@@ -23,7 +23,7 @@ export interface TokenSource {
   readonly secureKey: string
   readonly timeoutMs: number
   readonly fetch: typeof fetch
-  /** Where isolates get a generated token (one keeper per merchant and service); without one, from the gateway. */
+  /** Where isolates get a generated token (one keeper per merchant, service and secure key); without one, from the gateway. */
   readonly keeper?: TokenKeeping
 }
 
