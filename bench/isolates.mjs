@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { unstable_splitSqlQuery } from 'wrangler'
-import { cardBody } from './load.mjs'
+import { cardBody, merchant } from './load.mjs'
 import { root, STACK_SECRETS } from '../tools/stacks.mjs'
 
 const CLASSES = {
@@ -97,17 +97,13 @@ async function run({ script, sandboxUrl, isolates, pays, concurrency, keepers })
       Array.from({ length: concurrency }, async () => {
         while (next < pays) {
           const i = next++
-          const created = await call(i, '/v1/sessions', {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-            body: JSON.stringify({
-              flow: 'card',
-              amount: '10.00',
-              currency: 'EUR',
-              merchantTransactionId: `iso-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`,
-            }),
+          // Created and paid through the same isolate: its objects are its own.
+          const s = await merchant({ fetch: (path, init) => call(i, path, init) }, '/v1/sessions', {
+            flow: 'card',
+            amount: '10.00',
+            currency: 'EUR',
+            merchantTransactionId: `iso-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`,
           })
-          const s = await created.json()
           const paid = await call(i, `/v1/checkout/${s.id}/pay`, {
             method: 'POST',
             headers: {

@@ -69,6 +69,19 @@ const cents = (amount: string): number => {
   return Number(whole) * 100 + Number(frac.padEnd(2, '0').slice(0, 2))
 }
 
+/** What `GET /sandbox/stats` answers: charges in total, for one order or one payment, and tokens issued. */
+export interface SandboxStats {
+  charges: number
+  succeeded: number
+  byMtid?: number
+  records?: number
+  captures?: number
+  refunds?: number
+  reversals?: number
+  /** AuthTokens issued since the sandbox started with this state. */
+  tokens: number
+}
+
 export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   private readonly sql: SqlStorage
 
@@ -355,33 +368,11 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
   }
 
   /** Charges per merchantTransactionId and in total: what the load benchmark and tests count. */
-  stats(
-    mtid?: string,
-    parent?: string,
-  ): {
-    charges: number
-    succeeded: number
-    byMtid?: number
-    records?: number
-    captures?: number
-    refunds?: number
-    reversals?: number
-    /** AuthTokens issued since the sandbox started with this state. */
-    tokens: number
-  } {
+  stats(mtid?: string, parent?: string): SandboxStats {
     const charged = "kind IN ('card','token','repeat','invoice') OR (kind = 'qr' AND status != 'V')"
     const total = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE ${charged}`).one()
     const ok = this.sql.exec(`SELECT COUNT(*) AS n FROM payments WHERE (${charged}) AND status = 'Y'`).one()
-    const out: {
-      charges: number
-      succeeded: number
-      byMtid?: number
-      records?: number
-      captures?: number
-      refunds?: number
-      reversals?: number
-      tokens: number
-    } = {
+    const out: SandboxStats = {
       charges: Number(total.n),
       succeeded: Number(ok.n),
       tokens: Number(this.sql.exec('SELECT COUNT(*) AS n FROM tokens').one().n),
