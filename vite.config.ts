@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { defineConfig, type Plugin } from 'vite'
+import { build, defineConfig, type Plugin } from 'vite'
 import { FRAME_SCRIPTS } from './shared/frame-preload.ts'
+import { minifyCss } from './shared/styles.ts'
 
 /**
  * Merchant pages load the widget cross-origin as a module script, which browsers fetch with CORS:
@@ -79,7 +80,7 @@ function integrityAndPreload(): Plugin {
  * Each locale is two chunks of strings alone, one a line in English's key order
  * (`widget/i18n/index.ts` puts the keys back; keys and quotes were a third of every chunk): the
  * card flow's messages (`chunks/<locale>.js`, its default export) and the other methods'
- * (`chunks/<locale>.more.js`, which it imports on demand; `widget/i18n/parts.ts`). English is
+ * (`chunks/<locale>.more.js`, which it imports on demand; `shared/i18n/parts.ts`). English is
  * split the same way: the card flow's messages built into the card flow, the others
  * `chunks/en.more.js`, loaded with the other methods. Each must stay
  * within 1.2 KB brotli. The locales are emitted as chunks of their own and one import replaces the
@@ -96,7 +97,7 @@ function packLocales(): Plugin {
     // Before TypeScript is stripped: it rewrites widget/i18n/index.ts's source.
     enforce: 'pre',
     configResolved(config) {
-      messagesDir = join(config.root, 'widget', 'i18n', 'messages')
+      messagesDir = join(config.root, 'shared', 'i18n', 'messages')
       sharedDir = join(config.root, 'shared')
     },
     async buildStart() {
@@ -129,7 +130,7 @@ function packLocales(): Plugin {
       )
     },
     async load(id) {
-      const m = /\/widget\/i18n\/messages\/([\w-]+)\.ts(\?more)?$/.exec(id.replace(/\\/g, '/'))
+      const m = /\/shared\/i18n\/messages\/([\w-]+)\.ts(\?more)?$/.exec(id.replace(/\\/g, '/'))
       if (!m?.[1]) return null
       // Plain data files: Node runs them as they are (type stripping).
       const dir = pathToFileURL(messagesDir).href
@@ -171,39 +172,68 @@ function packLocales(): Plugin {
  * indentation become one space, which HTML reads the same (no element of ours keeps white space).
  * The message chunks, one message a line, are left as they are.
  */
-function minifyCssTemplate(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/\s*([{};,>])\s*/g, '$1')
-    .replace(/:\s+/g, ':')
-    .replace(/;}/g, '}')
-}
-
 function minifyTemplates(): Plugin {
   return {
     name: 'pay-minify-templates',
     apply: 'build',
     transform(code, id) {
-      if (!/\/widget\/.*\.ts$/.test(id.replace(/\\/g, '/')) || !code.includes('css`')) return null
+      if (!/\/(widget\/.*|shared\/styles)\.ts$/.test(id.replace(/\\/g, '/')) || !code.includes('css`')) return null
+      // shared/styles.ts tags its CSS text with String.raw under the name `css`: the tag goes too.
+      const tag = id.replace(/\\/g, '/').endsWith('/shared/styles.ts') ? '' : 'css'
       return code.replace(
         /\bcss`([^`]*)`/g,
         (_, body: string) =>
-          `css\`${body
+          `${tag}\`${body
             .split(/(\$\{[^}]*\})/)
-            .map((part, i) => (i % 2 ? part : minifyCssTemplate(part)))
-            .join('')}\``,
+            .map((part, i) => (i % 2 ? part : minifyCss(part)))
+            .join('')
+            .trim()}\``,
       )
     },
     renderChunk(code, chunk) {
-      if (chunk.facadeModuleId?.replace(/\\/g, '/').includes('/widget/i18n/messages/')) return null
+      if (chunk.facadeModuleId?.replace(/\\/g, '/').includes('/shared/i18n/messages/')) return null
       return { code: code.replace(/\n[ \t]+/g, ' '), map: null }
     },
   }
 }
 
+/**
+ * The card frame's script (`frame.js`, `widget/card-frame/frame.ts`): built after the widget, on
+ * its own, as one file with nothing shared with the widget's chunks. The frame's page (rendered by
+ * the Worker with the form in it) loads this one script and nothing else for a card.
+ */
+function frameScript(): Plugin {
+  let outDir = ''
+  let root = ''
+  return {
+    name: 'pay-frame-script',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir
+      root = config.root
+    },
+    async closeBundle() {
+      await build({
+        configFile: false,
+        root,
+        logLevel: 'warn',
+        mode: 'production',
+        plugins: [minifyTemplates()],
+        build: {
+          outDir,
+          emptyOutDir: false,
+          target: 'es2022',
+          sourcemap: false,
+          lib: { entry: { frame: 'widget/card-frame/frame.ts' }, formats: ['es'], fileName: () => 'frame.js' },
+          rolldownOptions: { output: { minify: true, codeSplitting: false } },
+        },
+      })
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [packLocales(), minifyTemplates(), assetHeaders(), integrityAndPreload()],
+  plugins: [packLocales(), minifyTemplates(), assetHeaders(), integrityAndPreload(), frameScript()],
   build: {
     outDir: 'dist/public/widget',
     emptyOutDir: true,

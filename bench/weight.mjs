@@ -6,11 +6,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'vite'
-import { FRAME_SCRIPTS } from '../shared/frame-preload.ts'
 import { measure, sizes } from '../tools/bundle.mjs'
 import { round } from './stats.mjs'
 import { root } from '../tools/stacks.mjs'
-import { framePage } from '../worker/routes/frame-page.ts'
+import { FRAME_SCRIPT, framePage } from '../worker/frame/page.ts'
 
 // ---- 1. weight ---------------------------------------------------------------------------
 
@@ -60,7 +59,10 @@ export async function weight(withPeers) {
     mode: 'production',
     build: { outDir: out },
   })
-  const ours = measure(out, { framePage: framePage('en'), frameScripts: FRAME_SCRIPTS })
+  const ours = measure(out, {
+    framePage: framePage({ locale: 'en', theme: 'light', shipping: false }),
+    frameScripts: [FRAME_SCRIPT],
+  })
   rmSync(out, { recursive: true, force: true })
   const pick = (b) => ({ raw: b.raw, gzip: b.gzip, brotli: b.brotli, files: b.files })
   const bundles = {

@@ -5,7 +5,7 @@
  * element does.
  */
 
-/** One message file each in `widget/i18n/messages/` (English is the source of every key). */
+/** One message file each in `shared/i18n/messages/` (English is the source of every key). */
 export const LOCALES = [
   'en',
   'ar',

@@ -63,3 +63,22 @@ export function minorUnits(currency: string): 0 | 2 | 3 {
 export function fitsMinorUnits(amount: string, currency: string): boolean {
   return minorUnits(currency) > 0 || amount.endsWith('.00')
 }
+
+/**
+ * The amount text ("1000.00") formatted for the locale and currency, with exactly the currency's
+ * ISO 4217 decimals (JPY none, KWD three), so the shopper sees what is charged: `Intl` alone
+ * would show some currencies (RSD, IDR) without the decimals they are charged in.
+ */
+export function formatMoney(amount: string, currency: string, locale: string): string {
+  try {
+    const digits = minorUnits(currency)
+    return new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(Number(amount))
+  } catch {
+    return `${amount} ${currency}`
+  }
+}

@@ -6,8 +6,8 @@
 // - inlineFlow: everything `isolation="inline"` downloads for the card flow (the entry, the inline
 //   checkout it imports on first use, their static imports, and the lists the card form loads
 //   just after its first render).
-// - frameDocument: the card frame's HTML, every script it preloads (shared/frame-preload.ts)
-//   and the lists its card form loads just after its first render.
+// - frameDocument: the card frame's HTML (the form in it, rendered by the Worker) and every script
+//   it loads (`frame.js`, the lists in it).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -68,7 +68,7 @@ function total(dir, files, extra = []) {
 
 /**
  * @param {string} dir the build's widget folder
- * @param {{ framePage?: string, frameScripts?: readonly string[] }} frame the frame's HTML (as the Worker serves it) and its preloaded scripts (`/widget/...`)
+ * @param {{ framePage?: string, frameScripts?: readonly string[] }} frame the frame's HTML (as the Worker serves it) and its scripts (`/widget/...`)
  */
 export function measure(dir, frame = {}) {
   const host = staticClosure(dir, 'pay-checkout.js')
@@ -86,10 +86,9 @@ export function measure(dir, frame = {}) {
   const inline = [...new Set([...host, ...(inlineEntry ? staticClosure(dir, inlineEntry) : []), ...afterRender])]
   const frameFiles = [
     ...new Set([
-      ...(frame.frameScripts ?? ['/widget/pay-checkout.js', '/widget/chunks/frame-page.js'])
+      ...(frame.frameScripts ?? ['/widget/frame.js'])
         .map((s) => s.replace(/^\/widget\//, ''))
         .flatMap((f) => staticClosure(dir, f)),
-      ...afterRender,
     ]),
   ]
   const all = new Set([...host, ...inline, ...frameFiles])

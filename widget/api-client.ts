@@ -3,7 +3,7 @@
  * The widget's only way to the network: typed calls to the Worker's browser routes. Returns a
  * Result and never throws; a network failure is an error result like any other.
  */
-import type { CheckoutView, InvoiceDetails, PayResult } from '../shared/checkout.ts'
+import type { CheckoutView, PayResult } from '../shared/checkout.ts'
 import { isErrorBody, type ErrorBody } from '../shared/errors.ts'
 import { err, ok, type Result } from '../shared/result.ts'
 
@@ -23,7 +23,8 @@ export class ApiClient {
     private readonly clientSecret: string,
   ) {}
 
-  private async request<T>(
+  /** One call to the session's browser routes: the card's below; the other methods' are with their steps (`inline/other-methods.ts`), so a bundle that shows only the card does not carry them. */
+  async request<T>(
     method: 'GET' | 'POST',
     path: string,
     body?: unknown,
@@ -61,19 +62,5 @@ export class ApiClient {
 
   pay(fields: Record<string, unknown>, idempotencyKey: string): Promise<Result<PayResult, ApiError>> {
     return this.request('POST', '/pay', fields, idempotencyKey)
-  }
-
-  qrVerify(
-    fields: Record<string, unknown>,
-  ): Promise<Result<{ status: string; merchantWalletId?: string; expiresAt?: string; message?: string }, ApiError>> {
-    return this.request('POST', '/qr/verify', fields)
-  }
-
-  qrComplete(idempotencyKey: string): Promise<Result<PayResult, ApiError>> {
-    return this.request('POST', '/qr/complete', {}, idempotencyKey)
-  }
-
-  regenerateInvoice(): Promise<Result<{ status: string; invoice: InvoiceDetails }, ApiError>> {
-    return this.request('POST', '/invoice/regenerate', {})
   }
 }

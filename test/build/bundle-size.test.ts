@@ -15,9 +15,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FRAME_SCRIPTS } from '../../shared/frame-preload.ts'
 import { LOCALES } from '../../shared/locales.ts'
-import { framePage } from '../../worker/routes/frame-page.ts'
+import { FRAME_SCRIPT, framePage } from '../../worker/frame/page.ts'
 import { measure } from '../../tools/bundle.mjs'
 import { root } from '../../tools/stacks.mjs'
 
@@ -40,7 +39,10 @@ beforeAll(async () => {
   } finally {
     process.env.NODE_ENV = env
   }
-  m = measure(out, { framePage: framePage('en'), frameScripts: FRAME_SCRIPTS })
+  m = measure(out, {
+    framePage: framePage({ locale: 'en', theme: 'light', shipping: false }),
+    frameScripts: [FRAME_SCRIPT],
+  })
 }, 60_000)
 afterAll(() => rmSync(out, { recursive: true, force: true }))
 
@@ -55,28 +57,30 @@ describe('widget bundles', () => {
   // 21 KB until a setup session (saving a card without paying) got its own words: "Save card" on
   // the button, "Card saved." after, no amount shown (51 bytes over 21 KB). 21.1 KB until the
   // declarative embed (a frame the shop's server writes in the element, used where it is): the
-  // entry, which inline mode downloads too, took 86 bytes of it.
-  it('inline card flow: everything downloaded (the lists loaded after the first render too) is at most 21.2 KB brotli, Lit included', () => {
-    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(21.2 * KB)
+  // entry, which inline mode downloads too, took 86 bytes of it. 21.2 KB until the card frame was
+  // rendered by the Worker: the card form's inputs, rules and brand marks, and the styles, became
+  // tables and text in shared/ that both renderers read (43 bytes more for the Lit form).
+  it('inline card flow: everything downloaded (the lists loaded after the first render too) is at most 21.25 KB brotli, Lit included', () => {
+    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(21.25 * KB)
     expect(m.inlineFlow.files).toContain('chunks/lists.js')
     expect(m.inlineFlow.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f))).toBe(
       false,
     )
   })
 
-  // 21 KB until 48 locales, right to left and several methods per session came: the frame's share
-  // of them (locale resolution with Intl.Locale, the ICU plural formatter, the methods message,
-  // direction) is about 1.1 KB, of which the build's cuts won back everything but ~0.7 KB: the
-  // frame runs the merchant page's entry too (the inline checkout's shared code lives there), so
-  // the host's own code is part of its count. 22 KB until the page that started a payment went with
-  // it (the link back after 3-D Secure: the init message's page, its check, the pay body's field),
-  // 0.1 KB on the frame, which already sat at 21.9. bench/README.md.
-  it('the card frame: its document and all its scripts (the lists loaded after the first render too) are at most 23 KB brotli', () => {
-    expect(m.frameDocument.brotli).toBeLessThanOrEqual(23 * KB)
-    expect(m.frameDocument.files).toEqual(expect.arrayContaining(['chunks/frame-page.js', 'chunks/lists.js']))
-    expect(
-      m.frameDocument.files.some((f: string) => /qr-wallet|invoice-view|method-picker|other-methods/.test(f)),
-    ).toBe(false)
+  // 23 KB while the frame ran the inline checkout (Lit, the entry, three scripts). The Worker now
+  // renders the form into the frame's HTML and one script without Lit takes it over: the issue's
+  // target is 10 KB (bench/README.md says what the 11.8 KB are).
+  it('the card frame: its document (the form in it) and its one script, lists included, are at most 12 KB brotli, with no Lit', async () => {
+    const { readFileSync } = await import('node:fs')
+    expect(m.frameDocument.brotli).toBeLessThanOrEqual(12 * KB)
+    expect(m.frameDocument.files).toEqual(['frame.js'])
+    const code = readFileSync(join(out, 'frame.js'), 'utf8')
+    expect(code).not.toMatch(/lit-html|reactive-element|customElements\.define/)
+    // The lists are in it, not a chunk of their own; nothing is imported but the full checkout, for
+    // a session the script does not show.
+    expect(code).toContain('Intl.DisplayNames')
+    expect([...code.matchAll(/import\(\s*(?:\/\*[^*]*\*\/\s*)?([^)]*)\)/g)].map((x) => x[1])).toHaveLength(1)
   })
 
   it('QR, invoice and locales are separate chunks loaded only when used', () => {

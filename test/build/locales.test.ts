@@ -10,15 +10,16 @@ import { join, relative } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { callingCodes, countries } from '../../widget/card-form/lists.ts'
-import { argumentNames, formatMessage, pluralArguments, pluralForms } from '../../widget/i18n/icu.ts'
+import { argumentNames, formatMessage, pluralArguments, pluralForms } from '../../shared/i18n/icu.ts'
 import { loadMessages } from '../../widget/i18n/index.ts'
 import { direction, LOCALES, resolveLocale } from '../../shared/locales.ts'
-import { en } from '../../widget/i18n/messages/en.ts'
-import { MORE_KEYS } from '../../widget/i18n/parts.ts'
-import { framePage } from '../../worker/routes/frame-page.ts'
+import { en, type MessageKey } from '../../shared/i18n/messages/en.ts'
+import { MORE_KEYS } from '../../shared/i18n/parts.ts'
+import { framePage } from '../../worker/frame/page.ts'
+import { MESSAGES } from '../../worker/frame/messages.ts'
 import { root } from '../../tools/stacks.mjs'
 
-const dir = join(root, 'widget/i18n/messages')
+const dir = join(root, 'shared/i18n/messages')
 const KEYS = Object.keys(en).sort()
 const files = readdirSync(dir).filter((f) => f.endsWith('.ts'))
 const translations = await Promise.all(
@@ -316,7 +317,7 @@ describe('a shopper’s language tag', () => {
     expect(LOCALES.filter((l) => direction(l) === 'rtl')).toEqual(['ar', 'fa', 'he'])
   })
 
-  it('the card frame’s page reads in the locale’s direction and preloads its card flow messages', () => {
+  it('the card frame’s page is written in the locale, in its direction, with its card flow messages and no others', () => {
     for (const [tag, lang, dir] of [
       ['ar', 'ar', 'rtl'],
       ['he', 'he', 'rtl'],
@@ -324,10 +325,18 @@ describe('a shopper’s language tag', () => {
       ['pt-BR', 'pt-BR', 'ltr'],
       ['xx', 'en', 'ltr'],
     ] as const) {
-      const html = framePage(tag)
+      const html = framePage({ locale: tag, theme: 'light', shipping: false })
       expect(html, tag).toContain(`<html lang="${lang}" dir="${dir}"`)
-      expect(html.includes(`/widget/chunks/${lang}.js`), tag).toBe(lang !== 'en')
-      expect(html, tag).not.toContain('.more.js')
+      expect(html, tag).toContain(`<div class="container" part="container" lang="${lang}" dir="${dir}"`)
+      expect(html, tag).toContain(`<label for="number">${MESSAGES[lang].cardNumber}</label>`)
+      const words = JSON.parse(
+        /<script type="application\/json" id="pay-words">([^<]*)<\/script>/.exec(html)?.[1] ?? '',
+      )
+      expect(words.succeeded, tag).toBe(MESSAGES[lang].succeeded)
+      expect(
+        Object.keys(words).some((k) => MORE_KEYS.includes(k as MessageKey)),
+        tag,
+      ).toBe(false)
     }
   })
 })

@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing'
 import { sendKeys } from '@web/test-runner-commands'
-import { en } from '../../widget/i18n/messages/en.ts'
+import { en } from '../../shared/i18n/messages/en.ts'
 import { loadMessages, resolveLocale, SUPPORTED_LOCALES } from '../../widget/i18n/index.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 import { CARD, fill, form, input, mount, payButton, sessionState, setValue, status, until, root } from './helpers.ts'

@@ -1,33 +1,70 @@
 /**
- * The pages the Worker itself shows a shopper: the card frame (its scripts preloaded, nothing of
+ * The pages the Worker itself shows a shopper: the card frame (the form rendered in it, nothing of
  * the session in it) and the return after 3-D Secure when the merchant named no returnUrl (a
  * styled result with a way back to the shop, never a bare status word).
  */
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { FRAME_SCRIPTS } from '../../shared/frame-preload.ts'
 import { browser, call, createSession, ORIGIN, pay } from './api.ts'
 import { chargesFor } from './helpers.ts'
 
 describe('the card frame page', () => {
-  it('preloads every script the frame needs, and the locale named in its URL', async () => {
+  it('holds the whole card form in the locale named in its URL, in its direction and theme, before any script', async () => {
     const s = await createSession()
     const page = await call(`/frame/${s.id}?locale=de&theme=dark`)
     expect(page.status).toBe(200)
-    for (const src of FRAME_SCRIPTS) expect(page.text).toContain(`<link rel="modulepreload" href="${src}">`)
-    expect(page.text).toContain('<link rel="modulepreload" href="/widget/chunks/de.js">')
     expect(page.text).toContain('<html lang="de" dir="ltr" data-pay-frame>')
-    // A regional tag preloads its own locale when there is one, else its language's; Arabic reads right to left.
-    expect((await call(`/frame/${s.id}?locale=pt-BR`)).text).toContain(
-      '<link rel="modulepreload" href="/widget/chunks/pt-BR.js">',
-    )
+    expect(page.text).toContain('<pay-checkout-inline theme="dark"><template shadowrootmode="open">')
+    // Every input of a new card's form, named for autofill, labelled in German.
+    for (const [id, autocomplete] of [
+      ['number', 'cc-number'],
+      ['expiry', 'cc-exp'],
+      ['cvv', 'cc-csc'],
+      ['givenName', 'given-name'],
+      ['surname', 'family-name'],
+      ['email', 'email'],
+      ['phone', 'tel-national'],
+    ])
+      expect(page.text).toMatch(new RegExp(`<input id="${id}" [^>]*autocomplete="${autocomplete}"`))
+    expect(page.text).toContain('<label for="number">Kartennummer</label>')
+    expect(page.text).toContain('<select id="telnocc"')
+    // No shipping address unless asked for; with it, its inputs too.
+    expect(page.text).not.toContain('id="street"')
+    expect((await call(`/frame/${s.id}?locale=de&shipping=1`)).text).toContain('<input id="street"')
+    // The frame's script, of this origin, and the stub after the form; what the script says is data.
+    expect([...page.text.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual([
+      '<script type="module" src="/widget/frame.js">',
+      '<script>',
+      '<script type="application/json" id="pay-words">',
+    ])
+    // A regional tag reads as its language when it has no locale of its own; Arabic right to left.
     expect((await call(`/frame/${s.id}?locale=de-AT`)).text).toContain('<html lang="de" dir="ltr" data-pay-frame>')
+    expect((await call(`/frame/${s.id}?locale=pt-BR`)).text).toContain('<html lang="pt-BR" dir="ltr" data-pay-frame>')
     expect((await call(`/frame/${s.id}?locale=ar-EG`)).text).toContain('<html lang="ar" dir="rtl" data-pay-frame>')
-    // An unknown locale falls back to the built-in English: nothing of the query is echoed.
-    const odd = await call(`/frame/${s.id}?locale=%22%3E%3Cscript%3E`)
+    // An unknown locale or theme falls back to English and light: nothing of the query is echoed.
+    const odd = await call(`/frame/${s.id}?locale=%22%3E%3Cscript%3E&theme=%22%3E%3Cb%3E`)
     expect(odd.text).toContain('<html lang="en" dir="ltr" data-pay-frame>')
+    expect(odd.text).toContain('<pay-checkout-inline theme="light">')
     expect(odd.text).not.toContain('script%3E')
     expect(odd.text).not.toContain('"><script>')
+    expect(odd.text).not.toContain('<b>')
+  })
+
+  it('allows its stub and its style sheets by hash, its script by origin, and nothing else inline', async () => {
+    const s = await createSession()
+    const page = await call(`/frame/${s.id}`)
+    const csp = page.headers.get('content-security-policy') ?? ''
+    expect(csp).not.toContain('unsafe-inline')
+    const sha256 = async (text: string) =>
+      `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))))}'`
+    const stub = /<script>([^<]*)<\/script>/.exec(page.text)?.[1] ?? ''
+    expect(stub).toContain('__payInbox')
+    expect(csp).toContain(`script-src 'self' ${await sha256(stub)};`)
+    const sheets = [...page.text.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1] ?? '')
+    expect(sheets).toHaveLength(3)
+    const allowed = /style-src ([^;]*)/.exec(csp)?.[1]?.split(' ') ?? []
+    for (const sheet of sheets) expect(allowed).toContain(await sha256(sheet))
+    expect(allowed).toHaveLength(1 + sheets.length)
   })
 })
 

@@ -7,101 +7,32 @@
  * usable inline in `<pay-checkout>` and inside the isolated card frame.
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
+import { cvvLength, detectBrand, formatCardNumber, maxCardLength, type CardBrand } from '../../shared/card.ts'
 import {
-  cvvLength,
-  detectBrand,
-  formatCardNumber,
-  maxCardLength,
-  normalizeCardNumber,
-  type CardBrand,
-} from '../../shared/card.ts'
+  BRAND_NAMES,
+  brandOf,
+  CARD,
+  checkInput,
+  checkInputs,
+  collectInputs,
+  CUSTOMER,
+  ERROR_KEYS,
+  formatExpiry,
+  inputsFor,
+  isList,
+  LTR_INPUTS,
+  PHONE,
+  SAVED,
+  SHIPPING,
+  type InputSpec,
+} from '../../shared/card-inputs.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
-import { checkExpiryMonth, checkWith, cvvLengthError, expiryError, telnoccError } from '../../shared/shopper-formats.ts'
-import {
-  SHOPPER_CHECKS,
-  SHOPPER_FIELDS,
-  type ShopperField,
-  type ShopperFieldName,
-} from '../../shared/shopper-fields.ts'
-import { BRAND_ICONS } from './brand-icons.ts'
+import { SHOPPER_FIELDS, type ShopperField } from '../../shared/shopper-fields.ts'
+import { brandIcon } from './brand-icons.ts'
 import type { Choice } from './lists.ts'
 import { PayChangeEvent } from '../events.ts'
-import { en, format, type MessageKey, type Messages } from '../i18n/index.ts'
+import { en, format, type Messages } from '../i18n/index.ts'
 import { cardFormStyles } from './card-form.styles.ts'
-
-/** One input: a field of the table (or the combined expiry), with its label. */
-interface InputSpec {
-  readonly id: string
-  readonly label: MessageKey
-  /** Table fields this input fills; the expiry fills month and year. */
-  readonly fields: readonly ShopperFieldName[]
-  readonly required: boolean
-}
-
-const spec = (
-  id: string,
-  label: MessageKey,
-  name: ShopperFieldName,
-  op: 'payment' | 'tokenRepeat' = 'payment',
-): InputSpec => ({
-  id,
-  label,
-  fields: [name],
-  required: (SHOPPER_FIELDS[name].use as Record<string, string>)[op] === 'R',
-})
-
-const CARD: readonly InputSpec[] = [
-  spec('number', 'cardNumber', 'cardNumber'),
-  { id: 'expiry', label: 'expiry', fields: ['expiryMonth', 'expiryYear'], required: true },
-  spec('cvv', 'cvv', 'cvv'),
-]
-const CUSTOMER: readonly InputSpec[] = [
-  spec('givenName', 'givenName', 'givenName'),
-  spec('surname', 'surname', 'surname'),
-  spec('email', 'email', 'email'),
-]
-const PHONE: readonly InputSpec[] = [spec('telnocc', 'telnocc', 'telnocc'), spec('phone', 'phone', 'phone')]
-const SHIPPING: readonly InputSpec[] = [
-  spec('street', 'street', 'shippingStreet1'),
-  spec('postcode', 'postcode', 'shippingPostcode'),
-  spec('city', 'city', 'shippingCity'),
-  spec('state', 'state', 'shippingState'),
-  spec('country', 'country', 'shippingCountry'),
-]
-const SAVED: readonly InputSpec[] = [spec('cvv', 'cvv', 'cvv', 'tokenRepeat')]
-
-/** Digits and addresses read left to right in every locale, right-to-left forms included. */
-const LTR_INPUTS: readonly string[] = ['number', 'expiry', 'cvv', 'phone', 'email']
-
-const ERROR_KEYS: Partial<Record<FieldErrorCode, MessageKey>> = {
-  required: 'err_required',
-  format: 'err_format',
-  luhn: 'err_luhn',
-  length: 'err_length',
-  expired: 'err_expired',
-  unsupported_brand: 'err_unsupported_brand',
-}
-
-const BRAND_NAMES: Record<CardBrand, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'Amex',
-  discover: 'Discover',
-  jcb: 'JCB',
-  diners: 'Diners',
-  unionpay: 'UnionPay',
-  maestro: 'Maestro',
-}
-
-/** What an input holds, as the wire wants it: the phone-code list's values are `DE+49` (one per country). */
-const wireValue = (id: string, value: string): string =>
-  id === 'telnocc' ? value.replace(/^[A-Z]{2}(?=\+)/, '') : value
-
-/** `MM / YY` (or what the shopper has typed so far) from any digits. */
-function formatExpiry(input: string): string {
-  const d = input.replace(/\D/g, '').slice(0, 4)
-  return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d
-}
 
 /**
  * @summary The card and customer form, from the shared field table.
@@ -189,64 +120,26 @@ export class PayCardForm extends LitElement {
   private lastReported = ''
 
   private get specs(): readonly InputSpec[] {
-    if (this.mode === 'saved-card') return SAVED
-    const customer = CUSTOMER.filter((s) => !this.prefill?.[s.id])
-    return [...CARD, ...customer, ...PHONE, ...(this.collectShipping ? SHIPPING : [])]
+    return inputsFor(this.mode, this.prefill, this.collectShipping)
   }
 
   private get brand(): CardBrand | undefined {
-    return this.mode === 'saved-card' ? (this.savedBrand ?? undefined) : detectBrand(this.values.number ?? '')
+    return brandOf(this.mode, this.values, this.savedBrand)
   }
 
   /** The rule a value breaks, or null. */
   private check(s: InputSpec): FieldErrorCode | null {
-    const value = (this.values[s.id] ?? '').trim()
-    if (value === '') {
-      if (s.required) return 'required'
-      return s.id === 'telnocc' ? telnoccError(this.values.phone, value) : null
-    }
-    if (s.id === 'expiry') {
-      const m = /^(\d{2}) \/ (\d{2})$/.exec(value)
-      if (!m || checkWith(checkExpiryMonth, m[1] ?? '') !== null) return 'format'
-      return expiryError(m[1] ?? '', `20${m[2]}`, new Date())
-    }
-    // A CVV of digits only is wrong by its length for the brand, which says more than "format".
-    if (s.id === 'cvv' && cvvLengthError(value, this.brand)) return 'length'
-    const name = s.fields[0]
-    if (!name) return null
-    return checkWith(SHOPPER_CHECKS[name], s.id === 'number' ? normalizeCardNumber(value) : wireValue(s.id, value))
+    return checkInput(s, this.values, this.brand)
   }
 
   /** Every rule broken now, by wire name; never a value. */
   validate(): FieldError[] {
-    const out: FieldError[] = []
-    for (const s of this.specs) {
-      const code = this.check(s)
-      if (code) out.push({ field: SHOPPER_FIELDS[s.fields[s.id === 'expiry' ? 1 : 0] ?? 'cardNumber'].wire, code })
-    }
-    return out
+    return checkInputs(this.specs, this.values, this.brand)
   }
 
   /** The wire fields of a valid form (card data goes only to the caller, never into an event). */
   collect(): Record<string, string> {
-    const out: Record<string, string> = {}
-    for (const s of this.specs) {
-      const value = (this.values[s.id] ?? '').trim()
-      if (value === '') continue
-      if (s.id === 'expiry') {
-        const [mm = '', yy = ''] = value.split(' / ')
-        out['card.expiryMonth'] = mm
-        out['card.expiryYear'] = `20${yy}`
-      } else if (s.fields[0]) {
-        out[SHOPPER_FIELDS[s.fields[0]].wire] =
-          s.id === 'number'
-            ? normalizeCardNumber(value)
-            : s.id === 'country'
-              ? value.toUpperCase()
-              : wireValue(s.id, value)
-      }
-    }
-    return out
+    return collectInputs(this.specs, this.values)
   }
 
   /** Shows every error and moves focus to the first invalid field; true when the form is valid. */
@@ -342,10 +235,9 @@ export class PayCardForm extends LitElement {
     const hint = s.id === 'cvv' ? format(this.messages, 'cvvHint', { n: cvvLength(this.brand) }, this.locale) : ''
     const described = [hint ? `${s.id}-hint` : '', error ? `${s.id}-error` : ''].filter(Boolean).join(' ')
     const brand = this.brand
-    const isList = s.id === 'country' || s.id === 'telnocc'
     // Empty until the lists have loaded (just after the first render).
     const lists = this.lists
-    const list: readonly Choice[] | null = !isList
+    const list: readonly Choice[] | null = !isList(s.id)
       ? null
       : !lists
         ? []
@@ -390,7 +282,7 @@ export class PayCardForm extends LitElement {
       <div class="below">
         <div class="control">
           ${control}
-          ${isCard && brand ? html`<span class="brand" part="brand" role="img" aria-label=${BRAND_NAMES[brand]}><svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true">${BRAND_ICONS[brand]}</svg></span>` : nothing}
+          ${isCard && brand ? html`<span class="brand" part="brand" role="img" aria-label=${BRAND_NAMES[brand]}><svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true">${brandIcon(brand)}</svg></span>` : nothing}
         </div>
         ${hint ? html`<p class="hint" id="${s.id}-hint">${hint}</p>` : nothing}
         ${error ? html`<p class="error" part="error" id="${s.id}-error">${this.messages[ERROR_KEYS[error] ?? 'err_invalid']}</p>` : nothing}

@@ -6,7 +6,9 @@
  * here can carry a card number or a CVV: the frame sends only what the parent needs.
  */
 
-export const CHANNEL = 'pay-checkout/1'
+import { CHANNEL } from '../../shared/frame-stub.ts'
+
+export { CHANNEL }
 
 export type ParentToFrame =
   | {

@@ -1,22 +1,22 @@
 /**
  * @module
  * Messages and formatting. English is built in; each other locale is a chunk of its own
- * (`widget/i18n/messages/<locale>.ts`), loaded only when used. A tag falls back from region to
+ * (`shared/i18n/messages/<locale>.ts`), loaded only when used. A tag falls back from region to
  * language to English (`de-AT` -> `de`, `es-MX` -> `es-419`, `xx` -> `en`: see `shared/locales.ts`).
  * Amounts, dates and country names come from `Intl`, never from tables of our own.
  */
-import { minorUnits } from '../../shared/money.ts'
-import { formatMessage } from './icu.ts'
+import { formatMessage } from '../../shared/i18n/icu.ts'
 import { direction, LOCALES, resolveLocale, type Locale } from '../../shared/locales.ts'
-import { en, type MessageKey, type Messages } from './messages/en.ts'
+import { en, type MessageKey, type Messages } from '../../shared/i18n/messages/en.ts'
 
 export type { Locale, MessageKey, Messages }
 export { direction, en, resolveLocale }
+export { formatMoney } from '../../shared/money.ts'
 
 /**
  * A locale's module: from source, the translator's object; as built, the card flow's strings
  * alone, one a line in English's key order, and `more()` for the other methods' strings
- * (vite.config.ts, `packLocales`; `./parts.ts`).
+ * (vite.config.ts, `packLocales`; `shared/i18n/parts.ts`).
  */
 type Chunk = { messages?: Messages; default?: string; more?: () => Promise<{ default: string }> }
 
@@ -27,53 +27,53 @@ type Chunk = { messages?: Messages; default?: string; more?: () => Promise<{ def
  */
 // <locale-loaders>
 const LOADERS: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<Chunk>>> = {
-  ar: () => import('./messages/ar.ts'),
-  bg: () => import('./messages/bg.ts'),
-  ca: () => import('./messages/ca.ts'),
-  cs: () => import('./messages/cs.ts'),
-  da: () => import('./messages/da.ts'),
-  de: () => import('./messages/de.ts'),
-  el: () => import('./messages/el.ts'),
-  'en-GB': () => import('./messages/en-GB.ts'),
-  es: () => import('./messages/es.ts'),
-  'es-419': () => import('./messages/es-419.ts'),
-  et: () => import('./messages/et.ts'),
-  fa: () => import('./messages/fa.ts'),
-  fi: () => import('./messages/fi.ts'),
-  fil: () => import('./messages/fil.ts'),
-  fr: () => import('./messages/fr.ts'),
-  'fr-CA': () => import('./messages/fr-CA.ts'),
-  he: () => import('./messages/he.ts'),
-  hi: () => import('./messages/hi.ts'),
-  hr: () => import('./messages/hr.ts'),
-  hu: () => import('./messages/hu.ts'),
-  id: () => import('./messages/id.ts'),
-  is: () => import('./messages/is.ts'),
-  it: () => import('./messages/it.ts'),
-  ja: () => import('./messages/ja.ts'),
-  ko: () => import('./messages/ko.ts'),
-  lt: () => import('./messages/lt.ts'),
-  lv: () => import('./messages/lv.ts'),
-  ms: () => import('./messages/ms.ts'),
-  mt: () => import('./messages/mt.ts'),
-  nb: () => import('./messages/nb.ts'),
-  nl: () => import('./messages/nl.ts'),
-  pl: () => import('./messages/pl.ts'),
-  pt: () => import('./messages/pt.ts'),
-  'pt-BR': () => import('./messages/pt-BR.ts'),
-  ro: () => import('./messages/ro.ts'),
-  ru: () => import('./messages/ru.ts'),
-  sk: () => import('./messages/sk.ts'),
-  sl: () => import('./messages/sl.ts'),
-  sr: () => import('./messages/sr.ts'),
-  sv: () => import('./messages/sv.ts'),
-  th: () => import('./messages/th.ts'),
-  tr: () => import('./messages/tr.ts'),
-  uk: () => import('./messages/uk.ts'),
-  vi: () => import('./messages/vi.ts'),
-  zh: () => import('./messages/zh.ts'),
-  'zh-HK': () => import('./messages/zh-HK.ts'),
-  'zh-TW': () => import('./messages/zh-TW.ts'),
+  ar: () => import('../../shared/i18n/messages/ar.ts'),
+  bg: () => import('../../shared/i18n/messages/bg.ts'),
+  ca: () => import('../../shared/i18n/messages/ca.ts'),
+  cs: () => import('../../shared/i18n/messages/cs.ts'),
+  da: () => import('../../shared/i18n/messages/da.ts'),
+  de: () => import('../../shared/i18n/messages/de.ts'),
+  el: () => import('../../shared/i18n/messages/el.ts'),
+  'en-GB': () => import('../../shared/i18n/messages/en-GB.ts'),
+  es: () => import('../../shared/i18n/messages/es.ts'),
+  'es-419': () => import('../../shared/i18n/messages/es-419.ts'),
+  et: () => import('../../shared/i18n/messages/et.ts'),
+  fa: () => import('../../shared/i18n/messages/fa.ts'),
+  fi: () => import('../../shared/i18n/messages/fi.ts'),
+  fil: () => import('../../shared/i18n/messages/fil.ts'),
+  fr: () => import('../../shared/i18n/messages/fr.ts'),
+  'fr-CA': () => import('../../shared/i18n/messages/fr-CA.ts'),
+  he: () => import('../../shared/i18n/messages/he.ts'),
+  hi: () => import('../../shared/i18n/messages/hi.ts'),
+  hr: () => import('../../shared/i18n/messages/hr.ts'),
+  hu: () => import('../../shared/i18n/messages/hu.ts'),
+  id: () => import('../../shared/i18n/messages/id.ts'),
+  is: () => import('../../shared/i18n/messages/is.ts'),
+  it: () => import('../../shared/i18n/messages/it.ts'),
+  ja: () => import('../../shared/i18n/messages/ja.ts'),
+  ko: () => import('../../shared/i18n/messages/ko.ts'),
+  lt: () => import('../../shared/i18n/messages/lt.ts'),
+  lv: () => import('../../shared/i18n/messages/lv.ts'),
+  ms: () => import('../../shared/i18n/messages/ms.ts'),
+  mt: () => import('../../shared/i18n/messages/mt.ts'),
+  nb: () => import('../../shared/i18n/messages/nb.ts'),
+  nl: () => import('../../shared/i18n/messages/nl.ts'),
+  pl: () => import('../../shared/i18n/messages/pl.ts'),
+  pt: () => import('../../shared/i18n/messages/pt.ts'),
+  'pt-BR': () => import('../../shared/i18n/messages/pt-BR.ts'),
+  ro: () => import('../../shared/i18n/messages/ro.ts'),
+  ru: () => import('../../shared/i18n/messages/ru.ts'),
+  sk: () => import('../../shared/i18n/messages/sk.ts'),
+  sl: () => import('../../shared/i18n/messages/sl.ts'),
+  sr: () => import('../../shared/i18n/messages/sr.ts'),
+  sv: () => import('../../shared/i18n/messages/sv.ts'),
+  th: () => import('../../shared/i18n/messages/th.ts'),
+  tr: () => import('../../shared/i18n/messages/tr.ts'),
+  uk: () => import('../../shared/i18n/messages/uk.ts'),
+  vi: () => import('../../shared/i18n/messages/vi.ts'),
+  zh: () => import('../../shared/i18n/messages/zh.ts'),
+  'zh-HK': () => import('../../shared/i18n/messages/zh-HK.ts'),
+  'zh-TW': () => import('../../shared/i18n/messages/zh-TW.ts'),
 }
 const load = (locale: string): Promise<Chunk> => LOADERS[locale as Exclude<Locale, 'en'>]()
 /**
@@ -138,23 +138,4 @@ export function format(
  */
 export function isolateLtr(text: string, locale: string): string {
   return direction(locale) === 'rtl' ? `\u2066${text}\u2069` : text
-}
-
-/**
- * The amount text ("1000.00") formatted for the locale and currency, with exactly the currency's
- * ISO 4217 decimals (JPY none, KWD three), so the shopper sees what is charged: `Intl` alone
- * would show some currencies (RSD, IDR) without the decimals they are charged in.
- */
-export function formatMoney(amount: string, currency: string, locale: string): string {
-  try {
-    const digits = minorUnits(currency)
-    return new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    }).format(Number(amount))
-  } catch {
-    return `${amount} ${currency}`
-  }
 }

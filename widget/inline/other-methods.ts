@@ -9,7 +9,8 @@ import type { TemplateResult } from 'lit'
 // build would move Lit into a chunk of its own that the card flow would have to load as well).
 import { html, nothing } from './pay-checkout-inline.ts'
 import type { AttemptHost } from './attempt.ts'
-import type { ApiError, CheckoutView, PayResult } from '../api-client.ts'
+import type { ApiClient, ApiError, CheckoutView, InvoiceDetails, PayResult } from '../api-client.ts'
+import type { Result } from '../../shared/result.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
 
 /** The inline checkout as these steps use it: what an attempt uses (./attempt.ts), and the checkout's answers. */
@@ -48,13 +49,25 @@ export function renderInvoice(c: Checkout, view: CheckoutView): TemplateResult {
   return html`<pay-invoice-view exportparts="details, pay-link" .messages=${c.messages} .view=${view} .locale=${c.resolvedLocale} @invoice-regenerate=${() => regenerate(c)}></pay-invoice-view>`
 }
 
+const qrVerify = (
+  api: ApiClient,
+  fields: Record<string, unknown>,
+): Promise<Result<{ status: string; merchantWalletId?: string; expiresAt?: string; message?: string }, ApiError>> =>
+  api.request('POST', '/qr/verify', fields)
+
+const qrComplete = (api: ApiClient, idempotencyKey: string): Promise<Result<PayResult, ApiError>> =>
+  api.request('POST', '/qr/complete', {}, idempotencyKey)
+
+const regenerateInvoice = (api: ApiClient): Promise<Result<{ status: string; invoice: InvoiceDetails }, ApiError>> =>
+  api.request('POST', '/invoice/regenerate', {})
+
 async function qrStep(c: Checkout, e: QrStep): Promise<void> {
   const api = c.api
   if (!api || c.inFlight) return
   c.inFlight = true
   c.notice = ''
   if (e.detail.step === 'verify') {
-    const r = await api.qrVerify(e.detail.fields ?? {})
+    const r = await qrVerify(api, e.detail.fields ?? {})
     c.inFlight = false
     if (!r.ok) return c.refused(r.error)
     if (r.value.status === 'declined') {
@@ -67,7 +80,7 @@ async function qrStep(c: Checkout, e: QrStep): Promise<void> {
   }
   c.state = 'submitting'
   c.attemptKey ??= crypto.randomUUID()
-  const r = await api.qrComplete(c.attemptKey)
+  const r = await qrComplete(api, c.attemptKey)
   c.inFlight = false
   c.attemptKey = null
   if (!r.ok) return c.refused(r.error)
@@ -78,7 +91,7 @@ async function regenerate(c: Checkout): Promise<void> {
   const api = c.api
   if (!api || c.inFlight) return
   c.inFlight = true
-  const r = await api.regenerateInvoice()
+  const r = await regenerateInvoice(api)
   c.inFlight = false
   if (!r.ok) return c.refused(r.error)
   const view = await api.view()

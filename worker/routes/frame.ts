@@ -1,8 +1,9 @@
 /**
  * @module
- * The card frame (`/frame/{sessionId}`): a page on the Worker's origin that runs the card form, so
- * the merchant's page never holds card data. Strict CSP: only this origin's scripts and styles, no
- * inline code, fetches to this origin only, and `frame-ancestors` = the session's allowed origins
+ * The card frame (`/frame/{sessionId}`): a page on the Worker's origin that holds the card form
+ * (rendered here: `worker/frame/page.ts`), so the merchant's page never holds card data. Strict CSP:
+ * only this origin's scripts, no inline code, the page's own style sheets by hash, fetches to this
+ * origin only, and `frame-ancestors` = the session's allowed origins
  * (SECURITY.md R20). The session id is not secret; the client secret arrives by postMessage. The
  * page is the same for every id, known or not (R21).
  */
@@ -12,7 +13,7 @@ import type { Env } from '../env.ts'
 import { SESSION_ID } from '../ids.ts'
 import { sessionStub } from '../middleware/browser-access.ts'
 import { effectiveOrigins } from '../access.ts'
-import { framePage } from './frame-page.ts'
+import { framePage, pageHashes } from '../frame/page.ts'
 
 export const frame = new Hono<{ Bindings: Env }>()
 
@@ -27,15 +28,22 @@ frame.get(
     const id = c.req.param('id')
     // An unknown id is answered as a session that names no origins of its own: the deployment's
     // ALLOWED_ORIGINS. Only the CSP header is per session, and only for sessions with their own list.
-    const sessionOrigins = SESSION_ID.test(id) ? ((await sessionStub(c.env, id).access(undefined))?.origins ?? []) : []
+    const [sessionOrigins, hashes] = await Promise.all([
+      SESSION_ID.test(id)
+        ? sessionStub(c.env, id)
+            .access(undefined)
+            .then((a) => a?.origins ?? [])
+        : [],
+      pageHashes(),
+    ])
     const origins = effectiveOrigins(sessionOrigins, c.env)
     const gateway = new URL(c.env.GATEWAY_BASE_URL).origin
     c.header(
       'Content-Security-Policy',
       [
         "default-src 'none'",
-        "script-src 'self'",
-        "style-src 'self'",
+        `script-src 'self' ${hashes.stub}`,
+        `style-src 'self' ${hashes.styles.join(' ')}`,
         "connect-src 'self'",
         "img-src 'self' data:",
         `form-action ${gateway}`,
@@ -45,7 +53,13 @@ frame.get(
     )
     c.header('Referrer-Policy', 'strict-origin')
     c.header('Cache-Control', 'no-store')
-    // The locale as the element sent it (`pt-BR`, `de-AT`): the page resolves it as the element does.
-    return c.html(framePage(c.req.query('locale')))
+    // Locale, theme and the shipping choice as the element sent them (nothing secret): the form is final.
+    return c.html(
+      framePage({
+        locale: c.req.query('locale'),
+        theme: c.req.query('theme'),
+        shipping: c.req.query('shipping') === '1',
+      }),
+    )
   },
 )

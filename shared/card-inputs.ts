@@ -1,0 +1,172 @@
+/**
+ * @module
+ * The card form's inputs, over the shopper part of the field table (`./shopper-fields.ts`): which
+ * inputs it shows, in what order, with which label, and the rule each breaks. Two renderers use
+ * it: the widget's `<pay-card-form>` (Lit) and the Worker's server-rendered card frame, whose small
+ * script checks and collects with the same functions. Values are as the shopper sees them
+ * (`4111 1111 ...`, `12 / 30`), keyed by input id; nothing here keeps or logs one.
+ */
+import { detectBrand, normalizeCardNumber, type CardBrand } from './card.ts'
+import type { FieldError, FieldErrorCode } from './errors.ts'
+import type { MessageKey } from './i18n/messages/en.ts'
+import { checkExpiryMonth, checkWith, cvvLengthError, expiryError, telnoccError } from './shopper-formats.ts'
+import { SHOPPER_CHECKS, SHOPPER_FIELDS, type ShopperFieldName } from './shopper-fields.ts'
+
+/** One input: a field of the table (or the combined expiry), with its label. */
+export interface InputSpec {
+  readonly id: string
+  readonly label: MessageKey
+  /** Table fields this input fills; the expiry fills month and year. */
+  readonly fields: readonly ShopperFieldName[]
+  readonly required: boolean
+}
+
+const spec = (
+  id: string,
+  label: MessageKey,
+  name: ShopperFieldName,
+  op: 'payment' | 'tokenRepeat' = 'payment',
+): InputSpec => ({
+  id,
+  label,
+  fields: [name],
+  required: (SHOPPER_FIELDS[name].use as Record<string, string>)[op] === 'R',
+})
+
+export const CARD: readonly InputSpec[] = [
+  spec('number', 'cardNumber', 'cardNumber'),
+  { id: 'expiry', label: 'expiry', fields: ['expiryMonth', 'expiryYear'], required: true },
+  spec('cvv', 'cvv', 'cvv'),
+]
+export const CUSTOMER: readonly InputSpec[] = [
+  spec('givenName', 'givenName', 'givenName'),
+  spec('surname', 'surname', 'surname'),
+  spec('email', 'email', 'email'),
+]
+export const PHONE: readonly InputSpec[] = [spec('telnocc', 'telnocc', 'telnocc'), spec('phone', 'phone', 'phone')]
+export const SHIPPING: readonly InputSpec[] = [
+  spec('street', 'street', 'shippingStreet1'),
+  spec('postcode', 'postcode', 'shippingPostcode'),
+  spec('city', 'city', 'shippingCity'),
+  spec('state', 'state', 'shippingState'),
+  spec('country', 'country', 'shippingCountry'),
+]
+/** A saved card: its CVV alone. */
+export const SAVED: readonly InputSpec[] = [spec('cvv', 'cvv', 'cvv', 'tokenRepeat')]
+
+/** The inputs shown, in order: a saved card's CVV, or the card, the customer the merchant did not prefill, the phone and the shipping address. */
+export function inputsFor(
+  mode: 'card' | 'saved-card',
+  prefill: Partial<Record<string, string>> | null,
+  collectShipping: boolean,
+): readonly InputSpec[] {
+  if (mode === 'saved-card') return SAVED
+  return [...CARD, ...CUSTOMER.filter((s) => !prefill?.[s.id]), ...PHONE, ...(collectShipping ? SHIPPING : [])]
+}
+
+/** Digits and addresses read left to right in every locale, right-to-left forms included. */
+export const LTR_INPUTS: readonly string[] = ['number', 'expiry', 'cvv', 'phone', 'email']
+
+/** The lists: a country, and a phone code (`DE+49`, one per country). */
+export const isList = (id: string): boolean => id === 'country' || id === 'telnocc'
+
+/** What the shopper reads for each broken rule. */
+export const ERROR_KEYS: Partial<Record<FieldErrorCode, MessageKey>> = {
+  required: 'err_required',
+  format: 'err_format',
+  luhn: 'err_luhn',
+  length: 'err_length',
+  expired: 'err_expired',
+  unsupported_brand: 'err_unsupported_brand',
+}
+
+export const BRAND_NAMES: Record<CardBrand, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'Amex',
+  discover: 'Discover',
+  jcb: 'JCB',
+  diners: 'Diners',
+  unionpay: 'UnionPay',
+  maestro: 'Maestro',
+}
+
+/** What an input holds, as the wire wants it: the phone-code list's values are `DE+49` (one per country). */
+export const wireValue = (id: string, value: string): string =>
+  id === 'telnocc' ? value.replace(/^[A-Z]{2}(?=\+)/, '') : value
+
+/** `MM / YY` (or what the shopper has typed so far) from any digits. */
+export function formatExpiry(input: string): string {
+  const d = input.replace(/\D/g, '').slice(0, 4)
+  return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d
+}
+
+/** The brand the form is for: a saved card's, else the number's. */
+export const brandOf = (
+  mode: 'card' | 'saved-card',
+  values: Readonly<Record<string, string>>,
+  saved: CardBrand | null,
+): CardBrand | undefined => (mode === 'saved-card' ? (saved ?? undefined) : detectBrand(values.number ?? ''))
+
+/** The rule an input's value breaks, or null. */
+export function checkInput(
+  s: InputSpec,
+  values: Readonly<Record<string, string>>,
+  brand: CardBrand | undefined,
+  now = new Date(),
+): FieldErrorCode | null {
+  const value = (values[s.id] ?? '').trim()
+  if (value === '') {
+    if (s.required) return 'required'
+    return s.id === 'telnocc' ? telnoccError(values.phone, value) : null
+  }
+  if (s.id === 'expiry') {
+    const m = /^(\d{2}) \/ (\d{2})$/.exec(value)
+    if (!m || checkWith(checkExpiryMonth, m[1] ?? '') !== null) return 'format'
+    return expiryError(m[1] ?? '', `20${m[2]}`, now)
+  }
+  // A CVV of digits only is wrong by its length for the brand, which says more than "format".
+  if (s.id === 'cvv' && cvvLengthError(value, brand)) return 'length'
+  const name = s.fields[0]
+  if (!name) return null
+  return checkWith(SHOPPER_CHECKS[name], s.id === 'number' ? normalizeCardNumber(value) : wireValue(s.id, value))
+}
+
+/** Every rule broken, by wire name; never a value. */
+export function checkInputs(
+  specs: readonly InputSpec[],
+  values: Readonly<Record<string, string>>,
+  brand: CardBrand | undefined,
+): FieldError[] {
+  const out: FieldError[] = []
+  for (const s of specs) {
+    const code = checkInput(s, values, brand)
+    if (code) out.push({ field: SHOPPER_FIELDS[s.fields[s.id === 'expiry' ? 1 : 0] ?? 'cardNumber'].wire, code })
+  }
+  return out
+}
+
+/** The wire fields of a valid form (card data goes only to the pay, never into an event). */
+export function collectInputs(
+  specs: readonly InputSpec[],
+  values: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const s of specs) {
+    const value = (values[s.id] ?? '').trim()
+    if (value === '') continue
+    if (s.id === 'expiry') {
+      const [mm = '', yy = ''] = value.split(' / ')
+      out['card.expiryMonth'] = mm
+      out['card.expiryYear'] = `20${yy}`
+    } else if (s.fields[0]) {
+      out[SHOPPER_FIELDS[s.fields[0]].wire] =
+        s.id === 'number'
+          ? normalizeCardNumber(value)
+          : s.id === 'country'
+            ? value.toUpperCase()
+            : wireValue(s.id, value)
+    }
+  }
+  return out
+}
