@@ -28,13 +28,20 @@ export async function timeToReady(worker, { loads, slow = false }) {
   // On the slow network, both origins are reached through their proxies (./slow-network.mjs), on
   // two sites (localhost and 127.0.0.1), so the frame cannot use the page's connections.
   const proxies = []
+  const tls = slow ? selfSigned() : undefined
   if (slow) {
-    const tls = selfSigned()
     proxies.push(await slowOrigin(local, { host: 'localhost', port: await freePort(), tls }))
     proxies.push(await slowOrigin(worker.url, { host: '127.0.0.1', port: await freePort(), tls }))
   }
+  // The floor of any frame embed: the plain form, in a plain iframe from another origin (served
+  // as the Worker is: its own proxy on the slow network), ready when its DOMContentLoaded reaches
+  // the page.
+  const framePort = await freePort()
+  if (slow)
+    proxies.push(await slowOrigin(`http://127.0.0.1:${framePort}`, { host: '127.0.0.1', port: await freePort(), tls }))
   const origin = slow ? proxies[0].origin : local
   const endpoint = slow ? proxies[1].origin : worker.url
+  const frameOrigin = slow ? proxies[2].origin : `http://127.0.0.1:${framePort}`
   const [session] = await newSessions(worker, 1, 1, origin)
   const fields = [
     'Card number',
@@ -55,6 +62,14 @@ export async function timeToReady(worker, { loads, slow = false }) {
     isolation === 'written'
       ? `<iframe src="${endpoint}/frame/${session.id}?locale=en&amp;theme=light" title="Card payment" allow="payment"></iframe>`
       : ''
+  const plainFrameDoc = plain
+    .replace('<title>plain</title>', '<title>plain frame</title>')
+    .replace(PLAIN_CLOCK, `document.addEventListener('DOMContentLoaded', () => parent.postMessage('ready', '*'))`)
+  // The same, created by a small script from the frame's origin (as the minimal embed creates its
+  // frame): the floor of an embed whose page holds only a script tag.
+  const frameScript = `const f = document.createElement('iframe'); f.src = '${frameOrigin}/form.html'; f.title = 'Card payment'; document.body.append(f)`
+  const plainFrameScripted = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain in a frame, by a script</title><script>addEventListener('message', (e) => { if (e.data === 'ready') window.__ready ??= performance.now() })</script><script type="module" src="${frameOrigin}/frame.js"></script></head><body></body></html>`
+  const plainFrame = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain in a frame</title><script>addEventListener('message', (e) => { if (e.data === 'ready') window.__ready ??= performance.now() })</script></head><body><iframe src="${frameOrigin}/form.html" title="Card payment"></iframe></body></html>`
   const ours = (isolation) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script>${OUR_CLOCK}</script>${preload(isolation)}<script type="module" src="${endpoint}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${endpoint}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="${isolation === 'inline' ? 'inline' : 'frame'}">${written(isolation)}</pay-checkout></body></html>`
   const files = {
@@ -62,6 +77,8 @@ export async function timeToReady(worker, { loads, slow = false }) {
     '/frame.html': ['text/html', ours('frame')],
     '/inline.html': ['text/html', ours('inline')],
     '/written.html': ['text/html', ours('written')],
+    '/plainFrame.html': ['text/html', plainFrame],
+    '/plainFrameScripted.html': ['text/html', plainFrameScripted],
   }
   const server = createServer((req, res) => {
     const file = files[(req.url ?? '/').split('?')[0]]
@@ -69,14 +86,24 @@ export async function timeToReady(worker, { loads, slow = false }) {
     res.writeHead(404).end()
   })
   await new Promise((r) => server.listen(port, '127.0.0.1', r))
+  const frameServer = createServer((req, res) =>
+    (req.url ?? '').startsWith('/form.html')
+      ? void res.writeHead(200, { 'Content-Type': 'text/html' }).end(plainFrameDoc)
+      : (req.url ?? '').startsWith('/frame.js')
+        ? void res
+            .writeHead(200, { 'Content-Type': 'text/javascript', 'Access-Control-Allow-Origin': '*' })
+            .end(frameScript)
+        : void res.writeHead(404).end(),
+  )
+  await new Promise((r) => frameServer.listen(framePort, '127.0.0.1', r))
   const browser = await chromium.launch({
     executablePath: findChrome({ full: true }),
     // The slow network's certificate is the proxies' own.
     args: [...CHROME_ARGS.filter((a) => a !== '--headless'), ...(slow ? ['--ignore-certificate-errors'] : [])],
     headless: true,
   })
-  const kinds = ['frame', 'written', 'inline', 'plain']
-  const times = { frame: [], written: [], inline: [], plain: [] }
+  const kinds = ['frame', 'written', 'inline', 'plain', 'plainFrame', 'plainFrameScripted']
+  const times = { frame: [], written: [], inline: [], plain: [], plainFrame: [], plainFrameScripted: [] }
   const breakdown = {}
   try {
     // One warm-up of each (workerd's first compile of a route is not the shopper's cold cache).
@@ -90,7 +117,7 @@ export async function timeToReady(worker, { loads, slow = false }) {
         if (i >= 0) times[kind].push(await page.evaluate(() => window.__ready))
         // Where the time goes, from the last load of each kind: every fetch the page made (the
         // frame's own subresources are in the frame's timeline, not the page's).
-        if (i === loads - 1 && kind !== 'plain') {
+        if (i === loads - 1 && !kind.startsWith('plain')) {
           breakdown[kind] = await page.evaluate(() => ({
             ready: Math.round(window.__ready),
             fetches: performance.getEntriesByType('resource').map((e) => ({
@@ -110,7 +137,9 @@ export async function timeToReady(worker, { loads, slow = false }) {
               })),
               navigation: performance.getEntriesByType('navigation').map((e) => ({
                 start: Math.round(e.startTime),
+                responseStart: Math.round(e.responseStart),
                 responseEnd: Math.round(e.responseEnd),
+                domInteractive: Math.round(e.domInteractive),
                 domContentLoaded: Math.round(e.domContentLoadedEventEnd),
               })),
             }))
@@ -126,6 +155,7 @@ export async function timeToReady(worker, { loads, slow = false }) {
   } finally {
     await browser.close()
     server.close()
+    frameServer.close()
     await Promise.all(proxies.map((p) => p.close()))
   }
   const stat = (xs) => ({ median: round(pct(xs, 50)), p95: round(pct(xs, 95)) })
@@ -137,6 +167,10 @@ export async function timeToReady(worker, { loads, slow = false }) {
     written: stat(times.written),
     inline: stat(times.inline),
     plain: stat(times.plain),
+    plainFrame: stat(times.plainFrame),
+    ratioPlainFrame: round(pct(times.plainFrame, 50) / plainMedian, 2),
+    plainFrameScripted: stat(times.plainFrameScripted),
+    ratioPlainFrameScripted: round(pct(times.plainFrameScripted, 50) / plainMedian, 2),
     ratioFrame: round(pct(times.frame, 50) / plainMedian, 2),
     ratioWritten: round(pct(times.written, 50) / plainMedian, 2),
     ratioInline: round(pct(times.inline, 50) / plainMedian, 2),
