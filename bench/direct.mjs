@@ -47,6 +47,8 @@ export async function startDirect({ tmp, secrets, vars = {} }) {
     worker: (path, init) => worker.fetch(`${workerUrl}${path}`, init),
     /** The sandbox through a Worker that only forwards: the floor of any Worker here. */
     forwarded: (path, init) => forwarder.fetch(`${forwarderUrl}${path}`, init),
+    /** The same through one Durable Object that writes before and after the gateway call: the floor of a pay that cannot be lost. */
+    ledgered: (path, init) => forwarder.fetch(`${forwarderUrl}/ledger${path}`, init),
     stop: async () => Promise.all([worker.dispose(), sandbox.dispose(), forwarder.dispose()]),
   }
 }

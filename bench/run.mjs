@@ -47,6 +47,7 @@ async function workerOverhead(worker, sandbox, call) {
   const direct = []
   const proxied = []
   const forwarded = []
+  const ledgered = []
   /** The signed payment request straight to the sandbox (`via` the forwarder: the floor of any Worker). */
   const directPay = async (via = call.sandbox) => {
     const mtid = `direct-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`
@@ -93,6 +94,7 @@ async function workerOverhead(worker, sandbox, call) {
     await proxiedPay((await newSessions(worker, 1, 1))[0])
   }
   if (call.forwarded) for (let i = 0; i < 5; i++) await directPay(call.forwarded)
+  if (call.ledgered) for (let i = 0; i < 5; i++) await directPay(call.ledgered)
   for (let i = 0; i < sessions.length; i++) {
     if (i % 2 === 0) {
       direct.push(await directPay())
@@ -102,6 +104,7 @@ async function workerOverhead(worker, sandbox, call) {
       direct.push(await directPay())
     }
     if (call.forwarded) forwarded.push(await directPay(call.forwarded))
+    if (call.ledgered) ledgered.push(await directPay(call.ledgered))
   }
   const stat = (xs) => ({ p50: round(pct(xs, 50), 2), p95: round(pct(xs, 95), 2), p99: round(pct(xs, 99), 2) })
   const d = stat(direct)
@@ -133,6 +136,16 @@ async function workerOverhead(worker, sandbox, call) {
             forwarded: f,
             floorMs: { p50: round(f.p50 - d.p50, 2), p99: round(f.p99 - d.p99, 2) },
             beyondFloorMs: { p50: round(w.p50 - f.p50, 2), p99: round(w.p99 - f.p99, 2) },
+            ...(ledgered.length > 0
+              ? (() => {
+                  const l = stat(ledgered)
+                  return {
+                    ledgered: l,
+                    ledgerFloorMs: { p50: round(l.p50 - d.p50, 2), p99: round(l.p99 - d.p99, 2) },
+                    beyondLedgerFloorMs: { p50: round(w.p50 - l.p50, 2), p99: round(w.p99 - l.p99, 2) },
+                  }
+                })()
+              : {}),
           }
         })()
       : {}),
@@ -200,6 +213,7 @@ try {
       worker: direct.worker,
       sandbox: direct.sandbox,
       forwarded: direct.forwarded,
+      ledgered: direct.ledgered,
     })),
   }
 } finally {
@@ -299,6 +313,11 @@ const rows = [
     'Floor: a Worker that only forwards, in-process (added p50/p99)',
     `+${od.floorMs.p50} / +${od.floorMs.p99} ms; ours beyond it +${od.beyondFloorMs.p50} / +${od.beyondFloorMs.p99} ms`,
     'what any Worker adds here',
+  ],
+  [
+    'Floor: the same through one Durable Object writing before and after the gateway call (added p50/p99)',
+    `+${od.ledgerFloorMs.p50} / +${od.ledgerFloorMs.p99} ms; ours beyond it +${od.beyondLedgerFloorMs.p50} / +${od.beyondLedgerFloorMs.p99} ms`,
+    'what a pay that cannot be lost adds here',
   ],
   [
     'Load',
