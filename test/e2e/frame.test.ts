@@ -216,6 +216,51 @@ describe('isolation="frame"', () => {
     ])
   })
 
+  it('the form takes typing before the frame’s script has arrived: the page hears ready, and what was typed is kept, formatted and paid', async () => {
+    const page = await shop.browser.newPage()
+    // The frame's script is held back until the shopper has typed: the form is the Worker's HTML alone.
+    let release: () => void = () => undefined
+    const held = new Promise<void>((r) => (release = r))
+    await page.route('**/widget/frame.js', async (route) => {
+      await held
+      await route.continue()
+    })
+    const s = await session()
+    // Not to its load event: the frame's load waits for the held script.
+    await page.goto(
+      `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`,
+      { waitUntil: 'domcontentloaded' },
+    )
+    await expect
+      .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-ready'), { timeout: 15_000 })
+      .toBe(true)
+    const frame = page.frameLocator('pay-checkout iframe')
+    await frame.locator('pay-checkout #number').pressSequentially('4111111111111111')
+    // No script has formatted it: nothing runs in the frame yet but the stub.
+    expect(await frame.locator('pay-checkout #number').inputValue()).toBe('4111111111111111')
+    release()
+    // The script takes the form over: the number as typed, formatted, and its brand told to the page.
+    await expect.poll(() => frame.locator('pay-checkout #number').inputValue()).toBe('4111 1111 1111 1111')
+    await expect
+      .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-change' && JSON.parse(e.data).brand === 'visa'))
+      .toBe(true)
+    for (const [id, value] of Object.entries({
+      expiry: '1230',
+      cvv: '123',
+      givenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada@example.com',
+    }))
+      await frame.locator(`pay-checkout #${id}`).fill(value)
+    await frame.locator('pay-checkout button[type=submit]').click()
+    await expect
+      .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-success'), { timeout: 15_000 })
+      .toBe(true)
+    // One pay-ready: the stub's, not said again by the script.
+    expect((await seen(page)).filter((e) => e.kind === 'pay-ready')).toHaveLength(1)
+    await page.close()
+  })
+
   it('3-D Secure from inside the frame: the top window goes to the bank and comes back to the shop', async () => {
     const page = await openMerchant(await session())
     const frame = page.frameLocator('pay-checkout iframe')

@@ -299,9 +299,8 @@ if (!parentOrigin || !host || !root || !formHost || !formRoot) {
     const busy = state === 'submitting' || (state === 'loading' && !!view)
     container.setAttribute('aria-busy', busy || state === 'loading' ? 'true' : 'false')
 
-    $(root as ShadowRoot, '.head')?.remove()
+    const head = make('div', 'head')
     if (view) {
-      const head = make('div', 'head')
       if (!view.setup) {
         const amount = make('p', 'amount', formatMoney(view.amount, view.currency, lang))
         amount.setAttribute('part', 'amount')
@@ -313,26 +312,36 @@ if (!parentOrigin || !host || !root || !formHost || !formRoot) {
         badge.setAttribute('part', 'badge')
         head.append(badge)
       }
-      container.prepend(head)
     }
-
+    // Replaced only when it changed, and the status too: a live region re-written with the same
+    // words would be read out again.
+    const shown = $(root as ShadowRoot, '.head')
+    if (shown?.outerHTML !== (view ? head.outerHTML : undefined)) {
+      shown?.remove()
+      if (view) container.prepend(head)
+    }
     const key = STATUS_MESSAGE[state]
+    const said = notice || (key ? say(key === 'succeeded' && view?.setup ? 'cardSaved' : key) : '')
     status.className = `status ${state}`
-    status.textContent = notice || (key ? say(key === 'succeeded' && view?.setup ? 'cardSaved' : key) : '')
-    if (busy) status.prepend(make('span', 'spinner'))
-    status.querySelector('.spinner')?.setAttribute('aria-hidden', 'true')
+    if (status.textContent !== said || !status.querySelector('.spinner') !== !busy) {
+      status.textContent = said
+      if (busy) status.prepend(make('span', 'spinner'))
+      status.querySelector('.spinner')?.setAttribute('aria-hidden', 'true')
+    }
 
     const payable = state === 'ready' || state === 'submitting' || state === 'loading'
-    $(root as ShadowRoot, '.saved')?.remove()
-    if (payable) {
-      const saved = mode === 'saved-card' ? view?.savedCard : undefined
-      let anchor: HTMLElement = status
-      if (saved) status.after((anchor = make('p', 'saved', say('savedCard', { last4: saved.last4 }))))
-      // Moved only when out of place: moving it would take the focus from the shopper's input.
-      if (anchor.nextElementSibling !== formHost) anchor.after(formHost as HTMLElement)
-    } else {
-      formHost?.remove()
+    const saved = payable && mode === 'saved-card' ? view?.savedCard : undefined
+    const words = saved ? say('savedCard', { last4: saved.last4 }) : ''
+    let place = $<HTMLElement>(root as ShadowRoot, '.saved')
+    if (place?.textContent !== words || !saved) {
+      place?.remove()
+      place = saved ? make('p', 'saved', words) : null
+      if (place) status.after(place)
     }
+    // Moved only when out of place: moving it would take the focus from the shopper's input.
+    const anchor = place ?? status
+    if (!payable) formHost?.remove()
+    else if (anchor.nextElementSibling !== formHost) anchor.after(formHost as HTMLElement)
     const button = $<HTMLButtonElement>(form, 'button[type=submit]')
     if (button) {
       const disabled = !view || state === 'submitting'
@@ -624,6 +633,13 @@ if (!parentOrigin || !host || !root || !formHost || !formRoot) {
   observer.observe(host)
   if (!inbox) post({ type: 'loaded' })
   render()
+  // What the shopper typed before this script ran stays, formatted and told as if typed now.
+  const typed = control('number')
+  if (typed?.value) typed.value = formatCardNumber(typed.value)
+  const expiry = control('expiry')
+  if (expiry?.value) expiry.value = formatExpiry(expiry.value)
+  showBrand()
+  if (Object.values(values()).some(Boolean)) reportChange()
   // The lists (about 500 names from Intl, sorted) after this task: the page hears `ready` first (a
   // same-site page shares this frame's thread).
   setTimeout(fillLists)
