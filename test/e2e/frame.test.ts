@@ -6,11 +6,14 @@
  */
 import { createHash } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
+import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STACK_SECRETS } from '../../tools/stacks.mjs'
 import { freePort } from '../../tools/stacks.mjs'
 import { openShop, type Shop } from './shop.ts'
+
+const require = createRequire(import.meta.url)
 
 let shop: Shop
 let merchant: Server
@@ -259,6 +262,64 @@ describe('isolation="frame"', () => {
     // One pay-ready: the stub's, not said again by the script.
     expect((await seen(page)).filter((e) => e.kind === 'pay-ready')).toHaveLength(1)
     await page.close()
+  })
+
+  it('axe finds no violation in the frame’s server-rendered form, before its script has run and after, errors shown', async () => {
+    // axe is put into the frame by the test; the frame's CSP would refuse it, so this context bypasses CSP.
+    const context = await shop.browser.newContext({ bypassCSP: true })
+    const page = await context.newPage()
+    let release: () => void = () => undefined
+    const held = new Promise<void>((r) => (release = r))
+    await page.route('**/widget/frame.js', async (route) => {
+      await held
+      await route.continue()
+    })
+    const s = await session()
+    await page.goto(
+      `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`,
+      { waitUntil: 'domcontentloaded' },
+    )
+    await expect
+      .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-ready'), { timeout: 15_000 })
+      .toBe(true)
+    const frame = page.frames().find((f) => f.url().includes('/frame/'))
+    if (!frame) throw new Error('no frame')
+    await frame.addScriptTag({ path: require.resolve('axe-core') })
+    // WCAG 2.2 A and AA. Axe's best practices for a whole page (one main landmark, a first-level
+    // heading, all content in landmarks) are the merchant page's: this document is part of it.
+    const violations = () =>
+      frame.evaluate(
+        async (WCAG) => {
+          const axe = (
+            window as unknown as {
+              axe: { run(c: Document, o: unknown): Promise<{ violations: { id: string; nodes: unknown[] }[] }> }
+            }
+          ).axe
+          return (await axe.run(document, { runOnly: { type: 'tag', values: WCAG } })).violations.map(
+            (v) => `${v.id} (${v.nodes.length})`,
+          )
+        },
+        ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'],
+      )
+    // The Worker's HTML alone.
+    expect(
+      await frame.evaluate(
+        () =>
+          document
+            .querySelector('pay-checkout-inline')
+            ?.shadowRoot?.querySelector('pay-card-form')
+            ?.shadowRoot?.querySelectorAll('input, select').length,
+      ),
+    ).toBe(8)
+    expect(await violations()).toEqual([])
+    release()
+    // Taken over by the script, the session read, and every error shown by a submit of the empty form.
+    const ui = page.frameLocator('pay-checkout iframe')
+    await expect.poll(() => ui.locator('pay-checkout [part=amount]').count()).toBe(1)
+    await ui.locator('pay-checkout button[type=submit]').click()
+    await expect.poll(() => ui.locator('pay-checkout [part=error]').count()).toBeGreaterThan(3)
+    expect(await violations()).toEqual([])
+    await context.close()
   })
 
   it('3-D Secure from inside the frame: the top window goes to the bank and comes back to the shop', async () => {
