@@ -102,6 +102,27 @@ async function openMerchant(s: { id: string; clientSecret: string }): Promise<Pa
 
 const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: { kind: string; data: string }[] }).seen)
 
+/**
+ * The merchant page with the frame's script held back (until `release`): the frame is the Worker's
+ * HTML and its stub alone. Returns once the page has heard `pay-ready` (from the stub).
+ */
+async function openWithScriptHeld(page: Page): Promise<{ page: Page; release: () => void }> {
+  let release: () => void = () => undefined
+  const held = new Promise<void>((r) => (release = r))
+  await page.route('**/widget/frame.js', async (route) => {
+    await held
+    await route.continue()
+  })
+  const s = await session()
+  // Not to its load event: the frame's load waits for the held script.
+  await page.goto(
+    `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`,
+    { waitUntil: 'domcontentloaded' },
+  )
+  await expect.poll(async () => (await seen(page)).some((e) => e.kind === 'pay-ready'), { timeout: 15_000 }).toBe(true)
+  return { page, release }
+}
+
 describe('isolation="frame"', () => {
   it('pays with autofill-style filling (every field at once) inside the frame; the page gets the outcome only', async () => {
     const page = await openMerchant(await session())
@@ -220,23 +241,8 @@ describe('isolation="frame"', () => {
   })
 
   it('the form takes typing before the frame’s script has arrived: the page hears ready, and what was typed is kept, formatted and paid', async () => {
-    const page = await shop.browser.newPage()
     // The frame's script is held back until the shopper has typed: the form is the Worker's HTML alone.
-    let release: () => void = () => undefined
-    const held = new Promise<void>((r) => (release = r))
-    await page.route('**/widget/frame.js', async (route) => {
-      await held
-      await route.continue()
-    })
-    const s = await session()
-    // Not to its load event: the frame's load waits for the held script.
-    await page.goto(
-      `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`,
-      { waitUntil: 'domcontentloaded' },
-    )
-    await expect
-      .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-ready'), { timeout: 15_000 })
-      .toBe(true)
+    const { page, release } = await openWithScriptHeld(await shop.browser.newPage())
     const frame = page.frameLocator('pay-checkout iframe')
     await frame.locator('pay-checkout #number').pressSequentially('4111111111111111')
     // No script has formatted it: nothing runs in the frame yet but the stub.
@@ -267,21 +273,7 @@ describe('isolation="frame"', () => {
   it('axe finds no violation in the frame’s server-rendered form, before its script has run and after, errors shown', async () => {
     // axe is put into the frame by the test; the frame's CSP would refuse it, so this context bypasses CSP.
     const context = await shop.browser.newContext({ bypassCSP: true })
-    const page = await context.newPage()
-    let release: () => void = () => undefined
-    const held = new Promise<void>((r) => (release = r))
-    await page.route('**/widget/frame.js', async (route) => {
-      await held
-      await route.continue()
-    })
-    const s = await session()
-    await page.goto(
-      `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`,
-      { waitUntil: 'domcontentloaded' },
-    )
-    await expect
-      .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-ready'), { timeout: 15_000 })
-      .toBe(true)
+    const { page, release } = await openWithScriptHeld(await context.newPage())
     const frame = page.frames().find((f) => f.url().includes('/frame/'))
     if (!frame) throw new Error('no frame')
     await frame.addScriptTag({ path: require.resolve('axe-core') })

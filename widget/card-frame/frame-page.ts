@@ -16,30 +16,23 @@ import '../inline/pay-checkout-inline.ts'
 import { safeRedirect } from '../../shared/redirect.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
 import { CHANNEL, parseParentMessage, type FrameToParent } from './messages.ts'
+import { parentOrigin } from './parent.ts'
 
 type Outgoing = FrameToParent extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
-// The parent's origin, as the browser reports it. The page carries no list of allowed origins (it
-// is the same page for every session, SECURITY.md R21): the Worker's `frame-ancestors` already
-// made the browser refuse to render this frame under any other origin, so whatever ancestor we
-// see is an allowed one. Messages are then exchanged with exactly that origin, and only with
-// `window.parent`. No ancestor (opened on its own, or an opaque origin): nothing is shown.
-function ancestorOrigin(): string | undefined {
-  const reported = location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : '')
-  return /^https?:\/\/[^/]+$/.test(reported) ? reported : undefined
-}
-const parentOrigin = window.parent !== window ? ancestorOrigin() : undefined
+// No parent, or an opaque one: nothing is shown (./parent.ts).
+const pageOrigin = parentOrigin()
 const sessionId = location.pathname.split('/').pop() ?? ''
 const query = new URLSearchParams(location.search)
 
 function post(message: Outgoing): void {
-  if (parentOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, parentOrigin)
+  if (pageOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, pageOrigin)
 }
 
 document.documentElement.style.background = 'transparent'
 document.body.style.margin = '0'
 
-if (!parentOrigin) {
+if (!pageOrigin) {
   document.body.textContent = 'This payment form can only be shown on the shop that created it.'
 } else {
   const el = document.createElement('pay-checkout-inline') as PayCheckoutInline
@@ -65,7 +58,7 @@ if (!parentOrigin) {
   let ready: Outgoing | undefined
   let height = 0
   window.addEventListener('message', (e: MessageEvent) => {
-    if (e.source !== window.parent || e.origin !== parentOrigin) return
+    if (e.source !== window.parent || e.origin !== pageOrigin) return
     const m = parseParentMessage(e.data)
     if (!m) return
     if (m.type === 'init' && !started) {

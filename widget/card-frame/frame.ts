@@ -45,6 +45,7 @@ import {
   type CheckoutState,
 } from '../inline/states.ts'
 import { CHANNEL, parseParentMessage, type FrameToParent, type ParentToFrame } from './messages.ts'
+import { parentOrigin } from './parent.ts'
 
 declare global {
   interface Window {
@@ -56,14 +57,8 @@ declare global {
 type Outgoing = FrameToParent extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 type CardFlow = 'card' | 'saved-card'
 
-// The parent's origin, as the browser reports it (the page is the same for every session: the
-// Worker's `frame-ancestors` already made the browser refuse any other parent). No ancestor
-// (opened on its own, or an opaque origin): nothing is shown.
-function ancestorOrigin(): string | undefined {
-  const reported = location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : '')
-  return /^https?:\/\/[^/]+$/.test(reported) ? reported : undefined
-}
-const parentOrigin = window.parent !== window ? ancestorOrigin() : undefined
+// No parent, or an opaque one: nothing is shown (./parent.ts).
+const pageOrigin = parentOrigin()
 const sessionId = location.pathname.split('/').pop() ?? ''
 const query = new URLSearchParams(location.search)
 const shipping = query.get('shipping') === '1'
@@ -72,7 +67,7 @@ const lang = document.documentElement.lang || 'en'
 const ltr = (text: string): string => (document.documentElement.dir === 'rtl' ? `\u2066${text}\u2069` : text)
 
 const post = (message: Outgoing): void => {
-  if (parentOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, parentOrigin)
+  if (pageOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, pageOrigin)
 }
 
 const $ = <T extends Element>(root: ParentNode, selector: string): T | null => root.querySelector<T>(selector)
@@ -92,7 +87,7 @@ const words = JSON.parse($(document, '#pay-words')?.textContent ?? '{}') as Mess
 const say = (key: MessageKey, values: Record<string, string | number> = {}): string =>
   formatMessage(words[key] ?? '', values, lang)
 
-if (!parentOrigin || !host || !root || !formHost || !formRoot) {
+if (!pageOrigin || !host || !root || !formHost || !formRoot) {
   document.body.textContent = 'This payment form can only be shown on the shop that created it.'
 } else {
   const container = $<HTMLElement>(root, '.container') as HTMLElement
@@ -596,7 +591,7 @@ if (!parentOrigin || !host || !root || !formHost || !formRoot) {
   }
 
   function onMessage(e: MessageEvent): void {
-    if (e.source !== window.parent || e.origin !== parentOrigin) return
+    if (e.source !== window.parent || e.origin !== pageOrigin) return
     const m = parseParentMessage(e.data)
     if (!m) return
     if (m.type === 'init' && !started) start(m)
