@@ -96,23 +96,24 @@ function input(s: InputSpec, m: Messages, lang: string): string {
 /** The card form as `<pay-card-form>` renders it for a new card, before the session is known. */
 function cardForm(m: Messages, lang: string, shipping: boolean): string {
   const shown = inputsFor('card', null, shipping)
-  const pick = (group: readonly InputSpec[]) => shown.filter((s) => group.includes(s))
-  const all = (group: readonly InputSpec[]) =>
-    pick(group)
+  const fields = (group: readonly InputSpec[]) =>
+    shown
+      .filter((s) => group.includes(s))
       .map((s) => input(s, m, lang))
       .join('')
-  const [number, ...rest] = pick(CARD)
-  const customer = pick(CUSTOMER)
-  const ship = pick(SHIPPING)
-  return `<form part="form" novalidate>${number ? input(number, m, lang) : ''}<div class="row">${rest.map((s) => input(s, m, lang)).join('')}</div><div class="row">${customer
-    .slice(0, 2)
-    .map((s) => input(s, m, lang))
-    .join('')}</div>${customer
-    .slice(2)
-    .map((s) => input(s, m, lang))
-    .join(
-      '',
-    )}<div class="row phone">${all(PHONE)}</div>${ship.length ? `<fieldset><legend>${escape(m.shippingTitle)}</legend>${all(SHIPPING)}</fieldset>` : ''}<button type="submit" part="submit" disabled aria-disabled="true">${escape(m.payNoAmount)}</button></form>`
+  const [number = '', ...expiryAndCvv] = CARD.map((s) => input(s, m, lang))
+  const customer = CUSTOMER.filter((s) => shown.includes(s))
+  return [
+    '<form part="form" novalidate>',
+    number,
+    `<div class="row">${expiryAndCvv.join('')}</div>`,
+    `<div class="row">${fields(customer.slice(0, 2))}</div>`,
+    fields(customer.slice(2)),
+    `<div class="row phone">${fields(PHONE)}</div>`,
+    shipping ? `<fieldset><legend>${escape(m.shippingTitle)}</legend>${fields(SHIPPING)}</fieldset>` : '',
+    `<button type="submit" part="submit" disabled aria-disabled="true">${escape(m.payNoAmount)}</button>`,
+    '</form>',
+  ].join('')
 }
 
 /**
