@@ -70,7 +70,7 @@ describe('widget bundles', () => {
 
   // 23 KB while the frame ran the inline checkout (Lit, the entry, three scripts). The Worker now
   // renders the form into the frame's HTML and one script without Lit takes it over: the issue's
-  // target is 10 KB (bench/README.md says what the 11.8 KB are).
+  // target is 10 KB (bench/README.md says what the 12 KB are).
   it('the card frame: its document (the form in it) and its one script, lists included, are at most 12 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
     expect(m.frameDocument.brotli).toBeLessThanOrEqual(12 * KB)
