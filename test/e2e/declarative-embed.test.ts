@@ -26,12 +26,13 @@ function embedPage(
   frameSession: string,
   late: boolean,
   query = 'locale=en&amp;theme=light',
+  attrs = 'locale="en"',
 ): string {
   const w = m.worker
   const entry = `${w}/widget/pay-checkout.js`
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
 ${late ? '' : `<script type="module" src="${entry}"></script>`}</head>
-<body><pay-checkout endpoint="${w}" session="${s.id}" client-secret="${s.clientSecret}" locale="en"><iframe src="${w}/frame/${frameSession}?${query}" title="Card payment" allow="payment"></iframe></pay-checkout>
+<body><pay-checkout endpoint="${w}" session="${s.id}" client-secret="${s.clientSecret}" ${attrs}><iframe src="${w}/frame/${frameSession}?${query}" title="Card payment" allow="payment"></iframe></pay-checkout>
 <script type="module">
 const el = document.querySelector('pay-checkout')
 const frame = el.querySelector('iframe')
@@ -108,6 +109,30 @@ describe('the declarative embed (the frame written in the element by the shop se
     expect(own).toContain(`/frame/${s.id}`)
     expect(own).not.toContain(s.clientSecret)
     await waitForEvent(page, 'pay-ready')
+    await page.close()
+  })
+
+  it('a written frame in another language, without the shipping address the element asks for, renders itself again as the element wants it', async () => {
+    const s = await m.session()
+    const page = await open(
+      '/embed-rerender.html',
+      embedPage(s, s.id, false, 'locale=en', 'locale="de" collect-shipping'),
+    )
+    const ui = page.frameLocator('pay-checkout > iframe')
+    // The frame's form is the Worker's: German labels and the shipping address, once it has asked for them.
+    await expect
+      .poll(() => ui.locator('pay-checkout label[for=number]').textContent(), { timeout: 15_000 })
+      .toBe('Kartennummer')
+    await ui.locator('pay-checkout #street').waitFor()
+    await waitForEvent(page, 'pay-ready')
+    // Still the frame the page wrote, in its place.
+    expect(await page.evaluate(() => document.querySelector('pay-checkout > iframe')?.getAttribute('src'))).toContain(
+      'locale=en',
+    )
+    await fillCard(ui, freshCard())
+    await ui.locator('pay-checkout #street').fill('Hauptstraße 1')
+    await ui.locator('pay-checkout button[type=submit]').click()
+    await waitForEvent(page, 'pay-success')
     await page.close()
   })
 })
