@@ -1,9 +1,10 @@
 // Builds the widget as a library into `dist/public/widget/`: `pay-checkout.js` (the element a
 // merchant page loads: one file with no static imports; in frame mode it only creates the frame)
-// and chunks: the card frame's page script, the inline checkout with Lit and the card form, QR,
-// invoice, locales.
-// Chunk names carry no hash: the Worker's frame page preloads the frame's chunks by name
-// (shared/frame-preload.ts) and `importmap.json` pins every file by its SHA-384.
+// and chunks: the full checkout's frame page script, the inline checkout with Lit and the card
+// form, QR, invoice, locales; then, on its own, `frame.js` (the card frame's script, no Lit).
+// Chunk names carry no hash: the card frame's script preloads the full checkout's chunks by name
+// when it hands a session over (shared/frame-preload.ts), and `importmap.json` pins every file of
+// the element by its SHA-384.
 import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'

@@ -2,8 +2,8 @@
  * @module
  * The card frame (`/frame/{sessionId}`): a page on the Worker's origin that holds the card form
  * (rendered here: `worker/frame/page.ts`), so the merchant's page never holds card data. Strict CSP:
- * only this origin's scripts, no inline code, the page's own style sheets by hash, fetches to this
- * origin only, and `frame-ancestors` = the session's allowed origins
+ * this origin's scripts and the page's stub by its hash, the page's own style sheets by hash, no
+ * other inline code, fetches to this origin only, and `frame-ancestors` = the session's allowed origins
  * (SECURITY.md R20). The session id is not secret; the client secret arrives by postMessage. The
  * page is the same for every id, known or not (R21).
  */
