@@ -12,7 +12,7 @@
  * or an invoice alone) is handed to the full checkout (`./frame-page.ts`, through the element's
  * own file), which the page initialises again when it hears that frame's `loaded`.
  */
-import { BRAND_MARKS, brandMarkSvg } from '../../shared/brand-marks.ts'
+import { brandMarkSvg } from '../../shared/brand-marks.ts'
 import { cvvLength, detectBrand, formatCardNumber, maxCardLength, type CardBrand } from '../../shared/card.ts'
 import {
   BRAND_NAMES,
@@ -126,7 +126,8 @@ if (!pageOrigin || !host || !root || !formHost || !formRoot) {
   const control = (id: string) => $<HTMLInputElement | HTMLSelectElement>(form, `#${id}`)
   const values = (): Record<string, string> =>
     Object.fromEntries(specs().map((s) => [s.id, control(s.id)?.value ?? '']))
-  const brand = (): CardBrand | undefined => brandOf(mode, values(), view?.savedCard?.brand ?? null)
+  /** A saved card's brand, else the typed number's (`values` read once by callers that have them). */
+  const brand = (v = values()): CardBrand | undefined => brandOf(mode, v, view?.savedCard?.brand ?? null)
 
   /** Shows (or clears) an input's error, with what the input is described by. */
   function showError(id: string, code: FieldErrorCode | null): void {
@@ -158,7 +159,7 @@ if (!pageOrigin || !host || !root || !formHost || !formRoot) {
       const mark = $<HTMLElement>(place, '.brand')
       if (mark?.dataset.brand !== (b ?? '')) {
         mark?.remove()
-        if (b && BRAND_MARKS[b]) {
+        if (b) {
           const span = make('span', 'brand')
           span.dataset.brand = b
           span.setAttribute('part', 'brand')
@@ -177,8 +178,9 @@ if (!pageOrigin || !host || !root || !formHost || !formRoot) {
 
   /** Tells the page when validity or brand changed: never a value. */
   function reportChange(): void {
-    const valid = checkInputs(specs(), values(), brand()).length === 0
-    const b = brand() ?? null
+    const v = values()
+    const b = brand(v) ?? null
+    const valid = checkInputs(specs(), v, b ?? undefined).length === 0
     const key = `${valid}|${b}`
     if (key === lastChange) return
     lastChange = key
@@ -232,7 +234,10 @@ if (!pageOrigin || !host || !root || !formHost || !formRoot) {
     if (id === 'number') showBrand()
     // Errors already shown update as the shopper fixes them; new ones wait for blur or submit.
     const s = specs().find((x) => x.id === id)
-    if (s && errors[id]) showError(id, checkInput(s, values(), brand()))
+    if (s && errors[id]) {
+      const v = values()
+      showError(id, checkInput(s, v, brand(v)))
+    }
     reportChange()
   }
 
@@ -241,7 +246,8 @@ if (!pageOrigin || !host || !root || !formHost || !formRoot) {
     const s = specs().find((x) => x.id === id)
     if (!s) return
     const value = control(id)?.value ?? ''
-    showError(id, value === '' && !errors[id] ? null : checkInput(s, values(), brand()))
+    const v = values()
+    showError(id, value === '' && !errors[id] ? null : checkInput(s, v, brand(v)))
   }
 
   function onSubmit(e: Event): void {
@@ -256,9 +262,10 @@ if (!pageOrigin || !host || !root || !formHost || !formRoot) {
     showBrand()
     const all = specs()
     const now = values()
+    const b = brand(now)
     let first: HTMLElement | null = null
     for (const s of all) {
-      const code = checkInput(s, now, brand())
+      const code = checkInput(s, now, b)
       showError(s.id, code)
       if (code) first ??= control(s.id)
     }
