@@ -32,6 +32,8 @@ export default defineConfig({
           // (test/smoke/breaker-http.test.ts trips it on a stack of its own).
           BREAKER_MIN_ATTEMPTS: '1000000',
           BREAKER_SOURCE_MIN_ATTEMPTS: '1000000',
+          // The model-based test's runs of each model (test/worker/outcomes-model.test.ts).
+          ...(process.env.MODEL_RUNS ? { MODEL_RUNS: process.env.MODEL_RUNS } : {}),
         },
         // The suites share one client address and one merchant key: limits they never reach, plus
         // a low one that the rate-limit test swaps in (hardening.test.ts).
