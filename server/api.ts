@@ -257,6 +257,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/platform/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The merchant profiles, newest first (never their secrets) */
+        get: operations["listMerchants"];
+        put?: never;
+        /** Create a merchant profile; the answer holds its first API key and webhook secret, shown once */
+        post: operations["createMerchant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/merchants/{merchantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A merchant profile: its settings, which secrets are set, its active API keys (ids only) */
+        get: operations["getMerchant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a merchant profile. A new gateway.secureKey is used from this moment; notifications signed with the one before still count until endSecureKeyOverlap. status disabled: its API keys stop working and its checkouts take no new pays; what is under way still settles. */
+        patch: operations["updateMerchant"];
+        trace?: never;
+    };
+    "/v1/platform/merchants/{merchantId}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue an API key (shown once); at most two are active, for a rotation without downtime */
+        post: operations["issueMerchantApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/merchants/{merchantId}/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key: refused on every route from this moment */
+        delete: operations["revokeMerchantApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/merchants/{merchantId}/webhook-secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a webhook secret (shown once): from now on every delivery is signed with both, until the old one is retired */
+        post: operations["addMerchantWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/merchants/{merchantId}/webhook-secrets/{secretId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Retire a webhook secret: deliveries are no longer signed with it (one always remains) */
+        delete: operations["retireMerchantWebhookSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checkout/{id}": {
         parameters: {
             query?: never;
@@ -2157,7 +2261,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {unknown} */
-                code: "invalid_request" | "param_mismatch" | "unauthorized" | "forbidden" | "not_found" | "session_completed" | "idempotency_in_progress" | "payment_in_progress" | "method_in_progress" | "qr_withdrawn" | "session_expired" | "idempotency_mismatch" | "too_many_attempts" | "payload_too_large" | "rate_limited" | "payments_paused" | "duplicate_order" | "notification_mismatch" | "invoice_mismatch" | "payment_state" | "amount_too_large" | "registration_deleted" | "gateway_error" | "gateway_rejected" | "gateway_auth_failed" | "gateway_unavailable" | "internal_error";
+                code: "invalid_request" | "param_mismatch" | "unauthorized" | "forbidden" | "not_found" | "session_completed" | "idempotency_in_progress" | "payment_in_progress" | "method_in_progress" | "qr_withdrawn" | "session_expired" | "idempotency_mismatch" | "too_many_attempts" | "payload_too_large" | "rate_limited" | "payments_paused" | "duplicate_order" | "notification_mismatch" | "invoice_mismatch" | "payment_state" | "amount_too_large" | "registration_deleted" | "limit_reached" | "profile_conflict" | "gateway_error" | "gateway_rejected" | "gateway_auth_failed" | "gateway_unavailable" | "internal_error";
                 message: string;
                 fields?: {
                     /** @description The body key (dotted when nested), query parameter, path parameter or header */
@@ -2314,6 +2418,76 @@ export interface components {
             status: "deleting" | "deleted";
             resultCode: string | null;
             deletedAt: string | null;
+        };
+        Merchant: {
+            /** @constant */
+            object: "merchant";
+            id: string;
+            name: string;
+            /** @enum {unknown} */
+            status: "active" | "disabled";
+            gateway: {
+                memberId: string;
+                terminalId: string;
+                partnerId?: string;
+                username?: string;
+            };
+            allowedOrigins: string[];
+            webhookUrl?: string;
+            limits: {
+                amountMin?: string;
+                amountMax?: string;
+            };
+            /** @description Which secrets are set; their values are never returned */
+            secrets: {
+                /** @constant */
+                secureKey: true;
+                /** @description A secure key rotation is in its overlap */
+                secureKeyPrevious: boolean;
+                authToken: boolean;
+                qrAuthToken: boolean;
+            };
+            apiKeys: components["schemas"]["IssuedAt"][];
+            webhookSecrets: components["schemas"]["IssuedAt"][];
+            createdAt: number;
+            updatedAt: number;
+        };
+        IssuedAt: {
+            id: string;
+            createdAt: number;
+        };
+        MerchantCreated: {
+            merchant: components["schemas"]["Merchant"];
+            apiKey: {
+                id: string;
+                /** @description Shown once */
+                key: string;
+            };
+            /** @description Shown once */
+            webhookSecret: string;
+        };
+        MerchantList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Merchant"][];
+            has_more: boolean;
+        };
+        MerchantApiKey: {
+            id: string;
+            /** @description Shown once */
+            key: string;
+            createdAt: number;
+        };
+        MerchantWebhookSecret: {
+            id: string;
+            /** @description Shown once */
+            secret: string;
+            createdAt: number;
+        };
+        Revoked: {
+            id: string;
+            /** @constant */
+            revoked: true;
         };
         SessionCreated: {
             id: string;
@@ -2583,6 +2757,72 @@ export interface components {
             /** @description Where the shopper returns; default: this operation's status page. an https URL (http only for localhost), at most 2048 characters */
             merchantRedirectUrl?: string;
             metadata?: components["schemas"]["Metadata"];
+        };
+        MerchantCreateRequest: {
+            /** @description The merchant’s name, for the partner. at most 100 characters, no < or >, no leading or trailing spaces */
+            name: string;
+            gateway: {
+                /** @description The merchant’s memberId at the gateway */
+                memberId: string;
+                /** @description Its terminalId */
+                terminalId: string;
+                /** @description authentication.partnerId, for AuthTokens */
+                partnerId?: string;
+                /** @description The merchant username, for AuthTokens */
+                username?: string;
+                /** @description 16 to 256 characters */
+                secureKey: string;
+                /** @description A fixed AuthToken (else one is generated and kept by a token keeper) */
+                authToken?: string;
+                /** @description The QR wallet service’s fixed AuthToken */
+                qrAuthToken?: string;
+            };
+            /** @description at most 20 exact origins (https://shop.example, no path) */
+            allowedOrigins?: string[];
+            /** @description Where the merchant’s webhooks are sent. an https URL (http only for localhost), at most 2048 characters */
+            webhookUrl?: string;
+            limits?: {
+                /** @description The smallest amount a session may have (default: the deployment’s) */
+                amountMin?: string;
+                /** @description The largest amount a session may have (default: the deployment’s) */
+                amountMax?: string;
+            };
+        };
+        MerchantUpdateRequest: {
+            /** @description The merchant’s name, for the partner. at most 100 characters, no < or >, no leading or trailing spaces */
+            name?: string;
+            /** @enum {string} */
+            status?: "active" | "disabled";
+            gateway?: {
+                /** @description The merchant’s memberId at the gateway */
+                memberId?: string;
+                /** @description Its terminalId */
+                terminalId?: string;
+                /** @description authentication.partnerId */
+                partnerId?: string;
+                /** @description The merchant username */
+                username?: string;
+                /** @description 16 to 256 characters */
+                secureKey?: string;
+                /** @description A fixed AuthToken */
+                authToken?: string;
+                /** @description The QR wallet service’s AuthToken */
+                qrAuthToken?: string;
+            };
+            /** @description true: notifications signed with the secure key before the last change are refused from now on (the gateway has switched) */
+            endSecureKeyOverlap?: boolean;
+            /** @description at most 20 exact origins (https://shop.example, no path) */
+            allowedOrigins?: string[];
+            /** @description Where the merchant’s webhooks are sent. an https URL (http only for localhost), at most 2048 characters */
+            webhookUrl?: string;
+            limits?: {
+                /** @description The smallest amount a session may have (default: the deployment’s) */
+                amountMin?: string;
+                /** @description The largest amount a session may have (default: the deployment’s) */
+                amountMax?: string;
+            };
+            /** @description settings to remove: authToken (AuthTokens are then generated), qrAuthToken, webhookUrl (no webhooks) */
+            clear?: ("authToken" | "qrAuthToken" | "webhookUrl")[];
         };
         /** @description A new card: card fields, the customer (the session's customer fills what is left out) and optional shipping */
         CardPayRequest: {
@@ -3882,6 +4122,490 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMerchants: {
+        parameters: {
+            query?: {
+                /** @description an integer from 1 to 100 */
+                limit?: number;
+                /** @description a merchant id */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantList"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MerchantCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantCreated"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Merchant"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MerchantUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Merchant"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    issueMerchantApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantApiKey"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeMerchantApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addMerchantWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantWebhookSecret"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retireMerchantWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+                secretId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retired */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

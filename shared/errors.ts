@@ -57,6 +57,8 @@ export const ERROR_CODES = [
   'payment_state', // the payment's state does not allow this operation: void after capture, capture twice, refund before capture (409)
   'amount_too_large', // more than may be captured or refunded (refunds in flight count) (409)
   'registration_deleted', // a saved card that was deleted cannot pay (409)
+  'limit_reached', // a merchant profile holds two active API keys (or webhook secrets) already: revoke one first (409)
+  'profile_conflict', // the merchant profile changed while this change was made: read it and try again (409)
   'gateway_error', // the gateway's answer could not be used (502)
   'gateway_rejected', // the gateway refused the request; its code is in the message and the session (502)
   'gateway_auth_failed', // the gateway refused our AuthToken or credentials; nothing was charged (502)

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
-import { ROTATION_SECRETS, TEST_SECRETS } from '../tools/credentials.ts'
+import { PLATFORM_SECRETS, ROTATION_SECRETS, TEST_SECRETS } from '../tools/credentials.ts'
 
 export default defineConfig({
   plugins: [
@@ -15,6 +15,7 @@ export default defineConfig({
         bindings: {
           ...TEST_SECRETS,
           ...ROTATION_SECRETS,
+          ...PLATFORM_SECRETS,
           GATEWAY_BASE_URL: inject('sandboxUrl'),
           CATCHER_URL: inject('catcherUrl'),
           GATEWAY_TIMEOUT_MS: '1500',

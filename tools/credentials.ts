@@ -31,3 +31,12 @@ export const ROTATION_SECRETS = {
   WEBHOOK_SECRET_NEXT: 'whsec_test_next_webhook_secret',
   SECURE_KEY_PREVIOUS: 'sandbox-secure-key-before-the-switch',
 } as const
+
+/**
+ * The platform API of the Worker tests (merchant profiles, README "Many merchants"): the
+ * partner's key and the key that seals profiles' secrets.
+ */
+export const PLATFORM_SECRETS = {
+  PLATFORM_API_KEY: 'pk_test_platform_key_for_tests_0123456789',
+  MERCHANT_SECRETS_KEY: 'test-merchant-secrets-master-key-0123456789',
+} as const

@@ -67,6 +67,19 @@ export interface Env {
   WEBHOOK_SECRET_NEXT?: string
   /** When set, every pay must carry a valid Turnstile token (SECURITY.md R10). */
   TURNSTILE_SECRET?: string
+  /** The platform API's key (`/v1/platform/*`, merchant profiles); unset, the platform API answers 404. */
+  PLATFORM_API_KEY?: string
+  /** Seals merchant profiles' secrets at rest (AES-256-GCM under a key derived from it; 32 characters or more). */
+  MERCHANT_SECRETS_KEY?: string
+
+  // Set by worker/merchants/merchant-env.ts for a merchant profile, never in wrangler.toml: the
+  // default merchant (the variables above) has none of them.
+  /** The merchant this configuration is for. */
+  MERCHANT_ID?: string
+  /** `disabled`: the profile takes no new sessions or pays (what is under way still settles). */
+  MERCHANT_STATUS?: string
+  /** Seals replayable creation answers (client secrets) whichever of the profile's API keys asked. */
+  MERCHANT_SEAL_KEY?: string
 
   // Durable Objects
   SESSIONS: DurableObjectNamespace<import('./checkout/checkout-session.ts').CheckoutSession>

@@ -30,6 +30,8 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   payment_state: 409,
   amount_too_large: 409,
   registration_deleted: 409,
+  limit_reached: 409,
+  profile_conflict: 409,
   gateway_error: 502,
   gateway_rejected: 502,
   gateway_auth_failed: 502,

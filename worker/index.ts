@@ -18,6 +18,7 @@ import { invoices } from './routes/invoices.ts'
 import { openApiDocument } from './routes/openapi.ts'
 import { operations } from './routes/operation-status.ts'
 import { payments } from './routes/payments.ts'
+import { platform } from './routes/platform.ts'
 import { registrations } from './routes/registrations.ts'
 import { money } from './routes/money.ts'
 import { paymentSearch, sessionSearch } from './routes/search.ts'
@@ -40,7 +41,14 @@ app.use('*', limitBody())
 // Request rates across isolates (Rate Limiting bindings): per client address, per merchant key (R23).
 // The shopper's return and the card frame read the session too (a return can start a gateway inquiry).
 for (const path of ['/v1/checkout/*', '/v1/return/*', '/frame/*']) app.use(path, rateLimit('browser'))
-for (const path of ['/v1/sessions/*', '/v1/payments/*', '/v1/invoices/*', '/v1/registrations/*', '/v1/operations/*'])
+for (const path of [
+  '/v1/sessions/*',
+  '/v1/payments/*',
+  '/v1/invoices/*',
+  '/v1/registrations/*',
+  '/v1/operations/*',
+  '/v1/platform/*',
+])
   app.use(path, rateLimit('merchant'))
 // /healthz checks a key when one is sent or the deep check is asked: counted like /v1/* (a guesser
 // runs into the limit); the plain liveness answer of a monitor is not.
@@ -69,6 +77,7 @@ app.route('/v1/payments', payments)
 app.route('/v1/invoices', invoices)
 app.route('/v1/registrations', registrations)
 app.route('/v1/operations', operations)
+app.route('/v1/platform', platform)
 app.route('/v1/checkout', checkout)
 app.route('/v1', gateway)
 app.route('/frame', frame)

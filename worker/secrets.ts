@@ -58,3 +58,16 @@ export function webhookSecrets(env: Env): string[] {
 export function notificationKeys(env: Env): string[] {
   return [...present(env.SECURE_KEY), ...overlap(env, 'SECURE_KEY_PREVIOUS')]
 }
+
+/**
+ * The secret a session creation's replayable answer (with its client secret) is sealed with: a
+ * profile's own seal key, or the default merchant's API key that made the call.
+ */
+export async function sealingKeyOf(bearer: string | undefined, env: Env): Promise<string> {
+  return env.MERCHANT_SEAL_KEY ?? (await merchantKeyOf(bearer, env)) ?? env.MERCHANT_API_KEY
+}
+
+/** The secrets an earlier creation's answer may be sealed with (either key of a rotation's overlap). */
+export function sealingKeys(env: Env): string[] {
+  return env.MERCHANT_SEAL_KEY ? [env.MERCHANT_SEAL_KEY] : merchantKeys(env)
+}

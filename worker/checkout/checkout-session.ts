@@ -60,8 +60,11 @@ const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number =>
 export class CheckoutSession extends TaskedObject {
   private session?: SessionRecord
   /** This object as its modules use it (see `SessionCore`). */
-  readonly #core: SessionCore = {
-    env: this.env,
+  readonly #core: SessionCore = ((self) => ({
+    // Read when used: the object takes its merchant's configuration after construction.
+    get env() {
+      return self.env
+    },
     ctx: this.ctx,
     load: () => this.load(),
     save: (s, also) => this.save(s, also),
@@ -70,7 +73,7 @@ export class CheckoutSession extends TaskedObject {
     schedule: (name, at) => this.schedule(name, at),
     cancel: (name) => this.cancel(name),
     memory: { lastReturnInquiry: 0 },
-  }
+  }))(this)
 
   private async load(): Promise<SessionRecord | undefined> {
     this.session ??= await this.ctx.storage.get<SessionRecord>('session')
@@ -121,10 +124,14 @@ export class CheckoutSession extends TaskedObject {
 
   // ---- lifecycle ---------------------------------------------------------------------------
 
-  async create(input: SessionInput & { id: string; clientSecretHash: string }): Promise<MerchantView> {
+  async create(
+    input: SessionInput & { id: string; clientSecretHash: string; merchant: string },
+  ): Promise<MerchantView> {
+    const { merchant, ...fields } = input
+    if (!(await this.belongTo(merchant))) throw new Error('a new session id named an object of another merchant')
     const now = Date.now()
     const s: SessionRecord = {
-      ...input,
+      ...fields,
       createdAt: now,
       updatedAt: now,
       status: 'open',
@@ -141,22 +148,26 @@ export class CheckoutSession extends TaskedObject {
 
   /**
    * Everything a browser request needs in one round trip: the allowed origins (for the CORS
-   * decision, which comes first), and the checkout view only when the client secret matches
-   * (constant-time, against the stored hash: SECURITY.md R2). Undefined: no such session.
+   * decision, which comes first) and the merchant whose configuration decides them, and the
+   * checkout view only when the client secret matches (constant-time, against the stored hash:
+   * SECURITY.md R2). Undefined: no such session.
    */
   async access(
     clientSecret: string | undefined,
-  ): Promise<{ origins: readonly string[]; view?: CheckoutView } | undefined> {
+  ): Promise<{ origins: readonly string[]; merchant: string; view?: CheckoutView } | undefined> {
     const s = await this.load()
-    if (!s) return undefined
+    // A disabled merchant's checkouts are gone for shoppers (what is under way still settles).
+    if (!s || this.env.MERCHANT_STATUS === 'disabled') return undefined
+    const seen = { origins: s.allowedOrigins, merchant: await this.merchant() }
     return (await secretMatches(clientSecret, s.clientSecretHash))
-      ? { origins: s.allowedOrigins, view: checkoutView(s, Date.now()) }
-      : { origins: s.allowedOrigins }
+      ? { ...seen, view: checkoutView(s, Date.now()) }
+      : seen
   }
 
-  async merchantView(): Promise<MerchantView | undefined> {
+  /** The merchant's view of the session, for `merchant` only: another merchant finds nothing. */
+  async merchantView(merchant: string): Promise<MerchantView | undefined> {
     const s = await this.load()
-    return s ? merchantView(s) : undefined
+    return s && (await this.merchant()) === merchant ? merchantView(s) : undefined
   }
 
   protected async runTask(name: string): Promise<void> {
@@ -226,8 +237,11 @@ export class CheckoutSession extends TaskedObject {
   }
 
   /** The shopper came back from 3-D Secure or a hosted page (inquiry.ts). */
-  confirmReturn(): ReturnType<typeof confirmReturn> {
-    return confirmReturn(this.#core)
+  async confirmReturn(): Promise<
+    (NonNullable<Awaited<ReturnType<typeof confirmReturn>>> & { merchant: string }) | undefined
+  > {
+    const confirmed = await confirmReturn(this.#core)
+    return confirmed && { ...confirmed, merchant: await this.merchant() }
   }
 
   /** A notification whose checksum the route verified. Settles the session only if it is its own. */

@@ -14,6 +14,7 @@ import { SESSION_ID } from '../ids.ts'
 import type { CheckoutSession } from '../checkout/checkout-session.ts'
 import type { CheckoutView } from '../sessions/types.ts'
 import { placement } from '../placement.ts'
+import { merchantEnv } from '../merchants/merchant-env.ts'
 
 export interface BrowserAccessVariables {
   session: DurableObjectStub<CheckoutSession>
@@ -52,6 +53,8 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
     const stub = known ? sessionStub(c.env, id) : undefined
     const secret = bearerOf(c)
     const access = stub ? await stub.access(secret) : undefined
+    // The session's merchant decides its origins, and the routes act for it from here on.
+    if (access) c.env = await merchantEnv(c.env, access.merchant)
     const origins = access?.origins ?? []
     const origin = c.req.header('Origin')
     c.header('Vary', 'Origin')

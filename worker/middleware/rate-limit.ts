@@ -13,21 +13,22 @@ import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
-import { merchantKeyOf } from '../secrets.ts'
+import { callerOf } from '../merchants/caller.ts'
 
 export type RateLimitScope = 'browser' | 'merchant'
 
 /** The binding has no "time left": the longest period a binding can have. */
 const RETRY_AFTER_S = 60
 
-async function keyOf(scope: RateLimitScope, header: (name: string) => string | undefined, env: Env): Promise<string> {
-  const ip = header('CF-Connecting-IP') ?? 'unknown'
+async function keyOf(scope: RateLimitScope, request: Request, env: Env): Promise<string> {
+  const ip = request.headers.get('CF-Connecting-IP') ?? 'unknown'
   if (scope === 'browser') return `ip:${ip}`
-  const bearer = /^Bearer (\S+)$/.exec(header('Authorization') ?? '')?.[1]
-  // The merchant's key has its own count; every other bearer (a guess, a typo, none) is counted
+  const bearer = /^Bearer (\S+)$/.exec(request.headers.get('Authorization') ?? '')?.[1]
+  // A merchant's key has its own count; every other bearer (a guess, a typo, none) is counted
   // per address, so a guesser trying a new key on each request still runs into the limit.
-  const key = await merchantKeyOf(bearer, env)
-  return key !== undefined ? `key:${(await sha256Hex(key)).slice(0, 32)}` : `guess:${ip}`
+  return bearer !== undefined && (await callerOf(request, env)) !== undefined
+    ? `key:${(await sha256Hex(bearer)).slice(0, 32)}`
+    : `guess:${ip}`
 }
 
 export function rateLimit(scope: RateLimitScope): MiddlewareHandler<{ Bindings: Env }> {
@@ -36,7 +37,7 @@ export function rateLimit(scope: RateLimitScope): MiddlewareHandler<{ Bindings: 
     if (!limiter) return next()
     let allowed = true
     try {
-      allowed = (await limiter.limit({ key: await keyOf(scope, (name) => c.req.header(name), c.env) })).success
+      allowed = (await limiter.limit({ key: await keyOf(scope, c.req.raw, c.env) })).success
     } catch (e) {
       // A limiter that cannot answer must not take payments down: count it and let the request by.
       log.warn('rate_limit_unavailable', { scope, error: e })

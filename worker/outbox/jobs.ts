@@ -10,6 +10,7 @@ import type { Env } from '../env.ts'
 import type { PaymentSnapshot } from '../payments/types.ts'
 import { upsertIndexRow, type IndexRow } from '../search/rows.ts'
 import { placement } from '../placement.ts'
+import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
 
 export type Job =
   { readonly kind: 'index'; readonly row: IndexRow } | { readonly kind: 'payment'; readonly snapshot: PaymentSnapshot }
@@ -17,9 +18,10 @@ export type Job =
 export const JOB_HANDLERS: {
   readonly [K in Job['kind']]: (env: Env, job: Extract<Job, { kind: K }>) => Promise<void>
 } = {
-  index: (env, job) => upsertIndexRow(env.DB, job.row),
+  index: (env, job) => upsertIndexRow(env.DB, job.row, merchantIdOf(env)),
   payment: async (env, job) => {
-    await env.PAYMENTS.get(env.PAYMENTS.idFromName(job.snapshot.paymentId), placement(env)).open(job.snapshot)
+    const name = scoped(env, job.snapshot.paymentId)
+    await env.PAYMENTS.get(env.PAYMENTS.idFromName(name), placement(env)).open(job.snapshot, merchantIdOf(env))
   },
 }
 

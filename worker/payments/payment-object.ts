@@ -100,8 +100,8 @@ export class PaymentObject extends TaskedObject {
    * Opens the record of a payment the gateway took (from the session's success or a repeat's,
    * through their outbox). Idempotent: a second delivery of the same payment changes nothing.
    */
-  async open(snapshot: PaymentSnapshot): Promise<void> {
-    if (await this.load()) return
+  async open(snapshot: PaymentSnapshot, merchant: string): Promise<void> {
+    if (!(await this.belongTo(merchant)) || (await this.load())) return
     const p: PaymentRecord = {
       ...snapshot,
       capturedMinor: capturedAtOpening(snapshot.paymentType, snapshot.amount),

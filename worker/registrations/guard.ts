@@ -7,6 +7,7 @@
  */
 import type { ErrorCode } from '../../shared/errors.ts'
 import type { Env } from '../env.ts'
+import { scoped } from '../merchants/merchant-env.ts'
 
 export interface RegistrationRefusal {
   readonly code: Extract<ErrorCode, 'registration_deleted'>
@@ -19,7 +20,7 @@ export async function registrationRefusal(
   registrationId: string | null | undefined,
 ): Promise<RegistrationRefusal | undefined> {
   if (!registrationId) return undefined
-  const deleted = await env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(registrationId)).isDeleted()
+  const deleted = await env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(scoped(env, registrationId))).isDeleted()
   return deleted
     ? { code: 'registration_deleted', message: 'This saved card was deleted and can no longer be charged.' }
     : undefined

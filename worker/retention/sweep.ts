@@ -14,6 +14,7 @@
  * batch of payments, so a backlog is worked off over a few runs without a long invocation.
  */
 import type { Env } from '../env.ts'
+import { scopedFor } from '../merchants/merchant-env.ts'
 import { numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
 
@@ -30,11 +31,13 @@ export async function sweep(env: Env, now = Date.now()): Promise<{ payments: num
   const cutoff = retentionCutoff(env, now)
   // Payments: the object is the truth; it erases and writes its index row again (outbox).
   const due = await env.DB.prepare(
-    `SELECT id FROM payments WHERE created_at < ?1 AND (email IS NOT NULL OR EXISTS (SELECT 1 FROM payment_metadata m WHERE m.object_id = payments.id)) LIMIT ?2`,
+    `SELECT id, merchant_id FROM payments WHERE created_at < ?1 AND (email IS NOT NULL OR EXISTS (SELECT 1 FROM payment_metadata m WHERE m.object_id = payments.id)) LIMIT ?2`,
   )
     .bind(cutoff, BATCH)
-    .all<{ id: string }>()
-  for (const { id } of due.results) await env.PAYMENTS.get(env.PAYMENTS.idFromName(id)).erasePersonalData(cutoff)
+    .all<{ id: string; merchant_id: string }>()
+  // Retention is the deployment's policy: every merchant's payments (each object named per merchant).
+  for (const { id, merchant_id } of due.results)
+    await env.PAYMENTS.get(env.PAYMENTS.idFromName(scopedFor(merchant_id, id))).erasePersonalData(cutoff)
   // Sessions and operations have no record of their own to keep: their index rows are erased here.
   await env.DB.batch([
     env.DB.prepare(

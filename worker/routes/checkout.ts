@@ -22,6 +22,7 @@ import { jsonBody, readJsonBody, type JsonBodyVariables } from '../middleware/js
 import { validate } from '../middleware/validate.ts'
 import { CHECKOUT_DOCS as DOCS, noFields } from '../schemas/checkout.ts'
 import { originRefused } from '../access.ts'
+import { merchantEnv } from '../merchants/merchant-env.ts'
 import type { CheckoutSession } from '../checkout/checkout-session.ts'
 import { breakerState, sourceOf, sourcePausedUntil } from '../guards/decline-breaker.ts'
 import {
@@ -125,10 +126,11 @@ async function admit(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayR
   if (until !== undefined && !c.env.TURNSTILE_SECRET) return paused(until)
   if (!c.env.TURNSTILE_SECRET || (c.env.TURNSTILE_REQUIRED === 'on_declines' && until === undefined)) return ADMITTED
   const access = await stub.access(req.secret)
-  if (originRefused(req.origin, req.secFetchSite, access?.origins ?? [], c.env)) throw refuseOrigin()
+  const env = access ? await merchantEnv(c.env, access.merchant) : c.env
+  if (originRefused(req.origin, req.secFetchSite, access?.origins ?? [], env)) throw refuseOrigin()
   if (req.origin !== undefined) c.header('Access-Control-Allow-Origin', req.origin)
   if (!access?.view) throw noSuchCheckout()
-  const input = await payInputOf(access.view, access.origins, req, c.env)
+  const input = await payInputOf(access.view, access.origins, req, env)
   if (!input.ok) return sendReply(c, input.error)
   return (await turnstilePasses(c.env, req.body.ok ? req.body.value.turnstileToken : undefined, req.ip))
     ? ADMITTED

@@ -13,6 +13,7 @@ import type { Env } from '../env.ts'
 import { SESSION_ID } from '../ids.ts'
 import { sessionStub } from '../middleware/browser-access.ts'
 import { effectiveOrigins } from '../access.ts'
+import { merchantEnv } from '../merchants/merchant-env.ts'
 import { framePage, pageHashes } from '../frame/page.ts'
 
 export const frame = new Hono<{ Bindings: Env }>()
@@ -28,15 +29,12 @@ frame.get(
     const id = c.req.param('id')
     // An unknown id is answered as a session that names no origins of its own: the deployment's
     // ALLOWED_ORIGINS. Only the CSP header is per session, and only for sessions with their own list.
-    const [sessionOrigins, hashes] = await Promise.all([
-      SESSION_ID.test(id)
-        ? sessionStub(c.env, id)
-            .access(undefined)
-            .then((a) => a?.origins ?? [])
-        : [],
+    const [access, hashes] = await Promise.all([
+      SESSION_ID.test(id) ? sessionStub(c.env, id).access(undefined) : undefined,
       pageHashes(),
     ])
-    const origins = effectiveOrigins(sessionOrigins, c.env)
+    // A session's origins fall back to its merchant's (a profile's allowed origins).
+    const origins = effectiveOrigins(access?.origins ?? [], access ? await merchantEnv(c.env, access.merchant) : c.env)
     const gateway = new URL(c.env.GATEWAY_BASE_URL).origin
     c.header(
       'Content-Security-Policy',

@@ -18,6 +18,7 @@ import { SESSION_ID } from '../ids.ts'
 import { notificationKeys } from '../secrets.ts'
 import { sessionStub } from '../middleware/browser-access.ts'
 import { effectiveOrigins } from '../access.ts'
+import { merchantEnv } from '../merchants/merchant-env.ts'
 import { pageOn } from '../sessions/pay-request.ts'
 import { operationStubById } from './operations.ts'
 import type { OpStatus } from '../sessions/merchant-operation.ts'
@@ -53,9 +54,11 @@ gateway.post(
         read.error.map((field) => ({ field, code: 'required' as const })),
       )
     const n = read.value
-    // Signed with the secure key, or during a rotation's overlap with the one before the switch.
+    // Signed with its merchant's secure key, or during a rotation's overlap with the one before the switch.
+    const target = operation ?? sessionStub(c.env, id)
+    const env = await merchantEnv(c.env, await target.merchant())
     let signed = false
-    for (const secureKey of notificationKeys(c.env)) {
+    for (const secureKey of notificationKeys(env)) {
       const expected = await checksum('notification', {
         paymentId: n.paymentId,
         merchantTransactionId: n.merchantTransactionId,
@@ -122,9 +125,10 @@ gateway.on(
     // No returnUrl: a page of our own with the result and a way back: the page that started the
     // payment (the widget sent it; on an allowed origin), else the root of the session's origin.
     const sessionOrigins = 'allowedOrigins' in confirmed ? confirmed.allowedOrigins : []
+    const env = 'merchant' in confirmed ? await merchantEnv(c.env, confirmed.merchant) : c.env
     const page =
-      'returnPage' in confirmed && confirmed.returnPage ? pageOn(confirmed.returnPage, sessionOrigins, c.env) : null
-    const root = effectiveOrigins(sessionOrigins, c.env).find((o) =>
+      'returnPage' in confirmed && confirmed.returnPage ? pageOn(confirmed.returnPage, sessionOrigins, env) : null
+    const root = effectiveOrigins(sessionOrigins, env).find((o) =>
       /^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(o),
     )
     const back = page ?? (root ? `${root}/` : undefined)

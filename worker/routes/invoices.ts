@@ -16,6 +16,7 @@ import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { operationStub } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { callbackUrl } from '../env-vars.ts'
+import { merchantIdOf } from '../merchants/merchant-env.ts'
 
 export const invoices = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
@@ -52,6 +53,6 @@ invoices.post(
       merchantRedirectUrl: body.merchantRedirectUrl ?? callbackUrl(c.env, 'return', `op_${stub.id.toString()}`),
       ...(body.metadata ? { metadata: body.metadata } : {}),
     }
-    return sendReply(c, await stub.run(params, await fingerprintOf(params)))
+    return sendReply(c, await stub.run(params, await fingerprintOf(params), merchantIdOf(c.env)))
   },
 )

@@ -27,6 +27,7 @@ import { sendReply } from '../respond.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { captureBody, refundBody, voidBody } from '../schemas/payments.ts'
 import { placement } from '../placement.ts'
+import { scoped } from '../merchants/merchant-env.ts'
 
 type Ctx = Context<{ Bindings: Env; Variables: JsonBodyVariables }>
 
@@ -35,7 +36,7 @@ export const money = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 money.use('*', merchantAuth())
 
 export function paymentStub(env: Env, paymentId: string): DurableObjectStub<PaymentObject> {
-  return env.PAYMENTS.get(env.PAYMENTS.idFromName(paymentId), placement(env))
+  return env.PAYMENTS.get(env.PAYMENTS.idFromName(scoped(env, paymentId)), placement(env))
 }
 
 /** The route path of each operation kind. */

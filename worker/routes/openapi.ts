@@ -35,7 +35,17 @@ const documentation = {
   },
   components: {
     securitySchemes: {
-      merchantKey: { type: 'http', scheme: 'bearer', description: 'MERCHANT_API_KEY; server to server only.' },
+      merchantKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description: "MERCHANT_API_KEY, or a merchant profile's API key (mk_...); server to server only.",
+      },
+      platformKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'PLATFORM_API_KEY: the partner that runs the deployment for many merchants; server to server only.',
+      },
       clientSecret: {
         type: 'http',
         scheme: 'bearer',
@@ -227,6 +237,115 @@ const documentation = {
           resultCode: { type: ['string', 'null'] },
           deletedAt: { type: ['string', 'null'] },
         },
+      },
+      Merchant: {
+        type: 'object',
+        required: [
+          'object',
+          'id',
+          'name',
+          'status',
+          'gateway',
+          'allowedOrigins',
+          'limits',
+          'secrets',
+          'apiKeys',
+          'webhookSecrets',
+          'createdAt',
+          'updatedAt',
+        ],
+        properties: {
+          object: { const: 'merchant' },
+          id: { type: 'string', pattern: '^mer_[A-Za-z0-9]{16}$' },
+          name: { type: 'string' },
+          status: { enum: ['active', 'disabled'] },
+          gateway: {
+            type: 'object',
+            required: ['memberId', 'terminalId'],
+            properties: {
+              memberId: { type: 'string' },
+              terminalId: { type: 'string' },
+              partnerId: { type: 'string' },
+              username: { type: 'string' },
+            },
+            additionalProperties: false,
+          },
+          allowedOrigins: { type: 'array', items: { type: 'string' } },
+          webhookUrl: { type: 'string' },
+          limits: {
+            type: 'object',
+            properties: { amountMin: { type: 'string' }, amountMax: { type: 'string' } },
+            additionalProperties: false,
+          },
+          secrets: {
+            type: 'object',
+            description: 'Which secrets are set; their values are never returned',
+            required: ['secureKey', 'secureKeyPrevious', 'authToken', 'qrAuthToken'],
+            properties: {
+              secureKey: { const: true },
+              secureKeyPrevious: { type: 'boolean', description: 'A secure key rotation is in its overlap' },
+              authToken: { type: 'boolean' },
+              qrAuthToken: { type: 'boolean' },
+            },
+            additionalProperties: false,
+          },
+          apiKeys: { type: 'array', items: ref('IssuedAt') },
+          webhookSecrets: { type: 'array', items: ref('IssuedAt') },
+          createdAt: { type: 'integer' },
+          updatedAt: { type: 'integer' },
+        },
+        additionalProperties: false,
+      },
+      IssuedAt: {
+        type: 'object',
+        required: ['id', 'createdAt'],
+        properties: { id: { type: 'string' }, createdAt: { type: 'integer' } },
+        additionalProperties: false,
+      },
+      MerchantCreated: {
+        type: 'object',
+        required: ['merchant', 'apiKey', 'webhookSecret'],
+        properties: {
+          merchant: ref('Merchant'),
+          apiKey: {
+            type: 'object',
+            required: ['id', 'key'],
+            properties: { id: { type: 'string' }, key: { type: 'string', description: 'Shown once' } },
+          },
+          webhookSecret: { type: 'string', description: 'Shown once' },
+        },
+      },
+      MerchantList: {
+        type: 'object',
+        required: ['object', 'data', 'has_more'],
+        properties: {
+          object: { const: 'list' },
+          data: { type: 'array', items: ref('Merchant') },
+          has_more: { type: 'boolean' },
+        },
+      },
+      MerchantApiKey: {
+        type: 'object',
+        required: ['id', 'key', 'createdAt'],
+        properties: {
+          id: { type: 'string' },
+          key: { type: 'string', description: 'Shown once' },
+          createdAt: { type: 'integer' },
+        },
+      },
+      MerchantWebhookSecret: {
+        type: 'object',
+        required: ['id', 'secret', 'createdAt'],
+        properties: {
+          id: { type: 'string' },
+          secret: { type: 'string', description: 'Shown once' },
+          createdAt: { type: 'integer' },
+        },
+      },
+      Revoked: {
+        type: 'object',
+        required: ['id', 'revoked'],
+        properties: { id: { type: 'string' }, revoked: { const: true } },
       },
       SessionCreated: {
         type: 'object',

@@ -17,6 +17,7 @@ import { listQueryOf } from '../search/query.ts'
 import { OP_STATUSES } from '../sessions/merchant-operations/flow.ts'
 import { OPERATION_ID, operationStubById } from './operations.ts'
 import { list, METADATA_PARAM, page } from './search.ts'
+import { merchantIdOf } from '../merchants/merchant-env.ts'
 
 export const operations = new Hono<{ Bindings: Env }>()
 
@@ -48,7 +49,7 @@ operations.get(
   }),
   async (c) => {
     const stub = operationStubById(c.env, c.req.param('operationId'))
-    const view = stub ? await stub.view() : undefined
+    const view = stub ? await stub.view(merchantIdOf(c.env)) : undefined
     if (!view) throw new ApiError('not_found', 'No such operation.')
     return c.json(view)
   },

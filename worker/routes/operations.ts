@@ -8,9 +8,10 @@ import type { Env } from '../env.ts'
 import type { MerchantOperation } from '../sessions/merchant-operation.ts'
 import type { OrderRegistry } from '../guards/order-registry.ts'
 import { placement } from '../placement.ts'
+import { scoped } from '../merchants/merchant-env.ts'
 
 export function operationStub(env: Env, name: string): DurableObjectStub<MerchantOperation> {
-  return env.OPERATIONS.get(env.OPERATIONS.idFromName(name), placement(env))
+  return env.OPERATIONS.get(env.OPERATIONS.idFromName(scoped(env, name)), placement(env))
 }
 
 /** An operation's public id: `op_` and its Durable Object id (64 hex). */
@@ -31,7 +32,7 @@ export function operationStubById(env: Env, id: string): DurableObjectStub<Merch
   }
 }
 
-/** The registry object holding a unique name (`order:...`, `key:...`). */
+/** The registry object holding a unique name (`order:...`, `key:...`; `scoped` per merchant by the caller). */
 export function registry(env: Env, name: string): DurableObjectStub<OrderRegistry> {
   return env.ORDERS.get(env.ORDERS.idFromName(name))
 }

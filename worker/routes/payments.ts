@@ -18,7 +18,9 @@ import { inquiryBody, repeatBody } from '../schemas/payments.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { operationStub } from './operations.ts'
 import { sendReply } from '../respond.ts'
-import { placement } from '../placement.ts'
+import { paymentStub } from './money.ts'
+import { merchantIdOf } from '../merchants/merchant-env.ts'
+import { DEFAULT_MERCHANT } from '../merchants/profiles.ts'
 
 export const payments = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
@@ -60,7 +62,10 @@ payments.post(
     const fingerprint = await fingerprintOf(params)
     // The repeated payment's record: its saved card (guarded before each send) and what the new
     // payment inherits. Read after the fingerprint: the same request is the same whatever it says.
-    const parent = await c.env.PAYMENTS.get(c.env.PAYMENTS.idFromName(paymentId), placement(c.env)).view()
+    const parent = await paymentStub(c.env, paymentId).view()
+    // A profile's repeat names one of its own payments (the default merchant may still repeat a
+    // payment made before payment records existed: the gateway knows it by its member).
+    if (!parent && merchantIdOf(c.env) !== DEFAULT_MERCHANT) throw new ApiError('not_found', 'No such payment.')
     const withParent = parent
       ? {
           ...params,
@@ -72,7 +77,7 @@ payments.post(
           },
         }
       : params
-    return sendReply(c, await operationStub(c.env, `repeat:${key}`).run(withParent, fingerprint))
+    return sendReply(c, await operationStub(c.env, `repeat:${key}`).run(withParent, fingerprint, merchantIdOf(c.env)))
   },
 )
 

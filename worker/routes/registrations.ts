@@ -15,13 +15,14 @@ import type { RegistrationObject, RegistrationView } from '../registrations/regi
 import { sendReply } from '../respond.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { placement } from '../placement.ts'
+import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
 
 export const registrations = new Hono<{ Bindings: Env }>()
 
 registrations.use('*', merchantAuth())
 
 export function registrationStub(env: Env, registrationId: string): DurableObjectStub<RegistrationObject> {
-  return env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(registrationId), placement(env))
+  return env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(scoped(env, registrationId)), placement(env))
 }
 
 const REGISTRATION_ID = { registrationId: 'gatewayId' } as const
@@ -46,7 +47,7 @@ registrations.delete(
     if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
     const bad = paramErrors('registrationId', 'gatewayId', id)
     if (bad.length > 0) throw new ApiError('invalid_request', 'Not a registration id.', bad)
-    const reply = await registrationStub(c.env, id).delete(id, key)
+    const reply = await registrationStub(c.env, id).delete(id, key, merchantIdOf(c.env))
     // Deleted at the gateway: 200; asked and not yet answered: 202, settled later.
     return sendReply(c, reply, (body) => ((body as RegistrationView).status === 'deleted' ? 200 : 202))
   },

@@ -21,6 +21,7 @@ import type { IndexTable } from '../search/rows.ts'
 import { listPage, listQueryOf, type ListQuery } from '../search/query.ts'
 import { METADATA_KEY, METADATA_LIMITS } from '../sessions/metadata.ts'
 import { STATUSES } from '../sessions/types.ts'
+import { merchantIdOf } from '../merchants/merchant-env.ts'
 
 const PAYMENT_QUERY = listQuery(PAYMENT_STATUSES as unknown as [string, ...string[]], {
   test: (id) => checkFormat('gatewayId', id) === null,
@@ -30,7 +31,7 @@ const SESSION_QUERY = listQuery(STATUSES, { test: (id) => SESSION_ID.test(id), e
 
 export async function list(c: Context, table: IndexTable, q: ListQuery): Promise<Response> {
   const env = c.env as Env
-  const page = await listPage(env.DB, table, q)
+  const page = await listPage(env.DB, table, merchantIdOf(env), q)
   if (!page)
     throw new ApiError('invalid_request', 'starting_after names nothing in this list.', [
       { field: 'starting_after', code: 'invalid_value', expected: 'the id of an item of this list' },

@@ -23,7 +23,8 @@ import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
-import { merchantKeyOf, merchantKeys } from '../secrets.ts'
+import { sealingKeyOf, sealingKeys } from '../secrets.ts'
+import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
 
 export const sessions = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
@@ -64,27 +65,29 @@ sessions.post(
     const mtid = input.value.merchantTransactionId
     // The key that made this call seals its answer; a retry may come with the other key of a
     // rotation under way, so an earlier answer opens with any key the Worker accepts now.
-    const apiKey = (await merchantKeyOf(bearerOf(c), c.env)) ?? c.env.MERCHANT_API_KEY
+    const apiKey = await sealingKeyOf(bearerOf(c), c.env)
 
-    const keyClaim = key ? registry(c.env, `key:${await sha256Hex(key)}`) : undefined
+    const keyClaim = key ? registry(c.env, scoped(c.env, `key:${await sha256Hex(key)}`)) : undefined
     if (keyClaim) {
       const claim = await keyClaim.claim(mtid, await fingerprintOf(c.get('body')))
       if (claim.kind === 'taken') throw new ApiError(KEY_REUSED.code, KEY_REUSED.message)
       if (claim.kind === 'same') {
         if (!claim.sealed) throw new ApiError(KEY_IN_PROGRESS.code, KEY_IN_PROGRESS.message)
-        const earlier = await unsealWithAny<Reply>(merchantKeys(c.env), claim.sealed)
+        const earlier = await unsealWithAny<Reply>(sealingKeys(c.env), claim.sealed)
         if (!earlier) throw new ApiError('idempotency_mismatch', 'This Idempotency-Key was used under another API key.')
         return sendReply(c, { ...earlier, replayed: true }, 201)
       }
     }
 
     const id = newSessionId()
-    const order = registry(c.env, `order:${mtid}`)
+    const order = registry(c.env, scoped(c.env, `order:${mtid}`))
     // The invoice's reference is an order reference at the gateway too (its notifications name it as
     // merchantTransactionId): unique per deployment, so one paid invoice settles one session.
     const invoiceRef = input.value.methods?.includes('invoice') ? input.value.merchantInvoiceId : undefined
     const invoiceOrder =
-      invoiceRef !== undefined && invoiceRef !== mtid ? registry(c.env, `order:${invoiceRef}`) : undefined
+      invoiceRef !== undefined && invoiceRef !== mtid
+        ? registry(c.env, scoped(c.env, `order:${invoiceRef}`))
+        : undefined
     let reply: Reply
     try {
       // The claim's fingerprint is the new id itself: a second session never matches it.
@@ -107,6 +110,7 @@ sessions.post(
           ...input.value,
           id,
           clientSecretHash: await sha256Hex(clientSecret),
+          merchant: merchantIdOf(c.env),
         })
         // The client secret goes to the merchant's server, which hands it to its page.
         reply = done({ id, clientSecret, status: view.status, expiresAt: view.expiresAt })
@@ -134,7 +138,7 @@ sessions.get(
   }),
   async (c) => {
     const id = c.req.param('id')
-    const view = SESSION_ID.test(id) ? await sessionStub(c.env, id).merchantView() : undefined
+    const view = SESSION_ID.test(id) ? await sessionStub(c.env, id).merchantView(merchantIdOf(c.env)) : undefined
     if (!view) throw new ApiError('not_found', 'No such checkout session.')
     return c.json(view)
   },

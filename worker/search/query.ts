@@ -49,15 +49,22 @@ export function listQueryOf(q: ListQueryInput): ListQuery {
  * One page, newest first (`created_at DESC, id DESC`). The cursor row's position is looked up in
  * the same statement; an unknown cursor answers `undefined` (the route's 400).
  */
-export async function listPage(db: D1Database, table: IndexTable, q: ListQuery): Promise<ListPage | undefined> {
+/** A page of `merchant`'s rows: no filter and no cursor reaches another merchant's. */
+export async function listPage(
+  db: D1Database,
+  table: IndexTable,
+  merchant: string,
+  q: ListQuery,
+): Promise<ListPage | undefined> {
   const { rows: t, metadata: meta } = INDEX_SQL_TABLES[table]
-  const where: string[] = []
+  const where: string[] = ['r.merchant_id = ?']
   const binds: unknown[] = []
   let join = ''
   if (q.metadata) {
     join = ` JOIN ${meta} m ON m.object_id = r.id AND m.key = ? AND m.value = ?`
     binds.push(q.metadata[0], q.metadata[1])
   }
+  binds.push(merchant)
   if (q.status !== undefined) {
     where.push('r.status = ?')
     binds.push(q.status)
@@ -82,14 +89,14 @@ export async function listPage(db: D1Database, table: IndexTable, q: ListQuery):
   if (q.needsAttention) where.push("json_extract(r.data, '$.needsAttention') = 1")
   if (q.startingAfter !== undefined) {
     const cursor = await db
-      .prepare(`SELECT created_at FROM ${t} WHERE id = ?`)
-      .bind(q.startingAfter)
+      .prepare(`SELECT created_at FROM ${t} WHERE id = ? AND merchant_id = ?`)
+      .bind(q.startingAfter, merchant)
       .first<{ created_at: number }>()
     if (!cursor) return undefined
     where.push('(r.created_at < ? OR (r.created_at = ? AND r.id < ?))')
     binds.push(cursor.created_at, cursor.created_at, q.startingAfter)
   }
-  const sql = `SELECT r.data FROM ${t} r${join}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`
+  const sql = `SELECT r.data FROM ${t} r${join} WHERE ${where.join(' AND ')} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`
   const rows = await db
     .prepare(sql)
     .bind(...binds, q.limit + 1)

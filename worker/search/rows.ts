@@ -124,12 +124,13 @@ export function operationIndexJob(
 }
 
 /** Writes a row unless the index holds a newer change of it already; metadata pairs with it. */
-export async function upsertIndexRow(db: D1Database, row: IndexRow): Promise<void> {
+/** Writes a row of `merchant`'s (only its own listings show it). */
+export async function upsertIndexRow(db: D1Database, row: IndexRow, merchant: string): Promise<void> {
   const { rows: table, metadata: meta } = INDEX_SQL_TABLES[row.table]
   const upsert = db
     .prepare(
-      `INSERT INTO ${table} (id, status, merchant_transaction_id, session_id, email, amount, currency, created_at, updated_at, seq, data)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+      `INSERT INTO ${table} (id, status, merchant_transaction_id, session_id, email, amount, currency, created_at, updated_at, seq, data, merchant_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, session_id = excluded.session_id, email = excluded.email,
          updated_at = excluded.updated_at, seq = excluded.seq, data = excluded.data
        WHERE excluded.seq > ${table}.seq`,
@@ -146,6 +147,7 @@ export async function upsertIndexRow(db: D1Database, row: IndexRow): Promise<voi
       row.updatedAt,
       row.seq,
       JSON.stringify(row.data),
+      merchant,
     )
   // Metadata is fixed when the session is created: its pairs are written once.
   const pairs = Object.entries(row.metadata).map(([k, v]) =>

@@ -100,7 +100,8 @@ export class MerchantOperation extends TaskedObject {
     return true
   }
 
-  async run(params: OperationParams, fingerprint: string): Promise<Reply> {
+  async run(params: OperationParams, fingerprint: string, merchant: string): Promise<Reply> {
+    if (!(await this.belongTo(merchant))) return fail('not_found', 'No such operation.')
     const check = checkKey(await this.load(), fingerprint, (op) => op.reply !== undefined)
     if (check.kind === 'refused') return keyRefusal(check)
     if (check.kind === 'replay') return { ...this.replay(check.entry, check.entry.reply as Reply), replayed: true }
@@ -133,10 +134,10 @@ export class MerchantOperation extends TaskedObject {
     return op.status === 'failed' ? this.failure(op) : done(this.body(op))
   }
 
-  /** The operation as it is now (`GET /v1/operations/{id}`); undefined: no such operation. */
-  async view(): Promise<Record<string, unknown> | undefined> {
+  /** The operation as it is now (`GET /v1/operations/{id}`), for its merchant; undefined: no such operation. */
+  async view(merchant: string): Promise<Record<string, unknown> | undefined> {
     const op = await this.load()
-    return op
+    return op && (await this.merchant()) === merchant
       ? { ...this.body(op), ...(op.status === 'failed' && op.reply && !op.reply.ok ? { error: op.reply.error } : {}) }
       : undefined
   }

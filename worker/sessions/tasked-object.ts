@@ -28,6 +28,8 @@ import type { EventType } from '../../shared/webhooks/events.ts'
 import { signatureHeader, type WebhookEvent } from '../../shared/webhooks/sign.ts'
 import { numberVar } from '../env-vars.ts'
 import { webhookSecrets } from '../secrets.ts'
+import { merchantEnv } from '../merchants/merchant-env.ts'
+import { DEFAULT_MERCHANT } from '../merchants/profiles.ts'
 
 type Tasks = Record<string, number>
 
@@ -64,7 +66,41 @@ export async function eventId(owner: string, seq: number, type: string): Promise
   return `evt_${(await sha256Hex(`${owner}|${seq}|${type}`)).slice(0, 24)}`
 }
 
+/** The storage key naming the merchant profile an object belongs to (absent: the default merchant). */
+const MERCHANT = 'merchant'
+
 export abstract class TaskedObject extends DurableObject<Env> {
+  /**
+   * An object belongs to the merchant that created it, for its whole life: from the first request
+   * of each instance on, `this.env` is that merchant's configuration (its gateway credentials,
+   * webhook URL and secrets: worker/merchants/merchant-env.ts), alarms included.
+   */
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    void ctx.blockConcurrencyWhile(async () => {
+      const merchant = await ctx.storage.get<string>(MERCHANT)
+      if (merchant !== undefined) this.env = await merchantEnv(env, merchant)
+    })
+  }
+
+  /**
+   * Makes a new object the merchant's (its creation's first step). False when it already belongs
+   * to another: the caller must not touch it.
+   */
+  protected async belongTo(merchant: string): Promise<boolean> {
+    const held = (await this.ctx.storage.get<string>(MERCHANT)) ?? DEFAULT_MERCHANT
+    if (held !== DEFAULT_MERCHANT || merchant === DEFAULT_MERCHANT) return held === merchant
+    if ((await this.ctx.storage.list({ limit: 1 })).size > 0) return false
+    await this.ctx.storage.put(MERCHANT, merchant)
+    this.env = await merchantEnv(this.env, merchant)
+    return true
+  }
+
+  /** The merchant this object belongs to. */
+  async merchant(): Promise<string> {
+    return (await this.ctx.storage.get<string>(MERCHANT)) ?? DEFAULT_MERCHANT
+  }
+
   /** Runs a task whose time has come. */
   protected abstract runTask(name: string): Promise<void>
 

@@ -1,0 +1,316 @@
+/**
+ * Many merchants on one deployment (README, "Many merchants"): merchant profiles made through the
+ * platform API, each merchant's own keys, credentials, webhooks and objects, and no route of one
+ * merchant reaching another's. Over the public routes, with the sandbox gateway over real HTTP.
+ */
+import { env, exports } from 'cloudflare:workers'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { verifyWebhook } from '../../shared/webhooks/sign.ts'
+import { PLATFORM_SECRETS, SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
+import { call, cardBody, ORIGIN, webhooksAbout, type Answer } from './api.ts'
+import { chargesFor, uniqueId } from './helpers.ts'
+
+const PLATFORM = { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}` }
+
+function platform<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+  return call<T>(`/v1/platform${path}`, {
+    method,
+    headers: { ...PLATFORM, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+}
+
+interface Created {
+  merchant: { id: string; apiKeys: { id: string }[]; webhookSecrets: { id: string }[] }
+  apiKey: { id: string; key: string }
+  webhookSecret: string
+}
+
+/** A profile on the sandbox's gateway member, webhooks to the catcher. */
+async function newMerchant(over: Record<string, unknown> = {}): Promise<Created> {
+  const res = await platform<Created>('POST', '/merchants', {
+    name: `Shop ${uniqueId('m')}`,
+    gateway: {
+      memberId: SANDBOX.memberId,
+      terminalId: SANDBOX.terminalId,
+      partnerId: SANDBOX.partnerId,
+      username: SANDBOX.username,
+      secureKey: SANDBOX.secureKey,
+      qrAuthToken: SANDBOX.qrAuthToken,
+    },
+    allowedOrigins: [ORIGIN],
+    webhookUrl: `${env.CATCHER_URL}/webhooks`,
+    ...over,
+  })
+  if (res.status !== 201) throw new Error(`merchant not created: ${res.status} ${res.text}`)
+  return res.body
+}
+
+/** A merchant server's call with `key`. */
+function as<T = Record<string, unknown>>(key: string, method: string, path: string, body?: unknown, headers = {}) {
+  return call<T>(path, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+}
+
+interface Sale {
+  session: string
+  mtid: string
+  paymentId: string
+  operation: string
+}
+
+/** A session of `key`'s merchant, paid by card (a saved card), and a repeat of its payment. */
+async function sale(key: string): Promise<Sale> {
+  const mtid = uniqueId('mm')
+  const created = await as<{ id: string; clientSecret: string }>(key, 'POST', '/v1/sessions', {
+    flow: 'card',
+    amount: '40.00',
+    currency: 'EUR',
+    merchantTransactionId: mtid,
+    allowedOrigins: [ORIGIN],
+    recurring: 'INITIAL',
+    createRegistration: true,
+  })
+  expect(created.status).toBe(201)
+  const paid = await call<{ status: string; paymentId: string }>(`/v1/checkout/${created.body.id}/pay`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${created.body.clientSecret}`,
+      Origin: ORIGIN,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': uniqueId('k'),
+    },
+    body: JSON.stringify(cardBody('4111111111111111')),
+  })
+  expect(paid.body.status).toBe('succeeded')
+  // The payment's own record opens from the session's outbox a moment later.
+  const deadline = Date.now() + 10_000
+  while ((await as(key, 'GET', `/v1/payments/${paid.body.paymentId}`)).status !== 200 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100))
+  const repeat = await as<{ id: string; status: string }>(
+    key,
+    'POST',
+    `/v1/payments/${paid.body.paymentId}/repeat`,
+    { amount: '5.00', currency: 'EUR' },
+    { 'Idempotency-Key': uniqueId('rk') },
+  )
+  expect(repeat.body.status).toBe('succeeded')
+  return { session: created.body.id, mtid, paymentId: paid.body.paymentId, operation: repeat.body.id }
+}
+
+describe('the platform API', () => {
+  it('is 404 without PLATFORM_API_KEY, and 401 with another key', async () => {
+    const app = exports.default
+    const off = await (
+      await import('../../worker/index.ts')
+    ).default.fetch(new Request('http://worker.test/v1/platform/merchants', { headers: PLATFORM }), {
+      ...env,
+      PLATFORM_API_KEY: undefined,
+    })
+    expect(off.status).toBe(404)
+    const wrong = await app.fetch(
+      new Request('http://worker.test/v1/platform/merchants', { headers: { Authorization: 'Bearer pk_guess' } }),
+    )
+    expect(wrong.status).toBe(401)
+    // The merchant's own key is not the partner's.
+    const merchantKey = await app.fetch(
+      new Request('http://worker.test/v1/platform/merchants', {
+        headers: { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}` },
+      }),
+    )
+    expect(merchantKey.status).toBe(401)
+  })
+
+  it('creates, reads, lists and changes a profile; no answer and no database row holds a secret', async () => {
+    const secureKey = `secure-key-${uniqueId('s')}`
+    const created = await newMerchant({
+      gateway: { memberId: '10001', terminalId: '2001', secureKey, authToken: 'fixed-token-xyz' },
+    })
+    expect(created.apiKey.key).toMatch(/^mk_/)
+    expect(created.webhookSecret).toMatch(/^whsec_/)
+    const id = created.merchant.id
+    const read = await platform('GET', `/merchants/${id}`)
+    expect(read.status).toBe(200)
+    expect(read.body).toMatchObject({ id, status: 'active', secrets: { secureKey: true, authToken: true } })
+    const listed = await platform<{ data: { id: string }[] }>('GET', '/merchants?limit=100')
+    expect(listed.body.data.map((m) => m.id)).toContain(id)
+    const changed = await platform('PATCH', `/merchants/${id}`, { name: 'Renamed', clear: ['authToken'] })
+    expect(changed.body).toMatchObject({ name: 'Renamed', secrets: { authToken: false } })
+    for (const text of [read.text, listed.text, changed.text]) {
+      for (const secret of [secureKey, 'fixed-token-xyz', created.apiKey.key, created.webhookSecret])
+        expect(text).not.toContain(secret)
+    }
+    const row = await env.DB.prepare('SELECT * FROM merchants WHERE id = ?').bind(id).first()
+    const keys = await env.DB.prepare('SELECT * FROM merchant_keys WHERE merchant_id = ?').bind(id).all()
+    const stored = JSON.stringify([row, keys.results])
+    for (const secret of [secureKey, created.apiKey.key, created.webhookSecret]) expect(stored).not.toContain(secret)
+  })
+
+  it('refuses a bad profile with the field and the rule, never the value', async () => {
+    const res = await platform('POST', '/merchants', {
+      name: 'Shop',
+      gateway: { memberId: '10001', terminalId: '2001', secureKey: 'short-key' },
+      allowedOrigins: ['https://shop.example/path'],
+      webhookUrl: 'ftp://x',
+    })
+    expect(res.status).toBe(400)
+    const fields = (res.body as { error: { fields: { field: string; code: string }[] } }).error.fields
+    expect(fields.map((f) => f.field).sort()).toEqual(['allowedOrigins', 'gateway.secureKey', 'webhookUrl'])
+    expect(res.text).not.toContain('short-key')
+  })
+})
+
+describe('API keys rotate without downtime', () => {
+  it('two keys work at once, a third is refused, and a revoked key gets 401 at once', async () => {
+    const m = await newMerchant()
+    const body = () => ({ flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: uniqueId('rot') })
+    const next = await platform<{ id: string; key: string }>('POST', `/merchants/${m.merchant.id}/api-keys`)
+    expect(next.status).toBe(201)
+    expect((await as(m.apiKey.key, 'POST', '/v1/sessions', body())).status).toBe(201)
+    expect((await as(next.body.key, 'POST', '/v1/sessions', body())).status).toBe(201)
+    const third = await platform('POST', `/merchants/${m.merchant.id}/api-keys`)
+    expect(third.status).toBe(409)
+    expect(third.body).toMatchObject({ error: { code: 'limit_reached' } })
+    expect((await platform('DELETE', `/merchants/${m.merchant.id}/api-keys/${m.apiKey.id}`)).status).toBe(200)
+    expect((await as(m.apiKey.key, 'POST', '/v1/sessions', body())).status).toBe(401)
+    expect((await as(next.body.key, 'POST', '/v1/sessions', body())).status).toBe(201)
+  })
+
+  it('a disabled merchant’s keys get 401 and its checkouts are gone for shoppers', async () => {
+    const m = await newMerchant()
+    const s = await as<{ id: string; clientSecret: string }>(m.apiKey.key, 'POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '10.00',
+      currency: 'EUR',
+      merchantTransactionId: uniqueId('off'),
+    })
+    expect((await platform('PATCH', `/merchants/${m.merchant.id}`, { status: 'disabled' })).status).toBe(200)
+    expect((await as(m.apiKey.key, 'GET', `/v1/sessions/${s.body.id}`)).status).toBe(401)
+    const checkout = await call(`/v1/checkout/${s.body.id}`, {
+      headers: { Authorization: `Bearer ${s.body.clientSecret}`, Origin: ORIGIN },
+    })
+    expect(checkout.status).toBe(404)
+  })
+})
+
+describe("a profile's own credentials, webhooks and secrets", () => {
+  it('pays on its gateway credentials and its webhooks come to its URL signed with its secrets, both during a roll', async () => {
+    const m = await newMerchant()
+    const next = await platform<{ secret: string }>('POST', `/merchants/${m.merchant.id}/webhook-secrets`)
+    const { mtid } = await sale(m.apiKey.key)
+    expect(await chargesFor(mtid)).toBe(1)
+    const [event] = await webhooksAbout(mtid, 1, 10_000, 'checkout.session.succeeded')
+    const header = event?.signature ?? ''
+    expect(header.match(/v1=/g)).toHaveLength(2)
+    for (const secret of [m.webhookSecret, next.body.secret])
+      expect(await verifyWebhook(event?.body ?? '', header, secret)).toMatchObject({ ok: true })
+    // Not the default merchant's secret: each merchant verifies its own.
+    expect(await verifyWebhook(event?.body ?? '', header, TEST_SECRETS.WEBHOOK_SECRET)).toMatchObject({ ok: false })
+  })
+
+  it('a profile with a wrong secure key is refused by the gateway, charged nothing, while the default merchant pays', async () => {
+    const m = await newMerchant({
+      gateway: { memberId: SANDBOX.memberId, terminalId: SANDBOX.terminalId, secureKey: 'not-the-sandbox-secure-key' },
+    })
+    const mtid = uniqueId('wrongkey')
+    const s = await as<{ id: string; clientSecret: string }>(m.apiKey.key, 'POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '10.00',
+      currency: 'EUR',
+      merchantTransactionId: mtid,
+      allowedOrigins: [ORIGIN],
+    })
+    const paid = await call<{ status: string }>(`/v1/checkout/${s.body.id}/pay`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${s.body.clientSecret}`,
+        Origin: ORIGIN,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': uniqueId('k'),
+      },
+      body: JSON.stringify(cardBody('4111111111111111')),
+    })
+    expect(paid.body.status).not.toBe('succeeded')
+    expect(await chargesFor(mtid)).toBe(0)
+    expect((await sale(TEST_SECRETS.MERCHANT_API_KEY)).paymentId).toBeTruthy()
+  })
+})
+
+describe('no merchant reaches another merchant’s sessions, payments, operations or listings', () => {
+  const merchants: { name: string; key: string; sale?: Sale }[] = [
+    { name: 'the default merchant', key: TEST_SECRETS.MERCHANT_API_KEY },
+  ]
+
+  beforeAll(async () => {
+    for (const n of ['profile B', 'profile C']) merchants.push({ name: n, key: (await newMerchant()).apiKey.key })
+    for (const m of merchants) m.sale = await sale(m.key)
+  }, 60_000)
+
+  it('every merchant route with another merchant’s ids answers 404, and listings hold only the caller’s', async () => {
+    for (const me of merchants)
+      for (const other of merchants) {
+        if (me === other) continue
+        const theirs = other.sale as Sale
+        const key = { 'Idempotency-Key': uniqueId('x') }
+        const tries: [string, string, unknown?, Record<string, string>?][] = [
+          ['GET', `/v1/sessions/${theirs.session}`],
+          ['GET', `/v1/payments/${theirs.paymentId}`],
+          ['POST', `/v1/payments/${theirs.paymentId}/capture`, {}, key],
+          ['POST', `/v1/payments/${theirs.paymentId}/void`, {}, key],
+          ['POST', `/v1/payments/${theirs.paymentId}/refunds`, { amount: '1.00' }, key],
+          ['GET', `/v1/operations/${theirs.operation}`],
+        ]
+        // A profile's repeat must name one of its payments; the default merchant's may name one
+        // the gateway knows by its member (this sandbox has one member for all three).
+        if (me.key !== TEST_SECRETS.MERCHANT_API_KEY)
+          tries.push(['POST', `/v1/payments/${theirs.paymentId}/repeat`, { amount: '5.00', currency: 'EUR' }, key])
+        for (const [method, path, body, headers] of tries) {
+          const res = await as(me.key, method, path, body, headers)
+          expect(`${me.name} ${method} ${path}: ${res.status}`).toBe(`${me.name} ${method} ${path}: 404`)
+        }
+      }
+    // Listings: each merchant finds its own order (once the index has it) and never another's.
+    for (const me of merchants) {
+      const mine = me.sale as Sale
+      for (const list of ['/v1/payments', '/v1/sessions'])
+        await expect
+          .poll(
+            async () => (await as<{ data: unknown[] }>(me.key, 'GET', `${list}?order=${mine.mtid}`)).body.data.length,
+            {
+              timeout: 10_000,
+            },
+          )
+          .toBe(1)
+      const operations = await as<{ data: { id: string }[] }>(me.key, 'GET', '/v1/operations?limit=100')
+      for (const other of merchants) {
+        if (other === me) continue
+        const theirs = other.sale as Sale
+        for (const list of ['/v1/payments', '/v1/sessions'])
+          expect((await as<{ data: unknown[] }>(me.key, 'GET', `${list}?order=${theirs.mtid}`)).body.data).toEqual([])
+        expect(operations.body.data.map((o) => o.id)).not.toContain(theirs.operation)
+      }
+    }
+  })
+
+  it('order references and Idempotency-Keys are each merchant’s own: the same ones make a session for each', async () => {
+    const mtid = uniqueId('same')
+    const key = uniqueId('same-key')
+    const ids = new Set<string>()
+    for (const m of merchants) {
+      const res = await as<{ id: string }>(
+        m.key,
+        'POST',
+        '/v1/sessions',
+        { flow: 'card', amount: '10.00', currency: 'EUR', merchantTransactionId: mtid },
+        { 'Idempotency-Key': key },
+      )
+      expect(res.status).toBe(201)
+      expect(res.headers.get('Idempotent-Replayed')).toBeNull()
+      ids.add(res.body.id)
+    }
+    expect(ids.size).toBe(merchants.length)
+  })
+})

@@ -1,0 +1,404 @@
+/**
+ * @module
+ * Merchant profiles, kept in D1 (`merchants`, `merchant_keys`): the merchants a deployment serves
+ * besides its default one (the merchant its variables describe, id `default`). Each profile holds
+ * its gateway credentials, allowed origins, webhook URL and limits; its secrets are sealed
+ * (sealed.ts) and its API keys kept as SHA-256 hashes, so no route and no dump can read them. The
+ * platform API (routes/platform.ts) is the only writer; every function returns a typed result and
+ * the route decides the HTTP answer.
+ *
+ * Rotation: a merchant has at most two active API keys and two webhook secrets (create the new one,
+ * switch, revoke the old); a new secure key keeps the one before it for notifications until the
+ * overlap is ended, as `SECURE_KEY_PREVIOUS` does for the default profile.
+ */
+import type { Env } from '../env.ts'
+import { randomToken, sha256Hex } from '../ids.ts'
+import { masterKey, openSecrets, sealSecrets } from './sealed.ts'
+
+export const DEFAULT_MERCHANT = 'default'
+/** Active API keys and webhook secrets a merchant may hold at once: the current and the next. */
+export const MAX_ACTIVE = 2
+
+export const MERCHANT_ID = /^mer_[A-Za-z0-9]{16}$/
+
+export interface GatewaySettings {
+  readonly memberId: string
+  readonly terminalId: string
+  readonly partnerId?: string
+  readonly username?: string
+}
+
+export interface ProfileSettings {
+  readonly gateway: GatewaySettings
+  readonly allowedOrigins: readonly string[]
+  readonly webhookUrl?: string
+  readonly limits: { readonly amountMin?: string; readonly amountMax?: string }
+}
+
+/** What is sealed: never returned by any route, never logged. */
+export interface ProfileSecrets {
+  readonly secureKey: string
+  readonly secureKeyPrevious?: string
+  readonly authToken?: string
+  readonly qrAuthToken?: string
+  /** Every delivery is signed with each (oldest first): two during a rotation's overlap. */
+  readonly webhookSecrets: readonly { readonly id: string; readonly secret: string; readonly createdAt: number }[]
+  /** Seals the replayable answers of session creations (their client secrets), whichever key asked. */
+  readonly sealKey: string
+}
+
+export type MerchantStatus = 'active' | 'disabled'
+
+/** A profile as the platform API shows it: which secrets are set, never what they are. */
+export interface ProfileView extends ProfileSettings {
+  readonly object: 'merchant'
+  readonly id: string
+  readonly name: string
+  readonly status: MerchantStatus
+  readonly secrets: {
+    readonly secureKey: true
+    readonly secureKeyPrevious: boolean
+    readonly authToken: boolean
+    readonly qrAuthToken: boolean
+  }
+  readonly apiKeys: readonly { readonly id: string; readonly createdAt: number }[]
+  readonly webhookSecrets: readonly { readonly id: string; readonly createdAt: number }[]
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+/** A loaded profile: settings and opened secrets, for the Worker's own use (merchant-env.ts). */
+export interface Profile {
+  readonly id: string
+  readonly name: string
+  readonly status: MerchantStatus
+  readonly settings: ProfileSettings
+  readonly secrets: ProfileSecrets
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+export type ProfileResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | {
+      readonly ok: false
+      readonly reason: 'not_found' | 'limit_reached' | 'last_secret' | 'conflict' | 'no_master_key'
+    }
+
+interface Row {
+  id: string
+  name: string
+  status: string
+  profile: string
+  secrets: string
+  created_at: number
+  updated_at: number
+}
+
+const newMerchantId = (): string => `mer_${randomToken(16)}`
+const newApiKey = (): string => `mk_${randomToken(43)}`
+const newKeyId = (): string => `key_${randomToken(16)}`
+const newWebhookSecret = (): { id: string; secret: string; createdAt: number } => ({
+  id: `whs_${randomToken(16)}`,
+  secret: `whsec_${randomToken(43)}`,
+  createdAt: Date.now(),
+})
+
+const fail = (reason: Extract<ProfileResult<never>, { ok: false }>['reason']) => ({ ok: false as const, reason })
+
+export const keyHash = (key: string): Promise<string> => sha256Hex(`pay-checkout merchant key v1|${key}`)
+
+async function loadRow(env: Env, id: string): Promise<Row | null> {
+  return env.DB.prepare('SELECT * FROM merchants WHERE id = ?').bind(id).first<Row>()
+}
+
+async function profileOf(env: Env, row: Row): Promise<Profile | undefined> {
+  const master = masterKey(env)
+  const secrets = master ? await openSecrets<ProfileSecrets>(master, row.id, row.secrets) : undefined
+  if (!secrets) return undefined
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status === 'disabled' ? 'disabled' : 'active',
+    settings: JSON.parse(row.profile) as ProfileSettings,
+    secrets,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+/** A profile with its secrets opened; undefined when there is none (or its secrets do not open). */
+export async function loadProfile(env: Env, id: string): Promise<Profile | undefined> {
+  if (!MERCHANT_ID.test(id)) return undefined
+  const row = await loadRow(env, id)
+  return row ? profileOf(env, row) : undefined
+}
+
+async function keysOf(env: Env, id: string): Promise<{ id: string; createdAt: number }[]> {
+  const rows = await env.DB.prepare(
+    'SELECT id, created_at FROM merchant_keys WHERE merchant_id = ? AND revoked_at IS NULL ORDER BY created_at, id',
+  )
+    .bind(id)
+    .all<{ id: string; created_at: number }>()
+  return rows.results.map((r) => ({ id: r.id, createdAt: r.created_at }))
+}
+
+function viewOf(p: Profile, apiKeys: readonly { id: string; createdAt: number }[]): ProfileView {
+  return {
+    object: 'merchant',
+    id: p.id,
+    name: p.name,
+    status: p.status,
+    ...p.settings,
+    secrets: {
+      secureKey: true,
+      secureKeyPrevious: p.secrets.secureKeyPrevious !== undefined,
+      authToken: p.secrets.authToken !== undefined,
+      qrAuthToken: p.secrets.qrAuthToken !== undefined,
+    },
+    apiKeys,
+    webhookSecrets: p.secrets.webhookSecrets.map(({ id, createdAt }) => ({ id, createdAt })),
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  }
+}
+
+export async function profileView(env: Env, id: string): Promise<ProfileResult<ProfileView>> {
+  const p = await loadProfile(env, id)
+  return p ? { ok: true, value: viewOf(p, await keysOf(env, id)) } : fail('not_found')
+}
+
+export interface NewProfile {
+  readonly name: string
+  readonly settings: ProfileSettings
+  readonly secureKey: string
+  readonly authToken?: string
+  readonly qrAuthToken?: string
+}
+
+/** A new profile with its first API key and webhook secret, each shown in this answer only. */
+export async function createProfile(
+  env: Env,
+  input: NewProfile,
+): Promise<ProfileResult<{ merchant: ProfileView; apiKey: { id: string; key: string }; webhookSecret: string }>> {
+  const master = masterKey(env)
+  if (!master) return fail('no_master_key')
+  const id = newMerchantId()
+  const now = Date.now()
+  const webhook = newWebhookSecret()
+  const secrets: ProfileSecrets = {
+    secureKey: input.secureKey,
+    ...(input.authToken ? { authToken: input.authToken } : {}),
+    ...(input.qrAuthToken ? { qrAuthToken: input.qrAuthToken } : {}),
+    webhookSecrets: [webhook],
+    sealKey: randomToken(43),
+  }
+  const key = newApiKey()
+  const keyId = newKeyId()
+  await env.DB.batch([
+    env.DB.prepare(
+      'INSERT INTO merchants (id, name, status, profile, secrets, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).bind(id, input.name, 'active', JSON.stringify(input.settings), await sealSecrets(master, id, secrets), now, now),
+    env.DB.prepare('INSERT INTO merchant_keys (hash, id, merchant_id, created_at) VALUES (?, ?, ?, ?)').bind(
+      await keyHash(key),
+      keyId,
+      id,
+      now,
+    ),
+  ])
+  const profile: Profile = {
+    id,
+    name: input.name,
+    status: 'active',
+    settings: input.settings,
+    secrets,
+    createdAt: now,
+    updatedAt: now,
+  }
+  return {
+    ok: true,
+    value: {
+      merchant: viewOf(profile, [{ id: keyId, createdAt: now }]),
+      apiKey: { id: keyId, key },
+      webhookSecret: webhook.secret,
+    },
+  }
+}
+
+export async function listProfiles(
+  env: Env,
+  limit: number,
+  startingAfter?: string,
+): Promise<{ data: ProfileView[]; hasMore: boolean }> {
+  const cursor = startingAfter
+    ? await env.DB.prepare('SELECT created_at FROM merchants WHERE id = ?')
+        .bind(startingAfter)
+        .first<{ created_at: number }>()
+    : null
+  const rows = cursor
+    ? await env.DB.prepare(
+        'SELECT * FROM merchants WHERE created_at < ?1 OR (created_at = ?1 AND id < ?2) ORDER BY created_at DESC, id DESC LIMIT ?3',
+      )
+        .bind(cursor.created_at, startingAfter, limit + 1)
+        .all<Row>()
+    : await env.DB.prepare('SELECT * FROM merchants ORDER BY created_at DESC, id DESC LIMIT ?')
+        .bind(limit + 1)
+        .all<Row>()
+  const data: ProfileView[] = []
+  for (const row of rows.results.slice(0, limit)) {
+    const p = await profileOf(env, row)
+    if (p) data.push(viewOf(p, await keysOf(env, p.id)))
+  }
+  return { data, hasMore: rows.results.length > limit }
+}
+
+/**
+ * Writes a changed profile if nobody changed it meanwhile (its `updated_at` is the version): two
+ * platform calls at once never lose one's change silently; the second gets `conflict`.
+ */
+async function write(env: Env, before: Profile, after: Profile): Promise<ProfileResult<Profile>> {
+  const master = masterKey(env)
+  if (!master) return fail('no_master_key')
+  const updatedAt = Math.max(Date.now(), before.updatedAt + 1)
+  const result = await env.DB.prepare(
+    'UPDATE merchants SET name = ?, status = ?, profile = ?, secrets = ?, updated_at = ? WHERE id = ? AND updated_at = ?',
+  )
+    .bind(
+      after.name,
+      after.status,
+      JSON.stringify(after.settings),
+      await sealSecrets(master, after.id, after.secrets),
+      updatedAt,
+      after.id,
+      before.updatedAt,
+    )
+    .run()
+  return result.meta.changes === 1 ? { ok: true, value: { ...after, updatedAt } } : fail('conflict')
+}
+
+export interface ProfileChange {
+  readonly name?: string
+  readonly status?: MerchantStatus
+  readonly gateway?: Partial<GatewaySettings>
+  readonly allowedOrigins?: readonly string[]
+  /** null removes it: the merchant gets no webhooks. */
+  readonly webhookUrl?: string | null
+  readonly limits?: ProfileSettings['limits']
+  /** A new secure key: the one before it still verifies notifications until `endSecureKeyOverlap`. */
+  readonly secureKey?: string
+  readonly endSecureKeyOverlap?: boolean
+  readonly authToken?: string | null
+  readonly qrAuthToken?: string | null
+}
+
+export async function updateProfile(env: Env, id: string, change: ProfileChange): Promise<ProfileResult<ProfileView>> {
+  const before = await loadProfile(env, id)
+  if (!before) return fail('not_found')
+  const s = before.settings
+  const { webhookUrl: _url, ...kept } = s
+  const settings: ProfileSettings = {
+    ...(change.webhookUrl === null ? kept : s),
+    ...(change.gateway ? { gateway: { ...s.gateway, ...change.gateway } } : {}),
+    ...(change.allowedOrigins ? { allowedOrigins: change.allowedOrigins } : {}),
+    ...(typeof change.webhookUrl === 'string' ? { webhookUrl: change.webhookUrl } : {}),
+    ...(change.limits ? { limits: change.limits } : {}),
+  }
+  const old = before.secrets
+  const rotated = change.secureKey !== undefined && change.secureKey !== old.secureKey
+  const { secureKeyPrevious: _prev, authToken: _a, qrAuthToken: _q, ...base } = old
+  const secrets: ProfileSecrets = {
+    ...base,
+    secureKey: change.secureKey ?? old.secureKey,
+    ...(rotated
+      ? { secureKeyPrevious: old.secureKey }
+      : old.secureKeyPrevious && !change.endSecureKeyOverlap
+        ? { secureKeyPrevious: old.secureKeyPrevious }
+        : {}),
+    ...(change.authToken === null
+      ? {}
+      : (change.authToken ?? old.authToken)
+        ? { authToken: change.authToken ?? old.authToken }
+        : {}),
+    ...(change.qrAuthToken === null
+      ? {}
+      : (change.qrAuthToken ?? old.qrAuthToken)
+        ? { qrAuthToken: change.qrAuthToken ?? old.qrAuthToken }
+        : {}),
+  }
+  const written = await write(env, before, {
+    ...before,
+    name: change.name ?? before.name,
+    status: change.status ?? before.status,
+    settings,
+    secrets,
+  })
+  return written.ok ? { ok: true, value: viewOf(written.value, await keysOf(env, id)) } : written
+}
+
+/** A new API key (shown once), unless the merchant holds two active ones already. */
+export async function issueApiKey(
+  env: Env,
+  id: string,
+): Promise<ProfileResult<{ id: string; key: string; createdAt: number }>> {
+  if (!(await loadRow(env, id))) return fail('not_found')
+  if ((await keysOf(env, id)).length >= MAX_ACTIVE) return fail('limit_reached')
+  const key = newApiKey()
+  const keyId = newKeyId()
+  const now = Date.now()
+  await env.DB.prepare('INSERT INTO merchant_keys (hash, id, merchant_id, created_at) VALUES (?, ?, ?, ?)')
+    .bind(await keyHash(key), keyId, id, now)
+    .run()
+  return { ok: true, value: { id: keyId, key, createdAt: now } }
+}
+
+/** Revokes an API key: refused on every route from this moment (key lookups are never cached). */
+export async function revokeApiKey(env: Env, id: string, keyId: string): Promise<ProfileResult<{ id: string }>> {
+  const result = await env.DB.prepare(
+    'UPDATE merchant_keys SET revoked_at = ? WHERE id = ? AND merchant_id = ? AND revoked_at IS NULL',
+  )
+    .bind(Date.now(), keyId, id)
+    .run()
+  return result.meta.changes === 1 ? { ok: true, value: { id: keyId } } : fail('not_found')
+}
+
+/** A new webhook secret (shown once): deliveries are signed with both until the old one is retired. */
+export async function addWebhookSecret(
+  env: Env,
+  id: string,
+): Promise<ProfileResult<{ id: string; secret: string; createdAt: number }>> {
+  const before = await loadProfile(env, id)
+  if (!before) return fail('not_found')
+  if (before.secrets.webhookSecrets.length >= MAX_ACTIVE) return fail('limit_reached')
+  const added = newWebhookSecret()
+  const written = await write(env, before, {
+    ...before,
+    secrets: { ...before.secrets, webhookSecrets: [...before.secrets.webhookSecrets, added] },
+  })
+  return written.ok ? { ok: true, value: added } : written
+}
+
+export async function retireWebhookSecret(
+  env: Env,
+  id: string,
+  secretId: string,
+): Promise<ProfileResult<{ id: string }>> {
+  const before = await loadProfile(env, id)
+  if (!before) return fail('not_found')
+  const left = before.secrets.webhookSecrets.filter((s) => s.id !== secretId)
+  if (left.length === before.secrets.webhookSecrets.length) return fail('not_found')
+  if (left.length === 0) return fail('last_secret')
+  const written = await write(env, before, { ...before, secrets: { ...before.secrets, webhookSecrets: left } })
+  return written.ok ? { ok: true, value: { id: secretId } } : written
+}
+
+/** The active merchant whose active API key this is: read from D1 on every call, so a revoke holds at once. */
+export async function merchantOfKey(env: Env, bearer: string): Promise<string | undefined> {
+  if (!bearer.startsWith('mk_')) return undefined
+  const row = await env.DB.prepare(
+    `SELECT k.merchant_id AS id FROM merchant_keys k JOIN merchants m ON m.id = k.merchant_id
+     WHERE k.hash = ? AND k.revoked_at IS NULL AND m.status = 'active'`,
+  )
+    .bind(await keyHash(bearer))
+    .first<{ id: string }>()
+  return row?.id ?? undefined
+}
