@@ -32,6 +32,9 @@ export const ROTATION_SECRETS = {
   SECURE_KEY_PREVIOUS: 'sandbox-secure-key-before-the-switch',
 } as const
 
+/** The sandbox's extra gateway member `n` (1 to SANDBOX_EXTRA_MEMBERS, 50 by default): a merchant profile's own member. */
+export { extraMember } from '../worker/sandbox/members.ts'
+
 /**
  * The platform API of the Worker tests (merchant profiles, README "Many merchants"): the
  * partner's key and the key that seals profiles' secrets.

@@ -33,14 +33,30 @@ import {
   returnToMerchant,
   scheduleNotification,
   validationResult,
+  memberQuery,
   type Ctx,
   type SandboxEnv,
+  type SandboxVars,
 } from './protocol.ts'
+import { memberById, memberByUsername } from './members.ts'
 
 export { SandboxLedger } from './ledger.ts'
 export type { SandboxEnv } from './protocol.ts'
 
-export const sandbox = new Hono<{ Bindings: SandboxEnv }>()
+export const sandbox = new Hono<{ Bindings: SandboxEnv; Variables: SandboxVars }>()
+
+// The pages the sandbox links to (the ACS, the invoice page) and its test controls name a member
+// other than the main one with `?member=`; the API's requests name theirs in their fields (admit).
+sandbox.use('*', async (c, next) => {
+  const named = c.req.query('member')
+  const path = c.req.path
+  if (named !== undefined && !path.startsWith('/transactionServices/') && !path.startsWith('/invoiceServices/')) {
+    const member = memberById(c.env, named)
+    if (!member) return c.json({ error: 'no such member' }, 404)
+    c.set('member', member)
+  }
+  await next()
+})
 
 sandbox.get('/healthz', (c) => c.json({ ok: true, service: 'sandbox-gateway' }))
 
@@ -51,25 +67,28 @@ for (const path of [OPERATION_PATHS.authToken, '/invoiceServices/REST/v1/authTok
     if (body instanceof Response) return body
     const valid = validateRequest('authToken', body)
     const f = valid.ok ? valid.value : {}
+    // The partner's member named by its username, holding that member's secure key.
+    const member = memberByUsername(c.env, f['merchant.username'])
     const good =
       valid.ok &&
+      member !== undefined &&
       f['authentication.partnerId'] === c.env.SANDBOX_PARTNER_ID &&
-      f['merchant.username'] === c.env.SANDBOX_USERNAME &&
-      (await timingSafeEqual(f['authentication.sKey'] ?? '', c.env.SANDBOX_SECURE_KEY))
-    if (!good)
+      (await timingSafeEqual(f['authentication.sKey'] ?? '', member.secureKey))
+    if (!good || !member)
       return c.json({ result: { code: '401', description: 'Token generation failed' }, timestamp: gatewayTimestamp() })
+    c.set('member', member)
     await ledger(c).tokenIssued(path.startsWith('/invoice') ? 'invoice' : 'transaction')
     const token = await signToken(
-      c.env.SANDBOX_SECURE_KEY,
-      { partnerId: c.env.SANDBOX_PARTNER_ID, memberId: c.env.SANDBOX_MEMBER_ID, sub: c.env.SANDBOX_USERNAME },
+      member.secureKey,
+      { partnerId: c.env.SANDBOX_PARTNER_ID, memberId: member.memberId, sub: member.username },
       num(c.env.SANDBOX_TOKEN_TTL_S, 3600),
     )
     return c.json({
       partnerId: c.env.SANDBOX_PARTNER_ID,
-      memberId: c.env.SANDBOX_MEMBER_ID,
+      memberId: member.memberId,
       result: { code: '200', description: 'Token generated successfully' },
       timestamp: gatewayTimestamp(),
-      LoginName: c.env.SANDBOX_USERNAME,
+      LoginName: member.username,
       AuthToken: token,
     })
   })
@@ -122,7 +141,7 @@ sandbox.post(OPERATION_PATHS.payment, async (c) => {
   if (status === '3D') {
     const origin = new URL(c.req.url).origin
     const redirect = {
-      url: `${origin}/acs/${p.id}`,
+      url: `${origin}/acs/${p.id}${memberQuery(c)}`,
       method: 'POST',
       parameters: [
         { name: 'PaReq', value: `sandbox-${p.id}` },
@@ -342,7 +361,7 @@ sandbox.post(OPERATION_PATHS.qrVerify, async (c) => {
 sandbox.on(['GET', 'POST'], '/acs/:id', async (c) => {
   const p = await ledger(c).payment(c.req.param('id'))
   if (!p || p.status !== '3D') return c.html('<p>No authentication is waiting for this payment.</p>', 404)
-  return c.html(acsPage(p))
+  return c.html(acsPage(p, memberQuery(c)))
 })
 
 sandbox.post('/acs/:id/complete', async (c) => {

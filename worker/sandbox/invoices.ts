@@ -21,16 +21,19 @@ import {
   rand,
   returnToMerchant,
   scheduleNotification,
+  memberOf,
+  memberQuery,
   type Ctx,
   type SandboxEnv,
+  type SandboxVars,
 } from './protocol.ts'
 
-export const invoices = new Hono<{ Bindings: SandboxEnv }>()
+export const invoices = new Hono<{ Bindings: SandboxEnv; Variables: SandboxVars }>()
 
 function invoiceBody(c: Ctx, inv: InvoiceRow, ok: readonly [string, string]): Record<string, unknown> {
   const created = new Date(inv.createdMs)
   return {
-    memberId: c.env.SANDBOX_MEMBER_ID,
+    memberId: memberOf(c).memberId,
     statusInvoiceResult: { code: ok[0], description: ok[1] },
     invoiceDetails: {
       amount: inv.amount,
@@ -43,7 +46,7 @@ function invoiceBody(c: Ctx, inv: InvoiceRow, ok: readonly [string, string]): Re
       customerEmail: inv.email,
       merchantOrderDescription: inv.description,
       systemInvoiceId: inv.id,
-      transactionUrl: `${new URL(c.req.url).origin}/invoice/pay/${inv.id}`,
+      transactionUrl: `${new URL(c.req.url).origin}/invoice/pay/${inv.id}${memberQuery(c)}`,
     },
   }
 }

@@ -16,12 +16,13 @@ const page = (title: string, body: string): string => `<!doctype html>
 .muted{color:#555;font-size:.9rem}.error{color:#b3261e}</style></head>
 <body><p class="muted">Sandbox gateway: no real money moves.</p><div class="box">${body}</div></body></html>`
 
-export function acsPage(p: PaymentRow): string {
+/** `query`: the member's `?member=` (members.ts), carried to the form's address. */
+export function acsPage(p: PaymentRow, query = ''): string {
   return page(
     '3-D Secure authentication',
     `<h1>Confirm your payment</h1>
 <p>Your bank asks you to confirm a payment of <strong>${esc(p.amount)} ${esc(p.currency)}</strong> with the card ending in <strong>${esc(p.last4)}</strong>.</p>
-<form method="post" action="/acs/${esc(p.id)}/complete">
+<form method="post" action="/acs/${esc(p.id)}/complete${esc(query)}">
 <button class="primary" type="submit" name="outcome" value="authenticated">Authenticate</button>
 <button type="submit" name="outcome" value="failed">Fail authentication</button>
 </form>`,

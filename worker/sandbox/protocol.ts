@@ -14,6 +14,7 @@ import { decodeForm } from '../../shared/gateway/form.ts'
 import { verifyToken } from './jwt.ts'
 import { returnPage } from './pages.ts'
 import type { PaymentKind, PaymentRow, SandboxLedger } from './ledger.ts'
+import { mainMember, memberById, type Member } from './members.ts'
 import { numberVar } from '../../shared/settings.ts'
 
 export interface SandboxEnv {
@@ -27,6 +28,8 @@ export interface SandboxEnv {
   SANDBOX_AUTH_TOKEN: string
   /** The partner's own QR token (QR rule 1). */
   SANDBOX_QR_AUTH_TOKEN: string
+  /** How many extra gateway members the sandbox has (members.ts): 0 unless set. */
+  SANDBOX_EXTRA_MEMBERS?: string
   /** Lifetime of generated tokens in seconds (the real gateway: 3600). */
   SANDBOX_TOKEN_TTL_S?: string
   /** How long a pending card waits before its notification settles it. */
@@ -39,7 +42,18 @@ export interface SandboxEnv {
   SANDBOX_3DS_TTL_MS?: string
 }
 
-export type Ctx = Context<{ Bindings: SandboxEnv }>
+/** The member a request acts for: set by `admit` (API), the AuthToken route, or a page's `member` query. */
+export type SandboxVars = { member?: Member }
+export type Ctx = Context<{ Bindings: SandboxEnv; Variables: SandboxVars }>
+
+/** The request's member (the main one until a request names another). */
+export const memberOf = (c: Ctx): Member => c.get('member') ?? mainMember(c.env)
+
+/** `?member=` on the pages the sandbox links to (the ACS, the invoice page) for a member other than the main one. */
+export const memberQuery = (c: Ctx): string => {
+  const m = memberOf(c)
+  return m.main ? '' : `?member=${m.memberId}`
+}
 
 /** Result codes the sandbox answers (successes from the spec, the rest from public docs). */
 export const CODES = {
@@ -69,7 +83,11 @@ export const CODES = {
 } as const
 
 export const num = numberVar
-export const ledger = (c: Ctx): DurableObjectStub<SandboxLedger> => c.env.LEDGER.get(c.env.LEDGER.idFromName('ledger'))
+/** The request's member's ledger: each member keeps its own (members.ts). */
+export const ledger = (c: Ctx): DurableObjectStub<SandboxLedger> => {
+  const m = memberOf(c)
+  return c.env.LEDGER.get(c.env.LEDGER.idFromName(m.main ? 'ledger' : `ledger:${m.memberId}`))
+}
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 export const rand = (n: number): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => (b % 10).toString()).join('')
@@ -118,14 +136,19 @@ export async function readBody(c: Ctx): Promise<Record<string, string> | Respons
   return decodeForm(text)
 }
 
-async function tokenAccepted(c: Ctx, op: Operation): Promise<boolean> {
+/** The AuthToken against the member the request names: one issued for that member, or (main member) a fixed one. */
+async function tokenAccepted(c: Ctx, op: Operation, member: Member): Promise<boolean> {
   const token = c.req.header('AuthToken')
   if (!token) return false
-  if (await timingSafeEqual(token, c.env.SANDBOX_AUTH_TOKEN)) return true
-  if ((op === 'qrVerify' || op === 'qrComplete') && (await timingSafeEqual(token, c.env.SANDBOX_QR_AUTH_TOKEN)))
+  if (member.main && (await timingSafeEqual(token, c.env.SANDBOX_AUTH_TOKEN))) return true
+  if (
+    member.main &&
+    (op === 'qrVerify' || op === 'qrComplete') &&
+    (await timingSafeEqual(token, c.env.SANDBOX_QR_AUTH_TOKEN))
+  )
     return true
-  const claims = await verifyToken(c.env.SANDBOX_SECURE_KEY, token)
-  return claims !== undefined && claims.memberId === c.env.SANDBOX_MEMBER_ID
+  const claims = await verifyToken(member.secureKey, token)
+  return claims !== undefined && claims.memberId === member.memberId
 }
 
 /**
@@ -140,22 +163,20 @@ export async function admit(
 ): Promise<Record<string, string> | Response> {
   const body = await readBody(c)
   if (body instanceof Response) return body
-  if (!(await tokenAccepted(c, op))) return c.json(result(CODES.tokenFailed))
+  // The member the request names (none: the main one); an unknown member is refused below.
+  const named = body['authentication.memberId']
+  const member = memberById(c.env, named)
+  if (!(await tokenAccepted(c, op, member ?? mainMember(c.env)))) return c.json(result(CODES.tokenFailed))
   const valid = validateRequest(op, body)
   if (!valid.ok) return c.json(validationResult(valid.error))
   const f = valid.value
-  const member = f['authentication.memberId']
   const terminal = f['authentication.terminalId']
-  if (
-    (member !== undefined && member !== c.env.SANDBOX_MEMBER_ID) ||
-    (terminal !== undefined && terminal !== c.env.SANDBOX_TERMINAL_ID)
-  ) {
-    return c.json(result(CODES.login))
-  }
+  if (!member || (terminal !== undefined && terminal !== member.terminalId)) return c.json(result(CODES.login))
+  c.set('member', member)
   if (rule) {
     const expected = await checksum(rule, {
-      memberId: c.env.SANDBOX_MEMBER_ID,
-      secureKey: c.env.SANDBOX_SECURE_KEY,
+      memberId: member.memberId,
+      secureKey: member.secureKey,
       ...inputs(f),
     } as ChecksumInputs<ChecksumRule>)
     const given = f['authentication.checksum'] ?? ''
@@ -242,7 +263,8 @@ async function notificationBody(
 /** Notifies `p` as it stands (now, or after `delayMs`); with `settle`, first moves it to that state. */
 export async function scheduleNotification(c: Ctx, p: PaymentRow, delayMs: number, settle = false): Promise<void> {
   if (!p.notificationUrl && !settle) return
-  const body = await notificationBody(p, c.env.SANDBOX_SECURE_KEY, c.env.SANDBOX_TERMINAL_ID)
+  const member = memberOf(c)
+  const body = await notificationBody(p, member.secureKey, member.terminalId)
   await ledger(c).later(
     delayMs,
     p.notificationUrl,
@@ -322,7 +344,7 @@ export async function returnToMerchant(c: Ctx, p: PaymentRow): Promise<Response>
     merchantTransactionId: p.mtid,
     amount: p.amount,
     transactionStatus: p.status,
-    secureKey: c.env.SANDBOX_SECURE_KEY,
+    secureKey: memberOf(c).secureKey,
   })
   const fields = {
     paymentId: p.id,
