@@ -72,15 +72,6 @@ export interface Env {
   /** Seals merchant profiles' secrets at rest (AES-256-GCM under a key derived from it; 32 characters or more). */
   MERCHANT_SECRETS_KEY?: string
 
-  // Set by worker/merchants/merchant-env.ts for a merchant profile, never in wrangler.toml: the
-  // default merchant (the variables above) has none of them.
-  /** The merchant this configuration is for. */
-  MERCHANT_ID?: string
-  /** `disabled`: the profile takes no new sessions or pays (what is under way still settles). */
-  MERCHANT_STATUS?: string
-  /** Seals replayable creation answers (client secrets) whichever of the profile's API keys asked. */
-  MERCHANT_SEAL_KEY?: string
-
   // Durable Objects
   SESSIONS: DurableObjectNamespace<import('./checkout/checkout-session.ts').CheckoutSession>
   OPERATIONS: DurableObjectNamespace<import('./sessions/merchant-operation.ts').MerchantOperation>

@@ -11,6 +11,7 @@
 import { timingSafeEqual } from 'hono/utils/buffer'
 import type { Env } from './env.ts'
 import { log } from './log.ts'
+import { sealKeyOf } from './merchants/merchant-env.ts'
 
 /** Shorter overlap values are ignored: our own keys and secrets are long random strings. */
 const MIN_OWN_SECRET = 24
@@ -64,10 +65,11 @@ export function notificationKeys(env: Env): string[] {
  * profile's own seal key, or the default merchant's API key that made the call.
  */
 export async function sealingKeyOf(bearer: string | undefined, env: Env): Promise<string> {
-  return env.MERCHANT_SEAL_KEY ?? (await merchantKeyOf(bearer, env)) ?? env.MERCHANT_API_KEY
+  return sealKeyOf(env) ?? (await merchantKeyOf(bearer, env)) ?? env.MERCHANT_API_KEY
 }
 
 /** The secrets an earlier creation's answer may be sealed with (either key of a rotation's overlap). */
 export function sealingKeys(env: Env): string[] {
-  return env.MERCHANT_SEAL_KEY ? [env.MERCHANT_SEAL_KEY] : merchantKeys(env)
+  const own = sealKeyOf(env)
+  return own ? [own] : merchantKeys(env)
 }

@@ -6,7 +6,7 @@
 import { env, exports } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
-import { PLATFORM_SECRETS, SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
+import { extraMember, PLATFORM_SECRETS, SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
 import { call, cardBody, ORIGIN, webhooksAbout, type Answer } from './api.ts'
 import { chargesFor, uniqueId } from './helpers.ts'
 
@@ -26,18 +26,24 @@ interface Created {
   webhookSecret: string
 }
 
-/** A profile on the sandbox's gateway member, webhooks to the catcher. */
-async function newMerchant(over: Record<string, unknown> = {}): Promise<Created> {
+/** The gateway credentials of the sandbox's extra member `n`: a merchant of its own at the gateway. */
+const memberGateway = (n: number) => {
+  const m = extraMember(n)
+  return {
+    memberId: m.memberId,
+    terminalId: m.terminalId,
+    partnerId: SANDBOX.partnerId,
+    username: m.username,
+    secureKey: m.secureKey,
+  }
+}
+
+let unusedMember = 10
+/** A profile on its own gateway member (extra member `member`, else one no other test uses), webhooks to the catcher. */
+async function newMerchant(over: Record<string, unknown> = {}, member = unusedMember++): Promise<Created> {
   const res = await platform<Created>('POST', '/merchants', {
     name: `Shop ${uniqueId('m')}`,
-    gateway: {
-      memberId: SANDBOX.memberId,
-      terminalId: SANDBOX.terminalId,
-      partnerId: SANDBOX.partnerId,
-      username: SANDBOX.username,
-      secureKey: SANDBOX.secureKey,
-      qrAuthToken: SANDBOX.qrAuthToken,
-    },
+    gateway: memberGateway(member),
     allowedOrigins: [ORIGIN],
     webhookUrl: `${env.CATCHER_URL}/webhooks`,
     ...over,
@@ -59,6 +65,7 @@ interface Sale {
   session: string
   mtid: string
   paymentId: string
+  registrationId: string
   operation: string
 }
 
@@ -75,16 +82,19 @@ async function sale(key: string): Promise<Sale> {
     createRegistration: true,
   })
   expect(created.status).toBe(201)
-  const paid = await call<{ status: string; paymentId: string }>(`/v1/checkout/${created.body.id}/pay`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${created.body.clientSecret}`,
-      Origin: ORIGIN,
-      'Content-Type': 'application/json',
-      'Idempotency-Key': uniqueId('k'),
+  const paid = await call<{ status: string; paymentId: string; registrationId: string }>(
+    `/v1/checkout/${created.body.id}/pay`,
+    {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${created.body.clientSecret}`,
+        Origin: ORIGIN,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': uniqueId('k'),
+      },
+      body: JSON.stringify(cardBody('4111111111111111')),
     },
-    body: JSON.stringify(cardBody('4111111111111111')),
-  })
+  )
   expect(paid.body.status).toBe('succeeded')
   // The payment's own record opens from the session's outbox a moment later.
   const deadline = Date.now() + 10_000
@@ -98,7 +108,13 @@ async function sale(key: string): Promise<Sale> {
     { 'Idempotency-Key': uniqueId('rk') },
   )
   expect(repeat.body.status).toBe('succeeded')
-  return { session: created.body.id, mtid, paymentId: paid.body.paymentId, operation: repeat.body.id }
+  return {
+    session: created.body.id,
+    mtid,
+    paymentId: paid.body.paymentId,
+    registrationId: paid.body.registrationId,
+    operation: repeat.body.id,
+  }
 }
 
 describe('the platform API', () => {
@@ -126,9 +142,7 @@ describe('the platform API', () => {
 
   it('creates, reads, lists and changes a profile; no answer and no database row holds a secret', async () => {
     const secureKey = `secure-key-${uniqueId('s')}`
-    const created = await newMerchant({
-      gateway: { memberId: '10001', terminalId: '2001', secureKey, authToken: 'fixed-token-xyz' },
-    })
+    const created = await newMerchant({ gateway: { ...memberGateway(1), secureKey, authToken: 'fixed-token-xyz' } }, 1)
     expect(created.apiKey.key).toMatch(/^mk_/)
     expect(created.webhookSecret).toMatch(/^whsec_/)
     const id = created.merchant.id
@@ -160,6 +174,15 @@ describe('the platform API', () => {
     const fields = (res.body as { error: { fields: { field: string; code: string }[] } }).error.fields
     expect(fields.map((f) => f.field).sort()).toEqual(['allowedOrigins', 'gateway.secureKey', 'webhookUrl'])
     expect(res.text).not.toContain('short-key')
+  })
+
+  it('refuses a gateway member another merchant of the deployment already is', async () => {
+    await newMerchant({}, 6)
+    for (const gateway of [memberGateway(6), { ...memberGateway(7), memberId: SANDBOX.memberId }]) {
+      const res = await platform('POST', '/merchants', { name: 'Same member', gateway })
+      expect(res.status).toBe(400)
+      expect(res.body).toMatchObject({ error: { fields: [{ field: 'gateway.memberId', code: 'invalid_value' }] } })
+    }
   })
 })
 
@@ -193,15 +216,29 @@ describe('API keys rotate without downtime', () => {
       headers: { Authorization: `Bearer ${s.body.clientSecret}`, Origin: ORIGIN },
     })
     expect(checkout.status).toBe(404)
+    const pay = await call(`/v1/checkout/${s.body.id}/pay`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${s.body.clientSecret}`,
+        Origin: ORIGIN,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': uniqueId('k'),
+      },
+      body: JSON.stringify(cardBody('4111111111111111')),
+    })
+    expect(pay.status).toBe(404)
   })
 })
 
 describe("a profile's own credentials, webhooks and secrets", () => {
-  it('pays on its gateway credentials and its webhooks come to its URL signed with its secrets, both during a roll', async () => {
-    const m = await newMerchant()
+  it('pays on its own gateway member and its webhooks come to its URL signed with its secrets, both during a roll', async () => {
+    const m = await newMerchant({}, 4)
     const next = await platform<{ secret: string }>('POST', `/merchants/${m.merchant.id}/webhook-secrets`)
     const { mtid } = await sale(m.apiKey.key)
-    expect(await chargesFor(mtid)).toBe(1)
+    // Charged at its own member (the sandbox keeps each member's ledger), not the default merchant's.
+    expect(await chargesFor(mtid)).toBe(0)
+    const stats = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/stats?member=${extraMember(4).memberId}&mtid=${mtid}`)
+    expect(((await stats.json()) as { byMtid: number }).byMtid).toBe(1)
     const [event] = await webhooksAbout(mtid, 1, 10_000, 'checkout.session.succeeded')
     const header = event?.signature ?? ''
     expect(header.match(/v1=/g)).toHaveLength(2)
@@ -212,9 +249,7 @@ describe("a profile's own credentials, webhooks and secrets", () => {
   })
 
   it('a profile with a wrong secure key is refused by the gateway, charged nothing, while the default merchant pays', async () => {
-    const m = await newMerchant({
-      gateway: { memberId: SANDBOX.memberId, terminalId: SANDBOX.terminalId, secureKey: 'not-the-sandbox-secure-key' },
-    })
+    const m = await newMerchant({ gateway: { ...memberGateway(5), secureKey: 'not-the-member-secure-key' } }, 5)
     const mtid = uniqueId('wrongkey')
     const s = await as<{ id: string; clientSecret: string }>(m.apiKey.key, 'POST', '/v1/sessions', {
       flow: 'card',
@@ -245,7 +280,11 @@ describe('no merchant reaches another merchant’s sessions, payments, operation
   ]
 
   beforeAll(async () => {
-    for (const n of ['profile B', 'profile C']) merchants.push({ name: n, key: (await newMerchant()).apiKey.key })
+    for (const [n, member] of [
+      ['profile B', 2],
+      ['profile C', 3],
+    ] as const)
+      merchants.push({ name: n, key: (await newMerchant({}, member)).apiKey.key })
     for (const m of merchants) m.sale = await sale(m.key)
   }, 60_000)
 
@@ -263,10 +302,11 @@ describe('no merchant reaches another merchant’s sessions, payments, operation
           ['POST', `/v1/payments/${theirs.paymentId}/refunds`, { amount: '1.00' }, key],
           ['GET', `/v1/operations/${theirs.operation}`],
         ]
-        // A profile's repeat must name one of its payments; the default merchant's may name one
-        // the gateway knows by its member (this sandbox has one member for all three).
+        // A profile's repeat must name one of its payments; the gateway knows the others by member.
         if (me.key !== TEST_SECRETS.MERCHANT_API_KEY)
           tries.push(['POST', `/v1/payments/${theirs.paymentId}/repeat`, { amount: '5.00', currency: 'EUR' }, key])
+        // Asked of the gateway with the caller's credentials: another member's payment is not found there.
+        tries.push(['POST', `/v1/payments/${theirs.paymentId}/inquiry`, {}])
         for (const [method, path, body, headers] of tries) {
           const res = await as(me.key, method, path, body, headers)
           expect(`${me.name} ${method} ${path}: ${res.status}`).toBe(`${me.name} ${method} ${path}: 404`)
@@ -293,6 +333,36 @@ describe('no merchant reaches another merchant’s sessions, payments, operation
         expect(operations.body.data.map((o) => o.id)).not.toContain(theirs.operation)
       }
     }
+  })
+
+  it('the default merchant’s repeat of a profile’s payment reaches no charge: the gateway has no such payment for its member', async () => {
+    const [a, b] = merchants
+    const theirs = b?.sale as Sale
+    const res = await as<{ status: string; merchantTransactionId: string }>(
+      a?.key ?? '',
+      'POST',
+      `/v1/payments/${theirs.paymentId}/repeat`,
+      { amount: '5.00', currency: 'EUR' },
+      { 'Idempotency-Key': uniqueId('x') },
+    )
+    expect(res.body.status).not.toBe('succeeded')
+    expect(await chargesFor(res.body.merchantTransactionId)).toBe(0)
+  })
+
+  it('deleting another merchant’s saved card deletes nothing of theirs: their card still pays', async () => {
+    const [, b, c] = merchants
+    const theirs = c?.sale as Sale
+    await as(b?.key ?? '', 'DELETE', `/v1/registrations/${theirs.registrationId}`, undefined, {
+      'Idempotency-Key': uniqueId('d'),
+    })
+    const repeat = await as<{ status: string }>(
+      c?.key ?? '',
+      'POST',
+      `/v1/payments/${theirs.paymentId}/repeat`,
+      { amount: '3.00', currency: 'EUR' },
+      { 'Idempotency-Key': uniqueId('rk') },
+    )
+    expect(repeat.body.status).toBe('succeeded')
   })
 
   it('order references and Idempotency-Keys are each merchant’s own: the same ones make a session for each', async () => {

@@ -14,6 +14,7 @@
  * `inquiry.ts`, `notifications.ts`, and one module per way to pay in `methods/`, each with its row
  * in `methods/table.ts`. Its public methods are its RPC surface, the only way routes reach it.
  */
+import { merchantStatusOf } from '../merchants/merchant-env.ts'
 import type { Notification } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
 import { numberVar } from '../env-vars.ts'
@@ -155,9 +156,10 @@ export class CheckoutSession extends TaskedObject {
   async access(
     clientSecret: string | undefined,
   ): Promise<{ origins: readonly string[]; merchant: string; view?: CheckoutView } | undefined> {
+    await this.fresh()
     const s = await this.load()
     // A disabled merchant's checkouts are gone for shoppers (what is under way still settles).
-    if (!s || this.env.MERCHANT_STATUS === 'disabled') return undefined
+    if (!s || merchantStatusOf(this.env) === 'disabled') return undefined
     const seen = { origins: s.allowedOrigins, merchant: await this.merchant() }
     return (await secretMatches(clientSecret, s.clientSecretHash))
       ? { ...seen, view: checkoutView(s, Date.now()) }
@@ -219,20 +221,24 @@ export class CheckoutSession extends TaskedObject {
   // ---- the ways to pay, and what settles them (RPC; each in its own module) ----------------
 
   /** A browser's card or saved-card pay (methods/card.ts). */
-  pay(req: PayRequest & { readonly admission: Admission }): Promise<PayAnswer> {
+  async pay(req: PayRequest & { readonly admission: Admission }): Promise<PayAnswer> {
+    await this.fresh()
     return pay(this.#core, req)
   }
 
-  qrVerify(shopper: { walletId: string; givenName: string; surname: string; email: string }): Promise<Reply> {
+  async qrVerify(shopper: { walletId: string; givenName: string; surname: string; email: string }): Promise<Reply> {
+    await this.fresh()
     return verify(this.#core, shopper)
   }
 
-  qrComplete(idempotencyKey: string): Promise<Reply> {
+  async qrComplete(idempotencyKey: string): Promise<Reply> {
+    await this.fresh()
     return complete(this.#core, idempotencyKey)
   }
 
   /** Regenerates the session's invoice once; a second call answers the same invoice. */
-  regenerateInvoice(): Promise<Reply> {
+  async regenerateInvoice(): Promise<Reply> {
+    await this.fresh()
     return regenerateInvoice(this.#core)
   }
 
@@ -240,12 +246,14 @@ export class CheckoutSession extends TaskedObject {
   async confirmReturn(): Promise<
     (NonNullable<Awaited<ReturnType<typeof confirmReturn>>> & { merchant: string }) | undefined
   > {
+    await this.fresh()
     const confirmed = await confirmReturn(this.#core)
     return confirmed && { ...confirmed, merchant: await this.merchant() }
   }
 
   /** A notification whose checksum the route verified. Settles the session only if it is its own. */
-  settleFromNotification(n: Notification): Promise<NotificationResult> {
+  async settleFromNotification(n: Notification): Promise<NotificationResult> {
+    await this.fresh()
     return settleFromNotification(this.#core, n)
   }
 }

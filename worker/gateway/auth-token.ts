@@ -78,6 +78,13 @@ export function cacheKey(
   return `${service}|${source.baseUrl}|${source.partnerId ?? ''}|${source.merchantUsername ?? ''}`
 }
 
+/**
+ * The isolate's cache of tokens is keyed by the secure key too (in memory only): a token asked for
+ * with one merchant's key is never handed to a caller holding another, as with the keepers.
+ */
+const isolateKey = (source: TokenSource, service: TokenService): string =>
+  `${cacheKey(source, service)}|${source.secureKey}`
+
 /** A token, or why there is none: the gateway refused the credentials, or could not be reached. */
 export type TokenResult =
   { readonly ok: true; readonly token: string } | { readonly ok: false; readonly reason: 'refused' | 'unreachable' }
@@ -152,7 +159,7 @@ async function fetchToken(source: TokenSource, service: TokenService, key: strin
  */
 export async function getAuthToken(source: TokenSource, service: TokenService, now = Date.now()): Promise<TokenResult> {
   if (source.authToken) return { ok: true, token: source.authToken }
-  const key = cacheKey(source, service)
+  const key = isolateKey(source, service)
   const cached = cache.get(key)
   if (cached && cached.expiresAt - REFRESH_MARGIN_MS > now) return { ok: true, token: cached.token }
   const running = inflight.get(key)
@@ -165,7 +172,7 @@ export async function getAuthToken(source: TokenSource, service: TokenService, n
 /** Drops a cached token the gateway refused, so the next call generates a fresh one. */
 export function invalidateAuthToken(source: TokenSource, service: TokenService): boolean {
   if (source.authToken) return false
-  const key = cacheKey(source, service)
+  const key = isolateKey(source, service)
   const cached = cache.get(key)
   if (cached) refusedTokens.set(key, cached.token)
   return cache.delete(key)

@@ -21,14 +21,27 @@ import { log } from '../log.ts'
 import { DEFAULT_MERCHANT, loadProfile, type Profile } from './profiles.ts'
 
 export const FRESH_MS = 30_000
+/** A profile that could not be read again for this long is not used: nothing acts on stale credentials. */
+export const STALE_LIMIT_MS = 10 * FRESH_MS
+
+/**
+ * Who the configuration is for, under a symbol rather than a variable name: no `wrangler.toml`
+ * variable or secret can make the default merchant pretend to be a profile.
+ */
+const PROFILE = Symbol('merchant profile')
+interface Identity {
+  readonly id: string
+  readonly status: 'active' | 'disabled'
+  /** Seals replayable creation answers (client secrets) whichever of the profile's API keys asked. */
+  readonly sealKey: string
+}
 
 /** The variables a profile sets; every one of them is set (undefined too), none falls through to the default merchant's. */
-function varsOf(p: Profile): Partial<Env> & Record<string, unknown> {
+function varsOf(p: Profile, base: Env): Partial<Env> & Record<string | symbol, unknown> {
   const s = p.settings
   const k = p.secrets
   return {
-    MERCHANT_ID: p.id,
-    MERCHANT_STATUS: p.status,
+    [PROFILE]: { id: p.id, status: p.status, sealKey: k.sealKey } satisfies Identity,
     MEMBER_ID: s.gateway.memberId,
     TERMINAL_ID: s.gateway.terminalId,
     PARTNER_ID: s.gateway.partnerId,
@@ -40,20 +53,20 @@ function varsOf(p: Profile): Partial<Env> & Record<string, unknown> {
     // The default merchant's keys are not this merchant's: its own are looked up by hash (profiles.ts).
     MERCHANT_API_KEY: '',
     MERCHANT_API_KEY_NEXT: undefined,
-    MERCHANT_SEAL_KEY: k.sealKey,
     WEBHOOK_SECRET: k.webhookSecrets[0]?.secret ?? '',
     WEBHOOK_SECRET_NEXT: k.webhookSecrets[1]?.secret,
     MERCHANT_WEBHOOK_URL: s.webhookUrl,
     ALLOWED_ORIGINS: s.allowedOrigins.join(','),
-    AMOUNT_MIN: s.limits.amountMin,
-    AMOUNT_MAX: s.limits.amountMax,
+    // Unset: the deployment's bounds, as for the default merchant.
+    AMOUNT_MIN: s.limits.amountMin ?? base.AMOUNT_MIN,
+    AMOUNT_MAX: s.limits.amountMax ?? base.AMOUNT_MAX,
   }
 }
 
 interface Entry {
   readonly id: string
   readonly base: Env
-  vars: Record<string, unknown>
+  vars: Record<string | symbol, unknown>
   loadedAt: number
   refreshing?: Promise<void> | undefined
   readonly env: Env
@@ -61,10 +74,10 @@ interface Entry {
 
 const entries = new Map<string, Entry>()
 
-async function load(env: Env, id: string): Promise<Record<string, unknown>> {
+async function load(env: Env, id: string): Promise<Record<string | symbol, unknown>> {
   const profile = await loadProfile(env, id)
   if (!profile) throw new Error(`merchant profile ${id} cannot be loaded (missing, or MERCHANT_SECRETS_KEY changed)`)
-  return varsOf(profile)
+  return varsOf(profile, env)
 }
 
 /** Reads the profile again; reads meanwhile see the one before. */
@@ -91,6 +104,11 @@ export async function merchantEnv(env: Env, id: string | undefined): Promise<Env
     const vars = await load(base, id)
     entry = entries.get(id) ?? makeEntry(id, base, vars)
     entries.set(id, entry)
+  } else if (Date.now() - entry.loadedAt > FRESH_MS) {
+    // Each request (and each Durable Object call: TaskedObject) starts from a profile at most
+    // FRESH_MS old; a profile that cannot be read again for long is not acted on at all.
+    await refresh(entry)
+    if (Date.now() - entry.loadedAt > STALE_LIMIT_MS) throw new Error(`merchant profile ${id} could not be read again`)
   }
   return entry.env
 }
@@ -107,11 +125,9 @@ function makeEntry(id: string, base: Env, vars: Record<string, unknown>): Entry 
     env: new Proxy(base, {
       get: (target, key) => {
         if (key === BASE) return target
-        if (typeof key !== 'string' || !(key in entry.vars)) return Reflect.get(target, key)
-        if (Date.now() - entry.loadedAt > FRESH_MS) void refresh(entry)
-        return entry.vars[key]
+        return key in entry.vars ? entry.vars[key] : Reflect.get(target, key)
       },
-      has: (target, key) => (typeof key === 'string' && key in entry.vars) || Reflect.has(target, key),
+      has: (target, key) => key in entry.vars || Reflect.has(target, key),
     }),
   }
   return entry
@@ -131,8 +147,16 @@ export async function reloadMerchant(id: string): Promise<void> {
   await refresh(entry)
 }
 
+const identityOf = (env: Env): Identity | undefined => (env as Env & { [PROFILE]?: Identity })[PROFILE]
+
 /** The merchant an Env is configured for. */
-export const merchantIdOf = (env: Env): string => env.MERCHANT_ID ?? DEFAULT_MERCHANT
+export const merchantIdOf = (env: Env): string => identityOf(env)?.id ?? DEFAULT_MERCHANT
+
+/** `disabled`: the profile takes no new sessions or pays (what is under way still settles). */
+export const merchantStatusOf = (env: Env): 'active' | 'disabled' => identityOf(env)?.status ?? 'active'
+
+/** A profile's seal key (secrets.ts `sealingKeyOf`); undefined for the default merchant. */
+export const sealKeyOf = (env: Env): string | undefined => identityOf(env)?.sealKey
 
 /**
  * A name unique per merchant: the default merchant's names are as they always were (so objects

@@ -82,7 +82,7 @@ export type ProfileResult<T> =
   | { readonly ok: true; readonly value: T }
   | {
       readonly ok: false
-      readonly reason: 'not_found' | 'limit_reached' | 'last_secret' | 'conflict' | 'no_master_key'
+      readonly reason: 'not_found' | 'limit_reached' | 'last_secret' | 'conflict' | 'no_master_key' | 'member_taken'
     }
 
 interface Row {
@@ -176,6 +176,21 @@ export interface NewProfile {
   readonly qrAuthToken?: string
 }
 
+/**
+ * Whether another merchant (a profile, or the default merchant's `MEMBER_ID`) is this gateway
+ * member: two merchants on one member would share the gateway's view of each other's payments and
+ * saved cards (an inquiry, a deletion), so each profile has a member of its own.
+ */
+async function memberTaken(env: Env, memberId: string, except?: string): Promise<boolean> {
+  if (memberId === env.MEMBER_ID) return true
+  const row = await env.DB.prepare(
+    "SELECT id FROM merchants WHERE json_extract(profile, '$.gateway.memberId') = ? AND id IS NOT ? LIMIT 1",
+  )
+    .bind(memberId, except ?? null)
+    .first<{ id: string }>()
+  return row !== null
+}
+
 /** A new profile with its first API key and webhook secret, each shown in this answer only. */
 export async function createProfile(
   env: Env,
@@ -183,6 +198,7 @@ export async function createProfile(
 ): Promise<ProfileResult<{ merchant: ProfileView; apiKey: { id: string; key: string }; webhookSecret: string }>> {
   const master = masterKey(env)
   if (!master) return fail('no_master_key')
+  if (await memberTaken(env, input.settings.gateway.memberId)) return fail('member_taken')
   const id = newMerchantId()
   const now = Date.now()
   const webhook = newWebhookSecret()
@@ -229,12 +245,13 @@ export async function listProfiles(
   env: Env,
   limit: number,
   startingAfter?: string,
-): Promise<{ data: ProfileView[]; hasMore: boolean }> {
+): Promise<{ data: ProfileView[]; hasMore: boolean } | undefined> {
   const cursor = startingAfter
     ? await env.DB.prepare('SELECT created_at FROM merchants WHERE id = ?')
         .bind(startingAfter)
         .first<{ created_at: number }>()
     : null
+  if (startingAfter && !cursor) return undefined
   const rows = cursor
     ? await env.DB.prepare(
         'SELECT * FROM merchants WHERE created_at < ?1 OR (created_at = ?1 AND id < ?2) ORDER BY created_at DESC, id DESC LIMIT ?3',
@@ -294,6 +311,9 @@ export interface ProfileChange {
 export async function updateProfile(env: Env, id: string, change: ProfileChange): Promise<ProfileResult<ProfileView>> {
   const before = await loadProfile(env, id)
   if (!before) return fail('not_found')
+  const member = change.gateway?.memberId
+  if (member !== undefined && member !== before.settings.gateway.memberId && (await memberTaken(env, member, id)))
+    return fail('member_taken')
   const s = before.settings
   const { webhookUrl: _url, ...kept } = s
   const settings: ProfileSettings = {
@@ -341,13 +361,17 @@ export async function issueApiKey(
   id: string,
 ): Promise<ProfileResult<{ id: string; key: string; createdAt: number }>> {
   if (!(await loadRow(env, id))) return fail('not_found')
-  if ((await keysOf(env, id)).length >= MAX_ACTIVE) return fail('limit_reached')
   const key = newApiKey()
   const keyId = newKeyId()
   const now = Date.now()
-  await env.DB.prepare('INSERT INTO merchant_keys (hash, id, merchant_id, created_at) VALUES (?, ?, ?, ?)')
-    .bind(await keyHash(key), keyId, id, now)
+  // One statement: two issues at once cannot both see one active key and make three.
+  const inserted = await env.DB.prepare(
+    `INSERT INTO merchant_keys (hash, id, merchant_id, created_at)
+     SELECT ?1, ?2, ?3, ?4 WHERE (SELECT count(*) FROM merchant_keys WHERE merchant_id = ?3 AND revoked_at IS NULL) < ?5`,
+  )
+    .bind(await keyHash(key), keyId, id, now, MAX_ACTIVE)
     .run()
+  if (inserted.meta.changes !== 1) return fail('limit_reached')
   return { ok: true, value: { id: keyId, key, createdAt: now } }
 }
 

@@ -136,6 +136,7 @@ export class PaymentObject extends TaskedObject {
 
   /** Runs one operation of `kind` for an Idempotency-Key; `fingerprint` is the request's. */
   async run<K extends OperationKind>(kind: K, key: string, fingerprint: string, request: RequestOf[K]): Promise<Reply> {
+    await this.fresh()
     return replyOf(await this.attempt(kind, key, fingerprint, request))
   }
 

@@ -72,6 +72,7 @@ export class RegistrationObject extends TaskedObject {
   /** Deletes the registration at the gateway, once per Idempotency-Key; later keys see the state. */
   async delete(registrationId: string, key: string, merchant: string): Promise<Reply> {
     if (!(await this.belongTo(merchant))) return fail('not_found', 'No such saved card.')
+    await this.fresh()
     const existing = await this.load()
     const seen = await this.ctx.storage.get<true>(`idem:${key}`)
     if (existing && existing.status !== 'active') return deleted(view(existing), seen === true)

@@ -19,7 +19,7 @@ import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { operationStub } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { paymentStub } from './money.ts'
-import { merchantIdOf } from '../merchants/merchant-env.ts'
+import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
 import { DEFAULT_MERCHANT } from '../merchants/profiles.ts'
 
 export const payments = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
@@ -57,7 +57,8 @@ payments.post(
       currency: v.currency,
       paymentType: v.paymentType === 'PA' ? ('PA' as const) : ('DB' as const),
       // Derived from the key: the same repeat always carries the same reference.
-      merchantTransactionId: `rp-${(await sha256Hex(`repeat:${key}`)).slice(0, 24)}`,
+      // Per merchant: two merchants' keys never make one reference at the gateway.
+      merchantTransactionId: `rp-${(await sha256Hex(scoped(c.env, `repeat:${key}`))).slice(0, 24)}`,
     }
     const fingerprint = await fingerprintOf(params)
     // The repeated payment's record: its saved card (guarded before each send) and what the new

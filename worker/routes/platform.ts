@@ -54,6 +54,10 @@ function valueOf<T>(result: ProfileResult<T>): T {
       throw new ApiError('limit_reached', 'A merchant keeps at least one webhook secret: add the next one first.')
     case 'conflict':
       throw new ApiError('profile_conflict', 'The merchant changed meanwhile: read it and try again.')
+    case 'member_taken':
+      throw new ApiError('invalid_request', 'Another merchant of this deployment is this gateway member.', [
+        { field: 'gateway.memberId', code: 'invalid_value', expected: 'a gateway member no other merchant here uses' },
+      ])
     case 'no_master_key':
       // The deployment's configuration, not the caller's request: said plainly in the log too.
       throw new ApiError('internal_error', 'MERCHANT_SECRETS_KEY is not set (32 characters or more).')
@@ -111,6 +115,10 @@ platform.get(
   async (c) => {
     const q = c.req.valid('query')
     const page = await listProfiles(c.env, q.limit ? Number(q.limit) : 10, q.starting_after)
+    if (!page)
+      throw new ApiError('invalid_request', 'starting_after names no merchant.', [
+        { field: 'starting_after', code: 'invalid_value', expected: 'the id of a merchant of this list' },
+      ])
     return c.json({ object: 'list', data: page.data, has_more: page.hasMore })
   },
 )

@@ -102,6 +102,7 @@ export class MerchantOperation extends TaskedObject {
 
   async run(params: OperationParams, fingerprint: string, merchant: string): Promise<Reply> {
     if (!(await this.belongTo(merchant))) return fail('not_found', 'No such operation.')
+    await this.fresh()
     const check = checkKey(await this.load(), fingerprint, (op) => op.reply !== undefined)
     if (check.kind === 'refused') return keyRefusal(check)
     if (check.kind === 'replay') return { ...this.replay(check.entry, check.entry.reply as Reply), replayed: true }
@@ -230,6 +231,7 @@ export class MerchantOperation extends TaskedObject {
    * currency; the regenerated invoice's reference, amount and currency); anything else is refused.
    */
   async settleFromNotification(n: Notification): Promise<NotificationResult> {
+    await this.fresh()
     const op = await this.load()
     if (!op) return { kind: 'refused', reason: 'no_operation' }
     const flow = flowOf(op.params)

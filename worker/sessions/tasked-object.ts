@@ -77,10 +77,24 @@ export abstract class TaskedObject extends DurableObject<Env> {
    */
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
+    this.#base = env
     void ctx.blockConcurrencyWhile(async () => {
-      const merchant = await ctx.storage.get<string>(MERCHANT)
-      if (merchant !== undefined) this.env = await merchantEnv(env, merchant)
+      this.#merchant = await ctx.storage.get<string>(MERCHANT)
+      await this.fresh()
     })
+  }
+
+  /** The deployment's own configuration, and the profile this object belongs to (none: the default merchant). */
+  readonly #base: Env
+  #merchant: string | undefined
+
+  /**
+   * Brings the merchant's configuration up to date (at most FRESH_MS old: merchant-env.ts): the
+   * first step of every call into the object and of its alarm, so a profile's change (a disable, a
+   * rotated secure key, a retired webhook secret) holds here too.
+   */
+  protected async fresh(): Promise<void> {
+    if (this.#merchant !== undefined) this.env = await merchantEnv(this.#base, this.#merchant)
   }
 
   /**
@@ -92,7 +106,8 @@ export abstract class TaskedObject extends DurableObject<Env> {
     if (held !== DEFAULT_MERCHANT || merchant === DEFAULT_MERCHANT) return held === merchant
     if ((await this.ctx.storage.list({ limit: 1 })).size > 0) return false
     await this.ctx.storage.put(MERCHANT, merchant)
-    this.env = await merchantEnv(this.env, merchant)
+    this.#merchant = merchant
+    await this.fresh()
     return true
   }
 
@@ -127,6 +142,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    await this.fresh()
     const now = Date.now()
     const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
     const due = Object.entries(tasks)

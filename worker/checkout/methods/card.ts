@@ -4,6 +4,7 @@
  * makes no other on this path). Card data passes through here in memory only: it is not stored,
  * logged or returned.
  */
+import { merchantStatusOf } from '../../merchants/merchant-env.ts'
 import { BRAND_RULES, detectBrand, last4 as lastFour, type CardBrand } from '../../../shared/card.ts'
 import type { RequestFieldName } from '../../../shared/fields.ts'
 import { gatewayClient } from '../../config.ts'
@@ -46,6 +47,8 @@ export async function pay(core: SessionCore, req: PayRequest & { readonly admiss
   if (originRefused(req.origin, req.secFetchSite, s?.allowedOrigins ?? [], core.env))
     return { access: 'origin_refused' }
   if (!s || !(await secretMatches(req.secret, s.clientSecretHash))) return { access: 'not_found' }
+  // A disabled merchant takes no new pays (what is under way still settles): its checkouts are gone.
+  if (merchantStatusOf(core.env) === 'disabled') return { access: 'not_found' }
   const input = await payInputOf(checkoutView(s, Date.now()), s.allowedOrigins, req, core.env)
   if (!input.ok) return { access: 'granted', reply: input.error }
   const replayed = await replay(core, input.value.idempotencyKey, input.value.fingerprint)
