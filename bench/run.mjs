@@ -14,6 +14,8 @@ import { performance } from 'node:perf_hooks'
 import { startDirect } from './direct.mjs'
 import { cardBody, load, newSessions } from './load.mjs'
 import { tokensAcrossIsolates } from './isolates.mjs'
+import { manyMerchants } from './merchants.mjs'
+import { PLATFORM_SECRETS } from '../tools/credentials.ts'
 import { timeToReady } from './ready.mjs'
 import { weight } from './weight.mjs'
 import { wirePayment } from '../tools/wire-payment.ts'
@@ -33,6 +35,8 @@ const N = {
   overhead: quick ? 30 : 200,
   load: quick ? 200 : 2000,
   concurrency: 32,
+  merchants: quick ? 10 : 50,
+  merchantPays: quick ? 500 : 5000,
 }
 
 // ---- 3. Worker overhead ---------------------------------------------------------------------
@@ -180,7 +184,10 @@ else {
   }
 }
 console.error('Starting the sandbox and the Worker (wrangler dev)...')
-const stack = await startStack({ stateDir: state, vars: { CARD_VELOCITY_LIMIT: '1000000', MERCHANT_WEBHOOK_URL: '' } })
+const stack = await startStack({
+  stateDir: state,
+  vars: { CARD_VELOCITY_LIMIT: '1000000', MERCHANT_WEBHOOK_URL: '', ...PLATFORM_SECRETS },
+})
 const http = (base) => (path, init) => fetch(`${base}${path}`, init)
 try {
   console.error('Time to ready...')
@@ -194,6 +201,12 @@ try {
   })
   console.error('Load...')
   results.load = await load(stack.worker, stack.sandbox, { payments: N.load, concurrency: N.concurrency })
+  console.error(`Many merchants: ${N.merchants} profiles, ${N.merchantPays} pays...`)
+  results.manyMerchants = await manyMerchants(stack.worker, stack.sandbox, {
+    merchants: N.merchants,
+    payments: N.merchantPays,
+    concurrency: N.concurrency,
+  })
   console.error('AuthToken requests across isolates...')
   results.tokens = await tokensAcrossIsolates(stack.sandbox.url, { isolates: 8, pays: N.isolatePays, concurrency: 16 })
 } finally {
@@ -226,6 +239,7 @@ const w = results.weight.ours
 const t = results.timeToReady
 const ts = results.timeToReadySlow
 const tk = results.tokens
+const mm = results.manyMerchants
 const o = results.workerOverhead
 const od = results.workerOverheadDirect
 const met = (ok) => (ok ? 'met' : 'MISSED')
@@ -328,6 +342,16 @@ const rows = [
     'Load: errors; charges = successes',
     `${results.load.errors}; ${results.load.gatewayCharges} charges for ${results.load.succeeded} successes`,
     `0 errors, equal: ${met(results.load.errors === 0 && results.load.chargesEqualSuccesses)}`,
+  ],
+  [
+    `Many merchants: ${mm.merchants} profiles, ${mm.payments} pays at ${mm.concurrency}`,
+    `${mm.throughputPerSecond}/s (one merchant: ${results.load.throughputPerSecond}/s), p50 ${mm.latencyMs.p50} ms, p99 ${mm.latencyMs.p99} ms`,
+    '',
+  ],
+  [
+    'Many merchants: errors; merchants whose charges differ from successes; leaks; tokens per merchant',
+    `${mm.errors}; ${mm.merchantsWithChargesUnequalToSuccesses}; ${mm.crossMerchantLeaks}; ${mm.tokenRequestsPerMerchant.min}-${mm.tokenRequestsPerMerchant.max}`,
+    `0, 0, 0, 1: ${met(mm.errors === 0 && mm.merchantsWithChargesUnequalToSuccesses === 0 && mm.crossMerchantLeaks === 0 && mm.tokenRequestsPerMerchant.max === 1)}`,
   ],
   [
     `AuthToken requests, ${tk.isolates} isolates, ${tk.keeper.pays} pays: keepers / none`,
