@@ -44,6 +44,24 @@ export async function newSessions(worker, n, concurrency, origin) {
 
 // ---- 4. load ------------------------------------------------------------------------------
 
+/** A browser's card pay on session `s`: the pay's answer, or undefined when none came. */
+export async function payCard(worker, s, key) {
+  try {
+    const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${s.clientSecret}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': key,
+      },
+      body: cardBody,
+    })
+    return { status: res.status, body: await res.json() }
+  } catch {
+    return undefined
+  }
+}
+
 /** `payments` card pays, `concurrency` at a time, through the Worker: latency, throughput, and the gateway's charge count. */
 export async function load(worker, sandbox, { payments, concurrency }) {
   const before = await (await fetch(`${sandbox.url}/sandbox/stats`)).json()
@@ -58,22 +76,9 @@ export async function load(worker, sandbox, { payments, concurrency }) {
       while (next < sessions.length) {
         const s = sessions[next++]
         const t = performance.now()
-        try {
-          const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, {
-            method: 'POST',
-            headers: {
-              Authorization: `Bearer ${s.clientSecret}`,
-              'Content-Type': 'application/json',
-              'Idempotency-Key': `l-${s.id}`,
-            },
-            body: cardBody,
-          })
-          const body = await res.json()
-          if (res.status === 200 && body.status === 'succeeded') succeeded += 1
-          else errors += 1
-        } catch {
-          errors += 1
-        }
+        const paid = await payCard(worker, s, `l-${s.id}`)
+        if (paid?.status === 200 && paid.body.status === 'succeeded') succeeded += 1
+        else errors += 1
         latencies.push(performance.now() - t)
       }
     }),

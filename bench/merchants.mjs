@@ -5,7 +5,7 @@
 // recorded, the AuthTokens its member issued, and whether any of its keys reads another's objects.
 import { performance } from 'node:perf_hooks'
 import { extraMember, PLATFORM_SECRETS, SANDBOX } from '../tools/credentials.ts'
-import { cardBody } from './load.mjs'
+import { payCard } from './load.mjs'
 import { pct, round } from './stats.mjs'
 
 const json = (res) => res.json()
@@ -75,24 +75,11 @@ export async function manyMerchants(worker, sandbox, { merchants, payments, conc
   await pool(order.length, concurrency, async (i) => {
     const { shop, s } = order[i]
     const t = performance.now()
-    try {
-      const res = await fetch(`${worker.url}/v1/checkout/${s.id}/pay`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${s.clientSecret}`,
-          'Content-Type': 'application/json',
-          'Idempotency-Key': `mm-${s.id}`,
-        },
-        body: cardBody,
-      })
-      const body = await res.json()
-      if (res.status === 200 && body.status === 'succeeded') {
-        shop.succeeded = (shop.succeeded ?? 0) + 1
-        shop.paymentId ??= body.paymentId
-      } else errors += 1
-    } catch {
-      errors += 1
-    }
+    const paid = await payCard(worker, s, `mm-${s.id}`)
+    if (paid?.status === 200 && paid.body.status === 'succeeded') {
+      shop.succeeded = (shop.succeeded ?? 0) + 1
+      shop.paymentId ??= paid.body.paymentId
+    } else errors += 1
     latencies.push(performance.now() - t)
   })
   const seconds = (performance.now() - started) / 1000

@@ -21,10 +21,15 @@ export type MerchantPaths = {
   ]: paths[P]
 }
 
+/** The platform routes (the partner's key: merchant profiles, their API keys and webhook secrets). */
+export type PlatformPaths = {
+  [P in keyof paths as P extends `/v1/platform/${string}` ? P : never]: paths[P]
+}
+
 export interface PayClientOptions {
   /** The Worker's address, e.g. `https://pay.example.com`. */
   readonly baseUrl: string
-  /** MERCHANT_API_KEY: server side only, never in a page. */
+  /** MERCHANT_API_KEY (or a merchant profile's key; PLATFORM_API_KEY for the platform client): server side only, never in a page. */
   readonly apiKey: string
   /** Another fetch (tests, a service binding); default: the global one. */
   readonly fetch?: (request: Request) => Promise<Response>
@@ -37,6 +42,7 @@ export interface PayClientOptions {
 }
 
 export type PayClient = Client<MerchantPaths>
+export type PlatformClient = Client<PlatformPaths>
 
 const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504])
 
@@ -90,9 +96,22 @@ function retrying(
  * `{ data, error, response }`: `data` on success (`response.status` tells 200 from 202), `error`
  * (the one error shape) otherwise.
  */
-export function createPayClient({ baseUrl, apiKey, fetch: fetchFn, retries = 0 }: PayClientOptions): PayClient {
+export function createPayClient(options: PayClientOptions): PayClient {
+  return typedClient<MerchantPaths>(options)
+}
+
+/**
+ * The platform API as typed calls, for a partner that runs one deployment for many merchants
+ * (`apiKey`: PLATFORM_API_KEY): `platform.POST('/v1/platform/merchants', { body })` answers the
+ * new merchant with its first API key, which that merchant's `createPayClient` then uses.
+ */
+export function createPlatformClient(options: PayClientOptions): PlatformClient {
+  return typedClient<PlatformPaths>(options)
+}
+
+function typedClient<P extends object>({ baseUrl, apiKey, fetch: fetchFn, retries = 0 }: PayClientOptions): Client<P> {
   const base = fetchFn ?? ((request: Request) => globalThis.fetch(request))
-  return createClient<MerchantPaths>({
+  return createClient<P>({
     baseUrl: baseUrl.replace(/\/+$/, ''),
     headers: { Authorization: `Bearer ${apiKey}` },
     fetch: retrying(base, retries),

@@ -12,8 +12,8 @@ import type { webhooks } from './api.ts'
 export { verifyWebhook, signatureHeader, DEFAULT_TOLERANCE_S } from '../shared/webhooks/sign.ts'
 export type { WebhookEvent, VerifyResult, VerifyOptions } from '../shared/webhooks/sign.ts'
 export { EVENT_TYPES }
-export { createPayClient, idempotencyKey } from './client.ts'
-export type { MerchantPaths, PayClient, PayClientOptions } from './client.ts'
+export { createPayClient, createPlatformClient, idempotencyKey } from './client.ts'
+export type { MerchantPaths, PayClient, PayClientOptions, PlatformClient, PlatformPaths } from './client.ts'
 /** The API document's types (openapi-typescript): `components['schemas']['Payment']`, ... */
 export type { components, operations, paths, webhooks } from './api.ts'
 export type { EventType }

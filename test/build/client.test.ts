@@ -68,6 +68,16 @@ describe('the README server SDK snippet', () => {
     expect(typecheckAgainstSdk(join(tmp, 'webhook'), 'webhook.ts', handler)).toBe('')
   })
 
+  it("the README's platform client snippet (many merchants) typechecks as written, strict", () => {
+    const block =
+      [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
+        .map((m) => m[1] ?? '')
+        .find((b) => b.includes('createPlatformClient(')) ?? ''
+    expect(block).toContain("from 'pay-checkout/server'")
+    const file = `${block}\ndeclare const WORKER: string\ndeclare const SECURE_KEY: string\ndeclare const process: { env: Record<string, string | undefined> }\nexport { shop }\n`
+    expect(typecheckAgainstSdk(join(tmp, 'platform'), 'platform.ts', file)).toBe('')
+  })
+
   it('runs against the Worker and creates a session', async () => {
     const file = join(tmp, 'run.ts')
     const logged: unknown[][] = []

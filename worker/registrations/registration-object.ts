@@ -86,12 +86,21 @@ export class RegistrationObject extends TaskedObject {
     this.record = r
     // Refused for new sessions from here on, before the gateway hears of it.
     await this.ctx.storage.put({ registration: r, [`idem:${key}`]: true })
-    return this.send(r)
+    return this.send(r, existing ? undefined : key)
   }
 
-  private async send(r: RegistrationRecord): Promise<Reply> {
+  /** `firstKey`: the first request ever made of this object (no record before it), with its key. */
+  private async send(r: RegistrationRecord, firstKey?: string): Promise<Reply> {
     const outcome = await gatewayClient(this.env).deleteRegistration(r.registrationId)
     log.info('registration_delete', { registration: r.registrationId, outcome: outcome.kind })
+    // A card the gateway does not know for this merchant's member (a mistyped id, another
+    // merchant's card) on the very first ask: there is nothing of this merchant's to delete. A
+    // later "not found" (a retry after a lost answer) means the deletion went through.
+    if (outcome.kind === 'not_found' && firstKey !== undefined) {
+      this.record = undefined
+      await this.ctx.storage.delete(['registration', `idem:${firstKey}`])
+      return fail('not_found', 'No such saved card.')
+    }
     if ('code' in outcome) r.resultCode = outcome.code
     if (outcome.kind === 'succeeded' || outcome.kind === 'not_found') {
       r.status = 'deleted'

@@ -2,7 +2,8 @@
  * @module
  * `DELETE /v1/registrations/{registrationId}`: delete a saved card at the gateway. From the moment
  * it is asked, new saved-card sessions with it are refused (`registration_deleted`). 200 when the
- * gateway confirmed, 202 while it is being sent again (no answer yet), 502 when it refused.
+ * gateway confirmed, 202 while it is being sent again (no answer yet), 502 when it refused, 404
+ * when the gateway has no such card for this merchant.
  */
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
@@ -38,7 +39,7 @@ registrations.delete(
     responses: {
       '200': { description: 'Deleted', ...json(ref('Registration')) },
       '202': { description: 'No answer yet: sent again until the gateway answers', ...json(ref('Registration')) },
-      ...errors(400, 401, 429, 502),
+      ...errors(400, 401, 404, 429, 502),
     },
   }),
   async (c) => {

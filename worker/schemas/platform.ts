@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot'
 import { described, formatText } from './build.ts'
-import { isOrigin } from './sessions.ts'
+import { originList } from './sessions.ts'
 
 const MAX_ORIGINS = 20
 
@@ -24,15 +24,7 @@ const token = (description: string) =>
 const gatewayId = (description: string) => formatText('gatewayId', { description })
 const amount = (description: string) => formatText('amount', { description })
 
-const origins = described(
-  v.pipe(
-    v.array(v.string('format'), 'format'),
-    v.maxLength(MAX_ORIGINS, 'format'),
-    v.check((os) => os.every(isOrigin), 'format'),
-  ),
-  `at most ${MAX_ORIGINS} exact origins (https://shop.example, no path)`,
-  { maxItems: MAX_ORIGINS },
-)
+const origins = originList(MAX_ORIGINS)
 const limits = v.strictObject({
   amountMin: v.optional(amount('The smallest amount a session may have (default: the deployment’s)')),
   amountMax: v.optional(amount('The largest amount a session may have (default: the deployment’s)')),

@@ -27,6 +27,18 @@ export function isOrigin(o: string): boolean {
 
 const MAX_ORIGINS = 10
 
+/** At most `max` exact origins (a session's, or a merchant profile's). */
+export const originList = (max: number) =>
+  described(
+    v.pipe(
+      v.array(v.string('format'), 'format'),
+      v.maxLength(max, 'format'),
+      v.check((os) => os.every(isOrigin), 'format'),
+    ),
+    `at most ${max} exact origins (https://shop.example, no path)`,
+    { maxItems: max },
+  )
+
 /** Your own pairs; never card data (a value holding a card number is refused). */
 export const metadataSchema = described(
   v.pipe(
@@ -158,17 +170,7 @@ export const sessionBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
         }),
       ),
       returnUrl: v.optional(formatText('url', { description: 'Where the shopper returns after 3-D Secure' })),
-      allowedOrigins: v.optional(
-        described(
-          v.pipe(
-            v.array(v.string('format'), 'format'),
-            v.maxLength(MAX_ORIGINS, 'format'),
-            v.check((os) => os.every(isOrigin), 'format'),
-          ),
-          `at most ${MAX_ORIGINS} exact origins (https://shop.example, no path)`,
-          { maxItems: MAX_ORIGINS },
-        ),
-      ),
+      allowedOrigins: v.optional(originList(MAX_ORIGINS)),
       expiresIn: v.optional(integer(60, 24 * 60 * 60, 'Seconds (default 1800)')),
       maxAttempts: v.optional(integer(1, 10, 'Card attempts (default 3)')),
       metadata: v.optional(metadataSchema),
