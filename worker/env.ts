@@ -53,6 +53,15 @@ export interface Env {
   /** The gateway's region as a Durable Object `locationHint` (`weur`, `enam`, ...): objects that call it are created near it (worker/placement.ts). */
   GATEWAY_LOCATION?: string
 
+  /** `true`: the merchant console's routes (`/console/`) answer; otherwise they are 404. */
+  CONSOLE_ENABLED?: string
+  /** Cloudflare Access in front of the console: the team's address (`https://<team>.cloudflareaccess.com`)... */
+  ACCESS_TEAM_DOMAIN?: string
+  /** ...and the Access application's audience tag. Both set: the console signs in through Access only. */
+  ACCESS_AUD?: string
+  /** JSON: Access users (`email` or `*@domain`) to the merchant id each acts for; unset, everyone is the default merchant's staff. */
+  ACCESS_MERCHANTS?: string
+
   // Secrets
   SECURE_KEY: string
   /** The secure key before the gateway's switch: notifications signed with it are still accepted (a rotation's overlap). */
@@ -71,6 +80,8 @@ export interface Env {
   PLATFORM_API_KEY?: string
   /** Seals merchant profiles' secrets at rest (AES-256-GCM under a key derived from it; 32 characters or more). */
   MERCHANT_SECRETS_KEY?: string
+  /** Signs the merchant console's session cookies (32 characters or more). */
+  CONSOLE_SECRET?: string
 
   // Durable Objects
   SESSIONS: DurableObjectNamespace<import('./checkout/checkout-session.ts').CheckoutSession>

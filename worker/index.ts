@@ -11,6 +11,7 @@ import { errorResponse, onError } from './errors.ts'
 import { limitBody } from './middleware/body-limit.ts'
 import { rateLimit } from './middleware/rate-limit.ts'
 import { checkout } from './routes/checkout.ts'
+import { consoleRoutes } from './routes/console.ts'
 import { frame } from './routes/frame.ts'
 import { gateway } from './routes/gateway.ts'
 import { health } from './routes/health.ts'
@@ -48,6 +49,8 @@ for (const path of [
   '/v1/registrations/*',
   '/v1/operations/*',
   '/v1/platform/*',
+  // A console sign-in with a key is counted like a merchant call: a guesser runs into the limit.
+  '/console/*',
 ])
   app.use(path, rateLimit('merchant'))
 // /healthz checks a key when one is sent or the deep check is asked: counted like /v1/* (a guesser
@@ -81,6 +84,7 @@ app.route('/v1/platform', platform)
 app.route('/v1/checkout', checkout)
 app.route('/v1', gateway)
 app.route('/frame', frame)
+app.route('/console', consoleRoutes)
 
 app.notFound((c) => errorResponse(c, 'not_found', 'No such route.'))
 app.onError(onError)

@@ -3,6 +3,7 @@
  * - the gateway's notifications (the sandbox POSTs them to PUBLIC_BASE_URL, which points here);
  * - the merchant's webhook receiver (`/webhooks`), which fails the first N deliveries of events
  *   whose merchantTransactionId starts with `failN-`;
+ * - a Cloudflare Access team's signing keys (`/cdn-cgi/access/certs`, a test-only key pair);
  * - Turnstile's siteverify (`/siteverify`): token `pass` passes, `dup` is a reused token,
  *   `outage` answers HTTP 500 with HTML.
  * `GET` on any path returns what was POSTed there; `GET /webhooks?mtid=X` the events about X.
@@ -14,6 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path'
 import { loadContract } from './contract.ts'
 import { root } from '../../tools/stacks.mjs'
+import accessKeys from '../fixtures/access-keys.json' with { type: 'json' }
 
 interface Received {
   readonly body: string
@@ -28,6 +30,11 @@ export function startCatcher(port: number): Promise<() => Promise<void>> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://catcher')
     const path = url.pathname
+    // A Cloudflare Access team's signing keys (the console's Access sign-in, test/worker/console.test.ts).
+    if (req.method !== 'POST' && path === '/cdn-cgi/access/certs')
+      return void res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ keys: [accessKeys.public] }))
     if (req.method !== 'POST' && path === '/contract/events')
       return void res
         .writeHead(200, { 'Content-Type': 'application/json' })

@@ -16,13 +16,14 @@ export function callerOf(request: Request, env: Env): Promise<string | undefined
   let found = asked.get(request)
   if (!found) {
     const bearer = /^Bearer (\S+)$/.exec(request.headers.get('Authorization') ?? '')?.[1]
-    found = resolve(bearer, env)
+    found = merchantOfBearer(bearer, env)
     asked.set(request, found)
   }
   return found
 }
 
-async function resolve(bearer: string | undefined, env: Env): Promise<string | undefined> {
+/** The merchant whose API key `bearer` is (the default merchant's, or an active profile's). */
+export async function merchantOfBearer(bearer: string | undefined, env: Env): Promise<string | undefined> {
   if (bearer === undefined) return undefined
   if ((await merchantKeyOf(bearer, env)) !== undefined) return DEFAULT_MERCHANT
   return merchantOfKey(env, bearer)

@@ -12,9 +12,11 @@
  * Idempotency-Keys, payment and registration objects) are prefixed with the merchant (`scoped`), so
  * one merchant's calls cannot even reach another's objects.
  *
- * Profiles are cached per isolate for `FRESH_MS` and refreshed behind the reads after that: a
- * change made through the platform API reaches every isolate within that time (SECURITY.md, "Many
- * merchants"). API keys are not cached (profiles.ts): a revoke holds at once.
+ * Profiles are cached per isolate: a request (and each call into an object) that finds its
+ * merchant's copy older than `FRESH_MS` reads it again first, so a change made through the
+ * platform API holds everywhere from the next request at most that long after it (at once in the
+ * isolate that made it); a profile that cannot be read again for `STALE_LIMIT_MS` is not acted on
+ * (SECURITY.md, "Merchant profiles"). API keys are not cached (profiles.ts): a revoke holds at once.
  */
 import type { Env } from '../env.ts'
 import { log } from '../log.ts'

@@ -26,6 +26,8 @@ interface RegistrationRecord {
   resultCode?: string
   requestedAt: number
   deletedAt?: number
+  /** The gateway knew no such card for this merchant on the first ask: answered 404, and refused for good. */
+  notFound?: true
 }
 
 export interface RegistrationView {
@@ -75,6 +77,7 @@ export class RegistrationObject extends TaskedObject {
     await this.fresh()
     const existing = await this.load()
     const seen = await this.ctx.storage.get<true>(`idem:${key}`)
+    if (existing?.notFound) return fail('not_found', 'No such saved card.')
     if (existing && existing.status !== 'active') return deleted(view(existing), seen === true)
     const r: RegistrationRecord = {
       registrationId,
@@ -86,19 +89,24 @@ export class RegistrationObject extends TaskedObject {
     this.record = r
     // Refused for new sessions from here on, before the gateway hears of it.
     await this.ctx.storage.put({ registration: r, [`idem:${key}`]: true })
-    return this.send(r, existing ? undefined : key)
+    return this.send(r, !existing)
   }
 
-  /** `firstKey`: the first request ever made of this object (no record before it), with its key. */
-  private async send(r: RegistrationRecord, firstKey?: string): Promise<Reply> {
+  /** `first`: the first request ever made of this object (no record before it). */
+  private async send(r: RegistrationRecord, first = false): Promise<Reply> {
     const outcome = await gatewayClient(this.env).deleteRegistration(r.registrationId)
     log.info('registration_delete', { registration: r.registrationId, outcome: outcome.kind })
     // A card the gateway does not know for this merchant's member (a mistyped id, another
     // merchant's card) on the very first ask: there is nothing of this merchant's to delete. A
     // later "not found" (a retry after a lost answer) means the deletion went through.
-    if (outcome.kind === 'not_found' && firstKey !== undefined) {
-      this.record = undefined
-      await this.ctx.storage.delete(['registration', `idem:${firstKey}`])
+    // The record stays, deleted: a card still being registered (its first payment in 3-D Secure)
+    // must not become chargeable here after the merchant asked for its deletion.
+    if (outcome.kind === 'not_found' && first) {
+      r.status = 'deleted'
+      r.deletedAt = Date.now()
+      r.notFound = true
+      await this.ctx.storage.put('registration', r)
+      await this.cancel('retry')
       return fail('not_found', 'No such saved card.')
     }
     if ('code' in outcome) r.resultCode = outcome.code

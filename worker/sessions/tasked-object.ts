@@ -113,7 +113,8 @@ export abstract class TaskedObject extends DurableObject<Env> {
 
   /** The merchant this object belongs to. */
   async merchant(): Promise<string> {
-    return (await this.ctx.storage.get<string>(MERCHANT)) ?? DEFAULT_MERCHANT
+    // Read from storage when the object starts and kept with each change (belongTo).
+    return Promise.resolve(this.#merchant ?? DEFAULT_MERCHANT)
   }
 
   /** Runs a task whose time has come. */

@@ -1,0 +1,201 @@
+/**
+ * The merchant console's sign-in (issue 24, README "Merchant console"): with a merchant API key
+ * once (a signed, HttpOnly session cookie, CSRF-protected changes), or through Cloudflare Access
+ * (the Access JWT verified against the team's keys, which the catcher serves from a test-only key
+ * pair: Access itself cannot run here). Over the public routes.
+ */
+import { env, exports } from 'cloudflare:workers'
+import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose'
+import { describe, expect, it } from 'vitest'
+import accessKeys from '../fixtures/access-keys.json' with { type: 'json' }
+import { extraMember, PLATFORM_SECRETS, SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
+import { keyHash } from '../../worker/merchants/profiles.ts'
+import { newSession } from '../../worker/console/session.ts'
+
+const OWN = new URL(env.PUBLIC_BASE_URL).origin
+const AUD = 'test-console-application-aud'
+
+async function consoleCall(method: string, init: { headers?: Record<string, string>; body?: unknown } = {}, over = {}) {
+  const request = new Request('http://worker.test/console/api/session', {
+    method,
+    headers: { 'Content-Type': 'application/json', ...init.headers },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  })
+  const res = Object.keys(over).length
+    ? await (await import('../../worker/index.ts')).default.fetch(request, { ...env, ...over })
+    : await exports.default.fetch(request)
+  const text = await res.text()
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body: (text ? JSON.parse(text) : {}) as Record<string, string>,
+  }
+}
+
+const cookieOf = (setCookie: string | null): string => /^(__Host-pay-console=[^;]*)/.exec(setCookie ?? '')?.[1] ?? ''
+
+describe('signing in with a merchant API key', () => {
+  it('opens a signed HttpOnly, Secure, SameSite=Strict session for the key’s merchant; the key is kept nowhere', async () => {
+    const res = await consoleCall('POST', { headers: { Origin: OWN }, body: { apiKey: TEST_SECRETS.MERCHANT_API_KEY } })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ merchant: 'default', via: 'key' })
+    const setCookie = res.headers.get('Set-Cookie') ?? ''
+    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/', 'Max-Age=3600'])
+      expect(setCookie).toContain(attribute)
+    expect(setCookie.startsWith('__Host-pay-console=')).toBe(true)
+    expect(`${res.text}${setCookie}`).not.toContain(TEST_SECRETS.MERCHANT_API_KEY)
+    const again = await consoleCall('GET', { headers: { Cookie: cookieOf(setCookie) } })
+    expect(again.body).toMatchObject({ merchant: 'default', csrfToken: res.body.csrfToken })
+  })
+
+  it('refuses a wrong key (401), a sign-in from another site (403) and a missing key (400, the field named)', async () => {
+    expect((await consoleCall('POST', { headers: { Origin: OWN }, body: { apiKey: 'sk_guess' } })).status).toBe(401)
+    const elsewhere = await consoleCall('POST', {
+      headers: { Origin: 'https://evil.example' },
+      body: { apiKey: TEST_SECRETS.MERCHANT_API_KEY },
+    })
+    expect(elsewhere.status).toBe(403)
+    const missing = await consoleCall('POST', { headers: { Origin: OWN }, body: {} })
+    expect(missing.status).toBe(400)
+    expect(missing.body).toMatchObject({ error: { fields: [{ field: 'apiKey', code: 'required' }] } })
+  })
+
+  it('a tampered or foreign cookie is no session; signing out needs the CSRF token', async () => {
+    const signedIn = await consoleCall('POST', {
+      headers: { Origin: OWN },
+      body: { apiKey: TEST_SECRETS.MERCHANT_API_KEY },
+    })
+    const cookie = cookieOf(signedIn.headers.get('Set-Cookie'))
+    const [payload, mac] = cookie.split('=')[1]?.split('.') ?? []
+    const forged = JSON.parse(atob((payload ?? '').replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, unknown>
+    const otherMerchant = btoa(JSON.stringify({ ...forged, merchant: 'mer_AAAAAAAAAAAAAAAA' })).replace(/=+$/, '')
+    expect(
+      (await consoleCall('GET', { headers: { Cookie: `__Host-pay-console=${otherMerchant}.${mac}` } })).status,
+    ).toBe(401)
+    expect((await consoleCall('GET', { headers: { Cookie: '__Host-pay-console=made.up' } })).status).toBe(401)
+    const noToken = await consoleCall('DELETE', { headers: { Origin: OWN, Cookie: cookie } })
+    expect(noToken.status).toBe(403)
+    const out = await consoleCall('DELETE', {
+      headers: { Origin: OWN, Cookie: cookie, 'X-CSRF-Token': signedIn.body.csrfToken ?? '' },
+    })
+    expect(out.status).toBe(204)
+    expect(out.headers.get('Set-Cookie')).toContain('Max-Age=0')
+  })
+
+  it('a cookie past its hour, or from a sign-in across sites, is refused', async () => {
+    const signer = { secret: env.CONSOLE_SECRET ?? '', origin: OWN }
+    const fields = { merchant: 'default', via: 'key' as const, proof: await keyHash(TEST_SECRETS.MERCHANT_API_KEY) }
+    const fresh = await newSession(signer, fields)
+    expect((await consoleCall('GET', { headers: { Cookie: `__Host-pay-console=${fresh.cookie}` } })).status).toBe(200)
+    const old = await newSession(signer, fields, Date.now() - 2 * 60 * 60_000)
+    expect((await consoleCall('GET', { headers: { Cookie: `__Host-pay-console=${old.cookie}` } })).status).toBe(401)
+    const crossSite = await consoleCall('POST', {
+      headers: { Origin: OWN, 'Sec-Fetch-Site': 'cross-site' },
+      body: { apiKey: TEST_SECRETS.MERCHANT_API_KEY },
+    })
+    expect(crossSite.status).toBe(403)
+  })
+
+  it('a session ends with the key that opened it: a profile key revoked is signed out at once', async () => {
+    const platform = (method: string, path: string, body?: unknown) =>
+      exports.default.fetch(
+        new Request(`http://worker.test/v1/platform${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}`, 'Content-Type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      )
+    const m = extraMember(40)
+    const created = (await (
+      await platform('POST', '/merchants', {
+        name: 'Console shop',
+        gateway: {
+          memberId: m.memberId,
+          terminalId: m.terminalId,
+          partnerId: SANDBOX.partnerId,
+          username: m.username,
+          secureKey: m.secureKey,
+        },
+      })
+    ).json()) as { merchant: { id: string }; apiKey: { id: string; key: string } }
+    const signedIn = await consoleCall('POST', { headers: { Origin: OWN }, body: { apiKey: created.apiKey.key } })
+    expect(signedIn.body).toMatchObject({ merchant: created.merchant.id })
+    const cookie = cookieOf(signedIn.headers.get('Set-Cookie'))
+    expect((await consoleCall('GET', { headers: { Cookie: cookie } })).status).toBe(200)
+    await platform('DELETE', `/merchants/${created.merchant.id}/api-keys/${created.apiKey.id}`)
+    expect((await consoleCall('GET', { headers: { Cookie: cookie } })).status).toBe(401)
+  })
+
+  it('is 404 when the console is not enabled', async () => {
+    const off = await consoleCall('GET', {}, { CONSOLE_ENABLED: undefined })
+    expect(off.status).toBe(404)
+  })
+})
+
+describe('signing in through Cloudflare Access', () => {
+  const accessEnv = {
+    ACCESS_TEAM_DOMAIN: env.CATCHER_URL,
+    ACCESS_AUD: AUD,
+    ACCESS_MERCHANTS: JSON.stringify({ '*@shop.example': 'default' }),
+  }
+
+  async function token(
+    over: { key?: CryptoKey; aud?: string; exp?: number | null; email?: string; iss?: string } = {},
+  ): Promise<string> {
+    const key = over.key ?? ((await importJWK(accessKeys.private as JWK, 'RS256')) as CryptoKey)
+    const jwt = new SignJWT({ email: over.email ?? 'Staff@Shop.Example' })
+      .setProtectedHeader({ alg: 'RS256', kid: accessKeys.private.kid })
+      .setIssuer(over.iss ?? env.CATCHER_URL)
+      .setAudience(over.aud ?? AUD)
+      .setIssuedAt()
+    if (over.exp !== null) jwt.setExpirationTime(over.exp ?? Math.floor(Date.now() / 1000) + 300)
+    return jwt.sign(key)
+  }
+
+  const withToken = (jwt: string, over: Record<string, unknown> = accessEnv) =>
+    consoleCall('GET', { headers: { 'Cf-Access-Jwt-Assertion': jwt } }, over)
+
+  it('a valid Access token opens a session for the user’s merchant', async () => {
+    const res = await withToken(await token())
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ merchant: 'default', via: 'access' })
+    expect(res.headers.get('Set-Cookie')).toContain('HttpOnly')
+  })
+
+  it('refuses a forged token (another key), an expired one, another application’s, and none at all', async () => {
+    const forger = await generateKeyPair('RS256')
+    expect((await withToken(await token({ key: forger.privateKey }))).status).toBe(401)
+    expect((await withToken(await token({ exp: Math.floor(Date.now() / 1000) - 60 }))).status).toBe(401)
+    expect((await withToken(await token({ aud: 'another-application' }))).status).toBe(401)
+    expect((await withToken(await token({ iss: 'https://another-team.cloudflareaccess.com' }))).status).toBe(401)
+    expect((await withToken(await token({ exp: null }))).status).toBe(401)
+    expect((await consoleCall('GET', {}, accessEnv)).status).toBe(401)
+  })
+
+  it('maps users to merchants: a user ACCESS_MERCHANTS does not name, or any user without it, acts for no one', async () => {
+    expect((await withToken(await token({ email: 'someone@elsewhere.example' }))).status).toBe(401)
+    expect((await withToken(await token({ email: 'x@shop.example@elsewhere.example' }))).status).toBe(401)
+    expect((await withToken(await token(), { ...accessEnv, ACCESS_MERCHANTS: undefined })).status).toBe(401)
+  })
+
+  it('half an Access configuration signs no one in, with a key neither', async () => {
+    const half = { ACCESS_TEAM_DOMAIN: env.CATCHER_URL }
+    expect((await withToken(await token(), half)).status).toBe(500)
+    const withKey = await consoleCall(
+      'POST',
+      { headers: { Origin: OWN }, body: { apiKey: TEST_SECRETS.MERCHANT_API_KEY } },
+      half,
+    )
+    expect(withKey.status).toBe(500)
+  })
+
+  it('behind Access, signing in with a key is refused', async () => {
+    const res = await consoleCall(
+      'POST',
+      { headers: { Origin: OWN }, body: { apiKey: TEST_SECRETS.MERCHANT_API_KEY } },
+      accessEnv,
+    )
+    expect(res.status).toBe(403)
+  })
+})
