@@ -133,6 +133,74 @@ describe('signing in with a merchant API key', () => {
   })
 })
 
+describe('the merchant API from the console’s pages (the session instead of a key, no second API)', () => {
+  async function signIn(apiKey: string): Promise<{ cookie: string; csrf: string }> {
+    const res = await consoleCall('POST', { headers: { Origin: OWN }, body: { apiKey } })
+    return { cookie: cookieOf(res.headers.get('Set-Cookie')), csrf: res.body.csrfToken ?? '' }
+  }
+  async function api(method: string, path: string, headers: Record<string, string>, body?: unknown) {
+    const res = await exports.default.fetch(
+      new Request(`http://worker.test${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    )
+    return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers }
+  }
+  const newOrder = () => ({
+    flow: 'card',
+    amount: '10.00',
+    currency: 'EUR',
+    merchantTransactionId: `con-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+  })
+
+  it('reads with the cookie from the console’s origin; a change needs the CSRF token and the Worker’s origin', async () => {
+    const { cookie, csrf } = await signIn(TEST_SECRETS.MERCHANT_API_KEY)
+    const read = await api('GET', '/v1/sessions?limit=1', { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' })
+    expect(read.status).toBe(200)
+    expect(read.headers.get('Access-Control-Allow-Origin')).toBeNull()
+    expect((await api('POST', '/v1/sessions', { Cookie: cookie, Origin: OWN }, newOrder())).status).toBe(403)
+    const made = await api('POST', '/v1/sessions', { Cookie: cookie, Origin: OWN, 'X-CSRF-Token': csrf }, newOrder())
+    expect(made.status).toBe(201)
+    // Another site's page cannot use it, even with the token (SameSite=Strict keeps the cookie away besides).
+    const fromElsewhere = { Cookie: cookie, Origin: 'https://evil.example', 'X-CSRF-Token': csrf }
+    expect((await api('POST', '/v1/sessions', fromElsewhere, newOrder())).status).toBe(403)
+    expect((await api('GET', '/v1/sessions?limit=1', { Cookie: cookie, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(
+      403,
+    )
+    // Without a session a browser is refused as before; a forged cookie is no session.
+    expect((await api('GET', '/v1/sessions?limit=1', { Cookie: '__Host-pay-console=made.up' })).status).toBe(401)
+  })
+
+  it('a profile’s session acts for that merchant only: another merchant’s session is 404', async () => {
+    const defaults = await api(
+      'POST',
+      '/v1/sessions',
+      { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}` },
+      newOrder(),
+    )
+    const m = extraMember(41)
+    const created = (await (
+      await exports.default.fetch(
+        new Request('http://worker.test/v1/platform/merchants', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            name: 'Console shop 2',
+            gateway: { memberId: m.memberId, terminalId: m.terminalId, secureKey: m.secureKey },
+          }),
+        }),
+      )
+    ).json()) as { apiKey: { key: string } }
+    const { cookie, csrf } = await signIn(created.apiKey.key)
+    const own = await api('POST', '/v1/sessions', { Cookie: cookie, Origin: OWN, 'X-CSRF-Token': csrf }, newOrder())
+    expect(own.status).toBe(201)
+    expect((await api('GET', `/v1/sessions/${String(own.body.id)}`, { Cookie: cookie })).status).toBe(200)
+    expect((await api('GET', `/v1/sessions/${String(defaults.body.id)}`, { Cookie: cookie })).status).toBe(404)
+  })
+})
+
 describe('signing in through Cloudflare Access', () => {
   const accessEnv = {
     ACCESS_TEAM_DOMAIN: env.CATCHER_URL,
@@ -188,6 +256,22 @@ describe('signing in through Cloudflare Access', () => {
       half,
     )
     expect(withKey.status).toBe(500)
+  })
+
+  it('the merchant API from the console takes the Access session only with the same user’s JWT on the request', async () => {
+    const jwt = await token()
+    const opened = await withToken(jwt)
+    const cookie = cookieOf(opened.headers.get('Set-Cookie'))
+    const list = async (headers: Record<string, string>) =>
+      (
+        await (
+          await import('../../worker/index.ts')
+        ).default.fetch(new Request('http://worker.test/v1/sessions?limit=1', { headers }), { ...env, ...accessEnv })
+      ).status
+    expect(await list({ Cookie: cookie, 'Cf-Access-Jwt-Assertion': jwt })).toBe(200)
+    expect(await list({ Cookie: cookie })).toBe(401)
+    const someoneElse = await token({ email: 'other@shop.example' })
+    expect(await list({ Cookie: cookie, 'Cf-Access-Jwt-Assertion': someoneElse })).toBe(401)
   })
 
   it('behind Access, signing in with a key is refused', async () => {

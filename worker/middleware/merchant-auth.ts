@@ -5,17 +5,26 @@
  * active API key of a merchant profile (worker/merchants/). From here on the request acts for that
  * merchant: `c.env` is the merchant's configuration (its gateway credentials, webhook URL, limits)
  * and the routes reach only its objects.
- * These routes are server-to-server only, so a request carrying a browser `Origin` is refused
- * and no CORS header is ever sent (SECURITY.md R5, T8).
+ * These routes are for the merchant's server, so a request with a key and a browser `Origin` is
+ * refused and no CORS header is ever sent (SECURITY.md R5, T8). The one browser that may call them
+ * is the merchant console's own pages, with its signed session cookie instead of a key, from the
+ * Worker's origin, and with the session's CSRF token for any change (console/caller.ts).
  */
 import type { MiddlewareHandler } from 'hono'
+import { getCookie } from 'hono/cookie'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
+import { consoleCaller } from '../console/caller.ts'
+import { CONSOLE_COOKIE } from '../console/session.ts'
 import { callerOf } from '../merchants/caller.ts'
 import { merchantEnv } from '../merchants/merchant-env.ts'
 
 export function merchantAuth(): MiddlewareHandler<{ Bindings: Env }> {
   return async function merchantAuth(c, next) {
+    if (c.req.header('Authorization') === undefined && getCookie(c, CONSOLE_COOKIE) !== undefined) {
+      c.env = await merchantEnv(c.env, await consoleCaller(c))
+      return next()
+    }
     if (c.req.header('Origin') !== undefined) {
       throw new ApiError('forbidden', 'Merchant routes are for your server, not for browsers.')
     }

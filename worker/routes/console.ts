@@ -7,84 +7,52 @@
  * - without Access (local, small shops): `POST` with a merchant API key once, from the Worker's own
  *   origin; the key is checked as on the merchant routes and never kept.
  * Either way the answer is a signed, short-lived, HttpOnly session cookie (console/session.ts) and
- * the session's CSRF token; `DELETE` (with that token) signs out.
+ * the session's CSRF token; `DELETE` (with that token) signs out. With the cookie, the console's
+ * pages call the merchant API itself (middleware/merchant-auth.ts, console/caller.ts).
  */
 import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
-import { timingSafeEqual } from 'hono/utils/buffer'
 import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
-import { accessConfig, accessUser, merchantOfUser, type AccessConfig } from '../console/access.ts'
 import {
-  consoleSigner,
-  CONSOLE_COOKIE,
-  cookieHeader,
-  newSession,
-  readSession,
-  type ConsoleSession,
-  type Signer,
-} from '../console/session.ts'
+  accessOf,
+  accessUserFor,
+  consoleEnabled,
+  fromTheConsole,
+  signerOf,
+  standingSession,
+} from '../console/caller.ts'
+import { CONSOLE_COOKIE, cookieHeader, newSession, readSession, type ConsoleSession } from '../console/session.ts'
 import { merchantOfBearer } from '../merchants/caller.ts'
-import { DEFAULT_MERCHANT, keyHash, loadProfile, merchantOfKeyHash } from '../merchants/profiles.ts'
-import { merchantKeys } from '../secrets.ts'
+import { keyHash } from '../merchants/profiles.ts'
 import { errors } from '../schemas/doc.ts'
 
 export const consoleRoutes = new Hono<{ Bindings: Env }>()
 
 consoleRoutes.use('*', async (c, next) => {
-  if (c.env.CONSOLE_ENABLED?.trim() !== 'true') throw new ApiError('not_found', 'No such route.')
+  if (!consoleEnabled(c.env)) throw new ApiError('not_found', 'No such route.')
   await next()
 })
 
-function signerOf(env: Env): Signer {
-  const signer = consoleSigner(env)
-  if (!signer) throw new ApiError('internal_error', 'The console is not configured.')
-  return signer
-}
+const unauthorized = () => new ApiError('unauthorized', 'Sign in to the console.')
 
-/** Access's settings (undefined: sign in with a key); a half-set or non-https Access refuses both ways. */
-function accessOf(env: Env): AccessConfig | undefined {
-  const access = accessConfig(env)
-  if (access === 'misconfigured') throw new ApiError('internal_error', 'The console is not configured.')
-  return access
-}
-
-/**
- * Whether a key session still stands: its key is one the merchant routes accept now (a revoke or a
- * rotation of `MERCHANT_API_KEY` ends the sessions it opened).
- */
-async function keyStands(env: Env, session: ConsoleSession): Promise<boolean> {
-  if (session.merchant !== DEFAULT_MERCHANT) return (await merchantOfKeyHash(env, session.proof)) === session.merchant
-  const current = await Promise.all(merchantKeys(env).map((key) => keyHash(key)))
-  return current.includes(session.proof)
-}
-
-/** A change comes from the console's own pages: the Worker's origin, never another site. */
-function sameOrigin(c: Context<{ Bindings: Env }>): void {
-  const own = new URL(c.env.PUBLIC_BASE_URL).origin
-  if (c.req.header('Origin') !== own || (c.req.header('Sec-Fetch-Site') ?? 'same-origin') !== 'same-origin')
-    throw new ApiError('forbidden', 'Console changes come from the console itself.')
-}
-
-/** An active merchant: the default one, or a profile that exists and is not disabled. */
-async function active(env: Env, merchant: string): Promise<boolean> {
-  if (merchant === DEFAULT_MERCHANT) return true
-  return (await loadProfile(env, merchant))?.status === 'active'
-}
+const sessionBody = (session: ConsoleSession) => ({
+  merchant: session.merchant,
+  csrfToken: session.csrf,
+  expiresAt: new Date(session.exp).toISOString(),
+  via: session.via,
+})
 
 async function opened(
   c: Context<{ Bindings: Env }>,
   fields: Pick<ConsoleSession, 'merchant' | 'via' | 'proof'>,
 ): Promise<Response> {
-  const { merchant, via } = fields
   const { session, cookie } = await newSession(signerOf(c.env), fields)
   c.header('Set-Cookie', cookieHeader(cookie))
   c.header('Cache-Control', 'no-store')
-  return c.json({ merchant, csrfToken: session.csrf, expiresAt: new Date(session.exp).toISOString(), via })
+  return c.json(sessionBody(session))
 }
-
-const unauthorized = () => new ApiError('unauthorized', 'Sign in to the console.')
 
 consoleRoutes.get(
   '/api/session',
@@ -94,30 +62,19 @@ consoleRoutes.get(
     responses: { '200': { description: 'The session (merchant, CSRF token)' }, ...errors(401, 404, 429) },
   }),
   async (c) => {
+    await fromTheConsole(c)
     // Behind Access every request carries the user's JWT: it is verified each time, so a user
     // Access lets in no more is out at once.
     const access = accessOf(c.env)
     if (access) {
-      const email = await accessUser(access, c.req.header('Cf-Access-Jwt-Assertion'))
-      const merchant = email === undefined ? undefined : merchantOfUser(c.env, email)
-      if (email === undefined || merchant === undefined || !(await active(c.env, merchant))) throw unauthorized()
-      return opened(c, { merchant, via: 'access', proof: email })
+      const user = await accessUserFor(c, access)
+      if (!user) throw unauthorized()
+      return opened(c, { merchant: user.merchant, via: 'access', proof: user.email })
     }
-    const session = await readSession(signerOf(c.env), getCookie(c, CONSOLE_COOKIE))
-    if (
-      !session ||
-      session.via !== 'key' ||
-      !(await active(c.env, session.merchant)) ||
-      !(await keyStands(c.env, session))
-    )
-      throw unauthorized()
+    const session = await standingSession(c)
+    if (!session) throw unauthorized()
     c.header('Cache-Control', 'no-store')
-    return c.json({
-      merchant: session.merchant,
-      csrfToken: session.csrf,
-      expiresAt: new Date(session.exp).toISOString(),
-      via: session.via,
-    })
+    return c.json(sessionBody(session))
   },
 )
 
@@ -130,7 +87,7 @@ consoleRoutes.post(
   }),
   async (c) => {
     if (accessOf(c.env)) throw new ApiError('forbidden', 'This console signs in through Cloudflare Access.')
-    sameOrigin(c)
+    await fromTheConsole(c)
     let apiKey: unknown
     try {
       apiKey = ((await c.req.json()) as { apiKey?: unknown }).apiKey
@@ -155,11 +112,10 @@ consoleRoutes.delete(
     responses: { '204': { description: 'Signed out' }, ...errors(401, 403, 404, 429) },
   }),
   async (c) => {
-    sameOrigin(c)
+    await fromTheConsole(c)
     const session = await readSession(signerOf(c.env), getCookie(c, CONSOLE_COOKIE))
     if (!session) throw unauthorized()
-    if (!(await timingSafeEqual(c.req.header('X-CSRF-Token') ?? '', session.csrf)))
-      throw new ApiError('forbidden', 'The CSRF token is missing or wrong.')
+    await fromTheConsole(c, session.csrf)
     c.header('Set-Cookie', cookieHeader(undefined))
     return c.body(null, 204)
   },

@@ -1,0 +1,107 @@
+/**
+ * @module
+ * The console's session as a caller: what the console's sign-in route and the merchant API (the
+ * console uses the same routes as a merchant's server: no second API) both ask of a request that
+ * carries the session cookie instead of an API key. A session stands while it is signed, unexpired
+ * and of the way the deployment signs in now, its merchant is active, and what it stands on still
+ * holds: the API key that opened it (a revoke or rotation ends it), or, behind Access, the Access
+ * JWT of the same user on this very request.
+ */
+import type { Context } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { timingSafeEqual } from 'hono/utils/buffer'
+import type { Env } from '../env.ts'
+import { ApiError } from '../errors.ts'
+import { DEFAULT_MERCHANT, keyHash, loadProfile, merchantOfKeyHash } from '../merchants/profiles.ts'
+import { merchantKeys } from '../secrets.ts'
+import { accessConfig, accessUser, merchantOfUser, type AccessConfig } from './access.ts'
+import { consoleSigner, CONSOLE_COOKIE, readSession, type ConsoleSession, type Signer } from './session.ts'
+
+type Ctx = Context<{ Bindings: Env }>
+
+export const consoleEnabled = (env: Env): boolean => env.CONSOLE_ENABLED?.trim() === 'true'
+
+export function signerOf(env: Env): Signer {
+  const signer = consoleSigner(env)
+  if (!signer) throw new ApiError('internal_error', 'The console is not configured.')
+  return signer
+}
+
+/** Access's settings (undefined: sign in with a key); a half-set or non-https Access refuses both ways. */
+export function accessOf(env: Env): AccessConfig | undefined {
+  const access = accessConfig(env)
+  if (access === 'misconfigured') throw new ApiError('internal_error', 'The console is not configured.')
+  return access
+}
+
+/** An active merchant: the default one, or a profile that exists and is not disabled. */
+export async function active(env: Env, merchant: string): Promise<boolean> {
+  if (merchant === DEFAULT_MERCHANT) return true
+  return (await loadProfile(env, merchant))?.status === 'active'
+}
+
+/** Whether the key that opened a session is one the merchant routes accept now. */
+async function keyStands(env: Env, session: ConsoleSession): Promise<boolean> {
+  if (session.merchant !== DEFAULT_MERCHANT) return (await merchantOfKeyHash(env, session.proof)) === session.merchant
+  const current = await Promise.all(merchantKeys(env).map((key) => keyHash(key)))
+  return current.includes(session.proof)
+}
+
+/** The Access user of this request, if Access vouches for them and they act for `merchant`. */
+export async function accessUserFor(
+  c: Ctx,
+  access: AccessConfig,
+): Promise<{ email: string; merchant: string } | undefined> {
+  const email = await accessUser(access, c.req.header('Cf-Access-Jwt-Assertion'))
+  const merchant = email === undefined ? undefined : merchantOfUser(c.env, email)
+  return email !== undefined && merchant !== undefined && (await active(c.env, merchant))
+    ? { email, merchant }
+    : undefined
+}
+
+/** The session the request's cookie holds, if it stands (see the module's comment). */
+export async function standingSession(c: Ctx): Promise<ConsoleSession | undefined> {
+  const session = await readSession(signerOf(c.env), getCookie(c, CONSOLE_COOKIE))
+  if (!session) return undefined
+  const access = accessOf(c.env)
+  if (access) {
+    const user = session.via === 'access' ? await accessUserFor(c, access) : undefined
+    return user?.email === session.proof && user.merchant === session.merchant ? session : undefined
+  }
+  return session.via === 'key' && (await active(c.env, session.merchant)) && (await keyStands(c.env, session))
+    ? session
+    : undefined
+}
+
+/** The Worker's own origin: the console's pages are served from it. */
+export const ownOrigin = (env: Env): string => new URL(env.PUBLIC_BASE_URL).origin
+
+/**
+ * A request from the console's own pages: never from another site (`Sec-Fetch-Site`, `Origin`),
+ * and a change (anything but GET and HEAD) names the Worker's origin and carries the session's
+ * CSRF token in `X-CSRF-Token`. Throws 403 otherwise.
+ */
+export async function fromTheConsole(c: Ctx, csrf?: string): Promise<void> {
+  const origin = c.req.header('Origin')
+  const site = c.req.header('Sec-Fetch-Site')
+  const change = c.req.method !== 'GET' && c.req.method !== 'HEAD'
+  if ((site !== undefined && site !== 'same-origin') || (origin !== undefined && origin !== ownOrigin(c.env)))
+    throw new ApiError('forbidden', 'Console requests come from the console itself.')
+  if (!change) return
+  if (origin === undefined) throw new ApiError('forbidden', 'Console requests come from the console itself.')
+  if (csrf !== undefined && !(await timingSafeEqual(c.req.header('X-CSRF-Token') ?? '', csrf)))
+    throw new ApiError('forbidden', 'The CSRF token is missing or wrong.')
+}
+
+/**
+ * The merchant a console request acts for, on a merchant API route: its standing session (401
+ * without one), from the console's pages (403 otherwise, the CSRF token included for changes).
+ */
+export async function consoleCaller(c: Ctx): Promise<string> {
+  if (!consoleEnabled(c.env)) throw new ApiError('unauthorized', 'A valid merchant API key is required.')
+  await fromTheConsole(c)
+  const session = await standingSession(c)
+  if (!session) throw new ApiError('unauthorized', 'Sign in to the console.')
+  await fromTheConsole(c, session.csrf)
+  return session.merchant
+}
