@@ -4,7 +4,7 @@
 // through the Worker. Counts, per merchant: successes against the charges its member's ledger
 // recorded, the AuthTokens its member issued, and whether any of its keys reads another's objects.
 import { performance } from 'node:perf_hooks'
-import { extraMember, PLATFORM_SECRETS, SANDBOX } from '../tools/credentials.ts'
+import { extraMember, extraMemberGateway, PLATFORM_SECRETS } from '../tools/credentials.ts'
 import { payCard } from './load.mjs'
 import { pct, round } from './stats.mjs'
 
@@ -42,13 +42,7 @@ export async function manyMerchants(worker, sandbox, { merchants, payments, conc
     const m = extraMember(i)
     const created = await platform(worker, '/merchants', {
       name: `Bench shop ${i}`,
-      gateway: {
-        memberId: m.memberId,
-        terminalId: m.terminalId,
-        partnerId: SANDBOX.partnerId,
-        username: m.username,
-        secureKey: m.secureKey,
-      },
+      gateway: extraMemberGateway(i),
     })
     shops.push({ member: m.memberId, key: created.apiKey.key, before: await stats(sandbox, m.memberId), sessions: [] })
   }

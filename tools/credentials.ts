@@ -33,7 +33,20 @@ export const ROTATION_SECRETS = {
 } as const
 
 /** The sandbox's extra gateway member `n` (1 to SANDBOX_EXTRA_MEMBERS, 50 by default): a merchant profile's own member. */
-export { extraMember } from '../worker/sandbox/members.ts'
+import { extraMember } from '../worker/sandbox/members.ts'
+export { extraMember }
+
+/** A merchant profile's `gateway` settings on the sandbox's extra member `n` (the platform API's shape). */
+export function extraMemberGateway(n: number) {
+  const m = extraMember(n)
+  return {
+    memberId: m.memberId,
+    terminalId: m.terminalId,
+    partnerId: SANDBOX.partnerId,
+    username: m.username,
+    secureKey: m.secureKey,
+  }
+}
 
 /**
  * The platform API of the Worker tests (merchant profiles, README "Many merchants"): the

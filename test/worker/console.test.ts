@@ -8,8 +8,8 @@ import { env, exports } from 'cloudflare:workers'
 import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose'
 import { describe, expect, it } from 'vitest'
 import accessKeys from '../fixtures/access-keys.json' with { type: 'json' }
-import { extraMember, PLATFORM_SECRETS, SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
-import { keyHash } from '../../worker/merchants/profiles.ts'
+import { extraMemberGateway, PLATFORM_SECRETS, TEST_SECRETS } from '../../tools/credentials.ts'
+import { keyProof } from '../../worker/console/caller.ts'
 import { newSession } from '../../worker/console/session.ts'
 
 const OWN = new URL(env.PUBLIC_BASE_URL).origin
@@ -85,7 +85,11 @@ describe('signing in with a merchant API key', () => {
 
   it('a cookie past its hour, or from a sign-in across sites, is refused', async () => {
     const signer = { secret: env.CONSOLE_SECRET ?? '', origin: OWN }
-    const fields = { merchant: 'default', via: 'key' as const, proof: await keyHash(TEST_SECRETS.MERCHANT_API_KEY) }
+    const fields = {
+      merchant: 'default',
+      via: 'key' as const,
+      proof: await keyProof(signer, TEST_SECRETS.MERCHANT_API_KEY),
+    }
     const fresh = await newSession(signer, fields)
     expect((await consoleCall('GET', { headers: { Cookie: `__Host-pay-console=${fresh.cookie}` } })).status).toBe(200)
     const old = await newSession(signer, fields, Date.now() - 2 * 60 * 60_000)
@@ -106,18 +110,8 @@ describe('signing in with a merchant API key', () => {
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         }),
       )
-    const m = extraMember(40)
     const created = (await (
-      await platform('POST', '/merchants', {
-        name: 'Console shop',
-        gateway: {
-          memberId: m.memberId,
-          terminalId: m.terminalId,
-          partnerId: SANDBOX.partnerId,
-          username: m.username,
-          secureKey: m.secureKey,
-        },
-      })
+      await platform('POST', '/merchants', { name: 'Console shop', gateway: extraMemberGateway(40) })
     ).json()) as { merchant: { id: string }; apiKey: { id: string; key: string } }
     const signedIn = await consoleCall('POST', { headers: { Origin: OWN }, body: { apiKey: created.apiKey.key } })
     expect(signedIn.body).toMatchObject({ merchant: created.merchant.id })
@@ -160,6 +154,7 @@ describe('the merchant API from the console’s pages (the session instead of a 
     const read = await api('GET', '/v1/sessions?limit=1', { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' })
     expect(read.status).toBe(200)
     expect(read.headers.get('Access-Control-Allow-Origin')).toBeNull()
+    expect(read.headers.get('Cache-Control')).toBe('no-store')
     expect((await api('POST', '/v1/sessions', { Cookie: cookie, Origin: OWN }, newOrder())).status).toBe(403)
     const made = await api('POST', '/v1/sessions', { Cookie: cookie, Origin: OWN, 'X-CSRF-Token': csrf }, newOrder())
     expect(made.status).toBe(201)
@@ -180,7 +175,6 @@ describe('the merchant API from the console’s pages (the session instead of a 
       { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}` },
       newOrder(),
     )
-    const m = extraMember(41)
     const created = (await (
       await exports.default.fetch(
         new Request('http://worker.test/v1/platform/merchants', {
@@ -188,7 +182,7 @@ describe('the merchant API from the console’s pages (the session instead of a 
           headers: { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({
             name: 'Console shop 2',
-            gateway: { memberId: m.memberId, terminalId: m.terminalId, secureKey: m.secureKey },
+            gateway: extraMemberGateway(41),
           }),
         }),
       )

@@ -7,7 +7,7 @@ import { env, exports } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { createPayClient, createPlatformClient } from '../../server/index.ts'
-import { extraMember, PLATFORM_SECRETS, SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
+import { extraMember, extraMemberGateway, PLATFORM_SECRETS, SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
 import { call, cardBody, deliverNotification, ORIGIN, webhooksAbout, type Answer } from './api.ts'
 import { THREE_DS } from './outcome-support.ts'
 import { checksum } from '../../shared/gateway/checksum.ts'
@@ -30,16 +30,7 @@ interface Created {
 }
 
 /** The gateway credentials of the sandbox's extra member `n`: a merchant of its own at the gateway. */
-const memberGateway = (n: number) => {
-  const m = extraMember(n)
-  return {
-    memberId: m.memberId,
-    terminalId: m.terminalId,
-    partnerId: SANDBOX.partnerId,
-    username: m.username,
-    secureKey: m.secureKey,
-  }
-}
+const memberGateway = extraMemberGateway
 
 let unusedMember = 10
 /** A profile on its own gateway member (extra member `member`, else one no other test uses), webhooks to the catcher. */

@@ -418,11 +418,7 @@ export async function retireWebhookSecret(
 /** The active merchant whose active API key this is: read from D1 on every call, so a revoke holds at once. */
 export async function merchantOfKey(env: Env, bearer: string): Promise<string | undefined> {
   if (!bearer.startsWith('mk_')) return undefined
-  return merchantOfKeyHash(env, await keyHash(bearer))
-}
-
-/** `merchantOfKey` by the key's hash (`keyHash`): a console session proves its key this way. */
-export async function merchantOfKeyHash(env: Env, hash: string): Promise<string | undefined> {
+  const hash = await keyHash(bearer)
   const row = await env.DB.prepare(
     `SELECT k.merchant_id AS id FROM merchant_keys k JOIN merchants m ON m.id = k.merchant_id
      WHERE k.hash = ? AND k.revoked_at IS NULL AND m.status = 'active'`,

@@ -14,16 +14,23 @@ import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
-import { consoleCaller } from '../console/caller.ts'
+import { consoleCaller, consoleEnabled } from '../console/caller.ts'
 import { CONSOLE_COOKIE } from '../console/session.ts'
 import { callerOf } from '../merchants/caller.ts'
 import { merchantEnv } from '../merchants/merchant-env.ts'
 
 export function merchantAuth(): MiddlewareHandler<{ Bindings: Env }> {
   return async function merchantAuth(c, next) {
-    if (c.req.header('Authorization') === undefined && getCookie(c, CONSOLE_COOKIE) !== undefined) {
+    if (
+      consoleEnabled(c.env) &&
+      c.req.header('Authorization') === undefined &&
+      getCookie(c, CONSOLE_COOKIE) !== undefined
+    ) {
       c.env = await merchantEnv(c.env, await consoleCaller(c))
-      return next()
+      await next()
+      // What the console reads (listings with shoppers' emails) stays out of every cache.
+      c.header('Cache-Control', 'no-store')
+      return
     }
     if (c.req.header('Origin') !== undefined) {
       throw new ApiError('forbidden', 'Merchant routes are for your server, not for browsers.')

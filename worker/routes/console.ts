@@ -20,12 +20,12 @@ import {
   accessUserFor,
   consoleEnabled,
   fromTheConsole,
+  keyProof,
   signerOf,
   standingSession,
 } from '../console/caller.ts'
 import { CONSOLE_COOKIE, cookieHeader, newSession, readSession, type ConsoleSession } from '../console/session.ts'
 import { merchantOfBearer } from '../merchants/caller.ts'
-import { keyHash } from '../merchants/profiles.ts'
 import { errors } from '../schemas/doc.ts'
 
 export const consoleRoutes = new Hono<{ Bindings: Env }>()
@@ -100,7 +100,7 @@ consoleRoutes.post(
       ])
     const merchant = await merchantOfBearer(apiKey, c.env)
     if (merchant === undefined) throw new ApiError('unauthorized', 'A valid merchant API key is required.')
-    return opened(c, { merchant, via: 'key', proof: await keyHash(apiKey) })
+    return opened(c, { merchant, via: 'key', proof: await keyProof(signerOf(c.env), apiKey) })
   },
 )
 
