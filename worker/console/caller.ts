@@ -65,7 +65,7 @@ async function keyStands(env: Env, session: ConsoleSession): Promise<boolean> {
   return proofs.includes(session.proof)
 }
 
-/** The Access user of this request, if Access vouches for them and they act for `merchant`. */
+/** The Access user of this request and the merchant they act for, if Access vouches for them and that merchant is active. */
 export async function accessUserFor(
   c: Ctx,
   access: AccessConfig,
