@@ -2817,15 +2817,15 @@ export interface components {
                 memberId?: string;
                 /** @description Its terminalId */
                 terminalId?: string;
-                /** @description authentication.partnerId */
+                /** @description authentication.partnerId, for AuthTokens */
                 partnerId?: string;
-                /** @description The merchant username */
+                /** @description The merchant username, for AuthTokens */
                 username?: string;
                 /** @description 16 to 256 characters */
                 secureKey?: string;
-                /** @description A fixed AuthToken */
+                /** @description A fixed AuthToken (else one is generated and kept by a token keeper) */
                 authToken?: string;
-                /** @description The QR wallet service’s AuthToken */
+                /** @description The QR wallet service’s fixed AuthToken */
                 qrAuthToken?: string;
             };
             /** @description true: notifications signed with the secure key before the last change are refused from now on (the gateway has switched) */

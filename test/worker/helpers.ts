@@ -41,9 +41,10 @@ export async function notificationsFor(tag: string, timeoutMs = 8000): Promise<R
   return []
 }
 
-/** What the sandbox counted as charged for a merchantTransactionId. */
-export async function chargesFor(mtid: string): Promise<number> {
-  const res = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/stats?mtid=${encodeURIComponent(mtid)}`)
+/** What the sandbox counted as charged for a merchantTransactionId (at its main member, or at `member`'s ledger). */
+export async function chargesFor(mtid: string, member?: string): Promise<number> {
+  const at = member === undefined ? '' : `&member=${member}`
+  const res = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/stats?mtid=${encodeURIComponent(mtid)}${at}`)
   const stats = (await res.json()) as { byMtid: number }
   return stats.byMtid
 }

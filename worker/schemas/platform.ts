@@ -32,18 +32,21 @@ const limits = v.strictObject({
 const name = formatText('text', { description: 'The merchant’s name, for the partner' })
 const webhookUrl = formatText('url', { description: 'Where the merchant’s webhooks are sent' })
 
+/** A merchant's gateway credentials: all of them to create it, any of them to change it. */
+const gateway = v.strictObject({
+  memberId: gatewayId('The merchant’s memberId at the gateway'),
+  terminalId: gatewayId('Its terminalId'),
+  partnerId: v.optional(gatewayId('authentication.partnerId, for AuthTokens')),
+  username: v.optional(gatewayId('The merchant username, for AuthTokens')),
+  secureKey,
+  authToken: v.optional(token('A fixed AuthToken (else one is generated and kept by a token keeper)')),
+  qrAuthToken: v.optional(token('The QR wallet service’s fixed AuthToken')),
+})
+
 export const createMerchantBody = v.pipe(
   v.strictObject({
     name,
-    gateway: v.strictObject({
-      memberId: gatewayId('The merchant’s memberId at the gateway'),
-      terminalId: gatewayId('Its terminalId'),
-      partnerId: v.optional(gatewayId('authentication.partnerId, for AuthTokens')),
-      username: v.optional(gatewayId('The merchant username, for AuthTokens')),
-      secureKey,
-      authToken: v.optional(token('A fixed AuthToken (else one is generated and kept by a token keeper)')),
-      qrAuthToken: v.optional(token('The QR wallet service’s fixed AuthToken')),
-    }),
+    gateway,
     allowedOrigins: v.optional(origins),
     webhookUrl: v.optional(webhookUrl),
     limits: v.optional(limits),
@@ -55,17 +58,7 @@ export const updateMerchantBody = v.pipe(
   v.strictObject({
     name: v.optional(name),
     status: v.optional(v.picklist(['active', 'disabled'], 'invalid_value')),
-    gateway: v.optional(
-      v.strictObject({
-        memberId: v.optional(gatewayId('The merchant’s memberId at the gateway')),
-        terminalId: v.optional(gatewayId('Its terminalId')),
-        partnerId: v.optional(gatewayId('authentication.partnerId')),
-        username: v.optional(gatewayId('The merchant username')),
-        secureKey: v.optional(secureKey),
-        authToken: v.optional(token('A fixed AuthToken')),
-        qrAuthToken: v.optional(token('The QR wallet service’s AuthToken')),
-      }),
-    ),
+    gateway: v.optional(v.partial(gateway)),
     endSecureKeyOverlap: v.optional(
       v.pipe(
         v.boolean('format'),
