@@ -257,6 +257,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook deliveries, newest first: delivered, failing (with the next try) or pending */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/{eventId}/send-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an event to the webhook URL once more, now (the same event id) */
+        post: operations["sendWebhookAgain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Volume and count per day, the success rate and the top decline reasons (search index) */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/platform/merchants": {
         parameters: {
             query?: never;
@@ -2503,6 +2554,59 @@ export interface components {
             secret: string;
             createdAt: number;
         };
+        /** @description Where an event's delivery to the merchant's webhook URL stands. */
+        WebhookDelivery: {
+            /** @constant */
+            object: "webhook_delivery";
+            /** @description The event id */
+            id: string;
+            /** @enum {unknown} */
+            type: "checkout.attempt.processing" | "checkout.attempt.action_required" | "checkout.attempt.pending" | "checkout.attempt.unknown" | "checkout.attempt.declined" | "checkout.attempt.reopened" | "checkout.session.succeeded" | "checkout.session.failed" | "checkout.session.expired" | "checkout.breaker.tripped" | "checkout.breaker.reset" | "invoice.regenerated" | "payment.repeat.pending" | "payment.repeat.unknown" | "payment.repeat.succeeded" | "payment.repeat.declined" | "payment.repeat.failed" | "payment.repeat.needs_attention" | "invoice.regenerate.succeeded" | "invoice.regenerate.unknown" | "invoice.regenerate.failed" | "invoice.regenerate.needs_attention" | "invoice.expired" | "invoice.paid" | "invoice.declined" | "payment.captured" | "payment.capture_failed" | "payment.capture_unknown" | "payment.capture_needs_attention" | "payment.voided" | "payment.void_failed" | "payment.void_unknown" | "payment.void_needs_attention" | "refund.succeeded" | "refund.failed" | "refund.unknown" | "refund.needs_attention" | "registration.created" | "registration.deleted";
+            sessionId: string | null;
+            paymentId: string | null;
+            /**
+             * @description pending (queued, not tried yet), delivered (a 2xx answer), failing (retried with backoff)
+             * @enum {unknown}
+             */
+            status: "pending" | "delivered" | "failing";
+            tries: number;
+            /** @description The last try's HTTP status (null: no answer) */
+            lastStatus: number | null;
+            /** Format: date-time */
+            nextRetryAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Overview: {
+            /** @constant */
+            object: "overview";
+            /** Format: date-time */
+            since: string;
+            /** @description Per UTC day and currency, days with payments only */
+            days: {
+                /** Format: date */
+                date: string;
+                currency: string;
+                count: number;
+                /** @description Decimal text with exactly two decimals, every currency (JPY too). */
+                volume: string;
+            }[];
+            attempts: {
+                total: number;
+                succeeded: number;
+                declined: number;
+                failed: number;
+                /** @description Succeeded of succeeded, declined and failed */
+                successRate: number | null;
+            };
+            declineReasons: {
+                code: string | null;
+                description: string | null;
+                count: number;
+            }[];
+        };
         Revoked: {
             id: string;
             /** @constant */
@@ -2982,6 +3086,10 @@ export interface operations {
                 order?: string;
                 /** @description The session's customer.email. an email address */
                 email?: string;
+                /** @description The amount, exactly (12.50) */
+                amount?: string;
+                /** @description The card's last four digits */
+                last4?: string;
                 /** @description One metadata pair: metadata[orderId]=A-1001 (keys ^[A-Za-z0-9_.-]{1,40}$) */
                 metadata?: {
                     [key: string]: string;
@@ -3193,6 +3301,10 @@ export interface operations {
                 order?: string;
                 /** @description The session's customer.email. an email address */
                 email?: string;
+                /** @description The amount, exactly (12.50) */
+                amount?: string;
+                /** @description The card's last four digits */
+                last4?: string;
                 /** @description One metadata pair: metadata[orderId]=A-1001 (keys ^[A-Za-z0-9_.-]{1,40}$) */
                 metadata?: {
                     [key: string]: string;
@@ -4059,6 +4171,10 @@ export interface operations {
                 order?: string;
                 /** @description The session's customer.email. an email address */
                 email?: string;
+                /** @description The amount, exactly (12.50) */
+                amount?: string;
+                /** @description The card's last four digits */
+                last4?: string;
                 /** @description One metadata pair: metadata[orderId]=A-1001 (keys ^[A-Za-z0-9_.-]{1,40}$) */
                 metadata?: {
                     [key: string]: string;
@@ -4150,6 +4266,167 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failing";
+                /** @description Only the events of this payment (with `session`: of either) */
+                payment?: string;
+                /** @description Only the events of this session */
+                session?: string;
+                /** @description Page size (default 10) */
+                limit?: number;
+                /** @description The last id of the previous page */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["WebhookDelivery"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendWebhookAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued: the delivery is pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, today included (default 14) */
+                days?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

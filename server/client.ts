@@ -15,7 +15,7 @@ import type { paths } from './api.ts'
 /** The merchant routes of the document (server to server, the merchant API key). */
 export type MerchantPaths = {
   [
-    P in keyof paths as P extends `/v1/${'sessions' | 'payments' | 'invoices' | 'registrations' | 'operations'}${string}`
+    P in keyof paths as P extends `/v1/${'sessions' | 'payments' | 'invoices' | 'registrations' | 'operations' | 'webhooks' | 'reports'}${string}`
       ? P
       : never
   ]: paths[P]

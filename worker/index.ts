@@ -21,9 +21,11 @@ import { operations } from './routes/operation-status.ts'
 import { payments } from './routes/payments.ts'
 import { platform } from './routes/platform.ts'
 import { registrations } from './routes/registrations.ts'
+import { reports } from './routes/reports.ts'
 import { money } from './routes/money.ts'
 import { paymentSearch, sessionSearch } from './routes/search.ts'
 import { sessions } from './routes/sessions.ts'
+import { webhooks } from './routes/webhooks.ts'
 import { sweep } from './retention/sweep.ts'
 
 export { CardVelocity } from './guards/card-velocity.ts'
@@ -48,6 +50,8 @@ for (const path of [
   '/v1/invoices/*',
   '/v1/registrations/*',
   '/v1/operations/*',
+  '/v1/webhooks/*',
+  '/v1/reports/*',
   '/v1/platform/*',
   // A console sign-in with a key is counted like a merchant call: a guesser runs into the limit.
   '/console/*',
@@ -80,6 +84,8 @@ app.route('/v1/payments', payments)
 app.route('/v1/invoices', invoices)
 app.route('/v1/registrations', registrations)
 app.route('/v1/operations', operations)
+app.route('/v1/webhooks', webhooks)
+app.route('/v1/reports', reports)
 app.route('/v1/platform', platform)
 app.route('/v1/checkout', checkout)
 app.route('/v1', gateway)

@@ -2,7 +2,7 @@
  * Driving the Worker through its public HTTP surface, as the merchant's server and the widget do.
  */
 import { env, exports } from 'cloudflare:workers'
-import { TEST_SECRETS } from '../../tools/credentials.ts'
+import { extraMemberGateway, PLATFORM_SECRETS, TEST_SECRETS } from '../../tools/credentials.ts'
 import { uniqueId } from './helpers.ts'
 
 export const ORIGIN = 'https://shop.example'
@@ -52,6 +52,36 @@ export function merchant<T = Record<string, unknown>>(
     },
     ...(body === undefined ? {} : { body: json(body) }),
   })
+}
+
+/** The platform API (merchant profiles), with the deployment's PLATFORM_API_KEY. */
+export function platform<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer<T>> {
+  return call<T>(`/v1/platform${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}`, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: json(body) }),
+  })
+}
+
+export interface CreatedProfile {
+  merchant: { id: string; apiKeys: { id: string }[]; webhookSecrets: { id: string }[] }
+  apiKey: { id: string; key: string }
+  webhookSecret: string
+}
+
+/** A merchant profile on the sandbox's extra gateway member `member` (each test file its own members). */
+export async function newProfile(member: number, over: Record<string, unknown> = {}): Promise<CreatedProfile> {
+  const res = await platform<CreatedProfile>('POST', '/merchants', {
+    name: `Shop ${uniqueId('m')}`,
+    gateway: extraMemberGateway(member),
+    ...over,
+  })
+  if (res.status !== 201) throw new Error(`merchant not created: ${res.status} ${res.text}`)
+  return res.body
 }
 
 export interface Session {

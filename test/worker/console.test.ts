@@ -8,8 +8,9 @@ import { env, exports } from 'cloudflare:workers'
 import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose'
 import { describe, expect, it } from 'vitest'
 import accessKeys from '../fixtures/access-keys.json' with { type: 'json' }
-import { extraMemberGateway, PLATFORM_SECRETS, TEST_SECRETS } from '../../tools/credentials.ts'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { keyProof } from '../../worker/console/caller.ts'
+import { newProfile, platform } from './api.ts'
 import { newSession } from '../../worker/console/session.ts'
 
 const OWN = new URL(env.PUBLIC_BASE_URL).origin
@@ -102,17 +103,7 @@ describe('signing in with a merchant API key', () => {
   })
 
   it('a session ends with the key that opened it: a profile key revoked is signed out at once', async () => {
-    const platform = (method: string, path: string, body?: unknown) =>
-      exports.default.fetch(
-        new Request(`http://worker.test/v1/platform${path}`, {
-          method,
-          headers: { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}`, 'Content-Type': 'application/json' },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }),
-      )
-    const created = (await (
-      await platform('POST', '/merchants', { name: 'Console shop', gateway: extraMemberGateway(40) })
-    ).json()) as { merchant: { id: string }; apiKey: { id: string; key: string } }
+    const created = await newProfile(40)
     const signedIn = await consoleCall('POST', { headers: { Origin: OWN }, body: { apiKey: created.apiKey.key } })
     expect(signedIn.body).toMatchObject({ merchant: created.merchant.id })
     const cookie = cookieOf(signedIn.headers.get('Set-Cookie'))
@@ -175,18 +166,7 @@ describe('the merchant API from the console’s pages (the session instead of a 
       { Authorization: `Bearer ${TEST_SECRETS.MERCHANT_API_KEY}` },
       newOrder(),
     )
-    const created = (await (
-      await exports.default.fetch(
-        new Request('http://worker.test/v1/platform/merchants', {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            name: 'Console shop 2',
-            gateway: extraMemberGateway(41),
-          }),
-        }),
-      )
-    ).json()) as { apiKey: { key: string } }
+    const created = await newProfile(41)
     const { cookie, csrf } = await signIn(created.apiKey.key)
     const own = await api('POST', '/v1/sessions', { Cookie: cookie, Origin: OWN, 'X-CSRF-Token': csrf }, newOrder())
     expect(own.status).toBe(201)

@@ -8,43 +8,30 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { createPayClient, createPlatformClient } from '../../server/index.ts'
 import { extraMember, extraMemberGateway, PLATFORM_SECRETS, SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
-import { browser, call, cardBody, deliverNotification, ORIGIN, webhooksAbout, type Answer } from './api.ts'
+import {
+  browser,
+  call,
+  cardBody,
+  deliverNotification,
+  newProfile,
+  ORIGIN,
+  platform,
+  webhooksAbout,
+  type CreatedProfile,
+} from './api.ts'
 import { THREE_DS } from './outcome-support.ts'
 import { checksum } from '../../shared/gateway/checksum.ts'
 import { chargesFor, uniqueId } from './helpers.ts'
 
 const PLATFORM = { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}` }
 
-function platform<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
-  return call<T>(`/v1/platform${path}`, {
-    method,
-    headers: { ...PLATFORM, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-}
-
-interface Created {
-  merchant: { id: string; apiKeys: { id: string }[]; webhookSecrets: { id: string }[] }
-  apiKey: { id: string; key: string }
-  webhookSecret: string
-}
-
 /** The gateway credentials of the sandbox's extra member `n`: a merchant of its own at the gateway. */
 const memberGateway = extraMemberGateway
 
 let unusedMember = 10
 /** A profile on its own gateway member (extra member `member`, else one no other test uses), webhooks to the catcher. */
-async function newMerchant(over: Record<string, unknown> = {}, member = unusedMember++): Promise<Created> {
-  const res = await platform<Created>('POST', '/merchants', {
-    name: `Shop ${uniqueId('m')}`,
-    gateway: memberGateway(member),
-    allowedOrigins: [ORIGIN],
-    webhookUrl: `${env.CATCHER_URL}/webhooks`,
-    ...over,
-  })
-  if (res.status !== 201) throw new Error(`merchant not created: ${res.status} ${res.text}`)
-  return res.body
-}
+const newMerchant = (over: Record<string, unknown> = {}, member = unusedMember++): Promise<CreatedProfile> =>
+  newProfile(member, { allowedOrigins: [ORIGIN], webhookUrl: `${env.CATCHER_URL}/webhooks`, ...over })
 
 /** A merchant server's call with `key`. */
 function as<T = Record<string, unknown>>(key: string, method: string, path: string, body?: unknown, headers = {}) {
@@ -370,6 +357,27 @@ describe('no merchant reaches another merchant’s sessions, payments, operation
         expect(operations.body.data.map((o) => o.id)).not.toContain(theirs.operation)
       }
     }
+    // Webhook deliveries: each merchant sees its own events and can send none of another's again.
+    const events = new Map<string, string>()
+    for (const me of merchants) {
+      const mine = me.sale as Sale
+      const path = `/v1/webhooks/deliveries?session=${mine.session}`
+      await expect
+        .poll(async () => (await as<{ data: unknown[] }>(me.key, 'GET', path)).body.data.length, { timeout: 10_000 })
+        .toBeGreaterThan(0)
+      events.set(me.key, (await as<{ data: { id: string }[] }>(me.key, 'GET', path)).body.data[0]?.id ?? '')
+    }
+    for (const me of merchants)
+      for (const other of merchants) {
+        if (other === me) continue
+        const theirs = other.sale as Sale
+        const listed = await as<{ data: unknown[] }>(me.key, 'GET', `/v1/webhooks/deliveries?session=${theirs.session}`)
+        expect(listed.body.data).toEqual([])
+        const again = await as(me.key, 'POST', `/v1/webhooks/deliveries/${events.get(other.key)}/send-again`)
+        expect(`${me.name} sends ${other.name}'s event again: ${again.status}`).toBe(
+          `${me.name} sends ${other.name}'s event again: 404`,
+        )
+      }
   })
 
   it('the default merchant’s repeat of a profile’s payment reaches no charge: the gateway has no such payment for its member', async () => {

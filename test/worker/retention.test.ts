@@ -43,6 +43,10 @@ describe('the retention of personal data', () => {
         (ids) => ids.length === 1,
       ),
     ).toEqual([paymentId])
+    // Its events' deliveries keep each event's body (its email and metadata) for a send-again.
+    const deliveries = () =>
+      merchant<{ data: unknown[] }>('GET', `/v1/webhooks/deliveries?session=${session.id}`).then((r) => r.body.data)
+    expect((await until(deliveries, (d) => d.length >= 2)).length).toBeGreaterThanOrEqual(2)
 
     // A week and a day later the daily sweep runs.
     await cronRunsAt(Date.now() + 8 * DAY_MS)
@@ -62,6 +66,7 @@ describe('the retention of personal data', () => {
       ),
     ).toEqual([])
     expect(await listed(`metadata[tag]=${tag}`)).toEqual([])
+    expect(await deliveries()).toEqual([])
     const sessions = (
       await merchant<{ data: { id: string; metadata: Record<string, string> }[] }>(
         'GET',

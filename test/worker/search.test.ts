@@ -40,14 +40,18 @@ async function inBatches<T>(n: number, size: number, make: (i: number) => Promis
 }
 
 describe('GET /v1/payments', () => {
-  it('lists 64 payments newest first, 25 a page, by cursor, and filters by status, time, order, email and one metadata pair', async () => {
+  it('lists 64 payments newest first, 25 a page, by cursor, and filters by status, time, order, email, amount, card last four and one metadata pair', async () => {
     const run = uniqueId('run')
     const made = await inBatches(64, 8, async (i) => {
-      const { paymentId, session } = await paidPayment({
-        amount: `${10 + i}.00`,
-        customer: { email: `buyer-${i % 2}-${run}@example.com` },
-        metadata: { run, parity: String(i % 2) },
-      })
+      const { paymentId, session } = await paidPayment(
+        {
+          amount: `${10 + i}.00`,
+          customer: { email: `buyer-${i % 2}-${run}@example.com` },
+          metadata: { run, parity: String(i % 2) },
+        },
+        // One Mastercard among the Visas: a card's last four to find it by.
+        i === 5 ? '5555555555554444' : '4111111111111111',
+      )
       return { paymentId, mtid: session.mtid }
     })
     // Refund three of them in full: a status to filter by.
@@ -99,6 +103,14 @@ describe('GET /v1/payments', () => {
     const one = made[10]
     const byOrder = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?order=${one?.mtid}`)).body
     expect(byOrder.data.map((p) => p.id)).toEqual([one?.paymentId])
+    // A support agent's search: what the customer can read off their statement and their card.
+    const byAmount = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&amount=22.00`)).body
+    expect(byAmount.data.map((p) => p.id)).toEqual([made[12]?.paymentId])
+    const byLast4 = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&last4=4444`)).body
+    expect(byLast4.data.map((p) => p.id)).toEqual([made[5]?.paymentId])
+    const visas = (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&last4=1111&limit=100`))
+      .body
+    expect(visas.data).toHaveLength(63)
     // A time window: the 10 oldest are before the 11th's creation.
     const oldest = [...all.data].reverse()
     const edge = (oldest[10] as unknown as { createdAt: string }).createdAt
@@ -121,7 +133,7 @@ describe('GET /v1/payments', () => {
   it('refuses unknown parameters, bad values and a cursor that names nothing, by field', async () => {
     const bad = await merchant<Page<unknown>>(
       'GET',
-      '/v1/payments?status=paid&limit=500&created_gte=yesterday&colour=red',
+      '/v1/payments?status=paid&limit=500&created_gte=yesterday&colour=red&last4=12345&amount=1.5',
     )
     expect(bad.status).toBe(400)
     expect(bad.body.error?.fields).toEqual(
@@ -130,6 +142,8 @@ describe('GET /v1/payments', () => {
         expect.objectContaining({ field: 'limit', code: 'out_of_range' }),
         expect.objectContaining({ field: 'created_gte', code: 'format' }),
         expect.objectContaining({ field: 'colour', code: 'not_allowed' }),
+        expect.objectContaining({ field: 'last4', code: 'format' }),
+        expect.objectContaining({ field: 'amount', code: 'format' }),
       ]),
     )
     expect((await merchant<Page<unknown>>('GET', '/v1/payments?starting_after=1234567890')).status).toBe(400)

@@ -59,6 +59,7 @@ const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number =>
   numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * DAY_MS
 
 export class CheckoutSession extends TaskedObject {
+  protected readonly binding = 'SESSIONS' as const
   private session?: SessionRecord
   /** This object as its modules use it (see `SessionCore`). */
   readonly #core: SessionCore = ((self) => ({

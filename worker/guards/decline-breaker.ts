@@ -65,6 +65,7 @@ const prune = (counts: Counts, minute: number) => {
 }
 
 export class DeclineBreaker extends TaskedObject {
+  protected readonly binding = 'BREAKER' as const
   private record_?: BreakerRecord
 
   private async load(): Promise<BreakerRecord> {

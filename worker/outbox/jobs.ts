@@ -5,15 +5,19 @@
  * harmless; one kind, one handler, no branching on the kind elsewhere.
  * - `index`: upsert the change's row in the search index (D1), newest change wins.
  * - `payment`: open the Payment object of a payment that just succeeded (a session's or a repeat's).
+ * - `delivery`: upsert a webhook delivery's row (D1, worker/webhooks/deliveries.ts), newest state wins.
  */
 import type { Env } from '../env.ts'
 import type { PaymentSnapshot } from '../payments/types.ts'
 import { upsertIndexRow, type IndexRow } from '../search/rows.ts'
 import { placement } from '../placement.ts'
 import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
+import { upsertDelivery, type DeliveryRow } from '../webhooks/deliveries.ts'
 
 export type Job =
-  { readonly kind: 'index'; readonly row: IndexRow } | { readonly kind: 'payment'; readonly snapshot: PaymentSnapshot }
+  | { readonly kind: 'index'; readonly row: IndexRow }
+  | { readonly kind: 'payment'; readonly snapshot: PaymentSnapshot }
+  | { readonly kind: 'delivery'; readonly row: DeliveryRow }
 
 export const JOB_HANDLERS: {
   readonly [K in Job['kind']]: (env: Env, job: Extract<Job, { kind: K }>) => Promise<void>
@@ -23,6 +27,7 @@ export const JOB_HANDLERS: {
     const name = scoped(env, job.snapshot.paymentId)
     await env.PAYMENTS.get(env.PAYMENTS.idFromName(name), placement(env)).open(job.snapshot, merchantIdOf(env))
   },
+  delivery: (env, job) => upsertDelivery(env.DB, job.row, merchantIdOf(env)),
 }
 
 /**
@@ -33,9 +38,10 @@ export const JOB_HANDLERS: {
  * path. A Payment object opens at once: the merchant may capture or refund as soon as it hears.
  */
 export function jobPlace(job: Job): { readonly slot?: string; readonly delayMs: number } {
-  return job.kind === 'index'
-    ? { slot: `index:${job.row.table}:${job.row.id}`, delayMs: INDEX_DELAY_MS }
-    : { delayMs: 0 }
+  if (job.kind === 'index') return { slot: `index:${job.row.table}:${job.row.id}`, delayMs: INDEX_DELAY_MS }
+  // A delivery's latest state replaces one still waiting: the record is of where it stands now.
+  if (job.kind === 'delivery') return { slot: `delivery:${job.row.eventId}`, delayMs: 0 }
+  return { delayMs: 0 }
 }
 
 /** How long an index row waits for a newer change of its object before it is written. */

@@ -85,6 +85,7 @@ const MAX_INQUIRY_INTERVAL_MS = 60 * 60_000
 const refused = (code: ErrorCode, message: string): Refusal => ({ kind: 'refused', code, message })
 
 export class PaymentObject extends TaskedObject {
+  protected readonly binding = 'PAYMENTS' as const
   private record?: PaymentRecord
 
   private async load(): Promise<PaymentRecord | undefined> {

@@ -58,6 +58,7 @@ function view(r: RegistrationRecord): RegistrationView {
 }
 
 export class RegistrationObject extends TaskedObject {
+  protected readonly binding = 'REGISTRATIONS' as const
   private record?: RegistrationRecord
 
   private async load(): Promise<RegistrationRecord | undefined> {

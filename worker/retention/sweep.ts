@@ -10,6 +10,7 @@
  *   email and metadata are erased by the Payment object itself, which writes its index row again.
  * - The search index (D1): the sessions' and operations' rows lose their email and metadata here,
  *   and every metadata pair of an erased object goes.
+ * - Webhook deliveries (D1), which keep each event's body for a send-again, go whole.
  * The daily Cron Trigger (`[triggers]` in wrangler.toml) runs `sweep`; each run erases up to a
  * batch of payments, so a backlog is worked off over a few runs without a long invocation.
  */
@@ -52,6 +53,7 @@ export async function sweep(env: Env, now = Date.now()): Promise<{ payments: num
     env.DB.prepare(
       `UPDATE sessions SET email = NULL, data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND (email IS NOT NULL OR json_extract(data, '$.metadata') != '{}')`,
     ).bind(cutoff),
+    env.DB.prepare(`DELETE FROM webhook_deliveries WHERE created_at < ?1`).bind(cutoff),
     env.DB.prepare(
       `UPDATE operations SET data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND json_extract(data, '$.metadata') IS NOT NULL`,
     ).bind(cutoff),

@@ -14,6 +14,7 @@ import { EVENT_TYPES } from '../../shared/webhooks/events.ts'
 import { PAYMENT_STATUSES } from '../payments/status.ts'
 import { MAX_LIMIT } from '../schemas/search.ts'
 import { json, ref } from '../schemas/doc.ts'
+import { DELIVERY_STATUSES } from '../webhooks/deliveries.ts'
 import {
   amount,
   type EventType,
@@ -340,6 +341,84 @@ const documentation = {
           id: { type: 'string' },
           secret: { type: 'string', description: 'Shown once' },
           createdAt: { type: 'integer' },
+        },
+      },
+      WebhookDelivery: {
+        type: 'object',
+        description: "Where an event's delivery to the merchant's webhook URL stands.",
+        required: [
+          'object',
+          'id',
+          'type',
+          'sessionId',
+          'paymentId',
+          'status',
+          'tries',
+          'lastStatus',
+          'nextRetryAt',
+          'createdAt',
+          'updatedAt',
+        ],
+        properties: {
+          object: { const: 'webhook_delivery' },
+          id: { type: 'string', description: 'The event id' },
+          type: { enum: Object.keys(EVENT_TYPES) },
+          sessionId: { type: ['string', 'null'] },
+          paymentId: { type: ['string', 'null'] },
+          status: {
+            enum: [...DELIVERY_STATUSES],
+            description: 'pending (queued, not tried yet), delivered (a 2xx answer), failing (retried with backoff)',
+          },
+          tries: { type: 'integer' },
+          lastStatus: { type: ['integer', 'null'], description: "The last try's HTTP status (null: no answer)" },
+          nextRetryAt: { type: ['string', 'null'], format: 'date-time' },
+          createdAt: { type: 'string', format: 'date-time' },
+          updatedAt: { type: 'string', format: 'date-time' },
+        },
+      },
+      Overview: {
+        type: 'object',
+        required: ['object', 'since', 'days', 'attempts', 'declineReasons'],
+        properties: {
+          object: { const: 'overview' },
+          since: { type: 'string', format: 'date-time' },
+          days: {
+            type: 'array',
+            description: 'Per UTC day and currency, days with payments only',
+            items: {
+              type: 'object',
+              required: ['date', 'currency', 'count', 'volume'],
+              properties: {
+                date: { type: 'string', format: 'date' },
+                currency: { type: 'string' },
+                count: { type: 'integer' },
+                volume: amount,
+              },
+            },
+          },
+          attempts: {
+            type: 'object',
+            required: ['total', 'succeeded', 'declined', 'failed', 'successRate'],
+            properties: {
+              total: { type: 'integer' },
+              succeeded: { type: 'integer' },
+              declined: { type: 'integer' },
+              failed: { type: 'integer' },
+              successRate: { type: ['number', 'null'], description: 'Succeeded of succeeded, declined and failed' },
+            },
+          },
+          declineReasons: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['code', 'description', 'count'],
+              properties: {
+                code: { type: ['string', 'null'] },
+                description: { type: ['string', 'null'] },
+                count: { type: 'integer' },
+              },
+            },
+          },
         },
       },
       Revoked: {

@@ -45,6 +45,7 @@ const isOpen = (op: Operation): boolean =>
   op.status === 'processing' || op.status === 'unknown' || op.status === 'pending'
 
 export class MerchantOperation extends TaskedObject {
+  protected readonly binding = 'OPERATIONS' as const
   private op?: Operation
 
   private async load(): Promise<Operation | undefined> {

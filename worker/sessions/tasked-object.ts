@@ -30,6 +30,7 @@ import { numberVar } from '../env-vars.ts'
 import { webhookSecrets } from '../secrets.ts'
 import { merchantEnv } from '../merchants/merchant-env.ts'
 import { DEFAULT_MERCHANT } from '../merchants/profiles.ts'
+import { deliveryLinks, type DeliveryStatus, type OwnerBinding } from '../webhooks/deliveries.ts'
 
 type Tasks = Record<string, number>
 
@@ -119,6 +120,9 @@ export abstract class TaskedObject extends DurableObject<Env> {
 
   /** Runs a task whose time has come. */
   protected abstract runTask(name: string): Promise<void>
+
+  /** The binding objects of this class are reached through (a webhook delivery's row names its owner by it). */
+  protected abstract readonly binding: OwnerBinding
 
   /** Sets task `name` to run at `at`; `earliest` keeps a sooner time already set (by a commit meanwhile). */
   protected async schedule(name: string, at: number, earliest = false): Promise<void> {
@@ -262,6 +266,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
         return
       }
       let delivered = false
+      let answered: number | null = null
       const secrets = webhookSecrets(this.env)
       // No secret, no delivery: an unsigned event would be refused by every receiver anyway.
       if (secrets.length === 0) log.error('webhook_secret_missing', { eventId: item.event.id })
@@ -278,6 +283,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
             signal: AbortSignal.timeout(10_000),
           })
           delivered = res.ok
+          answered = res.status
           await res.body?.cancel()
         } catch {
           delivered = false
@@ -287,10 +293,63 @@ export abstract class TaskedObject extends DurableObject<Env> {
         item.next = Date.now() + Math.min(MAX_BACKOFF_MS, base * 2 ** (item.tries - 1))
         log.warn('webhook_retry', { eventId: item.event.id, tries: item.tries })
         await this.ctx.storage.put(key, item)
+        await this.recordDelivery(item, 'failing', answered)
         await this.schedule('webhook', item.next)
         return
       }
+      item.tries += 1
       await this.ctx.storage.delete(key)
+      await this.recordDelivery(item, 'delivered', answered)
     }
+  }
+
+  /**
+   * Queues the record of where an event's delivery stands (worker/webhooks/deliveries.ts) as a
+   * job: the delivery never waits on D1, and the record follows even if the object stops here.
+   */
+  private async recordDelivery(item: OutboxItem, status: DeliveryStatus, lastStatus: number | null): Promise<void> {
+    const version = Date.now()
+    const job: Job = {
+      kind: 'delivery',
+      row: {
+        eventId: item.event.id,
+        type: item.event.type,
+        ...deliveryLinks(item.event),
+        status,
+        tries: item.tries,
+        lastStatus,
+        nextAt: status === 'delivered' ? null : item.next,
+        createdAt: item.event.created * 1000,
+        version,
+        owner: `${this.binding}:${this.ctx.id.toString()}`,
+        body: item.body,
+      },
+    }
+    await this.ctx.storage.put(`${JOBS}${jobPlace(job).slot}`, {
+      job,
+      tries: 0,
+      next: version,
+      seq: version,
+    } satisfies JobItem)
+    await this.schedule('jobs', version, true)
+  }
+
+  /**
+   * The console's "send again": the event goes out once more, now. One still waiting for a retry
+   * is tried at once (it keeps its place, so the order of this object's events holds); one already
+   * delivered is queued again after this object's waiting events, its tries counted on from
+   * `tried`. Receivers see the same event id.
+   */
+  async sendAgain(event: WebhookEvent, body: string, tried: number): Promise<void> {
+    await this.fresh()
+    const outbox = await this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX })
+    const waiting = [...outbox].find(([, item]) => item.event.id === event.id)
+    const key = waiting?.[0] ?? `${OUTBOX}~again:${event.id}`
+    const item: OutboxItem = waiting
+      ? { ...waiting[1], next: Date.now() }
+      : { event, body, tries: tried, next: Date.now() }
+    await this.ctx.storage.put(key, item)
+    await this.recordDelivery(item, 'pending', null)
+    await this.schedule('webhook', Date.now(), true)
   }
 }

@@ -1,0 +1,111 @@
+/**
+ * @module
+ * `GET /v1/webhooks/deliveries`: where each event's delivery to the merchant's webhook URL stands
+ * (delivered, failing and when it is tried next, or pending), newest first, by status, payment or
+ * session. `POST /v1/webhooks/deliveries/{eventId}/send-again`: the event goes out once more, now
+ * (the same id: a receiver that has it already processes it once). What the console's webhook view
+ * and a payment's timeline show.
+ */
+import { Hono } from 'hono'
+import { describeRoute } from 'hono-openapi'
+import * as v from 'valibot'
+import { checkFormat, FORMAT_EXPECTED } from '../../shared/formats.ts'
+import type { Env } from '../env.ts'
+import { ApiError } from '../errors.ts'
+import { SESSION_ID } from '../ids.ts'
+import { merchantIdOf } from '../merchants/merchant-env.ts'
+import { merchantAuth } from '../middleware/merchant-auth.ts'
+import { validate } from '../middleware/validate.ts'
+import { described, oneOf } from '../schemas/build.ts'
+import { errors, json, merchant, ref } from '../schemas/doc.ts'
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../schemas/search.ts'
+import { DELIVERY_STATUSES, listDeliveries, sendAgain } from '../webhooks/deliveries.ts'
+import { page } from './search.ts'
+
+const EVENT_ID = /^evt_[0-9a-f]{24}$/
+
+const deliveryQuery = v.strictObject({
+  status: v.optional(oneOf(DELIVERY_STATUSES)),
+  payment: v.optional(
+    described(
+      v.pipe(
+        v.string('format'),
+        v.check((id) => checkFormat('gatewayId', id) === null, 'format'),
+      ),
+      FORMAT_EXPECTED.gatewayId,
+      { description: 'Only the events of this payment (with `session`: of either)' },
+    ),
+  ),
+  session: v.optional(
+    described(v.pipe(v.string('format'), v.regex(SESSION_ID, 'format')), SESSION_ID.source, {
+      description: 'Only the events of this session',
+    }),
+  ),
+  limit: v.optional(
+    described(
+      v.pipe(
+        v.string('out_of_range'),
+        v.regex(/^\d{1,3}$/, 'out_of_range'),
+        v.transform(Number),
+        v.minValue(1, 'out_of_range'),
+        v.maxValue(MAX_LIMIT, 'out_of_range'),
+      ),
+      `an integer from 1 to ${MAX_LIMIT}`,
+      { description: `Page size (default ${DEFAULT_LIMIT})` },
+    ),
+  ),
+  starting_after: v.optional(
+    described(v.pipe(v.string('format'), v.regex(EVENT_ID, 'format')), EVENT_ID.source, {
+      description: 'The last id of the previous page',
+    }),
+  ),
+})
+
+export const webhooks = new Hono<{ Bindings: Env }>()
+webhooks.use('*', merchantAuth())
+
+webhooks.get(
+  '/deliveries',
+  describeRoute({
+    summary: 'Webhook deliveries, newest first: delivered, failing (with the next try) or pending',
+    operationId: 'listWebhookDeliveries',
+    security: merchant,
+    responses: { '200': { description: 'A page', ...page(ref('WebhookDelivery')) }, ...errors(400, 401, 429) },
+  }),
+  validate('query', deliveryQuery),
+  async (c) => {
+    const q = c.req.valid('query')
+    const found = await listDeliveries(c.env.DB, merchantIdOf(c.env), {
+      limit: q.limit ?? DEFAULT_LIMIT,
+      ...(q.status !== undefined ? { status: q.status } : {}),
+      ...(q.payment !== undefined ? { paymentId: q.payment } : {}),
+      ...(q.session !== undefined ? { sessionId: q.session } : {}),
+      ...(q.starting_after !== undefined ? { startingAfter: q.starting_after } : {}),
+    })
+    if (!found)
+      throw new ApiError('invalid_request', 'starting_after names nothing in this list.', [
+        { field: 'starting_after', code: 'invalid_value', expected: 'the id of an item of this list' },
+      ])
+    return c.json(found)
+  },
+)
+
+webhooks.post(
+  '/deliveries/:eventId/send-again',
+  describeRoute({
+    summary: 'Send an event to the webhook URL once more, now (the same event id)',
+    operationId: 'sendWebhookAgain',
+    security: merchant,
+    parameters: [{ name: 'eventId', in: 'path', required: true, schema: { type: 'string', pattern: EVENT_ID.source } }],
+    responses: {
+      '202': { description: 'Queued: the delivery is pending', ...json(ref('WebhookDelivery')) },
+      ...errors(401, 404, 429),
+    },
+  }),
+  async (c) => {
+    const eventId = c.req.param('eventId')
+    const queued = EVENT_ID.test(eventId) ? await sendAgain(c.env, merchantIdOf(c.env), eventId) : undefined
+    if (!queued) throw new ApiError('not_found', 'No such event.')
+    return c.json(queued, 202)
+  },
+)
