@@ -3,6 +3,8 @@
 //   shared/   what more than one side needs: imports nothing of the repository
 //   widget/   the browser's element: shared/ only (not its gateway or webhook code)
 //   server/   the published SDK: shared/ only
+//   console/  the merchant console's pages (a bundle of their own): shared/ and the SDK's typed
+//             client (server/); nothing imports it, so none of it reaches a shopper's bundle
 //   worker/   the product Worker: shared/ (never widget/, server/, the sandbox or the demo)
 //   worker/sandbox/  the sandbox gateway, a Worker of its own: shared/ only
 //   worker/demo/     the demo shop, a Worker of its own: the SDK (server/) and shared/
@@ -45,6 +47,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^widget/' },
       to: { path: '^shared/(gateway|webhooks)/' },
+    },
+    {
+      name: 'console-only-shared-and-sdk',
+      comment:
+        "The console runs in merchants' staff's browsers on the merchant API: shared/ and the SDK's typed client, never the Worker's or the widget's code.",
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^(worker|widget|tools|test|bench|scripts)/' },
+    },
+    {
+      name: 'nothing-imports-the-console',
+      comment: 'The console is a bundle of its own: no shopper bundle, SDK or Worker carries any of it.',
+      severity: 'error',
+      from: { path: '^(widget|worker|server|shared|tools|bench|scripts)/' },
+      to: { path: '^console/' },
     },
     {
       name: 'sdk-only-shared',

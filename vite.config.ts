@@ -233,8 +233,43 @@ function frameScript(): Plugin {
   }
 }
 
+/**
+ * The merchant console's script (`console/index.ts`, to `dist/public/console/console.js`): built
+ * after the widget, on its own, so nothing of it reaches a shopper's bundle. Only into the Worker's
+ * asset folder (not for builds elsewhere: tests, benchmarks).
+ */
+function consoleScript(): Plugin {
+  let outDir = ''
+  let root = ''
+  return {
+    name: 'pay-console-script',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir
+      root = config.root
+    },
+    async closeBundle() {
+      if (!outDir.replace(/\\/g, '/').endsWith('dist/public/widget')) return
+      await build({
+        configFile: false,
+        root,
+        logLevel: 'warn',
+        mode: 'production',
+        build: {
+          outDir: join(dirname(outDir), 'console'),
+          emptyOutDir: true,
+          target: 'es2022',
+          sourcemap: false,
+          lib: { entry: { console: 'console/index.ts' }, formats: ['es'], fileName: () => 'console.js' },
+          rolldownOptions: { output: { minify: true, codeSplitting: false } },
+        },
+      })
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [packLocales(), minifyTemplates(), assetHeaders(), integrityAndPreload(), frameScript()],
+  plugins: [packLocales(), minifyTemplates(), assetHeaders(), integrityAndPreload(), frameScript(), consoleScript()],
   build: {
     outDir: 'dist/public/widget',
     emptyOutDir: true,

@@ -16,9 +16,8 @@ export default defineConfig({
           ...TEST_SECRETS,
           ...ROTATION_SECRETS,
           ...PLATFORM_SECRETS,
-          // The merchant console, signing in with a key (test/worker/console.test.ts runs Access beside it).
-          CONSOLE_ENABLED: 'true',
-          CONSOLE_SECRET: 'test-console-session-secret-0123456789',
+          // The merchant console (on in wrangler.toml's development variables), signing in with a
+          // key: test/worker/console.test.ts runs Access beside it.
           GATEWAY_BASE_URL: inject('sandboxUrl'),
           CATCHER_URL: inject('catcherUrl'),
           GATEWAY_TIMEOUT_MS: '1500',

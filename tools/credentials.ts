@@ -19,6 +19,7 @@ export const TEST_SECRETS = {
   QR_AUTH_TOKEN: SANDBOX.qrAuthToken,
   MERCHANT_API_KEY: 'sk_test_merchant_key_for_tests',
   WEBHOOK_SECRET: 'whsec_test_webhook_secret',
+  CONSOLE_SECRET: 'test-console-session-secret-0123456789',
 } as const
 
 /**

@@ -11,7 +11,7 @@ import { errorResponse, onError } from './errors.ts'
 import { limitBody } from './middleware/body-limit.ts'
 import { rateLimit } from './middleware/rate-limit.ts'
 import { checkout } from './routes/checkout.ts'
-import { consoleRoutes } from './routes/console.ts'
+import { consolePageRoute, consoleRoutes } from './routes/console.ts'
 import { frame } from './routes/frame.ts'
 import { gateway } from './routes/gateway.ts'
 import { health } from './routes/health.ts'
@@ -90,6 +90,7 @@ app.route('/v1/platform', platform)
 app.route('/v1/checkout', checkout)
 app.route('/v1', gateway)
 app.route('/frame', frame)
+app.route('/', consolePageRoute)
 app.route('/console', consoleRoutes)
 
 app.notFound((c) => errorResponse(c, 'not_found', 'No such route.'))

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { root } from '../../tools/stacks.mjs'
 
 const run = promisify(execFile)
-const FOLDERS = ['widget', 'worker', 'shared', 'server', 'tools', 'bench', 'scripts']
+const FOLDERS = ['widget', 'console', 'worker', 'shared', 'server', 'tools', 'bench', 'scripts']
 
 interface Violation {
   from: string
@@ -42,7 +42,7 @@ describe('import directions', () => {
     expect(modules).toBeGreaterThan(150)
   }, 60_000)
 
-  it('wrong-way imports fail: the SDK importing a type from the Worker, middleware importing a route', async () => {
+  it('wrong-way imports fail: the SDK importing a type from the Worker, middleware importing a route, the widget importing the console', async () => {
     const probes = [
       {
         file: `server/wrong-way-probe-${process.pid}.ts`,
@@ -55,6 +55,12 @@ describe('import directions', () => {
         code: "export { health } from '../routes/health.ts'\n",
         to: 'worker/routes/health.ts',
         rule: 'middleware-not-routes',
+      },
+      {
+        file: `widget/wrong-way-probe-${process.pid}.ts`,
+        code: "export { routeOf } from '../console/pay-console/pay-console.ts'\n",
+        to: 'console/pay-console/pay-console.ts',
+        rule: 'nothing-imports-the-console',
       },
     ]
     for (const p of probes) writeFileSync(join(root, p.file), p.code)

@@ -6,14 +6,11 @@
  */
 import { createHash } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
-import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STACK_SECRETS } from '../../tools/stacks.mjs'
 import { freePort } from '../../tools/stacks.mjs'
-import { openShop, type Shop } from './shop.ts'
-
-const require = createRequire(import.meta.url)
+import { axeViolations, openShop, type Shop } from './shop.ts'
 
 let shop: Shop
 let merchant: Server
@@ -276,23 +273,9 @@ describe('isolation="frame"', () => {
     const { page, release } = await openWithScriptHeld(await context.newPage())
     const frame = page.frames().find((f) => f.url().includes('/frame/'))
     if (!frame) throw new Error('no frame')
-    await frame.addScriptTag({ path: require.resolve('axe-core') })
     // WCAG 2.2 A and AA. Axe's best practices for a whole page (one main landmark, a first-level
     // heading, all content in landmarks) are the merchant page's: this document is part of it.
-    const violations = () =>
-      frame.evaluate(
-        async (WCAG) => {
-          const axe = (
-            window as unknown as {
-              axe: { run(c: Document, o: unknown): Promise<{ violations: { id: string; nodes: unknown[] }[] }> }
-            }
-          ).axe
-          return (await axe.run(document, { runOnly: { type: 'tag', values: WCAG } })).violations.map(
-            (v) => `${v.id} (${v.nodes.length})`,
-          )
-        },
-        ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'],
-      )
+    const violations = () => axeViolations(frame)
     // The Worker's HTML alone.
     expect(
       await frame.evaluate(

@@ -7,7 +7,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core'
+import { createRequire } from 'node:module'
+import { chromium, type Browser, type BrowserContext, type Frame, type FrameLocator, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { CHROME_ARGS, findChrome } from '../../tools/chrome.mjs'
 import { loadContract } from '../support/contract.ts'
@@ -73,6 +74,28 @@ export async function openShop(options: { vars?: Record<string, string> } = {}):
     },
   }
   return shop
+}
+
+/** WCAG 2.2 A and AA, as axe tags them. */
+export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+
+/**
+ * axe's violations in a page or frame (`id (nodes)`), axe put in by the test: the page's CSP would
+ * refuse it, so the page's context must bypass CSP (`newContext({ bypassCSP: true })`).
+ */
+export async function axeViolations(target: Page | Frame, tags: readonly string[] = WCAG): Promise<string[]> {
+  if (!(await target.evaluate(() => 'axe' in window)))
+    await target.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core') })
+  return target.evaluate(async (values) => {
+    const axe = (
+      window as unknown as {
+        axe: { run(c: Document, o: unknown): Promise<{ violations: { id: string; nodes: unknown[] }[] }> }
+      }
+    ).axe
+    return (await axe.run(document, { runOnly: { type: 'tag', values } })).violations.map(
+      (v) => `${v.id} (${v.nodes.length})`,
+    )
+  }, tags)
 }
 
 export const SCREENSHOTS = join(root, 'docs', 'screenshots')

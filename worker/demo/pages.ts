@@ -72,7 +72,7 @@ export function page(name: DemoPage | 'index'): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · pay-checkout demo</title><link rel="stylesheet" href="/demo/app.css"></head>
 <body data-page="${name}">
-<header><a class="home" href="/demo/">pay-checkout demo</a><nav aria-label="Demo pages">${NAV.map(([p, t]) => `<a href="/demo/${p}"${p === name ? ' aria-current="page"' : ''}>${t}</a>`).join('')}</nav></header>
+<header><a class="home" href="/demo/">pay-checkout demo</a><nav aria-label="Demo pages">${NAV.map(([p, t]) => `<a href="/demo/${p}"${p === name ? ' aria-current="page"' : ''}>${t}</a>`).join('')}<a href="/demo/console">Merchant console</a></nav></header>
 <main><h1>${title}</h1>${body}<p id="result" role="status" aria-live="polite"></p></main>
 <script type="module" src="/widget/pay-checkout.js"></script>
 <script type="module" src="/demo/app.js"></script>

@@ -72,6 +72,25 @@ demoApp.get('/demo/app.js', (c) =>
   c.body(DEMO_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }),
 )
 
+// The merchant's staff open the console signed in as the demo merchant: the shop's server signs in
+// with its API key (server side, as a merchant's own single sign-on would) and passes on only the
+// session cookie. Every visitor of the demo is its staff: never deploy the demo.
+demoApp.get('/demo/console', async (c) => {
+  const res = await fetch(new URL('/console/api/session', c.env.PRODUCT_URL), {
+    method: 'POST',
+    // The console takes sign-ins from its own origin only: the demo's, which the product shares.
+    headers: { 'Content-Type': 'application/json', Origin: new URL(c.req.url).origin },
+    body: JSON.stringify({ apiKey: c.env.MERCHANT_API_KEY }),
+  })
+  const cookie = res.headers.get('Set-Cookie')
+  await res.body?.cancel()
+  if (!res.ok || !cookie) return c.text(`The console did not open (${res.status}).`, 502)
+  return new Response(null, {
+    status: 303,
+    headers: { Location: '/console/', 'Set-Cookie': cookie, 'Cache-Control': 'no-store' },
+  })
+})
+
 // The webhook receiver is called by the product Worker, not by a visitor: no cookie. A webhook is
 // stored under the reference it is about and shown to whoever owns that reference.
 demoApp.post('/demo/webhooks', async (c) => {

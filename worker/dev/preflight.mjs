@@ -5,7 +5,7 @@
 // installs dependencies when node_modules is missing or older than the lockfile, builds the widget,
 // and creates .dev.vars from the example.
 import { execSync } from 'node:child_process'
-import { copyFileSync, existsSync, statSync } from 'node:fs'
+import { appendFileSync, copyFileSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -35,7 +35,19 @@ if (stale) {
 execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' })
 
 const devVars = join(root, '.dev.vars')
+const example = join(root, '.dev.vars.example')
 if (!existsSync(devVars)) {
-  copyFileSync(join(root, '.dev.vars.example'), devVars)
+  copyFileSync(example, devVars)
   console.log('Created .dev.vars from .dev.vars.example (sandbox values).')
+} else {
+  // A .dev.vars from before a new setting: the example's value is added, the others left as they are.
+  const names = (text) => new Set([...text.matchAll(/^([A-Z0-9_]+)=/gm)].map((m) => m[1]))
+  const have = names(readFileSync(devVars, 'utf8'))
+  const missing = readFileSync(example, 'utf8')
+    .split('\n')
+    .filter((line) => /^[A-Z0-9_]+=/.test(line) && !have.has(line.split('=')[0]))
+  if (missing.length > 0) {
+    appendFileSync(devVars, `\n${missing.join('\n')}\n`)
+    console.log(`Added to .dev.vars from .dev.vars.example: ${missing.map((l) => l.split('=')[0]).join(', ')}.`)
+  }
 }

@@ -26,6 +26,7 @@ import {
 } from '../console/caller.ts'
 import { CONSOLE_COOKIE, cookieHeader, newSession, readSession, type ConsoleSession } from '../console/session.ts'
 import { merchantOfBearer } from '../merchants/caller.ts'
+import { CONSOLE_HEADERS, consolePage } from '../console/page.ts'
 import { errors } from '../schemas/doc.ts'
 
 export const consoleRoutes = new Hono<{ Bindings: Env }>()
@@ -34,6 +35,24 @@ consoleRoutes.use('*', async (c, next) => {
   if (!consoleEnabled(c.env)) throw new ApiError('not_found', 'No such route.')
   await next()
 })
+
+/** `GET /console/` (mounted by the app at that path: this group's own paths are under /console). */
+export const consolePageRoute = new Hono<{ Bindings: Env }>()
+consolePageRoute.get(
+  '/console/',
+  describeRoute({
+    summary: 'The merchant console (HTML): payments, their timelines and actions, webhooks, an overview',
+    operationId: 'getConsolePage',
+    responses: { '200': { description: 'HTML' }, ...errors(404) },
+  }),
+  (c) => {
+    if (!consoleEnabled(c.env)) throw new ApiError('not_found', 'No such route.')
+    return c.html(consolePage(accessOf(c.env) ? 'access' : 'key'), 200, { ...CONSOLE_HEADERS })
+  },
+)
+
+// One address for the page.
+consoleRoutes.get('/', (c) => c.redirect('/console/', 308))
 
 const unauthorized = () => new ApiError('unauthorized', 'Sign in to the console.')
 

@@ -37,6 +37,8 @@ type Tasks = Record<string, number>
 interface OutboxItem {
   readonly event: WebhookEvent
   readonly body: string
+  /** When the change queued it (ms; the event's `created` is in seconds): a delivery's place on a timeline. */
+  readonly queuedAt?: number
   tries: number
   next: number
 }
@@ -195,6 +197,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
         batch[`${OUTBOX}${String(seq).padStart(10, '0')}:${i}`] = {
           event,
           body: JSON.stringify(event),
+          queuedAt: Date.now(),
           tries: 0,
           next: Date.now(),
         } satisfies OutboxItem
@@ -319,7 +322,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
         tries: item.tries,
         lastStatus,
         nextAt: status === 'delivered' ? null : item.next,
-        createdAt: item.event.created * 1000,
+        createdAt: item.queuedAt ?? item.event.created * 1000,
         version,
         owner: `${this.binding}:${this.ctx.id.toString()}`,
         body: item.body,

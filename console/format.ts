@@ -1,0 +1,52 @@
+/**
+ * @module
+ * Numbers, money and dates in the console's locale (any of the checkout's 48), through `Intl`:
+ * amounts stay the API's decimal text until shown.
+ */
+import { direction, LOCALES, resolveLocale, type Locale } from '../shared/locales.ts'
+
+export { LOCALES, direction, type Locale }
+
+/** The locale from `?locale=`, else the browser's languages. */
+export function initialLocale(): Locale {
+  const asked = new URLSearchParams(location.search).get('locale')
+  return resolveLocale(asked ? [asked] : navigator.languages)
+}
+
+export function money(amount: string, currency: string, locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(amount))
+  } catch {
+    return `${amount} ${currency}`
+  }
+}
+
+/** A date and time; `seconds` where events a moment apart must read apart (a payment's timeline). */
+export function dateTime(iso: string | number, locale: string, seconds = false): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' }).format(
+    new Date(iso),
+  )
+}
+
+export function day(isoDate: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${isoDate}T00:00:00Z`),
+  )
+}
+
+export function percent(ratio: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(ratio)
+}
+
+export function count(n: number, locale: string): string {
+  return new Intl.NumberFormat(locale).format(n)
+}
+
+/** The locale's name in itself ("Deutsch"), for the picker. */
+export function localeName(locale: string): string {
+  try {
+    return new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale
+  } catch {
+    return locale
+  }
+}

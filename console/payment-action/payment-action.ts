@@ -1,0 +1,166 @@
+/**
+ * @module
+ * `<payment-action>`: capture, void or refund one payment, asked first. A modal `<dialog>` (focus
+ * kept inside, Escape cancels) with the amount to move (capture and refund: partial allowed,
+ * prefilled with all that can move) and, for a refund, a reason. Its Idempotency-Key is made when
+ * the dialog opens, one per amount and reason asked, and sent with every try of that request, so a
+ * double click, or a retry after a lost answer, acts once (and a corrected amount is a new request). Fires `acted` with the operation's answer; an error stays in the dialog.
+ */
+import { css, html, LitElement } from 'lit'
+import { describeError, signedOut, type ConsoleApi, type Operation, type Payment } from '../api.ts'
+import { money } from '../format.ts'
+import { shared, tokens } from '../styles.ts'
+
+export type Action = 'capture' | 'void' | 'refund'
+
+const TITLES: Record<Action, string> = { capture: 'Capture', void: 'Void', refund: 'Refund' }
+
+export class PaymentAction extends LitElement {
+  static override styles = [
+    tokens,
+    shared,
+    css`
+      dialog {
+        border: 1px solid var(--c-border);
+        border-radius: 10px;
+        background: var(--c-bg);
+        color: var(--c-text);
+        width: min(26rem, calc(100vw - 2rem));
+        padding: 1.25rem;
+      }
+      dialog::backdrop {
+        background: rgb(0 0 0 / 45%);
+      }
+      form {
+        display: grid;
+        gap: 0.9rem;
+      }
+      .buttons {
+        display: flex;
+        justify-content: flex-end;
+        gap: 0.5rem;
+      }
+    `,
+  ]
+  static override properties = {
+    api: { attribute: false },
+    locale: {},
+    payment: { attribute: false },
+    action: { state: true },
+    busy: { state: true },
+    error: { state: true },
+  }
+
+  declare api: ConsoleApi
+  declare locale: string
+  declare payment: Payment
+  declare private action: Action | undefined
+  declare private busy: boolean
+  declare private error: string
+  /** This opening's Idempotency-Keys, by the request's body. */
+  private keys = new Map<string, string>()
+
+  constructor() {
+    super()
+    this.locale = 'en'
+    this.busy = false
+    this.error = ''
+  }
+
+  /** Opens the dialog for `action`, with a new Idempotency-Key. */
+  async open(action: Action): Promise<void> {
+    this.action = action
+    this.error = ''
+    this.keys = new Map()
+    await this.updateComplete
+    this.renderRoot.querySelector('dialog')?.showModal()
+  }
+
+  private close(): void {
+    this.renderRoot.querySelector('dialog')?.close()
+  }
+
+  private async confirm(e: SubmitEvent): Promise<void> {
+    e.preventDefault()
+    // A second click while the first is on its way sends nothing; a later one sends the same key.
+    if (this.busy || !this.action) return
+    const form = new FormData(e.target as HTMLFormElement)
+    const amount = String(form.get('amount') ?? '').trim()
+    const reason = String(form.get('reason') ?? '').trim()
+    const path = { paymentId: this.payment.id }
+    const asked = JSON.stringify([this.action, amount, reason])
+    const key = this.keys.get(asked) ?? crypto.randomUUID()
+    this.keys.set(asked, key)
+    const headers = { 'Idempotency-Key': key }
+    this.busy = true
+    const answer =
+      this.action === 'capture'
+        ? await this.api.POST('/v1/payments/{paymentId}/capture', {
+            params: { path, header: headers },
+            body: amount ? { amount } : {},
+          })
+        : this.action === 'void'
+          ? await this.api.POST('/v1/payments/{paymentId}/void', { params: { path, header: headers }, body: {} })
+          : await this.api.POST('/v1/payments/{paymentId}/refunds', {
+              params: { path, header: headers },
+              body: { ...(amount ? { amount } : {}), ...(reason ? { reason } : {}) },
+            })
+    this.busy = false
+    if (answer.response.status === 401) return signedOut(this)
+    if (!answer.data) {
+      this.error = describeError(answer.error, answer.response.status)
+      return
+    }
+    this.close()
+    this.dispatchEvent(
+      new CustomEvent<{ action: Action; operation: Operation }>('acted', {
+        detail: { action: this.action, operation: answer.data.operation },
+      }),
+    )
+  }
+
+  override render() {
+    const p = this.payment
+    const a = this.action
+    const remaining = !p || !a ? '' : a === 'capture' ? p.amount : a === 'refund' ? p.amountRefundable : ''
+    return html`
+      <dialog aria-labelledby="action-title" @close=${() => (this.action = undefined)}>
+        ${
+          a && p
+            ? html`<form @submit=${this.confirm} novalidate>
+              <h2 id="action-title">${TITLES[a]} ${money(p.amount, p.currency, this.locale)}</h2>
+              ${
+                a === 'void'
+                  ? html`<p>The authorisation is released: nothing will be charged to the customer.</p>`
+                  : html`<label
+                    >Amount (${p.currency}, at most ${remaining})
+                    <input name="amount" inputmode="decimal" autocomplete="off" .value=${remaining} required
+                  /></label>`
+              }
+              ${
+                a === 'refund'
+                  ? html`<label>Reason (optional)<input name="reason" maxlength="200" autocomplete="off" /></label>`
+                  : ''
+              }
+              ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : ''}
+              <div class="buttons">
+                <button type="button" @click=${this.close}>Cancel</button>
+                <button class=${a === 'void' ? 'danger' : 'primary'} type="submit" ?disabled=${this.busy}>
+                  ${this.busy ? 'Working…' : `Confirm ${TITLES[a].toLowerCase()}`}
+                </button>
+              </div>
+            </form>`
+            : ''
+        }
+      </dialog>
+    `
+  }
+}
+
+if (!customElements.get('payment-action')) customElements.define('payment-action', PaymentAction)
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'payment-action': PaymentAction
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * @module
+ * `<payment-list>`: find a payment the way a customer on the phone describes it: their email, the
+ * order reference, the card's last four, the amount, a date range, a status or one metadata pair.
+ * Newest first, a page at a time (cursor pagination: "Older" follows the last id, "Newer" goes
+ * back). The search lives in the address (`#/payments?email=…`), so a result can be linked to
+ * and the browser's back button returns to it.
+ */
+import { css, html, LitElement, type PropertyValues } from 'lit'
+import { describeError, signedOut, type ConsoleApi, type Payment } from '../api.ts'
+import { dateTime, money } from '../format.ts'
+import { shared, tokens } from '../styles.ts'
+import { statusBadge } from '../payment-page/status.ts'
+
+const STATUSES = ['authorized', 'captured', 'partially_refunded', 'refunded', 'voided'] as const
+/** The search's fields, in the address and the form: each the listing's query parameter of the same name. */
+const FIELDS = ['email', 'order', 'last4', 'amount', 'status', 'from', 'to', 'metadata'] as const
+type Field = (typeof FIELDS)[number]
+
+export class PaymentList extends LitElement {
+  static override styles = [
+    tokens,
+    shared,
+    css`
+      :host {
+        display: block;
+      }
+      form {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr));
+        gap: 0.75rem;
+        align-items: end;
+        margin-bottom: 1rem;
+      }
+      .actions {
+        display: flex;
+        gap: 0.5rem;
+      }
+      .pager {
+        display: flex;
+        justify-content: space-between;
+        margin-top: 1rem;
+      }
+      .empty {
+        padding: 2rem 0;
+        text-align: center;
+      }
+    `,
+  ]
+  static override properties = {
+    api: { attribute: false },
+    locale: {},
+    query: { attribute: false },
+    payments: { state: true },
+    hasMore: { state: true },
+    loading: { state: true },
+    error: { state: true },
+  }
+
+  declare api: ConsoleApi
+  declare locale: string
+  /** The search, from the address. */
+  declare query: URLSearchParams
+  declare private payments: Payment[]
+  declare private hasMore: boolean
+  declare private loading: boolean
+  declare private error: string
+  /** The first ids of the pages before this one: "Newer" goes back through them. */
+  private cursors: (string | undefined)[] = []
+  private cursor: string | undefined
+
+  constructor() {
+    super()
+    this.locale = 'en'
+    this.query = new URLSearchParams()
+    this.payments = []
+    this.hasMore = false
+    this.loading = true
+    this.error = ''
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('query') || changed.has('api')) {
+      this.cursors = []
+      this.cursor = undefined
+      void this.load()
+    }
+  }
+
+  private async load(): Promise<void> {
+    this.loading = true
+    this.error = ''
+    const q = this.query
+    const get = (f: Field) => q.get(f)?.trim() || undefined
+    const [metaKey, ...metaValue] = (get('metadata') ?? '').split('=')
+    const from = get('from')
+    const to = get('to')
+    const { data, error, response } = await this.api.GET('/v1/payments', {
+      params: {
+        query: {
+          limit: 20,
+          email: get('email'),
+          order: get('order'),
+          last4: get('last4'),
+          amount: get('amount'),
+          status: get('status') as (typeof STATUSES)[number] | undefined,
+          // Dates are whole days in the browser's time zone: from its start to the end of "to".
+          created_gte: from ? new Date(`${from}T00:00:00`).toISOString() : undefined,
+          created_lt: to ? new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined,
+          ...(metaKey && metaValue.length ? { metadata: { [metaKey]: metaValue.join('=') } } : {}),
+          starting_after: this.cursor,
+        } as never,
+      },
+    })
+    this.loading = false
+    if (response.status === 401) return signedOut(this)
+    if (error || !data) {
+      this.payments = []
+      this.error = describeError(error, response.status)
+      return
+    }
+    this.payments = data.data
+    this.hasMore = data.has_more
+  }
+
+  private search(e: SubmitEvent): void {
+    e.preventDefault()
+    const form = new FormData(e.target as HTMLFormElement)
+    const next = new URLSearchParams()
+    for (const f of FIELDS) {
+      const value = String(form.get(f) ?? '').trim()
+      if (value) next.set(f, value)
+    }
+    location.hash = `#/payments${next.size ? `?${next}` : ''}`
+  }
+
+  private older(): void {
+    this.cursors.push(this.cursor)
+    this.cursor = this.payments[this.payments.length - 1]?.id
+    void this.load()
+  }
+
+  private newer(): void {
+    this.cursor = this.cursors.pop()
+    void this.load()
+  }
+
+  override render() {
+    const v = (f: Field) => this.query.get(f) ?? ''
+    const input = (f: Field, label: string, attrs: { type?: string; inputmode?: string; placeholder?: string } = {}) =>
+      html`<label
+        >${label}<input
+          name=${f}
+          type=${attrs.type ?? 'text'}
+          inputmode=${attrs.inputmode ?? 'text'}
+          placeholder=${attrs.placeholder ?? ''}
+          .value=${v(f)}
+      /></label>`
+    return html`
+      <h1>Payments</h1>
+      <form role="search" aria-label="Find payments" @submit=${this.search}>
+        ${input('email', 'Customer email', { type: 'email' })} ${input('order', 'Order reference')}
+        ${input('last4', 'Card last 4', { inputmode: 'numeric' })}
+        ${input('amount', 'Amount', { inputmode: 'decimal', placeholder: '12.50' })}
+        <label
+          >Status
+          <select name="status">
+            <option value="">Any</option>
+            ${STATUSES.map((s) => html`<option value=${s} ?selected=${v('status') === s}>${s.replace('_', ' ')}</option>`)}
+          </select></label
+        >
+        ${input('from', 'From', { type: 'date' })} ${input('to', 'To', { type: 'date' })}
+        ${input('metadata', 'Metadata (key=value)', { placeholder: 'orderId=A-1001' })}
+        <div class="actions">
+          <button class="primary" type="submit">Search</button>
+          <button type="button" @click=${() => (location.hash = '#/payments')}>Clear</button>
+        </div>
+      </form>
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : ''}
+      <div aria-live="polite" aria-busy=${this.loading ? 'true' : 'false'}>${this.results()}</div>
+    `
+  }
+
+  private results() {
+    if (this.loading) return html`<p role="status">Loading payments…</p>`
+    if (this.payments.length === 0 && !this.error)
+      return html`<p class="empty muted">No payments match this search.</p>`
+    return html`
+      <table class="rows">
+        <caption class="visually-hidden">
+          Payments, newest first
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col" class="num">Amount</th>
+            <th scope="col">Status</th>
+            <th scope="col">Order</th>
+            <th scope="col">Customer</th>
+            <th scope="col">Card</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${this.payments.map(
+            (p) => html`<tr>
+              <td data-label="Date"><a href="#/payments/${encodeURIComponent(p.id)}">${dateTime(p.createdAt, this.locale)}</a></td>
+              <td data-label="Amount" class="num ltr">${money(p.amount, p.currency, this.locale)}</td>
+              <td data-label="Status">${statusBadge(p.status)}</td>
+              <td data-label="Order" class="ltr">${p.merchantTransactionId}</td>
+              <td data-label="Customer">${p.email ?? '—'}</td>
+              <td data-label="Card" class="ltr">${p.card ? `${p.card.brand ?? ''} •••• ${p.card.last4 ?? ''}` : '—'}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      <div class="pager">
+        <button type="button" ?disabled=${this.cursors.length === 0 && this.cursor === undefined} @click=${this.newer}>
+          Newer
+        </button>
+        <button type="button" ?disabled=${!this.hasMore} @click=${this.older}>Older</button>
+      </div>
+    `
+  }
+}
+
+if (!customElements.get('payment-list')) customElements.define('payment-list', PaymentList)
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'payment-list': PaymentList
+  }
+}

@@ -1,0 +1,382 @@
+/**
+ * The merchant console in Chromium (README, "Merchant console"), against the demo stack: the demo
+ * opening it signed in, signing in with a key, finding a payment by email and by order reference,
+ * a partial refund (a double click acting once) seen on the payment's timeline with its webhook
+ * delivered, a partial capture and a void, webhook deliveries sent again, and every view without an
+ * axe violation in light and dark, at 390 px, right to left, with the 48 locales' formats. Behind
+ * Cloudflare Access (a Worker of its own, the team's keys served by the test): a valid Access token
+ * signs in; a forged or expired one is refused. Screenshots of each view for the README.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOCALES } from '../../shared/locales.ts'
+import { freePort, PRODUCT_CONFIG, root, STACK_SECRETS, startWrangler } from '../../tools/stacks.mjs'
+import { axeViolations, openShop, SCREENSHOTS, type Shop } from './shop.ts'
+
+/** Every view: WCAG 2.2 A and AA, and axe's best practices for a whole page (it is one). */
+const ALL_RULES = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+
+let shop: Shop
+let staff: BrowserContext
+const run = Date.now().toString(36)
+
+interface Sale {
+  readonly mtid: string
+  readonly email: string
+  readonly paymentId: string
+}
+
+/** A session the merchant's server makes and a shopper pays by card (through the routes the widget calls). */
+async function sale(amount: string, paymentType: 'DB' | 'PA', tag: string): Promise<Sale> {
+  const mtid = `console-${tag}-${run}`
+  const email = `${tag}-${run}@example.com`
+  const created = (await (
+    await fetch(`${shop.url}/v1/sessions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        flow: 'card',
+        amount,
+        currency: 'EUR',
+        paymentType,
+        merchantTransactionId: mtid,
+        customer: { email },
+        metadata: { orderId: mtid.toUpperCase() },
+      }),
+    })
+  ).json()) as { id: string; clientSecret: string }
+  const paid = (await (
+    await fetch(`${shop.url}/v1/checkout/${created.id}/pay`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${created.clientSecret}`,
+        'Content-Type': 'application/json',
+        Origin: shop.url,
+        'Idempotency-Key': `${mtid}-pay`,
+      },
+      body: JSON.stringify({
+        card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2030', cvv: '123' },
+        customer: { givenName: 'Ada', surname: 'Lovelace', email },
+      }),
+    })
+  ).json()) as { status: string; paymentId: string }
+  if (paid.status !== 'succeeded') throw new Error(`not paid: ${JSON.stringify(paid)}`)
+  return { mtid, email, paymentId: paid.paymentId }
+}
+
+/** The payment as the merchant API has it. */
+async function payment(id: string): Promise<{ status: string; refunds: unknown[]; amountCaptured: string }> {
+  return (await (
+    await fetch(`${shop.url}/v1/payments/${id}`, {
+      headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` },
+    })
+  ).json()) as never
+}
+
+const shotOf = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+const main = (page: Page) => page.locator('pay-console main')
+
+let refundable: Sale
+let toCapture: Sale
+let toVoid: Sale
+
+beforeAll(async () => {
+  shop = await openShop()
+  // axe is put into the pages by the tests: the console's CSP would refuse it.
+  staff = await shop.browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 900 } })
+  ;[refundable, toCapture, toVoid] = await Promise.all([
+    sale('42.00', 'DB', 'refund'),
+    sale('30.00', 'PA', 'capture'),
+    sale('12.00', 'PA', 'void'),
+  ])
+}, 120_000)
+
+afterAll(async () => {
+  await staff?.close()
+  await shop?.stop()
+})
+
+describe('the merchant console', () => {
+  it('the demo opens it signed in as the demo merchant, on the overview', async () => {
+    const page = await staff.newPage()
+    await page.goto(`${shop.url}/demo/console`)
+    expect(new URL(page.url()).pathname).toBe('/console/')
+    await expect.poll(() => page.locator('pay-console header .who').textContent()).toBe('default')
+    // The day's payments, this file's three among them (the index follows the payments by a moment).
+    await expect
+      .poll(async () => {
+        await page.reload()
+        await page.locator('overview-chart .figure').first().waitFor()
+        return Number(await page.locator('overview-chart .figure').first().textContent())
+      })
+      .toBeGreaterThanOrEqual(3)
+    expect(await page.locator('overview-chart svg[role=img]').count()).toBe(1)
+    expect(await axeViolations(page, ALL_RULES)).toEqual([])
+    await shotOf(page, 'console-overview')
+    await page.close()
+  })
+
+  it('signs in with the merchant API key once (a wrong one refused) and signs out', async () => {
+    const context = await shop.browser.newContext({ bypassCSP: true })
+    const page = await context.newPage()
+    await page.goto(`${shop.url}/console/`)
+    const key = page.locator('console-sign-in #key')
+    await key.fill('sk_not_a_key')
+    await page.locator('console-sign-in button[type=submit]').click()
+    await expect.poll(() => page.locator('console-sign-in [role=alert]').textContent()).toContain('not accepted')
+    // The field is emptied whatever the answer: the key stays nowhere in the page.
+    expect(await key.inputValue()).toBe('')
+    expect(await axeViolations(page, ALL_RULES)).toEqual([])
+    await shotOf(page, 'console-sign-in')
+    await key.fill(STACK_SECRETS.MERCHANT_API_KEY)
+    await page.locator('console-sign-in button[type=submit]').click()
+    await expect.poll(() => page.locator('pay-console header .who').textContent()).toBe('default')
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    )
+    expect(stored).not.toContain(STACK_SECRETS.MERCHANT_API_KEY)
+    expect(await page.evaluate(() => document.cookie)).toBe('')
+    await page.locator('pay-console header button', { hasText: 'Sign out' }).click()
+    await expect.poll(() => page.locator('console-sign-in #key').count()).toBe(1)
+    await page.reload()
+    await expect.poll(() => page.locator('console-sign-in #key').count()).toBe(1)
+    await context.close()
+  })
+
+  it('finds a payment by email and by order reference, refunds part of it once for a double click, and shows the refund and its webhook delivered on its timeline', async () => {
+    const page = await staff.newPage()
+    await page.goto(`${shop.url}/console/#/payments`)
+    const rows = page.locator('payment-list tbody tr')
+    await page.locator('payment-list input[name=email]').fill(refundable.email)
+    await page.locator('payment-list button[type=submit]').click()
+    await expect.poll(() => rows.count()).toBe(1)
+    expect(await rows.first().textContent()).toContain(refundable.mtid)
+    expect(page.url()).toContain(`email=${encodeURIComponent(refundable.email)}`)
+    await page.locator('payment-list button', { hasText: 'Clear' }).click()
+    await expect.poll(() => page.locator('payment-list input[name=email]').inputValue()).toBe('')
+    await page.locator('payment-list input[name=order]').fill(refundable.mtid)
+    await page.locator('payment-list button[type=submit]').click()
+    await expect.poll(async () => (await rows.allTextContents()).join('|')).toContain(refundable.mtid)
+    expect(await rows.count()).toBe(1)
+    expect(await axeViolations(page, ALL_RULES)).toEqual([])
+    await shotOf(page, 'console-payments')
+    // A search that finds nothing says so.
+    await page.locator('payment-list input[name=order]').fill(`nothing-${run}`)
+    await page.locator('payment-list button[type=submit]').click()
+    await expect.poll(() => page.locator('payment-list .empty').count()).toBe(1)
+    await page.goBack()
+    await expect.poll(() => rows.count()).toBe(1)
+
+    await rows.first().locator('a').click()
+    await expect.poll(() => page.locator('payment-page h1').textContent()).toContain('42.00')
+    await page.locator('payment-page button', { hasText: 'Refund' }).click()
+    const dialog = page.locator('payment-action dialog')
+    await expect.poll(() => dialog.getAttribute('open')).toBe('')
+    expect(await dialog.locator('input[name=amount]').inputValue()).toBe('42.00')
+    expect(await axeViolations(page, ALL_RULES)).toEqual([])
+    await dialog.locator('input[name=amount]').fill('10.00')
+    await dialog.locator('input[name=reason]').fill('Damaged in transit')
+    await dialog.locator('button[type=submit]').dblclick()
+    await expect
+      .poll(() => page.locator('payment-page [role=status][aria-live]').textContent())
+      .toContain('Refund of €10.00: succeeded.')
+    const timeline = page.locator('payment-page ol')
+    await expect.poll(() => timeline.textContent()).toContain('Refund €10.00')
+    // The webhook of the refund, delivered: the page reads it again until it is there.
+    await expect
+      .poll(
+        async () => {
+          await page.locator('payment-page button', { hasText: 'Refresh' }).click()
+          return (
+            await timeline.locator('li', { hasText: 'refund.succeeded' }).locator('.badge').allTextContents()
+          ).join()
+        },
+        { timeout: 20_000 },
+      )
+      .toContain('delivered')
+    expect((await payment(refundable.paymentId)).refunds).toHaveLength(1)
+    expect(await page.locator('payment-page dd', { hasText: '€32.00' }).count()).toBeGreaterThan(0)
+    expect(await axeViolations(page, ALL_RULES)).toEqual([])
+    await shotOf(page, 'console-payment')
+    await page.close()
+  })
+
+  it('captures part of an authorisation and voids another, each asked first', async () => {
+    const page = await staff.newPage()
+    await page.goto(`${shop.url}/console/#/payments/${toCapture.paymentId}`)
+    await page.locator('payment-page button', { hasText: 'Capture' }).click()
+    const dialog = page.locator('payment-action dialog')
+    // Cancelled, nothing moves.
+    await dialog.locator('button', { hasText: 'Cancel' }).click()
+    expect((await payment(toCapture.paymentId)).status).toBe('authorized')
+    await page.locator('payment-page button', { hasText: 'Capture' }).click()
+    await dialog.locator('input[name=amount]').fill('20.00')
+    await dialog.locator('button[type=submit]').click()
+    await expect
+      .poll(() => page.locator('payment-page [role=status][aria-live]').textContent())
+      .toContain('Capture of €20.00: succeeded.')
+    await expect.poll(() => page.locator('payment-page h1 .badge').textContent()).toBe('captured')
+    expect((await payment(toCapture.paymentId)).amountCaptured).toBe('20.00')
+
+    await page.goto(`${shop.url}/console/#/payments/${toVoid.paymentId}`)
+    await page.locator('payment-page button', { hasText: 'Void' }).click()
+    await dialog.locator('button[type=submit]').click()
+    await expect
+      .poll(() => page.locator('payment-page [role=status][aria-live]').textContent())
+      .toContain('Void: succeeded.')
+    await expect.poll(() => page.locator('payment-page h1 .badge').textContent()).toBe('voided')
+    expect((await payment(toVoid.paymentId)).status).toBe('voided')
+    await page.close()
+  })
+
+  it('lists webhook deliveries with their status and sends one again', async () => {
+    const page = await staff.newPage()
+    await page.goto(`${shop.url}/console/#/webhooks`)
+    const rows = page.locator('webhook-list tbody tr')
+    await expect.poll(() => rows.count()).toBeGreaterThan(3)
+    expect((await rows.locator('.badge').allTextContents()).some((s) => s === 'delivered')).toBe(true)
+    await rows.first().locator('button', { hasText: 'Send again' }).click()
+    await expect
+      .poll(() => page.locator('webhook-list [role=status]').textContent())
+      .toContain('queued to be sent again')
+    expect(await axeViolations(page, ALL_RULES)).toEqual([])
+    await shotOf(page, 'console-webhooks')
+    await page.close()
+  })
+
+  it('in dark theme at 390 px, right to left, and in every locale: no axe violation, money and dates in the locale’s formats', async () => {
+    const phone = await shop.browser.newContext({
+      bypassCSP: true,
+      viewport: { width: 390, height: 844 },
+      colorScheme: 'dark',
+    })
+    await phone.addCookies((await staff.cookies()).map((c) => ({ ...c })))
+    const page = await phone.newPage()
+    await page.goto(`${shop.url}/console/?locale=de#/payments?order=${refundable.mtid}`)
+    // German: the comma and the euro after, as Intl writes it (with a no-break space).
+    await expect
+      .poll(async () =>
+        (await page.locator('payment-list tbody td[data-label=Amount]').textContent())?.replace(/\s/g, ' '),
+      )
+      .toBe('42,00 €')
+    // Nothing wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    expect(await axeViolations(page, ALL_RULES)).toEqual([])
+    await shotOf(page, 'console-phone-dark')
+    for (const view of ['#/overview', `#/payments/${refundable.paymentId}`, '#/webhooks']) {
+      await page.goto(`${shop.url}/console/?locale=ar${view}`)
+      await expect.poll(() => page.locator('pay-console main h1').count()).toBe(1)
+      await expect.poll(() => main(page).locator('[role=status]:has-text("Loading")').count()).toBe(0)
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl')
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      expect(await axeViolations(page, ALL_RULES), view).toEqual([])
+    }
+    // Each of the 48 locales, picked in the console: the amount as Intl writes it there.
+    await page.goto(`${shop.url}/console/#/payments?order=${refundable.mtid}`)
+    const amount = page.locator('payment-list tbody td[data-label=Amount]')
+    await expect.poll(() => amount.count()).toBe(1)
+    for (const locale of LOCALES) {
+      await page.locator('pay-console header select').selectOption(locale)
+      const expected = await page.evaluate(
+        (l) => new Intl.NumberFormat(l, { style: 'currency', currency: 'EUR' }).format(42),
+        locale,
+      )
+      await expect.poll(() => amount.textContent(), { timeout: 2_000 }).toBe(expected)
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale)
+    }
+    await phone.close()
+  })
+})
+
+describe('the console behind Cloudflare Access', () => {
+  const aud = 'console-e2e-aud'
+  const keys = JSON.parse(readFileSync(join(root, 'test/fixtures/access-keys.json'), 'utf8')) as {
+    public: JWK
+    private: JWK
+  }
+  let team = ''
+  let teamServer: Server
+  let worker: { url: string; stop(): Promise<void> }
+  let state = ''
+
+  beforeAll(async () => {
+    // The team's published keys, as Access serves them at /cdn-cgi/access/certs.
+    const teamPort = await freePort()
+    team = `http://127.0.0.1:${teamPort}`
+    teamServer = createServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: [keys.public] })),
+    )
+    await new Promise<void>((resolve) => teamServer.listen(teamPort, '127.0.0.1', resolve))
+    state = mkdtempSync(join(tmpdir(), 'pay-e2e-access-'))
+    const port = await freePort()
+    worker = await startWrangler({
+      config: PRODUCT_CONFIG,
+      port,
+      persistTo: join(state, 'worker'),
+      vars: {
+        ...STACK_SECRETS,
+        GATEWAY_BASE_URL: shop.gateway,
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        MERCHANT_WEBHOOK_URL: '',
+        ACCESS_TEAM_DOMAIN: team,
+        ACCESS_AUD: aud,
+        ACCESS_MERCHANTS: JSON.stringify({ '*@shop.example': 'default' }),
+      },
+      label: 'worker-access',
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    await worker?.stop()
+    await new Promise((r) => teamServer?.close(r))
+    if (state) rmSync(state, { recursive: true, force: true })
+  })
+
+  const token = async (key: CryptoKey | Awaited<ReturnType<typeof importJWK>>, over: { exp?: number } = {}) =>
+    new SignJWT({ email: 'agent@shop.example' })
+      .setProtectedHeader({ alg: 'RS256', kid: keys.public.kid ?? '' })
+      .setIssuer(team)
+      .setAudience(aud)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 60)
+      .setExpirationTime(over.exp ?? Math.floor(Date.now() / 1000) + 600)
+      .sign(key)
+
+  async function consoleWith(assertion: string): Promise<{ page: Page; close(): Promise<void> }> {
+    const context = await shop.browser.newContext({
+      bypassCSP: true,
+      extraHTTPHeaders: { 'Cf-Access-Jwt-Assertion': assertion },
+    })
+    const page = await context.newPage()
+    await page.goto(`${worker.url}/console/`)
+    return { page, close: () => context.close() }
+  }
+
+  it('a valid Access token signs the user in for their merchant, with no key form and no sign-out of its own', async () => {
+    const { page, close } = await consoleWith(await token(await importJWK(keys.private, 'RS256')))
+    await expect.poll(() => page.locator('pay-console header .who').textContent()).toBe('default')
+    await expect.poll(() => page.locator('overview-chart h2').count()).toBeGreaterThan(0)
+    expect(await page.locator('console-sign-in').count()).toBe(0)
+    expect(await page.locator('pay-console header button', { hasText: 'Sign out' }).count()).toBe(0)
+    await close()
+  })
+
+  it('a forged Access token (signed with another key) and an expired one are refused: nothing of the console opens', async () => {
+    const forger = await generateKeyPair('RS256')
+    for (const assertion of [
+      await token(forger.privateKey),
+      await token(await importJWK(keys.private, 'RS256'), { exp: Math.floor(Date.now() / 1000) - 30 }),
+    ]) {
+      const { page, close } = await consoleWith(assertion)
+      await expect.poll(() => page.locator('console-sign-in [role=alert]').textContent()).toContain('Cloudflare Access')
+      expect(await page.locator('console-sign-in #key').count()).toBe(0)
+      expect(await page.locator('pay-console nav').count()).toBe(0)
+      expect(await axeViolations(page, ALL_RULES)).toEqual([])
+      await close()
+    }
+  })
+})
