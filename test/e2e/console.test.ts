@@ -346,11 +346,17 @@ describe('the console behind Cloudflare Access', () => {
       .setExpirationTime(over.exp ?? Math.floor(Date.now() / 1000) + 600)
       .sign(key)
 
+  /**
+   * A browser as Access leaves it: the user's JWT added as a header to requests through the Access
+   * application (`/console/*` only) and in Access's `CF_Authorization` cookie, which the browser
+   * sends with the console's calls to the merchant routes (`/v1/*`, not behind Access).
+   */
   async function consoleWith(assertion: string): Promise<{ page: Page; close(): Promise<void> }> {
-    const context = await shop.browser.newContext({
-      bypassCSP: true,
-      extraHTTPHeaders: { 'Cf-Access-Jwt-Assertion': assertion },
-    })
+    const context = await shop.browser.newContext({ bypassCSP: true })
+    await context.addCookies([{ name: 'CF_Authorization', value: assertion, url: worker.url, httpOnly: true }])
+    await context.route(`${worker.url}/console/**`, (route) =>
+      route.continue({ headers: { ...route.request().headers(), 'cf-access-jwt-assertion': assertion } }),
+    )
     const page = await context.newPage()
     await page.goto(`${worker.url}/console/`)
     return { page, close: () => context.close() }

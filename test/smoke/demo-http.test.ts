@@ -186,6 +186,22 @@ describe('the demo shop Worker', () => {
     for (const text of texts) expect(text).not.toContain(STACK_SECRETS.MERCHANT_API_KEY)
   })
 
+  it('opens the merchant console signed in as the demo merchant with a session cookie alone, never the key', async () => {
+    const v = new Visitor()
+    const opened = await v.fetch('/demo/console', { redirect: 'manual' })
+    expect(opened.status).toBe(303)
+    expect(opened.headers.get('Location')).toBe('/console/')
+    const setCookie = opened.headers.get('Set-Cookie') ?? ''
+    expect(setCookie).toMatch(/^__Host-pay-console=.*HttpOnly/)
+    expect(setCookie).not.toContain(STACK_SECRETS.MERCHANT_API_KEY)
+    const page = await v.fetch('/console/')
+    expect(page.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'")
+    expect(await page.text()).toContain('<pay-console sign-in="key">')
+    const session = (await (await v.fetch('/console/api/session')).json()) as { merchant: string }
+    expect(session.merchant).toBe('default')
+    expect(JSON.stringify(session)).not.toContain(STACK_SECRETS.MERCHANT_API_KEY)
+  })
+
   it('forwards every other path to the product Worker, whose public origin it is', async () => {
     expect(
       await (

@@ -232,7 +232,7 @@ describe('signing in through Cloudflare Access', () => {
     expect(withKey.status).toBe(500)
   })
 
-  it('the merchant API from the console takes the Access session only with the same user’s JWT on the request', async () => {
+  it('the merchant API from the console takes the Access session only with the same user’s JWT on the request (header or Access’s cookie)', async () => {
     const jwt = await token()
     const opened = await withToken(jwt)
     const cookie = cookieOf(opened.headers.get('Set-Cookie'))
@@ -243,9 +243,12 @@ describe('signing in through Cloudflare Access', () => {
         ).default.fetch(new Request('http://worker.test/v1/sessions?limit=1', { headers }), { ...env, ...accessEnv })
       ).status
     expect(await list({ Cookie: cookie, 'Cf-Access-Jwt-Assertion': jwt })).toBe(200)
+    // The console's calls to /v1/*, which Access does not front: its cookie carries the same JWT.
+    expect(await list({ Cookie: `${cookie}; CF_Authorization=${jwt}` })).toBe(200)
     expect(await list({ Cookie: cookie })).toBe(401)
     const someoneElse = await token({ email: 'other@shop.example' })
     expect(await list({ Cookie: cookie, 'Cf-Access-Jwt-Assertion': someoneElse })).toBe(401)
+    expect(await list({ Cookie: `${cookie}; CF_Authorization=${someoneElse}` })).toBe(401)
   })
 
   it('behind Access, signing in with a key is refused', async () => {

@@ -65,12 +65,21 @@ async function keyStands(env: Env, session: ConsoleSession): Promise<boolean> {
   return proofs.includes(session.proof)
 }
 
+/**
+ * Access's token on a request: the header Access adds to requests through its application (the
+ * console's pages, `/console/*`), else its `CF_Authorization` cookie, which the browser sends with
+ * the console's calls to the merchant routes (`/v1/*`, not behind Access: servers call them with keys).
+ */
+export const ACCESS_COOKIE = 'CF_Authorization'
+const accessToken = (c: Ctx): string | undefined =>
+  c.req.header('Cf-Access-Jwt-Assertion') ?? getCookie(c, ACCESS_COOKIE)
+
 /** The Access user of this request and the merchant they act for, if Access vouches for them and that merchant is active. */
 export async function accessUserFor(
   c: Ctx,
   access: AccessConfig,
 ): Promise<{ email: string; merchant: string } | undefined> {
-  const email = await accessUser(access, c.req.header('Cf-Access-Jwt-Assertion'))
+  const email = await accessUser(access, accessToken(c))
   const merchant = email === undefined ? undefined : merchantOfUser(c.env, email)
   return email !== undefined && merchant !== undefined && (await active(c.env, merchant))
     ? { email, merchant }

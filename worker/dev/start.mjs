@@ -71,6 +71,9 @@ async function main() {
     console.log(
       `Demo shop:       ${stack.demo.url}/demo/  (every other path on ${stack.demo.url} is the Worker's: ${stack.demo.url}/healthz)`,
     )
+    console.log(
+      `Console:         ${stack.demo.url}/demo/console  (the merchant console, signed in as the demo merchant)`,
+    )
   }
   console.log('\nPress Ctrl+C to stop.')
   // One of them ending ends the rest: a demo without its Worker is no demo.
