@@ -51,8 +51,15 @@ consolePageRoute.get(
   },
 )
 
-// One address for the page.
-consoleRoutes.get('/', (c) => c.redirect('/console/', 308))
+consoleRoutes.get(
+  '/',
+  describeRoute({
+    summary: 'To the console page, /console/ (one address for it)',
+    operationId: 'redirectToConsolePage',
+    responses: { '308': { description: 'To /console/' }, ...errors(404) },
+  }),
+  (c) => c.redirect('/console/', 308),
+)
 
 const unauthorized = () => new ApiError('unauthorized', 'Sign in to the console.')
 
