@@ -283,7 +283,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an event to the webhook URL once more, now (the same event id) */
+        /** Try an event that waits for its next try now (a delivered one is not sent again) */
         post: operations["sendWebhookAgain"];
         delete?: never;
         options?: never;
@@ -298,7 +298,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Volume and count per day, the success rate and the top decline reasons (search index) */
+        /** Volume and count per day, the success rate and the top decline reasons (search index; up to 15 s old) */
         get: operations["getOverview"];
         put?: never;
         post?: never;
@@ -2365,7 +2365,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {unknown} */
-                code: "invalid_request" | "param_mismatch" | "unauthorized" | "forbidden" | "not_found" | "session_completed" | "idempotency_in_progress" | "payment_in_progress" | "method_in_progress" | "qr_withdrawn" | "session_expired" | "idempotency_mismatch" | "too_many_attempts" | "payload_too_large" | "rate_limited" | "payments_paused" | "duplicate_order" | "notification_mismatch" | "invoice_mismatch" | "payment_state" | "amount_too_large" | "registration_deleted" | "limit_reached" | "profile_conflict" | "gateway_error" | "gateway_rejected" | "gateway_auth_failed" | "gateway_unavailable" | "internal_error";
+                code: "invalid_request" | "param_mismatch" | "unauthorized" | "forbidden" | "not_found" | "session_completed" | "idempotency_in_progress" | "payment_in_progress" | "method_in_progress" | "qr_withdrawn" | "session_expired" | "idempotency_mismatch" | "too_many_attempts" | "payload_too_large" | "rate_limited" | "payments_paused" | "duplicate_order" | "notification_mismatch" | "invoice_mismatch" | "payment_state" | "amount_too_large" | "registration_deleted" | "limit_reached" | "profile_conflict" | "already_delivered" | "gateway_error" | "gateway_rejected" | "gateway_auth_failed" | "gateway_unavailable" | "internal_error";
                 message: string;
                 fields?: {
                     /** @description The body key (dotted when nested), query parameter, path parameter or header */
@@ -4411,6 +4411,15 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -59,6 +59,7 @@ export const ERROR_CODES = [
   'registration_deleted', // a saved card that was deleted cannot pay (409)
   'limit_reached', // a merchant profile holds two active API keys (or webhook secrets) already: revoke one first (409)
   'profile_conflict', // the merchant profile changed while this change was made: read it and try again (409)
+  'already_delivered', // the webhook event was delivered: it is sent again only while it waits for a retry (409)
   'gateway_error', // the gateway's answer could not be used (502)
   'gateway_rejected', // the gateway refused the request; its code is in the message and the session (502)
   'gateway_auth_failed', // the gateway refused our AuthToken or credentials; nothing was charged (502)

@@ -32,6 +32,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   registration_deleted: 409,
   limit_reached: 409,
   profile_conflict: 409,
+  already_delivered: 409,
   gateway_error: 502,
   gateway_rejected: 502,
   gateway_auth_failed: 502,

@@ -57,7 +57,10 @@ export class PaymentAction extends LitElement {
   declare private action: Action | undefined
   declare private busy: boolean
   declare private error: string
-  /** This opening's Idempotency-Keys, by the request's body. */
+  /**
+   * Idempotency-Keys by payment, action and body, kept until a request gets an HTTP answer: a try
+   * whose answer never came is sent again, even from a reopened dialog, with the same key.
+   */
   private keys = new Map<string, string>()
 
   constructor() {
@@ -71,7 +74,6 @@ export class PaymentAction extends LitElement {
   async open(action: Action): Promise<void> {
     this.action = action
     this.error = ''
-    this.keys = new Map()
     await this.updateComplete
     this.renderRoot.querySelector('dialog')?.showModal()
   }
@@ -88,24 +90,35 @@ export class PaymentAction extends LitElement {
     const amount = String(form.get('amount') ?? '').trim()
     const reason = String(form.get('reason') ?? '').trim()
     const path = { paymentId: this.payment.id }
-    const asked = JSON.stringify([this.action, amount, reason])
+    const asked = JSON.stringify([this.payment.id, this.action, amount, reason])
     const key = this.keys.get(asked) ?? crypto.randomUUID()
     this.keys.set(asked, key)
     const headers = { 'Idempotency-Key': key }
     this.busy = true
-    const answer =
-      this.action === 'capture'
-        ? await this.api.POST('/v1/payments/{paymentId}/capture', {
-            params: { path, header: headers },
-            body: amount ? { amount } : {},
-          })
-        : this.action === 'void'
-          ? await this.api.POST('/v1/payments/{paymentId}/void', { params: { path, header: headers }, body: {} })
-          : await this.api.POST('/v1/payments/{paymentId}/refunds', {
+    let answer
+    try {
+      answer =
+        this.action === 'capture'
+          ? await this.api.POST('/v1/payments/{paymentId}/capture', {
               params: { path, header: headers },
-              body: { ...(amount ? { amount } : {}), ...(reason ? { reason } : {}) },
+              body: amount ? { amount } : {},
             })
-    this.busy = false
+          : this.action === 'void'
+            ? await this.api.POST('/v1/payments/{paymentId}/void', { params: { path, header: headers }, body: {} })
+            : await this.api.POST('/v1/payments/{paymentId}/refunds', {
+                params: { path, header: headers },
+                body: { ...(amount ? { amount } : {}), ...(reason ? { reason } : {}) },
+              })
+    } catch {
+      // No answer (the network): it may have acted. The same request again sends the same key.
+      this.error = 'No answer came. Confirm again: the same request is acted on once.'
+      return
+    } finally {
+      this.busy = false
+    }
+    // A definite answer below 500 (done, or refused for a reason): a new request gets a new key. A
+    // 5xx may hide an outcome the Worker settles later: its key stays for a retry.
+    if (answer.response.status < 500) this.keys.delete(asked)
     if (answer.response.status === 401) return signedOut(this)
     if (!answer.data) {
       this.error = describeError(answer.error, answer.response.status)

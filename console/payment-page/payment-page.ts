@@ -337,7 +337,7 @@ export class PaymentPage extends LitElement {
               <span class="entry-title">${e.title}</span> ${e.status ? statusBadge(e.status) : ''}
               ${e.detail ? html`<div class="muted">${e.detail}</div>` : ''}
               ${
-                e.delivery
+                e.delivery?.status === 'failing'
                   ? html`<button type="button" @click=${() => this.sendAgain(e.delivery as Delivery)}>
                     Send again<span class="visually-hidden"> ${e.delivery.type}</span>
                   </button>`

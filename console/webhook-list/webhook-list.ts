@@ -1,8 +1,9 @@
 /**
  * @module
  * `<webhook-list>`: every event sent to the merchant's webhook URL, newest first: delivered, failing
- * (its last answer and when it is tried next) or pending, with "Send again" (the same event id, so
- * a receiver that has it processes it once) and a link to its payment.
+ * (its last answer and when it is tried next) or pending, with "Send again" for a failing one
+ * (tried now instead of at its next try; a delivered event is not sent again) and a link to its
+ * payment.
  */
 import { css, html, LitElement, type PropertyValues } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Delivery } from '../api.ts'
@@ -159,9 +160,13 @@ export class WebhookList extends LitElement {
                 ${d.paymentId ? html`<a href="#/payments/${encodeURIComponent(d.paymentId)}">${d.paymentId}</a>` : '—'}
               </td>
               <td data-label="">
-                <button type="button" @click=${() => this.sendAgain(d)}>
-                  Send again<span class="visually-hidden"> ${d.type} ${d.id}</span>
-                </button>
+                ${
+                  d.status !== 'failing'
+                    ? ''
+                    : html`<button type="button" @click=${() => this.sendAgain(d)}>
+                      Send again<span class="visually-hidden"> ${d.type} ${d.id}</span>
+                    </button>`
+                }
               </td>
             </tr>`,
           )}

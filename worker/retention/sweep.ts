@@ -10,7 +10,7 @@
  *   email and metadata are erased by the Payment object itself, which writes its index row again.
  * - The search index (D1): the sessions' and operations' rows lose their email and metadata here,
  *   and every metadata pair of an erased object goes.
- * - Webhook deliveries (D1), which keep each event's body for a send-again, go whole.
+ * - Webhook deliveries' rows (D1: ids and delivery states) go whole.
  * The daily Cron Trigger (`[triggers]` in wrangler.toml) runs `sweep`; each run erases up to a
  * batch of payments, so a backlog is worked off over a few runs without a long invocation.
  */

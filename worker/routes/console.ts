@@ -90,7 +90,7 @@ consoleRoutes.get(
   async (c) => {
     await fromTheConsole(c)
     // Behind Access every request carries the user's JWT: it is verified each time, so a user
-    // Access lets in no more is out at once.
+    // ACCESS_MERCHANTS names no more, or whose token has expired, is out at once.
     const access = accessOf(c.env)
     if (access) {
       const user = await accessUserFor(c, access)

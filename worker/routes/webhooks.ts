@@ -2,9 +2,9 @@
  * @module
  * `GET /v1/webhooks/deliveries`: where each event's delivery to the merchant's webhook URL stands
  * (delivered, failing and when it is tried next, or pending), newest first, by status, payment or
- * session. `POST /v1/webhooks/deliveries/{eventId}/send-again`: the event goes out once more, now
- * (the same id: a receiver that has it already processes it once). What the console's webhook view
- * and a payment's timeline show.
+ * session. `POST /v1/webhooks/deliveries/{eventId}/send-again`: an event that waits for its next
+ * try is tried now (202); a delivered one is not sent again (409: receivers keep the ids they have
+ * seen only so long). What the console's webhook view and a payment's timeline show.
  */
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
@@ -93,19 +93,21 @@ webhooks.get(
 webhooks.post(
   '/deliveries/:eventId/send-again',
   describeRoute({
-    summary: 'Send an event to the webhook URL once more, now (the same event id)',
+    summary: 'Try an event that waits for its next try now (a delivered one is not sent again)',
     operationId: 'sendWebhookAgain',
     security: merchant,
     parameters: [{ name: 'eventId', in: 'path', required: true, schema: { type: 'string', pattern: EVENT_ID.source } }],
     responses: {
       '202': { description: 'Queued: the delivery is pending', ...json(ref('WebhookDelivery')) },
-      ...errors(401, 404, 429),
+      ...errors(401, 404, 409, 429),
     },
   }),
   async (c) => {
     const eventId = c.req.param('eventId')
-    const queued = EVENT_ID.test(eventId) ? await sendAgain(c.env, merchantIdOf(c.env), eventId) : undefined
-    if (!queued) throw new ApiError('not_found', 'No such event.')
-    return c.json(queued, 202)
+    const tried = EVENT_ID.test(eventId) ? await sendAgain(c.env, merchantIdOf(c.env), eventId) : undefined
+    if (tried?.kind === 'queued') return c.json(tried.view, 202)
+    if (tried?.kind === 'delivered')
+      throw new ApiError('already_delivered', 'The event was delivered: it is not sent again.')
+    throw new ApiError('not_found', 'No such event.')
   },
 )

@@ -190,21 +190,25 @@ export abstract class TaskedObject extends DurableObject<Env> {
       return
     }
     const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
+    // Each queued event's delivery record starts as pending (a job, like the index rows).
+    const recorded: Job[] = []
     if (queued.length > 0) {
       const created = Math.floor(Date.now() / 1000)
       for (const [i, e] of queued.entries()) {
         const event: WebhookEvent = { id: await eventId(owner, seq, e.type), type: e.type, created, data: e.data }
-        batch[`${OUTBOX}${String(seq).padStart(10, '0')}:${i}`] = {
+        const item: OutboxItem = {
           event,
           body: JSON.stringify(event),
           queuedAt: Date.now(),
           tries: 0,
           next: Date.now(),
-        } satisfies OutboxItem
+        }
+        batch[`${OUTBOX}${String(seq).padStart(10, '0')}:${i}`] = item
+        recorded.push(this.deliveryJob(item, 'pending', null))
       }
       tasks.webhook = Math.min(tasks.webhook ?? Infinity, Date.now())
     }
-    for (const [i, job] of jobs.entries()) {
+    for (const [i, job] of [...jobs, ...recorded].entries()) {
       const { slot, delayMs } = jobPlace(job)
       const next = Date.now() + delayMs
       batch[`${JOBS}${slot ?? `${String(seq).padStart(10, '0')}:${i}`}`] = {
@@ -311,8 +315,16 @@ export abstract class TaskedObject extends DurableObject<Env> {
    * job: the delivery never waits on D1, and the record follows even if the object stops here.
    */
   private async recordDelivery(item: OutboxItem, status: DeliveryStatus, lastStatus: number | null): Promise<void> {
-    const version = Date.now()
-    const job: Job = {
+    const job = this.deliveryJob(item, status, lastStatus)
+    const at = Date.now()
+    // A newer state of the same event takes the slot: `seq` tells a replaced job (runJobs).
+    await this.ctx.storage.put(`${JOBS}${jobPlace(job).slot}`, { job, tries: 0, next: at, seq: at } satisfies JobItem)
+    await this.schedule('jobs', at, true)
+  }
+
+  /** The job that writes where an event's delivery stands, as of now. */
+  private deliveryJob(item: OutboxItem, status: DeliveryStatus, lastStatus: number | null): Job {
+    return {
       kind: 'delivery',
       row: {
         eventId: item.event.id,
@@ -323,36 +335,29 @@ export abstract class TaskedObject extends DurableObject<Env> {
         lastStatus,
         nextAt: status === 'delivered' ? null : item.next,
         createdAt: item.queuedAt ?? item.event.created * 1000,
-        version,
+        version: Date.now(),
         owner: `${this.binding}:${this.ctx.id.toString()}`,
-        body: item.body,
       },
     }
-    await this.ctx.storage.put(`${JOBS}${jobPlace(job).slot}`, {
-      job,
-      tries: 0,
-      next: version,
-      seq: version,
-    } satisfies JobItem)
-    await this.schedule('jobs', version, true)
   }
 
   /**
-   * The console's "send again": the event goes out once more, now. One still waiting for a retry
-   * is tried at once (it keeps its place, so the order of this object's events holds); one already
-   * delivered is queued again after this object's waiting events, its tries counted on from
-   * `tried`. Receivers see the same event id.
+   * The console's "send again" (worker/webhooks/deliveries.ts): an event of `merchant`'s still in
+   * this object's outbox is tried at once, in its place (the order of this object's events holds).
+   * `not_waiting`: it went through already (delivered events are not sent again); `not_found`:
+   * this object is not the merchant's.
    */
-  async sendAgain(event: WebhookEvent, body: string, tried: number): Promise<void> {
+  async sendAgain(merchant: string, eventId: string): Promise<'queued' | 'not_waiting' | 'not_found'> {
     await this.fresh()
+    if ((this.#merchant ?? DEFAULT_MERCHANT) !== merchant) return 'not_found'
     const outbox = await this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX })
-    const waiting = [...outbox].find(([, item]) => item.event.id === event.id)
-    const key = waiting?.[0] ?? `${OUTBOX}~again:${event.id}`
-    const item: OutboxItem = waiting
-      ? { ...waiting[1], next: Date.now() }
-      : { event, body, tries: tried, next: Date.now() }
-    await this.ctx.storage.put(key, item)
-    await this.recordDelivery(item, 'pending', null)
+    const waiting = [...outbox].find(([, item]) => item.event.id === eventId)
+    if (!waiting) return 'not_waiting'
+    const [key, item] = waiting
+    const now = { ...item, next: Date.now() }
+    await this.ctx.storage.put(key, now)
+    await this.recordDelivery(now, 'pending', null)
     await this.schedule('webhook', Date.now(), true)
+    return 'queued'
   }
 }

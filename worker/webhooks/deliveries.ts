@@ -1,11 +1,15 @@
 /**
  * @module
- * The record of webhook deliveries (D1 `webhook_deliveries`): what the console shows as "delivered",
- * "failing, next try at…" and offers to send again. The object whose outbox holds an event
- * (worker/sessions/tasked-object.ts) writes its row after each try through an outbox job, so the
- * record follows the delivery even if the object is evicted right after it; the delivery itself
- * never waits on D1. Each row names its object (`owner`), which a send-again asks to queue the event
- * once more, and keeps the event's body for that (erased with the retention policy's sweep).
+ * The record of webhook deliveries (D1 `webhook_deliveries`): what the console shows as "pending",
+ * "delivered", "failing, next try at…", and where "send again" goes. The object whose outbox holds
+ * an event (worker/sessions/tasked-object.ts) writes its row when the event is queued and after
+ * each try, through outbox jobs: the record follows the delivery even if the object is evicted
+ * right after, and the delivery never waits on D1. A row names its object (`owner`), holds ids and
+ * the delivery's state, never the event's body: the outbox has it while the event waits.
+ *
+ * Sending again is for an event that waits (pending or failing): it is tried at once, in its place.
+ * A delivered event is not sent again: receivers keep the ids they have seen only so long
+ * (README, "Webhooks to the merchant"), and a second delivery days later would be processed again.
  */
 import { EVENT_TYPES, type EventType } from '../../shared/webhooks/events.ts'
 import type { WebhookEvent } from '../../shared/webhooks/sign.ts'
@@ -30,13 +34,12 @@ export interface DeliveryRow {
   readonly lastStatus: number | null
   /** When the next try is due (ms), while it is not delivered. */
   readonly nextAt: number | null
-  /** The event's time (ms). */
+  /** When the event was queued (ms). */
   readonly createdAt: number
   /** When this state was reached (ms): a late write of an older state changes nothing. */
   readonly version: number
   /** `BINDING:hex id` of the object whose outbox holds the event. */
   readonly owner: string
-  readonly body: string
 }
 
 /** What the event is about, as the console links it: its session and its payment. */
@@ -54,15 +57,15 @@ export function deliveryLinks(event: WebhookEvent): { sessionId: string | null; 
 export async function upsertDelivery(db: D1Database, row: DeliveryRow, merchant: string): Promise<void> {
   await db
     .prepare(
-      `INSERT INTO webhook_deliveries (event_id, merchant_id, type, session_id, payment_id, status, tries, last_status, next_at, created_at, version, owner, body)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-       ON CONFLICT (event_id) DO UPDATE SET status = excluded.status, tries = excluded.tries,
+      `INSERT INTO webhook_deliveries (merchant_id, event_id, type, session_id, payment_id, status, tries, last_status, next_at, created_at, version, owner)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+       ON CONFLICT (merchant_id, event_id) DO UPDATE SET status = excluded.status, tries = excluded.tries,
          last_status = excluded.last_status, next_at = excluded.next_at, version = excluded.version
-       WHERE excluded.version > webhook_deliveries.version AND webhook_deliveries.merchant_id = excluded.merchant_id`,
+       WHERE excluded.version > webhook_deliveries.version`,
     )
     .bind(
-      row.eventId,
       merchant,
+      row.eventId,
       row.type,
       row.sessionId,
       row.paymentId,
@@ -73,12 +76,11 @@ export async function upsertDelivery(db: D1Database, row: DeliveryRow, merchant:
       row.createdAt,
       row.version,
       row.owner,
-      row.body,
     )
     .run()
 }
 
-/** A delivery as the API shows it (never the body: GET the payment or session for what it says). */
+/** A delivery as the API shows it. */
 export interface DeliveryView {
   readonly object: 'webhook_delivery'
   readonly id: string
@@ -105,6 +107,8 @@ interface Stored {
   created_at: number
   version: number
 }
+
+const COLUMNS = 'event_id, type, session_id, payment_id, status, tries, last_status, next_at, created_at, version'
 
 const viewOf = (r: Stored): DeliveryView => ({
   object: 'webhook_delivery',
@@ -153,8 +157,8 @@ export async function listDeliveries(
   }
   if (q.startingAfter !== undefined) {
     const cursor = await db
-      .prepare('SELECT created_at FROM webhook_deliveries WHERE event_id = ? AND merchant_id = ?')
-      .bind(q.startingAfter, merchant)
+      .prepare('SELECT created_at FROM webhook_deliveries WHERE merchant_id = ? AND event_id = ?')
+      .bind(merchant, q.startingAfter)
       .first<{ created_at: number }>()
     if (!cursor) return undefined
     where.push('(created_at < ? OR (created_at = ? AND event_id < ?))')
@@ -162,8 +166,7 @@ export async function listDeliveries(
   }
   const rows = await db
     .prepare(
-      `SELECT event_id, type, session_id, payment_id, status, tries, last_status, next_at, created_at, version
-       FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, event_id DESC LIMIT ?`,
+      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, event_id DESC LIMIT ?`,
     )
     .bind(...binds, q.limit + 1)
     .all<Stored>()
@@ -174,21 +177,26 @@ export async function listDeliveries(
   }
 }
 
+/** What a send-again did: queued to be tried now, the event was delivered already, or no such event of the merchant's. */
+export type SendAgain =
+  { readonly kind: 'queued'; readonly view: DeliveryView } | { readonly kind: 'delivered' | 'not_found' }
+
 /**
- * Asks the object holding `merchant`'s event `eventId` to deliver it once more (at once if it is
- * still waiting for a retry). Undefined when the merchant has no such event.
+ * Asks the object holding `merchant`'s event `eventId` to try it now, if it still waits. The
+ * object answers for itself: it checks that it is the merchant's and that the event is in its
+ * outbox (a row may outlive its object, or say "failing" a moment after the event went through).
  */
-export async function sendAgain(env: Env, merchant: string, eventId: string): Promise<DeliveryView | undefined> {
+export async function sendAgain(env: Env, merchant: string, eventId: string): Promise<SendAgain> {
   const row = await env.DB.prepare(
-    `SELECT event_id, type, session_id, payment_id, status, tries, last_status, next_at, created_at, version, owner, body
-     FROM webhook_deliveries WHERE event_id = ? AND merchant_id = ?`,
+    `SELECT ${COLUMNS}, owner FROM webhook_deliveries WHERE merchant_id = ? AND event_id = ?`,
   )
-    .bind(eventId, merchant)
-    .first<Stored & { owner: string; body: string }>()
-  if (!row) return undefined
-  const [binding, hex] = row.owner.split(':') as [OwnerBinding, string]
-  if (!OWNER_BINDINGS.includes(binding) || !hex) return undefined
+    .bind(merchant, eventId)
+    .first<Stored & { owner: string }>()
+  if (!row) return { kind: 'not_found' }
+  const [binding, hex] = row.owner.split(':') as [OwnerBinding, string | undefined]
+  if (!OWNER_BINDINGS.includes(binding) || !hex) return { kind: 'not_found' }
   const namespace = env[binding] as unknown as DurableObjectNamespace<TaskedObject>
-  await namespace.get(namespace.idFromString(hex)).sendAgain(JSON.parse(row.body) as WebhookEvent, row.body, row.tries)
-  return viewOf({ ...row, status: 'pending', next_at: Date.now() })
+  const tried = await namespace.get(namespace.idFromString(hex)).sendAgain(merchant, eventId)
+  if (tried !== 'queued') return { kind: tried === 'not_waiting' ? 'delivered' : 'not_found' }
+  return { kind: 'queued', view: viewOf({ ...row, status: 'pending', next_at: Date.now(), version: Date.now() }) }
 }
