@@ -250,22 +250,27 @@ function consoleScript(): Plugin {
     },
     async closeBundle() {
       if (!outDir.replace(/\\/g, '/').endsWith('dist/public/widget')) return
-      await build({
-        configFile: false,
-        root,
-        logLevel: 'warn',
-        mode: 'production',
-        build: {
-          outDir: join(dirname(outDir), 'console'),
-          emptyOutDir: true,
-          target: 'es2022',
-          sourcemap: false,
-          lib: { entry: { console: 'console/index.ts' }, formats: ['es'], fileName: () => 'console.js' },
-          rolldownOptions: { output: { minify: true, codeSplitting: false } },
-        },
-      })
+      await buildConsole(root, join(dirname(outDir), 'console'))
     },
   }
+}
+
+/** The console's one file, `console.js`, into `outDir` (also the size budget's build: test/build/bundle-size.test.ts). */
+export async function buildConsole(root: string, outDir: string): Promise<void> {
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    mode: 'production',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: false,
+      lib: { entry: { console: 'console/index.ts' }, formats: ['es'], fileName: () => 'console.js' },
+      rolldownOptions: { output: { minify: true, codeSplitting: false } },
+    },
+  })
 }
 
 export default defineConfig({

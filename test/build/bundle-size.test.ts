@@ -17,7 +17,8 @@ import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCALES } from '../../shared/locales.ts'
 import { FRAME_SCRIPT, framePage } from '../../worker/frame/page.ts'
-import { measure } from '../../tools/bundle.mjs'
+import { measure, sizes } from '../../tools/bundle.mjs'
+import { buildConsole } from '../../vite.config.ts'
 import { root } from '../../tools/stacks.mjs'
 
 const KB = 1024
@@ -120,6 +121,28 @@ describe('widget bundles', () => {
       }
     }
   })
+
+  it('the merchant console is a file of its own of at most 20 KB brotli, and nothing of it is in a shopper’s bundle', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs')
+    const consoleOut = join(out, '..', `${out.split(/[\\/]/).pop()}-console`)
+    const env = process.env.NODE_ENV
+    process.env.NODE_ENV = 'production'
+    try {
+      await buildConsole(root, consoleOut)
+    } finally {
+      process.env.NODE_ENV = env
+    }
+    try {
+      expect(readdirSync(consoleOut)).toEqual(['console.js'])
+      expect(sizes(readFileSync(join(consoleOut, 'console.js'))).brotli).toBeLessThanOrEqual(20 * KB)
+    } finally {
+      rmSync(consoleOut, { recursive: true, force: true })
+    }
+    const shopper = ['pay-checkout.js', ...readdirSync(join(out, 'chunks')).map((c) => `chunks/${c}`), 'frame.js']
+    for (const f of shopper)
+      for (const tag of ['pay-console', 'payment-list', 'webhook-list', 'console-sign-in'])
+        expect(readFileSync(join(out, f), 'utf8'), `${f}: ${tag}`).not.toContain(tag)
+  }, 60_000)
 
   it('importmap.json pins every file of the build by its SHA-384', async () => {
     const { readFileSync, readdirSync } = await import('node:fs')
