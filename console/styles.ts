@@ -1,10 +1,26 @@
 /**
  * @module
- * The console's look: design tokens (light, and dark with the system's preference or
- * `data-theme="dark"` on the page) and the table, form and badge styles every view shares.
+ * The console's look: design tokens, declared once on `<pay-console>` and inherited by every view
+ * (light, and dark with the system's preference or `?theme=dark`, the element's `theme`), and the
+ * table, form and badge styles every view shares.
  * Colours meet WCAG AA contrast in both themes (axe checks every view).
  */
 import { css } from 'lit'
+
+/** The dark theme's colours (contrast checked by axe in dark too). */
+const dark = css`
+  --c-bg: #131316;
+  --c-surface: #1e1f24;
+  --c-text: #e4e2e6;
+  --c-muted: #c7c6ca;
+  --c-border: #5d5e66;
+  --c-accent: #a8c7fa;
+  --c-accent-text: #062e6f;
+  --c-ok: #6dd58c;
+  --c-warn: #ffb95c;
+  --c-error: #ffb4ab;
+  --c-focus: #a8c7fa;
+`
 
 export const tokens = css`
   :host {
@@ -24,37 +40,29 @@ export const tokens = css`
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light'])) {
-      --c-bg: #131316;
-      --c-surface: #1e1f24;
-      --c-text: #e4e2e6;
-      --c-muted: #c7c6ca;
-      --c-border: #5d5e66;
-      --c-accent: #a8c7fa;
-      --c-accent-text: #062e6f;
-      --c-ok: #6dd58c;
-      --c-warn: #ffb95c;
-      --c-error: #ffb4ab;
-      --c-focus: #a8c7fa;
+      ${dark}
     }
   }
   :host([theme='dark']) {
-    --c-bg: #131316;
-    --c-surface: #1e1f24;
-    --c-text: #e4e2e6;
-    --c-muted: #c7c6ca;
-    --c-border: #5d5e66;
-    --c-accent: #a8c7fa;
-    --c-accent-text: #062e6f;
-    --c-ok: #6dd58c;
-    --c-warn: #ffb95c;
-    --c-error: #ffb4ab;
-    --c-focus: #a8c7fa;
+    ${dark}
   }
 `
 
 export const shared = css`
+  :host {
+    display: block;
+  }
   * {
     box-sizing: border-box;
+  }
+  .pager {
+    display: flex;
+    justify-content: space-between;
+    margin-top: 1rem;
+  }
+  .empty {
+    padding: 2rem 0;
+    text-align: center;
   }
   :focus-visible {
     outline: 2px solid var(--c-focus);

@@ -9,19 +9,15 @@
 import { css, html, LitElement, svg, type PropertyValues } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Overview } from '../api.ts'
 import { count, day, money, percent } from '../format.ts'
-import { shared, tokens } from '../styles.ts'
+import { shared } from '../styles.ts'
 
 const DAYS = 14
 const DAY_MS = 86_400_000
 
 export class OverviewChart extends LitElement {
   static override styles = [
-    tokens,
     shared,
     css`
-      :host {
-        display: block;
-      }
       .figures {
         display: grid;
         grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));

@@ -9,7 +9,7 @@
 import { css, html, LitElement } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Operation, type Payment } from '../api.ts'
 import { money } from '../format.ts'
-import { shared, tokens } from '../styles.ts'
+import { shared } from '../styles.ts'
 
 export type Action = 'capture' | 'void' | 'refund'
 
@@ -17,7 +17,6 @@ const TITLES: Record<Action, string> = { capture: 'Capture', void: 'Void', refun
 
 export class PaymentAction extends LitElement {
   static override styles = [
-    tokens,
     shared,
     css`
       dialog {

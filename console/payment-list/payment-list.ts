@@ -9,8 +9,9 @@
 import { css, html, LitElement, type PropertyValues } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Payment } from '../api.ts'
 import { dateTime, money } from '../format.ts'
-import { shared, tokens } from '../styles.ts'
+import { shared } from '../styles.ts'
 import { statusBadge } from '../payment-page/status.ts'
+import { Pager, pagerButtons } from '../pager.ts'
 
 const STATUSES = ['authorized', 'captured', 'partially_refunded', 'refunded', 'voided'] as const
 /** The search's fields, in the address and the form: each the listing's query parameter of the same name. */
@@ -19,12 +20,8 @@ type Field = (typeof FIELDS)[number]
 
 export class PaymentList extends LitElement {
   static override styles = [
-    tokens,
     shared,
     css`
-      :host {
-        display: block;
-      }
       form {
         display: grid;
         grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr));
@@ -35,15 +32,6 @@ export class PaymentList extends LitElement {
       .actions {
         display: flex;
         gap: 0.5rem;
-      }
-      .pager {
-        display: flex;
-        justify-content: space-between;
-        margin-top: 1rem;
-      }
-      .empty {
-        padding: 2rem 0;
-        text-align: center;
       }
     `,
   ]
@@ -65,9 +53,7 @@ export class PaymentList extends LitElement {
   declare private hasMore: boolean
   declare private loading: boolean
   declare private error: string
-  /** The first ids of the pages before this one: "Newer" goes back through them. */
-  private cursors: (string | undefined)[] = []
-  private cursor: string | undefined
+  private readonly pager = new Pager()
 
   constructor() {
     super()
@@ -81,8 +67,7 @@ export class PaymentList extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('query') || changed.has('api')) {
-      this.cursors = []
-      this.cursor = undefined
+      this.pager.reset()
       void this.load()
     }
   }
@@ -108,7 +93,7 @@ export class PaymentList extends LitElement {
           created_gte: from ? new Date(`${from}T00:00:00`).toISOString() : undefined,
           created_lt: to ? new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined,
           ...(metaKey && metaValue.length ? { metadata: { [metaKey]: metaValue.join('=') } } : {}),
-          starting_after: this.cursor,
+          starting_after: this.pager.cursor,
         } as never,
       },
     })
@@ -132,17 +117,6 @@ export class PaymentList extends LitElement {
       if (value) next.set(f, value)
     }
     location.hash = `#/payments${next.size ? `?${next}` : ''}`
-  }
-
-  private older(): void {
-    this.cursors.push(this.cursor)
-    this.cursor = this.payments[this.payments.length - 1]?.id
-    void this.load()
-  }
-
-  private newer(): void {
-    this.cursor = this.cursors.pop()
-    void this.load()
   }
 
   override render() {
@@ -213,12 +187,7 @@ export class PaymentList extends LitElement {
           )}
         </tbody>
       </table>
-      <div class="pager">
-        <button type="button" ?disabled=${this.cursors.length === 0 && this.cursor === undefined} @click=${this.newer}>
-          Newer
-        </button>
-        <button type="button" ?disabled=${!this.hasMore} @click=${this.older}>Older</button>
-      </div>
+      ${pagerButtons(this.pager, this.hasMore, this.payments[this.payments.length - 1]?.id, () => void this.load())}
     `
   }
 }

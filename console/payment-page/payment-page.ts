@@ -19,7 +19,7 @@ import {
   type Session,
 } from '../api.ts'
 import { dateTime, money } from '../format.ts'
-import { shared, tokens } from '../styles.ts'
+import { shared } from '../styles.ts'
 import { statusBadge } from './status.ts'
 import type { Action, PaymentAction } from '../payment-action/payment-action.ts'
 import '../payment-action/payment-action.ts'
@@ -36,12 +36,8 @@ type Attempt = { n: number; at: number; method?: string; status: string; code?: 
 
 export class PaymentPage extends LitElement {
   static override styles = [
-    tokens,
     shared,
     css`
-      :host {
-        display: block;
-      }
       .summary {
         display: grid;
         grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));

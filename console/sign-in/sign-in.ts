@@ -8,12 +8,11 @@
  */
 import { html, LitElement } from 'lit'
 import { signIn, type ConsoleSession } from '../api.ts'
-import { shared, tokens } from '../styles.ts'
+import { shared } from '../styles.ts'
 import { css } from 'lit'
 
 export class ConsoleSignIn extends LitElement {
   static override styles = [
-    tokens,
     shared,
     css`
       :host {

@@ -8,19 +8,16 @@
 import { css, html, LitElement, type PropertyValues } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Delivery } from '../api.ts'
 import { dateTime } from '../format.ts'
-import { shared, tokens } from '../styles.ts'
+import { shared } from '../styles.ts'
 import { statusBadge } from '../payment-page/status.ts'
+import { Pager, pagerButtons } from '../pager.ts'
 
 const STATUSES = ['failing', 'pending', 'delivered'] as const
 
 export class WebhookList extends LitElement {
   static override styles = [
-    tokens,
     shared,
     css`
-      :host {
-        display: block;
-      }
       .bar {
         display: flex;
         gap: 0.75rem;
@@ -29,15 +26,6 @@ export class WebhookList extends LitElement {
       }
       .bar label {
         width: 12rem;
-      }
-      .pager {
-        display: flex;
-        justify-content: space-between;
-        margin-top: 1rem;
-      }
-      .empty {
-        padding: 2rem 0;
-        text-align: center;
       }
       td button {
         min-height: 2.25rem;
@@ -61,8 +49,7 @@ export class WebhookList extends LitElement {
   declare private hasMore: boolean
   declare private loading: boolean
   declare private message: string
-  private cursors: (string | undefined)[] = []
-  private cursor: string | undefined
+  private readonly pager = new Pager()
 
   constructor() {
     super()
@@ -76,8 +63,7 @@ export class WebhookList extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('api') || changed.has('status')) {
-      this.cursors = []
-      this.cursor = undefined
+      this.pager.reset()
       void this.load()
     }
   }
@@ -85,7 +71,9 @@ export class WebhookList extends LitElement {
   private async load(): Promise<void> {
     this.loading = true
     const { data, error, response } = await this.api.GET('/v1/webhooks/deliveries', {
-      params: { query: { limit: 20, ...(this.status ? { status: this.status } : {}), starting_after: this.cursor } },
+      params: {
+        query: { limit: 20, ...(this.status ? { status: this.status } : {}), starting_after: this.pager.cursor },
+      },
     })
     this.loading = false
     if (response.status === 401) return signedOut(this)
@@ -172,29 +160,7 @@ export class WebhookList extends LitElement {
           )}
         </tbody>
       </table>
-      <div class="pager">
-        <button
-          type="button"
-          ?disabled=${this.cursors.length === 0 && this.cursor === undefined}
-          @click=${() => {
-            this.cursor = this.cursors.pop()
-            void this.load()
-          }}
-        >
-          Newer
-        </button>
-        <button
-          type="button"
-          ?disabled=${!this.hasMore}
-          @click=${() => {
-            this.cursors.push(this.cursor)
-            this.cursor = this.deliveries[this.deliveries.length - 1]?.id
-            void this.load()
-          }}
-        >
-          Older
-        </button>
-      </div>
+      ${pagerButtons(this.pager, this.hasMore, this.deliveries[this.deliveries.length - 1]?.id, () => void this.load())}
     `
   }
 }

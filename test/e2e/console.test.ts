@@ -125,6 +125,12 @@ describe('the merchant console', () => {
     expect(await page.locator('overview-chart svg[role=img]').count()).toBe(1)
     expect(await axeViolations(page, ALL_RULES)).toEqual([])
     await shotOf(page, 'console-overview')
+    // ?theme=dark on a light system: every view takes the dark colours (declared once, inherited).
+    await page.goto(`${shop.url}/console/?theme=dark#/payments`)
+    const heading = page.locator('payment-list h1')
+    await heading.waitFor()
+    expect(await heading.evaluate((h) => getComputedStyle(h).color)).toBe('rgb(228, 226, 230)')
+    expect(await axeViolations(page, ALL_RULES)).toEqual([])
     await page.close()
   })
 

@@ -18,7 +18,7 @@ import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
 import { described, oneOf } from '../schemas/build.ts'
 import { errors, json, merchant, ref } from '../schemas/doc.ts'
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../schemas/search.ts'
+import { cursorParam, DEFAULT_LIMIT, limitParam } from '../schemas/search.ts'
 import { DELIVERY_STATUSES, listDeliveries, sendAgain } from '../webhooks/deliveries.ts'
 import { page } from './search.ts'
 
@@ -41,24 +41,8 @@ const deliveryQuery = v.strictObject({
       description: 'Only the events of this session',
     }),
   ),
-  limit: v.optional(
-    described(
-      v.pipe(
-        v.string('out_of_range'),
-        v.regex(/^\d{1,3}$/, 'out_of_range'),
-        v.transform(Number),
-        v.minValue(1, 'out_of_range'),
-        v.maxValue(MAX_LIMIT, 'out_of_range'),
-      ),
-      `an integer from 1 to ${MAX_LIMIT}`,
-      { description: `Page size (default ${DEFAULT_LIMIT})` },
-    ),
-  ),
-  starting_after: v.optional(
-    described(v.pipe(v.string('format'), v.regex(EVENT_ID, 'format')), EVENT_ID.source, {
-      description: 'The last id of the previous page',
-    }),
-  ),
+  limit: limitParam(),
+  starting_after: cursorParam({ test: (id) => EVENT_ID.test(id), expected: EVENT_ID.source }),
 })
 
 export const webhooks = new Hono<{ Bindings: Env }>()

@@ -38,6 +38,30 @@ const timeParam = (description: string) =>
     ),
   )
 
+/** `limit`: a page's size, of every listing. */
+export const limitParam = () =>
+  v.optional(
+    described(
+      v.pipe(
+        v.string('out_of_range'),
+        v.regex(/^\d{1,3}$/, 'out_of_range'),
+        v.transform(Number),
+        v.minValue(1, 'out_of_range'),
+        v.maxValue(MAX_LIMIT, 'out_of_range'),
+      ),
+      `an integer from 1 to ${MAX_LIMIT}`,
+      { description: `Page size (default ${DEFAULT_LIMIT})` },
+    ),
+  )
+
+/** `starting_after`: the last id of the previous page, in the listing's id grammar. */
+export const cursorParam = (id: { test: (s: string) => boolean; expected: string }) =>
+  v.optional(
+    described(v.pipe(v.string('format'), v.check(id.test, 'format')), id.expected, {
+      description: 'The last id of the previous page',
+    }),
+  )
+
 /** The query of a listing; `statuses` are the table's, `id` its id grammar (for the cursor). */
 export const listQuery = (
   statuses: readonly [string, ...string[]],
@@ -68,29 +92,13 @@ export const listQuery = (
         { description: 'One metadata pair: metadata[orderId]=A-1001' },
       ),
     ),
-    limit: v.optional(
-      described(
-        v.pipe(
-          v.string('out_of_range'),
-          v.regex(/^\d{1,3}$/, 'out_of_range'),
-          v.transform(Number),
-          v.minValue(1, 'out_of_range'),
-          v.maxValue(MAX_LIMIT, 'out_of_range'),
-        ),
-        `an integer from 1 to ${MAX_LIMIT}`,
-        { description: `Page size (default ${DEFAULT_LIMIT})` },
-      ),
-    ),
+    limit: limitParam(),
     needs_attention: v.optional(
       described(v.picklist(['true'], 'invalid_value'), 'true', {
         description: 'Only those with an operation whose outcome is still unknown after every inquiry',
       }),
     ),
-    starting_after: v.optional(
-      described(v.pipe(v.string('format'), v.check(id.test, 'format')), id.expected, {
-        description: 'The last id of the previous page',
-      }),
-    ),
+    starting_after: cursorParam(id),
   })
 
 export type ListQueryInput = v.InferOutput<ReturnType<typeof listQuery>>
