@@ -125,7 +125,7 @@ export class PayConsole extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    // A new view: focus its heading, so a screen reader hears where it is and the keyboard starts there.
+    // A new view: focus it (its main region), so a screen reader starts there and so does the keyboard.
     if (changed.has('route') && changed.get('route') !== undefined)
       (this.renderRoot.querySelector('main') as HTMLElement | null)?.focus()
   }
