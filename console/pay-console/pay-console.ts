@@ -155,7 +155,7 @@ export class PayConsole extends LitElement {
         }
         <span class="spacer"></span>
         <label class="locale"
-          ><span class="visually-hidden">Language and formats</span>
+          ><span class="visually-hidden">Number and date formats</span>
           <select
             @change=${(e: Event) => (this.locale = (e.target as HTMLSelectElement).value as Locale)}
             .value=${this.locale}

@@ -13,6 +13,18 @@ import { shared } from '../styles.ts'
 
 export type Action = 'capture' | 'void' | 'refund'
 
+/**
+ * What an agent types as the API's amount text (two decimals): `10`, `10.5`, `10,50` (a decimal
+ * comma, as many locales write it) and `1 234.50` read as the same kind of number; anything else
+ * (two separators, three decimals, letters) is undefined.
+ */
+export function decimalAmount(typed: string): string | undefined {
+  const text = typed.replace(/[\s\u00a0\u202f]/g, '')
+  const m = /^(\d{1,12})(?:[.,](\d{1,2}))?$/.exec(text)
+  if (!m) return undefined
+  return `${BigInt(m[1] as string)}.${(m[2] ?? '').padEnd(2, '0')}`
+}
+
 const TITLES: Record<Action, string> = { capture: 'Capture', void: 'Void', refund: 'Refund' }
 
 export class PaymentAction extends LitElement {
@@ -86,8 +98,17 @@ export class PaymentAction extends LitElement {
     // A second click while the first is on its way sends nothing; a later one sends the same key.
     if (this.busy || !this.action) return
     const form = new FormData(e.target as HTMLFormElement)
-    const amount = String(form.get('amount') ?? '').trim()
     const reason = String(form.get('reason') ?? '').trim()
+    let amount = ''
+    if (this.action !== 'void') {
+      const most = this.action === 'capture' ? this.payment.amount : this.payment.amountRefundable
+      const typed = decimalAmount(String(form.get('amount') ?? ''))
+      if (typed === undefined || typed === '0.00' || Number(typed) > Number(most)) {
+        this.error = `Enter an amount from 0.01 to ${most}, like 10.50.`
+        return
+      }
+      amount = typed
+    }
     const path = { paymentId: this.payment.id }
     const asked = JSON.stringify([this.payment.id, this.action, amount, reason])
     const key = this.keys.get(asked) ?? crypto.randomUUID()
@@ -140,13 +161,30 @@ export class PaymentAction extends LitElement {
         ${
           a && p
             ? html`<form @submit=${this.confirm} novalidate>
-              <h2 id="action-title">${TITLES[a]} ${money(p.amount, p.currency, this.locale)}</h2>
+              <h2 id="action-title">${TITLES[a]}</h2>
+              <p>
+                Payment of <span class="ltr">${money(p.amount, p.currency, this.locale)}</span>
+                (${p.merchantTransactionId})${
+                  a === 'void'
+                    ? html`: the authorisation is released, nothing will be charged to the customer.`
+                    : html`; up to <span class="ltr">${money(remaining, p.currency, this.locale)}</span> can be
+                        ${a === 'capture' ? 'captured' : 'refunded'}.`
+                }
+              </p>
               ${
                 a === 'void'
-                  ? html`<p>The authorisation is released: nothing will be charged to the customer.</p>`
+                  ? ''
                   : html`<label
-                    >Amount (${p.currency}, at most ${remaining})
-                    <input name="amount" inputmode="decimal" autocomplete="off" .value=${remaining} required
+                    >Amount to ${a === 'capture' ? 'capture' : 'refund'} (${p.currency})
+                    <input
+                      name="amount"
+                      inputmode="decimal"
+                      autocomplete="off"
+                      aria-describedby=${this.error ? 'action-error' : ''}
+                      aria-invalid=${this.error ? 'true' : 'false'}
+                      .value=${remaining}
+                      @input=${() => (this.error = '')}
+                      required
                   /></label>`
               }
               ${
@@ -154,7 +192,7 @@ export class PaymentAction extends LitElement {
                   ? html`<label>Reason (optional)<input name="reason" maxlength="200" autocomplete="off" /></label>`
                   : ''
               }
-              ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : ''}
+              ${this.error ? html`<p id="action-error" class="error" role="alert">${this.error}</p>` : ''}
               <div class="buttons">
                 <button type="button" @click=${this.close}>Cancel</button>
                 <button class=${a === 'void' ? 'danger' : 'primary'} type="submit" ?disabled=${this.busy}>

@@ -158,7 +158,7 @@ export async function waitFor(url, timeoutMs = 60_000, child) {
 }
 
 /**
- * Starts `wrangler dev` for a config on 127.0.0.1:port and waits for /healthz.
+ * Starts `wrangler dev` for a config on 127.0.0.1:port and waits for /healthz (the demo: its stylesheet).
  * `vars` become `--var NAME:value` overrides; `extraArgs` are passed through.
  */
 export async function startWrangler({
@@ -213,7 +213,10 @@ export async function startWrangler({
   child.stderr.on('data', keep)
   const url = `http://127.0.0.1:${port}`
   try {
-    await Promise.all([waitFor(`${url}/healthz`, 90_000, child), migrated])
+    // The demo forwards /healthz to the product Worker, which may still be starting beside it (each
+    // try then logs a lost connection): the demo is up when its own stylesheet answers.
+    const ready = config === DEMO_CONFIG ? '/demo/app.css' : '/healthz'
+    await Promise.all([waitFor(`${url}${ready}`, 90_000, child), migrated])
   } catch (e) {
     stopProcess(child)
     throw new Error(`${label} did not start: ${e.message}\n${output}`, { cause: e })
