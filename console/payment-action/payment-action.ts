@@ -8,22 +8,10 @@
  */
 import { css, html, LitElement } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Operation, type Payment } from '../api.ts'
-import { money } from '../format.ts'
+import { decimalAmount, money } from '../format.ts'
 import { shared } from '../styles.ts'
 
 export type Action = 'capture' | 'void' | 'refund'
-
-/**
- * What an agent types as the API's amount text (two decimals): `10`, `10.5`, `10,50` (a decimal
- * comma, as many locales write it) and `1 234.50` read as the same kind of number; anything else
- * (two separators, three decimals, letters) is undefined.
- */
-export function decimalAmount(typed: string): string | undefined {
-  const text = typed.replace(/[\s\u00a0\u202f]/g, '')
-  const m = /^(\d{1,12})(?:[.,](\d{1,2}))?$/.exec(text)
-  if (!m) return undefined
-  return `${BigInt(m[1] as string)}.${(m[2] ?? '').padEnd(2, '0')}`
-}
 
 const TITLES: Record<Action, string> = { capture: 'Capture', void: 'Void', refund: 'Refund' }
 

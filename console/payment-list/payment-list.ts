@@ -8,7 +8,7 @@
  */
 import { css, html, LitElement, type PropertyValues } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Payment } from '../api.ts'
-import { dateTime, money } from '../format.ts'
+import { dateTime, decimalAmount, money } from '../format.ts'
 import { shared } from '../styles.ts'
 import { statusBadge } from '../payment-page/status.ts'
 import { Pager, pagerButtons } from '../pager.ts'
@@ -17,6 +17,8 @@ const STATUSES = ['authorized', 'captured', 'partially_refunded', 'refunded', 'v
 /** The search's fields, in the address and the form: each the listing's query parameter of the same name. */
 const FIELDS = ['email', 'order', 'last4', 'amount', 'status', 'from', 'to', 'metadata'] as const
 type Field = (typeof FIELDS)[number]
+
+const amountOf = (typed: string | undefined) => (typed === undefined ? undefined : (decimalAmount(typed) ?? typed))
 
 export class PaymentList extends LitElement {
   static override styles = [
@@ -87,7 +89,8 @@ export class PaymentList extends LitElement {
           email: get('email'),
           order: get('order'),
           last4: get('last4'),
-          amount: get('amount'),
+          // As the agent types it (a decimal comma, no decimals): the API's text when it reads as one.
+          amount: amountOf(get('amount')),
           status: get('status') as (typeof STATUSES)[number] | undefined,
           // Dates are whole days in the browser's time zone: from its start to the end of "to".
           created_gte: from ? new Date(`${from}T00:00:00`).toISOString() : undefined,
