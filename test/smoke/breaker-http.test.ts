@@ -29,7 +29,9 @@ beforeAll(async () => {
       CARD_VELOCITY_LIMIT: '1000',
       BREAKER_MIN_ATTEMPTS: '4',
       BREAKER_DECLINE_RATE: '0.5',
-      BREAKER_PAUSE_MS: '8000',
+      // Long enough to be seen on two busy cores: an isolate reads the breaker at most every 5 s,
+      // and a session and its pay can take seconds each (with 8 s a pause could end unseen).
+      BREAKER_PAUSE_MS: '20000',
       BREAKER_SOURCE_MIN_ATTEMPTS: '3',
       BREAKER_MIN_SOURCES: '2',
     },
@@ -127,8 +129,8 @@ describe('the decline-rate breaker', () => {
     }
     expect(tripped.data?.declines).toBeGreaterThanOrEqual(2)
     expect(tripped.data?.attempts).toBeGreaterThanOrEqual(4)
-    // The pause (8 s here) ends by itself: the merchant is told, and a card pays.
-    const resetBy = Date.now() + 15_000
+    // The pause (20 s here) ends by itself: the merchant is told, and a card pays.
+    const resetBy = Date.now() + 30_000
     while (Date.now() < resetBy && !hooks().some((h) => h.includes('"checkout.breaker.reset"')))
       await new Promise((r) => setTimeout(r, 250))
     expect(hooks().some((h) => h.includes('"checkout.breaker.reset"'))).toBe(true)
