@@ -4,6 +4,7 @@
  * amounts stay the API's decimal text until shown.
  */
 import { direction, LOCALES, resolveLocale, type Locale } from '../shared/locales.ts'
+import { formatAmount } from '../shared/money.ts'
 
 export { LOCALES, direction, type Locale }
 
@@ -13,13 +14,8 @@ export function initialLocale(): Locale {
   return resolveLocale(asked ? [asked] : navigator.languages)
 }
 
-export function money(amount: string, currency: string, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(amount))
-  } catch {
-    return `${amount} ${currency}`
-  }
-}
+/** Money as the checkout shows it: the currency's own decimals (JPY none, KWD three). */
+export { formatMoney as money } from '../shared/money.ts'
 
 /** A date and time; `seconds` where events a moment apart must read apart (a payment's timeline). */
 export function dateTime(iso: string | number, locale: string, seconds = false): string {
@@ -60,5 +56,5 @@ export function decimalAmount(typed: string): string | undefined {
   const text = typed.replace(/[\s\u00a0\u202f]/g, '')
   const m = /^(\d{1,12})(?:[.,](\d{1,2}))?$/.exec(text)
   if (!m) return undefined
-  return `${BigInt(m[1] as string)}.${(m[2] ?? '').padEnd(2, '0')}`
+  return formatAmount(Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')))
 }

@@ -158,7 +158,7 @@ export async function waitFor(url, timeoutMs = 60_000, child) {
 }
 
 /**
- * Starts `wrangler dev` for a config on 127.0.0.1:port and waits for /healthz (the demo: its stylesheet).
+ * Starts `wrangler dev` for a config on 127.0.0.1:port and waits for `readyPath` (/healthz) to answer.
  * `vars` become `--var NAME:value` overrides; `extraArgs` are passed through.
  */
 export async function startWrangler({
@@ -169,6 +169,7 @@ export async function startWrangler({
   extraArgs = [],
   quiet = true,
   label = 'wrangler',
+  readyPath = '/healthz',
 }) {
   // The product Worker's search index (D1) needs its tables before the first request. A state
   // directory without a database gets its migrated copy before workerd starts (workerd creates the
@@ -213,10 +214,7 @@ export async function startWrangler({
   child.stderr.on('data', keep)
   const url = `http://127.0.0.1:${port}`
   try {
-    // The demo forwards /healthz to the product Worker, which may still be starting beside it (each
-    // try then logs a lost connection): the demo is up when its own stylesheet answers.
-    const ready = config === DEMO_CONFIG ? '/demo/app.css' : '/healthz'
-    await Promise.all([waitFor(`${url}${ready}`, 90_000, child), migrated])
+    await Promise.all([waitFor(`${url}${readyPath}`, 90_000, child), migrated])
   } catch (e) {
     stopProcess(child)
     throw new Error(`${label} did not start: ${e.message}\n${output}`, { cause: e })
@@ -411,6 +409,9 @@ export async function startDemoStack({
           extraArgs: demoArgs,
           quiet,
           label: 'demo',
+          // The demo forwards /healthz to the product Worker, which may still be starting beside
+          // it (each early try logs a lost connection): the demo is up when its own stylesheet is.
+          readyPath: '/demo/app.css',
         }),
     }
     const started = (p) => p.then((r) => (running.push(r), r))

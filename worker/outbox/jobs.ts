@@ -39,8 +39,9 @@ export const JOB_HANDLERS: {
  */
 export function jobPlace(job: Job): { readonly slot?: string; readonly delayMs: number } {
   if (job.kind === 'index') return { slot: `index:${job.row.table}:${job.row.id}`, delayMs: INDEX_DELAY_MS }
-  // A delivery's latest state replaces one still waiting: the record is of where it stands now.
-  if (job.kind === 'delivery') return { slot: `delivery:${job.row.eventId}`, delayMs: 0 }
+  // A delivery's latest state replaces one still waiting, and waits as an index row does: an
+  // event queued and delivered a moment later is one write (delivered), not two.
+  if (job.kind === 'delivery') return { slot: `delivery:${job.row.eventId}`, delayMs: INDEX_DELAY_MS }
   return { delayMs: 0 }
 }
 

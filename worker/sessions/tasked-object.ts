@@ -316,10 +316,11 @@ export abstract class TaskedObject extends DurableObject<Env> {
    */
   private async recordDelivery(item: OutboxItem, status: DeliveryStatus, lastStatus: number | null): Promise<void> {
     const job = this.deliveryJob(item, status, lastStatus)
+    const { slot, delayMs } = jobPlace(job)
     const at = Date.now()
     // A newer state of the same event takes the slot: `seq` tells a replaced job (runJobs).
-    await this.ctx.storage.put(`${JOBS}${jobPlace(job).slot}`, { job, tries: 0, next: at, seq: at } satisfies JobItem)
-    await this.schedule('jobs', at, true)
+    await this.ctx.storage.put(`${JOBS}${slot}`, { job, tries: 0, next: at + delayMs, seq: at } satisfies JobItem)
+    await this.schedule('jobs', at + delayMs, true)
   }
 
   /** The job that writes where an event's delivery stands, as of now. */
