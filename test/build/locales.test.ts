@@ -18,6 +18,7 @@ import { MORE_KEYS } from '../../shared/i18n/parts.ts'
 import { framePage } from '../../worker/frame/page.ts'
 import { MESSAGES } from '../../worker/frame/messages.ts'
 import { root } from '../../tools/stacks.mjs'
+import { COUNTRY_CODES } from '../../shared/shopper-formats.ts'
 
 const dir = join(root, 'shared/i18n/messages')
 const KEYS = Object.keys(en).sort()
@@ -239,6 +240,28 @@ describe('locale files', () => {
     const de = countries('de').map((c) => c.label)
     expect(de.indexOf('Österreich')).toBeLessThan(de.indexOf('Polen'))
     expect(callingCodes('ar').find((c) => c.value === 'DE+49')?.label).toBe('ألمانيا (+49)')
+  })
+
+  it('the phone-code list gives every country its own calling code, and none to the three that have none', () => {
+    const codes = new Map(callingCodes('en').map((c) => [c.value.slice(0, 2), c.value.slice(2)]))
+    // The codes are written in the country list's order: a country added to it without its code
+    // would shift every code after it, which these pairs from both ends and the middle would catch.
+    expect(codes.size).toBe(COUNTRY_CODES.length - 3)
+    for (const none of ['BV', 'HM', 'TF']) expect(codes.has(none), none).toBe(false)
+    expect(
+      Object.fromEntries(['AD', 'AX', 'EH', 'GB', 'HK', 'MA', 'PS', 'US', 'VA', 'ZW'].map((c) => [c, codes.get(c)])),
+    ).toEqual({
+      AD: '+376',
+      AX: '+358',
+      EH: '+212',
+      GB: '+44',
+      HK: '+852',
+      MA: '+212',
+      PS: '+970',
+      US: '+1',
+      VA: '+39',
+      ZW: '+263',
+    })
   })
 
   it('the other methods’ messages (their own chunk) are message keys', () => {

@@ -5,18 +5,16 @@
  */
 import { COUNTRY_CODES } from '../../shared/shopper-formats.ts'
 
-// Calling code, then the countries that use it. Countries with no code of their own (BV, HM, TF) are left out.
+// Each country's calling code (ITU-T E.164), in COUNTRY_CODES' order; empty for the countries with
+// no code of their own (BV, HM, TF). Shorter than listing each code's countries, and the country
+// codes are not written twice.
 const CALLING =
-  '1:US CA AG AI AS BB BM BS DM DO GD GU JM KN KY LC MP MS PR SX TC TT VC VG VI UM;7:RU KZ;20:EG;27:ZA;30:GR;31:NL;32:BE;33:FR;34:ES;36:HU;39:IT VA;40:RO;41:CH;43:AT;' +
-  '44:GB GG IM JE;45:DK;46:SE;47:NO SJ;48:PL;49:DE;51:PE;52:MX;53:CU;54:AR;55:BR;56:CL;57:CO;58:VE;60:MY;61:AU CC CX;62:ID;63:PH;64:NZ PN;65:SG;66:TH;81:JP;82:KR;' +
-  '84:VN;86:CN;90:TR;91:IN;92:PK;93:AF;94:LK;95:MM;98:IR;211:SS;212:MA EH;213:DZ;216:TN;218:LY;220:GM;221:SN;222:MR;223:ML;224:GN;225:CI;226:BF;227:NE;228:TG;229:BJ;' +
-  '230:MU;231:LR;232:SL;233:GH;234:NG;235:TD;236:CF;237:CM;238:CV;239:ST;240:GQ;241:GA;242:CG;243:CD;244:AO;245:GW;246:IO;248:SC;249:SD;250:RW;251:ET;252:SO;253:DJ;' +
-  '254:KE;255:TZ;256:UG;257:BI;258:MZ;260:ZM;261:MG;262:RE YT;263:ZW;264:NA;265:MW;266:LS;267:BW;268:SZ;269:KM;290:SH;291:ER;297:AW;298:FO;299:GL;350:GI;351:PT;352:LU;' +
-  '353:IE;354:IS;355:AL;356:MT;357:CY;358:FI AX;359:BG;370:LT;371:LV;372:EE;373:MD;374:AM;375:BY;376:AD;377:MC;378:SM;380:UA;381:RS;382:ME;385:HR;386:SI;387:BA;389:MK;' +
-  '420:CZ;421:SK;423:LI;500:FK GS;501:BZ;502:GT;503:SV;504:HN;505:NI;506:CR;507:PA;508:PM;509:HT;590:GP BL MF;591:BO;592:GY;593:EC;594:GF;595:PY;596:MQ;597:SR;598:UY;' +
-  '599:CW BQ;670:TL;672:NF AQ;673:BN;674:NR;675:PG;676:TO;677:SB;678:VU;679:FJ;680:PW;681:WF;682:CK;683:NU;685:WS;686:KI;687:NC;688:TV;689:PF;690:TK;691:FM;692:MH;' +
-  '850:KP;852:HK;853:MO;855:KH;856:LA;880:BD;886:TW;960:MV;961:LB;962:JO;963:SY;964:IQ;965:KW;966:SA;967:YE;968:OM;970:PS;971:AE;972:IL;973:BH;974:QA;975:BT;976:MN;' +
-  '977:NP;992:TJ;993:TM;994:AZ;995:GE;996:KG;998:UZ'
+  '376 971 93 1 1 355 374 244 672 54 1 43 61 297 358 994 387 1 880 32 226 359 973 257 229 590 1 673 591 599 55 1 975  267 375 501 1 61 243 236 242 41 225 ' +
+  '682 56 237 86 57 506 53 238 599 61 357 420 49 253 45 1 1 213 593 372 20 212 291 34 251 358 679 500 691 298 33 241 44 1 995 594 44 233 350 299 220 224 ' +
+  '590 240 30 500 502 1 245 592 852  504 385 509 36 62 353 972 44 91 246 964 98 354 39 44 1 962 81 254 996 855 686 269 1 850 82 965 1 7 856 961 1 423 94 ' +
+  '231 266 370 352 371 218 212 377 373 382 590 261 692 389 223 95 976 853 1 596 222 1 356 230 960 265 52 60 258 264 687 227 672 234 505 31 47 977 674 683 ' +
+  '64 968 507 51 689 675 63 92 48 508 64 1 970 351 680 595 974 262 40 381 7 250 966 677 248 249 46 65 290 386 47 421 232 378 221 252 597 211 239 503 1 ' +
+  '963 268 1 235  228 66 992 690 670 993 216 676 90 1 688 886 255 380 256 1 1 598 998 39 1 58 1 1 84 678 681 685 967 262 27 260 263'
 
 export interface Choice {
   readonly value: string
@@ -62,11 +60,11 @@ export function callingCodes(locale: string): readonly Choice[] {
   let list = cache.get(key)
   if (!list) {
     const name = names(locale)
+    const codes = CALLING.split(' ')
     const out: Choice[] = []
-    for (const group of CALLING.split(';')) {
-      const [code = '', members = ''] = group.split(':')
-      for (const country of members.split(' '))
-        out.push({ value: `${country}+${code}`, label: `${name(country)} (+${code})` })
+    for (const [i, country] of COUNTRY_CODES.entries()) {
+      const code = codes[i]
+      if (code) out.push({ value: `${country}+${code}`, label: `${name(country)} (+${code})` })
     }
     list = out.sort(byLabel(locale))
     cache.set(key, list)
