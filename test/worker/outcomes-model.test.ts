@@ -44,12 +44,13 @@ import {
 } from './model.ts'
 
 /**
- * 250 runs of each model in every `npm test` (`MODEL_RUNS=2000 npm run test:worker` for a deeper
+ * 150 runs of each model in every `npm test` (`MODEL_RUNS=2000 npm run test:worker` for a deeper
  * search); each run starts from a new seed, printed on failure, so CI's runs add up to new
- * interleavings every time. 250 keep this file within what the rest of the suite takes beside it
- * on two cores (500 ran 70 s alone).
+ * interleavings every time. 150 keep this file (the worker suite's longest: 250 took 52 s of a
+ * CI run, 500 ran 70 s alone) from holding up the whole `.ci/run`, which must stay well under ten
+ * minutes on two cores.
  */
-const RUNS = Number((env as { MODEL_RUNS?: string }).MODEL_RUNS) || 250
+const RUNS = Number((env as { MODEL_RUNS?: string }).MODEL_RUNS) || 150
 const SESSION_RUNS = RUNS
 const REPEAT_RUNS = RUNS
 const INVOICE_RUNS = RUNS
