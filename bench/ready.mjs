@@ -69,6 +69,23 @@ export async function timeToReady(worker, { loads, slow = false }) {
   // frame): the floor of an embed whose page holds only a script tag.
   const frameScript = `const f = document.createElement('iframe'); f.src = '${frameOrigin}/form.html'; f.title = 'Card payment'; document.body.append(f)`
   const plainFrameScripted = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain in a frame, by a script</title><script>addEventListener('message', (e) => { if (e.data === 'ready') window.__ready ??= performance.now() })</script><script type="module" src="${frameOrigin}/frame.js"></script></head><body></body></html>`
+  // The floors of any inline embed. The same form written into the page by one small module script
+  // from another origin (the frame floors' server), ready when it has run: what an inline checkout
+  // whose page holds only a script tag costs before any work of its own.
+  const formScript = `document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(plain.replace(/^[^]*<body>|<\/body>[^]*$/g, ''))}); window.__ready ??= performance.now()`
+  const plainScripted = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain, by a script</title><script type="module" src="${frameOrigin}/form.js"></script></head><body></body></html>`
+  // And the plain form in the page with one small script file of the widget's, as the Worker serves
+  // it (a locale's part, 0.9 KB, no imports), ready once that has run: what any embed whose
+  // readiness waits for a script from the Worker's origin costs, its asset route's time included.
+  const workerScript = `${endpoint}/widget/chunks/zh.more.js`
+  if ((await fetch(workerScript.replace(endpoint, worker.url))).status !== 200)
+    throw new Error(`${workerScript}: not served (the floor's script file must exist)`)
+  const plainWorkerScript = plain
+    .replace('<title>plain</title>', '<title>plain, with a script from the Worker</title>')
+    .replace(
+      `<script>${PLAIN_CLOCK}</script>`,
+      `<script type="module" src="${workerScript}"></script><script type="module">window.__ready ??= performance.now()</script>`,
+    )
   const plainFrame = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain in a frame</title><script>addEventListener('message', (e) => { if (e.data === 'ready') window.__ready ??= performance.now() })</script></head><body><iframe src="${frameOrigin}/form.html" title="Card payment"></iframe></body></html>`
   const ours = (isolation) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script>${OUR_CLOCK}</script>${preload(isolation)}<script type="module" src="${endpoint}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${endpoint}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="${isolation === 'inline' ? 'inline' : 'frame'}">${written(isolation)}</pay-checkout></body></html>`
@@ -79,6 +96,8 @@ export async function timeToReady(worker, { loads, slow = false }) {
     '/written.html': ['text/html', ours('written')],
     '/plainFrame.html': ['text/html', plainFrame],
     '/plainFrameScripted.html': ['text/html', plainFrameScripted],
+    '/plainScripted.html': ['text/html', plainScripted],
+    '/plainWorkerScript.html': ['text/html', plainWorkerScript],
   }
   const server = createServer((req, res) => {
     const file = files[(req.url ?? '/').split('?')[0]]
@@ -93,7 +112,11 @@ export async function timeToReady(worker, { loads, slow = false }) {
         ? void res
             .writeHead(200, { 'Content-Type': 'text/javascript', 'Access-Control-Allow-Origin': '*' })
             .end(frameScript)
-        : void res.writeHead(404).end(),
+        : (req.url ?? '').startsWith('/form.js')
+          ? void res
+              .writeHead(200, { 'Content-Type': 'text/javascript', 'Access-Control-Allow-Origin': '*' })
+              .end(formScript)
+          : void res.writeHead(404).end(),
   )
   await new Promise((r) => frameServer.listen(framePort, '127.0.0.1', r))
   const browser = await chromium.launch({
@@ -102,8 +125,17 @@ export async function timeToReady(worker, { loads, slow = false }) {
     args: [...CHROME_ARGS.filter((a) => a !== '--headless'), ...(slow ? ['--ignore-certificate-errors'] : [])],
     headless: true,
   })
-  const kinds = ['frame', 'written', 'inline', 'plain', 'plainFrame', 'plainFrameScripted']
-  const times = { frame: [], written: [], inline: [], plain: [], plainFrame: [], plainFrameScripted: [] }
+  const kinds = [
+    'frame',
+    'written',
+    'inline',
+    'plain',
+    'plainFrame',
+    'plainFrameScripted',
+    'plainScripted',
+    'plainWorkerScript',
+  ]
+  const times = Object.fromEntries(kinds.map((k) => [k, []]))
   const breakdown = {}
   try {
     // One warm-up of each (workerd's first compile of a route is not the shopper's cold cache).
@@ -171,6 +203,10 @@ export async function timeToReady(worker, { loads, slow = false }) {
     ratioPlainFrame: round(pct(times.plainFrame, 50) / plainMedian, 2),
     plainFrameScripted: stat(times.plainFrameScripted),
     ratioPlainFrameScripted: round(pct(times.plainFrameScripted, 50) / plainMedian, 2),
+    plainScripted: stat(times.plainScripted),
+    ratioPlainScripted: round(pct(times.plainScripted, 50) / plainMedian, 2),
+    plainWorkerScript: stat(times.plainWorkerScript),
+    ratioPlainWorkerScript: round(pct(times.plainWorkerScript, 50) / plainMedian, 2),
     ratioFrame: round(pct(times.frame, 50) / plainMedian, 2),
     ratioWritten: round(pct(times.written, 50) / plainMedian, 2),
     ratioInline: round(pct(times.inline, 50) / plainMedian, 2),

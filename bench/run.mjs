@@ -6,22 +6,20 @@
 // the targets beside the figures and writes bench/results.json. Everything runs on this machine.
 //   --quick   fewer samples (for a smoke run); the figures are then only indicative
 //   --peers   also build the incumbents (Adyen, Braintree) from the npm registry for the weight comparison
-import { createHash } from 'node:crypto'
 import { cpus, totalmem, tmpdir } from 'node:os'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { performance } from 'node:perf_hooks'
 import { startDirect } from './direct.mjs'
-import { cardBody, load, newSessions } from './load.mjs'
+import { load } from './load.mjs'
 import { tokensAcrossIsolates } from './isolates.mjs'
 import { manyMerchants } from './merchants.mjs'
 import { PLATFORM_SECRETS } from '../tools/credentials.ts'
 import { timeToReady } from './ready.mjs'
+import { workerOverhead } from './overhead.mjs'
 import { weight } from './weight.mjs'
-import { wirePayment } from '../tools/wire-payment.ts'
 import { root, startStack, STACK_SECRETS } from '../tools/stacks.mjs'
 import { stopAllOnExit } from '../worker/dev/processes.mjs'
-import { pct, round, kb } from './stats.mjs'
+import { round, kb } from './stats.mjs'
 
 // Ctrl+C at any moment ends the stacks the benchmark started (see worker/dev/processes.mjs).
 stopAllOnExit()
@@ -37,123 +35,6 @@ const N = {
   concurrency: 32,
   merchants: quick ? 10 : 50,
   merchantPays: quick ? 500 : 5000,
-}
-
-// ---- 3. Worker overhead ---------------------------------------------------------------------
-
-/**
- * Pay through the Worker against the same signed request sent to the sandbox directly, alternating,
- * after a warm-up. `call` is how each is reached: over HTTP through `wrangler dev`, or in-process
- * (`dispatchFetch`) without its proxy.
- */
-async function workerOverhead(worker, sandbox, call) {
-  const sessions = await newSessions(worker, N.overhead, 8)
-  const direct = []
-  const proxied = []
-  const forwarded = []
-  const ledgered = []
-  /** The signed payment request straight to the sandbox (`via` the forwarder: the floor of any Worker). */
-  const directPay = async (via = call.sandbox) => {
-    const mtid = `direct-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`
-    const sum = createHash('md5').update(['10001', STACK_SECRETS.SECURE_KEY, mtid, '10.00'].join('|')).digest('hex')
-    // The same request the Worker sends for a session pay: amount, ids and URLs included.
-    const body = new URLSearchParams(
-      wirePayment({
-        'authentication.checksum': sum,
-        merchantTransactionId: mtid,
-        amount: '10.00',
-        'customer.ip': '127.0.0.1',
-        notificationUrl: `${worker.url}/v1/notifications/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
-        merchantRedirectUrl: `${worker.url}/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
-        redirectMethod: 'GET',
-      }),
-    )
-    const t = performance.now()
-    const res = await via('/transactionServices/REST/v1/payments', {
-      method: 'POST',
-      headers: { AuthToken: 'sandbox-auth-token', 'Content-Type': 'application/x-www-form-urlencoded' },
-      body,
-    })
-    await res.text()
-    return performance.now() - t
-  }
-  const proxiedPay = async (s) => {
-    const t = performance.now()
-    const res = await call.worker(`/v1/checkout/${s.id}/pay`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${s.clientSecret}`,
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `b-${s.id}`,
-      },
-      body: cardBody,
-    })
-    const text = await res.text()
-    if (res.status !== 200) throw new Error(`pay answered ${res.status}: ${text.slice(0, 200)}`)
-    return performance.now() - t
-  }
-  // Warm both paths (first AuthToken, first Durable Object, JIT), then alternate.
-  for (let i = 0; i < 5; i++) {
-    await directPay()
-    await proxiedPay((await newSessions(worker, 1, 1))[0])
-  }
-  if (call.forwarded) for (let i = 0; i < 5; i++) await directPay(call.forwarded)
-  if (call.ledgered) for (let i = 0; i < 5; i++) await directPay(call.ledgered)
-  for (let i = 0; i < sessions.length; i++) {
-    if (i % 2 === 0) {
-      direct.push(await directPay())
-      proxied.push(await proxiedPay(sessions[i]))
-    } else {
-      proxied.push(await proxiedPay(sessions[i]))
-      direct.push(await directPay())
-    }
-    if (call.forwarded) forwarded.push(await directPay(call.forwarded))
-    if (call.ledgered) ledgered.push(await directPay(call.ledgered))
-  }
-  const stat = (xs) => ({ p50: round(pct(xs, 50), 2), p95: round(pct(xs, 95), 2), p99: round(pct(xs, 99), 2) })
-  const d = stat(direct)
-  const w = stat(proxied)
-  // Where the Worker's time goes, by route: a route that touches no Durable Object, and the view
-  // (one Durable Object call: the access check that every browser route makes before its work).
-  const timed = async (path, init) => {
-    const t = performance.now()
-    await (await call.worker(path, init)).text()
-    return performance.now() - t
-  }
-  const health = []
-  const view = []
-  for (const s of sessions.slice(0, 100)) {
-    health.push(await timed('/healthz'))
-    view.push(await timed(`/v1/checkout/${s.id}`, { headers: { Authorization: `Bearer ${s.clientSecret}` } }))
-  }
-  return {
-    samples: sessions.length,
-    direct: d,
-    throughWorker: w,
-    addedMs: { p50: round(w.p50 - d.p50, 2), p95: round(w.p95 - d.p95, 2), p99: round(w.p99 - d.p99, 2) },
-    routes: { healthz: stat(health), view: stat(view) },
-    // What a Worker that only forwards adds, and what the product adds beyond it.
-    ...(forwarded.length > 0
-      ? (() => {
-          const f = stat(forwarded)
-          return {
-            forwarded: f,
-            floorMs: { p50: round(f.p50 - d.p50, 2), p99: round(f.p99 - d.p99, 2) },
-            beyondFloorMs: { p50: round(w.p50 - f.p50, 2), p99: round(w.p99 - f.p99, 2) },
-            ...(ledgered.length > 0
-              ? (() => {
-                  const l = stat(ledgered)
-                  return {
-                    ledgered: l,
-                    ledgerFloorMs: { p50: round(l.p50 - d.p50, 2), p99: round(l.p99 - d.p99, 2) },
-                    beyondLedgerFloorMs: { p50: round(w.p50 - l.p50, 2), p99: round(w.p99 - l.p99, 2) },
-                  }
-                })()
-              : {}),
-          }
-        })()
-      : {}),
-  }
 }
 
 // ---- run ----------------------------------------------------------------------------------
@@ -195,7 +76,7 @@ try {
   console.error('Time to ready on a slow mobile network...')
   results.timeToReadySlow = await timeToReady(stack.worker, { loads: N.slowLoads, slow: true })
   console.error('Worker overhead through wrangler dev...')
-  results.workerOverhead = await workerOverhead(stack.worker, stack.sandbox, {
+  results.workerOverhead = await workerOverhead(stack.worker, N.overhead, {
     worker: http(stack.worker.url),
     sandbox: http(stack.sandbox.url),
   })
@@ -222,7 +103,7 @@ try {
   const worker = { url: 'http://127.0.0.1:9', fetch: direct.worker }
   results.workerOverheadDirect = {
     method: 'unstable_startWorker().fetch (dispatchFetch) for both the Worker and the sandbox',
-    ...(await workerOverhead(worker, null, {
+    ...(await workerOverhead(worker, N.overhead, {
       worker: direct.worker,
       sandbox: direct.sandbox,
       forwarded: direct.forwarded,
@@ -262,6 +143,11 @@ const rows = [
   ],
   ['Time to ready, inline / plain (median)', `${t.ratioInline}x`, `<= 1.5x: ${met(t.ratioInline <= 1.5)}`],
   [
+    'Floor: a plain form written by a script of another origin / in the page with a script from the Worker (median, / plain)',
+    `${t.ratioPlainScripted}x / ${t.ratioPlainWorkerScript}x`,
+    'what any inline embed costs here',
+  ],
+  [
     'Slow mobile network (150 ms, 1.6 Mbit/s, TLS, HTTP/2): frame / written / inline / plain (median)',
     `${ts.frame.median} / ${ts.written.median} / ${ts.inline.median} / ${ts.plain.median} ms over ${ts.loads} loads each`,
     '',
@@ -274,6 +160,11 @@ const rows = [
     'what any frame embed costs here',
   ],
   ['Slow network, inline / plain (median)', `${ts.ratioInline}x`, `<= 2.3x: ${met(ts.ratioInline <= 2.3)}`],
+  [
+    'Slow network floor: a plain form written by a script / with a script from the Worker (median, / plain)',
+    `${ts.ratioPlainScripted}x / ${ts.ratioPlainWorkerScript}x`,
+    'what any inline embed costs here',
+  ],
   ['Merchant page script, frame mode', bundle(w.frameHost), `<= 5 KB brotli: ${met(w.frameHost.brotli <= 5 * 1024)}`],
   [
     'Inline card flow, everything downloaded',
