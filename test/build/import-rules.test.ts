@@ -4,7 +4,8 @@
 // HTTP stays in routes/ and middleware/. dependency-cruiser
 // reads every import, type-only ones too, and `npm test` fails on one that goes the wrong way.
 import { execFile } from 'node:child_process'
-import { rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
@@ -19,13 +20,13 @@ interface Violation {
   rule: { name: string; severity: string }
 }
 
-/** dependency-cruiser over the repository's code with its rules: what breaks them, and how much it read. */
-async function cruise(): Promise<{ errors: Violation[]; modules: number }> {
+/** dependency-cruiser over the code in `dir` (the repository's) with its rules: what breaks them, and how much it read. */
+async function cruise(dir = root): Promise<{ errors: Violation[]; modules: number }> {
   const bin = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs')
   const { stdout } = await run(
     process.execPath,
     [bin, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...FOLDERS],
-    { cwd: root, maxBuffer: 64 << 20 },
+    { cwd: dir, maxBuffer: 64 << 20 },
   )
   const report = JSON.parse(stdout) as { summary: { violations: Violation[]; totalCruised: number } }
   return {
@@ -63,9 +64,18 @@ describe('import directions', () => {
         rule: 'nothing-imports-the-console',
       },
     ]
-    for (const p of probes) writeFileSync(join(root, p.file), p.code)
+    // Written into a copy of the code, never into the repository: other tests read these folders
+    // at the same time (the element manifest's analysis of widget/, the SDK's build of server/).
+    const copy = mkdtempSync(join(tmpdir(), 'pay-imports-'))
+    for (const f of [...FOLDERS, 'types', '.dependency-cruiser.cjs', 'tsconfig.json', 'package.json'])
+      cpSync(join(root, f), join(copy, f), {
+        recursive: true,
+        filter: (src) => !/[/\\](node_modules|\.peers)$/.test(src),
+      })
+    symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir')
+    for (const p of probes) writeFileSync(join(copy, p.file), p.code)
     try {
-      const { errors } = await cruise()
+      const { errors } = await cruise(copy)
       for (const p of probes)
         expect(errors).toContainEqual(
           expect.objectContaining({
@@ -75,7 +85,7 @@ describe('import directions', () => {
           }),
         )
     } finally {
-      for (const p of probes) rmSync(join(root, p.file), { force: true })
+      rmSync(copy, { recursive: true, force: true })
     }
   }, 60_000)
 })
