@@ -2,10 +2,12 @@
 // Runs before `npm start`, `npm test` and `npm run sandbox` (prestart/pretest/presandbox), so both
 // work on a fresh clone with nothing run before them: checks Node (22.18+ to develop here, as
 // package.json's devEngines says; its `engines` is the published server SDK's claim, Node 18+),
-// installs dependencies when node_modules is missing or older than the lockfile, builds the widget,
-// and creates .dev.vars from the example.
+// installs dependencies when node_modules is missing or older than the lockfile, builds the widget
+// and the console when what goes into them changed since the last build, and creates .dev.vars
+// from the example.
 import { execSync } from 'node:child_process'
-import { appendFileSync, copyFileSync, existsSync, readFileSync, statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -31,8 +33,22 @@ if (stale) {
   })
 }
 
-// The Worker serves the built widget (wrangler.toml [assets]); build it so it is never stale.
-execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' })
+// The Worker serves the built widget and console (wrangler.toml [assets]): built whenever what goes
+// into them changed since the last build here, so they are never stale, and not built again
+// otherwise. A build empties dist/public/widget first: an `npm start` beside something that
+// serves or bundles those files (a second terminal, the tests, which start the demo many times)
+// would leave it half written for a few seconds.
+const stamp = join(root, 'dist', '.sources')
+const sources = sourcesHash(['widget', 'console', 'shared', 'vite.config.ts', 'tsconfig.json', 'package-lock.json'])
+const built =
+  existsSync(join(root, 'dist/public/widget/pay-checkout.js')) &&
+  existsSync(join(root, 'dist/public/console/console.js')) &&
+  existsSync(stamp) &&
+  readFileSync(stamp, 'utf8') === sources
+if (!built) {
+  execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' })
+  writeFileSync(stamp, sources)
+}
 
 const devVars = join(root, '.dev.vars')
 const example = join(root, '.dev.vars.example')
@@ -50,4 +66,20 @@ if (!existsSync(devVars)) {
     appendFileSync(devVars, `\n${missing.join('\n')}\n`)
     console.log(`Added to .dev.vars from .dev.vars.example: ${missing.map((l) => l.split('=')[0]).join(', ')}.`)
   }
+}
+
+/** One hash of every file under these paths (relative to the root), names and contents. */
+function sourcesHash(paths) {
+  const hash = createHash('sha256')
+  const add = (rel) => {
+    const abs = join(root, rel)
+    if (!existsSync(abs)) return
+    if (statSync(abs).isDirectory()) {
+      for (const name of readdirSync(abs).sort()) add(join(rel, name))
+      return
+    }
+    hash.update(`${rel}\0`).update(readFileSync(abs)).update('\0')
+  }
+  for (const p of paths) add(p)
+  return hash.digest('hex')
 }
