@@ -2464,7 +2464,31 @@ export interface components {
             merchantTransactionId: string;
             paymentType: string;
             recurring: string | null;
-            attempts: Record<string, never>[];
+            /** @description Every attempt to pay, oldest first */
+            attempts: {
+                /** @description Its number, from 1 */
+                n: number;
+                /** @description When it started (ms since the epoch) */
+                at: number;
+                /**
+                 * @description The way to pay it used (absent on the oldest records)
+                 * @enum {unknown}
+                 */
+                method?: "card" | "saved-card" | "qr" | "invoice" | "setup";
+                /**
+                 * @description The session's status it led to, or how it ended without a charge: refused by the gateway, or never seen by it
+                 * @enum {unknown}
+                 */
+                status: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired" | "refused" | "not_found";
+                /** @description The client's network, hashed (the decline breaker counts per source) */
+                source?: string;
+                /** @description The gateway's result code */
+                code?: string;
+                /** @description The gateway's result description */
+                description?: string;
+                /** @description The gateway's payment id */
+                paymentId?: string;
+            }[];
             maxAttempts: number;
             paymentId: string | null;
             registrationId: string | null;

@@ -18,9 +18,9 @@ import {
   type Payment,
   type Session,
 } from '../api.ts'
-import { dateTime, money } from '../format.ts'
+import { cardText, dateTime, money } from '../format.ts'
 import { shared } from '../styles.ts'
-import { statusBadge } from './status.ts'
+import { statusBadge } from '../status.ts'
 import type { Action, PaymentAction } from '../payment-action/payment-action.ts'
 import '../payment-action/payment-action.ts'
 
@@ -31,8 +31,6 @@ interface Entry {
   readonly detail?: string
   readonly delivery?: Delivery
 }
-
-type Attempt = { n: number; at: number; method?: string; status: string; code?: string; description?: string }
 
 export class PaymentPage extends LitElement {
   static override styles = [
@@ -178,7 +176,7 @@ export class PaymentPage extends LitElement {
         title: 'Checkout session created',
         detail: `${s.flow} · ${money(s.amount, s.currency, this.locale)}`,
       })
-      for (const a of s.attempts as unknown as Attempt[]) {
+      for (const a of s.attempts) {
         const gateway = [a.code, a.description].filter(Boolean).join(' ')
         entries.push({
           at: a.at,
@@ -294,7 +292,7 @@ export class PaymentPage extends LitElement {
             <dt>Customer</dt>
             <dd>${p.email ?? '—'}</dd>
             <dt>Card</dt>
-            <dd class="ltr">${p.card ? `${p.card.brand ?? ''} •••• ${p.card.last4 ?? ''}` : '—'}</dd>
+            <dd class="ltr">${cardText(p.card)}</dd>
             <dt>Paid by</dt>
             <dd>${p.source}</dd>
             <dt>Payment id</dt>

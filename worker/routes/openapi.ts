@@ -173,7 +173,31 @@ const documentation = {
           merchantTransactionId: { type: 'string' },
           paymentType: { type: 'string' },
           recurring: { type: ['string', 'null'] },
-          attempts: { type: 'array', items: { type: 'object' } },
+          attempts: {
+            type: 'array',
+            description: 'Every attempt to pay, oldest first',
+            items: {
+              type: 'object',
+              required: ['n', 'at', 'status'],
+              properties: {
+                n: { type: 'integer', description: 'Its number, from 1' },
+                at: { type: 'integer', description: 'When it started (ms since the epoch)' },
+                method: { enum: [...FLOWS], description: 'The way to pay it used (absent on the oldest records)' },
+                status: {
+                  enum: [...STATUSES, 'refused', 'not_found'],
+                  description:
+                    "The session's status it led to, or how it ended without a charge: refused by the gateway, or never seen by it",
+                },
+                source: {
+                  type: 'string',
+                  description: "The client's network, hashed (the decline breaker counts per source)",
+                },
+                code: { type: 'string', description: "The gateway's result code" },
+                description: { type: 'string', description: "The gateway's result description" },
+                paymentId: { type: 'string', description: "The gateway's payment id" },
+              },
+            },
+          },
           maxAttempts: { type: 'integer' },
           paymentId: { type: ['string', 'null'] },
           registrationId: { type: ['string', 'null'] },
