@@ -5,6 +5,7 @@
  */
 import { direction, LOCALES, resolveLocale, type Locale } from '../shared/locales.ts'
 import { formatAmount } from '../shared/money.ts'
+import type { Payment } from './api.ts'
 
 export { LOCALES, direction, type Locale }
 
@@ -16,6 +17,10 @@ export function initialLocale(): Locale {
 
 /** Money as the checkout shows it: the currency's own decimals (JPY none, KWD three). */
 export { formatMoney as money } from '../shared/money.ts'
+
+/** A card as the console names it: its brand and last four (`visa •••• 4242`), or a dash. */
+export const cardText = (card: Payment['card']): string =>
+  card ? `${card.brand ?? ''} •••• ${card.last4 ?? ''}`.trim() : '—'
 
 /** A date and time; `seconds` where events a moment apart must read apart (a payment's timeline). */
 export function dateTime(iso: string | number, locale: string, seconds = false): string {

@@ -1,4 +1,8 @@
-/** A status as a badge whose colour says good, waiting or bad, and whose words say the same. */
+/**
+ * @module
+ * A status (of a payment, an operation, an attempt or a webhook delivery) as a badge whose colour
+ * says good, waiting or bad, and whose words say the same.
+ */
 import { html } from 'lit'
 
 const TONE: Record<string, 'ok' | 'warn' | 'error'> = {

@@ -8,6 +8,7 @@
  */
 import { css, html, LitElement, svg, type PropertyValues } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Overview } from '../api.ts'
+import { formatAmount, parseAmount } from '../../shared/money.ts'
 import { count, day, money, percent } from '../format.ts'
 import { shared } from '../styles.ts'
 
@@ -76,7 +77,7 @@ export class OverviewChart extends LitElement {
 
   private async load(): Promise<void> {
     const { data, error, response } = await this.api.GET('/v1/reports/overview', {
-      params: { query: { days: String(DAYS) as never } },
+      params: { query: { days: String(DAYS) } },
     })
     if (response.status === 401) return signedOut(this)
     if (!data) this.error = describeError(error, response.status)
@@ -102,9 +103,12 @@ export class OverviewChart extends LitElement {
     const volumes = days.map((date) =>
       Number(o.days.find((d) => d.date === date && d.currency === currency)?.volume ?? 0),
     )
+    // Summed in hundredths, as the API sums each day.
     const totals = [...byCurrency.keys()].map((c) => ({
       currency: c,
-      volume: o.days.filter((d) => d.currency === c).reduce((sum, d) => sum + Number(d.volume), 0),
+      volume: formatAmount(
+        o.days.filter((d) => d.currency === c).reduce((sum, d) => sum + (parseAmount(d.volume) ?? 0), 0),
+      ),
     }))
     const paymentsCount = o.days.reduce((sum, d) => sum + d.count, 0)
     const a = o.attempts
@@ -119,9 +123,7 @@ export class OverviewChart extends LitElement {
           <h2 id="f-volume">Volume</h2>
           ${
             totals.length
-              ? totals.map(
-                  (t) => html`<p class="figure ltr">${money(t.volume.toFixed(2), t.currency, this.locale)}</p>`,
-                )
+              ? totals.map((t) => html`<p class="figure ltr">${money(t.volume, t.currency, this.locale)}</p>`)
               : html`<p class="figure">—</p>`
           }
         </section>

@@ -2,12 +2,15 @@
  * @module
  * `<payment-action>`: capture, void or refund one payment, asked first. A modal `<dialog>` (focus
  * kept inside, Escape cancels) with the amount to move (capture and refund: partial allowed,
- * prefilled with all that can move) and, for a refund, a reason. Its Idempotency-Key is made when
- * the dialog opens, one per amount and reason asked, and sent with every try of that request, so a
- * double click, or a retry after a lost answer, acts once (and a corrected amount is a new request). Fires `acted` with the operation's answer; an error stays in the dialog.
+ * prefilled with all that can move) and, for a refund, a reason. Each request (payment, action,
+ * amount, reason) has its Idempotency-Key, sent with every try of it until an answer below 500
+ * comes, so a double click, or a retry after a lost answer (even from a dialog opened again), acts
+ * once, and a corrected amount is a new request. Fires `acted` with the operation's answer; an
+ * error stays in the dialog.
  */
 import { css, html, LitElement } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Operation, type Payment } from '../api.ts'
+import { parseAmount } from '../../shared/money.ts'
 import { decimalAmount, money } from '../format.ts'
 import { shared } from '../styles.ts'
 
@@ -69,7 +72,7 @@ export class PaymentAction extends LitElement {
     this.error = ''
   }
 
-  /** Opens the dialog for `action`, with a new Idempotency-Key. */
+  /** Opens the dialog for `action`. */
   async open(action: Action): Promise<void> {
     this.action = action
     this.error = ''
@@ -91,7 +94,8 @@ export class PaymentAction extends LitElement {
     if (this.action !== 'void') {
       const most = this.action === 'capture' ? this.payment.amount : this.payment.amountRefundable
       const typed = decimalAmount(String(form.get('amount') ?? ''))
-      if (typed === undefined || typed === '0.00' || Number(typed) > Number(most)) {
+      // Compared in hundredths, as the API counts: no floating point between the two.
+      if (typed === undefined || typed === '0.00' || (parseAmount(typed) ?? 0) > (parseAmount(most) ?? 0)) {
         this.error = `Enter an amount from 0.01 to ${most}, like 10.50.`
         return
       }

@@ -9,7 +9,7 @@ import { css, html, LitElement, type PropertyValues } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Delivery } from '../api.ts'
 import { dateTime } from '../format.ts'
 import { shared } from '../styles.ts'
-import { statusBadge } from '../payment-page/status.ts'
+import { statusBadge } from '../status.ts'
 import { Pager, pagerButtons } from '../pager.ts'
 
 const STATUSES = ['failing', 'pending', 'delivered'] as const
