@@ -198,80 +198,78 @@ function minifyTemplates(): Plugin {
   }
 }
 
-/**
- * The card frame's script (`frame.js`, `widget/card-frame/frame.ts`): built after the widget, on
- * its own, as one file with nothing shared with the widget's chunks. The frame's page (rendered by
- * the Worker with the form in it) loads this one script and nothing else for a card.
- */
-function frameScript(): Plugin {
+/** A plugin that runs `then` once the widget's build is written, with its root and output folder. */
+function afterWidget(name: string, then: (root: string, outDir: string) => Promise<void>): Plugin {
   let outDir = ''
   let root = ''
   return {
-    name: 'pay-frame-script',
+    name,
     apply: 'build',
     configResolved(config) {
       outDir = config.build.outDir
       root = config.root
     },
-    async closeBundle() {
-      await build({
-        configFile: false,
-        root,
-        logLevel: 'warn',
-        mode: 'production',
-        plugins: [minifyTemplates()],
-        build: {
-          outDir,
-          emptyOutDir: false,
-          target: 'es2022',
-          sourcemap: false,
-          lib: { entry: { frame: 'widget/card-frame/frame.ts' }, formats: ['es'], fileName: () => 'frame.js' },
-          rolldownOptions: { output: { minify: true, codeSplitting: false } },
-        },
-      })
-    },
+    closeBundle: () => then(root, outDir),
   }
 }
 
-/**
- * The merchant console's script (`console/index.ts`, to `dist/public/console/console.js`): built
- * after the widget, on its own, so nothing of it reaches a shopper's bundle. Only into the Worker's
- * asset folder (not for builds elsewhere: tests, benchmarks).
- */
-function consoleScript(): Plugin {
-  let outDir = ''
-  let root = ''
-  return {
-    name: 'pay-console-script',
-    apply: 'build',
-    configResolved(config) {
-      outDir = config.build.outDir
-      root = config.root
-    },
-    async closeBundle() {
-      if (!outDir.replace(/\\/g, '/').endsWith('dist/public/widget')) return
-      await buildConsole(root, join(dirname(outDir), 'console'))
-    },
-  }
-}
-
-/** The console's one file, `console.js`, into `outDir` (also the size budget's build: test/build/bundle-size.test.ts). */
-export async function buildConsole(root: string, outDir: string): Promise<void> {
+/** A script built on its own as one file (`name`.js), nothing shared with the widget's chunks. */
+async function buildOneFile(o: {
+  root: string
+  outDir: string
+  entry: string
+  name: string
+  emptyOutDir: boolean
+  plugins?: Plugin[]
+}): Promise<void> {
   await build({
     configFile: false,
-    root,
+    root: o.root,
     logLevel: 'warn',
     mode: 'production',
+    plugins: o.plugins ?? [],
     build: {
-      outDir,
-      emptyOutDir: true,
+      outDir: o.outDir,
+      emptyOutDir: o.emptyOutDir,
       target: 'es2022',
       sourcemap: false,
-      lib: { entry: { console: 'console/index.ts' }, formats: ['es'], fileName: () => 'console.js' },
+      lib: { entry: { [o.name]: o.entry }, formats: ['es'], fileName: () => `${o.name}.js` },
       rolldownOptions: { output: { minify: true, codeSplitting: false } },
     },
   })
 }
+
+/**
+ * The card frame's script (`frame.js`, `widget/card-frame/frame.ts`), beside the widget's files.
+ * The frame's page (rendered by the Worker with the form in it) loads this one script and nothing
+ * else for a card.
+ */
+const frameScript = (): Plugin =>
+  afterWidget('pay-frame-script', (root, outDir) =>
+    buildOneFile({
+      root,
+      outDir,
+      entry: 'widget/card-frame/frame.ts',
+      name: 'frame',
+      emptyOutDir: false,
+      plugins: [minifyTemplates()],
+    }),
+  )
+
+/**
+ * The merchant console's script (`console/index.ts`, to `dist/public/console/console.js`), so
+ * nothing of it reaches a shopper's bundle. Only into the Worker's asset folder (not for builds
+ * elsewhere: tests, benchmarks).
+ */
+const consoleScript = (): Plugin =>
+  afterWidget('pay-console-script', async (root, outDir) => {
+    if (outDir.replace(/\\/g, '/').endsWith('dist/public/widget'))
+      await buildConsole(root, join(dirname(outDir), 'console'))
+  })
+
+/** The console's one file, `console.js`, into `outDir` (also the size budget's build: test/build/bundle-size.test.ts). */
+export const buildConsole = (root: string, outDir: string): Promise<void> =>
+  buildOneFile({ root, outDir, entry: 'console/index.ts', name: 'console', emptyOutDir: true })
 
 export default defineConfig({
   plugins: [packLocales(), minifyTemplates(), assetHeaders(), integrityAndPreload(), frameScript(), consoleScript()],
