@@ -76,6 +76,10 @@ async function merchantServer(ctx, next) {
     ctx.body = JSON.stringify({ ...(await res.json()), endpoint: worker.url })
     return
   }
+  if (ctx.path === '/__merchant/ready') {
+    ctx.status = 204
+    return
+  }
   if (ctx.path === '/__merchant/state' && ctx.method === 'GET') {
     const res = await fetch(`${worker.url}/v1/sessions/${ctx.query.id}`, {
       headers: { Authorization: `Bearer ${MERCHANT_API_KEY}` },

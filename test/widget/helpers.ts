@@ -12,6 +12,17 @@ export interface TestSession {
   readonly clientSecret: string
 }
 
+/**
+ * The Worker and the sandbox come up while the components group runs, beside the static checks of
+ * `npm test`: on a busy machine the first checkout test of a run could spend its whole timeout
+ * waiting for them. Every file that mounts a checkout waits here, on a hook's own time.
+ */
+before(async function () {
+  this.timeout(120_000)
+  const res = await fetch('/__merchant/ready')
+  if (!res.ok) throw new Error(`the test stack did not start: ${res.status}`)
+})
+
 export async function createSession(body: Record<string, unknown> = {}): Promise<TestSession> {
   const res = await fetch('/__merchant/session', { method: 'POST', body: JSON.stringify({ flow: 'card', ...body }) })
   if (res.status !== 201) throw new Error(`session: ${res.status} ${await res.text()}`)
