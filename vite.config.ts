@@ -6,7 +6,7 @@
 // when it hands a session over (shared/frame-preload.ts), and `importmap.json` pins every file of
 // the element by its SHA-384.
 import { createHash } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build, defineConfig, type Plugin } from 'vite'
@@ -90,7 +90,7 @@ function integrityAndPreload(): Plugin {
  * translator's file stays one object keyed by message; the locale test checks that every file has
  * exactly English's keys.
  */
-function packLocales(): Plugin {
+function packLocales(emit = true): Plugin {
   let messagesDir = ''
   let sharedDir = ''
   return {
@@ -102,6 +102,8 @@ function packLocales(): Plugin {
       sharedDir = join(config.root, 'shared')
     },
     async buildStart() {
+      // A script built on its own (the light inline form) loads the widget's locale chunks.
+      if (!emit) return
       const { LOCALES } = (await import(pathToFileURL(join(sharedDir, 'locales.ts')).href)) as {
         LOCALES: readonly string[]
       }
@@ -153,6 +155,7 @@ function packLocales(): Plugin {
     },
     generateBundle(_options, bundle) {
       // The loader's `./<locale>.js` is relative to the chunk it ends up in: it must be beside them.
+      if (!emit) return
       for (const f of Object.values(bundle)) {
         if (
           f.type === 'chunk' &&
@@ -240,6 +243,40 @@ async function buildOneFile(o: {
 }
 
 /**
+ * The light inline form (`widget/inline/light.ts`), as one file, `chunks/light.js`, with nothing
+ * shared with the widget's chunks: the element imports it for a card in inline mode, and a page
+ * that preloads it (the README) has the card form in one round trip, beside the entry. Its words
+ * come from the widget's locale chunks beside it, English's built in as in the widget's. The
+ * element's import of the source becomes one of that file (the widget's build does not bundle it
+ * again), and the file joins the import map's integrity table.
+ */
+const LIGHT_IMPORT = "import('../inline/light.ts')"
+const lightScript = (): Plugin => ({
+  // Before TypeScript is stripped, so the import is as written.
+  enforce: 'pre',
+  ...afterWidget('pay-light-form', async (root, outDir) => {
+    await buildOneFile({
+      root,
+      outDir: join(outDir, 'chunks'),
+      entry: 'widget/inline/light.ts',
+      name: 'light',
+      emptyOutDir: false,
+      plugins: [packLocales(false), minifyTemplates()],
+    })
+    const map = join(outDir, 'importmap.json')
+    const { integrity } = JSON.parse(readFileSync(map, 'utf8')) as { integrity: Record<string, string> }
+    const file = readFileSync(join(outDir, 'chunks', 'light.js'))
+    integrity['/widget/chunks/light.js'] = `sha384-${createHash('sha384').update(file).digest('base64')}`
+    writeFileSync(map, `${JSON.stringify({ integrity }, null, 2)}\n`)
+  }),
+  transform(code, id) {
+    if (!id.replace(/\\/g, '/').endsWith('/widget/pay-checkout/pay-checkout.ts')) return null
+    if (!code.includes(LIGHT_IMPORT)) this.error(`widget/pay-checkout/pay-checkout.ts: no ${LIGHT_IMPORT}`)
+    return code.replace(LIGHT_IMPORT, "import(/* @vite-ignore */ './chunks/light.js')")
+  },
+})
+
+/**
  * The card frame's script (`frame.js`, `widget/card-frame/frame.ts`), beside the widget's files.
  * The frame's page (rendered by the Worker with the form in it) loads this one script and nothing
  * else for a card.
@@ -272,7 +309,15 @@ export const buildConsole = (root: string, outDir: string): Promise<void> =>
   buildOneFile({ root, outDir, entry: 'console/index.ts', name: 'console', emptyOutDir: true })
 
 export default defineConfig({
-  plugins: [packLocales(), minifyTemplates(), assetHeaders(), integrityAndPreload(), frameScript(), consoleScript()],
+  plugins: [
+    packLocales(),
+    minifyTemplates(),
+    assetHeaders(),
+    integrityAndPreload(),
+    lightScript(),
+    frameScript(),
+    consoleScript(),
+  ],
   build: {
     outDir: 'dist/public/widget',
     emptyOutDir: true,

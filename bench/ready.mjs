@@ -56,7 +56,7 @@ export async function timeToReady(worker, { loads, slow = false }) {
   const plain = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title><script>${PLAIN_CLOCK}</script></head><body><form>${fields.map((f, i) => `<label for="f${i}">${f}</label><input id="f${i}">`).join('')}<button>Pay €10.00</button></form></body></html>`
   // As the README's embedding section has it: inline mode adds the inline checkout's modulepreload.
   const preload = (isolation) =>
-    isolation === 'inline' ? `<link rel="modulepreload" href="${endpoint}/widget/chunks/pay-checkout-inline.js">` : ''
+    isolation === 'inline' ? `<link rel="modulepreload" href="${endpoint}/widget/chunks/light.js">` : ''
   // The declarative embed (README): the shop's server writes the frame in the element.
   const written = (isolation) =>
     isolation === 'written'

@@ -3,9 +3,8 @@
 // test and the benchmarks.
 // - frameHost: what a merchant page downloads in the default frame mode (the entry and every chunk
 //   it imports statically).
-// - inlineFlow: everything `isolation="inline"` downloads for the card flow (the entry, the inline
-//   checkout it imports on first use, their static imports, and the lists the card form loads
-//   just after its first render).
+// - inlineFlow: everything `isolation="inline"` downloads for the card flow (the entry, and the
+//   light inline form it imports on first use with its static imports).
 // - frameDocument: the card frame's HTML (the form in it, rendered by the Worker) and every script
 //   it loads (`frame.js`, the lists in it).
 import { readdirSync, readFileSync } from 'node:fs'
@@ -20,9 +19,11 @@ function staticImports(code) {
   return [...out]
 }
 
-/** Dynamic imports: `import("../test/support/x.js")`, with any quote. */
+/** Dynamic imports: `import("../test/support/x.js")`, with any quote, and a comment before it (`@vite-ignore`). */
 function dynamicImports(code) {
-  return [...new Set([...code.matchAll(/import\(\s*["'`](\.[^"'`]+)["'`]\s*\)/g)].map((m) => m[1]))]
+  return [
+    ...new Set([...code.matchAll(/import\(\s*(?:\/\*[^*]*\*\/\s*)?["'`](\.[^"'`]+)["'`]\s*\)/g)].map((m) => m[1])),
+  ]
 }
 
 export function sizes(buf) {
@@ -72,18 +73,12 @@ function total(dir, files, extra = []) {
  */
 export function measure(dir, frame = {}) {
   const host = staticClosure(dir, 'pay-checkout.js')
-  const inlineEntry = dynamicImports(readFileSync(join(dir, 'pay-checkout.js'), 'utf8'))
+  // Inline mode shows a card with the light form (`widget/inline/light.ts`, no Lit), a chunk the
+  // entry imports on first use, with what it imports statically (the lists among them).
+  const light = dynamicImports(readFileSync(join(dir, 'pay-checkout.js'), 'utf8'))
     .map((s) => resolve('pay-checkout.js', s))
-    .find((f) => f.includes('pay-checkout-inline'))
-  // The card form loads the country and phone-code lists just after its first render: not needed
-  // to be ready, but every card flow downloads them, so they count in both card flow totals.
-  const afterRender = inlineEntry
-    ? dynamicImports(readFileSync(join(dir, inlineEntry), 'utf8'))
-        .map((s) => resolve(inlineEntry, s))
-        .filter((f) => /(^|\/)lists\.js$/.test(f))
-        .flatMap((f) => staticClosure(dir, f))
-    : []
-  const inline = [...new Set([...host, ...(inlineEntry ? staticClosure(dir, inlineEntry) : []), ...afterRender])]
+    .find((f) => /(^|\/)light\.js$/.test(f))
+  const inline = [...new Set([...host, ...(light ? staticClosure(dir, light) : [])])]
   const frameFiles = [
     ...new Set([
       ...(frame.frameScripts ?? ['/widget/frame.js'])

@@ -24,7 +24,7 @@ const CARD = {
   cvv: 'pay-checkout >>> #cvv',
   givenName: 'pay-checkout >>> #givenName',
   surname: 'pay-checkout >>> #surname',
-  submit: 'pay-checkout >>> pay-card-form >>> button[type=submit]',
+  submit: 'pay-checkout >>> form[part=form] button[type=submit]',
   saved: 'pay-checkout >>> .saved',
 }
 const QR = {
@@ -236,7 +236,7 @@ describe.each(ENGINES)('%s', (engine) => {
       await tab.waitFor('form', CARD.number)
       // The locale's messages come in a chunk of their own: the form may show English first.
       await expect.poll(() => tab.text('form', 'pay-checkout >>> label[for=number]')).toBe('رقم البطاقة')
-      expect(await tab.style('form', 'pay-checkout >>> pay-card-form', 'direction')).toBe('rtl')
+      expect(await tab.style('form', 'pay-checkout >>> form[part=form]', 'direction')).toBe('rtl')
       expect(await tab.style('form', CARD.number, 'direction')).toBe('ltr')
       expect(await tab.text('form', CARD.submit)).toContain('ادفع')
       // WebKitWebDriver cannot type into the Worker's frame on a page of another origin reliably:

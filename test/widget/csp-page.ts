@@ -20,9 +20,11 @@ if (el) {
   el.setAttribute('client-secret', params.get('secret') ?? '')
   el.addEventListener('pay-ready', async () => {
     // The pay button waits for the session: fill once it shows the amount.
-    const inline = () => el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
+    const inline = () => el.shadowRoot?.querySelector('pay-card-inline, pay-checkout-inline')?.shadowRoot
     while (!inline()?.querySelector('[part=amount]')) await new Promise((r) => setTimeout(r, 20))
-    const form = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-card-form')
+    const form = el.shadowRoot
+      ?.querySelector('pay-card-inline, pay-checkout-inline')
+      ?.shadowRoot?.querySelector('pay-card-fields, pay-card-form')
     const values: Record<string, string> = {
       number: '4111 1111 1111 1111',
       expiry: '12 / 30',

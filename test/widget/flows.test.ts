@@ -1,5 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing'
-import { mount, sessionState, status, until, root } from './helpers.ts'
+import { CARD_BOX, mount, sessionState, status, until, root } from './helpers.ts'
 
 describe('<pay-checkout> QR wallet flow', () => {
   it('asks for the wallet, shows the QR code and the copyable id with the time left, then pays', async () => {
@@ -74,7 +74,7 @@ describe('inside another shadow root', () => {
     const shadow = host.attachShadow({ mode: 'open' })
     shadow.append(el)
     await el.updateComplete
-    const card = root(el).querySelector('pay-card-form')
+    const card = root(el).querySelector(CARD_BOX)
     expect(card?.shadowRoot?.querySelector('#number')).to.exist
     let bubbled = false
     host.addEventListener('pay-change', () => (bubbled = true))

@@ -6,6 +6,13 @@ import { fixture, html } from '@open-wc/testing'
 import '../../widget/index.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 
+/**
+ * The inline checkout's box and the card form's box in it: the light form's (a card, no Lit) or
+ * the full checkout's (Lit: other ways to pay, several, or once it is loaded on the page).
+ */
+export const INLINE_BOX = 'pay-card-inline, pay-checkout-inline'
+export const CARD_BOX = 'pay-card-fields, pay-card-form'
+
 export interface TestSession {
   readonly endpoint: string
   readonly id: string
@@ -55,14 +62,14 @@ export async function mount(
 
 /** The inline checkout inside the element (inline mode). */
 export function inner(el: PayCheckout): HTMLElement & { updateComplete: Promise<boolean> } {
-  const i = el.shadowRoot?.querySelector('pay-checkout-inline')
+  const i = el.shadowRoot?.querySelector(INLINE_BOX)
   if (!i) throw new Error('no inline checkout')
   return i as unknown as HTMLElement & { updateComplete: Promise<boolean> }
 }
 
 /** The element's rendered root in inline mode (the inline checkout's shadow root). */
 export function root(el: PayCheckout): ShadowRoot {
-  const r = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
+  const r = el.shadowRoot?.querySelector(INLINE_BOX)?.shadowRoot
   if (!r) throw new Error('no inline checkout')
   return r
 }
@@ -70,7 +77,7 @@ export function root(el: PayCheckout): ShadowRoot {
 /** Waits until the inline checkout has the session's answer (the amount is shown, or a final state). */
 export async function loaded(el: PayCheckout): Promise<void> {
   await until(() => {
-    const r = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
+    const r = el.shadowRoot?.querySelector(INLINE_BOX)?.shadowRoot
     // The head holds the amount (none for a setup, which charges nothing the shopper should read as a price).
     return Boolean(
       r &&
@@ -80,13 +87,13 @@ export async function loaded(el: PayCheckout): Promise<void> {
     )
   })
   await inner(el).updateComplete
-  const f = root(el).querySelector('pay-card-form, pay-qr-wallet, pay-invoice-view') as
+  const f = root(el).querySelector(`${CARD_BOX}, pay-qr-wallet, pay-invoice-view`) as
     (HTMLElement & { updateComplete?: Promise<boolean> }) | null
   await f?.updateComplete
 }
 
 export function form(el: PayCheckout): HTMLElement & { updateComplete: Promise<boolean> } {
-  const f = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-card-form')
+  const f = el.shadowRoot?.querySelector(INLINE_BOX)?.shadowRoot?.querySelector(CARD_BOX)
   if (!f) throw new Error('no card form')
   return f as unknown as HTMLElement & { updateComplete: Promise<boolean> }
 }
@@ -104,7 +111,7 @@ export function payButton(el: PayCheckout): HTMLButtonElement {
 }
 
 export function status(el: PayCheckout): string {
-  const r = el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot ?? el.shadowRoot
+  const r = el.shadowRoot?.querySelector(INLINE_BOX)?.shadowRoot ?? el.shadowRoot
   return r?.querySelector('[role=status], [role=alert]')?.textContent?.trim() ?? ''
 }
 

@@ -8,6 +8,7 @@ import { CHANNEL } from '../../widget/card-frame/messages.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 import '../../widget/index.ts'
 import {
+  CARD_BOX,
   createSession,
   fill,
   form,
@@ -33,7 +34,7 @@ describe('a page origin the session does not allow', () => {
     const e = await oneEvent(el, 'pay-error')
     expect(e.detail.code).to.equal('origin_not_allowed')
     await until(() => status(el).startsWith('This payment form cannot be shown on this page.'))
-    expect(root(el).querySelector('pay-card-form')).to.equal(null)
+    expect(root(el).querySelector(CARD_BOX)).to.equal(null)
     await expect(el).to.be.accessible()
   })
 

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import type { PayCheckout } from '../../widget/index.ts'
-import { createSession, fill, mount, payButton, status, until, root } from './helpers.ts'
+import { CARD_BOX, createSession, fill, mount, payButton, status, until, root } from './helpers.ts'
 
 describe('accessibility of every flow and state, in both themes', () => {
   for (const theme of ['light', 'dark']) {
@@ -60,7 +60,7 @@ describe('zoom', () => {
     el.style.fontSize = '200%'
     await el.updateComplete
     const container = root(el).querySelector<HTMLElement>('.container')
-    const card = root(el).querySelector('pay-card-form')?.shadowRoot?.querySelector<HTMLElement>('form')
+    const card = root(el).querySelector(CARD_BOX)?.shadowRoot?.querySelector<HTMLElement>('form')
     expect(container && container.scrollWidth <= container.clientWidth + 1).to.equal(true)
     expect(card && card.scrollWidth <= card.clientWidth + 1).to.equal(true)
   })

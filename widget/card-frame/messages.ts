@@ -59,6 +59,19 @@ export type FrameToParent =
   /** The session's methods and the one under way: the page shows the picker and the other methods. */
   | { channel: typeof CHANNEL; type: 'methods'; methods: string[]; method: string | null }
 
+/** What the page says, without the channel (the element adds it, or calls the light form). */
+export type PageSays = ParentToFrame extends infer M
+  ? M extends { channel: string }
+    ? Omit<M, 'channel'>
+    : never
+  : never
+/** What the card flow says, before the frame adds the channel (`./card-flow.ts`). */
+export type FrameSays = FrameToParent extends infer M
+  ? M extends { channel: string }
+    ? Omit<M, 'channel'>
+    : never
+  : never
+
 type Shape = Record<string, (v: unknown) => boolean>
 
 const str =

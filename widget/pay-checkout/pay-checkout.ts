@@ -3,16 +3,21 @@
  * `<pay-checkout>`: the element merchants put on their page. A plain custom element, small on
  * purpose: in the default `isolation="frame"` it creates the card frame on the Worker's origin as
  * soon as it has a session and relays the frame's events; the card form, the validators and Lit
- * load only inside that frame. With `isolation="inline"` it loads the inline checkout
- * (`<pay-checkout-inline>`, Lit) into its own shadow root on first use.
+ * load only inside that frame. With `isolation="inline"` it loads, into its own shadow root on
+ * first use, the light form for a card (`../inline/light.ts`: the frame's card flow over the same
+ * markup, no Lit), whose messages it hears as the frame's; and the full checkout
+ * (`<pay-checkout-inline>`, Lit) for a session the light form hands over (a QR wallet, an invoice,
+ * several ways to pay), or when the page has loaded it already.
  */
 import type { CardBrand } from '../../shared/card.ts'
+import type { CardFlow } from '../card-frame/card-flow.ts'
 import {
   CHANNEL,
   isSafeCssValue,
   parseFrameMessage,
   THEME_PROPERTIES,
-  type ParentToFrame,
+  type FrameSays,
+  type PageSays,
 } from '../card-frame/messages.ts'
 import {
   PayChangeEvent,
@@ -33,8 +38,6 @@ import { showNotice, styleSheet } from './notice.ts'
 const FRAME_GRACE_MS = 1_500
 /** The same for a frame the page wrote, from when this element finds it (its load may not be seen). */
 const WRITTEN_FRAME_GRACE_MS = 10_000
-
-type Outgoing = ParentToFrame extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
 /**
  * @summary A checkout for one payment: card, saved card, QR wallet or invoice.
@@ -163,8 +166,14 @@ export class PayCheckout extends HTMLElement {
   private frame: HTMLIFrameElement | null = null
   private frameKey = ''
   private inline: PayCheckoutInline | null = null
+  /** Inline mode, a card: the light form (no Lit) and its flow, for the session of `lightKey`. */
+  private light: { el: HTMLElement; flow: CardFlow | null } | null = null
+  private lightKey = ''
+  /** Inline mode: the session went to the full checkout (another way to pay, or several). */
+  private full = false
   private initSent = false
-  private heard = false
+  /** The frame's script has spoken. */
+  private spoke = false
   /** The frame's last `ready` (flow and status): a frame that says it again is not ready again. */
   private lastReady = ''
   private watchdog: ReturnType<typeof setTimeout> | undefined
@@ -218,6 +227,7 @@ export class PayCheckout extends HTMLElement {
     }
     this.inline?.remove()
     this.inline = null
+    this.dropLight()
     const origin = this.endpointOrigin
     // No frame until there is a session to show: a frame without one would be an error page.
     if (!origin || !this.session || !this.clientSecret) return this.dropFrame()
@@ -250,7 +260,7 @@ export class PayCheckout extends HTMLElement {
   private useFrame(frame: HTMLIFrameElement, written: boolean): void {
     this.frame = frame
     this.initSent = false
-    this.heard = false
+    this.spoke = false
     this.lastReady = ''
     frame.addEventListener('load', () => {
       // Posted at once, though the frame's own script (a dynamic import of its entry) may not be
@@ -271,7 +281,7 @@ export class PayCheckout extends HTMLElement {
 
   private watch(ms: number): void {
     clearTimeout(this.watchdog)
-    this.watchdog = setTimeout(() => void (this.heard ? undefined : this.refused()), ms)
+    this.watchdog = setTimeout(() => void (this.spoke ? undefined : this.refused()), ms)
   }
 
   private dropFrame(): void {
@@ -289,11 +299,21 @@ export class PayCheckout extends HTMLElement {
   }
 
   private async showInline(): Promise<void> {
+    // A card goes to the light form, unless the full checkout is here already: this session
+    // needed it, or another element of the page loaded it (then it costs nothing to download).
+    if (!this.inline && !this.full && !customElements.get('pay-checkout-inline')) return this.showLight()
+    this.dropLight()
     const { PARTS } = await import('../inline/pay-checkout-inline.ts')
     if (this.isolation !== 'inline' || !this.isConnected) return
     if (!this.inline) {
       this.inline = document.createElement('pay-checkout-inline')
       this.inline.setAttribute('exportparts', PARTS)
+      // After the light form, the full checkout announces the card form again: said once.
+      this.inline.addEventListener('pay-ready', (e) => {
+        const { flow, status } = (e as PayReadyEvent).detail
+        if (`${flow}|${status}` === this.lastReady) e.stopImmediatePropagation()
+        this.lastReady = `${flow}|${status}`
+      })
       this.root.append(this.inline)
     }
     const el = this.inline
@@ -303,6 +323,47 @@ export class PayCheckout extends HTMLElement {
     el.endpoint = this.endpoint
     el.session = this.session
     el.clientSecret = this.clientSecret
+  }
+
+  /** Inline mode, a card: the light form, made again when the session, locale or shipping choice changes. */
+  private async showLight(): Promise<void> {
+    const { endpoint, session, clientSecret } = this
+    // Nothing until there is a session to show (the full checkout would show an empty form).
+    if (!endpoint || !session || !clientSecret) return this.dropLight()
+    const key = [endpoint, session, clientSecret, this.locale, this.collectShipping].join('|')
+    if (key === this.lightKey) return void this.light?.el.setAttribute('theme', this.theme)
+    this.dropLight()
+    this.lightKey = key
+    const { lightForm } = await import('../inline/light.ts')
+    const form = await lightForm({
+      locale: this.locale,
+      theme: this.theme,
+      shipping: this.collectShipping,
+      endpoint,
+      session,
+      clientSecret,
+      say: (m) => {
+        if (this.lightKey === key) this.heard(m)
+      },
+      handOver: () => {
+        this.full = true
+        this.dropLight()
+        void this.showInline()
+      },
+      page: () => startingPage() ?? '',
+    })
+    if (this.lightKey !== key || this.isolation !== 'inline' || !this.isConnected) return
+    this.lastReady = ''
+    this.light = { el: form.el, flow: null }
+    this.root.append(form.el)
+    this.light.flow = form.start()
+  }
+
+  private dropLight(): void {
+    this.light?.flow?.stop()
+    this.light?.el.remove()
+    this.light = null
+    this.lightKey = ''
   }
 
   /**
@@ -324,7 +385,7 @@ export class PayCheckout extends HTMLElement {
     await this.methods.show(methods, locked)
   }
 
-  private toFrame(message: Outgoing): void {
+  private toFrame(message: PageSays): void {
     this.frame?.contentWindow?.postMessage({ channel: CHANNEL, ...message }, this.endpointOrigin)
   }
 
@@ -363,7 +424,7 @@ export class PayCheckout extends HTMLElement {
     if (!frame) return
     const origin = this.endpointOrigin
     const why = await unanswered(origin)
-    if (this.frame !== frame || this.heard) return
+    if (this.frame !== frame || this.spoke) return
     frame.hidden = true
     await this.fail(why.code, why.message)
   }
@@ -388,7 +449,12 @@ export class PayCheckout extends HTMLElement {
       return
     const m = parseFrameMessage(e.data)
     if (!m) return
-    this.heard = true
+    this.spoke = true
+    this.heard(m)
+  }
+
+  /** What the card frame or the light form said, as the page's events. */
+  private heard(m: FrameSays): void {
     switch (m.type) {
       case 'loaded':
         // Again even if it went at the load event: the frame's script may have started listening
@@ -409,7 +475,7 @@ export class PayCheckout extends HTMLElement {
         this.dispatchEvent(new PaySubmitEvent({ flow: m.flow }))
         break
       case 'resize':
-        this.frame.height = String(Math.min(m.height, 4000))
+        if (this.frame) this.frame.height = String(Math.min(m.height, 4000))
         break
       case 'result': {
         const detail: PayResultDetail = {
@@ -452,14 +518,16 @@ export class PayCheckout extends HTMLElement {
 
   /** Submits the current flow's form, as the pay button does. */
   submit(): void {
-    if (this.isolation === 'inline') this.inline?.submit()
+    if (this.light) this.light.flow?.receive({ type: 'submit' })
+    else if (this.isolation === 'inline') this.inline?.submit()
     else if (this.methods?.other?.isConnected) this.methods.other.submit()
     else this.toFrame({ type: 'submit' })
   }
 
   /** Clears the form and any error, and shows the form again if the session can still be paid. */
   reset(): void {
-    if (this.isolation === 'inline') this.inline?.reset()
+    if (this.light) this.light.flow?.receive({ type: 'reset' })
+    else if (this.isolation === 'inline') this.inline?.reset()
     else if (this.methods?.other?.isConnected) this.methods.other.reset()
     else this.toFrame({ type: 'reset' })
   }

@@ -1,0 +1,70 @@
+/**
+ * The light inline form (issue 21): in inline mode a card session is shown without Lit, by the
+ * card flow the frame runs over the shared markup; a session the light form does not show goes to
+ * the full checkout. Its own file, so this page has not loaded the full checkout before.
+ */
+import { expect, fixture, html, oneEvent } from '@open-wc/testing'
+import type { PayCheckout } from '../../widget/index.ts'
+import { createSession, fill, input, loaded, mount, payButton, root, status, until } from './helpers.ts'
+
+const fullCheckoutLoaded = () => customElements.get('pay-checkout-inline') !== undefined
+
+describe('inline mode, a card session', () => {
+  it('shows the light form, pays, and never loads the full checkout', async () => {
+    const { el } = await mount()
+    expect(el.shadowRoot?.querySelector('pay-card-inline')).to.not.equal(null)
+    expect(el.shadowRoot?.querySelector('pay-checkout-inline')).to.equal(null)
+    expect(payButton(el).textContent?.trim()).to.equal('Pay €100.00')
+    await expect(el).to.be.accessible()
+    await fill(el)
+    const paid = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    expect((await paid).detail).to.include({ status: 'succeeded', brand: 'visa', last4: '1111' })
+    expect(status(el)).to.equal('Payment successful.')
+    expect(fullCheckoutLoaded()).to.equal(false)
+  })
+
+  it('fires pay-ready once, for the card while the session loads, and the form keeps what was typed', async () => {
+    const s = await createSession()
+    const events: unknown[] = []
+    const el = document.createElement('pay-checkout') as PayCheckout
+    el.addEventListener('pay-ready', (e) => events.push(e.detail))
+    el.setAttribute('isolation', 'inline')
+    el.setAttribute('locale', 'en')
+    el.endpoint = s.endpoint
+    el.session = s.id
+    el.clientSecret = s.clientSecret
+    document.body.append(el)
+    await until(() => events.length > 0)
+    input(el, 'cvv').value = '123'
+    await loaded(el)
+    expect(events).to.deep.equal([{ flow: 'card', status: 'loading' }])
+    expect(input(el, 'cvv').value).to.equal('123')
+    el.remove()
+  })
+
+  it('takes a new session set on the same element', async () => {
+    const { el } = await mount()
+    const next = await createSession({ amount: '42.00' })
+    el.session = next.id
+    el.clientSecret = next.clientSecret
+    await until(() => payButton(el).textContent?.trim() === 'Pay €42.00')
+    expect(root(el).querySelectorAll('.container').length).to.equal(1)
+  })
+})
+
+describe('inline mode, a session the light form does not show', () => {
+  it('a QR wallet goes to the full checkout, which shows it', async () => {
+    const s = await createSession({
+      flow: 'qr',
+      amount: '25.00',
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    })
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout isolation="inline" locale="en" endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret}></pay-checkout>`,
+    )
+    await until(() => !!el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('pay-qr-wallet'))
+    expect(el.shadowRoot?.querySelector('pay-card-inline')).to.equal(null)
+    expect(fullCheckoutLoaded()).to.equal(true)
+  })
+})
