@@ -1,9 +1,11 @@
 /**
  * @module
- * `<pay-checkout-inline>`: the checkout itself, rendered in this document. `<pay-checkout
- * isolation="inline">` puts it in the merchant's page; the card frame puts it in the frame's page
- * on the Worker's origin. It renders the card form at once and loads the session beside it: the
- * amount and the pay button fill in when the session answers, another flow replaces the form.
+ * `<pay-checkout-inline>`: the full checkout, every way to pay, rendered in this document.
+ * `<pay-checkout isolation="inline">` puts it in the merchant's page for the sessions its light
+ * card form hands over (a QR wallet, an invoice, several ways to pay: `./light.ts`), and the card
+ * frame in the frame's page for those its script hands over. It renders the card form at once and
+ * loads the session beside it: the amount and the pay button fill in when the session answers,
+ * another flow replaces the form.
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
