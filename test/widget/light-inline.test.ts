@@ -53,6 +53,24 @@ describe('inline mode, a card session', () => {
   })
 })
 
+describe('inline mode, the light form’s look', () => {
+  it('takes the dark theme, and the light one when the page switches it', async () => {
+    const { el } = await mount({}, { theme: 'dark' })
+    const box = () => root(el).querySelector<HTMLElement>('.container') as HTMLElement
+    expect(getComputedStyle(box()).backgroundColor).to.equal('rgb(27, 27, 31)')
+    expect(getComputedStyle(input(el, 'number')).color).to.equal('rgb(228, 226, 230)')
+    el.theme = 'light'
+    await until(() => getComputedStyle(box()).backgroundColor === 'rgb(255, 255, 255)')
+    await expect(el).to.be.accessible()
+  })
+
+  it('the page’s --pay-* properties reach the form', async () => {
+    const { el } = await mount()
+    el.style.setProperty('--pay-accent', 'rgb(200, 0, 100)')
+    expect(getComputedStyle(payButton(el)).backgroundColor).to.equal('rgb(200, 0, 100)')
+  })
+})
+
 describe('inline mode, a session the light form does not show', () => {
   it('a QR wallet goes to the full checkout, which shows it', async () => {
     const s = await createSession({
