@@ -115,7 +115,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   const container = $<HTMLElement>(root, '.container') as HTMLElement
   const status = $<HTMLElement>(root, '.status') as HTMLElement
   let form = $<HTMLFormElement>(formRoot, 'form') as HTMLFormElement
-  /** The form as the Worker wrote it: a new card's, every input empty. */
+  /** The form as it was written (by the Worker, or the light form): a new card's, every input empty. */
   const pristine = form.cloneNode(true) as HTMLFormElement
 
   let state: CheckoutState = 'loading'
@@ -559,8 +559,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
       case 'action_required': {
         state = 'action_required'
         render()
-        // 3-D Secure needs the top window: the page does it. Only a redirect that passes the
-        // shared rule leaves the frame (SECURITY.md R28); the page checks again.
+        // 3-D Secure needs the top window: the element does it. Only a redirect that passes the
+        // shared rule leaves this flow (SECURITY.md R28); the element checks again.
         const safe = r.redirect && safeRedirect(r.redirect)
         if (safe) {
           post({
@@ -621,8 +621,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   if (expiry?.value) expiry.value = formatExpiry(expiry.value)
   showBrand()
   if (Object.values(values()).some(Boolean)) reportChange()
-  // The lists (about 500 names from Intl, sorted) after this task: the page hears `ready` first (a
-  // same-site page shares the thread).
+  // The lists (about 500 names from Intl, sorted) after this task: the page hears `ready` first (it
+  // shares the thread inline, and with a frame of its own site).
   setTimeout(fillLists)
 
   return {
