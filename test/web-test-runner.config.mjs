@@ -102,10 +102,14 @@ async function merchantServer(ctx, next) {
     ctx.body = await res.text()
     return
   }
-  // The strict-CSP page: no inline script or style allowed.
+  // The strict-CSP page: no inline script or style allowed, and Trusted Types enforced (the
+  // policies the README names).
   if (ctx.path === '/test/widget/csp-page.html') {
     await next()
-    ctx.set('Content-Security-Policy', "script-src 'self'; style-src 'self'")
+    ctx.set(
+      'Content-Security-Policy',
+      "script-src 'self'; style-src 'self'; require-trusted-types-for 'script'; trusted-types pay-checkout lit-html",
+    )
     return
   }
   return next()

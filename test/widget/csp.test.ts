@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing'
 import { createSession, until } from './helpers.ts'
 
-describe('a page with script-src self; style-src self', () => {
+describe('a page with script-src self; style-src self; Trusted Types required', () => {
   it('renders and pays without a CSP violation', async () => {
     const s = await createSession()
     const frame = document.createElement('iframe')

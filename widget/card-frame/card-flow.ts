@@ -75,6 +75,8 @@ export interface CardFlowOptions {
   readonly unanswered?: (error: ApiError) => Promise<ApiError>
   /** The page that started the payment, read at each pay; unset, the page's `page` message says it. */
   readonly page?: () => string
+  /** Markup of our own as `innerHTML` takes it (inline, a Trusted Types value: `./trusted.ts`). */
+  readonly html?: (markup: string) => string
 }
 
 export interface CardFlow {
@@ -109,6 +111,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   /** An amount inside a sentence reads left to right in a right-to-left page too (as `isolateLtr` in ../i18n). */
   const ltr = (text: string): string => (o.dir === 'rtl' ? `\u2066${text}\u2069` : text)
   let stopped = false
+  const html = o.html ?? ((markup: string) => markup)
   const unanswered =
     o.unanswered ?? ((e: ApiError) => Promise.resolve({ ...e, code: 'network_error' as ApiError['code'] }))
 
@@ -186,7 +189,9 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
           span.setAttribute('role', 'img')
           span.setAttribute('aria-label', BRAND_NAMES[b])
           // Constant markup of our own (shared/brand-marks.ts): nothing the shopper typed.
-          span.innerHTML = `<svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true">${brandMarkSvg(b)}</svg>`
+          span.innerHTML = html(
+            `<svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true">${brandMarkSvg(b)}</svg>`,
+          )
           place.append(span)
         }
       }

@@ -17,6 +17,7 @@ import { CARD_SHEETS, cardFormMarkup } from '../../shared/card-markup.ts'
 import { ApiClient } from '../api-client.ts'
 import { startCardFlow, type CardFlow } from '../card-frame/card-flow.ts'
 import type { FrameSays } from '../card-frame/messages.ts'
+import { trustedHtml } from '../card-frame/trusted.ts'
 import { direction, loadMessages, resolveLocale } from '../i18n/index.ts'
 import { classify } from './states.ts'
 
@@ -86,7 +87,7 @@ export async function lightForm(o: LightOptions): Promise<LightForm> {
   const formRoot = box.attachShadow({ mode: 'open', delegatesFocus: true })
   formRoot.adoptedStyleSheets = formSheet ? [formSheet] : []
   // Markup of our own from the field table and the locale's words, escaped: nothing the shopper typed.
-  formRoot.innerHTML = cardFormMarkup(words, lang, o.shipping)
+  formRoot.innerHTML = trustedHtml(cardFormMarkup(words, lang, o.shipping))
   container.append(status, box)
   root.append(container)
   return {
@@ -104,6 +105,7 @@ export async function lightForm(o: LightOptions): Promise<LightForm> {
         cardOnly: true,
         unanswered: (e) => classify(o.endpoint, e),
         page: o.page,
+        html: trustedHtml,
       })
       flow?.begin(new ApiClient(o.endpoint, o.session, o.clientSecret))
       return flow
