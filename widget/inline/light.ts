@@ -22,7 +22,7 @@ import { direction, loadMessages, resolveLocale } from '../i18n/index.ts'
 import { classify } from './states.ts'
 
 /** The light form's box in the element, and the form's box in it. */
-export const LIGHT_TAG = 'pay-card-inline'
+const LIGHT_TAG = 'pay-card-inline'
 const FORM_TAG = 'pay-card-fields'
 /** The parts the light form shows, exported through the element that holds it. */
 const PARTS = 'container, amount, badge, status, form, field, input, error, brand, submit, retry'
