@@ -1,7 +1,8 @@
 // Builds the widget as a library into `dist/public/widget/`: `pay-checkout.js` (the element a
 // merchant page loads: one file with no static imports; in frame mode it only creates the frame)
 // and chunks: the full checkout's frame page script, the inline checkout with Lit and the card
-// form, QR, invoice, locales; then, on its own, `frame.js` (the card frame's script, no Lit).
+// form, QR, invoice, locales; then, each on its own, `chunks/light.js` (the light inline form) and
+// `frame.js` (the card frame's script), both without Lit.
 // Chunk names carry no hash: the card frame's script preloads the full checkout's chunks by name
 // when it hands a session over (shared/frame-preload.ts), and `importmap.json` pins every file of
 // the element by its SHA-384.
