@@ -85,6 +85,15 @@ export async function workerOverhead(worker, samples, call) {
     await (await call.worker(path, init)).text()
     return performance.now() - t
   }
+  /** A floor: its own figures, what it adds to the direct call, and what ours adds beyond it. */
+  const gap = (a, b) => ({ p50: round(a.p50 - b.p50, 2), p99: round(a.p99 - b.p99, 2) })
+  const floor = (xs) => {
+    if (xs.length === 0) return undefined
+    const figures = stat(xs)
+    return { figures, added: gap(figures, d), beyond: gap(w, figures) }
+  }
+  const fwd = floor(forwarded)
+  const ledger = floor(ledgered)
   const health = []
   const view = []
   for (const s of sessions.slice(0, 100)) {
@@ -97,26 +106,9 @@ export async function workerOverhead(worker, samples, call) {
     throughWorker: w,
     addedMs: { p50: round(w.p50 - d.p50, 2), p95: round(w.p95 - d.p95, 2), p99: round(w.p99 - d.p99, 2) },
     routes: { healthz: stat(health), view: stat(view) },
-    // What a Worker that only forwards adds, and what the product adds beyond it.
-    ...(forwarded.length > 0
-      ? (() => {
-          const f = stat(forwarded)
-          return {
-            forwarded: f,
-            floorMs: { p50: round(f.p50 - d.p50, 2), p99: round(f.p99 - d.p99, 2) },
-            beyondFloorMs: { p50: round(w.p50 - f.p50, 2), p99: round(w.p99 - f.p99, 2) },
-            ...(ledgered.length > 0
-              ? (() => {
-                  const l = stat(ledgered)
-                  return {
-                    ledgered: l,
-                    ledgerFloorMs: { p50: round(l.p50 - d.p50, 2), p99: round(l.p99 - d.p99, 2) },
-                    beyondLedgerFloorMs: { p50: round(w.p50 - l.p50, 2), p99: round(w.p99 - l.p99, 2) },
-                  }
-                })()
-              : {}),
-          }
-        })()
-      : {}),
+    // What a Worker that only forwards adds, and what the product adds beyond it; the same for one
+    // that also writes before and after the gateway call.
+    ...(fwd && { forwarded: fwd.figures, floorMs: fwd.added, beyondFloorMs: fwd.beyond }),
+    ...(ledger && { ledgered: ledger.figures, ledgerFloorMs: ledger.added, beyondLedgerFloorMs: ledger.beyond }),
   }
 }

@@ -15,17 +15,15 @@
 import '../inline/pay-checkout-inline.ts'
 import { safeRedirect } from '../../shared/redirect.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
-import { CHANNEL, parseParentMessage, type FrameToParent } from './messages.ts'
+import { CHANNEL, parseParentMessage, type FrameSays } from './messages.ts'
 import { parentOrigin } from './parent.ts'
-
-type Outgoing = FrameToParent extends infer M ? (M extends { channel: string } ? Omit<M, 'channel'> : never) : never
 
 // No parent, or an opaque one: nothing is shown (./parent.ts).
 const pageOrigin = parentOrigin()
 const sessionId = location.pathname.split('/').pop() ?? ''
 const query = new URLSearchParams(location.search)
 
-function post(message: Outgoing): void {
+function post(message: FrameSays): void {
   if (pageOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, pageOrigin)
 }
 
@@ -55,7 +53,7 @@ if (!pageOrigin) {
   let started = false
   // What this frame last said about itself: said again at the init, for a parent that was not
   // listening yet (the declarative embed: this frame can load before the page's element exists).
-  let ready: Outgoing | undefined
+  let ready: FrameSays | undefined
   let height = 0
   window.addEventListener('message', (e: MessageEvent) => {
     if (e.source !== window.parent || e.origin !== pageOrigin) return
