@@ -1,5 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing'
-import { CARD_BOX, mount, sessionState, status, until, root } from './helpers.ts'
+import { CARD_BOX, mount, pendingWhileAway, sessionState, status, until, root } from './helpers.ts'
 
 describe('<pay-checkout> QR wallet flow', () => {
   it('asks for the wallet, shows the QR code and the copyable id with the time left, then pays', async () => {
@@ -85,5 +85,17 @@ describe('inside another shadow root', () => {
     }
     expect(bubbled).to.equal(true)
     host.remove()
+  })
+})
+
+describe('<pay-checkout> inline, the full checkout', () => {
+  it('reads nothing while off the page, and settles a pending payment once put back', async () => {
+    // Defined before the element looks: a card session then shows the full checkout too.
+    await import('../../widget/inline/pay-checkout-inline.ts')
+    const { el, session } = await mount()
+    expect(el.shadowRoot?.querySelector('pay-checkout-inline')).to.not.equal(null)
+    const { away, back } = await pendingWhileAway(el, session.id)
+    expect(away).to.equal(0)
+    expect(back).to.be.greaterThan(0)
   })
 })

@@ -2,8 +2,9 @@
  * Helpers for the browser tests: sessions from the test server (playing the merchant's server),
  * mounting the element, and reaching the inputs through its shadow roots.
  */
-import { fixture, html } from '@open-wc/testing'
+import { fixture, html, oneEvent } from '@open-wc/testing'
 import '../../widget/index.ts'
+import { POLL_MS } from '../../widget/inline/states.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 
 /**
@@ -142,6 +143,49 @@ export async function until(predicate: () => boolean, timeoutMs = 15_000): Promi
     if (Date.now() > deadline) throw new Error('timed out')
     await new Promise((r) => setTimeout(r, 50))
   }
+}
+
+/**
+ * Counts the page's reads of a session (`GET /v1/checkout/{id}`) from now on, until `stop`. A
+ * wrapper around the page's `fetch`: the requests still go out.
+ */
+export function countReads(id: string): { readonly count: number; stop(): void } {
+  const original = window.fetch
+  let count = 0
+  window.fetch = (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    if ((init?.method ?? 'GET') === 'GET' && new URL(url).pathname === `/v1/checkout/${id}`) count += 1
+    return original(input, init)
+  }
+  return {
+    get count() {
+      return count
+    },
+    stop: () => void (window.fetch = original),
+  }
+}
+
+/**
+ * Pays with the sandbox's pending card, takes the element off the page for two polls' time, then
+ * puts it back: what the page read meanwhile, and after (until the notification settled it).
+ */
+export async function pendingWhileAway(el: PayCheckout, id: string): Promise<{ away: number; back: number }> {
+  await fill(el, { number: '4000 0000 0000 0259' })
+  const pending = oneEvent(el, 'pay-pending')
+  payButton(el).click()
+  await pending
+  const place = el.parentElement as HTMLElement
+  let reads = countReads(id)
+  el.remove()
+  await new Promise((r) => setTimeout(r, 2 * POLL_MS + 500))
+  const away = reads.count
+  reads.stop()
+  reads = countReads(id)
+  place.append(el)
+  await until(() => status(el) === 'Payment successful.', 20_000)
+  const back = reads.count
+  reads.stop()
+  return { away, back }
 }
 
 /** The card frame of an element in frame mode. */

@@ -5,7 +5,18 @@
  */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import type { PayCheckout } from '../../widget/index.ts'
-import { createSession, fill, input, loaded, mount, payButton, root, status, until } from './helpers.ts'
+import {
+  createSession,
+  fill,
+  input,
+  loaded,
+  mount,
+  payButton,
+  pendingWhileAway,
+  root,
+  status,
+  until,
+} from './helpers.ts'
 
 const fullCheckoutLoaded = () => customElements.get('pay-checkout-inline') !== undefined
 
@@ -41,6 +52,14 @@ describe('inline mode, a card session', () => {
     expect(events).to.deep.equal([{ flow: 'card', status: 'loading' }])
     expect(input(el, 'cvv').value).to.equal('123')
     el.remove()
+  })
+
+  it('reads nothing while off the page, and settles a pending payment once put back', async () => {
+    const { el, session } = await mount()
+    const { away, back } = await pendingWhileAway(el, session.id)
+    expect(away).to.equal(0)
+    expect(back).to.be.greaterThan(0)
+    expect(fullCheckoutLoaded()).to.equal(false)
   })
 
   it('takes a new session set on the same element', async () => {

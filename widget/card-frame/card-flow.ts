@@ -88,6 +88,12 @@ export interface CardFlow {
   readonly ready: FrameSays | undefined
   /** Stops the flow's timers (the element let it go). */
   stop(): void
+  /**
+   * The element left the page (it may be put back, as a framework moves it): no more reading of
+   * the session until `resume`, which reads it again if a payment was still being settled.
+   */
+  pause(): void
+  resume(): void
 }
 
 const $ = <T extends Element>(root: ParentNode, selector: string): T | null => root.querySelector<T>(selector)
@@ -111,6 +117,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   /** An amount inside a sentence reads left to right in a right-to-left page too (as `isolateLtr` in ../i18n). */
   const ltr = (text: string): string => (o.dir === 'rtl' ? `\u2066${text}\u2069` : text)
   let stopped = false
+  let paused = false
   const html = o.html ?? ((markup: string) => markup)
   const unanswered =
     o.unanswered ?? ((e: ApiError) => Promise.resolve({ ...e, code: 'network_error' as ApiError['code'] }))
@@ -478,12 +485,12 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
 
   function poll(): void {
     clearTimeout(pollTimer)
-    if (polls >= POLL_MAX || !api) return
+    if (polls >= POLL_MAX || !api || stopped || paused) return
+    // Stopping or pausing clears the timer; a read already under way is dropped here.
     pollTimer = setTimeout(async () => {
-      if (stopped) return
       polls += 1
       const v = await api?.view()
-      if (stopped) return
+      if (stopped || paused) return
       if (!v?.ok || v.value.status === view?.status) return poll()
       applyView(v.value)
       if (v.value.status === 'declined' || v.value.status === 'failed')
@@ -643,6 +650,14 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     stop(): void {
       stopped = true
       clearTimeout(pollTimer)
+    },
+    pause(): void {
+      paused = true
+      clearTimeout(pollTimer)
+    },
+    resume(): void {
+      paused = false
+      if (WATCHED.includes(state)) poll()
     },
   }
 }

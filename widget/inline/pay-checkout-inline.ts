@@ -199,6 +199,12 @@ export class PayCheckoutInline extends LitElement {
     if (view?.ok && this.method === method) this.applyView(view.value)
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback()
+    // Put back on the page (a framework moved it): a payment still settling is read again.
+    if (this.view && WATCHED.includes(this.state)) this.poll()
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback()
     clearTimeout(this.pollTimer)
@@ -329,10 +335,12 @@ export class PayCheckoutInline extends LitElement {
   /** @internal */
   poll(): void {
     clearTimeout(this.pollTimer)
-    if (this.polls >= POLL_MAX || !this.api) return
+    if (this.polls >= POLL_MAX || !this.api || !this.isConnected) return
     this.pollTimer = setTimeout(async () => {
       this.polls += 1
       const view = await this.api?.view()
+      // Taken off the page meanwhile: nothing more until it is back (connectedCallback).
+      if (!this.isConnected) return
       if (!view?.ok) return this.poll()
       if (view.value.status === this.view?.status) return this.poll()
       this.applyView(view.value)

@@ -189,12 +189,15 @@ export class PayCheckout extends HTMLElement {
 
   connectedCallback(): void {
     window.addEventListener('message', this.onFrameMessage)
+    this.light?.flow?.resume()
     this.schedule()
   }
 
   disconnectedCallback(): void {
     window.removeEventListener('message', this.onFrameMessage)
     clearTimeout(this.watchdog)
+    // The light form keeps what was typed (the element may be moved), but reads nothing meanwhile.
+    this.light?.flow?.pause()
   }
 
   attributeChangedCallback(): void {
