@@ -5,6 +5,7 @@
  * frame host and by the inline element, so both follow exactly one rule.
  */
 import { safeRedirect } from '../shared/redirect.ts'
+import type { ApiError } from './api-client.ts'
 import { PayActionEvent } from './events.ts'
 
 /**
@@ -64,6 +65,22 @@ export async function unanswered(
         message: `This page's origin (${location.origin}) is not allowed for this checkout.`,
       }
     : { code: 'network_error', message: `The payment service at ${endpointOrigin} could not be reached.` }
+}
+
+/**
+ * A request that got no answer at all (status 0) is either this page's origin refused by CORS or
+ * the network: asked once more without CORS, a Worker that answers means the origin.
+ */
+export async function classify(endpoint: string, error: ApiError): Promise<ApiError> {
+  if (error.status !== 0) return error
+  let origin: string
+  try {
+    origin = new URL(endpoint).origin
+  } catch {
+    return { ...error, code: 'network_error' as ApiError['code'] }
+  }
+  const why = await unanswered(origin)
+  return { ...error, code: why.code as ApiError['code'], message: why.message }
 }
 
 /**

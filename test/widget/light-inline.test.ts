@@ -62,6 +62,18 @@ describe('inline mode, a card session', () => {
     expect(fullCheckoutLoaded()).to.equal(false)
   })
 
+  it('3-D Secure: pay-action carries the redirect that passed the shared rule', async () => {
+    const { el } = await mount()
+    await fill(el, { number: '4000 0000 0000 3220' })
+    el.addEventListener('pay-action', (e) => e.preventDefault())
+    const action = oneEvent(el, 'pay-action')
+    payButton(el).click()
+    const { redirect } = (await action).detail
+    expect(redirect.url).to.contain('/acs/')
+    expect(redirect.parameters.map((p: { name: string }) => p.name)).to.deep.equal(['PaReq', 'MD'])
+    expect(fullCheckoutLoaded()).to.equal(false)
+  })
+
   it('takes a new session set on the same element', async () => {
     const { el } = await mount()
     const next = await createSession({ amount: '42.00' })

@@ -29,7 +29,7 @@ import type { FieldErrorCode } from '../../shared/errors.ts'
 import { formatMessage } from '../../shared/i18n/icu.ts'
 import type { MessageKey, Messages } from '../../shared/i18n/messages/en.ts'
 import { formatMoney } from '../../shared/money.ts'
-import { safeRedirect } from '../../shared/redirect.ts'
+import type { SafeRedirect } from '../../shared/redirect.ts'
 import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
 import { callingCodes, countries } from '../card-form/lists.ts'
 import {
@@ -77,6 +77,11 @@ export interface CardFlowOptions {
   readonly page?: () => string
   /** Markup of our own as `innerHTML` takes it (inline, a Trusted Types value: `./trusted.ts`). */
   readonly html?: (markup: string) => string
+  /**
+   * The shared rule for a 3-D Secure redirect (`shared/redirect.ts`'s `safeRedirect`), handed in:
+   * inline, the element's own copy, which it runs again before it navigates.
+   */
+  readonly safeRedirect: (value: unknown) => SafeRedirect | undefined
 }
 
 export interface CardFlow {
@@ -88,12 +93,6 @@ export interface CardFlow {
   readonly ready: FrameSays | undefined
   /** Stops the flow's timers (the element let it go). */
   stop(): void
-  /**
-   * The element left the page (it may be put back, as a framework moves it): no more reading of
-   * the session until `resume`, which reads it again if a payment was still being settled.
-   */
-  pause(): void
-  resume(): void
 }
 
 const $ = <T extends Element>(root: ParentNode, selector: string): T | null => root.querySelector<T>(selector)
@@ -117,7 +116,6 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   /** An amount inside a sentence reads left to right in a right-to-left page too (as `isolateLtr` in ../i18n). */
   const ltr = (text: string): string => (o.dir === 'rtl' ? `\u2066${text}\u2069` : text)
   let stopped = false
-  let paused = false
   const html = o.html ?? ((markup: string) => markup)
   const unanswered =
     o.unanswered ?? ((e: ApiError) => Promise.resolve({ ...e, code: 'network_error' as ApiError['code'] }))
@@ -485,12 +483,12 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
 
   function poll(): void {
     clearTimeout(pollTimer)
-    if (polls >= POLL_MAX || !api || stopped || paused) return
-    // Stopping or pausing clears the timer; a read already under way is dropped here.
+    if (polls >= POLL_MAX || !api) return
     pollTimer = setTimeout(async () => {
+      if (stopped) return
       polls += 1
       const v = await api?.view()
-      if (stopped || paused) return
+      if (stopped) return
       if (!v?.ok || v.value.status === view?.status) return poll()
       applyView(v.value)
       if (v.value.status === 'declined' || v.value.status === 'failed')
@@ -573,7 +571,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
         render()
         // 3-D Secure needs the top window: the element does it. Only a redirect that passes the
         // shared rule leaves this flow (SECURITY.md R28); the element checks again.
-        const safe = r.redirect && safeRedirect(r.redirect)
+        const safe = r.redirect && o.safeRedirect(r.redirect)
         if (safe) {
           post({
             type: 'action',
@@ -650,14 +648,6 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     stop(): void {
       stopped = true
       clearTimeout(pollTimer)
-    },
-    pause(): void {
-      paused = true
-      clearTimeout(pollTimer)
-    },
-    resume(): void {
-      paused = false
-      if (WATCHED.includes(state)) poll()
     },
   }
 }

@@ -14,6 +14,7 @@
  */
 import type { Messages } from '../../shared/i18n/messages/en.ts'
 import { FRAME_SCRIPTS } from '../../shared/frame-preload.ts'
+import { safeRedirect } from '../../shared/redirect.ts'
 import { ApiClient } from '../api-client.ts'
 import { startCardFlow, type CardFlow } from './card-flow.ts'
 import { CHANNEL, parseParentMessage, type FrameSays, type ParentToFrame } from './messages.ts'
@@ -73,6 +74,7 @@ const flow: CardFlow | null =
         post,
         handOver,
         announced: Boolean(inbox),
+        safeRedirect,
       })
     : null
 

@@ -16,9 +16,9 @@ import {
   type PayResultDetail,
 } from '../events.ts'
 import { format, type Messages } from '../i18n/index.ts'
-import { followRedirect, startingPage } from '../navigate.ts'
+import { classify, followRedirect, startingPage } from '../navigate.ts'
 import { declinedMessage } from './method-views.ts'
-import { classify, ERROR_MESSAGE, type CheckoutState } from './states.ts'
+import { ERROR_MESSAGE, type CheckoutState } from './states.ts'
 
 /** The checkout as its steps use it (its internals: only the checkout and its modules use them). */
 export interface AttemptHost extends HTMLElement {

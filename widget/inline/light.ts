@@ -14,12 +14,12 @@
  * upgrade these boxes.
  */
 import { CARD_SHEETS, cardFormMarkup } from '../../shared/card-markup.ts'
-import { ApiClient } from '../api-client.ts'
+import { ApiClient, type ApiError } from '../api-client.ts'
 import { startCardFlow, type CardFlow } from '../card-frame/card-flow.ts'
 import type { FrameSays } from '../card-frame/messages.ts'
+import type { SafeRedirect } from '../../shared/redirect.ts'
 import { trustedHtml } from '../card-frame/trusted.ts'
 import { direction, loadMessages, resolveLocale } from '../i18n/index.ts'
-import { classify } from './states.ts'
 
 /** The light form's box in the element, and the form's box in it. */
 const LIGHT_TAG = 'pay-card-inline'
@@ -51,12 +51,24 @@ export interface LightOptions {
   readonly handOver: () => void
   /** This page, for the link back after 3-D Secure ('' for none), read at each pay. */
   readonly page: () => string
+  /**
+   * The element's own helpers, which it holds anyway, handed in so this file does not carry
+   * copies: what a request without an answer means, and the redirect rule.
+   */
+  readonly unanswered: (error: ApiError) => Promise<ApiError>
+  readonly safeRedirect: (value: unknown) => SafeRedirect | undefined
 }
 
 export interface LightForm {
   /** The box to put in the element; `start` once it is in the document. */
   readonly el: HTMLElement
   start(): CardFlow | null
+  /**
+   * The element left the page (a framework may put it back, with what the shopper typed): the
+   * session is not read until `resume`, when a payment still settling is read again.
+   */
+  pause(): void
+  resume(): void
 }
 
 /** The form in the shopper's language (its words loaded first), ready to be put in the element. */
@@ -90,8 +102,27 @@ export async function lightForm(o: LightOptions): Promise<LightForm> {
   formRoot.innerHTML = trustedHtml(cardFormMarkup(words, lang, o.shipping))
   container.append(status, box)
   root.append(container)
+  // The flow reads the session through this client; away from the page, a read waits for the return.
+  let away: { readonly back: Promise<void>; readonly resolve: () => void } | null = null
+  class Client extends ApiClient {
+    override async view(): ReturnType<ApiClient['view']> {
+      while (away) await away.back
+      return super.view()
+    }
+  }
   return {
     el,
+    pause(): void {
+      if (away) return
+      let resolve = (): void => undefined
+      const back = new Promise<void>((r) => (resolve = r))
+      away = { back, resolve }
+    },
+    resume(): void {
+      const was = away
+      away = null
+      was?.resolve()
+    },
     start(): CardFlow | null {
       const flow = startCardFlow({
         host: el,
@@ -103,11 +134,12 @@ export async function lightForm(o: LightOptions): Promise<LightForm> {
         handOver: o.handOver,
         formTag: FORM_TAG,
         cardOnly: true,
-        unanswered: (e) => classify(o.endpoint, e),
+        unanswered: o.unanswered,
         page: o.page,
         html: trustedHtml,
+        safeRedirect: o.safeRedirect,
       })
-      flow?.begin(new ApiClient(o.endpoint, o.session, o.clientSecret))
+      flow?.begin(new Client(o.endpoint, o.session, o.clientSecret))
       return flow
     },
   }

@@ -14,12 +14,12 @@ import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
 import { PayDeclinedEvent, PayErrorEvent, PayReadyEvent, PaySuccessEvent } from '../events.ts'
 import { direction, en, formatMoney, loadMessages, resolveLocale, type Messages } from '../i18n/index.ts'
+import { classify } from '../navigate.ts'
 import { payByCard, refuse, resultDetail, settle } from './attempt.ts'
 import { renderCardForm } from './card-view.ts'
 import { declinedMessage, METHOD_TAGS, METHOD_VIEWS, usesCardForm } from './method-views.ts'
 import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
 import {
-  classify,
   ERROR_MESSAGE,
   POLL_MAX,
   POLL_MS,

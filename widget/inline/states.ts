@@ -4,9 +4,8 @@
  * in each, and for each error the Worker answers.
  */
 import type { CheckoutStatus } from '../../shared/checkout.ts'
-import type { ApiError, CheckoutView } from '../api-client.ts'
+import type { CheckoutView } from '../api-client.ts'
 import type { MessageKey } from '../i18n/index.ts'
-import { unanswered } from '../navigate.ts'
 
 export type CheckoutState =
   | 'loading'
@@ -91,19 +90,3 @@ export const stateOfUnreadable = (code: string): CheckoutState =>
       : code === 'origin_not_allowed'
         ? 'blocked'
         : 'error'
-
-/**
- * A request that got no answer at all (status 0) is either this page's origin refused by CORS or
- * the network: asked once more without CORS, a Worker that answers means the origin.
- */
-export async function classify(endpoint: string, error: ApiError): Promise<ApiError> {
-  if (error.status !== 0) return error
-  let origin: string
-  try {
-    origin = new URL(endpoint).origin
-  } catch {
-    return { ...error, code: 'network_error' as ApiError['code'] }
-  }
-  const why = await unanswered(origin)
-  return { ...error, code: why.code as ApiError['code'], message: why.message }
-}

@@ -10,7 +10,9 @@
  * several ways to pay), or when the page has loaded it already.
  */
 import type { CardBrand } from '../../shared/card.ts'
+import { safeRedirect } from '../../shared/redirect.ts'
 import type { CardFlow } from '../card-frame/card-flow.ts'
+import type { LightForm } from '../inline/light.ts'
 import {
   CHANNEL,
   isSafeCssValue,
@@ -30,7 +32,7 @@ import {
   type PayResultDetail,
 } from '../events.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
-import { followRedirect, startingPage, unanswered } from '../navigate.ts'
+import { classify, followRedirect, startingPage, unanswered } from '../navigate.ts'
 import type { FrameMethods } from './methods.ts'
 import { showNotice, styleSheet } from './notice.ts'
 
@@ -167,7 +169,7 @@ export class PayCheckout extends HTMLElement {
   private frameKey = ''
   private inline: PayCheckoutInline | null = null
   /** Inline mode, a card: the light form (no Lit) and its flow, for the session of `lightKey`. */
-  private light: { el: HTMLElement; flow: CardFlow | null } | null = null
+  private light: { el: HTMLElement; form: LightForm; flow: CardFlow | null } | null = null
   private lightKey = ''
   /** Inline mode: the session went to the full checkout (another way to pay, or several). */
   private full = false
@@ -189,7 +191,7 @@ export class PayCheckout extends HTMLElement {
 
   connectedCallback(): void {
     window.addEventListener('message', this.onFrameMessage)
-    this.light?.flow?.resume()
+    this.light?.form.resume()
     this.schedule()
   }
 
@@ -197,7 +199,7 @@ export class PayCheckout extends HTMLElement {
     window.removeEventListener('message', this.onFrameMessage)
     clearTimeout(this.watchdog)
     // The light form keeps what was typed (the element may be moved), but reads nothing meanwhile.
-    this.light?.flow?.pause()
+    this.light?.form.pause()
   }
 
   attributeChangedCallback(): void {
@@ -354,10 +356,12 @@ export class PayCheckout extends HTMLElement {
         void this.showInline()
       },
       page: () => startingPage() ?? '',
+      unanswered: (e) => classify(endpoint, e),
+      safeRedirect,
     })
     if (this.lightKey !== key || this.isolation !== 'inline' || !this.isConnected) return
     this.lastReady = ''
-    this.light = { el: form.el, flow: null }
+    this.light = { el: form.el, form, flow: null }
     this.root.append(form.el)
     this.light.flow = form.start()
   }
