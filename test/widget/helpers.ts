@@ -166,8 +166,9 @@ export function countReads(id: string): { readonly count: number; stop(): void }
 }
 
 /**
- * Pays with the sandbox's pending card, takes the element off the page for two polls' time, then
- * puts it back: what the page read meanwhile, and after (until the notification settled it).
+ * Pays with the sandbox's pending card, takes the element off the page for longer than a poll's
+ * interval (a poll was due meanwhile), then puts it back: what the page read meanwhile, and after
+ * (until the notification settled it).
  */
 export async function pendingWhileAway(el: PayCheckout, id: string): Promise<{ away: number; back: number }> {
   await fill(el, { number: '4000 0000 0000 0259' })
@@ -177,7 +178,7 @@ export async function pendingWhileAway(el: PayCheckout, id: string): Promise<{ a
   const place = el.parentElement as HTMLElement
   let reads = countReads(id)
   el.remove()
-  await new Promise((r) => setTimeout(r, 2 * POLL_MS + 500))
+  await new Promise((r) => setTimeout(r, POLL_MS + 500))
   const away = reads.count
   reads.stop()
   reads = countReads(id)
