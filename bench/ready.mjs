@@ -1,7 +1,9 @@
 // Time to ready, as a merchant deploys it (`npm run bench`, bench/README.md): a shop page on its
 // own origin embeds <pay-checkout> from the Worker's origin, cold cache, against a plain form; on
 // this machine's loopback, or through a slow mobile network's proxies (./slow-network.mjs).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { newSessions } from './load.mjs'
 import { MOBILE, selfSigned, slowOrigin } from './slow-network.mjs'
@@ -21,6 +23,42 @@ import { freePort } from '../tools/stacks.mjs'
 // DOMContentLoaded (deferred scripts run before it) for one more fetch, a round trip on the slow network.
 const PLAIN_CLOCK = `document.addEventListener('DOMContentLoaded', () => (window.__ready = performance.now()))`
 const OUR_CLOCK = `document.addEventListener('pay-ready', () => (window.__ready ??= performance.now()))`
+
+const fields = [
+  'Card number',
+  'Expiry date (MM / YY)',
+  'Security code',
+  'First name',
+  'Last name',
+  'Email',
+  'Phone country code',
+  'Phone',
+]
+const plain = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title><script>${PLAIN_CLOCK}</script></head><body><form>${fields.map((f, i) => `<label for="f${i}">${f}</label><input id="f${i}">`).join('')}<button>Pay €10.00</button></form></body></html>`
+const plainFrameDoc = plain
+  .replace('<title>plain</title>', '<title>plain frame</title>')
+  .replace(PLAIN_CLOCK, `document.addEventListener('DOMContentLoaded', () => parent.postMessage('ready', '*'))`)
+
+/**
+ * The floor of a frame embed served from the Worker's origin, as ours is: the same plain form in an
+ * iframe, made by a small script, both files among the Worker's static assets (`wrangler dev`
+ * serving them as it serves the widget), so the floor pays for the Worker's two fetches as ours
+ * does. `npm run bench` writes them beside the built widget before the Worker starts (its asset
+ * list is read then) and removes them after; the next widget build would empty the folder anyway.
+ */
+export const WORKER_FLOOR = '_floor'
+export function writeWorkerFloor(widgetDir) {
+  const dir = join(widgetDir, WORKER_FLOOR)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'form.html'), plainFrameDoc)
+  // Relative to the script's own address: the frame comes from the origin the script came from
+  // (the Worker's, or its proxy's on the slow network).
+  writeFileSync(
+    join(dir, 'frame.js'),
+    "const f = document.createElement('iframe'); f.src = new URL('./form.html', import.meta.url).href; f.title = 'Card payment'; document.body.append(f)\n",
+  )
+  return () => rmSync(dir, { recursive: true, force: true })
+}
 
 export async function timeToReady(worker, { loads, slow = false }) {
   const port = await freePort()
@@ -43,17 +81,6 @@ export async function timeToReady(worker, { loads, slow = false }) {
   const endpoint = slow ? proxies[1].origin : worker.url
   const frameOrigin = slow ? proxies[2].origin : `http://127.0.0.1:${framePort}`
   const [session] = await newSessions(worker, 1, 1, origin)
-  const fields = [
-    'Card number',
-    'Expiry date (MM / YY)',
-    'Security code',
-    'First name',
-    'Last name',
-    'Email',
-    'Phone country code',
-    'Phone',
-  ]
-  const plain = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain</title><script>${PLAIN_CLOCK}</script></head><body><form>${fields.map((f, i) => `<label for="f${i}">${f}</label><input id="f${i}">`).join('')}<button>Pay €10.00</button></form></body></html>`
   // As the README's embedding section has it: inline mode adds the inline checkout's modulepreload.
   const preload = (isolation) =>
     isolation === 'inline' ? `<link rel="modulepreload" href="${endpoint}/widget/chunks/light.js">` : ''
@@ -62,9 +89,6 @@ export async function timeToReady(worker, { loads, slow = false }) {
     isolation === 'written'
       ? `<iframe src="${endpoint}/frame/${session.id}?locale=en&amp;theme=light" title="Card payment" allow="payment"></iframe>`
       : ''
-  const plainFrameDoc = plain
-    .replace('<title>plain</title>', '<title>plain frame</title>')
-    .replace(PLAIN_CLOCK, `document.addEventListener('DOMContentLoaded', () => parent.postMessage('ready', '*'))`)
   // The same, created by a small script from the frame's origin (as the minimal embed creates its
   // frame): the floor of an embed whose page holds only a script tag.
   const frameScript = `const f = document.createElement('iframe'); f.src = '${frameOrigin}/form.html'; f.title = 'Card payment'; document.body.append(f)`
@@ -86,6 +110,17 @@ export async function timeToReady(worker, { loads, slow = false }) {
       `<script>${PLAIN_CLOCK}</script>`,
       `<script type="module" src="${workerScript}"></script><script type="module">window.__ready ??= performance.now()</script>`,
     )
+  // The same frame made by the same script, both from the Worker (`writeWorkerFloor`).
+  const workerFrameScript = `${endpoint}/widget/${WORKER_FLOOR}/frame.js`
+  for (const file of ['frame.js', 'form.html'])
+    if ((await fetch(`${worker.url}/widget/${WORKER_FLOOR}/${file}`)).status !== 200)
+      throw new Error(`/widget/${WORKER_FLOOR}/${file}: not served (writeWorkerFloor before the Worker starts)`)
+  const plainFrameWorker = plainFrameScripted
+    .replace(
+      '<title>plain in a frame, by a script</title>',
+      '<title>plain in a frame, by a script, both from the Worker</title>',
+    )
+    .replace(`${frameOrigin}/frame.js`, workerFrameScript)
   const plainFrame = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain in a frame</title><script>addEventListener('message', (e) => { if (e.data === 'ready') window.__ready ??= performance.now() })</script></head><body><iframe src="${frameOrigin}/form.html" title="Card payment"></iframe></body></html>`
   const ours = (isolation) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script>${OUR_CLOCK}</script>${preload(isolation)}<script type="module" src="${endpoint}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${endpoint}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="${isolation === 'inline' ? 'inline' : 'frame'}">${written(isolation)}</pay-checkout></body></html>`
@@ -96,6 +131,7 @@ export async function timeToReady(worker, { loads, slow = false }) {
     '/written.html': ['text/html', ours('written')],
     '/plainFrame.html': ['text/html', plainFrame],
     '/plainFrameScripted.html': ['text/html', plainFrameScripted],
+    '/plainFrameWorker.html': ['text/html', plainFrameWorker],
     '/plainScripted.html': ['text/html', plainScripted],
     '/plainWorkerScript.html': ['text/html', plainWorkerScript],
   }
@@ -132,6 +168,7 @@ export async function timeToReady(worker, { loads, slow = false }) {
     'plain',
     'plainFrame',
     'plainFrameScripted',
+    'plainFrameWorker',
     'plainScripted',
     'plainWorkerScript',
   ]
@@ -203,6 +240,8 @@ export async function timeToReady(worker, { loads, slow = false }) {
     ratioPlainFrame: round(pct(times.plainFrame, 50) / plainMedian, 2),
     plainFrameScripted: stat(times.plainFrameScripted),
     ratioPlainFrameScripted: round(pct(times.plainFrameScripted, 50) / plainMedian, 2),
+    plainFrameWorker: stat(times.plainFrameWorker),
+    ratioPlainFrameWorker: round(pct(times.plainFrameWorker, 50) / plainMedian, 2),
     plainScripted: stat(times.plainScripted),
     ratioPlainScripted: round(pct(times.plainScripted, 50) / plainMedian, 2),
     plainWorkerScript: stat(times.plainWorkerScript),
