@@ -52,10 +52,11 @@ export function writeWorkerFloor(widgetDir) {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'form.html'), plainFrameDoc)
   // Relative to the script's own address: the frame comes from the origin the script came from
-  // (the Worker's, or its proxy's on the slow network).
+  // (the Worker's, or its proxy's on the slow network). Named without `.html`, which the Worker's
+  // static assets answer with a redirect to the name without it (a round trip more).
   writeFileSync(
     join(dir, 'frame.js'),
-    "const f = document.createElement('iframe'); f.src = new URL('./form.html', import.meta.url).href; f.title = 'Card payment'; document.body.append(f)\n",
+    "const f = document.createElement('iframe'); f.src = new URL('./form', import.meta.url).href; f.title = 'Card payment'; document.body.append(f)\n",
   )
   return () => rmSync(dir, { recursive: true, force: true })
 }
@@ -112,8 +113,8 @@ export async function timeToReady(worker, { loads, slow = false }) {
     )
   // The same frame made by the same script, both from the Worker (`writeWorkerFloor`).
   const workerFrameScript = `${endpoint}/widget/${WORKER_FLOOR}/frame.js`
-  for (const file of ['frame.js', 'form.html'])
-    if ((await fetch(`${worker.url}/widget/${WORKER_FLOOR}/${file}`)).status !== 200)
+  for (const file of ['frame.js', 'form'])
+    if ((await fetch(`${worker.url}/widget/${WORKER_FLOOR}/${file}`, { redirect: 'manual' })).status !== 200)
       throw new Error(`/widget/${WORKER_FLOOR}/${file}: not served (writeWorkerFloor before the Worker starts)`)
   const plainFrameWorker = plainFrameScripted
     .replace(
