@@ -42,6 +42,9 @@ function assetHeaders(): Plugin {
  * later) checked against its hash, not only the entry. And the frame page's preload list, checked
  * against what `frame.js` really imports.
  */
+/** A Subresource Integrity value (`integrity`), as the import map pins each file. */
+const sri = (data: string | Uint8Array): string => `sha384-${createHash('sha384').update(data).digest('base64')}`
+
 function integrityAndPreload(): Plugin {
   return {
     name: 'pay-integrity-preload',
@@ -67,8 +70,7 @@ function integrityAndPreload(): Plugin {
         this.error(`shared/frame-preload.ts is out of date: the frame loads ${actual.join(', ')}`)
       }
       const integrity: Record<string, string> = {}
-      for (const f of files)
-        integrity[`/widget/${f.fileName}`] = `sha384-${createHash('sha384').update(f.code).digest('base64')}`
+      for (const f of files) integrity[`/widget/${f.fileName}`] = sri(f.code)
       this.emitFile({
         type: 'asset',
         fileName: 'importmap.json',
@@ -266,8 +268,7 @@ const lightScript = (): Plugin => ({
     })
     const map = join(outDir, 'importmap.json')
     const { integrity } = JSON.parse(readFileSync(map, 'utf8')) as { integrity: Record<string, string> }
-    const file = readFileSync(join(outDir, 'chunks', 'light.js'))
-    integrity['/widget/chunks/light.js'] = `sha384-${createHash('sha384').update(file).digest('base64')}`
+    integrity['/widget/chunks/light.js'] = sri(readFileSync(join(outDir, 'chunks', 'light.js')))
     writeFileSync(map, `${JSON.stringify({ integrity }, null, 2)}\n`)
   }),
   transform(code, id) {

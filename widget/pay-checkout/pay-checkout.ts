@@ -169,7 +169,7 @@ export class PayCheckout extends HTMLElement {
   private frameKey = ''
   private inline: PayCheckoutInline | null = null
   /** Inline mode, a card: the light form (no Lit) and its flow, for the session of `lightKey`. */
-  private light: { el: HTMLElement; form: LightForm; flow: CardFlow | null } | null = null
+  private light: { form: LightForm; flow: CardFlow | null } | null = null
   private lightKey = ''
   /** Inline mode: the session went to the full checkout (another way to pay, or several). */
   private full = false
@@ -336,7 +336,7 @@ export class PayCheckout extends HTMLElement {
     // Nothing until there is a session to show (the full checkout would show an empty form).
     if (!endpoint || !session || !clientSecret) return this.dropLight()
     const key = [endpoint, session, clientSecret, this.locale, this.collectShipping].join('|')
-    if (key === this.lightKey) return void this.light?.el.setAttribute('theme', this.theme)
+    if (key === this.lightKey) return void this.light?.form.el.setAttribute('theme', this.theme)
     this.dropLight()
     this.lightKey = key
     const { lightForm } = await import('../inline/light.ts')
@@ -361,14 +361,14 @@ export class PayCheckout extends HTMLElement {
     })
     if (this.lightKey !== key || this.isolation !== 'inline' || !this.isConnected) return
     this.lastReady = ''
-    this.light = { el: form.el, form, flow: null }
+    this.light = { form, flow: null }
     this.root.append(form.el)
     this.light.flow = form.start()
   }
 
   private dropLight(): void {
     this.light?.flow?.stop()
-    this.light?.el.remove()
+    this.light?.form.el.remove()
     this.light = null
     this.lightKey = ''
   }
