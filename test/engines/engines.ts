@@ -323,6 +323,29 @@ async function openWebKit(): Promise<Tab> {
       // keyboard user does (focus, Enter), anything else by a pointer press and release at its centre.
       await act(`webkit: click ${selector}`, async () => {
         const el = await ready(scope, selector)
+        // The driver clicks where the element was when it looked, as Chromium's does: wait until
+        // it stays put (a frame growing to fit a new step, with its .15 s height transition, moves
+        // what is in it; a click at the old place lands beside the button and is lost).
+        let box = ''
+        for (let i = 0; i < 30; i++) {
+          const now = await b.execute(
+            // Its place in the frame, the frame's size, and where the frame is on the page when
+            // the page lets the frame see it (the same origin).
+            (e: Element) => {
+              let frame: DOMRect | undefined
+              try {
+                frame = window.frameElement?.getBoundingClientRect()
+              } catch {
+                // Another origin's page: the frame's own size still says whether it is growing.
+              }
+              return JSON.stringify([e.getBoundingClientRect(), innerWidth, innerHeight, frame])
+            },
+            el as unknown as Element,
+          )
+          if (now === box) break
+          box = now
+          await sleep(100)
+        }
         try {
           await el.click()
         } catch (e) {
