@@ -123,9 +123,14 @@ export async function begin(
   for (const other of METHOD_ROWS) if (other !== METHODS[method]) other.yieldTo?.(s)
   s.inquiries = 0
   delete s.lastError
-  await core.move(s, 'processing', { [`idem:${key}`]: { fingerprint, attempt: s.attempts.length } satisfies IdemEntry })
+  // The watchdog is set in the same write as `processing`: one batch and one alarm before the call.
   const timeout = numberVar(core.env.GATEWAY_TIMEOUT_MS, 15_000)
-  await core.schedule('watchdog', Date.now() + timeout + 15_000)
+  await core.move(
+    s,
+    'processing',
+    { [`idem:${key}`]: { fingerprint, attempt: s.attempts.length } satisfies IdemEntry },
+    { watchdog: Date.now() + timeout + 15_000 },
+  )
 }
 
 /** Keeps the attempt's answer under its key (what a retry replays) and ends the watchdog. */

@@ -25,7 +25,7 @@ import { secretMatches } from '../access.ts'
 import type { Admission, PayAnswer, PayRequest } from '../sessions/pay-request.ts'
 import type { Reply } from '../reply.ts'
 import { registrationEvent, setupOnChange, setupUnsettled, SETUP_VOID_TASK, voidStep } from '../sessions/setup.ts'
-import { TaskedObject } from '../sessions/tasked-object.ts'
+import { TaskedObject, type TaskTimers } from '../sessions/tasked-object.ts'
 import {
   checkoutView,
   EVENT_OF,
@@ -70,7 +70,7 @@ export class CheckoutSession extends TaskedObject {
     ctx: this.ctx,
     load: () => this.load(),
     save: (s, also) => this.save(s, also),
-    move: (s, to, also) => this.move(s, to, also),
+    move: (s, to, also, timers) => this.move(s, to, also, timers),
     commit: (owner, seq, entries, events, jobs) => this.commit(owner, seq, entries, events, jobs),
     schedule: (name, at) => this.schedule(name, at),
     cancel: (name) => this.cancel(name),
@@ -91,13 +91,21 @@ export class CheckoutSession extends TaskedObject {
 
   /**
    * Moves the session if the state machine allows it, writing the event of the change in the same
-   * batch. Moving to the state it is in changes nothing and tells nothing.
+   * batch, with the tasks it sets or ends (`timers`, and those its new state ends). Moving to the
+   * state it is in changes nothing and tells nothing.
    */
-  private async move(s: SessionRecord, to: Status, also: Record<string, unknown> = {}): Promise<boolean> {
+  private async move(
+    s: SessionRecord,
+    to: Status,
+    also: Record<string, unknown> = {},
+    timers: TaskTimers = {},
+  ): Promise<boolean> {
     const from = s.status
     if (from === to || !canMove(from, to)) {
       if (from !== to) log.warn('transition_refused', { session: s.id, from, to })
       await this.save(s, also)
+      for (const [name, at] of Object.entries(timers))
+        await (at === undefined ? this.cancel(name) : this.schedule(name, at))
       return false
     }
     s.status = to
@@ -107,20 +115,20 @@ export class CheckoutSession extends TaskedObject {
     // With the change: its search index row, and on success the payment's own record (jobs). A
     // setup's success instead starts the void of its authorisation and tells its registration.
     const setupEvents = setupOnChange(s, to)
-    if (to === 'succeeded' && s.setup) await this.schedule(SETUP_VOID_TASK, Date.now())
     const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]
+    // What the new state ends: a settled payment needs no inquiry or watchdog, a final one no expiry.
+    const ended: Record<string, undefined> = {
+      ...(isInFlight(to) ? {} : { inquiry: undefined, watchdog: undefined }),
+      ...(isFinal(to) ? { expire: undefined } : {}),
+    }
     await this.commit(
       s.id,
       s.seq,
       { ...also, session: s },
       [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }, ...setupEvents],
       jobs,
+      { ...ended, ...(to === 'succeeded' && s.setup ? { [SETUP_VOID_TASK]: Date.now() } : {}), ...timers },
     )
-    if (!isInFlight(to)) {
-      await this.cancel('inquiry')
-      await this.cancel('watchdog')
-    }
-    if (isFinal(to)) await this.cancel('expire')
     return true
   }
 

@@ -4,7 +4,7 @@
  * which the Durable Object hands to its modules), and the few rules all ways to pay share: where an
  * attempt that took no money leaves the session, and what the browser is answered.
  */
-import type { PendingEvent } from '../sessions/tasked-object.ts'
+import type { PendingEvent, TaskTimers } from '../sessions/tasked-object.ts'
 import type { Env } from '../env.ts'
 import type { Job } from '../outbox/jobs.ts'
 import { done, type Reply } from '../reply.ts'
@@ -18,8 +18,11 @@ export interface SessionCore {
   load(): Promise<SessionRecord | undefined>
   /** Writes the session without a change of state (ids, counters, details). */
   save(s: SessionRecord, also?: Record<string, unknown>): Promise<void>
-  /** Moves the session if the state machine allows it, with the event of the change, in one batch. */
-  move(s: SessionRecord, to: Status, also?: Record<string, unknown>): Promise<boolean>
+  /**
+   * Moves the session if the state machine allows it, with the event of the change, in one batch;
+   * `timers` are tasks the change sets (a time) or ends (undefined) in that batch.
+   */
+  move(s: SessionRecord, to: Status, also?: Record<string, unknown>, timers?: TaskTimers): Promise<boolean>
   /** Writes a change that is not a move (its events and jobs in the same batch). */
   commit(
     owner: string,

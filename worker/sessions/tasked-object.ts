@@ -33,6 +33,8 @@ import { DEFAULT_MERCHANT } from '../merchants/profiles.ts'
 import { deliveryLinks, type DeliveryStatus, type OwnerBinding } from '../webhooks/deliveries.ts'
 
 type Tasks = Record<string, number>
+/** Tasks a change sets (at a time) or ends (undefined) with its own write. */
+export type TaskTimers = Readonly<Record<string, number | undefined>>
 
 interface OutboxItem {
   readonly event: WebhookEvent
@@ -174,7 +176,9 @@ export abstract class TaskedObject extends DurableObject<Env> {
   /**
    * Writes a record, the events of its change number `seq` and its jobs in one storage batch, and
    * wakes the delivery. Without a webhook URL no event is queued (there is no one to tell); jobs
-   * are always queued.
+   * are always queued. `timers` sets (a time) or ends (undefined) tasks of the change in the same
+   * batch and the same alarm: a pay that succeeds ends its watchdog with its change, not with
+   * another write and another alarm after it.
    */
   protected async commit(
     owner: string,
@@ -182,14 +186,19 @@ export abstract class TaskedObject extends DurableObject<Env> {
     entries: Record<string, unknown>,
     events: readonly PendingEvent[] = [],
     jobs: readonly Job[] = [],
+    timers: TaskTimers = {},
   ): Promise<void> {
     const batch: Record<string, unknown> = { ...entries }
     const queued = this.env.MERCHANT_WEBHOOK_URL ? events : []
-    if (queued.length === 0 && jobs.length === 0) {
+    if (queued.length === 0 && jobs.length === 0 && Object.keys(timers).length === 0) {
       await this.ctx.storage.put(batch)
       return
     }
     const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
+    for (const [name, at] of Object.entries(timers)) {
+      if (at === undefined) delete tasks[name]
+      else tasks[name] = at
+    }
     // Each queued event's delivery record starts as pending (a job, like the index rows).
     const recorded: Job[] = []
     if (queued.length > 0) {
