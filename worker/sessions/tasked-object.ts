@@ -63,6 +63,11 @@ const MAX_BACKOFF_MS = 60 * 60_000
 const OUTBOX = 'outbox:'
 const JOBS = 'job:'
 const JOB_RETRY_BASE_MS = 1_000
+/**
+ * A job due at once runs right after its change is written, not from an alarm; the alarm is set
+ * this much later in case the object stops before it ran.
+ */
+const JOB_SAFETY_NET_MS = 10_000
 /** Jobs back off up to this interval: how far behind an index can fall once its store is back. */
 export const JOB_MAX_BACKOFF_MS = 5 * 60_000
 
@@ -217,6 +222,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
       }
       tasks.webhook = Math.min(tasks.webhook ?? Infinity, Date.now())
     }
+    let now = false
     for (const [i, job] of [...jobs, ...recorded].entries()) {
       const { slot, delayMs } = jobPlace(job)
       const next = Date.now() + delayMs
@@ -226,13 +232,17 @@ export abstract class TaskedObject extends DurableObject<Env> {
         next,
         seq,
       } satisfies JobItem
-      tasks.jobs = Math.min(tasks.jobs ?? Infinity, next)
+      // A job due at once runs right after this write (below); the alarm is its safety net.
+      if (delayMs === 0) now = true
+      tasks.jobs = Math.min(tasks.jobs ?? Infinity, delayMs === 0 ? next + JOB_SAFETY_NET_MS : next)
     }
     batch.tasks = tasks
     // No await between the two: workerd commits them together.
     const written = this.ctx.storage.put(batch)
     const armed = this.armAlarm(tasks)
     await Promise.all([written, armed])
+    if (now)
+      this.ctx.waitUntil(this.runJobs().catch((e: unknown) => log.error('task_failed', { task: 'jobs', error: e })))
   }
 
   /** Runs every due job; one that fails backs off alone and is tried again later. */
