@@ -13,11 +13,12 @@
  * Besides events, a change may carry jobs (`Job`, worker/outbox/jobs.ts): work for other parts of
  * the system that must follow the change even if this object is evicted right after it, such as
  * upserting the search index row (D1) or opening the Payment object of a paid session. They are
- * written in the same batch as the change, run by the alarm straight after (an index row a moment
- * later, replaced by a newer change's row while it waits: `jobPlace`), and retried with backoff
- * (1 s doubling to 5 minutes) until they succeed. Jobs are idempotent and carry the change number,
- * so they may run more than once and in any order; they never hold back events, and events never
- * hold them back.
+ * written in the same batch as the change and run after it: one due at once (a payment's record) by
+ * this object right after the write, the others by the alarm (an index row a moment later,
+ * replaced by a newer change's row while it waits: `jobPlace`); the alarm also runs any job the
+ * first run did not finish. They are retried with backoff (1 s doubling to 5 minutes) until they
+ * succeed. Jobs are idempotent and carry the change number, so they may run more than once and in
+ * any order; they never hold back events, and events never hold them back.
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../env.ts'
@@ -64,8 +65,10 @@ const OUTBOX = 'outbox:'
 const JOBS = 'job:'
 const JOB_RETRY_BASE_MS = 1_000
 /**
- * A job due at once runs right after its change is written, not from an alarm; the alarm is set
- * this much later in case the object stops before it ran.
+ * A job due at once runs right after its change is written, not from an alarm; the alarm runs it
+ * if the object stops first, set this much later at the latest (another job of the change, an index
+ * row a second later, sets it sooner). Two runs may then overlap: jobs are idempotent, and a job
+ * one run finished is not written back by the other (`runJobs`).
  */
 const JOB_SAFETY_NET_MS = 10_000
 /** Jobs back off up to this interval: how far behind an index can fall once its store is back. */
@@ -260,9 +263,11 @@ export abstract class TaskedObject extends DurableObject<Env> {
       } catch (e) {
         failed = e ?? new Error('job failed')
       }
+      // Gone: another run (the one right after a commit, or the alarm's) finished it meanwhile.
       // A newer change's job that took this slot meanwhile stays, to run in its turn.
       const current = await this.ctx.storage.get<JobItem>(key)
-      if (current && current.seq !== item.seq) {
+      if (!current) continue
+      if (current.seq !== item.seq) {
         next = Math.min(next, current.next)
         continue
       }
