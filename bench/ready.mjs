@@ -88,7 +88,7 @@ export async function timeToReady(worker, { loads, slow = false }) {
   // The declarative embed (README): the shop's server writes the frame in the element.
   const written = (isolation) =>
     isolation === 'written'
-      ? `<iframe src="${endpoint}/frame/${session.id}?locale=en&amp;theme=light" title="Card payment" allow="payment"></iframe>`
+      ? `<iframe src="${endpoint}/frame/${session.id}?locale=en&amp;theme=light&amp;t=${session.frameToken}" title="Card payment" allow="payment"></iframe>`
       : ''
   // The same, created by a small script from the frame's origin (as the minimal embed creates its
   // frame): the floor of an embed whose page holds only a script tag.
@@ -124,7 +124,7 @@ export async function timeToReady(worker, { loads, slow = false }) {
     .replace(`${frameOrigin}/frame.js`, workerFrameScript)
   const plainFrame = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain in a frame</title><script>addEventListener('message', (e) => { if (e.data === 'ready') window.__ready ??= performance.now() })</script></head><body><iframe src="${frameOrigin}/form.html" title="Card payment"></iframe></body></html>`
   const ours = (isolation) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script>${OUR_CLOCK}</script>${preload(isolation)}<script type="module" src="${endpoint}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${endpoint}" session="${session.id}" client-secret="${session.clientSecret}" locale="en" isolation="${isolation === 'inline' ? 'inline' : 'frame'}">${written(isolation)}</pay-checkout></body></html>`
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ours</title><script>${OUR_CLOCK}</script>${preload(isolation)}<script type="module" src="${endpoint}/widget/pay-checkout.js"></script></head><body><pay-checkout endpoint="${endpoint}" session="${session.id}" client-secret="${session.clientSecret}" frame-token="${session.frameToken}" locale="en" isolation="${isolation === 'inline' ? 'inline' : 'frame'}">${written(isolation)}</pay-checkout></body></html>`
   const files = {
     '/plain.html': ['text/html', plain],
     '/frame.html': ['text/html', ours('frame')],
@@ -191,7 +191,10 @@ export async function timeToReady(worker, { loads, slow = false }) {
           breakdown[kind] = await page.evaluate(() => ({
             ready: Math.round(window.__ready),
             fetches: performance.getEntriesByType('resource').map((e) => ({
-              url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'),
+              url: e.name
+                .replace(/^https?:\/\/[^/]+/, '')
+                .replace(/cs_\w+/, 'cs_…')
+                .replace(/([?&]t=)[^&]+/, '$1…'),
               start: Math.round(e.startTime),
               end: Math.round(e.responseEnd),
             })),
@@ -201,7 +204,10 @@ export async function timeToReady(worker, { loads, slow = false }) {
             breakdown.frameDocument = await frame?.evaluate(() => ({
               timeOrigin: Math.round(performance.timeOrigin),
               fetches: performance.getEntriesByType('resource').map((e) => ({
-                url: e.name.replace(/^https?:\/\/[^/]+/, '').replace(/cs_\w+/, 'cs_…'),
+                url: e.name
+                  .replace(/^https?:\/\/[^/]+/, '')
+                  .replace(/cs_\w+/, 'cs_…')
+                  .replace(/([?&]t=)[^&]+/, '$1…'),
                 start: Math.round(e.startTime),
                 end: Math.round(e.responseEnd),
               })),

@@ -28,6 +28,7 @@ const q = new URLSearchParams(location.search)
 el.setAttribute('endpoint', q.get('endpoint'))
 el.setAttribute('session', q.get('session'))
 el.setAttribute('client-secret', q.get('secret'))
+if (q.get('t')) el.setAttribute('frame-token', q.get('t'))
 `
 
 function pageHtml(workerUrl: string): string {
@@ -59,7 +60,7 @@ beforeAll(async () => {
   ;({ server: merchant, origin: merchantOrigin } = await serve(() => pageHtml(shop.url)))
   const other = await serve(
     (url) =>
-      `<!doctype html><title>evil</title><iframe src="${shop.url}/frame/${url.searchParams.get('session')}"></iframe>`,
+      `<!doctype html><title>evil</title><iframe src="${shop.url}/frame/${url.searchParams.get('session')}?t=${url.searchParams.get('t')}"></iframe>`,
   )
   evil = other.server
   evilOrigin = other.origin.replace('localhost', '127.0.0.1')
@@ -71,7 +72,13 @@ afterAll(async () => {
   await shop?.stop()
 })
 
-async function session(extra: Record<string, unknown> = {}): Promise<{ id: string; clientSecret: string }> {
+interface Created {
+  id: string
+  clientSecret: string
+  frameToken: string
+}
+
+async function session(extra: Record<string, unknown> = {}): Promise<Created> {
   const res = await fetch(`${shop.url}/v1/sessions`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
@@ -85,13 +92,14 @@ async function session(extra: Record<string, unknown> = {}): Promise<{ id: strin
       ...extra,
     }),
   })
-  return (await res.json()) as { id: string; clientSecret: string }
+  return (await res.json()) as Created
 }
 
-async function openMerchant(s: { id: string; clientSecret: string }): Promise<Page> {
+/** The merchant page for session `s`, its element given the session's frame token (the README's embed). */
+async function openMerchant(s: Created): Promise<Page> {
   const page = await shop.browser.newPage()
   await page.goto(
-    `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`,
+    `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}&t=${s.frameToken}`,
   )
   await page.frameLocator('pay-checkout iframe').locator('pay-checkout #number').waitFor()
   return page
@@ -192,35 +200,41 @@ describe('isolation="frame"', () => {
     await page.close()
   })
 
-  it('the frame refuses to render for an origin the session does not allow', async () => {
+  it('the frame refuses to render for an origin the session does not allow, its frame token in the address or not', async () => {
     const s = await session()
-    const page = await shop.browser.newPage()
-    const blocked: string[] = []
-    page.on('console', (m) => blocked.push(m.text()))
-    await page.goto(`${evilOrigin}/evil.html?session=${s.id}`)
-    await page.waitForTimeout(1500)
-    const frame = page.frames().find((f) => f.url().includes('/frame/'))
-    const rendered = frame
-      ? await frame
-          .locator('pay-checkout')
-          .count()
-          .catch(() => 0)
-      : 0
-    expect(rendered).toBe(0)
-    expect(blocked.join(' ')).toMatch(/frame-ancestors|Refused to (display|frame)/)
+    for (const token of [s.frameToken, 'none']) {
+      const page = await shop.browser.newPage()
+      const blocked: string[] = []
+      page.on('console', (m) => blocked.push(m.text()))
+      await page.goto(`${evilOrigin}/evil.html?session=${s.id}&t=${token}`)
+      await page.waitForTimeout(1500)
+      const frame = page.frames().find((f) => f.url().includes('/frame/'))
+      const rendered = frame
+        ? await frame
+            .locator('pay-checkout')
+            .count()
+            .catch(() => 0)
+        : 0
+      expect(rendered).toBe(0)
+      expect(blocked.join(' ')).toMatch(/frame-ancestors|Refused to (display|frame)/)
+      await page.close()
+    }
     // Opened on its own (no parent), it shows nothing of the form either.
     const direct = await shop.browser.newPage()
     await direct.goto(`${shop.url}/frame/${s.id}`)
     await expect.poll(() => direct.locator('body').textContent()).toContain('can only be shown')
     expect(await direct.locator('pay-checkout').count()).toBe(0)
     await direct.close()
-    await page.close()
   })
 
   it('serves the frame with a strict CSP naming the allowed origins as frame ancestors', async () => {
     const s = await session()
     const res = await fetch(`${shop.url}/frame/${s.id}`)
     const csp = res.headers.get('Content-Security-Policy') ?? ''
+    // The same from the session's frame token as from the session itself.
+    expect((await fetch(`${shop.url}/frame/${s.id}?t=${s.frameToken}`)).headers.get('Content-Security-Policy')).toBe(
+      csp,
+    )
     expect(csp).toContain("default-src 'none'")
     expect(csp).toContain(`frame-ancestors ${merchantOrigin}`)
     expect(csp).not.toContain('unsafe-inline')

@@ -18,6 +18,7 @@ export interface TestSession {
   readonly endpoint: string
   readonly id: string
   readonly clientSecret: string
+  readonly frameToken?: string
 }
 
 /**

@@ -195,6 +195,20 @@ describe('no session yet (a single-page app)', () => {
     expect(frameOf(el)?.src).to.contain(`/frame/${s.id}?`)
   })
 
+  it("frame: with the session's frame token, the frame's address carries it and the form is ready", async () => {
+    const s = await createSession()
+    expect(s.frameToken).to.be.a('string')
+    const el = await fixture<PayCheckout>(html`<pay-checkout locale="en" endpoint=${s.endpoint}></pay-checkout>`)
+    const ready = oneEvent(el, 'pay-ready')
+    el.frameToken = s.frameToken ?? ''
+    el.session = s.id
+    el.clientSecret = s.clientSecret
+    await ready
+    const src = new URL(frameOf(el)?.src ?? '')
+    expect(src.pathname).to.equal(`/frame/${s.id}`)
+    expect(src.searchParams.get('t')).to.equal(s.frameToken)
+  })
+
   it('inline: requests nothing until the session is set', async () => {
     const before = performance.getEntriesByType('resource').length
     const el = await fixture<PayCheckout>(

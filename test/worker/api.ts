@@ -88,11 +88,12 @@ export interface Session {
   readonly id: string
   readonly clientSecret: string
   readonly mtid: string
+  readonly frameToken?: string
 }
 
 export async function createSession(over: Record<string, unknown> = {}): Promise<Session> {
   const mtid = (over.merchantTransactionId as string | undefined) ?? uniqueId('order')
-  const res = await merchant<{ id: string; clientSecret: string }>('POST', '/v1/sessions', {
+  const res = await merchant<{ id: string; clientSecret: string; frameToken?: string }>('POST', '/v1/sessions', {
     flow: 'card',
     amount: '100.00',
     currency: 'EUR',
@@ -101,7 +102,8 @@ export async function createSession(over: Record<string, unknown> = {}): Promise
     ...over,
   })
   if (res.status !== 201) throw new Error(`session not created: ${res.status} ${res.text}`)
-  return { id: res.body.id, clientSecret: res.body.clientSecret, mtid }
+  const { id, clientSecret, frameToken } = res.body
+  return { id, clientSecret, mtid, ...(frameToken === undefined ? {} : { frameToken }) }
 }
 
 export function browser<T = Record<string, unknown>>(

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { signatureHeader, verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { browser, call, createSession, merchant, pay, sessionState } from './api.ts'
+import { frameToken } from '../../worker/frame/token.ts'
 import { client, uniqueId } from './helpers.ts'
 
 afterEach(() => {
@@ -385,5 +386,47 @@ describe('whether a session exists is told to no one without its secret (R21)', 
     expect(known.headers.get('Content-Security-Policy')).toContain(`frame-ancestors ${ORIGIN}`)
     // A session with its own origins: the browser enforces them as frame ancestors.
     expect(withOwn.headers.get('Content-Security-Policy')).toContain('frame-ancestors https://own-shop.example')
+  })
+
+  it("/frame/{id}?t= takes frame-ancestors from the session's frame token, without the session; a token that does not verify changes nothing", async () => {
+    const ancestors = async (path: string) => {
+      const res = await call(path)
+      expect(res.status).toBe(200)
+      return /frame-ancestors ([^;]*)/.exec(res.headers.get('Content-Security-Policy') ?? '')?.[1]
+    }
+    // The creation's token names the session's own origins, or the deployment's for one without.
+    const own = await createSession({ allowedOrigins: ['https://own-shop.example', 'http://localhost:8080'] })
+    const plain = await createSession()
+    expect(own.frameToken).toMatch(/^[A-Za-z0-9_-]+\.[0-9a-f]{32}$/)
+    expect(await ancestors(`/frame/${own.id}?t=${own.frameToken}`)).toBe(
+      'https://own-shop.example http://localhost:8080',
+    )
+    expect(await ancestors(`/frame/${plain.id}?locale=de&t=${plain.frameToken}`)).toBe(ORIGIN)
+    // The route believes a token it signed, session or not: no lookup (an id no session has shows it).
+    const future = Date.now() + 60_000
+    const signed = await frameToken(env, unknownId, ['https://signed.example'], future)
+    expect(await ancestors(`/frame/${unknownId}?t=${signed}`)).toBe('https://signed.example')
+    // Not one it did not sign: another session's, an altered claim or signature, an expired one,
+    // or one signed with another key (a rotated API key): the session is read, as without a token.
+    const [claim = '', mac = ''] = (own.frameToken ?? '').split('.')
+    const evil = btoa(`${Math.ceil(future / 1000)}|https://evil.example`).replace(/=+$/, '')
+    const expired = await frameToken(env, unknownId, ['https://signed.example'], Date.now() - 1000)
+    const otherKey = await frameToken(
+      { ...env, MERCHANT_SECRETS_KEY: 'another-key', MERCHANT_API_KEY: 'another-key' },
+      unknownId,
+      ['https://signed.example'],
+      future,
+    )
+    for (const [id, t] of [
+      [own.id, plain.frameToken],
+      [own.id, `${evil}.${mac}`],
+      [own.id, `${claim}.${mac.replace(/^./, (c) => (c === '0' ? '1' : '0'))}`],
+      [own.id, `${claim}.${mac}.${mac}`],
+      [own.id, 'garbage'],
+    ])
+      expect(await ancestors(`/frame/${id}?t=${encodeURIComponent(t ?? '')}`)).toBe(
+        'https://own-shop.example http://localhost:8080',
+      )
+    for (const t of [expired, otherKey]) expect(await ancestors(`/frame/${unknownId}?t=${t}`)).toBe(ORIGIN)
   })
 })

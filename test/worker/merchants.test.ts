@@ -255,6 +255,20 @@ describe("a profile's own credentials, webhooks and secrets", () => {
     expect(await chargesFor(mtid, extraMember(5).memberId)).toBe(0)
     expect((await sale(TEST_SECRETS.MERCHANT_API_KEY)).paymentId).toBeTruthy()
   })
+
+  it("a profile's session's frame token names the profile's origins, and the card frame takes them from it as from the session", async () => {
+    const m = await newMerchant({ allowedOrigins: ['https://profile-shop.example'] })
+    const s = await as<{ id: string; frameToken: string }>(m.apiKey.key, 'POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '10.00',
+      currency: 'EUR',
+      merchantTransactionId: uniqueId('ft'),
+    })
+    const ancestors = async (path: string) =>
+      /frame-ancestors ([^;]*)/.exec((await call(path)).headers.get('Content-Security-Policy') ?? '')?.[1]
+    expect(await ancestors(`/frame/${s.body.id}?t=${s.body.frameToken}`)).toBe('https://profile-shop.example')
+    expect(await ancestors(`/frame/${s.body.id}`)).toBe('https://profile-shop.example')
+  })
 })
 
 describe("a profile's secure key rotates with an overlap", () => {

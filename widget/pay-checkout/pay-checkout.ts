@@ -47,6 +47,7 @@ const WRITTEN_FRAME_GRACE_MS = 10_000
  * @attr {string} endpoint - The Worker's origin, e.g. `https://pay.example.workers.dev`.
  * @attr {string} session - The checkout session id (`cs_...`), from your server.
  * @attr {string} client-secret - The session's client secret, from your server. Never logged or stored by the element.
+ * @attr {string} frame-token - The session's `frameToken`, from your server (optional, not secret): the card frame then loads without the Worker looking the session up.
  * @attr {string} locale - A BCP 47 tag (`de-AT`); defaults to the browser's languages.
  * @attr {'light' | 'dark' | 'auto'} theme - `light`, `dark` or `auto` (follows the system).
  * @attr {boolean} collect-shipping - Ask for a shipping address.
@@ -104,6 +105,7 @@ export class PayCheckout extends HTMLElement {
     'endpoint',
     'session',
     'client-secret',
+    'frame-token',
     'locale',
     'theme',
     'collect-shipping',
@@ -130,6 +132,16 @@ export class PayCheckout extends HTMLElement {
   }
   set clientSecret(v: string) {
     this.setAttribute('client-secret', v)
+  }
+  /**
+   * The session's `frameToken`, from your server (optional, not secret): the card frame then
+   * loads without the Worker looking the session up. Read when the frame is made.
+   */
+  get frameToken(): string {
+    return this.getAttribute('frame-token') ?? ''
+  }
+  set frameToken(v: string) {
+    this.setAttribute('frame-token', v)
   }
   /** A BCP 47 tag (`de-AT`); defaults to the browser's languages. */
   get locale(): string {
@@ -251,6 +263,7 @@ export class PayCheckout extends HTMLElement {
     if (written) return this.useFrame(written, true)
     const q = new URLSearchParams({ locale: this.resolvedLocale(), theme: this.theme })
     if (this.collectShipping) q.set('shipping', '1')
+    if (this.frameToken) q.set('t', this.frameToken)
     const frame = document.createElement('iframe')
     frame.setAttribute('part', 'frame')
     frame.title = 'Card payment'

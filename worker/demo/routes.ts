@@ -216,8 +216,9 @@ demoApp.post('/demo/api/session', async (c) => {
   const created = await api.POST('/v1/sessions', { body })
   if (!created.data?.id) return c.json(created.error ?? {}, created.response.status as 400)
   await shop(c.env).addOrder(me, { sessionId: created.data.id, kind: input.kind, createdAt: new Date().toISOString() })
-  // Only the session id and its client secret go to the page; the merchant key stays here.
-  return c.json({ endpoint: origin, id: created.data.id, clientSecret: created.data.clientSecret })
+  // Only the session id, its client secret and its frame token go to the page; the merchant key stays here.
+  const { id, clientSecret, frameToken } = created.data
+  return c.json({ endpoint: origin, id, clientSecret, frameToken })
 })
 
 demoApp.post('/demo/api/charge-again', async (c) => {

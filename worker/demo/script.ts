@@ -33,6 +33,7 @@ async function mount(kind, extra = {}) {
   el.setAttribute('endpoint', s.endpoint)
   el.setAttribute('session', s.id)
   el.setAttribute('client-secret', s.clientSecret)
+  if (s.frameToken) el.setAttribute('frame-token', s.frameToken)
   return s
 }
 

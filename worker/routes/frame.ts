@@ -4,7 +4,8 @@
  * (rendered here: `worker/frame/page.ts`), so the merchant's page never holds card data. Strict CSP:
  * this origin's scripts and the page's stub by its hash, the page's own style sheets by hash, no
  * other inline code, fetches to this origin only, and `frame-ancestors` = the session's allowed origins
- * (SECURITY.md R20). The session id is not secret; the client secret arrives by postMessage. The
+ * (SECURITY.md R20), from the frame token in the address (`t`) when it verifies, else read from the
+ * session. The session id is not secret; the client secret arrives by postMessage. The
  * page is the same for every id, known or not (R21).
  */
 import { Hono } from 'hono'
@@ -15,8 +16,14 @@ import { sessionStub } from '../middleware/browser-access.ts'
 import { effectiveOrigins } from '../access.ts'
 import { merchantEnv } from '../merchants/merchant-env.ts'
 import { framePage, pageHashes } from '../frame/page.ts'
+import { frameTokenOrigins } from '../frame/token.ts'
 
 export const frame = new Hono<{ Bindings: Env }>()
+
+async function lookUpOrigins(env: Env, id: string): Promise<readonly string[]> {
+  const access = SESSION_ID.test(id) ? await sessionStub(env, id).access(undefined) : undefined
+  return effectiveOrigins(access?.origins ?? [], access ? await merchantEnv(env, access.merchant) : env)
+}
 
 frame.get(
   '/:id',
@@ -27,14 +34,12 @@ frame.get(
   }),
   async (c) => {
     const id = c.req.param('id')
-    // An unknown id is answered as a session that names no origins of its own: the deployment's
-    // ALLOWED_ORIGINS. Only the CSP header is per session, and only for sessions with their own list.
-    const [access, hashes] = await Promise.all([
-      SESSION_ID.test(id) ? sessionStub(c.env, id).access(undefined) : undefined,
-      pageHashes(),
-    ])
-    // A session's origins fall back to its merchant's (a profile's allowed origins).
-    const origins = effectiveOrigins(access?.origins ?? [], access ? await merchantEnv(c.env, access.merchant) : c.env)
+    const [signed, hashes] = await Promise.all([frameTokenOrigins(c.env, id, c.req.query('t')), pageHashes()])
+    // The session's origins as its creation signed them (frame/token.ts); without a token that
+    // verifies, read from the session. An unknown id is answered as a session that names no origins
+    // of its own: the deployment's ALLOWED_ORIGINS. Only the CSP header is per session, and only for
+    // sessions with their own list. A session's origins fall back to its merchant's (a profile's).
+    const origins = signed ?? (await lookUpOrigins(c.env, id))
     const gateway = new URL(c.env.GATEWAY_BASE_URL).origin
     c.header(
       'Content-Security-Policy',

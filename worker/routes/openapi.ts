@@ -458,6 +458,11 @@ const documentation = {
           clientSecret: { type: 'string' },
           status: { enum: [...STATUSES] },
           expiresAt: { type: 'string', format: 'date-time' },
+          frameToken: {
+            type: 'string',
+            description:
+              "For the element's `frame-token` attribute (or `t` in a card frame's address you write): the card frame then loads without a lookup of the session. Not secret; absent when an allowed origin is not an exact origin.",
+          },
         },
       },
       InquiryResult: {

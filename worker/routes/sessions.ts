@@ -25,6 +25,8 @@ import { sendReply } from '../respond.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
 import { sealingKeyOf, sealingKeys } from '../secrets.ts'
 import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
+import { effectiveOrigins } from '../access.ts'
+import { frameToken } from '../frame/token.ts'
 
 export const sessions = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
@@ -112,8 +114,11 @@ sessions.post(
           clientSecretHash: await sha256Hex(clientSecret),
           merchant: merchantIdOf(c.env),
         })
-        // The client secret goes to the merchant's server, which hands it to its page.
-        reply = done({ id, clientSecret, status: view.status, expiresAt: view.expiresAt })
+        // The client secret goes to the merchant's server, which hands it to its page; the frame
+        // token too, so the card frame's route need not read the session (frame/token.ts).
+        const origins = effectiveOrigins(input.value.allowedOrigins ?? [], c.env)
+        const frame = await frameToken(c.env, id, origins, Date.parse(view.expiresAt))
+        reply = done({ id, clientSecret, status: view.status, expiresAt: view.expiresAt, frameToken: frame })
       }
     } catch (e) {
       // Nothing was created: give the claims back so a retry can succeed.

@@ -1,0 +1,80 @@
+/**
+ * @module
+ * The frame token: what the card frame's route needs of a session (the origins that may frame it),
+ * signed by this Worker when the session is created, so `/frame/{id}?t=...` answers without
+ * reading the session. In production the session's object lives where it was created, near the
+ * merchant's server, and the shopper may be a continent away: a lookup there is a round trip on
+ * the path to a usable form. Without a token, or with one that does not verify (another session's,
+ * expired, altered, or signed before a key rotation), the route reads the session as before.
+ *
+ * The token is not secret (it is in a URL, and says only which origins may frame an empty form)
+ * but cannot be forged: an HMAC under a key derived from a deployment secret. It holds the origins
+ * as they were when the session was created; a profile's later change to its origins reaches
+ * frames loaded with the token when the session expires (SECURITY.md R20).
+ */
+import { timingSafeEqual } from 'hono/utils/buffer'
+import type { Env } from '../env.ts'
+import { derivedKey, hmacHex } from '../ids.ts'
+import { isOrigin } from '../schemas/sessions.ts'
+
+/** 128 bits of the HMAC (hex): enough against forgery, short in a URL. */
+const MAC_CHARS = 32
+
+const b64url = (text: string): string =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
+const unb64url = (text: string): string | undefined => {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined
+  try {
+    const bytes = Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The deployment's key for frame tokens: derived from its profiles' key when it has profiles (the
+ * default merchant's API key is blank in a profile's configuration), else from its API key. Both
+ * sides of a token (the creation, any merchant's; the frame route, no merchant's) read the same.
+ */
+async function mac(env: Env, id: string, claim: string): Promise<string> {
+  const key = await derivedKey(env.MERCHANT_SECRETS_KEY || env.MERCHANT_API_KEY, 'frame-token')
+  return (await hmacHex(key, `${id}|${claim}`)).slice(0, MAC_CHARS)
+}
+
+/**
+ * The token of session `id`, whose pages may be on `origins`, until `expiresAt` (ms). None when an
+ * origin is not an exact origin (a deployment's ALLOWED_ORIGINS written with a path): leaving it
+ * out would refuse a page the lookup allows.
+ */
+export async function frameToken(
+  env: Env,
+  id: string,
+  origins: readonly string[],
+  expiresAt: number,
+): Promise<string | undefined> {
+  if (!origins.every(isOrigin)) return undefined
+  // Exact origins hold no space or `|`: the claim splits back into what was signed.
+  const claim = `${Math.ceil(expiresAt / 1000)}|${origins.join(' ')}`
+  return `${b64url(claim)}.${await mac(env, id, claim)}`
+}
+
+/** The origins `token` says may frame session `id`; undefined when it does not verify or has expired. */
+export async function frameTokenOrigins(
+  env: Env,
+  id: string,
+  token: string | undefined,
+  now = Date.now(),
+): Promise<readonly string[] | undefined> {
+  const [body = '', given = '', ...rest] = (token ?? '').split('.')
+  const claim = unb64url(body)
+  if (rest.length > 0 || claim === undefined || given.length !== MAC_CHARS) return undefined
+  if (!(await timingSafeEqual(given, await mac(env, id, claim)))) return undefined
+  const [expires = '', list = ''] = claim.split('|')
+  if (!(Number(expires) * 1000 > now)) return undefined
+  const origins = list.split(' ').filter(Boolean)
+  return origins.every(isOrigin) ? origins : undefined
+}
