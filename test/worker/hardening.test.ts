@@ -428,5 +428,10 @@ describe('whether a session exists is told to no one without its secret (R21)', 
         'https://own-shop.example http://localhost:8080',
       )
     for (const t of [expired, otherKey]) expect(await ancestors(`/frame/${unknownId}?t=${t}`)).toBe(ORIGIN)
+    // Origins too long together for an address: no token, and the frame reads the session.
+    const long = Array.from({ length: 10 }, (_, i) => `https://${'a'.repeat(60)}.${'b'.repeat(60)}.shop${i}.example`)
+    const crowded = await createSession({ allowedOrigins: long })
+    expect(crowded.frameToken).toBeUndefined()
+    expect(await ancestors(`/frame/${crowded.id}`)).toBe(long.join(' '))
   })
 })

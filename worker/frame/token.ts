@@ -17,6 +17,8 @@ import type { Env } from '../env.ts'
 import { derivedKey, hmacHex } from '../ids.ts'
 import { isOrigin } from '../schemas/sessions.ts'
 
+/** The longest claim a token carries (ten origins of 100 characters fit): the frame's address stays short. */
+const MAX_CLAIM = 1_100
 /** 128 bits of the HMAC (hex): enough against forgery, short in a URL. */
 const MAC_CHARS = 32
 
@@ -48,7 +50,7 @@ async function mac(env: Env, id: string, claim: string): Promise<string> {
 /**
  * The token of session `id`, whose pages may be on `origins`, until `expiresAt` (ms). None when an
  * origin is not an exact origin (a deployment's ALLOWED_ORIGINS written with a path): leaving it
- * out would refuse a page the lookup allows.
+ * out would refuse a page the lookup allows; none either for a list too long for an address.
  */
 export async function frameToken(
   env: Env,
@@ -59,6 +61,8 @@ export async function frameToken(
   if (!origins.every(isOrigin)) return undefined
   // Exact origins hold no space or `|`: the claim splits back into what was signed.
   const claim = `${Math.ceil(expiresAt / 1000)}|${origins.join(' ')}`
+  // Real origins are short; a list of long ones would make an address too long to load.
+  if (claim.length > MAX_CLAIM) return undefined
   return `${b64url(claim)}.${await mac(env, id, claim)}`
 }
 
@@ -70,7 +74,7 @@ export async function frameTokenOrigins(
   now = Date.now(),
 ): Promise<readonly string[] | undefined> {
   const [body = '', given = '', ...rest] = (token ?? '').split('.')
-  const claim = unb64url(body)
+  const claim = body.length <= 2 * MAX_CLAIM ? unb64url(body) : undefined
   if (rest.length > 0 || claim === undefined || given.length !== MAC_CHARS) return undefined
   if (!(await timingSafeEqual(given, await mac(env, id, claim)))) return undefined
   const [expires = '', list = ''] = claim.split('|')
