@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { signatureHeader, verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { browser, call, createSession, merchant, pay, sessionState } from './api.ts'
-import { frameToken } from '../../worker/frame/token.ts'
+import { frameToken, frameTokenOrigins } from '../../worker/frame/token.ts'
+import { derivedKey, hmacHex } from '../../worker/ids.ts'
 import { client, uniqueId } from './helpers.ts'
 
 afterEach(() => {
@@ -407,7 +408,7 @@ describe('whether a session exists is told to no one without its secret (R21)', 
     const signed = await frameToken(env, unknownId, ['https://signed.example'], future)
     expect(await ancestors(`/frame/${unknownId}?t=${signed}`)).toBe('https://signed.example')
     // Not one it did not sign: another session's, an altered claim or signature, an expired one,
-    // or one signed with another key (a rotated API key): the session is read, as without a token.
+    // or one signed with another key: the session is read, as without a token.
     const [claim = '', mac = ''] = (own.frameToken ?? '').split('.')
     const evil = btoa(`${Math.ceil(future / 1000)}|https://evil.example`).replace(/=+$/, '')
     const expired = await frameToken(env, unknownId, ['https://signed.example'], Date.now() - 1000)
@@ -428,6 +429,23 @@ describe('whether a session exists is told to no one without its secret (R21)', 
         'https://own-shop.example http://localhost:8080',
       )
     for (const t of [expired, otherKey]) expect(await ancestors(`/frame/${unknownId}?t=${t}`)).toBe(ORIGIN)
+    // A claim the key signed but that names no exact origin (nothing could end the CSP directive).
+    const signedClaim = async (claim: string) => {
+      const key = await derivedKey(env.MERCHANT_SECRETS_KEY ?? '', 'frame-token')
+      const body = btoa(claim).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+      return `${body}.${(await hmacHex(key, `${unknownId}|${claim}`)).slice(0, 32)}`
+    }
+    const at = Math.ceil(future / 1000)
+    expect(await ancestors(`/frame/${unknownId}?t=${await signedClaim(`${at}|https://a.example`)}`)).toBe(
+      'https://a.example',
+    )
+    expect(await ancestors(`/frame/${unknownId}?t=${await signedClaim(`${at}|https://a.example; script-src *`)}`)).toBe(
+      ORIGIN,
+    )
+    // No real key (blank or a placeholder): no token is issued, and none is believed.
+    const keyless = { ...env, MERCHANT_SECRETS_KEY: ' ', MERCHANT_API_KEY: 'changeme' }
+    expect(await frameToken(keyless, unknownId, [ORIGIN], future)).toBeUndefined()
+    expect(await frameTokenOrigins(keyless, unknownId, signed)).toBeUndefined()
     // Origins too long together for an address: no token, and the frame reads the session.
     const long = Array.from({ length: 10 }, (_, i) => `https://${'a'.repeat(60)}.${'b'.repeat(60)}.shop${i}.example`)
     const crowded = await createSession({ allowedOrigins: long })

@@ -22,6 +22,7 @@ import {
 import { THREE_DS } from './outcome-support.ts'
 import { checksum } from '../../shared/gateway/checksum.ts'
 import { chargesFor, uniqueId } from './helpers.ts'
+import { frameTokenOrigins } from '../../worker/frame/token.ts'
 
 const PLATFORM = { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}` }
 
@@ -268,6 +269,8 @@ describe("a profile's own credentials, webhooks and secrets", () => {
       /frame-ancestors ([^;]*)/.exec((await call(path)).headers.get('Content-Security-Policy') ?? '')?.[1]
     expect(await ancestors(`/frame/${s.body.id}?t=${s.body.frameToken}`)).toBe('https://profile-shop.example')
     expect(await ancestors(`/frame/${s.body.id}`)).toBe('https://profile-shop.example')
+    // Signed under the profile's configuration, believed under the deployment's (the route's).
+    expect(await frameTokenOrigins(env, s.body.id, s.body.frameToken)).toEqual(['https://profile-shop.example'])
   })
 })
 

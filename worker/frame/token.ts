@@ -5,17 +5,19 @@
  * reading the session. In production the session's object lives where it was created, near the
  * merchant's server, and the shopper may be a continent away: a lookup there is a round trip on
  * the path to a usable form. Without a token, or with one that does not verify (another session's,
- * expired, altered, or signed before a key rotation), the route reads the session as before.
+ * expired, altered, or signed under another key), the route reads the session as before.
  *
  * The token is not secret (it is in a URL, and says only which origins may frame an empty form)
  * but cannot be forged: an HMAC under a key derived from a deployment secret. It holds the origins
- * as they were when the session was created; a profile's later change to its origins reaches
- * frames loaded with the token when the session expires (SECURITY.md R20).
+ * as they were when the session was created: a later change to the allowed origins (a profile's,
+ * or the deployment's ALLOWED_ORIGINS) reaches frames loaded with the token when the session
+ * expires (at most 24 hours), and nothing revokes a token sooner (SECURITY.md R20).
  */
 import { timingSafeEqual } from 'hono/utils/buffer'
 import type { Env } from '../env.ts'
 import { derivedKey, hmacHex } from '../ids.ts'
 import { isOrigin } from '../schemas/sessions.ts'
+import { masterKey } from '../merchants/sealed.ts'
 
 /** The longest claim a token carries (ten origins of 100 characters fit): the frame's address stays short. */
 const MAX_CLAIM = 1_100
@@ -37,13 +39,27 @@ const unb64url = (text: string): string | undefined => {
   }
 }
 
+/** Shorter API keys are placeholders, not keys (as for the rotation overlap's: secrets.ts). */
+const MIN_API_KEY = 24
+
 /**
- * The deployment's key for frame tokens: derived from its profiles' key when it has profiles (the
- * default merchant's API key is blank in a profile's configuration), else from its API key. Both
- * sides of a token (the creation, any merchant's; the frame route, no merchant's) read the same.
+ * The deployment's secret for frame tokens: its profiles' key when it has one (the default
+ * merchant's API key is blank in a profile's configuration), else its API key; none when neither
+ * is a real key (a blank or placeholder value must not become a key anyone can guess), and then no
+ * token is issued or believed. Both sides of a token (the creation, any merchant's; the frame
+ * route, no merchant's) read the same.
  */
-async function mac(env: Env, id: string, claim: string): Promise<string> {
-  const key = await derivedKey(env.MERCHANT_SECRETS_KEY || env.MERCHANT_API_KEY, 'frame-token')
+function tokenSecret(env: Env): string | undefined {
+  const own = masterKey(env)
+  if (own) return own
+  const key = env.MERCHANT_API_KEY?.trim()
+  return key && key.length >= MIN_API_KEY ? key : undefined
+}
+
+async function mac(env: Env, id: string, claim: string): Promise<string | undefined> {
+  const secret = tokenSecret(env)
+  if (!secret) return undefined
+  const key = await derivedKey(secret, 'frame-token')
   return (await hmacHex(key, `${id}|${claim}`)).slice(0, MAC_CHARS)
 }
 
@@ -63,7 +79,8 @@ export async function frameToken(
   const claim = `${Math.ceil(expiresAt / 1000)}|${origins.join(' ')}`
   // Real origins are short; a list of long ones would make an address too long to load.
   if (claim.length > MAX_CLAIM) return undefined
-  return `${b64url(claim)}.${await mac(env, id, claim)}`
+  const signature = await mac(env, id, claim)
+  return signature === undefined ? undefined : `${b64url(claim)}.${signature}`
 }
 
 /** The origins `token` says may frame session `id`; undefined when it does not verify or has expired. */
@@ -76,7 +93,8 @@ export async function frameTokenOrigins(
   const [body = '', given = '', ...rest] = (token ?? '').split('.')
   const claim = body.length <= 2 * MAX_CLAIM ? unb64url(body) : undefined
   if (rest.length > 0 || claim === undefined || given.length !== MAC_CHARS) return undefined
-  if (!(await timingSafeEqual(given, await mac(env, id, claim)))) return undefined
+  const expected = await mac(env, id, claim)
+  if (expected === undefined || !(await timingSafeEqual(given, expected))) return undefined
   const [expires = '', list = ''] = claim.split('|')
   if (!(Number(expires) * 1000 > now)) return undefined
   const origins = list.split(' ').filter(Boolean)
