@@ -14,6 +14,7 @@
  * expires (at most 24 hours), and nothing revokes a token sooner (SECURITY.md R20).
  */
 import { timingSafeEqual } from 'hono/utils/buffer'
+import { decodeBase64Url, encodeBase64Url } from 'hono/utils/encode'
 import type { Env } from '../env.ts'
 import { derivedKey, hmacHex } from '../ids.ts'
 import { isOrigin } from '../schemas/sessions.ts'
@@ -24,16 +25,11 @@ const MAX_CLAIM = 1_100
 /** 128 bits of the HMAC (hex): enough against forgery, short in a URL. */
 const MAC_CHARS = 32
 
-const b64url = (text: string): string =>
-  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '')
-const unb64url = (text: string): string | undefined => {
+const encode = (text: string): string => encodeBase64Url(new TextEncoder().encode(text).buffer).replace(/=+$/, '')
+const decode = (text: string): string | undefined => {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined
   try {
-    const bytes = Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(decodeBase64Url(text))
   } catch {
     return undefined
   }
@@ -80,7 +76,7 @@ export async function frameToken(
   // Real origins are short; a list of long ones would make an address too long to load.
   if (claim.length > MAX_CLAIM) return undefined
   const signature = await mac(env, id, claim)
-  return signature === undefined ? undefined : `${b64url(claim)}.${signature}`
+  return signature === undefined ? undefined : `${encode(claim)}.${signature}`
 }
 
 /** The origins `token` says may frame session `id`; undefined when it does not verify or has expired. */
@@ -91,7 +87,7 @@ export async function frameTokenOrigins(
   now = Date.now(),
 ): Promise<readonly string[] | undefined> {
   const [body = '', given = '', ...rest] = (token ?? '').split('.')
-  const claim = body.length <= 2 * MAX_CLAIM ? unb64url(body) : undefined
+  const claim = body.length <= 2 * MAX_CLAIM ? decode(body) : undefined
   if (rest.length > 0 || claim === undefined || given.length !== MAC_CHARS) return undefined
   const expected = await mac(env, id, claim)
   if (expected === undefined || !(await timingSafeEqual(given, expected))) return undefined

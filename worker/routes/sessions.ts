@@ -116,7 +116,7 @@ sessions.post(
         })
         // The client secret goes to the merchant's server, which hands it to its page; the frame
         // token too, so the card frame's route need not read the session (frame/token.ts).
-        const origins = effectiveOrigins(input.value.allowedOrigins ?? [], c.env)
+        const origins = effectiveOrigins(input.value.allowedOrigins, c.env)
         const frame = await frameToken(c.env, id, origins, Date.parse(view.expiresAt))
         reply = done({ id, clientSecret, status: view.status, expiresAt: view.expiresAt, frameToken: frame })
       }
