@@ -68,9 +68,13 @@ const JOB_RETRY_BASE_MS = 1_000
  * A job due at once runs right after its change is written, not from an alarm; the alarm runs it
  * if the object stops first, set this much later at the latest (another job of the change, an index
  * row a second later, sets it sooner). Two runs may then overlap: jobs are idempotent, and a job
- * one run finished is not written back by the other (`runJobs`).
+ * one run finished is not written back by the other (`runJobs`). "Right after" is the object's next
+ * turn, once the call that made the change has answered: a pay's answer does not wait while its
+ * payment's record opens (it is on disk with the change either way).
  */
 const JOB_SAFETY_NET_MS = 10_000
+/** The object's next turn: what the call under way still does without waiting on I/O (its answer) runs first. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 /** Jobs back off up to this interval: how far behind an index can fall once its store is back. */
 export const JOB_MAX_BACKOFF_MS = 5 * 60_000
 
@@ -245,7 +249,11 @@ export abstract class TaskedObject extends DurableObject<Env> {
     const armed = this.armAlarm(tasks)
     await Promise.all([written, armed])
     if (now)
-      this.ctx.waitUntil(this.runJobs().catch((e: unknown) => log.error('task_failed', { task: 'jobs', error: e })))
+      this.ctx.waitUntil(
+        nextTurn()
+          .then(() => this.runJobs())
+          .catch((e: unknown) => log.error('task_failed', { task: 'jobs', error: e })),
+      )
   }
 
   /** Runs every due job; one that fails backs off alone and is tried again later. */
