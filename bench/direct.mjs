@@ -4,6 +4,12 @@
 // its `fetch` (Miniflare's `dispatchFetch`), so no Node HTTP server sits between the client and
 // either Worker. The Worker reaches the sandbox over loopback HTTP (its GATEWAY_BASE_URL), as it
 // reaches a gateway in production; the direct baseline calls the sandbox the same in-process way.
+// Nor, unless asked, wrangler's local trace collector: locally (wrangler 4, `X_LOCAL_OBSERVABILITY`,
+// on by default) every Worker of a stack streams a trace of each invocation, Durable Object call,
+// storage operation and fetch to a collector Worker in the same workerd process and thread, for
+// `wrangler dev`'s local explorer. It is dev tooling with no counterpart in a deployed isolate, and
+// it costs the Worker, which makes many such calls per pay, more than the sandbox it is compared
+// with. `npm run bench` measures both ways.
 import { join } from 'node:path'
 import { unstable_startWorker } from 'wrangler'
 import { applyD1Migrations, PRODUCT_CONFIG, SANDBOX_CONFIG } from '../worker/dev/processes.mjs'
@@ -11,8 +17,23 @@ import { applyD1Migrations, PRODUCT_CONFIG, SANDBOX_CONFIG } from '../worker/dev
 const plain = (vars) =>
   Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: 'plain_text', value: String(v) }]))
 
-/** Starts the sandbox and the Worker; `secrets` are the Worker's test secrets. */
-export async function startDirect({ tmp, secrets, vars = {} }) {
+/**
+ * Starts the sandbox, the Worker and the floors' forwarder; `secrets` are the Worker's test
+ * secrets; `traces`: with wrangler's local trace collector attached to each (as `wrangler dev`).
+ */
+export async function startDirect({ tmp, secrets, vars = {}, traces = false }) {
+  // Read by wrangler when each Worker starts (a variable, not an option of `unstable_startWorker`).
+  const before = process.env.X_LOCAL_OBSERVABILITY
+  process.env.X_LOCAL_OBSERVABILITY = String(traces)
+  try {
+    return await start({ tmp, secrets, vars })
+  } finally {
+    if (before === undefined) delete process.env.X_LOCAL_OBSERVABILITY
+    else process.env.X_LOCAL_OBSERVABILITY = before
+  }
+}
+
+async function start({ tmp, secrets, vars }) {
   const dev = (persist) => ({
     server: { hostname: '127.0.0.1', port: 0 },
     inspector: false,

@@ -95,25 +95,35 @@ try {
 } finally {
   await stack.stop()
 }
-console.error('Worker overhead in-process (no wrangler dev proxy)...')
-const direct = await startDirect({
-  tmp: join(state, 'direct'),
-  secrets: STACK_SECRETS,
-  vars: { CARD_VELOCITY_LIMIT: '1000000' },
-})
-try {
-  const worker = { url: 'http://127.0.0.1:9', fetch: direct.worker }
-  results.workerOverheadDirect = {
-    method: 'unstable_startWorker().fetch (dispatchFetch) for both the Worker and the sandbox',
-    ...(await workerOverhead(worker, N.overhead, {
-      worker: direct.worker,
-      sandbox: direct.sandbox,
-      forwarded: direct.forwarded,
-      ledgered: direct.ledgered,
-    })),
+/** The Worker's added latency in-process (bench/direct.mjs), with or without wrangler's local trace collector. */
+async function inProcess(traces) {
+  const direct = await startDirect({
+    tmp: join(state, traces ? 'direct-traced' : 'direct'),
+    secrets: STACK_SECRETS,
+    vars: { CARD_VELOCITY_LIMIT: '1000000' },
+    traces,
+  })
+  try {
+    const worker = { url: 'http://127.0.0.1:9', fetch: direct.worker }
+    return {
+      method: `unstable_startWorker().fetch (dispatchFetch) for both the Worker and the sandbox, ${traces ? 'with' : 'without'} wrangler's local trace collector`,
+      ...(await workerOverhead(worker, N.overhead, {
+        worker: direct.worker,
+        sandbox: direct.sandbox,
+        forwarded: direct.forwarded,
+        ledgered: direct.ledgered,
+      })),
+    }
+  } finally {
+    await direct.stop()
   }
+}
+try {
+  console.error('Worker overhead in-process (no wrangler dev proxy, no local trace collector)...')
+  results.workerOverheadDirect = await inProcess(false)
+  console.error('The same with the local trace collector (as wrangler dev runs it)...')
+  results.workerOverheadDirectTraced = await inProcess(true)
 } finally {
-  await direct.stop()
   rmSync(state, { recursive: true, force: true })
   removeWorkerFloor()
 }
@@ -126,6 +136,7 @@ const tk = results.tokens
 const mm = results.manyMerchants
 const o = results.workerOverhead
 const od = results.workerOverheadDirect
+const odt = results.workerOverheadDirectTraced
 const met = (ok) => (ok ? 'met' : 'MISSED')
 const bundle = (b) => `${kb(b.raw)} raw, ${kb(b.gzip)} gzip, ${kb(b.brotli)} brotli`
 const rows = [
@@ -213,7 +224,7 @@ const rows = [
     '',
   ],
   [
-    'Worker added latency, in-process (p50/p95/p99)',
+    'Worker added latency, in-process, no local trace collector (p50/p95/p99)',
     `+${od.addedMs.p50} / +${od.addedMs.p95} / +${od.addedMs.p99} ms`,
     `p50 <= 10 ms, p99 <= 20 ms: ${met(od.addedMs.p50 <= 10 && od.addedMs.p99 <= 20)}`,
   ],
@@ -226,6 +237,11 @@ const rows = [
     'Floor: the same through one Durable Object writing before and after the gateway call (added p50/p99)',
     `+${od.ledgerFloorMs.p50} / +${od.ledgerFloorMs.p99} ms; ours beyond it +${od.beyondLedgerFloorMs.p50} / +${od.beyondLedgerFloorMs.p99} ms`,
     'what a pay that cannot be lost adds here',
+  ],
+  [
+    "The same with wrangler's local trace collector: added p50/p99; floor 2's; ours beyond it",
+    `+${odt.addedMs.p50} / +${odt.addedMs.p99} ms; +${odt.ledgerFloorMs.p50} / +${odt.ledgerFloorMs.p99} ms; +${odt.beyondLedgerFloorMs.p50} / +${odt.beyondLedgerFloorMs.p99} ms`,
+    'reported (dev tooling, as wrangler dev runs it)',
   ],
   [
     'Load',
