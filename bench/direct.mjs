@@ -7,9 +7,10 @@
 // Nor, unless asked, wrangler's local trace collector: locally (wrangler 4, `X_LOCAL_OBSERVABILITY`,
 // on by default) every Worker of a stack streams a trace of each invocation, Durable Object call,
 // storage operation and fetch to a collector Worker in the same workerd process and thread, for
-// `wrangler dev`'s local explorer. It is dev tooling with no counterpart in a deployed isolate, and
-// it costs the Worker, which makes many such calls per pay, more than the sandbox it is compared
-// with. `npm run bench` measures both ways.
+// `wrangler dev`'s local explorer. It is dev tooling (a deployed Worker's logs and traces are
+// collected by Cloudflare's runtime, not by another Worker sharing its thread), and it costs the
+// Worker, which makes many such calls per pay, more than the sandbox it is compared with.
+// `npm run bench` measures both ways.
 import { join } from 'node:path'
 import { unstable_startWorker } from 'wrangler'
 import { applyD1Migrations, PRODUCT_CONFIG, SANDBOX_CONFIG } from '../worker/dev/processes.mjs'

@@ -69,8 +69,8 @@ const JOB_RETRY_BASE_MS = 1_000
  * if the object stops first, set this much later at the latest (another job of the change, an index
  * row a second later, sets it sooner). Two runs may then overlap: jobs are idempotent, and a job
  * one run finished is not written back by the other (`runJobs`). "Right after" is the object's next
- * turn, once the call that made the change has answered: a pay's answer does not wait while its
- * payment's record opens (it is on disk with the change either way).
+ * turn: the call that made the change runs on to its answer first, so a pay's answer does not wait
+ * while its payment's record opens (the job is on disk with the change either way).
  */
 const JOB_SAFETY_NET_MS = 10_000
 /** The object's next turn: what the call under way still does without waiting on I/O (its answer) runs first. */
