@@ -180,7 +180,7 @@ export interface Settled {
 const waiting = new Map<string, number>()
 /** When the timer set by a success sends the waiting successes; undefined when none is set. */
 let sendAt: number | undefined
-const SUCCESS_WAIT_MS = 1_000
+export const SUCCESS_WAIT_MS = 1_000
 
 /**
  * Counts one settled card attempt of `source` for the breaker, off the caller's path (`waitUntil`):
