@@ -75,19 +75,10 @@ export class DeclineBreaker extends TaskedObject {
   }
 
   /**
-   * One settled card attempt, as the version before `countBatch` sent it: kept so that, while a
-   * deployment rolls out, an isolate of that version still counts.
+   * Counts settled card attempts, per source; pauses a source whose own declines pass the
+   * threshold, and trips the deployment when the declines also come from many sources.
    */
-  async count(declined: boolean, source = 'unknown'): Promise<BreakerState> {
-    return this.countBatch([{ source, attempts: 1, declines: declined ? 1 : 0 }])
-  }
-
-  /**
-   * Counts settled card attempts, per source, in the order given; pauses a source whose own
-   * declines pass the threshold, and trips the deployment when the declines also come from many
-   * sources.
-   */
-  async countBatch(settled: readonly Settled[]): Promise<BreakerState> {
+  async count(settled: readonly Settled[]): Promise<BreakerState> {
     const r = await this.load()
     const now = Date.now()
     const minute = Math.floor(now / MINUTE_MS)
@@ -171,15 +162,14 @@ export interface Settled {
 
 /**
  * Successes this isolate settled and has not counted yet, per source. A success only lowers the
- * share of declines, so successes wait to be counted together, about `SUCCESS_WAIT_MS`, or with
- * this isolate's next decline, which takes them along (counted before it): the deployment's one
- * breaker object gets a call per decline and about one a second per isolate for the successes,
- * not one per payment (R26). Meanwhile the breaker sees a share of declines higher than it is,
- * never lower; an isolate that stops in between loses its waiting successes.
+ * share of declines, so successes wait to be counted together, at most `SUCCESS_WAIT_MS`, or with
+ * this isolate's next decline, which takes them along: the deployment's one breaker object gets a
+ * call per decline and about one a second per isolate for the successes, not one per payment
+ * (R26). Meanwhile the breaker sees a share of declines higher than it is, never lower; an isolate
+ * that stops in between loses its waiting successes (a second's at most).
  */
 const waiting = new Map<string, number>()
-/** When the timer set by a success sends the waiting successes; undefined when none is set. */
-let sendAt: number | undefined
+let successTimer: Promise<void> | undefined
 export const SUCCESS_WAIT_MS = 1_000
 
 /**
@@ -197,27 +187,21 @@ export function countSettled(
     return
   }
   waiting.set(source, (waiting.get(source) ?? 0) + 1)
-  // The first success to wait sets the timer, in its own request's context. That context can end
-  // before it fires (its object reset): past its time, the next success sets another.
-  const now = Date.now()
-  if (sendAt !== undefined && now < sendAt + SUCCESS_WAIT_MS) return
-  const at = (sendAt = now + SUCCESS_WAIT_MS)
-  waitUntil(
-    new Promise<void>((resolve) => setTimeout(resolve, SUCCESS_WAIT_MS)).then(() => {
-      if (sendAt === at) sendAt = undefined
-      return send(env, [])
-    }),
-  )
+  // The first success to wait sets the timer, in its own request's context, which it keeps alive.
+  if (successTimer) return
+  successTimer = new Promise<void>((resolve) => setTimeout(resolve, SUCCESS_WAIT_MS)).then(() => {
+    successTimer = undefined
+    return send(env, [])
+  })
+  waitUntil(successTimer)
 }
 
-/** Sends the waiting successes, then `settled`: a decline is judged with the successes before it. */
-async function send(env: Env, settled: readonly Settled[]): Promise<void> {
-  const batch: Settled[] = [...waiting].map(([source, attempts]) => ({ source, attempts, declines: 0 }))
+async function send(env: Env, settled: Settled[]): Promise<void> {
+  for (const [source, attempts] of waiting) settled.push({ source, attempts, declines: 0 })
   waiting.clear()
-  batch.push(...settled)
-  if (batch.length === 0) return
+  if (settled.length === 0) return
   await breakerStub(env)
-    .countBatch(batch)
+    .count(settled)
     .then(
       () => undefined,
       (e: unknown) => log.warn('breaker_count_failed', { error: e }),
