@@ -12,7 +12,6 @@
  */
 import type { Env } from '../env.ts'
 import { sha256Hex } from '../ids.ts'
-import { log } from '../log.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
 
 const MINUTE_MS = 60_000
@@ -75,10 +74,10 @@ export class DeclineBreaker extends TaskedObject {
   }
 
   /**
-   * Counts settled card attempts, per source; pauses a source whose own declines pass the
+   * Counts one settled card attempt of `source`; pauses that source when its own declines pass the
    * threshold, and trips the deployment when the declines also come from many sources.
    */
-  async count(settled: readonly Settled[]): Promise<BreakerState> {
+  async count(declined: boolean, source = 'unknown'): Promise<BreakerState> {
     const r = await this.load()
     const now = Date.now()
     const minute = Math.floor(now / MINUTE_MS)
@@ -91,18 +90,16 @@ export class DeclineBreaker extends TaskedObject {
       if (Object.keys(counts).length === 0) delete sources[key]
     }
     for (const [key, until] of Object.entries(paused)) if (until <= now) delete paused[key]
-    for (const { source, attempts, declines } of settled) {
-      const keys = Object.keys(sources)
-      if (!(source in sources) && keys.length >= MAX_SOURCES) delete sources[keys[0] ?? '']
-      for (const counts of [r.minutes, (sources[source] ??= {})]) {
-        const bucket = (counts[minute] ??= [0, 0])
-        bucket[0] += attempts
-        bucket[1] += declines
-      }
-      // This source alone: paused when its own declines pass the share.
-      const [own, ownDeclines] = totals(sources[source] ?? {})
-      if (!(source in paused) && own >= sourceMinAttempts && ownDeclines >= own * rate) paused[source] = now + pauseMs
+    const keys = Object.keys(sources)
+    if (!(source in sources) && keys.length >= MAX_SOURCES) delete sources[keys[0] ?? '']
+    for (const counts of [r.minutes, (sources[source] ??= {})]) {
+      const bucket = (counts[minute] ??= [0, 0])
+      bucket[0] += 1
+      if (declined) bucket[1] += 1
     }
+    // This source alone: paused when its own declines pass the share.
+    const [own, ownDeclines] = totals(sources[source] ?? {})
+    if (!(source in paused) && own >= sourceMinAttempts && ownDeclines >= own * rate) paused[source] = now + pauseMs
     const [attempts, declines] = totals(r.minutes)
     // The deployment: only when the declines come from many sources (one source is paused alone).
     const declining = Object.values(sources).filter((c) => totals(c)[1] > 0).length
@@ -151,61 +148,6 @@ export class DeclineBreaker extends TaskedObject {
 /** The deployment's breaker. */
 export function breakerStub(env: Env): DurableObjectStub<DeclineBreaker> {
   return env.BREAKER.get(env.BREAKER.idFromName('deployment'))
-}
-
-/** Settled card attempts of one source, and how many of them were declined. */
-export interface Settled {
-  readonly source: string
-  readonly attempts: number
-  readonly declines: number
-}
-
-/**
- * Successes this isolate settled and has not counted yet, per source. A success only lowers the
- * share of declines, so successes wait to be counted together, at most `SUCCESS_WAIT_MS`, or with
- * this isolate's next decline, which takes them along: the deployment's one breaker object gets a
- * call per decline and about one a second per isolate for the successes, not one per payment
- * (R26). Meanwhile the breaker sees a share of declines higher than it is, never lower; an isolate
- * that stops in between loses its waiting successes (a second's at most).
- */
-const waiting = new Map<string, number>()
-let successTimer: Promise<void> | undefined
-export const SUCCESS_WAIT_MS = 1_000
-
-/**
- * Counts one settled card attempt of `source` for the breaker, off the caller's path (`waitUntil`):
- * a decline at once, with the successes waiting; a success with the others, within a second.
- */
-export function countSettled(
-  env: Env,
-  waitUntil: (work: Promise<unknown>) => void,
-  declined: boolean,
-  source = 'unknown',
-): void {
-  if (declined) {
-    waitUntil(send(env, [{ source, attempts: 1, declines: 1 }]))
-    return
-  }
-  waiting.set(source, (waiting.get(source) ?? 0) + 1)
-  // The first success to wait sets the timer, in its own request's context, which it keeps alive.
-  if (successTimer) return
-  successTimer = new Promise<void>((resolve) => setTimeout(resolve, SUCCESS_WAIT_MS)).then(() => {
-    successTimer = undefined
-    return send(env, [])
-  })
-  waitUntil(successTimer)
-}
-
-async function send(env: Env, settled: Settled[]): Promise<void> {
-  for (const [source, attempts] of waiting) settled.push({ source, attempts, declines: 0 })
-  waiting.clear()
-  if (settled.length === 0) return
-  await breakerStub(env)
-    .count(settled)
-    .then(
-      () => undefined,
-      (e: unknown) => log.warn('breaker_count_failed', { error: e }),
-    )
 }
 
 /**
