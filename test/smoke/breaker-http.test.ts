@@ -136,4 +136,17 @@ describe('the decline-rate breaker', () => {
     expect(hooks().some((h) => h.includes('"checkout.breaker.reset"'))).toBe(true)
     expect((await payOnce('4111111111111111', newcomer())).body.status).toBe('succeeded')
   }, 90_000)
+
+  // After the reset above, a fresh window. The pause needs every attempt counted once (three at
+  // least, half declined), and only successes follow the declines: a success counted twice (the
+  // gateway's notification and the pay's answer both settling it, a race under load) keeps the
+  // share under half for good.
+  it("a network's attempts count once each: two paid and two declined pause it", async () => {
+    const network = '198.51.100.77'
+    for (let i = 0; i < 2; i++) expect((await payOnce('4111111111111111', network)).body.status).toBe('succeeded')
+    for (let i = 0; i < 2; i++) expect((await payOnce('4000000000000002', network)).body.status).toBe('declined')
+    const paused = await untilPaused(network, '4111111111111111')
+    expect(paused?.body.error?.code).toBe('payments_paused')
+    expect(hooks().filter((h) => h.includes('"checkout.breaker.tripped"'))).toHaveLength(1)
+  }, 90_000)
 })

@@ -165,6 +165,8 @@ export function absorb(s: SessionRecord, r: Partial<PaymentResponse>): void {
 /**
  * Counts a settled attempt for the deployment's decline breaker (R12) when its method is counted,
  * after the session's own change is written and without holding the shopper's answer for it.
+ * Called by whichever settles the attempt (its answer, the gateway's notification, an inquiry),
+ * so once: only the one whose change moves the session counts it.
  */
 export function tally(core: SessionCore, s: SessionRecord, declined: boolean): void {
   if (!METHODS[s.method ?? s.flow].countsForBreaker) return
@@ -191,13 +193,12 @@ export async function applyOutcome(
   switch (outcome.kind) {
     case 'succeeded':
       if (attempt) attempt.status = 'succeeded'
-      await core.move(s, 'succeeded')
-      tally(core, s, false)
+      // The gateway's notification may have settled it during the call (and counted it).
+      if (await core.move(s, 'succeeded')) tally(core, s, false)
       return answer(s, 'succeeded')
     case 'declined':
       if (attempt) attempt.status = 'declined'
-      await core.move(s, afterNoCharge(s, true))
-      tally(core, s, true)
+      if (await core.move(s, afterNoCharge(s, true))) tally(core, s, true)
       return answer(s, 'declined')
     case 'pending':
     case 'action_required':

@@ -66,8 +66,8 @@ async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
     s.resultCode = outcome.code
     s.resultDescription = outcome.description
     if (attempt) Object.assign(attempt, { status: outcome.kind, code: outcome.code, description: outcome.description })
-    await core.move(s, outcome.kind === 'succeeded' ? 'succeeded' : afterNoCharge(s, true))
-    tally(core, s, outcome.kind === 'declined')
+    if (await core.move(s, outcome.kind === 'succeeded' ? 'succeeded' : afterNoCharge(s, true)))
+      tally(core, s, outcome.kind === 'declined')
     return
   } else if (outcome.kind === 'not_found' && s.status === 'unknown') {
     // The gateway never saw the charge: nothing to settle, the shopper may try again.

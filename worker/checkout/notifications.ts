@@ -101,8 +101,8 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   if (to === 'succeeded') s.method = claimant ?? settled?.method ?? methodOfPayment(s, n.paymentId) ?? s.method
   if (settled)
     Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
-  await core.move(s, to)
+  const moved = await core.move(s, to)
   if (to === 'pending') await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
-  else tally(core, s, to !== 'succeeded')
+  else if (moved) tally(core, s, to !== 'succeeded')
   return { kind: 'applied', status: s.status }
 }
