@@ -13,8 +13,8 @@ import type { Env } from './env.ts'
 import { log } from './log.ts'
 import { sealKeyOf } from './merchants/merchant-env.ts'
 
-/** Shorter overlap values are ignored: our own keys and secrets are long random strings. */
-const MIN_OWN_SECRET = 24
+/** Shorter values are placeholders, not keys: our own keys and secrets are long random strings. */
+export const MIN_OWN_SECRET = 24
 /** The gateway issues the secure key; shorter than this is a placeholder, not a key. */
 const MIN_SECURE_KEY = 16
 

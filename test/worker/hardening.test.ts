@@ -10,6 +10,7 @@ import { signatureHeader, verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { browser, call, createSession, merchant, pay, sessionState } from './api.ts'
 import { frameToken, frameTokenOrigins } from '../../worker/frame/token.ts'
 import { derivedKey, hmacHex } from '../../worker/ids.ts'
+import { encodeBase64Url } from 'hono/utils/encode'
 import { client, uniqueId } from './helpers.ts'
 
 afterEach(() => {
@@ -432,7 +433,7 @@ describe('whether a session exists is told to no one without its secret (R21)', 
     // A claim the key signed but that names no exact origin (nothing could end the CSP directive).
     const signedClaim = async (claim: string) => {
       const key = await derivedKey(env.MERCHANT_SECRETS_KEY ?? '', 'frame-token')
-      const body = btoa(claim).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+      const body = encodeBase64Url(new TextEncoder().encode(claim).buffer).replace(/=+$/, '')
       return `${body}.${(await hmacHex(key, `${unknownId}|${claim}`)).slice(0, 32)}`
     }
     const at = Math.ceil(future / 1000)

@@ -19,6 +19,7 @@ import type { Env } from '../env.ts'
 import { derivedKey, hmacHex } from '../ids.ts'
 import { isOrigin } from '../schemas/sessions.ts'
 import { masterKey } from '../merchants/sealed.ts'
+import { MIN_OWN_SECRET } from '../secrets.ts'
 
 /** The longest claim a token carries (ten origins of 100 characters fit): the frame's address stays short. */
 const MAX_CLAIM = 1_100
@@ -35,9 +36,6 @@ const decode = (text: string): string | undefined => {
   }
 }
 
-/** Shorter API keys are placeholders, not keys (as for the rotation overlap's: secrets.ts). */
-const MIN_API_KEY = 24
-
 /**
  * The deployment's secret for frame tokens: its profiles' key when it has one (the default
  * merchant's API key is blank in a profile's configuration), else its API key; none when neither
@@ -49,7 +47,7 @@ function tokenSecret(env: Env): string | undefined {
   const own = masterKey(env)
   if (own) return own
   const key = env.MERCHANT_API_KEY?.trim()
-  return key && key.length >= MIN_API_KEY ? key : undefined
+  return key && key.length >= MIN_OWN_SECRET ? key : undefined
 }
 
 async function mac(env: Env, id: string, claim: string): Promise<string | undefined> {
