@@ -140,7 +140,9 @@ describe('the decline-rate breaker', () => {
   // After the reset above, a fresh window. The pause needs every attempt counted once (three at
   // least, half declined), and only successes follow the declines: a success counted twice (the
   // gateway's notification and the pay's answer both settling it, a race under load) keeps the
-  // share under half for good.
+  // share under half for good. Successes never told fail it too: an isolate tells the breaker of
+  // its successes together (within a second, or with its next decline), and with the two declines
+  // alone counted the pause never comes.
   it("a network's attempts count once each: two paid and two declined pause it", async () => {
     const network = '198.51.100.77'
     for (let i = 0; i < 2; i++) expect((await payOnce('4111111111111111', network)).body.status).toBe('succeeded')

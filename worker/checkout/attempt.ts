@@ -7,7 +7,7 @@
 import { brandFromGateway } from '../../shared/card.ts'
 import type { PaymentResponse } from '../../shared/types.ts'
 import type { Outcome, PaymentOutcome } from '../gateway/outcome.ts'
-import { breakerStub } from '../guards/decline-breaker.ts'
+import { countSettled } from '../guards/decline-breaker.ts'
 import { numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { checkKey, keyRefusal } from '../idempotency.ts'
@@ -170,11 +170,7 @@ export function absorb(s: SessionRecord, r: Partial<PaymentResponse>): void {
  */
 export function tally(core: SessionCore, s: SessionRecord, declined: boolean): void {
   if (!METHODS[s.method ?? s.flow].countsForBreaker) return
-  core.ctx.waitUntil(
-    breakerStub(core.env)
-      .count(declined, s.attempts[s.attempts.length - 1]?.source)
-      .catch((e: unknown) => log.warn('breaker_count_failed', { error: e })),
-  )
+  countSettled(core.env, (work) => core.ctx.waitUntil(work), declined, s.attempts[s.attempts.length - 1]?.source)
 }
 
 /** Turns the gateway's answer to an attempt into the session's next state and the browser's answer. */

@@ -12,6 +12,7 @@
  */
 import type { Env } from '../env.ts'
 import { sha256Hex } from '../ids.ts'
+import { log } from '../log.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
 
 const MINUTE_MS = 60_000
@@ -74,10 +75,19 @@ export class DeclineBreaker extends TaskedObject {
   }
 
   /**
-   * Counts one settled card attempt of `source`; pauses that source when its own declines pass the
-   * threshold, and trips the deployment when the declines also come from many sources.
+   * One settled card attempt, as the version before `countBatch` sent it: kept so that, while a
+   * deployment rolls out, an isolate of that version still counts.
    */
   async count(declined: boolean, source = 'unknown'): Promise<BreakerState> {
+    return this.countBatch([{ source, attempts: 1, declines: declined ? 1 : 0 }])
+  }
+
+  /**
+   * Counts settled card attempts, per source, in the order given; pauses a source whose own
+   * declines pass the threshold, and trips the deployment when the declines also come from many
+   * sources.
+   */
+  async countBatch(settled: readonly Settled[]): Promise<BreakerState> {
     const r = await this.load()
     const now = Date.now()
     const minute = Math.floor(now / MINUTE_MS)
@@ -90,16 +100,18 @@ export class DeclineBreaker extends TaskedObject {
       if (Object.keys(counts).length === 0) delete sources[key]
     }
     for (const [key, until] of Object.entries(paused)) if (until <= now) delete paused[key]
-    const keys = Object.keys(sources)
-    if (!(source in sources) && keys.length >= MAX_SOURCES) delete sources[keys[0] ?? '']
-    for (const counts of [r.minutes, (sources[source] ??= {})]) {
-      const bucket = (counts[minute] ??= [0, 0])
-      bucket[0] += 1
-      if (declined) bucket[1] += 1
+    for (const { source, attempts, declines } of settled) {
+      const keys = Object.keys(sources)
+      if (!(source in sources) && keys.length >= MAX_SOURCES) delete sources[keys[0] ?? '']
+      for (const counts of [r.minutes, (sources[source] ??= {})]) {
+        const bucket = (counts[minute] ??= [0, 0])
+        bucket[0] += attempts
+        bucket[1] += declines
+      }
+      // This source alone: paused when its own declines pass the share.
+      const [own, ownDeclines] = totals(sources[source] ?? {})
+      if (!(source in paused) && own >= sourceMinAttempts && ownDeclines >= own * rate) paused[source] = now + pauseMs
     }
-    // This source alone: paused when its own declines pass the share.
-    const [own, ownDeclines] = totals(sources[source] ?? {})
-    if (!(source in paused) && own >= sourceMinAttempts && ownDeclines >= own * rate) paused[source] = now + pauseMs
     const [attempts, declines] = totals(r.minutes)
     // The deployment: only when the declines come from many sources (one source is paused alone).
     const declining = Object.values(sources).filter((c) => totals(c)[1] > 0).length
@@ -148,6 +160,68 @@ export class DeclineBreaker extends TaskedObject {
 /** The deployment's breaker. */
 export function breakerStub(env: Env): DurableObjectStub<DeclineBreaker> {
   return env.BREAKER.get(env.BREAKER.idFromName('deployment'))
+}
+
+/** Settled card attempts of one source, and how many of them were declined. */
+export interface Settled {
+  readonly source: string
+  readonly attempts: number
+  readonly declines: number
+}
+
+/**
+ * Successes this isolate settled and has not counted yet, per source. A success only lowers the
+ * share of declines, so successes wait to be counted together, about `SUCCESS_WAIT_MS`, or with
+ * this isolate's next decline, which takes them along (counted before it): the deployment's one
+ * breaker object gets a call per decline and about one a second per isolate for the successes,
+ * not one per payment (R26). Meanwhile the breaker sees a share of declines higher than it is,
+ * never lower; an isolate that stops in between loses its waiting successes.
+ */
+const waiting = new Map<string, number>()
+/** When the timer set by a success sends the waiting successes; undefined when none is set. */
+let sendAt: number | undefined
+const SUCCESS_WAIT_MS = 1_000
+
+/**
+ * Counts one settled card attempt of `source` for the breaker, off the caller's path (`waitUntil`):
+ * a decline at once, with the successes waiting; a success with the others, within a second.
+ */
+export function countSettled(
+  env: Env,
+  waitUntil: (work: Promise<unknown>) => void,
+  declined: boolean,
+  source = 'unknown',
+): void {
+  if (declined) {
+    waitUntil(send(env, [{ source, attempts: 1, declines: 1 }]))
+    return
+  }
+  waiting.set(source, (waiting.get(source) ?? 0) + 1)
+  // The first success to wait sets the timer, in its own request's context. That context can end
+  // before it fires (its object reset): past its time, the next success sets another.
+  const now = Date.now()
+  if (sendAt !== undefined && now < sendAt + SUCCESS_WAIT_MS) return
+  const at = (sendAt = now + SUCCESS_WAIT_MS)
+  waitUntil(
+    new Promise<void>((resolve) => setTimeout(resolve, SUCCESS_WAIT_MS)).then(() => {
+      if (sendAt === at) sendAt = undefined
+      return send(env, [])
+    }),
+  )
+}
+
+/** Sends the waiting successes, then `settled`: a decline is judged with the successes before it. */
+async function send(env: Env, settled: readonly Settled[]): Promise<void> {
+  const batch: Settled[] = [...waiting].map(([source, attempts]) => ({ source, attempts, declines: 0 }))
+  waiting.clear()
+  batch.push(...settled)
+  if (batch.length === 0) return
+  await breakerStub(env)
+    .countBatch(batch)
+    .then(
+      () => undefined,
+      (e: unknown) => log.warn('breaker_count_failed', { error: e }),
+    )
 }
 
 /**
