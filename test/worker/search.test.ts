@@ -3,9 +3,11 @@
  * newest first, cursor pagination over more than 60 payments; metadata from the session to its
  * payment, every event and the listings; a deleted saved card refused for new sessions.
  */
+import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { browser, createSession, merchant, pay, webhooksAbout } from './api.ts'
 import { client, uniqueId } from './helpers.ts'
+import { sessionStub } from './model.ts'
 import { operate, paidPayment, paymentEventually, type PaymentBody } from './money.ts'
 
 type Page<T> = {
@@ -166,6 +168,25 @@ describe('GET /v1/sessions', () => {
       await merchant<Page<{ id: string }>>('GET', `/v1/sessions?metadata[run]=${run}&status=succeeded`)
     ).body
     expect(succeeded.data.map((s) => s.id)).toEqual([paid.id])
+  })
+
+  // A session's row waits a second for newer changes; each of them joins the index write already
+  // planned rather than planning its own. A pay's `processing` and its result, a moment apart, are
+  // one write in one run of the object's jobs, not two alarms a few milliseconds apart.
+  it("a pay's result joins the index write its session already planned, and that write lists it as succeeded", async () => {
+    const run = uniqueId('srun')
+    const s = await createSession({ metadata: { run } })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    const waiting = await runInDurableObject(sessionStub(s.id), async (_object, state) => ({
+      planned: (await state.storage.get<Record<string, number>>('tasks'))?.jobs,
+      row: await state.storage.get<{ job: { row: { status: string } }; next: number }>(`job:index:sessions:${s.id}`),
+    }))
+    expect(waiting.row?.job.row.status).toBe('succeeded')
+    expect(waiting.row?.next).toBe(waiting.planned)
+    const page = await listingEventually<{ id: string; status: string }>(`/v1/sessions?metadata[run]=${run}`, (p) =>
+      p.data.some((x) => x.status === 'succeeded'),
+    )
+    expect(page.data.map((x) => [x.id, x.status])).toEqual([[s.id, 'succeeded']])
   })
 })
 

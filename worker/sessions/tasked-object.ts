@@ -15,10 +15,11 @@
  * upserting the search index row (D1) or opening the Payment object of a paid session. They are
  * written in the same batch as the change and run after it: one due at once (a payment's record) by
  * this object right after the write, the others by the alarm (an index row a moment later,
- * replaced by a newer change's row while it waits: `jobPlace`); the alarm also runs any job the
- * first run did not finish. They are retried with backoff (1 s doubling to 5 minutes) until they
- * succeed. Jobs are idempotent and carry the change number, so they may run more than once and in
- * any order; they never hold back events, and events never hold them back.
+ * replaced by a newer change's row while it waits: `jobPlace`, in the run already planned when
+ * there is one); the alarm also runs any job the first run did not finish. They are retried with
+ * backoff (1 s doubling to 5 minutes) until they succeed. Jobs are idempotent and carry the
+ * change number, so they may run more than once and in any order; they never hold back events,
+ * and events never hold them back.
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../env.ts'
@@ -230,9 +231,14 @@ export abstract class TaskedObject extends DurableObject<Env> {
       tasks.webhook = Math.min(tasks.webhook ?? Infinity, Date.now())
     }
     let now = false
+    // The job run already planned, if still to come: a job that may wait joins it when it comes
+    // sooner than the job's own time (a pay's `processing` row plans a run a second on; its
+    // result, a moment later, takes that row's place and is written in the same run, not in a
+    // second alarm a few milliseconds after the first).
+    const planned = tasks.jobs !== undefined && tasks.jobs > Date.now() ? tasks.jobs : Infinity
     for (const [i, job] of [...jobs, ...recorded].entries()) {
       const { slot, delayMs } = jobPlace(job)
-      const next = Date.now() + delayMs
+      const next = delayMs === 0 ? Date.now() : Math.min(Date.now() + delayMs, planned)
       batch[`${JOBS}${slot ?? `${String(seq).padStart(10, '0')}:${i}`}`] = {
         job,
         tries: 0,
