@@ -28,6 +28,8 @@ interface BreakerRecord {
   pausedSources?: Record<string, number>
   trippedUntil: number
   seq: number
+  /** When a trip or a reset last cleared the window: attempts settled before it are not counted. */
+  clearedAt?: number
 }
 
 export interface BreakerState {
@@ -100,11 +102,15 @@ export class DeclineBreaker extends TaskedObject {
       if (Object.keys(counts).length === 0) delete sources[key]
     }
     for (const [key, until] of Object.entries(paused)) if (until <= now) delete paused[key]
-    for (const { source, attempts, declines } of settled) {
+    for (const { source, attempts, declines, at = now } of settled) {
+      // Filed under the minute they settled in (successes wait up to a second or so, longer when
+      // their timer was lost); none from before the window began or was last cleared.
+      const settledMinute = Math.floor(Math.min(at, now) / MINUTE_MS)
+      if (settledMinute <= minute - WINDOW_MINUTES || at < (r.clearedAt ?? 0)) continue
       const keys = Object.keys(sources)
       if (!(source in sources) && keys.length >= MAX_SOURCES) delete sources[keys[0] ?? '']
       for (const counts of [r.minutes, (sources[source] ??= {})]) {
-        const bucket = (counts[minute] ??= [0, 0])
+        const bucket = (counts[settledMinute] ??= [0, 0])
         bucket[0] += attempts
         bucket[1] += declines
       }
@@ -118,6 +124,7 @@ export class DeclineBreaker extends TaskedObject {
     if (now >= r.trippedUntil && attempts >= minAttempts && declines >= attempts * rate && declining >= minSources) {
       r.trippedUntil = now + pauseMs
       r.minutes = {}
+      r.clearedAt = now
       r.seq += 1
       await this.commit('breaker', r.seq, { breaker: r }, [
         {
@@ -152,6 +159,7 @@ export class DeclineBreaker extends TaskedObject {
     // A fresh window: what was counted while paused must not trip it again at once.
     r.minutes = {}
     r.sources = {}
+    r.clearedAt = Date.now()
     r.seq += 1
     await this.commit('breaker', r.seq, { breaker: r }, [{ type: 'checkout.breaker.reset', data: { sequence: r.seq } }])
   }
@@ -167,17 +175,21 @@ export interface Settled {
   readonly source: string
   readonly attempts: number
   readonly declines: number
+  /** When they settled (the earliest of them; ms since the epoch); unset: now. */
+  readonly at?: number
 }
 
 /**
- * Successes this isolate settled and has not counted yet, per source. A success only lowers the
- * share of declines, so successes wait to be counted together, about `SUCCESS_WAIT_MS`, or with
- * this isolate's next decline, which takes them along (counted before it): the deployment's one
- * breaker object gets a call per decline and about one a second per isolate for the successes,
- * not one per payment (R26). Meanwhile the breaker sees a share of declines higher than it is,
- * never lower; an isolate that stops in between loses its waiting successes.
+ * Successes this isolate settled and has not counted yet, per source, and when the first of them
+ * settled. A success only lowers the share of declines, so successes wait to be counted together,
+ * about `SUCCESS_WAIT_MS`, or with this isolate's next decline, which takes them along (counted
+ * before it): the deployment's one breaker object gets a call per decline and about one a second
+ * per isolate for the successes, not one per payment (R26). Meanwhile the breaker sees a share of
+ * declines higher than it is, never lower: the breaker files them under the minute the first
+ * settled (they leave its window no later than they would have) and drops those from before a
+ * trip or a reset cleared it; an isolate that stops in between loses its waiting successes.
  */
-const waiting = new Map<string, number>()
+const waiting = new Map<string, { attempts: number; at: number }>()
 /** When the timer set by a success sends the waiting successes; undefined when none is set. */
 let sendAt: number | undefined
 const SUCCESS_WAIT_MS = 1_000
@@ -196,10 +208,11 @@ export function countSettled(
     waitUntil(send(env, [{ source, attempts: 1, declines: 1 }]))
     return
   }
-  waiting.set(source, (waiting.get(source) ?? 0) + 1)
+  const now = Date.now()
+  const held = waiting.get(source)
+  waiting.set(source, { attempts: (held?.attempts ?? 0) + 1, at: held?.at ?? now })
   // The first success to wait sets the timer, in its own request's context. That context can end
   // before it fires (its object reset): past its time, the next success sets another.
-  const now = Date.now()
   if (sendAt !== undefined && now < sendAt + SUCCESS_WAIT_MS) return
   const at = (sendAt = now + SUCCESS_WAIT_MS)
   waitUntil(
@@ -210,18 +223,26 @@ export function countSettled(
   )
 }
 
-/** Sends the waiting successes, then `settled`: a decline is judged with the successes before it. */
+/**
+ * Sends the waiting successes, then `settled`: a decline is judged with the successes before it.
+ * A breaker object still on the version before `countBatch` (a gradual deployment keeps an object
+ * on one version) is told of the declines one by one with `count`; the successes are then lost,
+ * which only makes it stricter.
+ */
 async function send(env: Env, settled: readonly Settled[]): Promise<void> {
-  const batch: Settled[] = [...waiting].map(([source, attempts]) => ({ source, attempts, declines: 0 }))
+  const batch: Settled[] = [...waiting].map(([source, { attempts, at }]) => ({ source, attempts, declines: 0, at }))
   waiting.clear()
   batch.push(...settled)
   if (batch.length === 0) return
-  await breakerStub(env)
-    .countBatch(batch)
-    .then(
-      () => undefined,
-      (e: unknown) => log.warn('breaker_count_failed', { error: e }),
-    )
+  const breaker = breakerStub(env)
+  try {
+    await breaker.countBatch(batch)
+  } catch (e) {
+    log.warn('breaker_count_failed', { error: e })
+    const declines = batch.flatMap((b) => Array<string>(b.declines).fill(b.source))
+    for (const source of declines)
+      await breaker.count(true, source).catch((e2: unknown) => log.warn('breaker_count_failed', { error: e2 }))
+  }
 }
 
 /**
