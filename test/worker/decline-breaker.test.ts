@@ -7,16 +7,13 @@
  */
 import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { BreakerState } from '../../worker/guards/decline-breaker.ts'
+import type { BreakerState, DeclineBreaker } from '../../worker/guards/decline-breaker.ts'
 import { uniqueId } from './helpers.ts'
 
 const MINUTE = 60_000
 
-type Settled = { source: string; attempts: number; declines: number; at?: number }
-type Breaker = { countBatch(settled: Settled[]): Promise<BreakerState>; state(): Promise<BreakerState> }
-
 /** A breaker of its own (not the deployment's), with low thresholds. */
-async function breaker(): Promise<Breaker> {
+async function breaker(): Promise<DurableObjectStub<DeclineBreaker>> {
   const stub = env.BREAKER.get(env.BREAKER.idFromName(uniqueId('breaker')))
   await runInDurableObject(stub, (object) => {
     ;(object as unknown as { env: object }).env = {
@@ -29,7 +26,7 @@ async function breaker(): Promise<Breaker> {
       MERCHANT_WEBHOOK_URL: '',
     }
   })
-  return stub as unknown as Breaker
+  return stub
 }
 
 const paused = (state: BreakerState, source: string) => Object.keys(state.pausedSources ?? {}).includes(source)
