@@ -11,6 +11,7 @@
 // collected by Cloudflare's runtime, not by another Worker sharing its thread), and it costs the
 // Worker, which makes many such calls per pay, more than the sandbox it is compared with.
 // `npm run bench` measures both ways.
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { unstable_startWorker } from 'wrangler'
 import { applyD1Migrations, PRODUCT_CONFIG, SANDBOX_CONFIG } from '../worker/dev/processes.mjs'
@@ -23,14 +24,37 @@ const plain = (vars) =>
  * secrets; `traces`: with wrangler's local trace collector attached to each (as `wrangler dev`).
  */
 export async function startDirect({ tmp, secrets, vars = {}, traces = false }) {
-  // Read by wrangler when each Worker starts (a variable, not an option of `unstable_startWorker`).
+  // Read by wrangler when it builds each Worker's runtime (a variable, not an option of
+  // `unstable_startWorker`), which is after its bundle is done: later than `unstable_startWorker`
+  // and its URL resolve. So it stays set for the stack's whole life, and the persisted state
+  // shows whether the collector was attached (its trace store), which must be as asked.
   const before = process.env.X_LOCAL_OBSERVABILITY
   process.env.X_LOCAL_OBSERVABILITY = String(traces)
-  try {
-    return await start({ tmp, secrets, vars })
-  } finally {
+  const restore = () => {
     if (before === undefined) delete process.env.X_LOCAL_OBSERVABILITY
     else process.env.X_LOCAL_OBSERVABILITY = before
+  }
+  try {
+    const stack = await start({ tmp, secrets, vars })
+    // One request to each: both runtimes are up (and their trace stores made, if attached).
+    await (await stack.worker('/healthz')).text()
+    await (await stack.sandbox('/healthz')).text()
+    for (const name of ['worker', 'sandbox'])
+      if (existsSync(join(tmp, name, 'v3', 'observability')) !== traces)
+        throw new Error(`the ${name}'s trace collector is ${traces ? 'missing' : 'attached'}`)
+    return {
+      ...stack,
+      stop: async () => {
+        try {
+          await stack.stop()
+        } finally {
+          restore()
+        }
+      },
+    }
+  } catch (e) {
+    restore()
+    throw e
   }
 }
 
