@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { browser, createSession, merchant, pay, webhooksAbout } from './api.ts'
 import { client, uniqueId } from './helpers.ts'
 import { sessionStub } from './model.ts'
-import { operate, paidPayment, paymentEventually, type PaymentBody } from './money.ts'
+import { operate, paidPayment, paymentEventually, paymentStub, type PaymentBody } from './money.ts'
 
 type Page<T> = {
   object: 'list'
@@ -131,6 +131,27 @@ describe('GET /v1/payments', () => {
     expect(before.data.length + since.data.length).toBe(64)
     expect(before.data.every((p) => (p as unknown as { createdAt: string }).createdAt < edge)).toBe(true)
   }, 120_000)
+
+  it("lists a paid session's payment from the row its session writes, and the payment's record sets no alarm for it", async () => {
+    const run = uniqueId('prow')
+    const { session, paymentId } = await paidPayment({ metadata: { run } })
+    // The payment's first row waits with the session's own (read right after the record opened;
+    // on a machine so slow that the session's run came first, the listing below is the check).
+    const waiting = await runInDurableObject(sessionStub(session.id), (_object, state) =>
+      state.storage.get<{ job: { row: { status: string; seq: number } } }>(`job:index:payments:${paymentId}`),
+    )
+    if (waiting) expect(waiting.job.row).toMatchObject({ status: 'captured', seq: 1 })
+    const record = await runInDurableObject(paymentStub(paymentId), async (_object, state) => ({
+      alarm: await state.storage.getAlarm(),
+      jobs: [...(await state.storage.list({ prefix: 'job:' })).keys()],
+    }))
+    expect(record).toEqual({ alarm: null, jobs: [] })
+    const page = await listingEventually<{ id: string; status: string }>(
+      `/v1/payments?metadata[run]=${run}`,
+      (p) => p.data.length > 0,
+    )
+    expect(page.data.map((x) => [x.id, x.status])).toEqual([[paymentId, 'captured']])
+  })
 
   it('refuses unknown parameters, bad values and a cursor that names nothing, by field', async () => {
     const bad = await merchant<Page<unknown>>(

@@ -11,21 +11,32 @@
 import { METHODS } from '../checkout/methods/table.ts'
 import type { Job } from '../outbox/jobs.ts'
 import type { SessionRecord } from '../sessions/types.ts'
+import { paymentIndexJob } from '../search/rows.ts'
+import { openingRecord } from './status.ts'
 import type { PaymentSnapshot } from './types.ts'
 
 /** What any source knows of a payment that took money; the rest of the record starts empty. */
 export type PaymentFacts = Omit<PaymentSnapshot, 'createdAt' | 'card' | 'email' | 'registrationId' | 'sessionId'> &
   Partial<Pick<PaymentSnapshot, 'card' | 'email' | 'registrationId' | 'sessionId'>>
 
-/** The job that opens a payment's record (idempotent: a second one for the same payment changes nothing). */
+/**
+ * The jobs that open a payment's record (idempotent: a second one for the same payment changes
+ * nothing) and write its first index row. The row is the opener's, not the object's: it waits
+ * for the opener's own index row and goes with it, where the object would wake up a second
+ * later for it alone. It is the record the object opens with (`openingRecord`), change number
+ * 1, so the object's later changes replace it and a late copy never overwrites them.
+ */
 export function openPayment(facts: PaymentFacts): Job[] {
   if (!facts.paymentId) return []
-  return [
-    {
-      kind: 'payment',
-      snapshot: { sessionId: null, registrationId: null, card: null, email: null, ...facts, createdAt: Date.now() },
-    },
-  ]
+  const snapshot: PaymentSnapshot = {
+    sessionId: null,
+    registrationId: null,
+    card: null,
+    email: null,
+    ...facts,
+    createdAt: Date.now(),
+  }
+  return [{ kind: 'payment', snapshot }, paymentIndexJob(openingRecord(snapshot))]
 }
 
 /** The payment of a session that just succeeded (none without a paymentId). */

@@ -33,7 +33,7 @@ import { done, fail, type Reply } from '../reply.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
 import { HANDLERS, type RequestOf } from './operations/index.ts'
 import type { Refusal } from './operations/handler.ts'
-import { capturedAtOpening, operationView, paymentView } from './status.ts'
+import { openingRecord, operationView, paymentView } from './status.ts'
 import {
   OPERATION_TRANSITIONS,
   type MoneyOperation,
@@ -99,21 +99,15 @@ export class PaymentObject extends TaskedObject {
 
   /**
    * Opens the record of a payment the gateway took (from the session's success or a repeat's,
-   * through their outbox). Idempotent: a second delivery of the same payment changes nothing.
+   * through their outbox). Idempotent: a second delivery of the same payment changes nothing. Its
+   * first index row is not queued here: the opener queued it with this job (opening.ts), so an
+   * opening sets no alarm in this object.
    */
   async open(snapshot: PaymentSnapshot, merchant: string): Promise<void> {
     if (!(await this.belongTo(merchant)) || (await this.load())) return
-    const p: PaymentRecord = {
-      ...snapshot,
-      capturedMinor: capturedAtOpening(snapshot.paymentType, snapshot.amount),
-      refundedMinor: 0,
-      voided: false,
-      operations: [],
-      seq: 1,
-      updatedAt: Date.now(),
-    }
+    const p = openingRecord(snapshot)
     this.record = p
-    await this.commit(this.owner(p), p.seq, { payment: p }, [], [paymentIndexJob(p)])
+    await this.commit(this.owner(p), p.seq, { payment: p })
   }
 
   /**

@@ -20,6 +20,7 @@ import {
   type MoneyOperation,
   type OperationView,
   type PaymentRecord,
+  type PaymentSnapshot,
   type PaymentView,
 } from './types.ts'
 
@@ -32,6 +33,23 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
  */
 export function capturedAtOpening(paymentType: 'DB' | 'PA', amount: string, transactionStatus: 'Y' = 'Y'): number {
   return transactionStatus === 'Y' && paymentType === 'DB' ? (parseAmount(amount) ?? 0) : 0
+}
+
+/**
+ * The record a payment opens with: its snapshot, captured as its type says, nothing refunded,
+ * change number 1, as of the time it succeeded. A pure function of the snapshot, so whoever opens
+ * the payment (opening.ts) writes the same first index row as the object would.
+ */
+export function openingRecord(snapshot: PaymentSnapshot): PaymentRecord {
+  return {
+    ...snapshot,
+    capturedMinor: capturedAtOpening(snapshot.paymentType, snapshot.amount),
+    refundedMinor: 0,
+    voided: false,
+    operations: [],
+    seq: 1,
+    updatedAt: snapshot.createdAt,
+  }
 }
 
 export function paymentStatus(p: PaymentRecord): PaymentStatus {
