@@ -40,8 +40,10 @@ export async function startDirect({ tmp, secrets, vars = {}, traces = false }) {
     await (await stack.worker('/healthz')).text()
     await (await stack.sandbox('/healthz')).text()
     for (const name of ['worker', 'sandbox'])
-      if (existsSync(join(tmp, name, 'v3', 'observability')) !== traces)
+      if (existsSync(join(tmp, name, 'v3', 'observability')) !== traces) {
+        await stack.stop()
         throw new Error(`the ${name}'s trace collector is ${traces ? 'missing' : 'attached'}`)
+      }
     return {
       ...stack,
       stop: async () => {

@@ -31,7 +31,7 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
  * Hundredths captured when the payment opens, from its type and the gateway's transactionStatus:
  * a succeeded `DB` is captured in full, a succeeded `PA` is only authorised.
  */
-export function capturedAtOpening(paymentType: 'DB' | 'PA', amount: string, transactionStatus: 'Y' = 'Y'): number {
+function capturedAtOpening(paymentType: 'DB' | 'PA', amount: string, transactionStatus: 'Y' = 'Y'): number {
   return transactionStatus === 'Y' && paymentType === 'DB' ? (parseAmount(amount) ?? 0) : 0
 }
 
