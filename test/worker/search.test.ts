@@ -3,11 +3,14 @@
  * newest first, cursor pagination over more than 60 payments; metadata from the session to its
  * payment, every event and the listings; a deleted saved card refused for new sessions.
  */
-import { runInDurableObject } from 'cloudflare:test'
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { browser, createSession, merchant, pay, webhooksAbout } from './api.ts'
 import { client, uniqueId } from './helpers.ts'
 import { sessionStub } from './model.ts'
+import { openPayment } from '../../worker/payments/opening.ts'
+import { DEFAULT_MERCHANT } from '../../worker/merchants/profiles.ts'
+import type { PaymentObject } from '../../worker/payments/payment-object.ts'
 import { operate, paidPayment, paymentEventually, paymentStub, type PaymentBody } from './money.ts'
 
 type Page<T> = {
@@ -134,7 +137,7 @@ describe('GET /v1/payments', () => {
 
   it("lists a paid session's payment from the row its session writes, and the payment's record sets no alarm for it", async () => {
     const run = uniqueId('prow')
-    const { session, paymentId } = await paidPayment({ metadata: { run } })
+    const { session, paymentId, payment } = await paidPayment({ metadata: { run } })
     // The payment's first row waits with the session's own (read right after the record opened;
     // on a machine so slow that the session's run came first, the listing below is the check).
     const waiting = await runInDurableObject(sessionStub(session.id), (_object, state) =>
@@ -146,11 +149,76 @@ describe('GET /v1/payments', () => {
       jobs: [...(await state.storage.list({ prefix: 'job:' })).keys()],
     }))
     expect(record).toEqual({ alarm: null, jobs: [] })
-    const page = await listingEventually<{ id: string; status: string }>(
-      `/v1/payments?metadata[run]=${run}`,
-      (p) => p.data.length > 0,
-    )
-    expect(page.data.map((x) => [x.id, x.status])).toEqual([[paymentId, 'captured']])
+    const page = await listingEventually<PaymentBody>(`/v1/payments?metadata[run]=${run}`, (p) => p.data.length > 0)
+    // The row is the record the object opened with, to the millisecond.
+    expect(page.data).toEqual([payment])
+  })
+
+  it("writes a payment's first row only once its record is open", async () => {
+    const paymentId = uniqueId('pw')
+    const run = uniqueId('pwait')
+    const [opening, row] = openPayment({
+      paymentId,
+      sessionId: null,
+      merchantTransactionId: uniqueId('order'),
+      amount: '12.00',
+      currency: 'EUR',
+      paymentType: 'DB',
+      source: 'card',
+      metadata: { run },
+    })
+    // An outbox (any object's: a session's here) whose payment opening waits a minute (a retry)
+    // while its first index row is due.
+    const outbox = sessionStub(uniqueId('cs_outbox'))
+    const put = (next: { opening: number; row: number }) =>
+      runInDurableObject(outbox, async (_object, state) => {
+        await state.storage.put({
+          [`job:payment:${paymentId}`]: { job: opening, tries: 1, next: next.opening, seq: 1 },
+          [`job:index:payments:${paymentId}`]: { job: row, tries: 0, next: next.row, seq: 1 },
+          tasks: { jobs: Date.now() },
+        })
+        await state.storage.setAlarm(Date.now())
+      })
+    const listed = async () => (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}`)).body
+    await put({ opening: Date.now() + 60_000, row: Date.now() })
+    await runDurableObjectAlarm(outbox)
+    expect((await listed()).data).toEqual([])
+    expect((await merchant('GET', `/v1/payments/${paymentId}`)).status).toBe(404)
+    // The opening's time comes: the record opens, and the row's next run writes it.
+    await put({ opening: Date.now(), row: Date.now() })
+    await runDurableObjectAlarm(outbox)
+    expect((await merchant('GET', `/v1/payments/${paymentId}`)).status).toBe(200)
+    // (It waited a second more meanwhile, as a job that follows another does; its time is now.)
+    await runInDurableObject(outbox, async (_object, state) => {
+      await state.storage.put({
+        [`job:index:payments:${paymentId}`]: { job: row, tries: 0, next: Date.now(), seq: 1 },
+        tasks: { jobs: Date.now() },
+      })
+      await state.storage.setAlarm(Date.now())
+    })
+    await runDurableObjectAlarm(outbox)
+    expect((await listed()).data.map((p) => p.id)).toEqual([paymentId])
+  })
+
+  it('lists a payment opened by a version before, which queued no row of its own', async () => {
+    const paymentId = uniqueId('pold')
+    const run = uniqueId('pold')
+    const [opening] = openPayment({
+      paymentId,
+      sessionId: null,
+      merchantTransactionId: uniqueId('order'),
+      amount: '7.00',
+      currency: 'EUR',
+      paymentType: 'DB',
+      source: 'card',
+      metadata: { run },
+    })
+    if (opening?.kind !== 'payment') throw new Error('no opening job')
+    // The opening as an opener of the version before sends it: without `indexed`.
+    const stub = paymentStub(paymentId) as unknown as DurableObjectStub<PaymentObject>
+    await stub.open(opening.snapshot, DEFAULT_MERCHANT)
+    const page = await listingEventually<PaymentBody>(`/v1/payments?metadata[run]=${run}`, (p) => p.data.length > 0)
+    expect(page.data.map((p) => [p.id, p.status])).toEqual([[paymentId, 'captured']])
   })
 
   it('refuses unknown parameters, bad values and a cursor that names nothing, by field', async () => {

@@ -112,7 +112,8 @@ export class CheckoutSession extends TaskedObject {
     s.seq += 1
     s.updatedAt = Date.now()
     this.session = s
-    // With the change: its search index row, and on success the payment's own record (jobs). A
+    // With the change: its search index row, and on success the payment's own record and that
+    // record's first index row (jobs: payments/opening.ts). A
     // setup's success instead starts the void of its authorisation and tells its registration.
     const setupEvents = setupOnChange(s, to)
     const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]

@@ -16,7 +16,12 @@ import { upsertDelivery, type DeliveryRow } from '../webhooks/deliveries.ts'
 
 export type Job =
   | { readonly kind: 'index'; readonly row: IndexRow }
-  | { readonly kind: 'payment'; readonly snapshot: PaymentSnapshot }
+  | {
+      readonly kind: 'payment'
+      readonly snapshot: PaymentSnapshot
+      /** Its opener queued the payment's first index row beside it (not so from a version before). */
+      readonly indexed?: true
+    }
   | { readonly kind: 'delivery'; readonly row: DeliveryRow }
 
 export const JOB_HANDLERS: {
@@ -25,24 +30,33 @@ export const JOB_HANDLERS: {
   index: (env, job) => upsertIndexRow(env.DB, job.row, merchantIdOf(env)),
   payment: async (env, job) => {
     const name = scoped(env, job.snapshot.paymentId)
-    await env.PAYMENTS.get(env.PAYMENTS.idFromName(name), placement(env)).open(job.snapshot, merchantIdOf(env))
+    const stub = env.PAYMENTS.get(env.PAYMENTS.idFromName(name), placement(env))
+    await stub.open(job.snapshot, merchantIdOf(env), job.indexed === true)
   },
   delivery: (env, job) => upsertDelivery(env.DB, job.row, merchantIdOf(env)),
 }
 
 /**
- * Where a job waits in the outbox, and how long. An index row is the object's latest state
+ * Where a job waits in the outbox, how long, and after which job of the same outbox (`after`, a
+ * slot: while that job waits, this one waits too). A payment's first index row, queued by its
+ * opener, waits for the job that opens the payment's record: the listing never shows a payment
+ * that `GET /v1/payments/{id}` does not know. An index row is the object's latest state
  * ("newest change wins"), so a later change's row takes the place of one still waiting, and rows
  * wait a moment before they are written: a payment's `processing` and its result, a second apart or
  * less, make one write to the index instead of two, and that write stays off the payment's own
  * path. A Payment object opens at once: the merchant may capture or refund as soon as it hears.
  */
-export function jobPlace(job: Job): { readonly slot?: string; readonly delayMs: number } {
-  if (job.kind === 'index') return { slot: `index:${job.row.table}:${job.row.id}`, delayMs: INDEX_DELAY_MS }
+export function jobPlace(job: Job): { readonly slot?: string; readonly delayMs: number; readonly after?: string } {
+  if (job.kind === 'index')
+    return {
+      slot: `index:${job.row.table}:${job.row.id}`,
+      delayMs: INDEX_DELAY_MS,
+      ...(job.row.table === 'payments' ? { after: `payment:${job.row.id}` } : {}),
+    }
   // A delivery's latest state replaces one still waiting, and waits as an index row does: an
   // event queued and delivered a moment later is one write (delivered), not two.
   if (job.kind === 'delivery') return { slot: `delivery:${job.row.eventId}`, delayMs: INDEX_DELAY_MS }
-  return { delayMs: 0 }
+  return { slot: `payment:${job.snapshot.paymentId}`, delayMs: 0 }
 }
 
 /** How long an index row waits for a newer change of its object before it is written. */

@@ -23,8 +23,9 @@ export type PaymentFacts = Omit<PaymentSnapshot, 'createdAt' | 'card' | 'email' 
  * The jobs that open a payment's record (idempotent: a second one for the same payment changes
  * nothing) and write its first index row. The row is the opener's, not the object's: it waits
  * for the opener's own index row and goes with it, where the object would wake up a second
- * later for it alone. It is the record the object opens with (`openingRecord`), change number
- * 1, so the object's later changes replace it and a late copy never overwrites them.
+ * later for it alone, and it is not written while the record's opening still waits (`jobPlace`).
+ * It is the record the object opens with (`openingRecord`), change number 1: where the record
+ * existed already, its own later rows win over this one.
  */
 export function openPayment(facts: PaymentFacts): Job[] {
   if (!facts.paymentId) return []
@@ -36,7 +37,7 @@ export function openPayment(facts: PaymentFacts): Job[] {
     ...facts,
     createdAt: Date.now(),
   }
-  return [{ kind: 'payment', snapshot }, paymentIndexJob(openingRecord(snapshot))]
+  return [{ kind: 'payment', snapshot, indexed: true }, paymentIndexJob(openingRecord(snapshot))]
 }
 
 /** The payment of a session that just succeeded (none without a paymentId). */

@@ -2,7 +2,8 @@
  * @module
  * One payment per Durable Object (named by the gateway's paymentId): the source of truth for what
  * was authorised, captured and refunded, and for every capture, void and refund of it. The search
- * index (D1) is fed from here through the outbox and may lag; this object never does.
+ * index (D1) is fed from here through the outbox (the first row by the payment's opener, with its
+ * own: opening.ts) and may lag; this object never does.
  *
  * Money-safety, the same way as paying:
  * - **Bounds before the gateway.** A request is admitted against the payment as it stands,
@@ -99,15 +100,21 @@ export class PaymentObject extends TaskedObject {
 
   /**
    * Opens the record of a payment the gateway took (from the session's success or a repeat's,
-   * through their outbox). Idempotent: a second delivery of the same payment changes nothing. Its
-   * first index row is not queued here: the opener queued it with this job (opening.ts), so an
-   * opening sets no alarm in this object.
+   * through their outbox). Idempotent: a second delivery of the same payment changes nothing.
+   * `indexed`: the opener queued its first index row (opening.ts), so an opening sets no alarm
+   * here; an opener of the version before did not, and the record queues its row itself. An
+   * object of another merchant is never opened: the opener's job fails, and is retried, and the
+   * row it waits for is not written.
    */
-  async open(snapshot: PaymentSnapshot, merchant: string): Promise<void> {
-    if (!(await this.belongTo(merchant)) || (await this.load())) return
+  async open(snapshot: PaymentSnapshot, merchant: string, indexed = false): Promise<void> {
+    if (!(await this.belongTo(merchant))) {
+      log.error('payment_owner_mismatch', { payment: snapshot.paymentId, merchant })
+      throw new Error('payment object belongs to another merchant')
+    }
+    if (await this.load()) return
     const p = openingRecord(snapshot)
     this.record = p
-    await this.commit(this.owner(p), p.seq, { payment: p })
+    await this.commit(this.owner(p), p.seq, { payment: p }, [], indexed ? [] : [paymentIndexJob(p)])
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * @module
  * The search index in D1: one row per payment and per session, written from the objects' outbox
- * after each of their changes (an `index` job, retried until it lands), so a crash between the
+ * after each of their changes (an `index` job, retried until it lands; a payment's first row by
+ * whatever opened it, once its record is open: payments/opening.ts), so a crash between the
  * change and the write never leaves the index behind for good. Each row carries the change number
  * (`seq`): an older write arriving late never overwrites a newer one, and a repeated write changes
  * nothing. The row holds the object's view as it was at that change (`data`), so a listing answers

@@ -18,8 +18,9 @@
  * replaced by a newer change's row while it waits: `jobPlace`, in the run already planned when
  * there is one); the alarm also runs any job the first run did not finish. They are retried with
  * backoff (1 s doubling to 5 minutes) until they succeed. Jobs are idempotent and carry the
- * change number, so they may run more than once and in any order; they never hold back events,
- * and events never hold them back.
+ * change number, so they may run more than once and in any order, but for one that waits while
+ * another of the same outbox does (`after`: a payment's first index row for its record's
+ * opening); they never hold back events, and events never hold them back.
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../env.ts'
@@ -269,6 +270,13 @@ export abstract class TaskedObject extends DurableObject<Env> {
     for (const [key, item] of items) {
       if (item.next > Date.now()) {
         next = Math.min(next, item.next)
+        continue
+      }
+      // Waits while the job it follows is still in this outbox (it may run later in this run).
+      const { after } = jobPlace(item.job)
+      const first = after === undefined ? undefined : await this.ctx.storage.get<JobItem>(`${JOBS}${after}`)
+      if (first) {
+        next = Math.min(next, Math.max(first.next, Date.now() + JOB_RETRY_BASE_MS))
         continue
       }
       let failed: unknown
