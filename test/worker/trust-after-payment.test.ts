@@ -4,7 +4,7 @@
  * a retry after a lost answer learns the outcome, and a settled repeat keeps one answer.
  */
 import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { sha256Hex } from '../../worker/ids.ts'
 import { browser, call, createSession, merchant, pay, sessionState, webhooksAbout, type Session } from './api.ts'
 import { timePasses } from './clock.ts'
@@ -113,6 +113,34 @@ describe('a deleted card is never charged again', () => {
 })
 
 describe('every payment the Worker learns of is a payment record', () => {
+  it('is open when the merchant hears of the success: a lookup made as the event arrives finds it', async () => {
+    const s = await createSession()
+    const heard: { paymentId: string; status: number }[] = []
+    const realFetch = globalThis.fetch
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input)
+      if (url.startsWith(env.MERCHANT_WEBHOOK_URL ?? '\0') && typeof init?.body === 'string') {
+        const event = JSON.parse(init.body) as { type: string; data: { id?: string; paymentId?: string } }
+        // The merchant's server looks the payment up the moment the success reaches it.
+        if (event.type === 'checkout.session.succeeded' && event.data.id === s.id && event.data.paymentId)
+          heard.push({
+            paymentId: event.data.paymentId,
+            status: (await merchant('GET', `/v1/payments/${event.data.paymentId}`)).status,
+          })
+      }
+      return realFetch.call(globalThis, input, init)
+    })
+    try {
+      const paid = await pay(s, '4111111111111111')
+      expect(paid.body.status).toBe('succeeded')
+      expect((await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).length).toBe(1)
+    } finally {
+      vi.restoreAllMocks()
+    }
+    expect(heard.length).toBeGreaterThan(0)
+    expect(heard.every((h) => h.status === 200)).toBe(true)
+  })
+
   it('a repeat is found with the card and metadata of the payment it repeats', async () => {
     const { paymentId } = await savedCardPayment({ orderId: 'A-1001' })
     const res = await repeat(paymentId, uniqueId('rk'))

@@ -319,6 +319,9 @@ export abstract class TaskedObject extends DurableObject<Env> {
     const url = this.env.MERCHANT_WEBHOOK_URL
     const outbox = await this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX })
     if (!url || outbox.size === 0) return
+    // The jobs already due run first: a merchant told of a success looks up a payment whose record
+    // is open (its opening waits for the pay's answer, and this alarm may come sooner).
+    await this.runJobs()
     const base = numberVar(this.env.WEBHOOK_RETRY_BASE_MS, 10_000)
     // In change order; the first that cannot go yet holds back the rest (causal order).
     for (const [key, item] of outbox) {
