@@ -14,13 +14,15 @@
  * the system that must follow the change even if this object is evicted right after it, such as
  * upserting the search index row (D1) or opening the Payment object of a paid session. They are
  * written in the same batch as the change and run after it: one due at once (a payment's record) by
- * this object right after the write, the others by the alarm (an index row a moment later,
- * replaced by a newer change's row while it waits: `jobPlace`, in the run already planned when
- * there is one); the alarm also runs any job the first run did not finish. They are retried with
+ * this object a moment after the write (or by a webhook delivery that comes sooner), the others by
+ * the alarm (an index row a moment later, replaced by a newer change's row while it waits:
+ * `jobPlace`, in the run already planned when there is one); the alarm also runs any job the
+ * first run did not finish. They are retried with
  * backoff (1 s doubling to 5 minutes) until they succeed. Jobs are idempotent and carry the
  * change number, so they may run more than once and in any order, but for one that waits while
  * another of the same outbox does (`after`: a payment's first index row for its record's
- * opening); they never hold back events, and events never hold them back.
+ * opening); they never hold back events (a delivery waits a moment at most for the payments'
+ * openings already due), and events never hold them back.
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../env.ts'
@@ -70,9 +72,10 @@ const JOB_RETRY_BASE_MS = 1_000
  * A job due at once runs right after its change is written, not from an alarm; the alarm runs it
  * if the object stops first, set this much later at the latest (another job of the change, an index
  * row a second later, sets it sooner). Two runs may then overlap: jobs are idempotent, and a job
- * one run finished is not written back by the other (`runJobs`). "Right after" is once the call
- * that made the change has answered (`AFTER_ANSWER_MS`), so a pay's answer does not wait while its
- * payment's record opens (the job is on disk with the change either way).
+ * one run finished is not written back by the other (`runJobs`). "Right after" is a moment after
+ * the write (`AFTER_ANSWER_MS`), by when the call that made the change has answered in practice,
+ * so a pay's answer does not wait while its payment's record opens (the job is on disk with the
+ * change either way).
  */
 const JOB_SAFETY_NET_MS = 10_000
 /**
@@ -84,7 +87,9 @@ const JOB_SAFETY_NET_MS = 10_000
  * became +8.71 / +8.81 / +8.59).
  */
 const AFTER_ANSWER_MS = 20
-const afterAnswer = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, AFTER_ANSWER_MS))
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+/** How long an object's webhook delivery waits, at most, for the payments' openings already due. */
+const OPENINGS_WAIT_MS = 2_000
 /** Jobs back off up to this interval: how far behind an index can fall once its store is back. */
 export const JOB_MAX_BACKOFF_MS = 5 * 60_000
 
@@ -265,18 +270,21 @@ export abstract class TaskedObject extends DurableObject<Env> {
     await Promise.all([written, armed])
     if (now)
       this.ctx.waitUntil(
-        afterAnswer()
+        sleep(AFTER_ANSWER_MS)
           .then(() => this.runJobs())
           .catch((e: unknown) => log.error('task_failed', { task: 'jobs', error: e })),
       )
   }
 
-  /** Runs every due job; one that fails backs off alone and is tried again later. */
-  private async runJobs(): Promise<void> {
+  /**
+   * Runs every due job (of the kinds `only` keeps; the others keep their time); one that fails backs
+   * off alone and is tried again later.
+   */
+  private async runJobs(only: (job: Job) => boolean = () => true): Promise<void> {
     const items = await this.ctx.storage.list<JobItem>({ prefix: JOBS })
     let next = Infinity
     for (const [key, item] of items) {
-      if (item.next > Date.now()) {
+      if (item.next > Date.now() || !only(item.job)) {
         next = Math.min(next, item.next)
         continue
       }
@@ -317,11 +325,15 @@ export abstract class TaskedObject extends DurableObject<Env> {
 
   private async deliverWebhooks(): Promise<void> {
     const url = this.env.MERCHANT_WEBHOOK_URL
+    if (!url || (await this.ctx.storage.list({ prefix: OUTBOX, limit: 1 })).size === 0) return
+    // A merchant told of a success looks its payment up: the payments' openings already due run
+    // first (they wait for the pay's answer, and this alarm may come sooner), for a moment at most:
+    // one that fails backs off, and one slow to open holds no event back for longer than that.
+    const openings = this.runJobs((job) => job.kind === 'payment')
+    this.ctx.waitUntil(openings.catch((e: unknown) => log.error('task_failed', { task: 'jobs', error: e })))
+    await Promise.race([openings.catch(() => undefined), sleep(OPENINGS_WAIT_MS)])
+    // Read after the openings: a "send again" meanwhile is seen.
     const outbox = await this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX })
-    if (!url || outbox.size === 0) return
-    // The jobs already due run first: a merchant told of a success looks up a payment whose record
-    // is open (its opening waits for the pay's answer, and this alarm may come sooner).
-    await this.runJobs()
     const base = numberVar(this.env.WEBHOOK_RETRY_BASE_MS, 10_000)
     // In change order; the first that cannot go yet holds back the rest (causal order).
     for (const [key, item] of outbox) {
