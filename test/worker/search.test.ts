@@ -154,69 +154,60 @@ describe('GET /v1/payments', () => {
     expect(page.data).toEqual([payment])
   })
 
-  it("writes a payment's first row only once its record is open", async () => {
-    const paymentId = uniqueId('pw')
-    const run = uniqueId('pwait')
-    const [opening, row] = openPayment({
+  /** The jobs that open a card payment of EUR 10.00 tagged with `run`, and write its first row. */
+  const opening = (paymentId: string, run: string) =>
+    openPayment({
       paymentId,
       sessionId: null,
       merchantTransactionId: uniqueId('order'),
-      amount: '12.00',
+      amount: '10.00',
       currency: 'EUR',
       paymentType: 'DB',
       source: 'card',
       metadata: { run },
     })
-    // An outbox (any object's: a session's here) whose payment opening waits a minute (a retry)
-    // while its first index row is due.
+
+  it("writes a payment's first row only once its record is open", async () => {
+    const paymentId = uniqueId('pw')
+    const run = uniqueId('pwait')
+    const [open, row] = opening(paymentId, run)
+    // An outbox (any object's: a session's here) whose jobs are due at the times given, its
+    // payment's opening absent when not given.
     const outbox = sessionStub(uniqueId('cs_outbox'))
-    const put = (next: { opening: number; row: number }) =>
-      runInDurableObject(outbox, async (_object, state) => {
+    const due = async (next: { open?: number; row: number }) => {
+      await runInDurableObject(outbox, async (_object, state) => {
         await state.storage.put({
-          [`job:payment:${paymentId}`]: { job: opening, tries: 1, next: next.opening, seq: 1 },
+          ...(next.open === undefined
+            ? {}
+            : { [`job:payment:${paymentId}`]: { job: open, tries: 1, next: next.open, seq: 1 } }),
           [`job:index:payments:${paymentId}`]: { job: row, tries: 0, next: next.row, seq: 1 },
           tasks: { jobs: Date.now() },
         })
         await state.storage.setAlarm(Date.now())
       })
+      await runDurableObjectAlarm(outbox)
+    }
     const listed = async () => (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}`)).body
-    await put({ opening: Date.now() + 60_000, row: Date.now() })
-    await runDurableObjectAlarm(outbox)
+    // The opening waits a minute (a retry) while the row is due: no row.
+    await due({ open: Date.now() + 60_000, row: Date.now() })
     expect((await listed()).data).toEqual([])
     expect((await merchant('GET', `/v1/payments/${paymentId}`)).status).toBe(404)
-    // The opening's time comes: the record opens, and the row's next run writes it.
-    await put({ opening: Date.now(), row: Date.now() })
-    await runDurableObjectAlarm(outbox)
+    // The opening's time comes: the record opens, and the row waits for the run after it.
+    await due({ open: Date.now(), row: Date.now() })
     expect((await merchant('GET', `/v1/payments/${paymentId}`)).status).toBe(200)
-    // (It waited a second more meanwhile, as a job that follows another does; its time is now.)
-    await runInDurableObject(outbox, async (_object, state) => {
-      await state.storage.put({
-        [`job:index:payments:${paymentId}`]: { job: row, tries: 0, next: Date.now(), seq: 1 },
-        tasks: { jobs: Date.now() },
-      })
-      await state.storage.setAlarm(Date.now())
-    })
-    await runDurableObjectAlarm(outbox)
+    expect((await listed()).data).toEqual([])
+    await due({ row: Date.now() })
     expect((await listed()).data.map((p) => p.id)).toEqual([paymentId])
   })
 
   it('lists a payment opened by a version before, which queued no row of its own', async () => {
     const paymentId = uniqueId('pold')
     const run = uniqueId('pold')
-    const [opening] = openPayment({
-      paymentId,
-      sessionId: null,
-      merchantTransactionId: uniqueId('order'),
-      amount: '7.00',
-      currency: 'EUR',
-      paymentType: 'DB',
-      source: 'card',
-      metadata: { run },
-    })
-    if (opening?.kind !== 'payment') throw new Error('no opening job')
+    const [open] = opening(paymentId, run)
+    if (open?.kind !== 'payment') throw new Error('no opening job')
     // The opening as an opener of the version before sends it: without `indexed`.
     const stub = paymentStub(paymentId) as unknown as DurableObjectStub<PaymentObject>
-    await stub.open(opening.snapshot, DEFAULT_MERCHANT)
+    await stub.open(open.snapshot, DEFAULT_MERCHANT)
     const page = await listingEventually<PaymentBody>(`/v1/payments?metadata[run]=${run}`, (p) => p.data.length > 0)
     expect(page.data.map((p) => [p.id, p.status])).toEqual([[paymentId, 'captured']])
   })
