@@ -13,6 +13,7 @@
 // `npm run bench` measures both ways.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { unstable_startWorker } from 'wrangler'
 import { applyD1Migrations, PRODUCT_CONFIG, SANDBOX_CONFIG } from '../worker/dev/processes.mjs'
 
@@ -20,10 +21,41 @@ const plain = (vars) =>
   Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: 'plain_text', value: String(v) }]))
 
 /**
- * Starts the sandbox, the Worker and the floors' forwarder; `secrets` are the Worker's test
- * secrets; `traces`: with wrangler's local trace collector attached to each (as `wrangler dev`).
+ * A merchant's webhook endpoint on loopback that answers every event 204, in a thread of its own
+ * so its requests do not share the measuring thread. `received()`: how many events came.
  */
-export async function startDirect({ tmp, secrets, vars = {}, traces = false }) {
+async function webhookReceiver() {
+  const count = new Int32Array(new SharedArrayBuffer(4))
+  const thread = new Worker(
+    `const { createServer } = require('node:http')
+     const { workerData, parentPort } = require('node:worker_threads')
+     const server = createServer((req, res) => {
+       req.resume()
+       req.on('end', () => {
+         Atomics.add(workerData, 0, 1)
+         res.writeHead(204).end()
+       })
+     })
+     server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port))`,
+    { eval: true, workerData: count },
+  )
+  const port = await new Promise((resolve, reject) => {
+    thread.once('message', resolve)
+    thread.once('error', reject)
+  })
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    received: () => Atomics.load(count, 0),
+    stop: () => thread.terminate(),
+  }
+}
+
+/**
+ * Starts the sandbox, the Worker and the floors' forwarder; `secrets` are the Worker's test
+ * secrets; `traces`: with wrangler's local trace collector attached to each (as `wrangler dev`);
+ * `webhooks`: with a webhook URL, a receiver on loopback (as a merchant's deployment has one).
+ */
+export async function startDirect({ tmp, secrets, vars = {}, traces = false, webhooks = false }) {
   // Read by wrangler when it builds each Worker's runtime (a variable, not an option of
   // `unstable_startWorker`), which is after its bundle is done: later than `unstable_startWorker`
   // and its URL resolve. So it stays set for the stack's whole life, and the persisted state
@@ -34,8 +66,17 @@ export async function startDirect({ tmp, secrets, vars = {}, traces = false }) {
     if (before === undefined) delete process.env.X_LOCAL_OBSERVABILITY
     else process.env.X_LOCAL_OBSERVABILITY = before
   }
+  const receiver = webhooks ? await webhookReceiver() : undefined
+  const end = async () => {
+    restore()
+    await receiver?.stop()
+  }
   try {
-    const stack = await start({ tmp, secrets, vars })
+    const stack = await start({
+      tmp,
+      secrets,
+      vars: receiver ? { ...vars, MERCHANT_WEBHOOK_URL: receiver.url } : vars,
+    })
     // One request to each: both runtimes are up (and their trace stores made, if attached).
     await (await stack.worker('/healthz')).text()
     await (await stack.sandbox('/healthz')).text()
@@ -46,16 +87,18 @@ export async function startDirect({ tmp, secrets, vars = {}, traces = false }) {
       }
     return {
       ...stack,
+      /** Webhook events the receiver got (0 without `webhooks`). */
+      webhooksReceived: () => receiver?.received() ?? 0,
       stop: async () => {
         try {
           await stack.stop()
         } finally {
-          restore()
+          await end()
         }
       },
     }
   } catch (e) {
-    restore()
+    await end()
     throw e
   }
 }
