@@ -326,6 +326,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/platform/merchant-secrets/reseal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate MERCHANT_SECRETS_KEY: seal a page of profiles (by id) again under it, those the key before it (MERCHANT_SECRETS_KEY_PREVIOUS) sealed */
+        post: operations["resealMerchantSecrets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/platform/merchants/{merchantId}": {
         parameters: {
             query?: never;
@@ -2600,6 +2617,19 @@ export interface components {
             data: components["schemas"]["Merchant"][];
             has_more: boolean;
         };
+        MerchantSecretsReseal: {
+            /** @constant */
+            object: "merchant_secrets_reseal";
+            /** @description Profiles of this page sealed again under MERCHANT_SECRETS_KEY */
+            resealed: number;
+            /** @description Profiles of this page under MERCHANT_SECRETS_KEY already */
+            current: number;
+            /** @description The ids of the profiles neither key opens: their merchants cannot be served */
+            unreadable: string[];
+            has_more: boolean;
+            /** @description The last profile of this page: pass it as starting_after for the next */
+            last: string | null;
+        };
         MerchantApiKey: {
             id: string;
             /** @description Shown once */
@@ -4626,6 +4656,67 @@ export interface operations {
             };
             /** @description Error */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resealMerchantSecrets: {
+        parameters: {
+            query?: {
+                /** @description an integer from 1 to 100 */
+                limit?: number;
+                /** @description a merchant id */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSecretsReseal"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -80,6 +80,11 @@ export interface Env {
   PLATFORM_API_KEY?: string
   /** Seals merchant profiles' secrets at rest (AES-256-GCM under a key derived from it; 32 characters or more). */
   MERCHANT_SECRETS_KEY?: string
+  /**
+   * The key before MERCHANT_SECRETS_KEY, while a rotation seals the profiles again under the new
+   * one (`POST /v1/platform/merchant-secrets/reseal`): profiles it sealed still open (SECURITY.md).
+   */
+  MERCHANT_SECRETS_KEY_PREVIOUS?: string
   /** Signs the merchant console's session cookies (32 characters or more). */
   CONSOLE_SECRET?: string
 

@@ -18,7 +18,7 @@ import { decodeBase64Url, encodeBase64Url } from 'hono/utils/encode'
 import type { Env } from '../env.ts'
 import { derivedKey, hmacHex } from '../ids.ts'
 import { isOrigin } from '../schemas/sessions.ts'
-import { masterKey } from '../merchants/sealed.ts'
+import { masterKey, previousMasterKey } from '../merchants/sealed.ts'
 import { MIN_OWN_SECRET } from '../secrets.ts'
 
 /** The longest claim a token carries (ten origins of 100 characters fit): the frame's address stays short. */
@@ -50,8 +50,7 @@ function tokenSecret(env: Env): string | undefined {
   return key && key.length >= MIN_OWN_SECRET ? key : undefined
 }
 
-async function mac(env: Env, id: string, claim: string): Promise<string | undefined> {
-  const secret = tokenSecret(env)
+async function mac(secret: string | undefined, id: string, claim: string): Promise<string | undefined> {
   if (!secret) return undefined
   const key = await derivedKey(secret, 'frame-token')
   return (await hmacHex(key, `${id}|${claim}`)).slice(0, MAC_CHARS)
@@ -73,7 +72,7 @@ export async function frameToken(
   const claim = `${Math.ceil(expiresAt / 1000)}|${origins.join(' ')}`
   // Real origins are short; a list of long ones would make an address too long to load.
   if (claim.length > MAX_CLAIM) return undefined
-  const signature = await mac(env, id, claim)
+  const signature = await mac(tokenSecret(env), id, claim)
   return signature === undefined ? undefined : `${encode(claim)}.${signature}`
 }
 
@@ -87,8 +86,15 @@ export async function frameTokenOrigins(
   const [body = '', given = '', ...rest] = (token ?? '').split('.')
   const claim = body.length <= 2 * MAX_CLAIM ? decode(body) : undefined
   if (rest.length > 0 || claim === undefined || given.length !== MAC_CHARS) return undefined
-  const expected = await mac(env, id, claim)
-  if (expected === undefined || !(await timingSafeEqual(given, expected))) return undefined
+  // While the profiles' key rotates, a token signed under the key before it (a session created
+  // before the deploy) still verifies.
+  let verified = false
+  for (const secret of [tokenSecret(env), masterKey(env) ? previousMasterKey(env) : undefined]) {
+    const expected = await mac(secret, id, claim)
+    verified = expected !== undefined && (await timingSafeEqual(given, expected))
+    if (verified) break
+  }
+  if (!verified) return undefined
   const [expires = '', list = ''] = claim.split('|')
   if (!(Number(expires) * 1000 > now)) return undefined
   const origins = list.split(' ').filter(Boolean)

@@ -78,7 +78,10 @@ const entries = new Map<string, Entry>()
 
 async function load(env: Env, id: string): Promise<Record<string | symbol, unknown>> {
   const profile = await loadProfile(env, id)
-  if (!profile) throw new Error(`merchant profile ${id} cannot be loaded (missing, or MERCHANT_SECRETS_KEY changed)`)
+  if (!profile)
+    throw new Error(
+      `merchant profile ${id} cannot be loaded (missing, or sealed under neither MERCHANT_SECRETS_KEY nor MERCHANT_SECRETS_KEY_PREVIOUS)`,
+    )
   return varsOf(profile, env)
 }
 

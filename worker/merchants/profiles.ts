@@ -13,7 +13,7 @@
  */
 import type { Env } from '../env.ts'
 import { randomToken, sha256Hex } from '../ids.ts'
-import { masterKey, openSecrets, sealSecrets } from './sealed.ts'
+import { masterKey, openSecrets, previousMasterKey, sealSecrets } from './sealed.ts'
 
 export const DEFAULT_MERCHANT = 'default'
 /** Active API keys and webhook secrets a merchant may hold at once: the current and the next. */
@@ -112,9 +112,23 @@ async function loadRow(env: Env, id: string): Promise<Row | null> {
   return env.DB.prepare('SELECT * FROM merchants WHERE id = ?').bind(id).first<Row>()
 }
 
+/**
+ * A row's secrets and the key that sealed them: the master key, or during a rotation the one
+ * before it; undefined when neither opens them.
+ */
+async function openRow(env: Env, row: Row): Promise<{ secrets: ProfileSecrets; previous: boolean } | undefined> {
+  for (const [key, previous] of [
+    [masterKey(env), false],
+    [previousMasterKey(env), true],
+  ] as const) {
+    const secrets = key ? await openSecrets<ProfileSecrets>(key, row.id, row.secrets) : undefined
+    if (secrets) return { secrets, previous }
+  }
+  return undefined
+}
+
 async function profileOf(env: Env, row: Row): Promise<Profile | undefined> {
-  const master = masterKey(env)
-  const secrets = master ? await openSecrets<ProfileSecrets>(master, row.id, row.secrets) : undefined
+  const secrets = (await openRow(env, row))?.secrets
   if (!secrets) return undefined
   return {
     id: row.id,
@@ -267,6 +281,62 @@ export async function listProfiles(
     if (p) data.push(viewOf(p, await keysOf(env, p.id)))
   }
   return { data, hasMore: rows.results.length > limit }
+}
+
+/** One page of a rotation of the master key (`resealProfiles`), in the order of the profiles' ids. */
+export interface ResealPage {
+  /** Sealed again under the master key: they were under the key before it. */
+  readonly resealed: number
+  /** Under the master key already. */
+  readonly current: number
+  /** The profiles neither key opens (sealed under a third key): their merchants' calls fail. */
+  readonly unreadable: readonly string[]
+  readonly hasMore: boolean
+  /** The last profile of this page: the next page starts after it. */
+  readonly last: string | null
+}
+
+/**
+ * The master key's rotation, a page of profiles at a time: each one sealed under the key before it
+ * (`MERCHANT_SECRETS_KEY_PREVIOUS`) is sealed again under the master key, with the same secrets.
+ * The write happens only if the sealed column is still the one read: a profile changed meanwhile
+ * was sealed under the master key by that change. Its version (`updated_at`) stays, since nothing
+ * in it changed, so a change in flight is not refused for it.
+ */
+export async function resealProfiles(
+  env: Env,
+  limit: number,
+  startingAfter?: string,
+): Promise<ProfileResult<ResealPage>> {
+  const master = masterKey(env)
+  if (!master) return fail('no_master_key')
+  const rows = await env.DB.prepare('SELECT * FROM merchants WHERE id > ? ORDER BY id LIMIT ?')
+    .bind(startingAfter ?? '', limit + 1)
+    .all<Row>()
+  const page = rows.results.slice(0, limit)
+  let resealed = 0
+  let current = 0
+  const unreadable: string[] = []
+  for (const row of page) {
+    const opened = await openRow(env, row)
+    if (!opened) {
+      unreadable.push(row.id)
+      continue
+    }
+    if (!opened.previous) {
+      current += 1
+      continue
+    }
+    const written = await env.DB.prepare('UPDATE merchants SET secrets = ? WHERE id = ? AND secrets = ?')
+      .bind(await sealSecrets(master, row.id, opened.secrets), row.id, row.secrets)
+      .run()
+    if (written.meta.changes === 1) resealed += 1
+    else current += 1
+  }
+  return {
+    ok: true,
+    value: { resealed, current, unreadable, hasMore: rows.results.length > limit, last: page.at(-1)?.id ?? null },
+  }
 }
 
 /**

@@ -4,8 +4,11 @@
  * (HKDF-SHA-256) from the Worker secret `MERCHANT_SECRETS_KEY`. The profile's id is the additional
  * data, so a sealed column copied onto another merchant's row does not open there. A database dump
  * shows no secure key, AuthToken or webhook secret; a profile can be read only by this Worker.
+ * While the master key rotates, `MERCHANT_SECRETS_KEY_PREVIOUS` opens what the key before sealed,
+ * and everything is sealed under the new one (`profiles.ts` `resealProfiles`).
  */
 import type { Env } from '../env.ts'
+import { log } from '../log.ts'
 
 const enc = new TextEncoder()
 /** Shorter master keys are refused: it guards every merchant's gateway credentials. */
@@ -36,10 +39,28 @@ function aesKey(master: string): Promise<CryptoKey> {
   return key
 }
 
-/** The master key, or undefined when profiles cannot be kept (unset or too short). */
-export function masterKey(env: Env): string | undefined {
-  const key = env.MERCHANT_SECRETS_KEY?.trim()
+const usable = (value: string | undefined): string | undefined => {
+  const key = value?.trim()
   return key && key.length >= MIN_MASTER_KEY ? key : undefined
+}
+
+/** The master key, or undefined when profiles cannot be kept (unset or too short). */
+export const masterKey = (env: Env): string | undefined => usable(env.MERCHANT_SECRETS_KEY)
+
+let warned = false
+
+/**
+ * The master key before the current one, during a rotation; undefined when unset, too short (a
+ * placeholder, logged by name as the other overlap secrets are: worker/secrets.ts), or the
+ * current key itself. It only opens: nothing is sealed under it.
+ */
+export function previousMasterKey(env: Env): string | undefined {
+  const key = usable(env.MERCHANT_SECRETS_KEY_PREVIOUS)
+  if (!key && env.MERCHANT_SECRETS_KEY_PREVIOUS?.trim() && !warned) {
+    warned = true
+    log.error('rotation_secret_ignored', { secret: 'MERCHANT_SECRETS_KEY_PREVIOUS', reason: 'too_short' })
+  }
+  return key !== masterKey(env) ? key : undefined
 }
 
 const b64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes))

@@ -349,6 +349,28 @@ const documentation = {
           has_more: { type: 'boolean' },
         },
       },
+      MerchantSecretsReseal: {
+        type: 'object',
+        required: ['object', 'resealed', 'current', 'unreadable', 'has_more', 'last'],
+        properties: {
+          object: { const: 'merchant_secrets_reseal' },
+          resealed: {
+            type: 'integer',
+            description: 'Profiles of this page sealed again under MERCHANT_SECRETS_KEY',
+          },
+          current: { type: 'integer', description: 'Profiles of this page under MERCHANT_SECRETS_KEY already' },
+          unreadable: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'The ids of the profiles neither key opens: their merchants cannot be served',
+          },
+          has_more: { type: 'boolean' },
+          last: {
+            type: ['string', 'null'],
+            description: 'The last profile of this page: pass it as starting_after for the next',
+          },
+        },
+      },
       MerchantApiKey: {
         type: 'object',
         required: ['id', 'key', 'createdAt'],

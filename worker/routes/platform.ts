@@ -21,6 +21,7 @@ import {
   listProfiles,
   MERCHANT_ID,
   profileView,
+  resealProfiles,
   retireWebhookSecret,
   revokeApiKey,
   updateProfile,
@@ -120,6 +121,33 @@ platform.get(
         { field: 'starting_after', code: 'invalid_value', expected: 'the id of a merchant of this list' },
       ])
     return c.json({ object: 'list', data: page.data, has_more: page.hasMore })
+  },
+)
+
+platform.post(
+  '/merchant-secrets/reseal',
+  describeRoute({
+    summary:
+      'Rotate MERCHANT_SECRETS_KEY: seal a page of profiles (by id) again under it, those the key before it (MERCHANT_SECRETS_KEY_PREVIOUS) sealed',
+    operationId: 'resealMerchantSecrets',
+    security,
+    responses: {
+      '200': { description: 'The page', ...json(ref('MerchantSecretsReseal')) },
+      ...errors(400, 401, 404, 429),
+    },
+  }),
+  validate('query', merchantListQuery),
+  async (c) => {
+    const q = c.req.valid('query')
+    const page = valueOf(await resealProfiles(c.env, q.limit ? Number(q.limit) : 25, q.starting_after))
+    return c.json({
+      object: 'merchant_secrets_reseal',
+      resealed: page.resealed,
+      current: page.current,
+      unreadable: page.unreadable,
+      has_more: page.hasMore,
+      last: page.last,
+    })
   },
 )
 
