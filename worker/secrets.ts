@@ -27,7 +27,8 @@ function overlap(env: Env, name: 'MERCHANT_API_KEY_NEXT' | 'WEBHOOK_SECRET_NEXT'
   if (value.length >= (name === 'SECURE_KEY_PREVIOUS' ? MIN_SECURE_KEY : MIN_OWN_SECRET)) return [value]
   if (!warned.has(name)) {
     warned.add(name)
-    log.error('rotation_secret_ignored', { secret: name, reason: 'too_short' })
+    // `variable`, not `secret`: the logger hides fields named like secrets, and the name is the point.
+    log.error('rotation_secret_ignored', { variable: name, reason: 'too_short' })
   }
   return []
 }

@@ -5,7 +5,7 @@
  * sandbox gateway over real HTTP.
  */
 import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { checksum } from '../../shared/gateway/checksum.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { ROTATION_SECRETS, SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
@@ -67,8 +67,9 @@ describe('merchant API keys: the revoke', () => {
 })
 
 describe('overlap secrets that are blank or short are ignored', () => {
-  it('a short next API key opens nothing, and a placeholder previous secure key signs nothing', async () => {
+  it('a short next API key opens nothing, and a placeholder previous secure key signs nothing; each is logged by name', async () => {
     const { default: app } = await import('../../worker/index.ts')
+    const logged = vi.spyOn(console, 'error')
     const careless = { ...env, MERCHANT_API_KEY_NEXT: 'test', SECURE_KEY_PREVIOUS: 'old' }
     const created = await app.fetch(
       new Request('http://worker.test/v1/sessions', {
@@ -98,6 +99,12 @@ describe('overlap secrets that are blank or short are ignored', () => {
     )
     expect(forged.status).toBe(401)
     expect((await sessionState(s.id)).status).toBe('action_required')
+    // By the variable's name, so the operator knows which one to set again (never its value).
+    const lines = logged.mock.calls.flat().join('\n')
+    logged.mockRestore()
+    for (const name of ['MERCHANT_API_KEY_NEXT', 'SECURE_KEY_PREVIOUS'])
+      expect(lines).toMatch(new RegExp(`rotation_secret_ignored.*"variable":"${name}"`))
+    expect(lines).not.toMatch(/"(test|old)"/)
   })
 })
 
