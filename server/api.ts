@@ -2620,7 +2620,7 @@ export interface components {
         MerchantSecretsReseal: {
             /** @constant */
             object: "merchant_secrets_reseal";
-            /** @description Profiles of this page sealed again under MERCHANT_SECRETS_KEY */
+            /** @description Profiles of this page found under MERCHANT_SECRETS_KEY_PREVIOUS, sealed again under MERCHANT_SECRETS_KEY: a pass with 0 on every page is the last */
             resealed: number;
             /** @description Profiles of this page under MERCHANT_SECRETS_KEY already */
             current: number;

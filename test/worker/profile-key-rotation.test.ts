@@ -6,7 +6,7 @@
  * step of the rotation are given to its fetch.
  */
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { extraMemberGateway, PLATFORM_SECRETS } from '../../tools/credentials.ts'
 import { frameToken, frameTokenOrigins } from '../../worker/frame/token.ts'
 import { newProfile } from './api.ts'
@@ -16,8 +16,8 @@ const OLD = PLATFORM_SECRETS.MERCHANT_SECRETS_KEY
 const NEW = 'the-next-merchant-secrets-master-key-9876543210'
 const THIRD = 'a-third-master-key-nobody-configured-0123456789'
 
-/** The Worker's profile keys at one step of a rotation. */
-type Keys = { MERCHANT_SECRETS_KEY: string; MERCHANT_SECRETS_KEY_PREVIOUS?: string }
+/** The Worker's profile keys at one step of a rotation (and, to interleave a write, its database). */
+type Keys = { MERCHANT_SECRETS_KEY: string; MERCHANT_SECRETS_KEY_PREVIOUS?: string; DB?: D1Database }
 const BEFORE: Keys = { MERCHANT_SECRETS_KEY: OLD }
 const DURING: Keys = { MERCHANT_SECRETS_KEY: NEW, MERCHANT_SECRETS_KEY_PREVIOUS: OLD }
 const AFTER: Keys = { MERCHANT_SECRETS_KEY: NEW }
@@ -42,6 +42,34 @@ async function platformWith<T = Record<string, unknown>>(
     { ...env, MERCHANT_SECRETS_KEY_PREVIOUS: undefined, ...keys },
   )
   return { status: res.status, body: (await res.json()) as T }
+}
+
+/**
+ * The database, with `meanwhile` run just before the reseal's write of profile `id`: another
+ * request's write landing between the reseal's read and its own.
+ */
+function interleaved(id: string, meanwhile: () => Promise<void>): D1Database {
+  const db = env.DB
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop !== 'prepare') {
+        const value: unknown = Reflect.get(target, prop)
+        return typeof value === 'function' ? value.bind(target) : value
+      }
+      return (sql: string) => {
+        const statement = target.prepare(sql)
+        if (!sql.startsWith('UPDATE merchants SET secrets = ? WHERE id = ? AND secrets = ?')) return statement
+        return {
+          bind: (...values: unknown[]) => ({
+            run: async () => {
+              if (values[1] === id) await meanwhile()
+              return statement.bind(...values).run()
+            },
+          }),
+        }
+      }
+    },
+  })
 }
 
 interface ResealPage {
@@ -114,7 +142,8 @@ describe("the profiles' key rotates without a merchant going dark", () => {
     for (const id of ids) expect((await platformWith(BEFORE, 'GET', `/merchants/${id}`)).status).toBe(200)
   })
 
-  it('names a profile neither key opens, and seals nothing under the key before', async () => {
+  it('names a profile neither key opens; a key before that is the key, short, or without a key opens nothing more', async () => {
+    const kept = (await newProfile(44)).merchant.id
     // A profile sealed under a key this deployment never had (a dump restored from elsewhere).
     const created = await platformWith<{ merchant: { id: string } }>(
       { MERCHANT_SECRETS_KEY: THIRD },
@@ -122,27 +151,57 @@ describe("the profiles' key rotates without a merchant going dark", () => {
       '/merchants',
       {
         name: `Shop ${uniqueId('m')}`,
-        gateway: extraMemberGateway(44),
+        gateway: extraMemberGateway(45),
       },
     )
     expect(created.status).toBe(201)
     const lost = created.body.merchant.id
-    const pass = await resealAll(DURING, 25)
-    expect(pass.unreadable).toEqual([lost])
-    // The others went under the new key: back under the configured one for the rest of the file.
+    expect((await resealAll(DURING, 25)).unreadable).toEqual([lost])
+    // Back under the configured key for the rest of the file (the lost one still named).
     expect((await resealAll({ MERCHANT_SECRETS_KEY: OLD, MERCHANT_SECRETS_KEY_PREVIOUS: NEW }, 25)).unreadable).toEqual(
       [lost],
     )
-    // The previous key only opens: with it as the only usable key nothing is sealed.
-    const keyless = await platformWith(
-      { MERCHANT_SECRETS_KEY: ' ', MERCHANT_SECRETS_KEY_PREVIOUS: OLD },
-      'POST',
-      '/merchant-secrets/reseal',
+    // A key before that is the key itself finds everything under it already.
+    expect(await resealAll({ MERCHANT_SECRETS_KEY: OLD, MERCHANT_SECRETS_KEY_PREVIOUS: OLD }, 25)).toMatchObject({
+      resealed: 0,
+      unreadable: [lost],
+    })
+    // A short one (a placeholder) opens nothing and is logged by name.
+    const errors = vi.spyOn(console, 'error')
+    const short = { ...AFTER, MERCHANT_SECRETS_KEY_PREVIOUS: 'old-key' }
+    expect((await platformWith(short, 'GET', `/merchants/${kept}`)).status).toBe(404)
+    expect(errors.mock.calls.flat().join(' ')).toMatch(
+      /rotation_secret_ignored.*"variable":"MERCHANT_SECRETS_KEY_PREVIOUS"/,
     )
-    expect(keyless.status).toBe(500)
-    expect(JSON.stringify(keyless.body)).toContain('MERCHANT_SECRETS_KEY is not set')
-    // Its own key still opens it: nothing was written to it.
+    errors.mockRestore()
+    // Without a current key profiles are off: the key before does not keep them on, nor seal.
+    const keyless = { MERCHANT_SECRETS_KEY: ' ', MERCHANT_SECRETS_KEY_PREVIOUS: OLD }
+    expect((await platformWith(keyless, 'GET', `/merchants/${kept}`)).status).toBe(404)
+    const refused = await platformWith(keyless, 'POST', '/merchant-secrets/reseal')
+    expect(refused.status).toBe(500)
+    expect(JSON.stringify(refused.body)).toContain('MERCHANT_SECRETS_KEY is not set')
+    // Nothing was written to the lost one: its own key still opens it.
     expect((await platformWith({ MERCHANT_SECRETS_KEY: THIRD }, 'GET', `/merchants/${lost}`)).status).toBe(200)
+  })
+
+  it('a profile written meanwhile by a version holding only the old key keeps its change and ends under the new key', async () => {
+    const id = (await newProfile(46)).merchant.id
+    // Between the reseal's read and its write, the version before the rotation (the old key
+    // only) adds a webhook secret: it seals the profile under the old key again.
+    let added = 0
+    const racing = interleaved(id, async () => {
+      if (added++ > 0) return
+      expect((await platformWith(BEFORE, 'POST', `/merchants/${id}/webhook-secrets`)).status).toBe(201)
+    })
+    const page = await platformWith<ResealPage>({ ...DURING, DB: racing }, 'POST', '/merchant-secrets/reseal?limit=100')
+    expect(page.status).toBe(200)
+    expect(added).toBeGreaterThan(0)
+    // The reseal read it again and sealed it under the new key, with the secret added meanwhile.
+    const after = await platformWith<{ webhookSecrets: unknown[] }>(AFTER, 'GET', `/merchants/${id}`)
+    expect(after.status).toBe(200)
+    expect(after.body.webhookSecrets).toHaveLength(2)
+    // Back under the configured key for the rest of the file.
+    await resealAll({ MERCHANT_SECRETS_KEY: OLD, MERCHANT_SECRETS_KEY_PREVIOUS: NEW }, 25)
   })
 
   it("a session's frame token signed before the rotation still verifies while the key before it is set", async () => {

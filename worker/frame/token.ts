@@ -89,7 +89,7 @@ export async function frameTokenOrigins(
   // While the profiles' key rotates, a token signed under the key before it (a session created
   // before the deploy) still verifies.
   let verified = false
-  for (const secret of [tokenSecret(env), masterKey(env) ? previousMasterKey(env) : undefined]) {
+  for (const secret of [tokenSecret(env), previousMasterKey(env)]) {
     const expected = await mac(secret, id, claim)
     verified = expected !== undefined && (await timingSafeEqual(given, expected))
     if (verified) break

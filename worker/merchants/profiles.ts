@@ -283,9 +283,12 @@ export async function listProfiles(
   return { data, hasMore: rows.results.length > limit }
 }
 
+/** How often the reseal tries one profile that is being written meanwhile. */
+const RESEAL_TRIES = 3
+
 /** One page of a rotation of the master key (`resealProfiles`), in the order of the profiles' ids. */
 export interface ResealPage {
-  /** Sealed again under the master key: they were under the key before it. */
+  /** Found under the key before the master key, and sealed again under it. */
   readonly resealed: number
   /** Under the master key already. */
   readonly current: number
@@ -299,9 +302,9 @@ export interface ResealPage {
 /**
  * The master key's rotation, a page of profiles at a time: each one sealed under the key before it
  * (`MERCHANT_SECRETS_KEY_PREVIOUS`) is sealed again under the master key, with the same secrets.
- * The write happens only if the sealed column is still the one read: a profile changed meanwhile
- * was sealed under the master key by that change. Its version (`updated_at`) stays, since nothing
- * in it changed, so a change in flight is not refused for it.
+ * The write happens only if the sealed column is still the one read, so a change written meanwhile
+ * is never overwritten with what was read before it. Its version (`updated_at`) stays, since
+ * nothing in it changed, so a change in flight is not refused for it.
  */
 export async function resealProfiles(
   env: Env,
@@ -317,21 +320,27 @@ export async function resealProfiles(
   let resealed = 0
   let current = 0
   const unreadable: string[] = []
-  for (const row of page) {
-    const opened = await openRow(env, row)
-    if (!opened) {
-      unreadable.push(row.id)
-      continue
+  for (const first of page) {
+    let row: Row | null = first
+    // A write meanwhile (a failed swap) is read again: a version still holding only the key before
+    // may have sealed it under that key again. Found under the key before is counted as resealed
+    // even if the writes keep winning, so the pass that finds none stays the last one.
+    for (let tries = 0; row; tries += 1) {
+      const opened = await openRow(env, row)
+      if (!opened) unreadable.push(row.id)
+      else if (!opened.previous) current += 1
+      else {
+        const written = await env.DB.prepare('UPDATE merchants SET secrets = ? WHERE id = ? AND secrets = ?')
+          .bind(await sealSecrets(master, row.id, opened.secrets), row.id, row.secrets)
+          .run()
+        if (written.meta.changes !== 1 && tries < RESEAL_TRIES - 1) {
+          row = await loadRow(env, row.id)
+          continue
+        }
+        resealed += 1
+      }
+      break
     }
-    if (!opened.previous) {
-      current += 1
-      continue
-    }
-    const written = await env.DB.prepare('UPDATE merchants SET secrets = ? WHERE id = ? AND secrets = ?')
-      .bind(await sealSecrets(master, row.id, opened.secrets), row.id, row.secrets)
-      .run()
-    if (written.meta.changes === 1) resealed += 1
-    else current += 1
   }
   return {
     ok: true,

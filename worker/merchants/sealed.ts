@@ -51,16 +51,18 @@ let warned = false
 
 /**
  * The master key before the current one, during a rotation; undefined when unset, too short (a
- * placeholder, logged by name as the other overlap secrets are: worker/secrets.ts), or the
- * current key itself. It only opens: nothing is sealed under it.
+ * placeholder, logged by name as the other overlap secrets are: worker/secrets.ts), the current
+ * key itself, or without a current key (unset, profiles are off: the key before does not keep
+ * them on). It only opens: nothing is sealed under it.
  */
 export function previousMasterKey(env: Env): string | undefined {
   const key = usable(env.MERCHANT_SECRETS_KEY_PREVIOUS)
   if (!key && env.MERCHANT_SECRETS_KEY_PREVIOUS?.trim() && !warned) {
     warned = true
-    log.error('rotation_secret_ignored', { secret: 'MERCHANT_SECRETS_KEY_PREVIOUS', reason: 'too_short' })
+    log.error('rotation_secret_ignored', { variable: 'MERCHANT_SECRETS_KEY_PREVIOUS', reason: 'too_short' })
   }
-  return key !== masterKey(env) ? key : undefined
+  const current = masterKey(env)
+  return current && key !== current ? key : undefined
 }
 
 const b64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes))

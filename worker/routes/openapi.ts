@@ -356,7 +356,8 @@ const documentation = {
           object: { const: 'merchant_secrets_reseal' },
           resealed: {
             type: 'integer',
-            description: 'Profiles of this page sealed again under MERCHANT_SECRETS_KEY',
+            description:
+              'Profiles of this page found under MERCHANT_SECRETS_KEY_PREVIOUS, sealed again under MERCHANT_SECRETS_KEY: a pass with 0 on every page is the last',
           },
           current: { type: 'integer', description: 'Profiles of this page under MERCHANT_SECRETS_KEY already' },
           unreadable: {
