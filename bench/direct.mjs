@@ -13,42 +13,12 @@
 // `npm run bench` measures both ways.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
 import { unstable_startWorker } from 'wrangler'
+import { startReceiver } from './receiver.mjs'
 import { applyD1Migrations, PRODUCT_CONFIG, SANDBOX_CONFIG } from '../worker/dev/processes.mjs'
 
 const plain = (vars) =>
   Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: 'plain_text', value: String(v) }]))
-
-/**
- * A merchant's webhook endpoint on loopback that answers every event 204, in a thread of its own
- * so its requests do not share the measuring thread. `received()`: how many events came.
- */
-async function webhookReceiver() {
-  const count = new Int32Array(new SharedArrayBuffer(4))
-  const thread = new Worker(
-    `const { createServer } = require('node:http')
-     const { workerData, parentPort } = require('node:worker_threads')
-     const server = createServer((req, res) => {
-       req.resume()
-       req.on('end', () => {
-         Atomics.add(workerData, 0, 1)
-         res.writeHead(204).end()
-       })
-     })
-     server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port))`,
-    { eval: true, workerData: count },
-  )
-  const port = await new Promise((resolve, reject) => {
-    thread.once('message', resolve)
-    thread.once('error', reject)
-  })
-  return {
-    url: `http://127.0.0.1:${port}/webhooks`,
-    received: () => Atomics.load(count, 0),
-    stop: () => thread.terminate(),
-  }
-}
 
 /**
  * Starts the sandbox, the Worker and the floors' forwarder; `secrets` are the Worker's test
@@ -66,7 +36,7 @@ export async function startDirect({ tmp, secrets, vars = {}, traces = false, web
     if (before === undefined) delete process.env.X_LOCAL_OBSERVABILITY
     else process.env.X_LOCAL_OBSERVABILITY = before
   }
-  const receiver = webhooks ? await webhookReceiver() : undefined
+  const receiver = webhooks ? await startReceiver() : undefined
   const end = async () => {
     restore()
     await receiver?.stop()
@@ -75,7 +45,7 @@ export async function startDirect({ tmp, secrets, vars = {}, traces = false, web
     const stack = await start({
       tmp,
       secrets,
-      vars: receiver ? { ...vars, MERCHANT_WEBHOOK_URL: receiver.url } : vars,
+      vars: receiver ? { ...vars, MERCHANT_WEBHOOK_URL: `${receiver.url}/webhooks` } : vars,
     })
     // One request to each: both runtimes are up (and their trace stores made, if attached).
     await (await stack.worker('/healthz')).text()

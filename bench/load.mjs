@@ -63,12 +63,16 @@ export async function payCard(worker, s, key) {
 }
 
 /** `payments` card pays, `concurrency` at a time, through the Worker: latency, throughput, and the gateway's charge count. */
-export async function load(worker, sandbox, { payments, concurrency }) {
+/**
+ * `payments` card pays on fresh sessions, `concurrency` at a time; with `receiver` (the Worker's
+ * webhook URL is its `/default`), the final events the merchant got for them too.
+ */
+export async function load(worker, sandbox, { payments, concurrency, receiver }) {
   const before = await (await fetch(`${sandbox.url}/sandbox/stats`)).json()
   const sessions = await newSessions(worker, payments, concurrency)
   const latencies = []
   let errors = 0
-  let succeeded = 0
+  const paidSessions = []
   let next = 0
   const started = performance.now()
   await Promise.all(
@@ -77,7 +81,7 @@ export async function load(worker, sandbox, { payments, concurrency }) {
         const s = sessions[next++]
         const t = performance.now()
         const paid = await payCard(worker, s, `l-${s.id}`)
-        if (paid?.status === 200 && paid.body.status === 'succeeded') succeeded += 1
+        if (paid?.status === 200 && paid.body.status === 'succeeded') paidSessions.push(s.id)
         else errors += 1
         latencies.push(performance.now() - t)
       }
@@ -85,6 +89,12 @@ export async function load(worker, sandbox, { payments, concurrency }) {
   )
   const seconds = (performance.now() - started) / 1000
   const after = await (await fetch(`${sandbox.url}/sandbox/stats`)).json()
+  const succeeded = paidSessions.length
+  let webhooks
+  if (receiver) {
+    await receiver.quiet()
+    webhooks = await receiver.finalEvents({ '/default': paidSessions })
+  }
   return {
     payments: sessions.length,
     concurrency,
@@ -95,5 +105,6 @@ export async function load(worker, sandbox, { payments, concurrency }) {
     errors,
     gatewayCharges: after.charges - before.charges,
     chargesEqualSuccesses: after.charges - before.charges === succeeded,
+    ...(webhooks ? { webhooks } : {}),
   }
 }

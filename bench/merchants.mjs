@@ -34,17 +34,29 @@ async function pool(n, concurrency, task) {
 
 /**
  * `merchants` profiles (sandbox extra members 1..merchants), `payments` card pays spread evenly
- * over them, `concurrency` at a time, sessions created beforehand by each merchant's own key.
+ * over them, `concurrency` at a time, sessions created beforehand by each merchant's own key. With
+ * `receiver`, each merchant's webhooks go to a path of its own (`/m/<n>`), checked against its
+ * own secret.
  */
-export async function manyMerchants(worker, sandbox, { merchants, payments, concurrency }) {
+export async function manyMerchants(worker, sandbox, { merchants, payments, concurrency, receiver }) {
   const shops = []
   for (let i = 1; i <= merchants; i++) {
     const m = extraMember(i)
+    const path = `/m/${i}`
     const created = await platform(worker, '/merchants', {
       name: `Bench shop ${i}`,
       gateway: extraMemberGateway(i),
+      ...(receiver ? { webhookUrl: `${receiver.url}${path}` } : {}),
     })
-    shops.push({ member: m.memberId, key: created.apiKey.key, before: await stats(sandbox, m.memberId), sessions: [] })
+    receiver?.expect(path, [created.webhookSecret])
+    shops.push({
+      member: m.memberId,
+      key: created.apiKey.key,
+      path,
+      before: await stats(sandbox, m.memberId),
+      sessions: [],
+      paid: [],
+    })
   }
   // Sessions, each by its merchant's key (round robin, so every merchant pays throughout).
   const work = Array.from({ length: payments }, (_, i) => shops[i % shops.length])
@@ -72,6 +84,7 @@ export async function manyMerchants(worker, sandbox, { merchants, payments, conc
     const paid = await payCard(worker, s, `mm-${s.id}`)
     if (paid?.status === 200 && paid.body.status === 'succeeded') {
       shop.succeeded = (shop.succeeded ?? 0) + 1
+      shop.paid.push(s.id)
       shop.paymentId ??= paid.body.paymentId
     } else errors += 1
     latencies.push(performance.now() - t)
@@ -97,6 +110,11 @@ export async function manyMerchants(worker, sandbox, { merchants, payments, conc
     }
   }
   const succeeded = shops.reduce((n, s) => n + (s.succeeded ?? 0), 0)
+  let webhooks
+  if (receiver) {
+    await receiver.quiet()
+    webhooks = await receiver.finalEvents(Object.fromEntries(shops.map((s) => [s.path, s.paid])))
+  }
   return {
     merchants,
     payments,
@@ -109,5 +127,6 @@ export async function manyMerchants(worker, sandbox, { merchants, payments, conc
     merchantsWithChargesUnequalToSuccesses: mismatched,
     crossMerchantLeaks: leaks,
     tokenRequestsPerMerchant: { min: Math.min(...tokens), max: Math.max(...tokens) },
+    ...(webhooks ? { webhooks } : {}),
   }
 }

@@ -10,6 +10,7 @@ import { cpus, totalmem, tmpdir } from 'node:os'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { startDirect } from './direct.mjs'
+import { startReceiver } from './receiver.mjs'
 import { load } from './load.mjs'
 import { tokensAcrossIsolates } from './isolates.mjs'
 import { manyMerchants } from './merchants.mjs'
@@ -67,9 +68,12 @@ else {
 console.error('Starting the sandbox and the Worker (wrangler dev)...')
 // A floor's two static files beside the built widget, before the Worker reads its asset list.
 const removeWorkerFloor = writeWorkerFloor(join(root, 'dist', 'public', 'widget'))
+// The merchant's webhook endpoint, as every deployment has one: the default merchant's at
+// `/default`, each profile's at a path of its own (bench/merchants.mjs).
+const receiver = await startReceiver({ '/default': [STACK_SECRETS.WEBHOOK_SECRET] })
 const stack = await startStack({
   stateDir: state,
-  vars: { CARD_VELOCITY_LIMIT: '1000000', MERCHANT_WEBHOOK_URL: '', ...PLATFORM_SECRETS },
+  vars: { CARD_VELOCITY_LIMIT: '1000000', MERCHANT_WEBHOOK_URL: `${receiver.url}/default`, ...PLATFORM_SECRETS },
 })
 const http = (base) => (path, init) => fetch(`${base}${path}`, init)
 try {
@@ -83,17 +87,19 @@ try {
     sandbox: http(stack.sandbox.url),
   })
   console.error('Load...')
-  results.load = await load(stack.worker, stack.sandbox, { payments: N.load, concurrency: N.concurrency })
+  results.load = await load(stack.worker, stack.sandbox, { payments: N.load, concurrency: N.concurrency, receiver })
   console.error(`Many merchants: ${N.merchants} profiles, ${N.merchantPays} pays...`)
   results.manyMerchants = await manyMerchants(stack.worker, stack.sandbox, {
     merchants: N.merchants,
     payments: N.merchantPays,
     concurrency: N.concurrency,
+    receiver,
   })
   console.error('AuthToken requests across isolates...')
   results.tokens = await tokensAcrossIsolates(stack.sandbox.url, { isolates: 8, pays: N.isolatePays, concurrency: 16 })
 } finally {
   await stack.stop()
+  await receiver.stop()
 }
 /**
  * The Worker's added latency in-process (bench/direct.mjs), with or without wrangler's local trace
@@ -153,6 +159,12 @@ const o = results.workerOverhead
 const od = results.workerOverheadDirect
 const odt = results.workerOverheadDirectTraced
 const met = (ok) => (ok ? 'met' : 'MISSED')
+/** The merchant's side of a load (bench/receiver.mjs): one final event per paid session, signed, to its merchant. */
+const webhookRow = (stage, w) => [
+  `${stage}: paid sessions with exactly one final event (none / more / not succeeded); deliveries unsigned, misrouted`,
+  `${w.exactlyOne} of ${w.paidSessions} (${w.none} / ${w.more} / ${w.notSucceeded}); ${w.unsigned}, ${w.misrouted} of ${w.deliveries} deliveries so far`,
+  `every one, none unsigned or misrouted: ${met(w.exactlyOne === w.paidSessions && w.unsigned === 0 && w.misrouted === 0)}`,
+]
 const bundle = (b) => `${kb(b.raw)} raw, ${kb(b.gzip)} gzip, ${kb(b.brotli)} brotli`
 const rows = [
   ['Time to ready, frame (median / p95)', `${t.frame.median} / ${t.frame.p95} ms`, ''],
@@ -268,6 +280,7 @@ const rows = [
     `${results.load.errors}; ${results.load.gatewayCharges} charges for ${results.load.succeeded} successes`,
     `0 errors, equal: ${met(results.load.errors === 0 && results.load.chargesEqualSuccesses)}`,
   ],
+  webhookRow('Load', results.load.webhooks),
   [
     `Many merchants: ${mm.merchants} profiles, ${mm.payments} pays at ${mm.concurrency}`,
     `${mm.throughputPerSecond}/s (one merchant: ${results.load.throughputPerSecond}/s), p50 ${mm.latencyMs.p50} ms, p99 ${mm.latencyMs.p99} ms`,
@@ -278,6 +291,7 @@ const rows = [
     `${mm.errors}; ${mm.merchantsWithChargesUnequalToSuccesses}; ${mm.crossMerchantLeaks}; ${mm.tokenRequestsPerMerchant.min}-${mm.tokenRequestsPerMerchant.max}`,
     `0, 0, 0, 1: ${met(mm.errors === 0 && mm.merchantsWithChargesUnequalToSuccesses === 0 && mm.crossMerchantLeaks === 0 && mm.tokenRequestsPerMerchant.max === 1)}`,
   ],
+  webhookRow('Many merchants', mm.webhooks),
   [
     `AuthToken requests, ${tk.isolates} isolates, ${tk.keeper.pays} pays: keepers / none`,
     `${tk.keeper.tokenRequests} / ${tk.perIsolate.tokenRequests} (errors ${tk.keeper.errors} / ${tk.perIsolate.errors}; charges ${tk.keeper.charges} for ${tk.keeper.succeeded} successes)`,
