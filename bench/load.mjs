@@ -62,10 +62,10 @@ export async function payCard(worker, s, key) {
   }
 }
 
-/** `payments` card pays, `concurrency` at a time, through the Worker: latency, throughput, and the gateway's charge count. */
 /**
- * `payments` card pays on fresh sessions, `concurrency` at a time; with `receiver` (the Worker's
- * webhook URL is its `/default`), the final events the merchant got for them too.
+ * `payments` card pays on fresh sessions, `concurrency` at a time, through the Worker: latency,
+ * throughput, and the gateway's charge count; with `receiver` (the Worker's webhook URL is its
+ * `/default`), the final events the merchant got for them too.
  */
 export async function load(worker, sandbox, { payments, concurrency, receiver }) {
   const before = await (await fetch(`${sandbox.url}/sandbox/stats`)).json()
