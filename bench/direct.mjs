@@ -57,8 +57,8 @@ export async function startDirect({ tmp, secrets, vars = {}, traces = false, web
       }
     return {
       ...stack,
-      /** Webhook events the receiver got (0 without `webhooks`). */
-      webhooksReceived: () => receiver?.received() ?? 0,
+      /** Webhook events the receiver got (0 without `webhooks`), once the last are in. */
+      webhooksReceived: async () => (receiver ? receiver.quiet() : 0),
       stop: async () => {
         try {
           await stack.stop()
