@@ -325,21 +325,24 @@ export async function resealProfiles(
     // A write meanwhile (a failed swap) is read again: a version still holding only the key before
     // may have sealed it under that key again. Found under the key before is counted as resealed
     // even if the writes keep winning, so the pass that finds none stays the last one.
-    for (let tries = 0; row; tries += 1) {
+    for (let tries = 1; row; tries += 1) {
       const opened = await openRow(env, row)
-      if (!opened) unreadable.push(row.id)
-      else if (!opened.previous) current += 1
-      else {
-        const written = await env.DB.prepare('UPDATE merchants SET secrets = ? WHERE id = ? AND secrets = ?')
-          .bind(await sealSecrets(master, row.id, opened.secrets), row.id, row.secrets)
-          .run()
-        if (written.meta.changes !== 1 && tries < RESEAL_TRIES - 1) {
-          row = await loadRow(env, row.id)
-          continue
-        }
-        resealed += 1
+      if (!opened) {
+        unreadable.push(row.id)
+        break
       }
-      break
+      if (!opened.previous) {
+        current += 1
+        break
+      }
+      const written = await env.DB.prepare('UPDATE merchants SET secrets = ? WHERE id = ? AND secrets = ?')
+        .bind(await sealSecrets(master, row.id, opened.secrets), row.id, row.secrets)
+        .run()
+      if (written.meta.changes === 1 || tries === RESEAL_TRIES) {
+        resealed += 1
+        break
+      }
+      row = await loadRow(env, row.id)
     }
   }
   return {
