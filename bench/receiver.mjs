@@ -25,11 +25,12 @@ export async function startReceiver(secrets = {}) {
     })
   return {
     url: `http://127.0.0.1:${port}`,
-    /** Deliveries so far (every event, each try). */
-    received: () => Atomics.load(count, 0),
     /** Adds a merchant's path and secrets (a profile made during the run). */
     expect: (path, pathSecrets) => thread.postMessage({ type: 'secrets', path, secrets: pathSecrets }),
-    /** Waits until nothing has come for a second (at most `maxMs`): the last events are on their way. */
+    /**
+     * Waits until nothing has come for a second (at most `maxMs`): the last events are on their way.
+     * Answers how many deliveries came (every event, each try).
+     */
     async quiet(maxMs = 60_000) {
       const until = Date.now() + maxMs
       let seen = -1
