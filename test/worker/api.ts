@@ -2,6 +2,7 @@
  * Driving the Worker through its public HTTP surface, as the merchant's server and the widget do.
  */
 import { env, exports } from 'cloudflare:workers'
+import { expect } from 'vitest'
 import { extraMemberGateway, PLATFORM_SECRETS, TEST_SECRETS } from '../../tools/credentials.ts'
 import { uniqueId } from './helpers.ts'
 
@@ -183,6 +184,20 @@ export async function notificationSentFor(sessionId: string, timeoutMs = 8_000):
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error('no notification was sent')
+}
+
+/**
+ * The shopper pays on the gateway's hosted invoice page (a regenerated invoice's `transactionUrl`)
+ * with a card (one that pays unless said); the page answers with its redirect to the return page.
+ */
+export async function payInvoicePage(url: string, number = '4111111111111111'): Promise<Response> {
+  const res = await fetch(url, {
+    method: 'POST',
+    body: new URLSearchParams({ holder: 'Ada Lovelace', number, month: '12', year: '2030', cvv: '123' }),
+    redirect: 'manual',
+  })
+  expect(res.status).toBe(303)
+  return res
 }
 
 /** Relays a notification to the Worker, as the gateway would deliver it. */

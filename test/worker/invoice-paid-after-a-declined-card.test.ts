@@ -4,17 +4,15 @@
  * declined one's (the invoice is not locked to the first notification's payment).
  */
 import { describe, expect, it } from 'vitest'
-import { browser, createSession, deliverNotification, notificationSentFor, sessionState } from './api.ts'
+import {
+  browser,
+  createSession,
+  deliverNotification,
+  notificationSentFor,
+  payInvoicePage,
+  sessionState,
+} from './api.ts'
 import { client, uniqueId } from './helpers.ts'
-
-async function payInvoicePage(url: string, number: string): Promise<void> {
-  const res = await fetch(url, {
-    method: 'POST',
-    body: new URLSearchParams({ holder: 'Ada Lovelace', number, month: '12', year: '2030', cvv: '123' }),
-    redirect: 'manual',
-  })
-  expect(res.status).toBe(303)
-}
 
 async function nextNotification(sessionId: string, previous: string): Promise<string> {
   const deadline = Date.now() + 8_000

@@ -1,6 +1,7 @@
 /**
- * What the outcome tests share (outcomes.test.ts, notification-ownership.test.ts): the sandbox's
- * test cards for each outcome, the bank page, invoices made in the sandbox, and waiting for webhooks.
+ * What the outcome tests share (outcomes.test.ts, notification-ownership.test.ts,
+ * trust-after-payment.test.ts): the sandbox's test cards for each outcome, the bank page, invoices
+ * made in the sandbox, and waiting for webhooks.
  */
 import { env } from 'cloudflare:test'
 import { expect } from 'vitest'

@@ -6,10 +6,21 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
 import { sha256Hex } from '../../worker/ids.ts'
-import { browser, call, createSession, merchant, pay, sessionState, webhooksAbout, type Session } from './api.ts'
+import {
+  browser,
+  call,
+  createSession,
+  merchant,
+  pay,
+  payInvoicePage,
+  sessionState,
+  webhooksAbout,
+  type Session,
+} from './api.ts'
 import { timePasses } from './clock.ts'
 import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
 import { operate, paymentEventually, paymentStub } from './money.ts'
+import { eventually } from './outcome-support.ts'
 
 type OperationBody = {
   id: string
@@ -47,16 +58,6 @@ const deleteRegistration = (registrationId: string) =>
   })
 
 const opStub = (name: string) => env.OPERATIONS.get(env.OPERATIONS.idFromName(name)) as unknown as DurableObjectStub
-
-async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 /** The notifications the sandbox sent to an operation's address (the catcher records them for tests to relay). */
 const notificationsOfOperation = async (opId: string): Promise<string[]> =>
@@ -172,19 +173,8 @@ describe('every payment the Worker learns of is a payment record', () => {
     const before = await call(`/v1/return/op_${opId}`)
     expect(before.text).toContain('Not paid yet')
     expect(before.text).not.toContain('Payment successful')
-    const paid = await fetch(res.body.invoice.transactionUrl, {
-      method: 'POST',
-      body: new URLSearchParams({
-        holder: 'Ada Lovelace',
-        number: '4111111111111111',
-        month: '12',
-        year: '2030',
-        cvv: '123',
-      }),
-      redirect: 'manual',
-    })
-    expect(paid.status).toBe(303)
-    const note = await until(async () => (await notificationsOfOperation(opId))[0])
+    await payInvoicePage(res.body.invoice.transactionUrl)
+    const note = await eventually(async () => (await notificationsOfOperation(opId))[0])
     expect(
       (
         await call(`/v1/notifications/op_${opId}`, {
@@ -204,7 +194,7 @@ describe('every payment the Worker learns of is a payment record', () => {
     })
     // The return page now says the money was taken.
     expect((await call(`/v1/return/op_${opId}`)).text).toContain('Payment successful')
-    const listed = await until(async () => {
+    const listed = await eventually(async () => {
       const page = await merchant<{ data: { id: string }[] }>('GET', `/v1/payments?order=${encodeURIComponent(ref)}`)
       return page.body.data.some((p) => p.id === paymentId) ? page : undefined
     })
@@ -263,7 +253,7 @@ describe('a settled repeat keeps one answer', () => {
     const answer = repeat(paymentId, key)
     // While the gateway's answer is on its way, its notification arrives and is delivered.
     const opId = env.OPERATIONS.idFromName(`repeat:${key}`).toString()
-    const note = await until(async () => (await notificationsOfOperation(opId))[0])
+    const note = await eventually(async () => (await notificationsOfOperation(opId))[0])
     await call(`/v1/notifications/op_${opId}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -291,7 +281,7 @@ describe('an operation that cannot be settled is told once and listed', () => {
     for (let i = 0; i < 14; i++) await timePasses(opStub(`repeat:${key}`))
     const told = await webhooksAbout(order, 1, 10_000, 'payment.repeat.needs_attention')
     expect(told).toHaveLength(1)
-    const listed = await until(async () => {
+    const listed = await eventually(async () => {
       const page = await merchant<{ data: OperationBody[] }>('GET', '/v1/operations?needs_attention=true')
       return page.body.data.find((o) => o.id === first.body.id)
     })
@@ -315,7 +305,7 @@ describe('an operation that cannot be settled is told once and listed', () => {
       (p) => (p as unknown as { needsAttention: boolean }).needsAttention,
     )
     expect(payment.refunds[0]).toMatchObject({ status: 'unknown', needsAttention: true })
-    const listed = await until(async () => {
+    const listed = await eventually(async () => {
       const page = await merchant<{ data: { id: string }[] }>('GET', '/v1/payments?needs_attention=true')
       return page.body.data.find((p) => p.id === paymentId)
     })
@@ -343,7 +333,7 @@ describe('an operation that cannot be settled is told once and listed', () => {
     await timePasses(opStub(`regenerate:${key}`))
     expect((await merchant<OperationBody>('GET', `/v1/operations/${res.body.id}`)).body.status).toBe('expired')
     const opId = res.body.id.slice(3)
-    const events = await until(async () => {
+    const events = await eventually(async () => {
       const hooks = (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]
       const mine = hooks
         .map((h) => JSON.parse(h.body) as { type: string; data: { idempotencyKeyHash?: string } })
@@ -369,18 +359,7 @@ describe('an operation that cannot be settled is told once and listed', () => {
       { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' },
       { 'Idempotency-Key': key },
     )
-    const paid = await fetch(res.body.invoice.transactionUrl, {
-      method: 'POST',
-      body: new URLSearchParams({
-        holder: 'Ada Lovelace',
-        number: '4111111111111111',
-        month: '12',
-        year: '2030',
-        cvv: '123',
-      }),
-      redirect: 'manual',
-    })
-    expect(paid.status).toBe(303)
+    await payInvoicePage(res.body.invoice.transactionUrl)
     // The notification is lost (never relayed); the invoice's 24 hours pass.
     await timePasses(opStub(`regenerate:${key}`))
     const op = (await merchant<OperationBody>('GET', `/v1/operations/${res.body.id}`)).body
