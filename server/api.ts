@@ -2707,7 +2707,7 @@ export interface components {
             status: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired";
             /** Format: date-time */
             expiresAt: string;
-            /** @description For the element's `frame-token` attribute (or `t` in a card frame's address you write): the card frame then loads without a lookup of the session. Not secret; absent when an allowed origin is not an exact origin or the origins are too long together for an address. */
+            /** @description For the element's `frame-token` attribute (or `t` in a card frame's address you write): the card frame then loads without a lookup of the session, its form without the customer's details the session gives. Not secret; absent when an allowed origin is not an exact origin or the origins are too long together for an address. */
             frameToken?: string;
         };
         /** @description The gateway's answer to a status inquiry, as it gave it (null where it named nothing). */

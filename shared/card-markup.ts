@@ -31,9 +31,18 @@ function input(s: InputSpec, m: Messages, lang: string): string {
   return `<div class="field" part="field"><label for="${s.id}">${escapeHtml(m[s.label])}</label><div class="below"><div class="control">${control}</div>${hint ? `<p class="hint" id="${s.id}-hint">${escapeHtml(hint)}</p>` : ''}</div></div>`
 }
 
-/** The card form as `<pay-card-form>` renders it for a new card, before the session is known. */
-export function cardFormMarkup(m: Messages, lang: string, shipping: boolean): string {
-  const shown = inputsFor('card', null, shipping)
+/**
+ * The card form as `<pay-card-form>` renders it for a new card, before the session is read: the
+ * customer's inputs that `prefill` gives (by input id, as `inputsFor` takes them) are left out, as
+ * the element leaves out those the session gives.
+ */
+export function cardFormMarkup(
+  m: Messages,
+  lang: string,
+  shipping: boolean,
+  prefill: Partial<Record<string, string>> | null = null,
+): string {
+  const shown = inputsFor('card', prefill, shipping)
   const fields = (group: readonly InputSpec[]) =>
     shown
       .filter((s) => group.includes(s))

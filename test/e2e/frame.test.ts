@@ -109,19 +109,20 @@ const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: {
 
 /**
  * The merchant page with the frame's script held back (until `release`): the frame is the Worker's
- * HTML and its stub alone. Returns once the page has heard `pay-ready` (from the stub).
+ * HTML and its stub alone. Returns once the page has heard `pay-ready` (from the stub). A session
+ * given is embedded with its frame token; without one, a new session without it.
  */
-async function openWithScriptHeld(page: Page): Promise<{ page: Page; release: () => void }> {
+async function openWithScriptHeld(page: Page, given?: Created): Promise<{ page: Page; release: () => void }> {
   let release: () => void = () => undefined
   const held = new Promise<void>((r) => (release = r))
   await page.route('**/widget/frame.js', async (route) => {
     await held
     await route.continue()
   })
-  const s = await session()
+  const s = given ?? (await session())
   // Not to its load event: the frame's load waits for the held script.
   await page.goto(
-    `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}`,
+    `${merchantOrigin}/page.html?endpoint=${encodeURIComponent(shop.url)}&session=${s.id}&secret=${encodeURIComponent(s.clientSecret)}${given ? `&t=${given.frameToken}` : ''}`,
     { waitUntil: 'domcontentloaded' },
   )
   await expect.poll(async () => (await seen(page)).some((e) => e.kind === 'pay-ready'), { timeout: 15_000 }).toBe(true)
@@ -278,6 +279,31 @@ describe('isolation="frame"', () => {
       .toBe(true)
     // One pay-ready: the stub's, not said again by the script.
     expect((await seen(page)).filter((e) => e.kind === 'pay-ready')).toHaveLength(1)
+    await page.close()
+  })
+
+  it('a session that gives the shopper’s name and email: the frame’s form never asks for them, before its script and after, and pays', async () => {
+    const s = await session({ customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    const { page, release } = await openWithScriptHeld(await shop.browser.newPage(), s)
+    const frame = page.frameLocator('pay-checkout iframe')
+    const asked = () =>
+      frame
+        .locator('pay-checkout pay-card-form')
+        .evaluate((form) => Array.from(form.shadowRoot?.querySelectorAll('input, select') ?? [], (input) => input.id))
+    // The Worker's form, with the stub alone: the inputs the shopper will fill in, and no others.
+    expect(await asked()).toEqual(['number', 'expiry', 'cvv', 'telnocc', 'phone'])
+    await frame.locator('pay-checkout #number').pressSequentially('4111111111111111')
+    release()
+    await expect.poll(() => frame.locator('pay-checkout #number').inputValue()).toBe('4111 1111 1111 1111')
+    await frame.locator('pay-checkout #expiry').fill('1230')
+    await frame.locator('pay-checkout #cvv').fill('123')
+    // The session read (its amount on the button): the form is the same.
+    await expect.poll(() => frame.locator('pay-checkout button[type=submit]').textContent()).toContain('30')
+    expect(await asked()).toEqual(['number', 'expiry', 'cvv', 'telnocc', 'phone'])
+    await frame.locator('pay-checkout button[type=submit]').click()
+    await expect
+      .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-success'), { timeout: 15_000 })
+      .toBe(true)
     await page.close()
   })
 

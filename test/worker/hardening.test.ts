@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { signatureHeader, verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { browser, call, createSession, merchant, pay, sessionState } from './api.ts'
-import { frameToken, frameTokenOrigins } from '../../worker/frame/token.ts'
+import { frameToken, frameTokenClaims } from '../../worker/frame/token.ts'
 import { derivedKey, hmacHex } from '../../worker/ids.ts'
 import { encodeBase64Url } from 'hono/utils/encode'
 import { client, uniqueId } from './helpers.ts'
@@ -446,11 +446,46 @@ describe('whether a session exists is told to no one without its secret (R21)', 
     // No real key (blank or a placeholder): no token is issued, and none is believed.
     const keyless = { ...env, MERCHANT_SECRETS_KEY: ' ', MERCHANT_API_KEY: 'changeme' }
     expect(await frameToken(keyless, unknownId, [ORIGIN], future)).toBeUndefined()
-    expect(await frameTokenOrigins(keyless, unknownId, signed)).toBeUndefined()
+    expect(await frameTokenClaims(keyless, unknownId, signed)).toBeUndefined()
     // Origins too long together for an address: no token, and the frame reads the session.
     const long = Array.from({ length: 10 }, (_, i) => `https://${'a'.repeat(60)}.${'b'.repeat(60)}.shop${i}.example`)
     const crowded = await createSession({ allowedOrigins: long })
     expect(crowded.frameToken).toBeUndefined()
     expect(await ancestors(`/frame/${crowded.id}`)).toBe(long.join(' '))
+  })
+
+  it("/frame/{id}?t= leaves the customer's inputs the merchant gave out of the form; without a token that verifies, the form asks for all of them", async () => {
+    const inputs = async (path: string) => {
+      const res = await call(path)
+      expect(res.status).toBe(200)
+      return [...res.text.matchAll(/<(?:input|select) id="(\w+)"/g)].map((m) => m[1])
+    }
+    const everything = ['number', 'expiry', 'cvv', 'givenName', 'surname', 'email', 'telnocc', 'phone']
+    const known = await createSession({ customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
+    const emailOnly = await createSession({
+      customer: { email: 'ada@example.com', telnocc: '+44', phone: '2071234567' },
+    })
+    const none = await createSession()
+    expect(await inputs(`/frame/${known.id}?t=${known.frameToken}`)).toEqual([
+      'number',
+      'expiry',
+      'cvv',
+      'telnocc',
+      'phone',
+    ])
+    expect(await inputs(`/frame/${emailOnly.id}?t=${emailOnly.frameToken}&shipping=1`)).toEqual([
+      ...everything.filter((id) => id !== 'email'),
+      'street',
+      'postcode',
+      'city',
+      'state',
+      'country',
+    ])
+    expect(await inputs(`/frame/${none.id}?t=${none.frameToken}`)).toEqual(everything)
+    // Only what the token says: without it, or with another session's, the page is the one every id
+    // gets (R21), and the frame's script takes out what the session gives once it has read it.
+    expect(await inputs(`/frame/${known.id}`)).toEqual(everything)
+    expect(await inputs(`/frame/${known.id}?t=${none.frameToken}`)).toEqual(everything)
+    expect(await inputs(`/frame/${none.id}?t=${known.frameToken}`)).toEqual(everything)
   })
 })

@@ -22,7 +22,7 @@ import {
 import { THREE_DS } from './outcome-support.ts'
 import { checksum } from '../../shared/gateway/checksum.ts'
 import { chargesFor, uniqueId } from './helpers.ts'
-import { frameTokenOrigins } from '../../worker/frame/token.ts'
+import { frameTokenClaims } from '../../worker/frame/token.ts'
 
 const PLATFORM = { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}` }
 
@@ -270,7 +270,10 @@ describe("a profile's own credentials, webhooks and secrets", () => {
     expect(await ancestors(`/frame/${s.body.id}?t=${s.body.frameToken}`)).toBe('https://profile-shop.example')
     expect(await ancestors(`/frame/${s.body.id}`)).toBe('https://profile-shop.example')
     // Signed under the profile's configuration, believed under the deployment's (the route's).
-    expect(await frameTokenOrigins(env, s.body.id, s.body.frameToken)).toEqual(['https://profile-shop.example'])
+    expect(await frameTokenClaims(env, s.body.id, s.body.frameToken)).toEqual({
+      origins: ['https://profile-shop.example'],
+      prefilled: [],
+    })
   })
 })
 

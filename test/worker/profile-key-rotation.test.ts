@@ -8,7 +8,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
 import { extraMemberGateway, PLATFORM_SECRETS } from '../../tools/credentials.ts'
-import { frameToken, frameTokenOrigins } from '../../worker/frame/token.ts'
+import { frameToken, frameTokenClaims } from '../../worker/frame/token.ts'
 import { newProfile } from './api.ts'
 import { uniqueId } from './helpers.ts'
 
@@ -209,11 +209,11 @@ describe("the profiles' key rotates without a merchant going dark", () => {
     const origins = ['https://shop.example']
     const token = await frameToken({ ...env, ...BEFORE }, id, origins, Date.now() + 60_000)
     expect(token).toBeDefined()
-    expect(await frameTokenOrigins({ ...env, ...DURING }, id, token)).toEqual(origins)
+    expect(await frameTokenClaims({ ...env, ...DURING }, id, token)).toEqual({ origins, prefilled: [] })
     // Once the previous key is deleted, the route reads the session instead (the token is ignored).
-    expect(await frameTokenOrigins({ ...env, ...AFTER }, id, token)).toBeUndefined()
+    expect(await frameTokenClaims({ ...env, ...AFTER }, id, token)).toBeUndefined()
     // And a token signed under the new key verifies during and after.
     const fresh = await frameToken({ ...env, ...DURING }, id, origins, Date.now() + 60_000)
-    expect(await frameTokenOrigins({ ...env, ...AFTER }, id, fresh)).toEqual(origins)
+    expect(await frameTokenClaims({ ...env, ...AFTER }, id, fresh)).toEqual({ origins, prefilled: [] })
   })
 })

@@ -47,7 +47,7 @@ const WRITTEN_FRAME_GRACE_MS = 10_000
  * @attr {string} endpoint - The Worker's origin, e.g. `https://pay.example.workers.dev`.
  * @attr {string} session - The checkout session id (`cs_...`), from your server.
  * @attr {string} client-secret - The session's client secret, from your server. Never logged or stored by the element.
- * @attr {string} frame-token - The session's `frameToken`, from your server (optional, not secret): the card frame then loads without the Worker looking the session up.
+ * @attr {string} frame-token - The session's `frameToken`, from your server (optional, not secret): the card frame then loads without the Worker looking the session up, its form without the customer's details the session gives.
  * @attr {string} locale - A BCP 47 tag (`de-AT`); defaults to the browser's languages.
  * @attr {'light' | 'dark' | 'auto'} theme - `light`, `dark` or `auto` (follows the system).
  * @attr {boolean} collect-shipping - Ask for a shipping address.
@@ -135,7 +135,8 @@ export class PayCheckout extends HTMLElement {
   }
   /**
    * The session's `frameToken`, from your server (optional, not secret): the card frame then
-   * loads without the Worker looking the session up. Read when the frame is made.
+   * loads without the Worker looking the session up, its form without the customer's details the
+   * session gives. Read when the frame is made.
    */
   get frameToken(): string {
     return this.getAttribute('frame-token') ?? ''

@@ -62,6 +62,8 @@ export interface FrameOptions {
   readonly locale: string | undefined
   readonly theme: string | undefined
   readonly shipping: boolean
+  /** The customer's inputs the merchant gave (a verified frame token says which): not asked for. */
+  readonly prefilled?: readonly string[]
 }
 
 /**
@@ -77,9 +79,10 @@ export function framePage(options: FrameOptions): string {
   const theme = options.theme === 'dark' || options.theme === 'auto' ? options.theme : 'light'
   const words = Object.fromEntries(Object.entries(m).filter(([k]) => !NOT_SAID.has(k)))
   const [doc, checkout, card] = SHEETS
+  const prefill = Object.fromEntries((options.prefilled ?? []).map((id) => [id, 'given']))
   return `<!doctype html>
 <html lang="${lang}" dir="${dir}" data-pay-frame><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Card payment</title><script type="module" src="${FRAME_SCRIPT}"></script><style>${doc}</style></head><body><pay-checkout><pay-checkout-inline theme="${theme}"><template shadowrootmode="open"><style>${checkout}</style><div class="container" part="container" lang="${lang}" dir="${dir}" aria-busy="true"><p class="status loading" part="status" role="status" aria-live="polite"></p><pay-card-form exportparts="form, field, input, error, brand, submit"><template shadowrootmode="open"><style>${card}</style>${cardFormMarkup(m, lang, options.shipping)}</template></pay-card-form></div></template></pay-checkout-inline></pay-checkout>
+<title>Card payment</title><script type="module" src="${FRAME_SCRIPT}"></script><style>${doc}</style></head><body><pay-checkout><pay-checkout-inline theme="${theme}"><template shadowrootmode="open"><style>${checkout}</style><div class="container" part="container" lang="${lang}" dir="${dir}" aria-busy="true"><p class="status loading" part="status" role="status" aria-live="polite"></p><pay-card-form exportparts="form, field, input, error, brand, submit"><template shadowrootmode="open"><style>${card}</style>${cardFormMarkup(m, lang, options.shipping, prefill)}</template></pay-card-form></div></template></pay-checkout-inline></pay-checkout>
 <script>${FRAME_STUB}</script>
 <script type="application/json" id="pay-words">${JSON.stringify(words).replace(/</g, '\\u003c')}</script>
 </body></html>`

@@ -7,19 +7,37 @@
  * the path to a usable form. Without a token, or with one that does not verify (another session's,
  * expired, altered, or signed under another key), the route reads the session as before.
  *
- * The token is not secret (it is in a URL, and says only which origins may frame an empty form)
- * but cannot be forged: an HMAC under a key derived from a deployment secret. It holds the origins
- * as they were when the session was created: a later change to the allowed origins (a profile's,
- * or the deployment's ALLOWED_ORIGINS) reaches frames loaded with the token when the session
- * expires (at most 24 hours), and nothing revokes a token sooner (SECURITY.md R20).
+ * It also says which of the customer's inputs the merchant already gave (`givenName`, `surname`,
+ * `email`: the widget does not ask for them), so the form the route writes is the one the shopper
+ * fills in: an input the session does not need is never shown, then taken away with what the
+ * shopper typed in it once the session is read.
+ *
+ * The token is not secret (it is in a URL, and says only which origins may frame an empty form
+ * and which inputs it leaves out) but cannot be forged: an HMAC under a key derived from a
+ * deployment secret. It holds the origins as they were when the session was created: a later
+ * change to the allowed origins (a profile's, or the deployment's ALLOWED_ORIGINS) reaches frames
+ * loaded with the token when the session expires (at most 24 hours), and nothing revokes a token
+ * sooner but the end of the profile key's rotation (SECURITY.md R20).
  */
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { decodeBase64Url, encodeBase64Url } from 'hono/utils/encode'
 import type { Env } from '../env.ts'
 import { derivedKey, hmacHex } from '../ids.ts'
+import { CUSTOMER } from '../../shared/card-inputs.ts'
 import { isOrigin } from '../schemas/sessions.ts'
 import { masterKey, previousMasterKey } from '../merchants/sealed.ts'
 import { MIN_OWN_SECRET } from '../secrets.ts'
+
+/** The customer's inputs a token may leave out of the form. */
+const PREFILLABLE: readonly string[] = CUSTOMER.map((s) => s.id)
+
+/** What a verified token says of its session. */
+export interface FrameClaims {
+  /** The origins that may frame it. */
+  readonly origins: readonly string[]
+  /** The customer's inputs the merchant gave (ids of `shared/card-inputs.ts`' CUSTOMER): the form leaves them out. */
+  readonly prefilled: readonly string[]
+}
 
 /** The longest claim a token carries (ten origins of 100 characters fit): the frame's address stays short. */
 const MAX_CLAIM = 1_100
@@ -57,32 +75,40 @@ async function mac(secret: string | undefined, id: string, claim: string): Promi
 }
 
 /**
- * The token of session `id`, whose pages may be on `origins`, until `expiresAt` (ms). None when an
- * origin is not an exact origin (a deployment's ALLOWED_ORIGINS written with a path): leaving it
- * out would refuse a page the lookup allows; none either for a list too long for an address.
+ * The token of session `id`, whose pages may be on `origins`, until `expiresAt` (ms), and whose
+ * customer's inputs `prefilled` the merchant gave. None when an origin is not an exact origin (a
+ * deployment's ALLOWED_ORIGINS written with a path): leaving it out would refuse a page the lookup
+ * allows; none either for a list too long for an address.
  */
 export async function frameToken(
   env: Env,
   id: string,
   origins: readonly string[],
   expiresAt: number,
+  prefilled: readonly string[] = [],
 ): Promise<string | undefined> {
   if (!origins.every(isOrigin)) return undefined
-  // Exact origins hold no space or `|`: the claim splits back into what was signed.
-  const claim = `${Math.ceil(expiresAt / 1000)}|${origins.join(' ')}`
+  // Exact origins hold no space or `|`, input ids no `,`: the claim splits back into what was
+  // signed. A Worker of the release before reads the first two parts and ignores the third.
+  const given = PREFILLABLE.filter((input) => prefilled.includes(input))
+  const claim = `${Math.ceil(expiresAt / 1000)}|${origins.join(' ')}|${given.join(',')}`
   // Real origins are short; a list of long ones would make an address too long to load.
   if (claim.length > MAX_CLAIM) return undefined
   const signature = await mac(tokenSecret(env), id, claim)
   return signature === undefined ? undefined : `${encode(claim)}.${signature}`
 }
 
-/** The origins `token` says may frame session `id`; undefined when it does not verify or has expired. */
-export async function frameTokenOrigins(
+/**
+ * What `token` says of session `id` (the origins that may frame it, the inputs the form leaves
+ * out); undefined when it does not verify or has expired. A token of the release before, with no
+ * inputs in its claim, leaves none out.
+ */
+export async function frameTokenClaims(
   env: Env,
   id: string,
   token: string | undefined,
   now = Date.now(),
-): Promise<readonly string[] | undefined> {
+): Promise<FrameClaims | undefined> {
   const [body = '', given = '', ...rest] = (token ?? '').split('.')
   const claim = body.length <= 2 * MAX_CLAIM ? decode(body) : undefined
   if (rest.length > 0 || claim === undefined || given.length !== MAC_CHARS) return undefined
@@ -95,8 +121,9 @@ export async function frameTokenOrigins(
     if (verified) break
   }
   if (!verified) return undefined
-  const [expires = '', list = ''] = claim.split('|')
+  const [expires = '', list = '', inputs = ''] = claim.split('|')
   if (!(Number(expires) * 1000 > now)) return undefined
   const origins = list.split(' ').filter(Boolean)
-  return origins.every(isOrigin) ? origins : undefined
+  const prefilled = inputs.split(',').filter((input) => PREFILLABLE.includes(input))
+  return origins.every(isOrigin) ? { origins, prefilled } : undefined
 }

@@ -5,8 +5,9 @@
  * this origin's scripts and the page's stub by its hash, the page's own style sheets by hash, no
  * other inline code, fetches to this origin only, and `frame-ancestors` = the session's allowed origins
  * (SECURITY.md R20), from the frame token in the address (`t`) when it verifies, else read from the
- * session. The session id is not secret; the client secret arrives by postMessage. The
- * page is the same for every id, known or not (R21).
+ * session. The session id is not secret; the client secret arrives by postMessage. Without a
+ * token, the page is the same for every id, known or not (R21); a token, which only this Worker
+ * can sign, may also leave out the customer's inputs its session does not need.
  */
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
@@ -16,7 +17,7 @@ import { sessionStub } from '../middleware/browser-access.ts'
 import { effectiveOrigins } from '../access.ts'
 import { merchantEnv } from '../merchants/merchant-env.ts'
 import { framePage, pageHashes } from '../frame/page.ts'
-import { frameTokenOrigins } from '../frame/token.ts'
+import { frameTokenClaims } from '../frame/token.ts'
 
 export const frame = new Hono<{ Bindings: Env }>()
 
@@ -34,12 +35,13 @@ frame.get(
   }),
   async (c) => {
     const id = c.req.param('id')
-    const [signed, hashes] = await Promise.all([frameTokenOrigins(c.env, id, c.req.query('t')), pageHashes()])
+    const [signed, hashes] = await Promise.all([frameTokenClaims(c.env, id, c.req.query('t')), pageHashes()])
     // The session's origins as its creation signed them (frame/token.ts); without a token that
     // verifies, read from the session. An unknown id is answered as a session that names no origins
     // of its own: the deployment's ALLOWED_ORIGINS. Only the CSP header is per session, and only for
-    // sessions with their own list. A session's origins fall back to its merchant's (a profile's).
-    const origins = signed ?? (await lookUpOrigins(c.env, id))
+    // sessions with their own list (and, with a token, the inputs it leaves out of the form). A
+    // session's origins fall back to its merchant's (a profile's).
+    const origins = signed?.origins ?? (await lookUpOrigins(c.env, id))
     const gateway = new URL(c.env.GATEWAY_BASE_URL).origin
     c.header(
       'Content-Security-Policy',
@@ -56,12 +58,16 @@ frame.get(
     )
     c.header('Referrer-Policy', 'strict-origin')
     c.header('Cache-Control', 'no-store')
-    // Locale, theme and the shipping choice as the element sent them (nothing secret): the form is final.
+    // Locale, theme and the shipping choice as the element sent them (nothing secret), and the
+    // customer's inputs the merchant gave as the token says them: the form is final. Without a
+    // token it asks for all of them, whatever the session holds (R21), and the frame's script
+    // takes out those the session does not need once it has read it.
     return c.html(
       framePage({
         locale: c.req.query('locale'),
         theme: c.req.query('theme'),
         shipping: c.req.query('shipping') === '1',
+        prefilled: signed?.prefilled ?? [],
       }),
     )
   },

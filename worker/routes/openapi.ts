@@ -484,7 +484,7 @@ const documentation = {
           frameToken: {
             type: 'string',
             description:
-              "For the element's `frame-token` attribute (or `t` in a card frame's address you write): the card frame then loads without a lookup of the session. Not secret; absent when an allowed origin is not an exact origin or the origins are too long together for an address.",
+              "For the element's `frame-token` attribute (or `t` in a card frame's address you write): the card frame then loads without a lookup of the session, its form without the customer's details the session gives. Not secret; absent when an allowed origin is not an exact origin or the origins are too long together for an address.",
           },
         },
       },

@@ -115,9 +115,11 @@ sessions.post(
           merchant: merchantIdOf(c.env),
         })
         // The client secret goes to the merchant's server, which hands it to its page; the frame
-        // token too, so the card frame's route need not read the session (frame/token.ts).
+        // token too, so the card frame's route need not read the session (frame/token.ts), and
+        // writes the form without the customer's inputs the merchant gave.
         const origins = effectiveOrigins(input.value.allowedOrigins, c.env)
-        const frame = await frameToken(c.env, id, origins, Date.parse(view.expiresAt))
+        const given = Object.entries(input.value.customer ?? {}).flatMap(([name, value]) => (value ? [name] : []))
+        const frame = await frameToken(c.env, id, origins, Date.parse(view.expiresAt), given)
         reply = done({ id, clientSecret, status: view.status, expiresAt: view.expiresAt, frameToken: frame })
       }
     } catch (e) {
