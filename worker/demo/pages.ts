@@ -70,7 +70,7 @@ export function page(name: DemoPage | 'index'): string {
   const { title, body } = CONTENT[name]
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · pay-checkout demo</title><link rel="stylesheet" href="/demo/app.css"></head>
+<title>${title} · pay-checkout demo</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/demo/app.css"></head>
 <body data-page="${name}">
 <header><a class="home" href="/demo/">pay-checkout demo</a><nav aria-label="Demo pages">${NAV.map(([p, t]) => `<a href="/demo/${p}"${p === name ? ' aria-current="page"' : ''}>${t}</a>`).join('')}<a href="/demo/console">Merchant console</a></nav></header>
 <main><h1>${title}</h1>${body}<p id="result" role="status" aria-live="polite"></p></main>
