@@ -12,8 +12,6 @@ interface BrandRule {
   readonly ranges: readonly (readonly [string, string])[]
   readonly lengths: readonly number[]
   readonly cvv: number
-  /** The gateway's paymentBrand value. */
-  readonly gateway: string
   /** Digit groups for display (4-4-4-4, Amex 4-6-5). */
   readonly groups: readonly number[]
 }
@@ -27,35 +25,31 @@ const lengths = (from: number, to: number): number[] => Array.from({ length: to 
  * Sources: the card schemes' published IIN tables as collected in ISO/IEC 7812 summaries.
  */
 export const BRAND_RULES: Readonly<Record<CardBrand, BrandRule>> = {
-  visa: { ranges: [range('4')], lengths: [13, 16, 19], cvv: 3, gateway: 'VISA', groups: [4, 4, 4, 4, 3] },
+  visa: { ranges: [range('4')], lengths: [13, 16, 19], cvv: 3, groups: [4, 4, 4, 4, 3] },
   mastercard: {
     ranges: [range('51', '55'), range('2221', '2720')],
     lengths: [16],
     cvv: 3,
-    gateway: 'MC',
     groups: [4, 4, 4, 4],
   },
-  amex: { ranges: [range('34'), range('37')], lengths: [15], cvv: 4, gateway: 'AMEX', groups: [4, 6, 5] },
+  amex: { ranges: [range('34'), range('37')], lengths: [15], cvv: 4, groups: [4, 6, 5] },
   discover: {
     ranges: [range('6011'), range('622126', '622925'), range('644', '649'), range('65')],
     lengths: lengths(16, 19),
     cvv: 3,
-    gateway: 'DISC',
     groups: [4, 4, 4, 4, 3],
   },
-  jcb: { ranges: [range('3528', '3589')], lengths: lengths(16, 19), cvv: 3, gateway: 'JCB', groups: [4, 4, 4, 4, 3] },
+  jcb: { ranges: [range('3528', '3589')], lengths: lengths(16, 19), cvv: 3, groups: [4, 4, 4, 4, 3] },
   diners: {
     ranges: [range('300', '305'), range('3095'), range('36'), range('38', '39')],
     lengths: lengths(14, 19),
     cvv: 3,
-    gateway: 'DINER',
     groups: [4, 6, 4],
   },
   unionpay: {
     ranges: [range('62'), range('81')],
     lengths: lengths(16, 19),
     cvv: 3,
-    gateway: 'UNIONPAY',
     groups: [4, 4, 4, 4, 3],
   },
   maestro: {
@@ -70,9 +64,23 @@ export const BRAND_RULES: Readonly<Record<CardBrand, BrandRule>> = {
     ],
     lengths: lengths(12, 19),
     cvv: 3,
-    gateway: 'MAESTRO',
     groups: [4, 4, 4, 4, 3],
   },
+}
+
+/**
+ * The gateway's `paymentBrand` for each brand: its wire name, which the Worker sends and reads.
+ * Apart from the rules, which the browser's card forms read too, so their bundles leave it out.
+ */
+export const GATEWAY_BRANDS: Readonly<Record<CardBrand, string>> = {
+  visa: 'VISA',
+  mastercard: 'MC',
+  amex: 'AMEX',
+  discover: 'DISC',
+  jcb: 'JCB',
+  diners: 'DINER',
+  unionpay: 'UNIONPAY',
+  maestro: 'MAESTRO',
 }
 
 /** Brands in match order: most specific prefixes first so overlapping ranges resolve correctly. */
@@ -160,7 +168,7 @@ export function formatCardNumber(input: string): string {
 
 /** Brand from the gateway's `paymentBrand` value, for saved cards and responses. */
 export function brandFromGateway(paymentBrand: string | undefined): CardBrand | undefined {
-  return CARD_BRANDS.find((b) => BRAND_RULES[b].gateway === paymentBrand)
+  return CARD_BRANDS.find((b) => GATEWAY_BRANDS[b] === paymentBrand)
 }
 
 /** Last four digits, the only part of a number that may be shown or stored. */

@@ -2,9 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   BRAND_RULES,
+  brandFromGateway,
   cvvLength,
   detectBrand,
   formatCardNumber,
+  GATEWAY_BRANDS,
   luhnCheckDigit,
   luhnValid,
   normalizeCardNumber,
@@ -74,9 +76,10 @@ describe('card brand by IIN range', () => {
   })
 
   it('maps every brand to a gateway paymentBrand value and a CVV length (Amex 4, others 3)', () => {
-    for (const [brand, rule] of Object.entries(BRAND_RULES)) {
-      expect(rule.gateway).toMatch(/^[A-Z]+$/)
-      expect(cvvLength(brand as CardBrand)).toBe(brand === 'amex' ? 4 : 3)
+    for (const brand of Object.keys(BRAND_RULES) as CardBrand[]) {
+      expect(GATEWAY_BRANDS[brand]).toMatch(/^[A-Z]+$/)
+      expect(brandFromGateway(GATEWAY_BRANDS[brand])).toBe(brand)
+      expect(cvvLength(brand)).toBe(brand === 'amex' ? 4 : 3)
     }
   })
 

@@ -3,7 +3,7 @@
  * catcher's records.
  */
 import { env } from 'cloudflare:test'
-import { BRAND_RULES, detectBrand } from '../../shared/card.ts'
+import { GATEWAY_BRANDS, detectBrand } from '../../shared/card.ts'
 import { SANDBOX } from '../../tools/credentials.ts'
 import { GatewayClient, type GatewayConfig } from '../../worker/gateway/client.ts'
 
@@ -67,7 +67,7 @@ export async function injectFault(rule: {
 /** The shopper part of a card payment with a test card. */
 export function cardFields(number: string, over: Record<string, string> = {}) {
   const detected = detectBrand(number)
-  const brand = detected ? BRAND_RULES[detected].gateway : 'VISA'
+  const brand = detected ? GATEWAY_BRANDS[detected] : 'VISA'
   return {
     paymentBrand: brand,
     cardNumber: number,

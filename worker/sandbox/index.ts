@@ -8,7 +8,7 @@
  * Run alone with `npm run sandbox` (127.0.0.1:8788). See README "Sandbox gateway".
  */
 import { Hono } from 'hono'
-import { BRAND_RULES, detectBrand, last4 } from '../../shared/card.ts'
+import { GATEWAY_BRANDS, detectBrand, last4 } from '../../shared/card.ts'
 import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { validateRequest } from '../../shared/validate.ts'
 import { timingSafeEqual } from 'hono/utils/buffer'
@@ -103,7 +103,7 @@ sandbox.post(OPERATION_PATHS.payment, async (c) => {
   if (f instanceof Response) return f
   const number = f['card.number'] ?? ''
   const brand = detectBrand(number)
-  if (!brand || BRAND_RULES[brand].gateway !== f.paymentBrand)
+  if (!brand || GATEWAY_BRANDS[brand] !== f.paymentBrand)
     return c.json(validationResult([{ field: 'paymentBrand', code: 'invalid_value' }]))
   const behaviour = behaviourOf(number)
   const status = behaviour === 'decline' ? 'N' : behaviour === 'three_ds' ? '3D' : behaviour === 'pending' ? 'P' : 'Y'

@@ -4,7 +4,7 @@
  * also over HTTP, and as a test control), regeneration, and the hosted page that pays one.
  */
 import { Hono } from 'hono'
-import { BRAND_RULES, detectBrand, last4 } from '../../shared/card.ts'
+import { GATEWAY_BRANDS, detectBrand, last4 } from '../../shared/card.ts'
 import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { decodeForm } from '../../shared/gateway/form.ts'
 import { validateRequest } from '../../shared/validate.ts'
@@ -160,7 +160,7 @@ invoices.post('/invoice/pay/:id', async (c) => {
       status: declined ? 'N' : 'Y',
       code,
       description,
-      brand: brand ? BRAND_RULES[brand].gateway : '',
+      brand: brand ? GATEWAY_BRANDS[brand] : '',
       bin: number.slice(0, 6),
       last4: last4(number),
       holder: form.holder ?? '',

@@ -5,7 +5,7 @@
  * logged or returned.
  */
 import { merchantStatusOf } from '../../merchants/merchant-env.ts'
-import { BRAND_RULES, detectBrand, last4 as lastFour, type CardBrand } from '../../../shared/card.ts'
+import { GATEWAY_BRANDS, detectBrand, last4 as lastFour, type CardBrand } from '../../../shared/card.ts'
 import type { RequestFieldName } from '../../../shared/fields.ts'
 import { gatewayClient } from '../../config.ts'
 import { callbackUrl } from '../../env-vars.ts'
@@ -111,7 +111,7 @@ function newCard(core: SessionCore, s: SessionRecord, input: PayInput): Promise<
   return gatewayClient(core.env).payment({
     ...common(core, s, input),
     ...sh,
-    paymentBrand: brand ? BRAND_RULES[brand].gateway : '',
+    paymentBrand: brand ? GATEWAY_BRANDS[brand] : '',
     ...(s.recurring ? { recurringType: 'INITIAL' } : {}),
     ...(s.createRegistration ? { createRegistration: 'true' } : {}),
   } as never)
