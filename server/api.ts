@@ -556,7 +556,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The card frame page (HTML) the element embeds in frame mode; the same page for every id */
+        /** The card frame page (HTML) the element embeds in frame mode; the same page for every id, but for the inputs a frame token leaves out */
         get: operations["getCardFrame"];
         put?: never;
         post?: never;

@@ -284,12 +284,22 @@ describe('isolation="frame"', () => {
 
   it('a session that gives the shopper’s name and email: the frame’s form never asks for them, before its script and after, and pays', async () => {
     const s = await session({ customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' } })
-    const { page, release } = await openWithScriptHeld(await shop.browser.newPage(), s)
+    const tab = await shop.browser.newPage()
+    // The session's reading is held back too, until the shopper has filled the form in.
+    let read: () => void = () => undefined
+    const reading = new Promise<void>((r) => (read = r))
+    await tab.route(`**/v1/checkout/${s.id}`, async (route) => {
+      await reading
+      await route.continue()
+    })
+    const { page, release } = await openWithScriptHeld(tab, s)
     const frame = page.frameLocator('pay-checkout iframe')
     const asked = () =>
       frame
         .locator('pay-checkout pay-card-form')
         .evaluate((form) => Array.from(form.shadowRoot?.querySelectorAll('input, select') ?? [], (input) => input.id))
+    const lastChange = async () =>
+      JSON.parse((await seen(page)).findLast((e) => e.kind === 'pay-change')?.data ?? '{}') as { valid?: boolean }
     // The Worker's form, with the stub alone: the inputs the shopper will fill in, and no others.
     expect(await asked()).toEqual(['number', 'expiry', 'cvv', 'telnocc', 'phone'])
     await frame.locator('pay-checkout #number').pressSequentially('4111111111111111')
@@ -297,9 +307,14 @@ describe('isolation="frame"', () => {
     await expect.poll(() => frame.locator('pay-checkout #number').inputValue()).toBe('4111 1111 1111 1111')
     await frame.locator('pay-checkout #expiry').fill('1230')
     await frame.locator('pay-checkout #cvv').fill('123')
-    // The session read (its amount on the button): the form is the same.
+    // Filled in before the session is known: not yet valid for the page (the session may ask more).
+    await expect.poll(lastChange).toMatchObject({ valid: false })
+    read()
+    // The session read (its amount on the button): the form is the same, and the page hears that
+    // it is valid now, without another keystroke (a page's own pay button may wait for it).
     await expect.poll(() => frame.locator('pay-checkout button[type=submit]').textContent()).toContain('30')
     expect(await asked()).toEqual(['number', 'expiry', 'cvv', 'telnocc', 'phone'])
+    await expect.poll(lastChange).toMatchObject({ valid: true })
     await frame.locator('pay-checkout button[type=submit]').click()
     await expect
       .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-success'), { timeout: 15_000 })

@@ -296,6 +296,12 @@ describe('request bodies are limited before they are read (R24)', () => {
 describe('whether a session exists is told to no one without its secret (R21)', () => {
   const ORIGIN = 'https://shop.example'
   const unknownId = 'cs_' + 'Z'.repeat(24)
+  /** A frame token over `claim` as the Worker's key signs it: what a claim of any shape makes the route do. */
+  const signFrameClaim = async (id: string, claim: string) => {
+    const key = await derivedKey(env.MERCHANT_SECRETS_KEY ?? '', 'frame-token')
+    const body = encodeBase64Url(new TextEncoder().encode(claim).buffer).replace(/=+$/, '')
+    return `${body}.${(await hmacHex(key, `${id}|${claim}`)).slice(0, 32)}`
+  }
 
   it('an unknown session, a wrong secret, another session’s secret and no secret get the same 404 and body', async () => {
     const a = await createSession()
@@ -431,11 +437,7 @@ describe('whether a session exists is told to no one without its secret (R21)', 
       )
     for (const t of [expired, otherKey]) expect(await ancestors(`/frame/${unknownId}?t=${t}`)).toBe(ORIGIN)
     // A claim the key signed but that names no exact origin (nothing could end the CSP directive).
-    const signedClaim = async (claim: string) => {
-      const key = await derivedKey(env.MERCHANT_SECRETS_KEY ?? '', 'frame-token')
-      const body = encodeBase64Url(new TextEncoder().encode(claim).buffer).replace(/=+$/, '')
-      return `${body}.${(await hmacHex(key, `${unknownId}|${claim}`)).slice(0, 32)}`
-    }
+    const signedClaim = (claim: string) => signFrameClaim(unknownId, claim)
     const at = Math.ceil(future / 1000)
     expect(await ancestors(`/frame/${unknownId}?t=${await signedClaim(`${at}|https://a.example`)}`)).toBe(
       'https://a.example',
@@ -487,5 +489,13 @@ describe('whether a session exists is told to no one without its secret (R21)', 
     expect(await inputs(`/frame/${known.id}`)).toEqual(everything)
     expect(await inputs(`/frame/${known.id}?t=${none.frameToken}`)).toEqual(everything)
     expect(await inputs(`/frame/${none.id}?t=${known.frameToken}`)).toEqual(everything)
+    // What the route reads of a claim: only the customer's inputs it knows, whatever else is there;
+    // a token of the release before (two parts) leaves none out.
+    const at = Math.ceil((Date.now() + 60_000) / 1000)
+    const odd = await signFrameClaim(none.id, `${at}|${ORIGIN}|email,number,cvv,<b>,,givenName|surname`)
+    expect(await inputs(`/frame/${none.id}?t=${odd}`)).toEqual(
+      everything.filter((id) => id !== 'email' && id !== 'givenName'),
+    )
+    expect(await inputs(`/frame/${none.id}?t=${await signFrameClaim(none.id, `${at}|${ORIGIN}`)}`)).toEqual(everything)
   })
 })

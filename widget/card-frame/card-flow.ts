@@ -469,6 +469,9 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     state = stateOf(v)
     if (WATCHED.includes(state)) poll()
     render()
+    // The inputs the session gives are not asked for: a form the shopper filled in before it was
+    // read may be valid now, and the page is told so without waiting for another keystroke.
+    if (state === 'ready' && lastChange) reportChange()
     if (state === 'succeeded') result('succeeded', v.result?.paymentId, v.result?.card)
   }
 

@@ -29,7 +29,8 @@ async function lookUpOrigins(env: Env, id: string): Promise<readonly string[]> {
 frame.get(
   '/:id',
   describeRoute({
-    summary: 'The card frame page (HTML) the element embeds in frame mode; the same page for every id',
+    summary:
+      'The card frame page (HTML) the element embeds in frame mode; the same page for every id, but for the inputs a frame token leaves out',
     operationId: 'getCardFrame',
     responses: { '200': { description: 'HTML' } },
   }),
