@@ -9,15 +9,15 @@
  *
  * It also says which of the customer's inputs the merchant already gave (`givenName`, `surname`,
  * `email`: the widget does not ask for them), so the form the route writes is the one the shopper
- * fills in: an input the session does not need is never shown, then taken away with what the
- * shopper typed in it once the session is read.
+ * fills in: no input the session does not need is shown, then taken away with what the shopper
+ * typed in it, once the session is read.
  *
  * The token is not secret (it is in a URL, and says only which origins may frame an empty form
  * and which inputs it leaves out) but cannot be forged: an HMAC under a key derived from a
  * deployment secret. It holds the origins as they were when the session was created: a later
  * change to the allowed origins (a profile's, or the deployment's ALLOWED_ORIGINS) reaches frames
  * loaded with the token when the session expires (at most 24 hours), and nothing revokes a token
- * sooner but the end of the profile key's rotation (SECURITY.md R20).
+ * sooner but a change of the key it is signed under (`tokenSecret`; SECURITY.md R20).
  */
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { decodeBase64Url, encodeBase64Url } from 'hono/utils/encode'
