@@ -66,10 +66,11 @@ describe('widget bundles', () => {
   // shared markup, no Lit), one file the entry imports; the full checkout (Lit) loads only for
   // the other ways to pay. 16.4 KB before its markup went through a Trusted Types policy. 16.75 KB
   // until the element handed the light form its redirect rule and the meaning of an unanswered
-  // request, which the light form carried copies of (280 bytes less).
-  it('inline card flow: the entry and the light form, one file, at most 16.5 KB brotli, with no Lit', async () => {
+  // request, which the light form carried copies of (280 bytes less). 16.5 KB until a phone typed
+  // with its country code put that code in the phone-code list (228 bytes more).
+  it('inline card flow: the entry and the light form, one file, at most 16.75 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
-    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(16.5 * KB)
+    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(16.75 * KB)
     expect(m.inlineFlow.files).toEqual(['pay-checkout.js', 'chunks/light.js'])
     const code = readFileSync(join(out, 'chunks', 'light.js'), 'utf8')
     expect(code).not.toMatch(/lit-html|reactive-element|customElements\.define/)
@@ -85,10 +86,12 @@ describe('widget bundles', () => {
   // target is 10 KB (bench/README.md says what the rest is). 12 KB until the phone-code list
   // wrote each country's code in the country list's order (250 bytes less). 11.75 KB until its
   // card flow became one the light inline form runs too (`widget/card-frame/card-flow.ts`: the
-  // options inline mode needs, 230 bytes more).
-  it('the card frame: its document (the form in it) and its one script, lists included, are at most 12 KB brotli, with no Lit', async () => {
+  // options inline mode needs, 230 bytes more). 12 KB until a phone typed with its country code
+  // put that code in the phone-code list (233 bytes more: shoppers type and paste numbers so, and
+  // were told two errors instead).
+  it('the card frame: its document (the form in it) and its one script, lists included, are at most 12.25 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
-    expect(m.frameDocument.brotli).toBeLessThanOrEqual(12 * KB)
+    expect(m.frameDocument.brotli).toBeLessThanOrEqual(12.25 * KB)
     expect(m.frameDocument.files).toEqual(['frame.js'])
     const code = readFileSync(join(out, 'frame.js'), 'utf8')
     expect(code).not.toMatch(/lit-html|reactive-element|customElements\.define/)

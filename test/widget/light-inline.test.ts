@@ -14,6 +14,7 @@ import {
   payButton,
   pendingWhileAway,
   root,
+  setValue,
   status,
   until,
 } from './helpers.ts'
@@ -33,6 +34,38 @@ describe('inline mode, a card session', () => {
     expect((await paid).detail).to.include({ status: 'succeeded', brand: 'visa', last4: '1111' })
     expect(status(el)).to.equal('Payment successful.')
     expect(fullCheckoutLoaded()).to.equal(false)
+  })
+
+  it('a phone pasted with its country code chooses that code in the list when paid, and pays', async () => {
+    const { el } = await mount({}, { locale: 'de', shipping: true })
+    const code = input(el, 'telnocc') as unknown as HTMLSelectElement
+    await until(() => code.options.length > 1)
+    await fill(el)
+    // The address's country says which of the countries of +44 is meant.
+    const country = input(el, 'country') as unknown as HTMLSelectElement
+    country.value = 'JE'
+    country.dispatchEvent(new Event('change', { bubbles: true, composed: true }))
+    for (const [id, value] of Object.entries({ city: 'St Helier', postcode: 'JE2 3AB', street: '1 Bond Street' }))
+      setValue(input(el, id), value)
+    setValue(input(el, 'phone'), '+44 1534 123456')
+    const paid = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    expect(code.value).to.equal('JE+44')
+    expect(input(el, 'phone').value).to.equal('1534 123456')
+    expect((await paid).detail).to.include({ status: 'succeeded' })
+  })
+
+  it('a phone typed with its country code: the code moves to its list when the shopper leaves the input', async () => {
+    const { el } = await mount()
+    const code = input(el, 'telnocc') as unknown as HTMLSelectElement
+    await until(() => code.options.length > 1)
+    const phone = input(el, 'phone')
+    setValue(phone, '+49 (0)30 1234567', 'insertText')
+    phone.dispatchEvent(new FocusEvent('blur'))
+    expect(code.value).to.equal('DE+49')
+    expect(phone.value).to.equal('(0)30 1234567')
+    expect(phone.getAttribute('aria-invalid')).to.equal('false')
+    el.remove()
   })
 
   it('fires pay-ready once, for the card while the session loads, and the form keeps what was typed', async () => {

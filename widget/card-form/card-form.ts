@@ -186,9 +186,28 @@ export class PayCardForm extends LitElement {
   }
 
   private onBlur(s: InputSpec): void {
+    if (s.id === 'phone') this.splitCode()
     const code = (this.values[s.id] ?? '') === '' && !this.errors[s.id] ? null : this.check(s)
     const { [s.id]: _, ...rest } = this.errors
     this.errors = code ? { ...rest, [s.id]: code } : rest
+  }
+
+  /** A phone typed with its country code: the code goes to its list (`splitPhone`), once the lists are here. */
+  private splitCode(): void {
+    const { phone = '', telnocc = '', country } = this.values
+    const split = this.lists?.splitPhone(
+      phone,
+      this.lists.callingCodes(this.locale).map((c) => c.value),
+      [telnocc.slice(0, 2), country, this.locale.split('-')[1]?.toUpperCase()],
+    )
+    if (!split) return
+    this.values = { ...this.values, telnocc: split.code, phone: split.phone }
+    // A list the shopper already chose from no longer follows its options' `selected`: set it here.
+    const list = this.renderRoot.querySelector<HTMLSelectElement>('#telnocc')
+    if (list) list.value = split.code
+    const { telnocc: _, ...rest } = this.errors
+    this.errors = rest
+    this.reportChange()
   }
 
   /** Fires pay-change when validity or brand changed: no values, ever. */
@@ -219,6 +238,7 @@ export class PayCardForm extends LitElement {
     e.preventDefault()
     if (this.disabled) return
     this.syncFromInputs()
+    this.splitCode()
     if (!this.showErrors()) return
     this.dispatchEvent(new CustomEvent('card-form-submit', { detail: this.collect() }))
   }

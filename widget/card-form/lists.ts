@@ -71,3 +71,27 @@ export function callingCodes(locale: string): readonly Choice[] {
   }
   return list
 }
+
+/**
+ * A phone number typed with its country code (`+49 30 1234567`, `0049 30 1234567`), as shoppers
+ * type and paste it: the phone-code list's choice (of `choices`' values, `DE+49`) and the number
+ * without the code; null when it has no code, or one of no country. Calling codes are prefix-free
+ * (E.164), so one code fits; a code many countries share (+1, +7, +44) takes the first of `prefer`
+ * (ISO country codes: the code chosen before, the address's country, the locale's region) that
+ * has it, then the country usually meant.
+ */
+export function splitPhone(
+  phone: string,
+  choices: readonly string[],
+  prefer: readonly (string | undefined)[],
+): { readonly code: string; readonly phone: string } | null {
+  const typed = /^\s*(?:\+|00)([\d ()-]+)$/.exec(phone)?.[1] ?? ''
+  const fits = choices.filter((c) => c && typed.replace(/\D/g, '').startsWith(c.slice(3)))
+  const code = fits[0]?.slice(3)
+  if (!code) return null
+  const country = [...prefer, ...'US RU GB AU NO FI IT'.split(' ')].find((p) => fits.includes(`${p}+${code}`))
+  return {
+    code: country ? `${country}+${code}` : (fits[0] as string),
+    phone: typed.replace(new RegExp(`^\\s*${[...code].join('\\D*')}[ )-]*`), ''),
+  }
+}

@@ -31,7 +31,7 @@ import type { MessageKey, Messages } from '../../shared/i18n/messages/en.ts'
 import { formatMoney } from '../../shared/money.ts'
 import type { SafeRedirect } from '../../shared/redirect.ts'
 import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
-import { callingCodes, countries } from '../card-form/lists.ts'
+import { callingCodes, countries, splitPhone } from '../card-form/lists.ts'
 import {
   ERROR_MESSAGE,
   POLL_MAX,
@@ -271,10 +271,30 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     reportChange()
   }
 
+  /** A phone typed with its country code: the code goes to its list (`splitPhone`). */
+  function splitCode(): void {
+    const phone = control('phone')
+    const code = control('telnocc') as HTMLSelectElement | null
+    const split =
+      phone &&
+      code &&
+      splitPhone(
+        phone.value,
+        [...code.options].map((x) => x.value),
+        [code.value.slice(0, 2), control('country')?.value, lang.split('-')[1]?.toUpperCase()],
+      )
+    if (!split) return
+    code.value = split.code
+    phone.value = split.phone
+    if (errors.telnocc) showError('telnocc', null)
+    reportChange()
+  }
+
   function onBlur(e: Event): void {
     const id = (e.target as HTMLElement).id
     const s = specs().find((x) => x.id === id)
     if (!s) return
+    if (id === 'phone') splitCode()
     const value = control(id)?.value ?? ''
     const v = values()
     showError(id, value === '' && !errors[id] ? null : checkInput(s, v, brand(v)))
@@ -289,6 +309,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     if (number) number.value = formatCardNumber(number.value)
     const expiry = control('expiry')
     if (expiry) expiry.value = formatExpiry(expiry.value)
+    splitCode()
     showBrand()
     const all = specs()
     const now = values()

@@ -92,6 +92,36 @@ describe('<pay-card-form> from a fixture', () => {
     })
   })
 
+  it('a phone typed with its country code chooses that code in the list and keeps the number without it', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form .locale=${'en-CA'}></pay-card-form>`)
+    const code = input(form, 'telnocc') as unknown as HTMLSelectElement
+    // The lists load just after the first render.
+    while (code.options.length < 2) await new Promise((r) => setTimeout(r, 20))
+    // +1 is 25 countries': the locale's region says which.
+    await type(form, { ...VALID, phone: '+1 (416) 555-0100' })
+    expect(code.value).to.equal('CA+1')
+    expect(input(form, 'phone').value).to.equal('(416) 555-0100')
+    expect(invalid(form)).to.deep.equal([])
+    // A code typed with the number wins over the one chosen before, also when only submitted.
+    const phone = input(form, 'phone')
+    phone.value = '0044 20 7946 0000'
+    phone.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertFromPaste' }))
+    const [fields] = await submit(form)
+    expect(code.value).to.equal('GB+44')
+    expect(fields).to.include({ 'customer.telnocc': '+44', 'customer.phone': '20 7946 0000' })
+  })
+
+  it('a phone with a code no country has is left as typed, and refused as a phone', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    const code = input(form, 'telnocc') as unknown as HTMLSelectElement
+    while (code.options.length < 2) await new Promise((r) => setTimeout(r, 20))
+    await type(form, { ...VALID, phone: '+999 1234567' })
+    expect(input(form, 'phone').value).to.equal('+999 1234567')
+    expect(code.value).to.equal('')
+    expect(await submit(form)).to.deep.equal([])
+    expect(invalid(form)).to.include('phone')
+  })
+
   it('for a saved card asks for the CVV alone, its length by the saved brand', async () => {
     const form = await fixture<PayCardForm>(
       html`<pay-card-form .mode=${'saved-card'} .savedBrand=${'amex'}></pay-card-form>`,
