@@ -6,7 +6,14 @@
  * script checks and collects with the same functions. Values are as the shopper sees them
  * (`4111 1111 ...`, `12 / 30`), keyed by input id; nothing here keeps or logs one.
  */
-import { detectBrand, normalizeCardNumber, type CardBrand } from './card.ts'
+import {
+  asciiDigits,
+  detectBrand,
+  formatCardNumber,
+  maxCardLength,
+  normalizeCardNumber,
+  type CardBrand,
+} from './card.ts'
 import type { FieldError, FieldErrorCode } from './errors.ts'
 import type { MessageKey } from './i18n/messages/en.ts'
 import { checkExpiryMonth, checkWith, cvvLengthError, expiryError, telnoccError } from './shopper-formats.ts'
@@ -99,6 +106,19 @@ export const wireValue = (id: string, value: string): string =>
 export function formatExpiry(input: string): string {
   const d = input.replace(/\D/g, '').slice(0, 4)
   return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d
+}
+
+/**
+ * What an input shows for what the shopper typed, in both card forms: its digits in ASCII whatever
+ * script the keyboard typed them in (`asciiDigits`: the gateway takes no other in a card number,
+ * an expiry, a CVV, a phone number or a postcode), the number grouped as its brand prints it, the
+ * expiry as `MM / YY` (not while the shopper deletes), the CVV digits alone.
+ */
+export function typedValue(id: string, typed: string, deleting = false): string {
+  const value = asciiDigits(typed)
+  if (id === 'number') return formatCardNumber(value).slice(0, maxCardLength(detectBrand(value)) + 4)
+  if (id === 'expiry') return deleting ? value : formatExpiry(value)
+  return id === 'cvv' ? value.replace(/\D/g, '').slice(0, 4) : value
 }
 
 /** The brand the form is for: a saved card's, else the number's. */

@@ -184,16 +184,20 @@ export function last4(input: string): string {
  * digit's value is its distance from the start of its run, modulo ten.
  */
 function digitValue(ch: string): number | undefined {
-  if (ch >= '0' && ch <= '9') return ch.charCodeAt(0) - 48
-  if (!/^\p{Nd}$/u.test(ch)) return undefined
-  let cp = ch.codePointAt(0) ?? 0
-  let below = 0
-  while (below < 100 && /^\p{Nd}$/u.test(String.fromCodePoint(cp - 1))) {
-    cp -= 1
-    below += 1
-  }
-  return below % 10
+  const nd = /^\p{Nd}$/u
+  if (!nd.test(ch)) return undefined
+  const cp = ch.codePointAt(0) as number
+  let zero = cp
+  while (nd.test(String.fromCodePoint(zero - 1))) zero--
+  return (cp - zero) % 10
 }
+
+/**
+ * The text with every decimal digit of any script (`\p{Nd}`) as its ASCII digit: shoppers'
+ * keyboards type them in Arabic (٤١١١), Persian (۴۱۱۱), Hindi (४१११) or through a Japanese IME
+ * (４１１１), and the gateway takes card numbers, expiries and phone numbers in ASCII.
+ */
+export const asciiDigits = (text: string): string => text.replace(/\p{Nd}/gu, (d) => String(digitValue(d)))
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 

@@ -88,10 +88,12 @@ describe('widget bundles', () => {
   // card flow became one the light inline form runs too (`widget/card-frame/card-flow.ts`: the
   // options inline mode needs, 230 bytes more). 12 KB until a phone typed with its country code
   // put that code in the phone-code list (233 bytes more: shoppers type and paste numbers so, and
-  // were told two errors instead).
-  it('the card frame: its document (the form in it) and its one script, lists included, are at most 12.25 KB brotli, with no Lit', async () => {
+  // were told two errors instead). 12.25 KB until digits typed in the shopper's script (Arabic,
+  // Persian, Hindi, a Japanese IME's full width) were taken as the ASCII digits they are, where
+  // the card number used to drop them as they were typed (129 bytes more).
+  it('the card frame: its document (the form in it) and its one script, lists included, are at most 12.5 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
-    expect(m.frameDocument.brotli).toBeLessThanOrEqual(12.25 * KB)
+    expect(m.frameDocument.brotli).toBeLessThanOrEqual(12.5 * KB)
     expect(m.frameDocument.files).toEqual(['frame.js'])
     const code = readFileSync(join(out, 'frame.js'), 'utf8')
     expect(code).not.toMatch(/lit-html|reactive-element|customElements\.define/)

@@ -55,6 +55,19 @@ describe('inline mode, a card session', () => {
     expect((await paid).detail).to.include({ status: 'succeeded' })
   })
 
+  it('in Arabic, a card typed in Arabic-Indic digits is formatted, told as a Visa, and pays', async () => {
+    const { el } = await mount({}, { locale: 'ar' })
+    const changes: unknown[] = []
+    el.addEventListener('pay-change', (e) => changes.push(e.detail))
+    await fill(el, { number: '٤١١١١١١١١١١١١١١١', expiry: '١٢٣٠', cvv: '١٢٣' })
+    expect(input(el, 'number').value).to.equal('4111 1111 1111 1111')
+    expect(input(el, 'expiry').value).to.equal('12 / 30')
+    expect(changes.at(-1)).to.deep.equal({ valid: true, brand: 'visa' })
+    const paid = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    expect((await paid).detail).to.include({ status: 'succeeded', brand: 'visa', last4: '1111' })
+  })
+
   it('a phone typed with its country code: the code moves to its list when the shopper leaves the input', async () => {
     const { el } = await mount()
     const code = input(el, 'telnocc') as unknown as HTMLSelectElement

@@ -7,7 +7,7 @@
  * usable inline in `<pay-checkout>` and inside the isolated card frame.
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
-import { cvvLength, detectBrand, formatCardNumber, maxCardLength, type CardBrand } from '../../shared/card.ts'
+import { cvvLength, formatCardNumber, maxCardLength, type CardBrand } from '../../shared/card.ts'
 import {
   BRAND_NAMES,
   brandOf,
@@ -24,6 +24,7 @@ import {
   PHONE,
   SAVED,
   SHIPPING,
+  typedValue,
   type InputSpec,
 } from '../../shared/card-inputs.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
@@ -170,10 +171,7 @@ export class PayCardForm extends LitElement {
 
   private onInput(s: InputSpec, e: Event): void {
     const input = e.target as HTMLInputElement
-    let value = input.value
-    if (s.id === 'number') value = formatCardNumber(value).slice(0, maxCardLength(detectBrand(value)) + 4)
-    if (s.id === 'expiry') value = (e as InputEvent).inputType?.startsWith('delete') ? value : formatExpiry(value)
-    if (s.id === 'cvv') value = value.replace(/\D/g, '').slice(0, 4)
+    const value = typedValue(s.id, input.value, (e as InputEvent).inputType?.startsWith('delete'))
     if (value !== input.value) input.value = value
     this.values = { ...this.values, [s.id]: value }
     // Errors already shown update as the shopper fixes them; new ones wait for blur or submit.

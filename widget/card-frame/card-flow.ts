@@ -12,7 +12,7 @@
  * or an invoice alone) is handed to the full checkout (`handOver`).
  */
 import { brandMarkSvg } from '../../shared/brand-marks.ts'
-import { cvvLength, detectBrand, formatCardNumber, maxCardLength, type CardBrand } from '../../shared/card.ts'
+import { cvvLength, formatCardNumber, maxCardLength, type CardBrand } from '../../shared/card.ts'
 import {
   BRAND_NAMES,
   brandOf,
@@ -22,6 +22,7 @@ import {
   ERROR_KEYS,
   formatExpiry,
   inputsFor,
+  typedValue,
   type InputSpec,
 } from '../../shared/card-inputs.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
@@ -256,10 +257,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   function onInput(e: Event): void {
     const input = e.target as HTMLInputElement
     const id = input.id
-    let value = input.value
-    if (id === 'number') value = formatCardNumber(value).slice(0, maxCardLength(detectBrand(value)) + 4)
-    if (id === 'expiry') value = (e as InputEvent).inputType?.startsWith('delete') ? value : formatExpiry(value)
-    if (id === 'cvv') value = value.replace(/\D/g, '').slice(0, 4)
+    const value = typedValue(id, input.value, (e as InputEvent).inputType?.startsWith('delete'))
     if (value !== input.value) input.value = value
     if (id === 'number') showBrand()
     // Errors already shown update as the shopper fixes them; new ones wait for blur or submit.

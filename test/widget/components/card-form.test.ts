@@ -92,6 +92,26 @@ describe('<pay-card-form> from a fixture', () => {
     })
   })
 
+  it('digits typed in the shopper’s script (Arabic, Persian, a Japanese IME’s full width) become the ASCII digits the gateway takes', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    await type(form, {
+      ...VALID,
+      number: '٤١١١ ١١١١ ١١١١ ١١١١',
+      expiry: '۱۲۳۰',
+      cvv: '１２３',
+    })
+    expect(input(form, 'number').value).to.equal('4111 1111 1111 1111')
+    expect(input(form, 'expiry').value).to.equal('12 / 30')
+    expect(input(form, 'cvv').value).to.equal('123')
+    const [fields] = await submit(form)
+    expect(fields).to.include({
+      'card.number': '4111111111111111',
+      'card.expiryMonth': '12',
+      'card.expiryYear': '2030',
+      'card.cvv': '123',
+    })
+  })
+
   it('a phone typed with its country code chooses that code in the list and keeps the number without it', async () => {
     const form = await fixture<PayCardForm>(html`<pay-card-form .locale=${'en-CA'}></pay-card-form>`)
     const code = input(form, 'telnocc') as unknown as HTMLSelectElement
