@@ -102,9 +102,13 @@ export const BRAND_NAMES: Record<CardBrand, string> = {
 export const wireValue = (id: string, value: string): string =>
   id === 'telnocc' ? value.replace(/^[A-Z]{2}(?=\+)/, '') : value
 
-/** `MM / YY` (or what the shopper has typed so far) from any digits. */
+/**
+ * `MM / YY` (or what the shopper has typed so far) from any digits, and from a year in four digits:
+ * Chrome's autofill writes `12/2030` where the label's year is not `YY` (in German `MM / JJ`).
+ */
 export function formatExpiry(input: string): string {
-  const d = input.replace(/\D/g, '').slice(0, 4)
+  const full = /^\D*(\d\d?)\D+20(\d\d)\D*$/.exec(input)
+  const d = full ? `${full[1]?.padStart(2, '0')}${full[2]}` : input.replace(/\D/g, '').slice(0, 4)
   return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d
 }
 

@@ -4,10 +4,11 @@
  * uses it where it is (never moved: that would reload it), whether the frame loaded before the
  * element was defined or after.
  */
-import type { Page } from 'playwright-core'
+import { chromium, type Page } from 'playwright-core'
+import { CHROME_ARGS, findChrome } from '../../tools/chrome.mjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openMerchantPage, type MerchantPage } from './merchant-page.ts'
-import { fillCard, freshCard, waitForEvent } from './frame-page.ts'
+import { CUSTOMER, fillCard, freshCard, waitForEvent } from './frame-page.ts'
 
 let m: MerchantPage
 
@@ -83,6 +84,54 @@ describe('the declarative embed (the frame written in the element by the shop se
     expect(await page.locator('pay-checkout > iframe').boundingBox()).toMatchObject({ width: expect.any(Number) })
     expect((await page.locator('pay-checkout > iframe').boundingBox())?.height).toBeGreaterThan(100)
     await page.close()
+  })
+
+  // Chrome's own autofill, as a shopper's saved card fills the form: CDP's Autofill.trigger, which
+  // the headless shell the other tests run in does not have (the full browser here). The shop on
+  // another site than the Worker, as in production (`localhost` and `127.0.0.1`). Where the label's
+  // year is not `YY` (German: `MM / JJ`) Chrome writes the expiry as `12/2030`, and writes it again
+  // with two digits when the page changes it. (CDP's trigger finds a frame's form through the
+  // page's frame tree, which does not hold an iframe in a shadow root, the element's own frame:
+  // Chromium's autofill_handler.cc says its lookup is not the real flow's, which takes that frame's
+  // form as a form of its own. Hence the written frame here.)
+  it('Chrome’s autofill fills the card’s number, expiry and CVV in the German frame of another site, and the shopper pays', async () => {
+    const shop = m.shop.replace('127.0.0.1', 'localhost')
+    const s = await m.session({ allowedOrigins: [shop] })
+    const browser = await chromium.launch({ executablePath: findChrome({ full: true }), args: CHROME_ARGS })
+    try {
+      const page = await browser.newPage()
+      const url = m.serve('/embed-de.html', embedPage(s, s.id, false, 'locale=de&amp;theme=light', 'locale="de"'))
+      await page.goto(url.replace(m.shop, shop))
+      await waitForEvent(page, 'pay-ready')
+      const ui = page.frameLocator('pay-checkout > iframe')
+      // Once the session is read, the button names the amount.
+      await expect.poll(() => ui.locator('button[type=submit]').textContent()).toMatch(/49,00/)
+      await ui.locator('pay-checkout #number').click()
+      const frame = page.frames().find((f) => f.url().includes('/frame/'))
+      if (!frame) throw new Error('no card frame')
+      // Another site's frame has a process and a CDP session of its own.
+      const cdp = await page.context().newCDPSession(frame)
+      const { result } = await cdp.send('Runtime.evaluate', {
+        expression: `document.querySelector('pay-checkout-inline').shadowRoot.querySelector('pay-card-form').shadowRoot.querySelector('#number')`,
+      })
+      const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId })
+      const { frameTree } = await cdp.send('Page.getFrameTree')
+      await cdp.send('Autofill.trigger', {
+        fieldId: node.backendNodeId,
+        frameId: frameTree.frame.id,
+        card: { number: '4111111111111111', name: 'Ada Lovelace', expiryMonth: '12', expiryYear: '2030', cvc: '123' },
+      })
+      await expect.poll(() => ui.locator('pay-checkout #expiry').inputValue()).toBe('12 / 30')
+      expect(await ui.locator('pay-checkout #number').inputValue()).toBe('4111 1111 1111 1111')
+      expect(await ui.locator('pay-checkout #cvv').inputValue()).toBe('123')
+      // The customer's details are the shopper's own to type.
+      for (const id of ['givenName', 'surname', 'email'] as const)
+        await ui.locator(`pay-checkout #${id}`).fill(CUSTOMER[id])
+      await ui.locator('pay-checkout button[type=submit]').click()
+      expect((await waitForEvent(page, 'pay-success')).detail).toMatchObject({ status: 'succeeded', last4: '1111' })
+    } finally {
+      await browser.close()
+    }
   })
 
   it('a written frame of another session is not used: the element makes its own for its session', async () => {

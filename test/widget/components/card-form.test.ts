@@ -112,6 +112,18 @@ describe('<pay-card-form> from a fixture', () => {
     })
   })
 
+  it('an expiry with a four-digit year, as Firefox’s autofill and pasting write it (12/2030), is 12 / 30', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    const expiry = input(form, 'expiry')
+    expiry.value = '12/2030'
+    expiry.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertReplacementText' }))
+    await form.updateComplete
+    expect(expiry.value).to.equal('12 / 30')
+    await type(form, { ...VALID, expiry: '12/2030' })
+    const [fields] = await submit(form)
+    expect(fields).to.include({ 'card.expiryMonth': '12', 'card.expiryYear': '2030' })
+  })
+
   it('a phone typed with its country code chooses that code in the list and keeps the number without it', async () => {
     const form = await fixture<PayCardForm>(html`<pay-card-form .locale=${'en-CA'}></pay-card-form>`)
     const code = input(form, 'telnocc') as unknown as HTMLSelectElement
