@@ -103,12 +103,17 @@ export const wireValue = (id: string, value: string): string =>
   id === 'telnocc' ? value.replace(/^[A-Z]{2}(?=\+)/, '') : value
 
 /**
- * `MM / YY` (or what the shopper has typed so far) from any digits, and from a year in four digits:
- * Chrome's autofill writes `12/2030` where the label's year is not `YY` (in German `MM / JJ`).
+ * `MM / YY` (or what the shopper has typed so far) from any digits. A month typed as one digit
+ * gets its zero: `4` or `4/` is April, `1/` January, and so is `13` while the month is typed (no
+ * month starts 13); a whole value is never changed into another date (`13 / 30` stays wrong). A
+ * year in four digits keeps its last two: Firefox's autofill and pasting write `12/2030` into an
+ * `MM / YY` field, and Chrome's where the label's year is not `YY` (German `MM / JJ`).
  */
 export function formatExpiry(input: string): string {
   const full = /^\D*(\d\d?)\D+20(\d\d)\D*$/.exec(input)
-  const d = full ? `${full[1]?.padStart(2, '0')}${full[2]}` : input.replace(/\D/g, '').slice(0, 4)
+  const digits = input.replace(/\D/g, '')
+  const zero = /^\D*(?:[1-9](?=\D)|[2-9]$)/.test(input) || /^1[3-9]$/.test(digits) ? '0' : ''
+  const d = full ? `${full[1]?.padStart(2, '0')}${full[2]}` : `${zero}${digits}`.slice(0, 4)
   return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d
 }
 

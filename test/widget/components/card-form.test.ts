@@ -4,6 +4,7 @@
  * never a value) and `card-form-submit` (the wire fields, to the checkout only).
  */
 import { expect, fixture, html } from '@open-wc/testing'
+import { sendKeys } from '@web/test-runner-commands'
 import '../../../widget/card-form/card-form.ts'
 import type { PayCardForm } from '../../../widget/card-form/card-form.ts'
 import type { PayChangeEvent } from '../../../widget/events.ts'
@@ -110,6 +111,24 @@ describe('<pay-card-form> from a fixture', () => {
       'card.expiryYear': '2030',
       'card.cvv': '123',
     })
+  })
+
+  it('an expiry month typed as one digit gets its zero as the shopper types: 4 is April, 1/ and 13 are January', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    const expiry = input(form, 'expiry')
+    for (const [typed, shown] of [
+      ['4', '04'],
+      ['427', '04 / 27'],
+      ['1/30', '01 / 30'],
+      ['130', '01 / 30'],
+      ['1230', '12 / 30'],
+    ]) {
+      expiry.value = ''
+      expiry.focus()
+      await sendKeys({ type: typed as string })
+      await form.updateComplete
+      expect(expiry.value, typed).to.equal(shown)
+    }
   })
 
   it('an expiry with a four-digit year, as Firefox’s autofill and pasting write it (12/2030), is 12 / 30', async () => {
