@@ -103,30 +103,37 @@ export const wireValue = (id: string, value: string): string =>
   id === 'telnocc' ? value.replace(/^[A-Z]{2}(?=\+)/, '') : value
 
 /**
- * `MM / YY` (or what the shopper has typed so far) from any digits. A month typed as one digit
- * gets its zero: `4` or `4/` is April, `1/` January, and so is `13` while the month is typed (no
- * month starts 13); a whole value is never changed into another date (`13 / 30` stays wrong). A
- * year in four digits keeps its last two: Firefox's autofill and pasting write `12/2030` into an
- * `MM / YY` field, and Chrome's where the label's year is not `YY` (German `MM / JJ`).
+ * The expiry as `MM / YY`. A whole value (autofill, a paste, the pay) is formatted only when it is
+ * one, and never changed into another date: `12/30`, `1230`, `1/30`, and a year in four digits
+ * (`12/2030`: Firefox's autofill and pastes write it into an `MM / YY` field, and Chrome's where
+ * the label's year is not `YY`, as German `MM / JJ`); anything else stays as written, for the
+ * checks to name. With `typing` (the shopper types at its end) what is typed so far: a month of
+ * one digit gets its zero (`4` and `1/`; `13` is `01 / 3`: no month starts 13), and a year being
+ * typed in four digits (`12 / 203`) waits for its last digit.
  */
-export function formatExpiry(input: string): string {
-  const full = /^\D*(\d\d?)\D+20(\d\d)\D*$/.exec(input)
+export function formatExpiry(input: string, typing = false): string {
   const digits = input.replace(/\D/g, '')
-  const zero = /^\D*(?:[1-9](?=\D)|[2-9]$)/.test(input) || /^1[3-9]$/.test(digits) ? '0' : ''
-  const d = full ? `${full[1]?.padStart(2, '0')}${full[2]}` : `${zero}${digits}`.slice(0, 4)
+  const m = /^\D*(\d\d?)\D+(?:20)?(\d\d)\D*$/.exec(input) ?? /^(\d\d)(?:20)?(\d\d)$/.exec(digits)
+  if (m) return `${m[1]?.padStart(2, '0')} / ${m[2]}`
+  if (!typing) return input
+  if (/^\D*\d\d\D*20\d\D*$/.test(input)) return `${digits.slice(0, 2)} / ${digits.slice(2)}`
+  const d = `${/^\D*(?:[2-9]\D*|1\D+|1[3-9]\D*)$/.test(input) ? '0' : ''}${digits}`.slice(0, 4)
   return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d
 }
 
 /**
  * What an input shows for what the shopper typed, in both card forms: its digits in ASCII whatever
  * script the keyboard typed them in (`asciiDigits`: the gateway takes no other in a card number,
- * an expiry, a CVV, a phone number or a postcode), the number grouped as its brand prints it, the
- * expiry as `MM / YY` (not while the shopper deletes), the CVV digits alone.
+ * an expiry, a CVV, a phone number or a postcode), without the marks that set a text's direction
+ * (a paste from a right-to-left page carries them), the number grouped as its brand prints it,
+ * the CVV digits alone, and the expiry as typed so far (`formatExpiry`), unless `editing`: the
+ * shopper deletes, types elsewhere than at its end, or composes with an input method, where a
+ * value rewritten under the caret would turn an edit into another date.
  */
-export function typedValue(id: string, typed: string, deleting = false): string {
-  const value = asciiDigits(typed)
+export function typedValue(id: string, typed: string, editing = false): string {
+  const value = asciiDigits(typed.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ''))
   if (id === 'number') return formatCardNumber(value).slice(0, maxCardLength(detectBrand(value)) + 4)
-  if (id === 'expiry') return deleting ? value : formatExpiry(value)
+  if (id === 'expiry') return editing ? value : formatExpiry(value, true)
   return id === 'cvv' ? value.replace(/\D/g, '').slice(0, 4) : value
 }
 

@@ -4,6 +4,7 @@
  * the full checkout. Its own file, so this page has not loaded the full checkout before.
  */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
+import { sendKeys } from '@web/test-runner-commands'
 import type { PayCheckout } from '../../widget/index.ts'
 import {
   createSession,
@@ -66,6 +67,18 @@ describe('inline mode, a card session', () => {
     const paid = oneEvent(el, 'pay-success')
     payButton(el).click()
     expect((await paid).detail).to.include({ status: 'succeeded', brand: 'visa', last4: '1111' })
+  })
+
+  it('the expiry: a month of one digit gets its zero as typed, a month corrected in the middle stays as typed', async () => {
+    const { el } = await mount()
+    const expiry = input(el, 'expiry')
+    expiry.focus()
+    await sendKeys({ type: '4/27' })
+    expect(expiry.value).to.equal('04 / 27')
+    expiry.setSelectionRange(0, 2)
+    await sendKeys({ type: '11' })
+    expect(expiry.value).to.equal('11 / 27')
+    el.remove()
   })
 
   it('a phone typed with its country code: the code moves to its list when the shopper leaves the input', async () => {

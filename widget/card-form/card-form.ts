@@ -27,6 +27,7 @@ import {
   typedValue,
   type InputSpec,
 } from '../../shared/card-inputs.ts'
+import { editing } from './editing.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
 import { SHOPPER_FIELDS, type ShopperField } from '../../shared/shopper-fields.ts'
 import { brandIcon } from './brand-icons.ts'
@@ -171,7 +172,10 @@ export class PayCardForm extends LitElement {
 
   private onInput(s: InputSpec, e: Event): void {
     const input = e.target as HTMLInputElement
-    const value = typedValue(s.id, input.value, (e as InputEvent).inputType?.startsWith('delete'))
+    const typed = e as InputEvent
+    // An input method's text is the shopper's until it is committed (`compositionend` comes then).
+    if (typed.isComposing) return
+    const value = typedValue(s.id, input.value, editing(typed, input))
     if (value !== input.value) input.value = value
     this.values = { ...this.values, [s.id]: value }
     // Errors already shown update as the shopper fixes them; new ones wait for blur or submit.
@@ -290,9 +294,10 @@ export class PayCardForm extends LitElement {
           ?required=${s.required}
           aria-invalid=${error ? 'true' : 'false'}
           aria-describedby=${described || nothing}
-          maxlength=${isCard ? maxCardLength(brand) + 4 : s.id === 'expiry' ? 7 : s.id === 'cvv' ? 4 : 100}
+          maxlength=${isCard ? maxCardLength(brand) + 4 : s.id === 'expiry' ? 9 : s.id === 'cvv' ? 4 : 100}
           spellcheck="false"
           @input=${(e: Event) => this.onInput(s, e)}
+          @compositionend=${(e: Event) => this.onInput(s, e)}
           @blur=${() => this.onBlur(s)}
         />`
     return html`<div class="field" part="field">

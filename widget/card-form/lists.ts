@@ -85,13 +85,15 @@ export function splitPhone(
   choices: readonly string[],
   prefer: readonly (string | undefined)[],
 ): { readonly code: string; readonly phone: string } | null {
-  const typed = /^\s*(?:\+|00)([\d ()-]+)$/.exec(phone)?.[1] ?? ''
+  // `00` is the international prefix of most countries; `001`, `0011` are other countries' own
+  // prefixes (Hong Kong, Korea, Singapore, Australia), never +1: not read as a code.
+  const typed = /^\s*(?:\+|00(?!1))([\d\s()-]+)$/.exec(phone)?.[1] ?? ''
   const fits = choices.filter((c) => c && typed.replace(/\D/g, '').startsWith(c.slice(3)))
   const code = fits[0]?.slice(3)
   if (!code) return null
   const country = [...prefer, ...'US RU GB AU NO FI IT'.split(' ')].find((p) => fits.includes(`${p}+${code}`))
   return {
     code: country ? `${country}+${code}` : (fits[0] as string),
-    phone: typed.replace(new RegExp(`^\\s*${[...code].join('\\D*')}[ )-]*`), ''),
+    phone: typed.replace(new RegExp(`^[\\s(]*${[...code].join('\\D*')}[\\s)-]*`), ''),
   }
 }

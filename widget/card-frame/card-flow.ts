@@ -32,6 +32,7 @@ import type { MessageKey, Messages } from '../../shared/i18n/messages/en.ts'
 import { formatMoney } from '../../shared/money.ts'
 import type { SafeRedirect } from '../../shared/redirect.ts'
 import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
+import { editing } from '../card-form/editing.ts'
 import { callingCodes, countries, splitPhone } from '../card-form/lists.ts'
 import {
   ERROR_MESSAGE,
@@ -257,7 +258,10 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   function onInput(e: Event): void {
     const input = e.target as HTMLInputElement
     const id = input.id
-    const value = typedValue(id, input.value, (e as InputEvent).inputType?.startsWith('delete'))
+    const typed = e as InputEvent
+    // An input method's text is the shopper's until it is committed (`compositionend` comes then).
+    if (typed.isComposing) return
+    const value = typedValue(id, input.value, editing(typed, input))
     if (value !== input.value) input.value = value
     if (id === 'number') showBrand()
     // Errors already shown update as the shopper fixes them; new ones wait for blur or submit.
@@ -323,6 +327,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   }
 
   formRoot.addEventListener('input', onInput)
+  formRoot.addEventListener('compositionend', onInput)
   formRoot.addEventListener('change', (e) => (e.target instanceof HTMLSelectElement ? onInput(e) : undefined))
   // An input's blur, heard while it goes down to the input (blur does not bubble).
   formRoot.addEventListener('blur', onBlur, true)

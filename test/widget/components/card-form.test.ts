@@ -131,6 +131,26 @@ describe('<pay-card-form> from a fixture', () => {
     }
   })
 
+  it('a month corrected in the middle of the expiry stays as the shopper types it: 04 / 27 becomes 10 / 27, never 01 / 27', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    const expiry = input(form, 'expiry')
+    expiry.focus()
+    await sendKeys({ type: '0427' })
+    expect(expiry.value).to.equal('04 / 27')
+    expiry.setSelectionRange(0, 2)
+    await sendKeys({ type: '1' })
+    await form.updateComplete
+    expect(expiry.value).to.equal('1 / 27')
+    await sendKeys({ type: '0' })
+    await form.updateComplete
+    expect(expiry.value).to.equal('10 / 27')
+    // A year typed in four digits waits for its last one.
+    expiry.select()
+    await sendKeys({ type: '122030' })
+    await form.updateComplete
+    expect(expiry.value).to.equal('12 / 30')
+  })
+
   it('an expiry with a four-digit year, as Firefox’s autofill and pasting write it (12/2030), is 12 / 30', async () => {
     const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
     const expiry = input(form, 'expiry')
