@@ -127,8 +127,9 @@ export function formatExpiry(input: string, typing = false): string {
  * an expiry, a CVV, a phone number or a postcode), without the marks that set a text's direction
  * (a paste from a right-to-left page carries them), the number grouped as its brand prints it,
  * the CVV digits alone, and the expiry as typed so far (`formatExpiry`), unless `editing`: the
- * shopper deletes, types elsewhere than at its end, or composes with an input method, where a
- * value rewritten under the caret would turn an edit into another date.
+ * shopper deletes or types elsewhere than at its end, where a value rewritten under the caret
+ * would turn an edit into another date. (An input method's text is not given here before it is
+ * committed: the forms wait for `compositionend`.)
  */
 export function typedValue(id: string, typed: string, editing = false): string {
   const value = asciiDigits(typed.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ''))

@@ -182,7 +182,7 @@ describe('<pay-card-form> from a fixture', () => {
     expect(fields).to.include({ 'customer.telnocc': '+44', 'customer.phone': '20 7946 0000' })
   })
 
-  it('a phone with a code no country has is left as typed, and refused as a phone', async () => {
+  it('a phone with a code no country has, or another country’s international prefix (001), is left as typed and refused', async () => {
     const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
     const code = input(form, 'telnocc') as unknown as HTMLSelectElement
     while (code.options.length < 2) await new Promise((r) => setTimeout(r, 20))
@@ -191,6 +191,11 @@ describe('<pay-card-form> from a fixture', () => {
     expect(code.value).to.equal('')
     expect(await submit(form)).to.deep.equal([])
     expect(invalid(form)).to.include('phone')
+    // 001 is Hong Kong's, Korea's and Singapore's international prefix, never +1: not read as a code.
+    await type(form, { phone: '001 49 30 1234567' })
+    expect(input(form, 'phone').value).to.equal('001 49 30 1234567')
+    expect(code.value).to.equal('')
+    expect(await submit(form)).to.deep.equal([])
   })
 
   it('for a saved card asks for the CVV alone, its length by the saved brand', async () => {
