@@ -105,8 +105,8 @@ export const wireValue = (id: string, value: string): string =>
 /**
  * The expiry as `MM / YY`. A whole value (autofill, a paste, the pay) is formatted only when it is
  * one, and never changed into another date: `12/30`, `1230`, `1/30`, and a year in four digits
- * (`12/2030`: Firefox's autofill and pastes write it into an `MM / YY` field, and Chrome's where
- * the label's year is not `YY`, as German `MM / JJ`); anything else stays as written, for the
+ * (`12/2030`: autofills and pastes write it into an `MM / YY` field, Chrome's where the label's
+ * year is not `YY`, as German `MM / JJ`); anything else stays as written, for the
  * checks to name. With `typing` (the shopper types at its end) what is typed so far: a month of
  * one digit gets its zero (`4` and `1/`; `13` is `01 / 3`: no month starts 13), and a year being
  * typed in four digits (`12 / 203`) waits for its last digit.

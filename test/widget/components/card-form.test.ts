@@ -151,7 +151,7 @@ describe('<pay-card-form> from a fixture', () => {
     expect(expiry.value).to.equal('12 / 30')
   })
 
-  it('an expiry with a four-digit year, as Firefox’s autofill and pasting write it (12/2030), is 12 / 30', async () => {
+  it('an expiry with a four-digit year, as autofills and pastes write it (12/2030), is 12 / 30', async () => {
     const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
     const expiry = input(form, 'expiry')
     expiry.value = '12/2030'
