@@ -1,5 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing'
-import { CHANNEL, parseFrameMessage, parseParentMessage } from '../../widget/card-frame/messages.ts'
+import { CHANNEL, parseFrameMessage } from '../../widget/card-frame/messages.ts'
+import { parseParentMessage } from '../../widget/card-frame/page-says.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 import '../../widget/index.ts'
 

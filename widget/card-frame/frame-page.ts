@@ -15,7 +15,8 @@
 import '../inline/pay-checkout-inline.ts'
 import { safeRedirect } from '../../shared/redirect.ts'
 import type { PayCheckoutInline } from '../inline/pay-checkout-inline.ts'
-import { CHANNEL, parseParentMessage, type FrameSays } from './messages.ts'
+import { CHANNEL, type FrameSays } from './messages.ts'
+import { parseParentMessage } from './page-says.ts'
 import { parentOrigin } from './parent.ts'
 
 // No parent, or an opaque one: nothing is shown (./parent.ts).

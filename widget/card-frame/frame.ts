@@ -17,7 +17,8 @@ import { FRAME_SCRIPTS } from '../../shared/frame-preload.ts'
 import { safeRedirect } from '../../shared/redirect.ts'
 import { ApiClient } from '../api-client.ts'
 import { startCardFlow, type CardFlow } from './card-flow.ts'
-import { CHANNEL, parseParentMessage, type FrameSays, type ParentToFrame } from './messages.ts'
+import { CHANNEL, type FrameSays, type ParentToFrame } from './messages.ts'
+import { parseParentMessage } from './page-says.ts'
 import { parentOrigin } from './parent.ts'
 
 declare global {

@@ -3,7 +3,8 @@
  * The messages between `<pay-checkout isolation="frame">` on the merchant's page and the card
  * frame on the Worker's origin. Both sides post with an exact target origin, check `event.origin`
  * and `event.source`, and accept only messages of exactly these shapes (SECURITY.md R22). Nothing
- * here can carry a card number or a CVV: the frame sends only what the parent needs.
+ * here can carry a card number or a CVV: the frame sends only what the parent needs. The checks
+ * of what the frame hears are in `./page-says.ts`, so the page's file does not carry them.
  */
 
 import { CHANNEL } from '../../shared/frame-stub.ts'
@@ -72,18 +73,16 @@ export type FrameSays = FrameToParent extends infer M
     : never
   : never
 
-type Shape = Record<string, (v: unknown) => boolean>
+export type Shape = Record<string, (v: unknown) => boolean>
 
-const str =
+export const str =
   (max = 2048) =>
   (v: unknown) =>
     typeof v === 'string' && v.length <= max
-/** An http(s) origin and path: no query, fragment or `;` parameters (they may hold what the page was handed). */
-const page = (v: unknown) => typeof v === 'string' && v.length <= 2048 && /^https?:\/\/[^\s?#;]+$/.test(v)
 const nullable = (f: (v: unknown) => boolean) => (v: unknown) => v === null || f(v)
-const bool = (v: unknown) => typeof v === 'boolean'
+export const bool = (v: unknown) => typeof v === 'boolean'
 const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100_000
-const oneOf =
+export const oneOf =
   (...xs: string[]) =>
   (v: unknown) =>
     typeof v === 'string' && xs.includes(v)
@@ -135,29 +134,6 @@ export function isSafeCssValue(v: string): boolean {
   return v.length <= 100 && /^[\w\s#.,%()'"-]+$/.test(v) && !/url\s*\(|expression|image-set|@/i.test(v)
 }
 
-const themeStyle = (v: unknown) =>
-  typeof v === 'object' &&
-  v !== null &&
-  !Array.isArray(v) &&
-  Object.entries(v).every(
-    ([k, value]) =>
-      (THEME_PROPERTIES as readonly string[]).includes(k) && typeof value === 'string' && isSafeCssValue(value),
-  )
-
-const PARENT_TO_FRAME: Record<string, Shape> = {
-  init: {
-    clientSecret: str(200),
-    locale: str(35),
-    theme: oneOf('light', 'dark', 'auto'),
-    collectShipping: bool,
-    style: themeStyle,
-  },
-  page: { page },
-  submit: {},
-  reset: {},
-  method: { method: oneOf('card', 'saved-card') },
-}
-
 const FRAME_TO_PARENT: Record<string, Shape> = {
   loaded: {},
   ready: { flow: str(20), status: str(20) },
@@ -187,12 +163,11 @@ function exactly(o: Record<string, unknown>, shape: Shape, extra: readonly strin
   )
 }
 
-function parse<T>(data: unknown, shapes: Record<string, Shape>): T | undefined {
+export function parse<T>(data: unknown, shapes: Record<string, Shape>): T | undefined {
   if (typeof data !== 'object' || data === null) return undefined
   const o = data as Record<string, unknown>
   if (o.channel !== CHANNEL || typeof o.type !== 'string' || !Object.hasOwn(shapes, o.type)) return undefined
   return exactly(o, shapes[o.type] ?? {}, ['channel', 'type']) ? (o as T) : undefined
 }
 
-export const parseParentMessage = (data: unknown): ParentToFrame | undefined => parse(data, PARENT_TO_FRAME)
 export const parseFrameMessage = (data: unknown): FrameToParent | undefined => parse(data, FRAME_TO_PARENT)
