@@ -156,6 +156,27 @@ describe('idempotency and concurrency (R13-R16)', () => {
     expect(other.body.error?.code).toBe('idempotency_mismatch')
     expect(await chargesFor(s.mtid)).toBe(1)
   })
+
+  it('a paid key whose answer was lost replays the payment when the customer came from the session, which then shows it no more', async () => {
+    // The customer's details are the session's (the form did not ask for them); once the session
+    // is final its view drops them (R2), and the same request sent again must still be the same.
+    const s = await createSession({ customer: { givenName: 'Grace', surname: 'Hopper', email: 'grace@example.com' } })
+    const key = uniqueId('lost')
+    const body = { card: { number: '5555555555554444', expiryMonth: '01', expiryYear: '2031', cvv: '321' } }
+    const first = await browser(s, 'POST', '/pay', body, { 'Idempotency-Key': key })
+    expect(first.body).toMatchObject({ status: 'succeeded' })
+    const again = await browser(s, 'POST', '/pay', body, { 'Idempotency-Key': key })
+    expect(again.status).toBe(200)
+    expect(again.text).toBe(first.text)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    // Another tab's pay, with a key of its own: told the checkout is complete, not to fix its fields.
+    const other = await browser<{ error?: { code: string } }>(s, 'POST', '/pay', body, {
+      'Idempotency-Key': uniqueId('tab'),
+    })
+    expect(other.status).toBe(409)
+    expect(other.body.error?.code).toBe('session_completed')
+    expect(await chargesFor(s.mtid)).toBe(1)
+  })
 })
 
 describe('attempts, completion and expiry (R3, R4)', () => {
@@ -380,30 +401,38 @@ describe('Turnstile (R10), when TURNSTILE_SECRET is set', () => {
     expect(r.body.status).toBe('succeeded')
   })
 
-  it('a network retry with the same Idempotency-Key and its now-spent token gets the stored answer, not 403 (R16)', async () => {
-    const s = await createSession()
-    const key = uniqueId('t')
-    const send = (token: string) =>
-      app.fetch(
-        new Request(`http://worker.test/v1/checkout/${s.id}/pay`, {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${s.clientSecret}`,
-            Origin: ORIGIN,
-            'Content-Type': 'application/json',
-            'Idempotency-Key': key,
-          },
-          body: JSON.stringify(cardBody('4111111111111111', { turnstileToken: token })),
-        }),
-        withTurnstile,
-      )
-    const first = await send('pass')
-    const retry = await send('dup') // siteverify now says the token was used
-    expect(retry.status).toBe(200)
-    expect(retry.headers.get('Idempotent-Replayed')).toBe('true')
-    expect(await retry.text()).toBe(await first.text())
-    expect(await chargesFor(s.mtid)).toBe(1)
-  })
+  const GRACE = { givenName: 'Grace', surname: 'Hopper', email: 'grace@example.com' }
+  it.each([
+    ['the customer in the body', {}, cardBody('4111111111111111')],
+    // The session's customer is checked as the session reads it, not as its final view shows it.
+    ['the customer from the session', { customer: GRACE }, { card: cardBody('4111111111111111').card }],
+  ])(
+    'a network retry with the same Idempotency-Key and its now-spent token gets the stored answer, not 403 (R16), with %s',
+    async (_, session, body) => {
+      const s = await createSession(session)
+      const key = uniqueId('t')
+      const send = (token: string) =>
+        app.fetch(
+          new Request(`http://worker.test/v1/checkout/${s.id}/pay`, {
+            method: 'POST',
+            headers: {
+              Authorization: `Bearer ${s.clientSecret}`,
+              Origin: ORIGIN,
+              'Content-Type': 'application/json',
+              'Idempotency-Key': key,
+            },
+            body: JSON.stringify({ ...body, turnstileToken: token }),
+          }),
+          withTurnstile,
+        )
+      const first = await send('pass')
+      const retry = await send('dup') // siteverify now says the token was used
+      expect(retry.status).toBe(200)
+      expect(retry.headers.get('Idempotent-Replayed')).toBe('true')
+      expect(await retry.text()).toBe(await first.text())
+      expect(await chargesFor(s.mtid)).toBe(1)
+    },
+  )
 })
 
 describe('the leak scan itself', () => {

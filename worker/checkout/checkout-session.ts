@@ -161,18 +161,25 @@ export class CheckoutSession extends TaskedObject {
    * Everything a browser request needs in one round trip: the allowed origins (for the CORS
    * decision, which comes first) and the merchant whose configuration decides them, and the
    * checkout view only when the client secret matches (constant-time, against the stored hash:
-   * SECURITY.md R2). Undefined: no such session.
+   * SECURITY.md R2), with the customer the session holds (which the view drops once the session is
+   * final), for reading a pay as the session reads it (`payInputOf`). Undefined: no such session.
    */
-  async access(
-    clientSecret: string | undefined,
-  ): Promise<{ origins: readonly string[]; merchant: string; view?: CheckoutView } | undefined> {
+  async access(clientSecret: string | undefined): Promise<
+    | {
+        origins: readonly string[]
+        merchant: string
+        view?: CheckoutView
+        customer?: SessionRecord['customer']
+      }
+    | undefined
+  > {
     await this.fresh()
     const s = await this.load()
     // A disabled merchant's checkouts are gone for shoppers (what is under way still settles).
     if (!s || merchantStatusOf(this.env) === 'disabled') return undefined
     const seen = { origins: s.allowedOrigins, merchant: await this.merchant() }
     return (await secretMatches(clientSecret, s.clientSecretHash))
-      ? { ...seen, view: checkoutView(s, Date.now()) }
+      ? { ...seen, view: checkoutView(s, Date.now()), customer: s.customer }
       : seen
   }
 

@@ -130,7 +130,7 @@ async function admit(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayR
   if (originRefused(req.origin, req.secFetchSite, access?.origins ?? [], env)) throw refuseOrigin()
   if (req.origin !== undefined) c.header('Access-Control-Allow-Origin', req.origin)
   if (!access?.view) throw noSuchCheckout()
-  const input = await payInputOf(access.view, access.origins, req, env)
+  const input = await payInputOf(access.view, access.customer, access.origins, req, env)
   if (!input.ok) return sendReply(c, input.error)
   return (await turnstilePasses(c.env, req.body.ok ? req.body.value.turnstileToken : undefined, req.ip))
     ? ADMITTED

@@ -17,7 +17,7 @@ import { RETURN_PAGE_EXPECTED } from '../schemas/checkout.ts'
 import { originAllowed } from '../access.ts'
 import { parsePayBody } from '../schemas/parse.ts'
 import { fail, type Reply } from '../reply.ts'
-import type { CheckoutView } from './types.ts'
+import type { CheckoutView, SessionRecord } from './types.ts'
 
 export interface PayRequest {
   /** The page's `Origin` header and `Sec-Fetch-Site`, for the origin check (R21). */
@@ -45,9 +45,15 @@ export type PayAnswer =
       /** Seconds, for `Retry-After`. */ readonly retryAfter?: string
     }
 
-/** The request's own checks against the session's view: the attempt, or the refusal. */
+/**
+ * The request's own checks against the session's view: the attempt, or the refusal. `customer` is
+ * the session's own record of the customer, not the view's, which drops it once the session is
+ * final (R2): a pay sent again after its answer was lost must read as it did the first time, so
+ * that its key replays the payment (R16) rather than asking for the details the form never had.
+ */
 export async function payInputOf(
   view: CheckoutView,
+  customer: SessionRecord['customer'],
   sessionOrigins: readonly string[],
   req: PayRequest,
   env: Env,
@@ -61,7 +67,7 @@ export async function payInputOf(
   const body = req.body.value
   // A session offering both card methods: a card number means a new card, the CVV alone the saved one.
   const method = card && (!saved || flatten(body)['card.number'] !== undefined) ? 'card' : 'saved-card'
-  const parsed = parsePayBody(body, method, view.customer ?? undefined, view.savedCard?.brand)
+  const parsed = parsePayBody(body, method, customer ?? undefined, view.savedCard?.brand)
   if (!parsed.ok) {
     const message =
       parsed.error.code === 'param_mismatch'

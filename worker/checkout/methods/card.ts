@@ -49,7 +49,7 @@ export async function pay(core: SessionCore, req: PayRequest & { readonly admiss
   if (!s || !(await secretMatches(req.secret, s.clientSecretHash))) return { access: 'not_found' }
   // A disabled merchant takes no new pays (what is under way still settles): its checkouts are gone.
   if (merchantStatusOf(core.env) === 'disabled') return { access: 'not_found' }
-  const input = await payInputOf(checkoutView(s, Date.now()), s.allowedOrigins, req, core.env)
+  const input = await payInputOf(checkoutView(s, Date.now()), s.customer, s.allowedOrigins, req, core.env)
   if (!input.ok) return { access: 'granted', reply: input.error }
   const replayed = await replay(core, input.value.idempotencyKey, input.value.fingerprint)
   if (replayed) return { access: 'granted', reply: replayed }
