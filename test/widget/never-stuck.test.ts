@@ -17,6 +17,7 @@ import {
   mount,
   payButton,
   root,
+  sessionState,
   setValue,
   status,
   until,
@@ -82,6 +83,47 @@ describe('the Worker cannot be reached', () => {
     expect(frameOf(el)).to.not.equal(null)
     expect((await again).detail.code).to.equal('network_error')
     await until(() => !!el.shadowRoot?.querySelector('[part=retry]'))
+  })
+})
+
+describe('a pay whose answer was lost', () => {
+  /** The first pay reaches the Worker, which charges; its answer is lost on the way back. */
+  async function losingThePaysAnswer<T>(fn: () => Promise<T>): Promise<T> {
+    const real = window.fetch
+    let lost = false
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      const res = await real(req, init)
+      const url = req instanceof Request ? req.url : String(req)
+      if (!lost && (init?.method ?? 'GET').toUpperCase() === 'POST' && url.endsWith('/pay')) {
+        lost = true
+        throw new TypeError('Failed to fetch')
+      }
+      return res
+    }
+    try {
+      return await fn()
+    } finally {
+      window.fetch = real
+    }
+  }
+
+  it('inline: is a network error (not a refused origin), and paying again shows the payment made, with the customer from the session', async () => {
+    const { el, session } = await mount({ customer: { givenName: 'Grace', surname: 'Hopper', email: 'g@example.com' } })
+    for (const [id, value] of Object.entries({ number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123' }))
+      setValue(input(el, id), value)
+    const e = await losingThePaysAnswer(async () => {
+      const error = oneEvent(el, 'pay-error')
+      payButton(el).click()
+      return await error
+    })
+    expect(e.detail.code).to.equal('network_error')
+    await until(() => status(el).includes('Check your internet connection'))
+    // Paid already: the same request, sent again with its key, gets that payment back.
+    const success = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    expect((await success).detail.status).to.equal('succeeded')
+    await until(() => status(el) === 'Payment successful.')
+    expect((await sessionState(session.id)).status).to.equal('succeeded')
   })
 })
 

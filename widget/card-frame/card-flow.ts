@@ -540,8 +540,10 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
       r = await api.pay(fields, attemptKey)
     inFlight = false
     if (!r.ok && r.error.status === 0) {
-      // No answer: the same key is sent again on retry, so the charge cannot happen twice.
-      const e = await unanswered(r.error)
+      // No answer: the same key is sent again on retry, so the charge cannot happen twice. The
+      // session was read from this page, so its origin is allowed: the network failed, whatever
+      // a probe of the Worker would say now (its answer may have been lost on the way back).
+      const e = { ...r.error, code: 'network_error' as ApiError['code'] }
       state = 'ready'
       notice = say(ERROR_MESSAGE[e.code] ?? 'networkError')
       render()

@@ -16,7 +16,7 @@ import {
   type PayResultDetail,
 } from '../events.ts'
 import { format, type Messages } from '../i18n/index.ts'
-import { classify, followRedirect, startingPage } from '../navigate.ts'
+import { followRedirect, startingPage } from '../navigate.ts'
 import { declinedMessage } from './method-views.ts'
 import { ERROR_MESSAGE, type CheckoutState } from './states.ts'
 
@@ -65,11 +65,12 @@ export async function payByCard(c: AttemptHost, fields: Record<string, unknown>)
     result = await c.api.pay(fields, c.attemptKey)
   c.inFlight = false
   if (!result.ok && result.error.status === 0) {
-    // No answer: the same key is sent again on retry, so the charge cannot happen twice.
-    const error = await classify(c.endpoint, result.error)
+    // No answer: the same key is sent again on retry, so the charge cannot happen twice. The
+    // session was read from this page, so its origin is allowed: the network failed, whatever
+    // a probe of the Worker would say now (its answer may have been lost on the way back).
     c.state = 'ready'
-    c.notice = c.messages[ERROR_MESSAGE[error.code] ?? 'networkError']
-    c.dispatchEvent(new PayErrorEvent({ code: error.code, message: error.message, fields: [] }))
+    c.notice = c.messages.networkError
+    c.dispatchEvent(new PayErrorEvent({ code: 'network_error', message: result.error.message, fields: [] }))
     return
   }
   c.attemptKey = null
