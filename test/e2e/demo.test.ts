@@ -95,6 +95,21 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await p.close()
     })
 
+    it('3-D Secure refused by the bank: back to the shop, the form says the card was declined and how many tries are left', async () => {
+      const p = await open('/demo/product', 'light', mode)
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      await fillCard(ui(p, mode), '4000000000003220')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await p.waitForURL(/\/acs\//)
+      await p.getByRole('button', { name: 'Fail authentication' }).click()
+      await p.waitForURL(/\/demo\/product\?session=.*status=declined/)
+      await expect
+        .poll(() => ui(p, mode).locator('pay-checkout [role=status]').textContent())
+        .toBe('Your card was declined. Please try again or use another card. 2 attempts left.')
+      await expect.poll(() => result(p).textContent()).toContain('Declined. Attempts left: 2.')
+      await p.close()
+    })
+
     it('a pending card is settled by the notification', async () => {
       const p = await open('/demo/product', 'light', mode)
       await ui(p, mode).locator('pay-checkout #number').waitFor()

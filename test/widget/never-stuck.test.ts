@@ -6,6 +6,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import { sendKeys } from '@web/test-runner-commands'
 import { CHANNEL } from '../../widget/card-frame/messages.ts'
 import type { PayCheckout } from '../../widget/index.ts'
+import type { TestSession } from './helpers.ts'
 import '../../widget/index.ts'
 import {
   CARD_BOX,
@@ -125,6 +126,53 @@ describe('a pay whose answer was lost', () => {
     await until(() => status(el) === 'Payment successful.')
     expect((await sessionState(session.id)).status).to.equal('succeeded')
   })
+})
+
+describe('a session declined before the page loaded it (the bank refused 3-D Secure, the page came back)', () => {
+  /** Pays `s` with a card the sandbox declines, as the page did before it was left. */
+  async function declined(s: TestSession): Promise<void> {
+    const res = await fetch(`${s.endpoint}/v1/checkout/${s.id}/pay`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${s.clientSecret}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': crypto.randomUUID(),
+      },
+      body: JSON.stringify({ card: { number: '4000000000000002', expiryMonth: '12', expiryYear: '2030', cvv: '123' } }),
+    })
+    expect(((await res.json()) as { status: string }).status).to.equal('declined')
+  }
+
+  for (const [what, body] of [
+    ['the light form (a card)', {}],
+    ['the full checkout (card and QR wallet)', { methods: ['card', 'qr'] }],
+  ] as const)
+    it(`inline, ${what}: the form says the card was declined and how many tries are left, and pay-declined fires`, async () => {
+      const s = await createSession({
+        ...body,
+        customer: { givenName: 'Grace', surname: 'Hopper', email: 'g@example.com' },
+      })
+      await declined(s)
+      const el = document.createElement('pay-checkout') as PayCheckout
+      const gotDeclined = oneEvent(el, 'pay-declined')
+      Object.assign(el, {
+        isolation: 'inline',
+        locale: 'en',
+        endpoint: s.endpoint,
+        session: s.id,
+        clientSecret: s.clientSecret,
+      })
+      document.body.append(el)
+      try {
+        expect((await gotDeclined).detail.attemptsRemaining).to.equal(2)
+        await until(
+          () => status(el) === 'Your card was declined. Please try again or use another card. 2 attempts left.',
+        )
+        expect(payButton(el).disabled).to.equal(false)
+      } finally {
+        el.remove()
+      }
+    })
 })
 
 describe('gateway errors leave the form usable with a message saying what to do', () => {

@@ -491,12 +491,17 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     view = v
     announceMethods()
     state = stateOf(v)
+    // A decline read from the session (the bank refused 3-D Secure and the page came back, or the
+    // page was loaded again): the form again, saying so and how many tries are left.
+    if (v.status === 'declined' && state === 'ready') notice = say('declinedRetry', { n: v.attemptsRemaining })
     if (WATCHED.includes(state)) poll()
     render()
     // The inputs the session gives are not asked for: a form the shopper filled in before it was
     // read may be valid now, and the page is told so without waiting for another keystroke.
     if (state === 'ready' && lastChange) reportChange()
     if (state === 'succeeded') result('succeeded', v.result?.paymentId, v.result?.card)
+    else if (v.status === 'declined' || v.status === 'failed')
+      result('declined', v.result?.paymentId, v.result?.card, v.attemptsRemaining)
   }
 
   function fail(e: ApiError): void {
@@ -518,8 +523,6 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
       if (stopped) return
       if (!v?.ok || v.value.status === view?.status) return poll()
       applyView(v.value)
-      if (v.value.status === 'declined' || v.value.status === 'failed')
-        result('declined', v.value.result?.paymentId, v.value.result?.card, v.value.attemptsRemaining)
     }, POLL_MS)
   }
 

@@ -13,7 +13,7 @@ import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
 import { PayDeclinedEvent, PayErrorEvent, PayReadyEvent, PaySuccessEvent } from '../events.ts'
-import { direction, en, formatMoney, loadMessages, resolveLocale, type Messages } from '../i18n/index.ts'
+import { direction, en, format, formatMoney, loadMessages, resolveLocale, type Messages } from '../i18n/index.ts'
 import { classify } from '../navigate.ts'
 import { payByCard, refuse, resultDetail, settle } from './attempt.ts'
 import { renderCardForm } from './card-view.ts'
@@ -290,10 +290,26 @@ export class PayCheckoutInline extends LitElement {
     this.view = view
     this.announceMethods()
     const state = (this.state = stateOf(view))
+    // A decline read from the session (the bank refused 3-D Secure and the page came back, or the
+    // page was loaded again): the form again, saying so and how many tries are left.
+    if (view.status === 'declined' && state === 'ready')
+      this.notice = format(
+        this.messages,
+        declinedMessage(this.current, 0),
+        { n: view.attemptsRemaining },
+        this.resolvedLocale,
+      )
     if (WATCHED.includes(state)) this.poll()
     if (state === 'succeeded')
       this.dispatchEvent(
         new PaySuccessEvent(resultDetail('succeeded', view.result?.paymentId ?? null, view.result?.card)),
+      )
+    else if (view.status === 'declined' || view.status === 'failed')
+      this.dispatchEvent(
+        new PayDeclinedEvent({
+          ...resultDetail('declined', view.result?.paymentId, view.result?.card),
+          attemptsRemaining: view.attemptsRemaining,
+        }),
       )
   }
 
@@ -344,13 +360,6 @@ export class PayCheckoutInline extends LitElement {
       if (!view?.ok) return this.poll()
       if (view.value.status === this.view?.status) return this.poll()
       this.applyView(view.value)
-      if (view.value.status === 'declined' || view.value.status === 'failed')
-        this.dispatchEvent(
-          new PayDeclinedEvent({
-            ...resultDetail('declined', view.value.result?.paymentId, view.value.result?.card),
-            attemptsRemaining: view.value.attemptsRemaining,
-          }),
-        )
     }, POLL_MS)
   }
 

@@ -59,7 +59,7 @@ const WRITTEN_FRAME_GRACE_MS = 10_000
  * @fires pay-action - 3-D Secure is needed; cancel it to redirect yourself. `detail: { redirect }`
  * @fires pay-success - Paid. `detail: { status, paymentId, brand, last4 }`
  * @fires pay-pending - Accepted, the result comes later (or is being confirmed).
- * @fires pay-declined - Declined; retry is allowed while `detail.attemptsRemaining > 0`.
+ * @fires pay-declined - Declined; retry is allowed while `detail.attemptsRemaining > 0`. Also when the element loads a session whose last attempt was declined (a 3-D Secure the bank refused, then the page again).
  * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values); `code` is the Worker's error code, or `origin_not_allowed` (this page's origin is not in the session's allowed origins) or `network_error` (the Worker could not be reached).
  *
  * @csspart container - The outer box.

@@ -27,9 +27,13 @@ async function mount(kind, extra = {}) {
     sessionStorage.setItem('cs:' + s.id, s.clientSecret)
   }
   if (kind === 'subscription') localStorage.setItem('demo:subscription', s.id)
-  // ?isolation=frame shows the same page with the card form in the Worker's frame.
-  const isolation = new URLSearchParams(location.search).get('isolation')
-  if (isolation === 'frame' || isolation === 'inline') el.setAttribute('isolation', isolation)
+  // ?isolation=frame or ?isolation=inline shows the same page in that mode; kept with the client
+  // secret for the 3-D Secure return, whose address the session fixed.
+  const isolation = new URLSearchParams(location.search).get('isolation') || sessionStorage.getItem('iso:' + s.id)
+  if (isolation === 'frame' || isolation === 'inline') {
+    el.setAttribute('isolation', isolation)
+    sessionStorage.setItem('iso:' + s.id, isolation)
+  }
   el.setAttribute('endpoint', s.endpoint)
   el.setAttribute('session', s.id)
   el.setAttribute('client-secret', s.clientSecret)
