@@ -110,6 +110,29 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await p.close()
     })
 
+    it('3-D Secure left half-way: the shop page loaded again offers the bank’s page, which then pays', async () => {
+      const p = await open('/demo/product', 'light', mode)
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      await fillCard(ui(p, mode), '4000000000003220')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await p.waitForURL(/\/acs\//)
+      // The shopper opens the shop's page of this checkout again (the demo keeps it by its id).
+      const session = String((await latestSession(shop)).id)
+      await p.goto(`${shop.url}/demo/product?session=${session}&isolation=${mode}`)
+      const toBank = ui(p, mode).getByRole('button', { name: 'Continue to your bank’s page' })
+      await toBank.waitFor()
+      expect(await ui(p, mode).locator('pay-checkout [role=status]').textContent()).toBe(
+        'Your bank needs you to confirm this payment.',
+      )
+      await toBank.click()
+      await p.waitForURL(/\/acs\//)
+      await p.getByRole('button', { name: 'Authenticate' }).click()
+      await p.waitForURL(/\/demo\/product\?session=.*status=succeeded/)
+      await expect.poll(() => result(p).textContent()).toContain('Paid')
+      expect(await chargesFor(shop, String((await latestSession(shop)).merchantTransactionId))).toBe(1)
+      await p.close()
+    })
+
     it('a pending card is settled by the notification', async () => {
       const p = await open('/demo/product', 'light', mode)
       await ui(p, mode).locator('pay-checkout #number').waitFor()

@@ -128,47 +128,81 @@ describe('a pay whose answer was lost', () => {
   })
 })
 
-describe('a session declined before the page loaded it (the bank refused 3-D Secure, the page came back)', () => {
-  /** Pays `s` with a card the sandbox declines, as the page did before it was left. */
-  async function declined(s: TestSession): Promise<void> {
-    const res = await fetch(`${s.endpoint}/v1/checkout/${s.id}/pay`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${s.clientSecret}`,
-        'Content-Type': 'application/json',
-        'Idempotency-Key': crypto.randomUUID(),
-      },
-      body: JSON.stringify({ card: { number: '4000000000000002', expiryMonth: '12', expiryYear: '2030', cvv: '123' } }),
-    })
-    expect(((await res.json()) as { status: string }).status).to.equal('declined')
-  }
+/** Pays `s` with `number`, as the page did before it was left; answers the pay's status. */
+async function paidBefore(s: TestSession, number: string): Promise<string> {
+  const res = await fetch(`${s.endpoint}/v1/checkout/${s.id}/pay`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${s.clientSecret}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': crypto.randomUUID(),
+    },
+    body: JSON.stringify({ card: { number, expiryMonth: '12', expiryYear: '2030', cvv: '123' } }),
+  })
+  return ((await res.json()) as { status: string }).status
+}
 
-  for (const [what, body] of [
-    ['the light form (a card)', {}],
-    ['the full checkout (card and QR wallet)', { methods: ['card', 'qr'] }],
-  ] as const)
+/** `<pay-checkout>` inline for `s`, put in the page after `listen` has its listeners on it. */
+function inlineFor(s: TestSession, listen: (el: PayCheckout) => void): PayCheckout {
+  const el = document.createElement('pay-checkout') as PayCheckout
+  listen(el)
+  Object.assign(el, {
+    isolation: 'inline',
+    locale: 'en',
+    endpoint: s.endpoint,
+    session: s.id,
+    clientSecret: s.clientSecret,
+  })
+  document.body.append(el)
+  return el
+}
+
+const ONE_OR_SEVERAL = [
+  ['the light form (a card)', {}],
+  ['the full checkout (card and QR wallet)', { methods: ['card', 'qr'] }],
+] as const
+const GRACE = { givenName: 'Grace', surname: 'Hopper', email: 'g@example.com' }
+
+describe('a session declined before the page loaded it (the bank refused 3-D Secure, the page came back)', () => {
+  for (const [what, body] of ONE_OR_SEVERAL)
     it(`inline, ${what}: the form says the card was declined and how many tries are left, and pay-declined fires`, async () => {
-      const s = await createSession({
-        ...body,
-        customer: { givenName: 'Grace', surname: 'Hopper', email: 'g@example.com' },
-      })
-      await declined(s)
-      const el = document.createElement('pay-checkout') as PayCheckout
-      const gotDeclined = oneEvent(el, 'pay-declined')
-      Object.assign(el, {
-        isolation: 'inline',
-        locale: 'en',
-        endpoint: s.endpoint,
-        session: s.id,
-        clientSecret: s.clientSecret,
-      })
-      document.body.append(el)
+      const s = await createSession({ ...body, customer: GRACE })
+      expect(await paidBefore(s, '4000000000000002')).to.equal('declined')
+      let gotDeclined!: Promise<CustomEvent<{ attemptsRemaining: number }>>
+      const el = inlineFor(s, (el) => (gotDeclined = oneEvent(el, 'pay-declined')))
       try {
         expect((await gotDeclined).detail.attemptsRemaining).to.equal(2)
         await until(
           () => status(el) === 'Your card was declined. Please try again or use another card. 2 attempts left.',
         )
         expect(payButton(el).disabled).to.equal(false)
+      } finally {
+        el.remove()
+      }
+    })
+})
+
+describe('a bank step left waiting (the shopper came back from the bank’s page, or loaded the page again)', () => {
+  for (const [what, body] of ONE_OR_SEVERAL)
+    it(`inline, ${what}: says the bank waits, and a button goes to the bank’s page (pay-action)`, async () => {
+      const s = await createSession({ ...body, customer: GRACE })
+      expect(await paidBefore(s, '4000000000003220')).to.equal('action_required')
+      const actions: string[] = []
+      const el = inlineFor(s, (el) =>
+        el.addEventListener('pay-action', (e) => {
+          e.preventDefault() // the test page stays
+          actions.push(e.detail.redirect.url)
+        }),
+      )
+      try {
+        await until(() => status(el) === 'Your bank needs you to confirm this payment.')
+        const toBank = root(el).querySelector<HTMLButtonElement>('button[part=retry]')
+        expect(toBank?.textContent).to.equal('Continue to your bank’s page')
+        await expect(el).to.be.accessible()
+        expect(actions).to.deep.equal([])
+        toBank?.click()
+        await until(() => actions.length === 1)
+        expect(actions[0]).to.match(/\/acs\//)
       } finally {
         el.remove()
       }

@@ -414,10 +414,19 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     }
 
     $(root as ShadowRoot, 'button[part=retry]')?.remove()
-    if (state === 'error') {
-      const retry = make('button', 'secondary', say('tryAgain'))
+    // The bank's page, for as long as its step waits: the page may not have gone there (a merchant
+    // who took the redirect itself, Back from the bank's page, the page loaded again).
+    const redirect = view?.redirect
+    if (state === 'error' || (state === 'action_required' && redirect)) {
+      const retry = make('button', 'secondary', say(state === 'error' ? 'tryAgain' : 'continueToBank'))
       retry.setAttribute('part', 'retry')
-      retry.addEventListener('click', reset)
+      retry.addEventListener('click', () => {
+        if (state === 'error') return reset()
+        if (redirect && toBank(redirect)) {
+          notice = ''
+          render()
+        }
+      })
       container.append(retry)
     }
 
@@ -491,9 +500,12 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     view = v
     announceMethods()
     state = stateOf(v)
-    // A decline read from the session (the bank refused 3-D Secure and the page came back, or the
-    // page was loaded again): the form again, saying so and how many tries are left.
+    // What the session says beside its state, when the page was loaded (again) after a pay: a
+    // decline (the bank refused 3-D Secure, the page came back), the form again with the tries
+    // left; or a bank step still waiting, which render() offers a button to (the page never goes
+    // there by itself: Back from the bank's page would come here and go straight back).
     if (v.status === 'declined' && state === 'ready') notice = say('declinedRetry', { n: v.attemptsRemaining })
+    else if (state !== 'ready') notice = state === 'action_required' && v.redirect ? say('actionWaiting') : ''
     if (WATCHED.includes(state)) poll()
     render()
     // The inputs the session gives are not asked for: a form the shopper filled in before it was
@@ -573,7 +585,13 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
 
   function settle(r: PayResult, flow: CheckoutFlow): void {
     const holds = r.status !== 'declined' && r.status !== 'failed'
-    if (view) view = { ...view, attemptsRemaining: r.attemptsRemaining, method: holds ? flow : view.method }
+    if (view)
+      view = {
+        ...view,
+        attemptsRemaining: r.attemptsRemaining,
+        method: holds ? flow : view.method,
+        redirect: r.status === 'action_required' ? (r.redirect ?? null) : null,
+      }
     announceMethods()
     switch (r.status) {
       case 'succeeded':
@@ -598,30 +616,35 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
         render()
         result(r.status, r.paymentId, r.card)
         return poll()
-      case 'action_required': {
+      case 'action_required':
         state = 'action_required'
         render()
-        // 3-D Secure needs the top window: the element does it. Only a redirect that passes the
-        // shared rule leaves this flow (SECURITY.md R28); the element checks again.
-        const safe = r.redirect && o.safeRedirect(r.redirect)
-        if (safe) {
-          post({
-            type: 'action',
-            redirect: {
-              url: safe.url,
-              ...(safe.method ? { method: safe.method } : {}),
-              parameters: safe.parameters.map((p) => ({ name: p.name, value: p.value })),
-            },
-          })
-        } else if (r.redirect) {
+        if (r.redirect && !toBank(r.redirect)) {
           state = 'unknown'
           render()
           result('unknown', null, null)
           poll()
         }
         return
-      }
     }
+  }
+
+  /**
+   * 3-D Secure needs the top window: the element takes it there. Only a redirect that passes the
+   * shared rule leaves this flow (SECURITY.md R28; the element checks again): false for another.
+   */
+  function toBank(redirect: NonNullable<CheckoutView['redirect']>): boolean {
+    const safe = o.safeRedirect(redirect)
+    if (!safe) return false
+    post({
+      type: 'action',
+      redirect: {
+        url: safe.url,
+        ...(safe.method ? { method: safe.method } : {}),
+        parameters: safe.parameters.map((p) => ({ name: p.name, value: p.value })),
+      },
+    })
+    return true
   }
 
   function reset(): void {

@@ -101,8 +101,14 @@ export function settle(c: AttemptHost, r: PayResult): void {
   const detail = resultDetail(r.status, r.paymentId, r.card)
   // A payment in flight or done holds its method: the picker shows it and disables the others.
   const holds = r.status !== 'declined' && r.status !== 'failed'
+  // The bank's page is offered for as long as its step waits (the element's render).
   c.view = c.view
-    ? { ...c.view, attemptsRemaining: r.attemptsRemaining, method: holds ? c.current : c.view.method }
+    ? {
+        ...c.view,
+        attemptsRemaining: r.attemptsRemaining,
+        method: holds ? c.current : c.view.method,
+        redirect: r.status === 'action_required' ? (r.redirect ?? null) : null,
+      }
     : c.view
   c.announceMethods()
   switch (r.status) {

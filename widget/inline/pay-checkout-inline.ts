@@ -14,7 +14,7 @@ import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
 import { PayDeclinedEvent, PayErrorEvent, PayReadyEvent, PaySuccessEvent } from '../events.ts'
 import { direction, en, format, formatMoney, loadMessages, resolveLocale, type Messages } from '../i18n/index.ts'
-import { classify } from '../navigate.ts'
+import { classify, followRedirect } from '../navigate.ts'
 import { payByCard, refuse, resultDetail, settle } from './attempt.ts'
 import { renderCardForm } from './card-view.ts'
 import { declinedMessage, METHOD_TAGS, METHOD_VIEWS, usesCardForm } from './method-views.ts'
@@ -290,8 +290,8 @@ export class PayCheckoutInline extends LitElement {
     this.view = view
     this.announceMethods()
     const state = (this.state = stateOf(view))
-    // A decline read from the session (the bank refused 3-D Secure and the page came back, or the
-    // page was loaded again): the form again, saying so and how many tries are left.
+    // What the session says beside its state, when the page was loaded (again) after a pay: a
+    // decline (the bank refused 3-D Secure, the page came back), the form again with the tries left.
     if (view.status === 'declined' && state === 'ready')
       this.notice = format(
         this.messages,
@@ -299,6 +299,10 @@ export class PayCheckoutInline extends LitElement {
         { n: view.attemptsRemaining },
         this.resolvedLocale,
       )
+    // A bank step still waiting, which render() offers a button to (the page never goes there by
+    // itself: Back from the bank's page would come here and go straight back).
+    else if (state !== 'ready')
+      this.notice = state === 'action_required' && view.redirect ? this.messages.actionWaiting : ''
     if (WATCHED.includes(state)) this.poll()
     if (state === 'succeeded')
       this.dispatchEvent(
@@ -361,6 +365,12 @@ export class PayCheckoutInline extends LitElement {
       if (view.value.status === this.view?.status) return this.poll()
       this.applyView(view.value)
     }, POLL_MS)
+  }
+
+  /** The bank's page (again), while its step waits. */
+  private toBank(): void {
+    const redirect = this.view?.redirect
+    if (redirect && followRedirect(this, redirect)) this.notice = ''
   }
 
   /** Submits the current flow's form, as the pay button does. */
@@ -456,6 +466,7 @@ export class PayCheckoutInline extends LitElement {
       <p class="status ${this.state}" part="status" role="status" aria-live="polite">${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status}</p>
       ${showForm ? this.renderFlow(view) : nothing}
       ${this.state === 'error' ? html`<button part="retry" class="secondary" @click=${() => this.reset()}>${this.messages.tryAgain}</button>` : nothing}
+      ${this.state === 'action_required' && view?.redirect ? html`<button part="retry" class="secondary" @click=${() => this.toBank()}>${this.messages.continueToBank}</button>` : nothing}
     </div>`
   }
 }

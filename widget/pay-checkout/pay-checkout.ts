@@ -72,7 +72,7 @@ const WRITTEN_FRAME_GRACE_MS = 10_000
  * @csspart error - Each field error.
  * @csspart brand - The detected card brand.
  * @csspart submit - The pay button.
- * @csspart retry - The retry button after an error.
+ * @csspart retry - The retry button after an error, and the button to the bank's page while 3-D Secure waits.
  * @csspart qr - The QR code (QR flow).
  * @csspart wallet-id - The merchant wallet id text (QR flow).
  * @csspart details - The invoice details (invoice flow).

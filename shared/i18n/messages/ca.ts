@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Aquest pagament ha caducat. Torneu a la botiga per començar de nou.',
   error: 'Alguna cosa ha fallat. Torneu-ho a provar.',
   actionRequired: 'El vostre banc us demana que confirmeu el pagament. Us portem a la pàgina del banc.',
+  actionWaiting: 'El vostre banc us demana que confirmeu el pagament.',
+  continueToBank: 'Continua a la pàgina del banc',
   err_required: 'Empleneu aquest camp.',
   err_format: 'Reviseu aquest camp.',
   err_luhn: 'Aquest número de targeta no és vàlid.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Platnost platby vypršela. Vraťte se do obchodu a začněte znovu.',
   error: 'Něco se pokazilo. Zkuste to znovu.',
   actionRequired: 'Vaše banka žádá o potvrzení platby. Přesměrováváme vás na stránku banky.',
+  actionWaiting: 'Vaše banka žádá o potvrzení platby.',
+  continueToBank: 'Pokračovat na stránku banky',
   err_required: 'Vyplňte toto pole.',
   err_format: 'Zkontrolujte toto pole.',
   err_luhn: 'Číslo karty není platné.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Betalingen er udløbet. Gå tilbage til butikken for at starte forfra.',
   error: 'Noget gik galt. Prøv igen.',
   actionRequired: 'Din bank beder dig bekræfte betalingen. Du sendes videre til din banks side.',
+  actionWaiting: 'Din bank beder dig bekræfte betalingen.',
+  continueToBank: 'Fortsæt til din banks side',
   err_required: 'Udfyld dette felt.',
   err_format: 'Tjek dette felt.',
   err_luhn: 'Kortnummeret er ugyldigt.',

@@ -30,6 +30,8 @@ export const messages: Messages = {
   error: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   actionRequired:
     'Ihre Bank möchte, dass Sie diese Zahlung bestätigen. Sie werden zur Seite Ihrer Bank weitergeleitet.',
+  actionWaiting: 'Ihre Bank möchte, dass Sie diese Zahlung bestätigen.',
+  continueToBank: 'Weiter zur Seite Ihrer Bank',
   err_required: 'Bitte füllen Sie dieses Feld aus.',
   err_format: 'Bitte prüfen Sie dieses Feld.',
   err_luhn: 'Diese Kartennummer ist ungültig.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'This checkout has expired. Please go back to the shop to start again.',
   error: 'Something went wrong. Please try again.',
   actionRequired: 'Your bank needs you to confirm this payment. You are being taken to your bank’s page.',
+  actionWaiting: 'Your bank needs you to confirm this payment.',
+  continueToBank: 'Continue to your bank’s page',
   err_required: 'Please fill in this field.',
   err_format: 'Please check this field.',
   err_luhn: 'This card number is not valid.',

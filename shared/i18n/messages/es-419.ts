@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Este pago venció. Vuelve a la tienda para empezar de nuevo.',
   error: 'Algo salió mal. Vuelve a intentarlo.',
   actionRequired: 'Tu banco necesita que confirmes este pago. Te llevamos a la página de tu banco.',
+  actionWaiting: 'Tu banco necesita que confirmes este pago.',
+  continueToBank: 'Ir a la página de tu banco',
   err_required: 'Completa este campo.',
   err_format: 'Revisa este campo.',
   err_luhn: 'Este número de tarjeta no es válido.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Este pago ha caducado. Vuelva a la tienda para empezar de nuevo.',
   error: 'Algo ha fallado. Inténtelo de nuevo.',
   actionRequired: 'Su banco necesita que confirme este pago. Le llevamos a la página de su banco.',
+  actionWaiting: 'Su banco necesita que confirme este pago.',
+  continueToBank: 'Ir a la página de su banco',
   err_required: 'Rellene este campo.',
   err_format: 'Revise este campo.',
   err_luhn: 'Este número de tarjeta no es válido.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Makse on aegunud. Alustamiseks minge tagasi poodi.',
   error: 'Midagi läks valesti. Proovige uuesti.',
   actionRequired: 'Teie pank palub makse kinnitada. Teid suunatakse panga lehele.',
+  actionWaiting: 'Teie pank palub makse kinnitada.',
+  continueToBank: 'Mine panga lehele',
   err_required: 'Täitke see väli.',
   err_format: 'Kontrollige seda välja.',
   err_luhn: 'Kaardi number ei sobi.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Maksu on vanhentunut. Palaa kauppaan aloittaaksesi alusta.',
   error: 'Jokin meni vikaan. Yritä uudelleen.',
   actionRequired: 'Pankkisi pyytää vahvistamaan maksun. Sinut ohjataan pankkisi sivulle.',
+  actionWaiting: 'Pankkisi pyytää vahvistamaan maksun.',
+  continueToBank: 'Siirry pankkisi sivulle',
   err_required: 'Täytä tämä kenttä.',
   err_format: 'Tarkista tämä kenttä.',
   err_luhn: 'Kortin numero ei kelpaa.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Nag-expire na ang checkout na ito. Bumalik sa tindahan para magsimula ulit.',
   error: 'May nangyaring mali. Pakisubukan ulit.',
   actionRequired: 'Hinihiling ng iyong bangko na kumpirmahin mo ang bayad. Dadalhin ka sa page ng iyong bangko.',
+  actionWaiting: 'Hinihiling ng iyong bangko na kumpirmahin mo ang bayad.',
+  continueToBank: 'Pumunta sa page ng iyong bangko',
   err_required: 'Pakipunan ang field na ito.',
   err_format: 'Pakitingnan ang field na ito.',
   err_luhn: 'Hindi valid ang numero ng card na ito.',

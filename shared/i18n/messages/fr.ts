@@ -31,6 +31,8 @@ export const messages: Messages = {
   error: 'Une erreur est survenue. Veuillez réessayer.',
   actionRequired:
     'Votre banque vous demande de confirmer ce paiement. Vous allez être redirigé vers la page de votre banque.',
+  actionWaiting: 'Votre banque vous demande de confirmer ce paiement.',
+  continueToBank: 'Continuer vers la page de votre banque',
   err_required: 'Veuillez remplir ce champ.',
   err_format: 'Veuillez vérifier ce champ.',
   err_luhn: 'Ce numéro de carte n’est pas valide.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'תוקף התשלום פג. חזרו לחנות כדי להתחיל מחדש.',
   error: 'משהו השתבש. נסו שוב.',
   actionRequired: 'הבנק מבקש לאשר את התשלום. מעבירים אתכם לדף הבנק.',
+  actionWaiting: 'הבנק מבקש לאשר את התשלום.',
+  continueToBank: 'מעבר לדף הבנק',
   err_required: 'נא למלא את השדה.',
   err_format: 'נא לבדוק את השדה.',
   err_luhn: 'מספר הכרטיס אינו תקין.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Plaćanje je isteklo. Vratite se u trgovinu i počnite ispočetka.',
   error: 'Nešto nije u redu. Pokušajte ponovno.',
   actionRequired: 'Vaša banka traži potvrdu plaćanja. Preusmjeravamo vas na stranicu banke.',
+  actionWaiting: 'Vaša banka traži potvrdu plaćanja.',
+  continueToBank: 'Nastavite na stranicu banke',
   err_required: 'Ispunite ovo polje.',
   err_format: 'Provjerite ovo polje.',
   err_luhn: 'Broj kartice nije valjan.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'A fizetés lejárt. Térjen vissza az üzletbe, és kezdje újra.',
   error: 'Hiba történt. Próbálja újra.',
   actionRequired: 'A bankja megerősítést kér a fizetéshez. Átirányítjuk a bank oldalára.',
+  actionWaiting: 'A bankja megerősítést kér a fizetéshez.',
+  continueToBank: 'Tovább a bank oldalára',
   err_required: 'Töltse ki ezt a mezőt.',
   err_format: 'Ellenőrizze ezt a mezőt.',
   err_luhn: 'A kártyaszám érvénytelen.',

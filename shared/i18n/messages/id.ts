@@ -28,6 +28,8 @@ export const messages: Messages = {
   expired: 'Pembayaran ini sudah kedaluwarsa. Kembali ke toko untuk memulai lagi.',
   error: 'Terjadi kesalahan. Silakan coba lagi.',
   actionRequired: 'Bank Anda meminta konfirmasi pembayaran ini. Anda akan diarahkan ke halaman bank.',
+  actionWaiting: 'Bank Anda meminta konfirmasi pembayaran ini.',
+  continueToBank: 'Lanjutkan ke halaman bank',
   err_required: 'Harap isi kolom ini.',
   err_format: 'Periksa kolom ini.',
   err_luhn: 'Nomor kartu tidak valid.',

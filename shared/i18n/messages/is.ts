@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Greiðslan er útrunnin. Farðu aftur í verslunina til að byrja upp á nýtt.',
   error: 'Eitthvað fór úrskeiðis. Reyndu aftur.',
   actionRequired: 'Bankinn þinn biður þig að staðfesta greiðsluna. Við sendum þig á síðu bankans.',
+  actionWaiting: 'Bankinn þinn biður þig að staðfesta greiðsluna.',
+  continueToBank: 'Áfram á síðu bankans',
   err_required: 'Fylltu út þennan reit.',
   err_format: 'Athugaðu þennan reit.',
   err_luhn: 'Kortanúmerið er ógilt.',

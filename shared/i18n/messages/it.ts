@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Questo pagamento è scaduto. Torna al negozio per ricominciare.',
   error: 'Si è verificato un errore. Riprova.',
   actionRequired: 'La tua banca chiede di confermare il pagamento. Ti stiamo portando alla pagina della tua banca.',
+  actionWaiting: 'La tua banca chiede di confermare il pagamento.',
+  continueToBank: 'Vai alla pagina della tua banca',
   err_required: 'Compila questo campo.',
   err_format: 'Controlla questo campo.',
   err_luhn: 'Il numero della carta non è valido.',

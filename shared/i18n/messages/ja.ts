@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'この決済は有効期限が切れています。ショップに戻って、最初からやり直してください。',
   error: 'エラーが発生しました。もう一度お試しください。',
   actionRequired: 'カード会社による本人確認が必要です。銀行のページに移動します。',
+  actionWaiting: 'カード会社による本人確認が必要です。',
+  continueToBank: '銀行のページへ進む',
   err_required: 'この項目を入力してください。',
   err_format: 'この項目を確認してください。',
   err_luhn: 'カード番号が正しくありません。',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: '결제 시간이 만료되었습니다. 상점으로 돌아가 다시 시작하세요.',
   error: '문제가 발생했습니다. 다시 시도하세요.',
   actionRequired: '은행에서 결제 확인을 요청합니다. 은행 페이지로 이동합니다.',
+  actionWaiting: '은행에서 결제 확인을 요청합니다.',
+  continueToBank: '은행 페이지로 이동',
   err_required: '이 항목을 입력하세요.',
   err_format: '이 항목을 확인하세요.',
   err_luhn: '유효하지 않은 카드 번호입니다.',

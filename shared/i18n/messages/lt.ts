@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Mokėjimo laikas baigėsi. Grįžkite į parduotuvę ir pradėkite iš naujo.',
   error: 'Įvyko klaida. Bandykite dar kartą.',
   actionRequired: 'Jūsų bankas prašo patvirtinti mokėjimą. Nukreipiame į banko puslapį.',
+  actionWaiting: 'Jūsų bankas prašo patvirtinti mokėjimą.',
+  continueToBank: 'Eiti į banko puslapį',
   err_required: 'Užpildykite šį lauką.',
   err_format: 'Patikrinkite šį lauką.',
   err_luhn: 'Kortelės numeris neteisingas.',

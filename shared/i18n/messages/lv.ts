@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Maksājuma laiks ir beidzies. Atgriezieties veikalā, lai sāktu no jauna.',
   error: 'Radās kļūda. Mēģiniet vēlreiz.',
   actionRequired: 'Jūsu banka lūdz apstiprināt šo maksājumu. Atveram jūsu bankas lapu.',
+  actionWaiting: 'Jūsu banka lūdz apstiprināt šo maksājumu.',
+  continueToBank: 'Turpināt uz bankas lapu',
   err_required: 'Aizpildiet šo lauku.',
   err_format: 'Pārbaudiet šo lauku.',
   err_luhn: 'Kartes numurs nav derīgs.',

@@ -28,6 +28,8 @@ export const messages: Messages = {
   expired: 'Pembayaran ini telah tamat tempoh. Kembali ke kedai untuk bermula semula.',
   error: 'Berlaku ralat. Sila cuba lagi.',
   actionRequired: 'Bank anda meminta anda mengesahkan pembayaran ini. Anda sedang dibawa ke halaman bank.',
+  actionWaiting: 'Bank anda meminta anda mengesahkan pembayaran ini.',
+  continueToBank: 'Teruskan ke halaman bank',
   err_required: 'Sila isi medan ini.',
   err_format: 'Sila semak medan ini.',
   err_luhn: 'Nombor kad ini tidak sah.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Dan il-ħlas skada. Mur lura fil-ħanut biex tibda mill-ġdid.',
   error: 'Inqalgħet problema. Erġa’ pprova.',
   actionRequired: 'Il-bank tiegħek jitlob li tikkonferma dan il-ħlas. Qed nieħduk fuq il-paġna tal-bank.',
+  actionWaiting: 'Il-bank tiegħek jitlob li tikkonferma dan il-ħlas.',
+  continueToBank: 'Kompli għall-paġna tal-bank',
   err_required: 'Imla dan il-qasam.',
   err_format: 'Iċċekkja dan il-qasam.',
   err_luhn: 'Dan in-numru tal-karta mhuwiex validu.',

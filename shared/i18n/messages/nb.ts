@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Betalingen er utløpt. Gå tilbake til butikken for å begynne på nytt.',
   error: 'Noe gikk galt. Prøv igjen.',
   actionRequired: 'Banken din ber deg bekrefte betalingen. Du sendes til bankens side.',
+  actionWaiting: 'Banken din ber deg bekrefte betalingen.',
+  continueToBank: 'Gå videre til bankens side',
   err_required: 'Fyll ut dette feltet.',
   err_format: 'Sjekk dette feltet.',
   err_luhn: 'Kortnummeret er ugyldig.',

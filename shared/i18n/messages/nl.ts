@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Deze betaling is verlopen. Ga terug naar de winkel om opnieuw te beginnen.',
   error: 'Er ging iets mis. Probeer het opnieuw.',
   actionRequired: 'Je bank vraagt je deze betaling te bevestigen. Je wordt doorgestuurd naar de pagina van je bank.',
+  actionWaiting: 'Je bank vraagt je deze betaling te bevestigen.',
+  continueToBank: 'Verder naar de pagina van je bank',
   err_required: 'Vul dit veld in.',
   err_format: 'Controleer dit veld.',
   err_luhn: 'Dit kaartnummer is ongeldig.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Czas na płatność minął. Wróć do sklepu, aby zacząć od nowa.',
   error: 'Coś poszło nie tak. Spróbuj ponownie.',
   actionRequired: 'Twój bank prosi o potwierdzenie płatności. Przekierowujemy na stronę banku.',
+  actionWaiting: 'Twój bank prosi o potwierdzenie płatności.',
+  continueToBank: 'Przejdź na stronę banku',
   err_required: 'Wypełnij to pole.',
   err_format: 'Sprawdź to pole.',
   err_luhn: 'Nieprawidłowy numer karty.',

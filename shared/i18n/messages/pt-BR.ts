@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Este pagamento expirou. Volte à loja para recomeçar.',
   error: 'Algo deu errado. Tente de novo.',
   actionRequired: 'Seu banco pede que você confirme este pagamento. Você será levado à página do seu banco.',
+  actionWaiting: 'Seu banco pede que você confirme este pagamento.',
+  continueToBank: 'Ir para a página do seu banco',
   err_required: 'Preencha este campo.',
   err_format: 'Verifique este campo.',
   err_luhn: 'Este número de cartão não é válido.',

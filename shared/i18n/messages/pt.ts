@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Este pagamento expirou. Volte à loja para recomeçar.',
   error: 'Algo correu mal. Tente novamente.',
   actionRequired: 'O seu banco pede que confirme este pagamento. Vai ser levado para a página do seu banco.',
+  actionWaiting: 'O seu banco pede que confirme este pagamento.',
+  continueToBank: 'Ir para a página do seu banco',
   err_required: 'Preencha este campo.',
   err_format: 'Verifique este campo.',
   err_luhn: 'Este número de cartão não é válido.',

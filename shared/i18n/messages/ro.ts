@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Plata a expirat. Reveniți la magazin pentru a începe din nou.',
   error: 'A apărut o eroare. Încercați din nou.',
   actionRequired: 'Banca vă cere să confirmați plata. Vă redirecționăm către pagina băncii.',
+  actionWaiting: 'Banca vă cere să confirmați plata.',
+  continueToBank: 'Continuați către pagina băncii',
   err_required: 'Completați acest câmp.',
   err_format: 'Verificați acest câmp.',
   err_luhn: 'Numărul cardului nu este valid.',

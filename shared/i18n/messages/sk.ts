@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Platnosť platby vypršala. Vráťte sa do obchodu a začnite znova.',
   error: 'Niečo sa pokazilo. Skúste to znova.',
   actionRequired: 'Vaša banka žiada o potvrdenie platby. Presmerúvame vás na stránku banky.',
+  actionWaiting: 'Vaša banka žiada o potvrdenie platby.',
+  continueToBank: 'Pokračovať na stránku banky',
   err_required: 'Vyplňte toto pole.',
   err_format: 'Skontrolujte toto pole.',
   err_luhn: 'Číslo karty nie je platné.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Plačilo je poteklo. Vrnite se v trgovino in začnite znova.',
   error: 'Prišlo je do napake. Poskusite znova.',
   actionRequired: 'Vaša banka zahteva potrditev plačila. Preusmerjamo vas na stran banke.',
+  actionWaiting: 'Vaša banka zahteva potrditev plačila.',
+  continueToBank: 'Nadaljujte na stran banke',
   err_required: 'Izpolnite to polje.',
   err_format: 'Preverite to polje.',
   err_luhn: 'Številka kartice ni veljavna.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Betalningen har gått ut. Gå tillbaka till butiken för att börja om.',
   error: 'Något gick fel. Försök igen.',
   actionRequired: 'Din bank vill att du bekräftar betalningen. Du skickas till din banks sida.',
+  actionWaiting: 'Din bank vill att du bekräftar betalningen.',
+  continueToBank: 'Fortsätt till din banks sida',
   err_required: 'Fyll i fältet.',
   err_format: 'Kontrollera fältet.',
   err_luhn: 'Kortnumret är ogiltigt.',

@@ -29,6 +29,8 @@ export const messages: Messages = {
   expired: 'Bu ödemenin süresi doldu. Baştan başlamak için mağazaya dönün.',
   error: 'Bir sorun oluştu. Lütfen tekrar deneyin.',
   actionRequired: 'Bankanız bu ödemeyi onaylamanızı istiyor. Bankanızın sayfasına yönlendiriliyorsunuz.',
+  actionWaiting: 'Bankanız bu ödemeyi onaylamanızı istiyor.',
+  continueToBank: 'Banka sayfasına git',
   err_required: 'Lütfen bu alanı doldurun.',
   err_format: 'Lütfen bu alanı kontrol edin.',
   err_luhn: 'Bu kart numarası geçersiz.',

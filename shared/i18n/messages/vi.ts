@@ -28,6 +28,8 @@ export const messages: Messages = {
   expired: 'Phiên thanh toán đã hết hạn. Hãy quay lại cửa hàng để bắt đầu lại.',
   error: 'Đã có lỗi xảy ra. Vui lòng thử lại.',
   actionRequired: 'Ngân hàng yêu cầu bạn xác nhận thanh toán. Bạn đang được chuyển đến trang ngân hàng.',
+  actionWaiting: 'Ngân hàng yêu cầu bạn xác nhận thanh toán.',
+  continueToBank: 'Tiếp tục đến trang ngân hàng',
   err_required: 'Vui lòng điền trường này.',
   err_format: 'Vui lòng kiểm tra trường này.',
   err_luhn: 'Số thẻ không hợp lệ.',

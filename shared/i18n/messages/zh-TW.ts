@@ -28,6 +28,8 @@ export const messages: Messages = {
   expired: '此付款已逾時。請返回商店重新開始。',
   error: '發生錯誤，請再試一次。',
   actionRequired: '您的銀行要求確認這筆付款。正在前往銀行頁面。',
+  actionWaiting: '您的銀行要求確認這筆付款。',
+  continueToBank: '前往銀行頁面',
   err_required: '請填寫此欄位。',
   err_format: '請檢查此欄位。',
   err_luhn: '卡號無效。',

@@ -28,6 +28,8 @@ export const messages: Messages = {
   expired: '本次支付已过期。请返回商店重新开始。',
   error: '出错了，请重试。',
   actionRequired: '您的银行需要您确认这笔付款。正在前往银行页面。',
+  actionWaiting: '您的银行需要您确认这笔付款。',
+  continueToBank: '前往银行页面',
   err_required: '请填写此字段。',
   err_format: '请检查此字段。',
   err_luhn: '卡号无效。',
