@@ -122,6 +122,13 @@ export function formatExpiry(input: string, typing = false): string {
 }
 
 /**
+ * How many characters an input takes (`maxlength`): a card number's digits with the separators a
+ * paste may bring (`4111 - 1111 - 1111 - 1111`), which `typedValue` takes out and whose digits it
+ * keeps as many as the brand has; an expiry as `MM / YYYY`.
+ */
+export const maxTyped = (id: string): number => (id === 'number' ? 40 : id === 'expiry' ? 9 : id === 'cvv' ? 4 : 100)
+
+/**
  * What an input shows for what the shopper typed, in both card forms: its digits in ASCII whatever
  * script the keyboard typed them in (`asciiDigits`: the gateway takes no other in a card number,
  * an expiry, a CVV, a phone number or a postcode), without the marks that set a text's direction

@@ -5,8 +5,17 @@
  * light inline form into the element (`widget/inline/light.ts`), from the shared field table.
  * A template function, not Lit: the script that takes the form over is not Lit either.
  */
-import { maxCardLength } from './card.ts'
-import { CARD, CUSTOMER, inputsFor, isList, LTR_INPUTS, PHONE, SHIPPING, type InputSpec } from './card-inputs.ts'
+import {
+  CARD,
+  CUSTOMER,
+  inputsFor,
+  isList,
+  LTR_INPUTS,
+  maxTyped,
+  PHONE,
+  SHIPPING,
+  type InputSpec,
+} from './card-inputs.ts'
 import { formatMessage } from './i18n/icu.ts'
 import type { Messages } from './i18n/messages/en.ts'
 import { SHOPPER_FIELDS } from './shopper-fields.ts'
@@ -27,7 +36,7 @@ function input(s: InputSpec, m: Messages, lang: string): string {
   const common = `id="${s.id}" part="input" ${s.required ? 'required ' : ''}aria-invalid="false"${hint ? ` aria-describedby="${s.id}-hint"` : ''}`
   const control = isList(s.id)
     ? `<select ${common} name="${field.wire}" autocomplete="${field.input.autocomplete}"><option value="" selected>${escapeHtml(m.choose)}</option></select>`
-    : `<input ${common} name="${s.id === 'expiry' ? 'cc-exp' : field.wire}" autocomplete="${s.id === 'expiry' ? 'cc-exp' : field.input.autocomplete}" inputmode="${field.input.inputmode ?? 'text'}"${LTR_INPUTS.includes(s.id) ? ' dir="ltr"' : ''} maxlength="${s.id === 'number' ? maxCardLength(undefined) + 4 : s.id === 'expiry' ? 9 : s.id === 'cvv' ? 4 : 100}" spellcheck="false">`
+    : `<input ${common} name="${s.id === 'expiry' ? 'cc-exp' : field.wire}" autocomplete="${s.id === 'expiry' ? 'cc-exp' : field.input.autocomplete}" inputmode="${field.input.inputmode ?? 'text'}"${LTR_INPUTS.includes(s.id) ? ' dir="ltr"' : ''} maxlength="${maxTyped(s.id)}" spellcheck="false">`
   return `<div class="field" part="field"><label for="${s.id}">${escapeHtml(m[s.label])}</label><div class="below"><div class="control">${control}</div>${hint ? `<p class="hint" id="${s.id}-hint">${escapeHtml(hint)}</p>` : ''}</div></div>`
 }
 

@@ -70,10 +70,12 @@ describe('widget bundles', () => {
   // with its country code put that code in the phone-code list (228 bytes more). 16.75 KB until
   // the card inputs took digits of any script, an expiry's year in four digits and its month in
   // one, left an edit in the middle or an input method's text as typed, and read `0049` as +49
-  // (327 bytes more, with the frame's card flow below).
-  it('inline card flow: the entry and the light form, one file, at most 17 KB brotli, with no Lit', async () => {
+  // (327 bytes more, with the frame's card flow below). 17 KB until a session read after a pay
+  // said its decline or offered its waiting bank step, and the card number kept its caret where
+  // the shopper typed (170 bytes more, with the frame's; the entry 97 bytes less).
+  it('inline card flow: the entry and the light form, one file, at most 17.25 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
-    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(17 * KB)
+    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(17.25 * KB)
     expect(m.inlineFlow.files).toEqual(['pay-checkout.js', 'chunks/light.js'])
     const code = readFileSync(join(out, 'chunks', 'light.js'), 'utf8')
     expect(code).not.toMatch(/lit-html|reactive-element|customElements\.define/)

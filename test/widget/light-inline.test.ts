@@ -81,6 +81,22 @@ describe('inline mode, a card session', () => {
     el.remove()
   })
 
+  it('the card number: a digit typed in the middle stays where it was typed, Backspace after a space takes the digit before it', async () => {
+    const { el } = await mount()
+    const number = input(el, 'number')
+    number.focus()
+    await sendKeys({ type: '4111222233334444' })
+    number.setSelectionRange(5, 5)
+    await sendKeys({ type: '9' })
+    expect(number.value).to.equal('4111 9222 2333 3444 4')
+    expect(number.selectionStart).to.equal(6)
+    number.setSelectionRange(10, 10) // 4111 9222 |2333
+    await sendKeys({ press: 'Backspace' })
+    expect(number.value).to.equal('4111 9222 3333 4444')
+    expect(number.selectionStart).to.equal(8)
+    el.remove()
+  })
+
   it('a phone typed with its country code: the code moves to its list when the shopper leaves the input', async () => {
     const { el } = await mount()
     const code = input(el, 'telnocc') as unknown as HTMLSelectElement

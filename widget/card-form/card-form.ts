@@ -7,7 +7,7 @@
  * usable inline in `<pay-checkout>` and inside the isolated card frame.
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
-import { cvvLength, formatCardNumber, maxCardLength, type CardBrand } from '../../shared/card.ts'
+import { cvvLength, formatCardNumber, type CardBrand } from '../../shared/card.ts'
 import {
   BRAND_NAMES,
   brandOf,
@@ -21,13 +21,13 @@ import {
   inputsFor,
   isList,
   LTR_INPUTS,
+  maxTyped,
   PHONE,
   SAVED,
   SHIPPING,
-  typedValue,
   type InputSpec,
 } from '../../shared/card-inputs.ts'
-import { editing } from './editing.ts'
+import { retype } from './editing.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
 import { SHOPPER_FIELDS, type ShopperField } from '../../shared/shopper-fields.ts'
 import { brandIcon } from './brand-icons.ts'
@@ -175,8 +175,7 @@ export class PayCardForm extends LitElement {
     const typed = e as InputEvent
     // An input method's text is the shopper's until it is committed (`compositionend` comes then).
     if (typed.isComposing) return
-    const value = typedValue(s.id, input.value, editing(typed, input))
-    if (value !== input.value) input.value = value
+    const value = retype(typed, input, s.id)
     this.values = { ...this.values, [s.id]: value }
     // Errors already shown update as the shopper fixes them; new ones wait for blur or submit.
     if (this.errors[s.id]) {
@@ -294,7 +293,7 @@ export class PayCardForm extends LitElement {
           ?required=${s.required}
           aria-invalid=${error ? 'true' : 'false'}
           aria-describedby=${described || nothing}
-          maxlength=${isCard ? maxCardLength(brand) + 4 : s.id === 'expiry' ? 9 : s.id === 'cvv' ? 4 : 100}
+          maxlength=${maxTyped(s.id)}
           spellcheck="false"
           @input=${(e: Event) => this.onInput(s, e)}
           @compositionend=${(e: Event) => this.onInput(s, e)}

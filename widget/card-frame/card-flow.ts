@@ -12,7 +12,7 @@
  * or an invoice alone) is handed to the full checkout (`handOver`).
  */
 import { brandMarkSvg } from '../../shared/brand-marks.ts'
-import { cvvLength, formatCardNumber, maxCardLength, type CardBrand } from '../../shared/card.ts'
+import { cvvLength, formatCardNumber, type CardBrand } from '../../shared/card.ts'
 import {
   BRAND_NAMES,
   brandOf,
@@ -22,7 +22,6 @@ import {
   ERROR_KEYS,
   formatExpiry,
   inputsFor,
-  typedValue,
   type InputSpec,
 } from '../../shared/card-inputs.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
@@ -32,7 +31,7 @@ import type { MessageKey, Messages } from '../../shared/i18n/messages/en.ts'
 import { formatMoney } from '../../shared/money.ts'
 import type { SafeRedirect } from '../../shared/redirect.ts'
 import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
-import { editing } from '../card-form/editing.ts'
+import { retype } from '../card-form/editing.ts'
 import { callingCodes, countries, splitPhone } from '../card-form/lists.ts'
 import {
   ERROR_MESSAGE,
@@ -202,7 +201,6 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
           place.append(span)
         }
       }
-      number.setAttribute('maxlength', String(maxCardLength(b) + 4))
     }
     const hint = $(form, '#cvv-hint')
     if (hint) hint.textContent = say('cvvHint', { n: cvvLength(b) })
@@ -261,8 +259,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     const typed = e as InputEvent
     // An input method's text is the shopper's until it is committed (`compositionend` comes then).
     if (typed.isComposing) return
-    const value = typedValue(id, input.value, editing(typed, input))
-    if (value !== input.value) input.value = value
+    retype(typed, input, id)
     if (id === 'number') showBrand()
     // Errors already shown update as the shopper fixes them; new ones wait for blur or submit.
     const s = specs().find((x) => x.id === id)

@@ -151,6 +151,38 @@ describe('<pay-card-form> from a fixture', () => {
     expect(expiry.value).to.equal('12 / 30')
   })
 
+  it('a digit typed or deleted in the middle of the card number stays where it was typed; Backspace after a space takes the digit before it', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    const number = input(form, 'number')
+    number.focus()
+    await sendKeys({ type: '4111222233334444' })
+    expect(number.value).to.equal('4111 2222 3333 4444')
+    number.setSelectionRange(5, 5) // 4111 |2222
+    await sendKeys({ type: '9' })
+    await form.updateComplete
+    expect(number.value).to.equal('4111 9222 2333 3444 4')
+    expect(number.selectionStart).to.equal(6)
+    await sendKeys({ press: 'Backspace' })
+    await form.updateComplete
+    expect(number.value).to.equal('4111 2222 3333 4444')
+    expect(number.selectionStart).to.equal(4)
+    // Right after the space: Backspace takes the 1 before it, not only the space.
+    number.setSelectionRange(5, 5)
+    await sendKeys({ press: 'Backspace' })
+    await form.updateComplete
+    expect(number.value).to.equal('4112 2223 3334 444')
+    expect(number.selectionStart).to.equal(3)
+  })
+
+  it('a card number pasted with dashes and spaces keeps all its digits', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    const number = input(form, 'number')
+    number.focus()
+    await sendKeys({ type: '4111 - 1111 - 1111 - 1111' })
+    await form.updateComplete
+    expect(number.value).to.equal('4111 1111 1111 1111')
+  })
+
   it('an expiry with a four-digit year, as autofills and pastes write it (12/2030), is 12 / 30', async () => {
     const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
     const expiry = input(form, 'expiry')
