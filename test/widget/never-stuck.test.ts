@@ -182,6 +182,30 @@ describe('a session declined before the page loaded it (the bank refused 3-D Sec
     })
 })
 
+describe('the focus after a pay', () => {
+  for (const [what, body] of ONE_OR_SEVERAL)
+    it(`inline, ${what}: a keyboard shopper who paid from the button is on it again after a decline`, async () => {
+      const s = await createSession({ ...body, customer: GRACE })
+      let ready!: Promise<unknown>
+      const el = inlineFor(s, (el) => (ready = oneEvent(el, 'pay-ready')))
+      try {
+        await ready
+        await until(() => !payButton(el).disabled)
+        for (const [id, value] of Object.entries({ number: '4000 0000 0000 0002', expiry: '12 / 30', cvv: '123' }))
+          setValue(input(el, id), value)
+        const declined = oneEvent(el, 'pay-declined')
+        payButton(el).focus()
+        await sendKeys({ press: 'Enter' })
+        await declined
+        await until(() => !payButton(el).disabled)
+        const button = payButton(el)
+        await until(() => (button.getRootNode() as ShadowRoot).activeElement === button)
+      } finally {
+        el.remove()
+      }
+    })
+})
+
 describe('a bank step left waiting (the shopper came back from the bank’s page, or loaded the page again)', () => {
   for (const [what, body] of ONE_OR_SEVERAL)
     it(`inline, ${what}: says the bank waits, and a button goes to the bank’s page (pay-action)`, async () => {

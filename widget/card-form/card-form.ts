@@ -76,6 +76,8 @@ export class PayCardForm extends LitElement {
   declare submitLabel: string
   /** While a payment is in flight: the button is disabled, so a double click sends once. */
   declare disabled: boolean
+  /** The pay button had the focus when it was disabled (willUpdate). */
+  private refocus = false
   /** A payment is in flight: the button shows a spinner beside its label. */
   declare busy: boolean
   /** For the country names in the lists. */
@@ -109,6 +111,11 @@ export class PayCardForm extends LitElement {
    * it fail to load, the next update asks again. The saved card's form (CVV only) has no list.
    */
   protected override updated(): void {
+    const button = this.shadowRoot?.querySelector<HTMLButtonElement>('button[type=submit]')
+    if (button && this.refocus && !this.disabled) {
+      this.refocus = false
+      button.focus()
+    }
     if (this.lists || this.listsLoading || this.mode !== 'card') return
     this.listsLoading = true
     import('./lists.ts').then(
@@ -246,6 +253,10 @@ export class PayCardForm extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('mode')) this.clear()
+    // A button disabled while it has the focus drops it (to the page's body): it takes it back
+    // when it is enabled (updated), so a keyboard or screen-reader shopper is where they were after
+    // a decline, and the status says what happened.
+    if (this.disabled && this.shadowRoot?.activeElement?.matches('button[type=submit]')) this.refocus = true
   }
 
   private input(s: InputSpec): TemplateResult {

@@ -128,6 +128,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   const pristine = form.cloneNode(true) as HTMLFormElement
 
   let state: CheckoutState = 'loading'
+  /** The pay button had the focus when it was disabled for the pay (render). */
+  let refocus = false
   let view: CheckoutView | null = null
   let notice = ''
   /** The card method the page asked for; empty: the session's. */
@@ -399,7 +401,15 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     const button = $<HTMLButtonElement>(form, 'button[type=submit]')
     if (button) {
       const disabled = !view || state === 'submitting'
+      // A button disabled while it has the focus drops it (to the page's body): it takes it back
+      // when it is enabled, so a keyboard or screen-reader shopper is where they were after a
+      // decline, and the status says what happened.
+      if (disabled && (button.getRootNode() as ShadowRoot).activeElement === button) refocus = true
       button.disabled = disabled
+      if (!disabled && refocus) {
+        refocus = false
+        button.focus()
+      }
       button.setAttribute('aria-disabled', String(disabled))
       button.textContent = view?.setup
         ? say('saveCard')
