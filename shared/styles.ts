@@ -211,6 +211,16 @@ export const CARD_FORM = css`
     .phone {
       grid-template-columns: minmax(7.5rem, 2fr) minmax(8rem, 3fr);
     }
+    /* The form's own width decides, in the frame and inline alike: too narrow for the phone code
+       and the number side by side (a 320 px phone), one above the other, never past the box. */
+    form {
+      container-type: inline-size;
+    }
+    @container (max-width: 17rem) {
+      .phone {
+        grid-template-columns: 1fr;
+      }
+    }
   `
 
 /** Dark tokens are set as --pay-* on the host, so a merchant's own --pay-* values still win. */

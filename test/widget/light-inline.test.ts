@@ -9,6 +9,7 @@ import type { PayCheckout } from '../../widget/index.ts'
 import {
   createSession,
   fill,
+  form,
   input,
   loaded,
   mount,
@@ -94,6 +95,25 @@ describe('inline mode, a card session', () => {
     await sendKeys({ press: 'Backspace' })
     expect(number.value).to.equal('4111 9222 3333 4444')
     expect(number.selectionStart).to.equal(8)
+    el.remove()
+  })
+
+  it('on a 320 px phone nothing runs past the box: the phone code and the number one above the other', async () => {
+    const { el } = await mount({}, { shipping: true })
+    el.style.width = '256px' // a 320 px screen less the page's margins
+    await until(() => (input(el, 'telnocc') as unknown as HTMLSelectElement).options.length > 1)
+    const box = root(el).querySelector('.container')?.getBoundingClientRect()
+    if (!box) throw new Error('no container')
+    for (const x of form(el).shadowRoot?.querySelectorAll('input, select, button') ?? [])
+      expect(x.getBoundingClientRect().right, x.id || x.textContent || '').to.be.at.most(box.right)
+    expect(input(el, 'phone').getBoundingClientRect().top).to.be.greaterThan(
+      input(el, 'telnocc').getBoundingClientRect().bottom,
+    )
+    // Wide enough, side by side as before.
+    el.style.width = '480px'
+    await until(
+      () => input(el, 'phone').getBoundingClientRect().top === input(el, 'telnocc').getBoundingClientRect().top,
+    )
     el.remove()
   })
 
