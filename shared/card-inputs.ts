@@ -78,13 +78,23 @@ export const LTR_INPUTS: readonly string[] = ['number', 'expiry', 'cvv', 'phone'
 export const isList = (id: string): boolean => id === 'country' || id === 'telnocc'
 
 /** What the shopper reads for each broken rule. */
-export const ERROR_KEYS: Partial<Record<FieldErrorCode, MessageKey>> = {
+const ERROR_KEYS: Partial<Record<FieldErrorCode, MessageKey>> = {
   required: 'err_required',
   format: 'err_format',
   luhn: 'err_luhn',
   length: 'err_length',
   expired: 'err_expired',
   unsupported_brand: 'err_unsupported_brand',
+}
+
+/**
+ * The message for an input's error: what the input takes when its format is refused (an email
+ * address, a name: "Please check this field" told the shopper nothing to fix), else the rule's.
+ */
+export function errorKey(id: string, code: FieldErrorCode): MessageKey {
+  if (code === 'format' && id === 'email') return 'err_email'
+  if (code === 'format' && (id === 'givenName' || id === 'surname')) return 'err_name'
+  return ERROR_KEYS[code] ?? 'err_invalid'
 }
 
 export const BRAND_NAMES: Record<CardBrand, string> = {

@@ -79,7 +79,11 @@ describe('<pay-checkout> card flow', () => {
         null,
       ],
       ['cvv', '12', 'This has the wrong number of digits.', null],
-      ['email', 'ada@', 'Please check this field.', null],
+      // A refused email or name says what it takes.
+      ['email', 'ada@', 'Enter an email address like name@example.com.', null],
+      ['email', 'ada@example', 'Enter an email address like name@example.com.', null],
+      ['givenName', 'Æ A-12', 'Use letters only, without digits or symbols.', null],
+      ['surname', 'O’Brien-Smith', '', null],
       ['number', '4111 1111 1111 1111', '', 'visa'],
       ['number', '3782 822463 10005', '', 'amex'],
       ['number', '5555 5555 5555 4444', '', 'mastercard'],

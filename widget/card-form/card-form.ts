@@ -16,7 +16,7 @@ import {
   checkInputs,
   collectInputs,
   CUSTOMER,
-  ERROR_KEYS,
+  errorKey,
   formatExpiry,
   inputsFor,
   isList,
@@ -318,7 +318,7 @@ export class PayCardForm extends LitElement {
           ${isCard && brand ? html`<span class="brand" part="brand" role="img" aria-label=${BRAND_NAMES[brand]}><svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true">${brandIcon(brand)}</svg></span>` : nothing}
         </div>
         ${hint ? html`<p class="hint" id="${s.id}-hint">${hint}</p>` : nothing}
-        ${error ? html`<p class="error" part="error" id="${s.id}-error">${this.messages[ERROR_KEYS[error] ?? 'err_invalid']}</p>` : nothing}
+        ${error ? html`<p class="error" part="error" id="${s.id}-error">${this.messages[errorKey(s.id, error)]}</p>` : nothing}
       </div>
     </div>`
   }

@@ -19,7 +19,7 @@ import {
   checkInput,
   checkInputs,
   collectInputs,
-  ERROR_KEYS,
+  errorKey,
   formatExpiry,
   inputsFor,
   type InputSpec,
@@ -167,7 +167,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     if (!input || !below) return
     $(below, '.error')?.remove()
     if (code) {
-      const p = make('p', 'error', say(ERROR_KEYS[code] ?? 'err_invalid'))
+      const p = make('p', 'error', say(errorKey(id, code)))
       p.id = `${id}-error`
       p.setAttribute('part', 'error')
       below.append(p)

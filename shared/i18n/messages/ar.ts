@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'انتهت صلاحية هذه البطاقة.',
   err_unsupported_brand: 'هذا النوع من البطاقات غير مقبول.',
   err_invalid: 'يُرجى التحقق من هذه القيمة.',
+  err_email: 'أدخل عنوان بريد إلكتروني مثل name@example.com.',
+  err_name: 'استخدم الأحرف فقط، دون أرقام أو رموز.',
   walletId: 'معرّف المحفظة',
   continue: 'متابعة',
   scanQr: 'امسح الرمز بتطبيق محفظتك، أو أدخل معرّف محفظة التاجر.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Картата е изтекла.',
   err_unsupported_brand: 'Този вид карта не се приема.',
   err_invalid: 'Проверете тази стойност.',
+  err_email: 'Въведете имейл адрес, например name@example.com.',
+  err_name: 'Използвайте само букви, без цифри и символи.',
   walletId: 'ID на портфейла',
   continue: 'Напред',
   scanQr: 'Сканирайте кода с приложението на портфейла си или въведете ID на портфейла на търговеца.',

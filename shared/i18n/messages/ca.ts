@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Aquesta targeta ha caducat.',
   err_unsupported_brand: 'No s’accepta aquest tipus de targeta.',
   err_invalid: 'Reviseu aquest valor.',
+  err_email: 'Introduïu una adreça electrònica com name@example.com.',
+  err_name: 'Feu servir només lletres, sense xifres ni símbols.',
   walletId: 'ID del moneder',
   continue: 'Continua',
   scanQr: 'Escanegeu el codi amb l’app del moneder o introduïu l’ID del moneder del comerç.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Platnost karty vypršela.',
   err_unsupported_brand: 'Tento typ karty nepřijímáme.',
   err_invalid: 'Zkontrolujte tuto hodnotu.',
+  err_email: 'Zadejte e-mailovou adresu ve tvaru name@example.com.',
+  err_name: 'Použijte jen písmena, bez číslic a symbolů.',
   walletId: 'ID peněženky',
   continue: 'Pokračovat',
   scanQr: 'Naskenujte kód aplikací peněženky nebo zadejte ID peněženky obchodníka.',

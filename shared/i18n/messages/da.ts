@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kortet er udløbet.',
   err_unsupported_brand: 'Denne korttype accepteres ikke.',
   err_invalid: 'Tjek denne værdi.',
+  err_email: 'Indtast en e-mailadresse som name@example.com.',
+  err_name: 'Brug kun bogstaver, uden tal eller symboler.',
   walletId: 'Wallet-ID',
   continue: 'Fortsæt',
   scanQr: 'Scan koden med din wallet-app, eller indtast forhandlerens wallet-ID.',

@@ -39,6 +39,8 @@ export const messages: Messages = {
   err_expired: 'Diese Karte ist abgelaufen.',
   err_unsupported_brand: 'Diese Kartenart wird nicht akzeptiert.',
   err_invalid: 'Bitte prüfen Sie diesen Wert.',
+  err_email: 'Bitte geben Sie eine E-Mail-Adresse wie name@example.com ein.',
+  err_name: 'Bitte nur Buchstaben verwenden, ohne Ziffern oder Sonderzeichen.',
   walletId: 'Wallet-ID',
   continue: 'Weiter',
   scanQr: 'Scannen Sie den Code mit Ihrer Wallet-App oder geben Sie die Händler-Wallet-ID ein.',

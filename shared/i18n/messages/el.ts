@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Η κάρτα έχει λήξει.',
   err_unsupported_brand: 'Αυτός ο τύπος κάρτας δεν γίνεται δεκτός.',
   err_invalid: 'Ελέγξτε αυτή την τιμή.',
+  err_email: 'Εισαγάγετε μια διεύθυνση email όπως name@example.com.',
+  err_name: 'Χρησιμοποιήστε μόνο γράμματα, χωρίς αριθμούς ή σύμβολα.',
   walletId: 'ID πορτοφολιού',
   continue: 'Συνέχεια',
   scanQr: 'Σαρώστε τον κωδικό με την εφαρμογή πορτοφολιού ή εισαγάγετε το ID του εμπόρου.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'This card has expired.',
   err_unsupported_brand: 'This card type is not accepted.',
   err_invalid: 'Please check this value.',
+  err_email: 'Enter an email address like name@example.com.',
+  err_name: 'Use letters only, without digits or symbols.',
   walletId: 'Wallet ID',
   continue: 'Continue',
   scanQr: 'Scan this code with your wallet app, or enter the merchant wallet ID.',

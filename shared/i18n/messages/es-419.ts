@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Esta tarjeta está vencida.',
   err_unsupported_brand: 'No se acepta este tipo de tarjeta.',
   err_invalid: 'Revisa este valor.',
+  err_email: 'Ingresa un correo electrónico como name@example.com.',
+  err_name: 'Usa solo letras, sin números ni símbolos.',
   walletId: 'ID de billetera',
   continue: 'Continuar',
   scanQr: 'Escanea este código con tu app de billetera o ingresa el ID de billetera del comercio.',

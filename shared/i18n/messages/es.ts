@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Esta tarjeta ha caducado.',
   err_unsupported_brand: 'No se acepta este tipo de tarjeta.',
   err_invalid: 'Revise este valor.',
+  err_email: 'Introduzca un correo electrónico como name@example.com.',
+  err_name: 'Use solo letras, sin números ni símbolos.',
   walletId: 'ID de monedero',
   continue: 'Continuar',
   scanQr: 'Escanee este código con su app de monedero o introduzca el ID del monedero del comercio.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kaart on aegunud.',
   err_unsupported_brand: 'Seda kaarditüüpi ei aktsepteerita.',
   err_invalid: 'Kontrollige seda väärtust.',
+  err_email: 'Sisestage e-posti aadress kujul name@example.com.',
+  err_name: 'Kasutage ainult tähti, ilma numbrite ja sümboliteta.',
   walletId: 'Rahakoti ID',
   continue: 'Jätka',
   scanQr: 'Skannige kood rahakotirakendusega või sisestage kaupmehe rahakoti ID.',

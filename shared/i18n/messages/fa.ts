@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'این کارت منقضی شده است.',
   err_unsupported_brand: 'این نوع کارت پذیرفته نمی‌شود.',
   err_invalid: 'این مقدار را بررسی کنید.',
+  err_email: 'یک نشانی ایمیل مانند name@example.com وارد کنید.',
+  err_name: 'فقط از حروف استفاده کنید، بدون عدد یا نماد.',
   walletId: 'شناسهٔ کیف پول',
   continue: 'ادامه',
   scanQr: 'این کد را با برنامهٔ کیف پول اسکن کنید یا شناسهٔ کیف پول فروشنده را وارد کنید.',

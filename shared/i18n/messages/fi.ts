@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kortti on vanhentunut.',
   err_unsupported_brand: 'Tätä korttityyppiä ei hyväksytä.',
   err_invalid: 'Tarkista tämä arvo.',
+  err_email: 'Anna sähköpostiosoite muodossa name@example.com.',
+  err_name: 'Käytä vain kirjaimia, ei numeroita tai symboleja.',
   walletId: 'Lompakon tunnus',
   continue: 'Jatka',
   scanQr: 'Skannaa koodi lompakkosovelluksella tai syötä kauppiaan lompakkotunnus.',

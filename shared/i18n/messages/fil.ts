@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Expired na ang card na ito.',
   err_unsupported_brand: 'Hindi tinatanggap ang ganitong uri ng card.',
   err_invalid: 'Pakitingnan ang value na ito.',
+  err_email: 'Maglagay ng email address tulad ng name@example.com.',
+  err_name: 'Mga titik lang ang gamitin, walang numero o simbolo.',
   walletId: 'Wallet ID',
   continue: 'Magpatuloy',
   scanQr: 'I-scan ang code gamit ang iyong wallet app, o ilagay ang wallet ID ng merchant.',

@@ -39,6 +39,8 @@ export const messages: Messages = {
   err_expired: 'Cette carte est expirée.',
   err_unsupported_brand: 'Ce type de carte n’est pas accepté.',
   err_invalid: 'Veuillez vérifier cette valeur.',
+  err_email: 'Veuillez saisir une adresse courriel comme name@example.com.',
+  err_name: 'Veuillez n’utiliser que des lettres, sans chiffres ni symboles.',
   walletId: 'Identifiant du portefeuille',
   continue: 'Continuer',
   scanQr: 'Balayez ce code avec votre application de portefeuille ou entrez l’identifiant du commerçant.',

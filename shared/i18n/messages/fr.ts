@@ -40,6 +40,8 @@ export const messages: Messages = {
   err_expired: 'Cette carte a expiré.',
   err_unsupported_brand: 'Ce type de carte n’est pas accepté.',
   err_invalid: 'Veuillez vérifier cette valeur.',
+  err_email: 'Veuillez saisir une adresse e-mail comme name@example.com.',
+  err_name: 'Veuillez n’utiliser que des lettres, sans chiffres ni symboles.',
   walletId: 'Identifiant du portefeuille',
   continue: 'Continuer',
   scanQr: 'Scannez ce code avec votre application de portefeuille ou saisissez l’identifiant du marchand.',

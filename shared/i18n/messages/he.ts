@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'תוקף הכרטיס פג.',
   err_unsupported_brand: 'סוג כרטיס זה אינו מתקבל.',
   err_invalid: 'נא לבדוק את הערך.',
+  err_email: 'נא להזין כתובת אימייל כמו name@example.com.',
+  err_name: 'נא להשתמש באותיות בלבד, ללא ספרות או סמלים.',
   walletId: 'מזהה ארנק',
   continue: 'המשך',
   scanQr: 'סרקו את הקוד באפליקציית הארנק, או הזינו את מזהה הארנק של בית העסק.',

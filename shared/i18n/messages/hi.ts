@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'यह कार्ड समाप्त हो चुका है।',
   err_unsupported_brand: 'इस प्रकार का कार्ड स्वीकार नहीं है।',
   err_invalid: 'यह मान जाँचें।',
+  err_email: 'name@example.com जैसा ईमेल पता दर्ज करें।',
+  err_name: 'केवल अक्षरों का उपयोग करें, अंक या चिह्न नहीं।',
   walletId: 'वॉलेट ID',
   continue: 'जारी रखें',
   scanQr: 'अपने वॉलेट ऐप से यह कोड स्कैन करें, या व्यापारी की वॉलेट ID डालें।',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kartica je istekla.',
   err_unsupported_brand: 'Ova vrsta kartice nije prihvaćena.',
   err_invalid: 'Provjerite ovu vrijednost.',
+  err_email: 'Unesite adresu e-pošte poput name@example.com.',
+  err_name: 'Upotrijebite samo slova, bez brojeva i simbola.',
   walletId: 'ID novčanika',
   continue: 'Nastavi',
   scanQr: 'Skenirajte kod aplikacijom novčanika ili unesite ID novčanika trgovca.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'A kártya lejárt.',
   err_unsupported_brand: 'Ezt a kártyatípust nem fogadjuk el.',
   err_invalid: 'Ellenőrizze ezt az értéket.',
+  err_email: 'Adjon meg egy e-mail-címet, például: name@example.com.',
+  err_name: 'Csak betűket használjon, számjegyek és szimbólumok nélkül.',
   walletId: 'Tárcaazonosító',
   continue: 'Tovább',
   scanQr: 'Olvassa be a kódot a tárcaalkalmazással, vagy adja meg a kereskedő tárcaazonosítóját.',

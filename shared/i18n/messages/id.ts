@@ -37,6 +37,8 @@ export const messages: Messages = {
   err_expired: 'Kartu ini sudah kedaluwarsa.',
   err_unsupported_brand: 'Jenis kartu ini tidak diterima.',
   err_invalid: 'Periksa nilai ini.',
+  err_email: 'Masukkan alamat email seperti name@example.com.',
+  err_name: 'Gunakan huruf saja, tanpa angka atau simbol.',
   walletId: 'ID dompet',
   continue: 'Lanjutkan',
   scanQr: 'Pindai kode ini dengan aplikasi dompet Anda, atau masukkan ID dompet merchant.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kortið er útrunnið.',
   err_unsupported_brand: 'Þessi kortategund er ekki samþykkt.',
   err_invalid: 'Athugaðu þetta gildi.',
+  err_email: 'Sláðu inn netfang eins og name@example.com.',
+  err_name: 'Notaðu aðeins bókstafi, engar tölur eða tákn.',
   walletId: 'Veskisauðkenni',
   continue: 'Áfram',
   scanQr: 'Skannaðu kóðann með veskisappinu eða sláðu inn veskisauðkenni söluaðila.',

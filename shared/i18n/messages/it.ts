@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'La carta è scaduta.',
   err_unsupported_brand: 'Questo tipo di carta non è accettato.',
   err_invalid: 'Controlla questo valore.',
+  err_email: 'Inserisci un indirizzo email come name@example.com.',
+  err_name: 'Usa solo lettere, senza numeri o simboli.',
   walletId: 'ID portafoglio',
   continue: 'Continua',
   scanQr: 'Scansiona il codice con l’app del portafoglio o inserisci l’ID del portafoglio del venditore.',

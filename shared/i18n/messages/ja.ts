@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'このカードは有効期限が切れています。',
   err_unsupported_brand: 'このカードはご利用いただけません。',
   err_invalid: 'この値を確認してください。',
+  err_email: 'name@example.com のような形式でメールアドレスを入力してください。',
+  err_name: '数字や記号を含めず、文字のみで入力してください。',
   walletId: 'ウォレットID',
   continue: '次へ',
   scanQr: 'ウォレットアプリでこのコードを読み取るか、加盟店ウォレットIDを入力してください。',

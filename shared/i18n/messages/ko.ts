@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: '만료된 카드입니다.',
   err_unsupported_brand: '이 카드 종류는 사용할 수 없습니다.',
   err_invalid: '이 값을 확인하세요.',
+  err_email: 'name@example.com 형식의 이메일 주소를 입력하세요.',
+  err_name: '숫자나 기호 없이 문자만 입력하세요.',
   walletId: '지갑 ID',
   continue: '계속',
   scanQr: '지갑 앱으로 이 코드를 스캔하거나 판매자 지갑 ID를 입력하세요.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kortelės galiojimas baigėsi.',
   err_unsupported_brand: 'Šio tipo kortelės nepriimamos.',
   err_invalid: 'Patikrinkite šią reikšmę.',
+  err_email: 'Įveskite el. pašto adresą, pvz., name@example.com.',
+  err_name: 'Naudokite tik raides, be skaitmenų ir simbolių.',
   walletId: 'Piniginės ID',
   continue: 'Tęsti',
   scanQr: 'Nuskaitykite kodą piniginės programėle arba įveskite prekybininko piniginės ID.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kartes derīguma termiņš ir beidzies.',
   err_unsupported_brand: 'Šis kartes veids netiek pieņemts.',
   err_invalid: 'Pārbaudiet šo vērtību.',
+  err_email: 'Ievadiet e-pasta adresi, piemēram, name@example.com.',
+  err_name: 'Izmantojiet tikai burtus, bez cipariem un simboliem.',
   walletId: 'Maka ID',
   continue: 'Turpināt',
   scanQr: 'Noskenējiet kodu ar maka lietotni vai ievadiet tirgotāja maka ID.',

@@ -37,6 +37,8 @@ export const messages: Messages = {
   err_expired: 'Kad ini telah tamat tempoh.',
   err_unsupported_brand: 'Jenis kad ini tidak diterima.',
   err_invalid: 'Sila semak nilai ini.',
+  err_email: 'Masukkan alamat e-mel seperti name@example.com.',
+  err_name: 'Gunakan huruf sahaja, tanpa angka atau simbol.',
   walletId: 'ID dompet',
   continue: 'Teruskan',
   scanQr: 'Imbas kod ini dengan aplikasi dompet anda, atau masukkan ID dompet peniaga.',

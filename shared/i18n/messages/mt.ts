@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Din il-karta skadiet.',
   err_unsupported_brand: 'Dan it-tip ta’ karta mhux aċċettat.',
   err_invalid: 'Iċċekkja dan il-valur.',
+  err_email: 'Daħħal indirizz tal-email bħal name@example.com.',
+  err_name: 'Uża l-ittri biss, mingħajr numri jew simboli.',
   walletId: 'ID tal-kartiera',
   continue: 'Kompli',
   scanQr: 'Skennja l-kodiċi bl-app tal-kartiera, jew daħħal l-ID tal-kartiera tan-negozjant.',

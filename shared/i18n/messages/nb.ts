@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kortet er utløpt.',
   err_unsupported_brand: 'Denne korttypen godtas ikke.',
   err_invalid: 'Sjekk denne verdien.',
+  err_email: 'Skriv inn en e-postadresse som name@example.com.',
+  err_name: 'Bruk bare bokstaver, uten tall eller symboler.',
   walletId: 'Lommebok-ID',
   continue: 'Fortsett',
   scanQr: 'Skann koden med lommebokappen din, eller skriv inn brukerstedets lommebok-ID.',

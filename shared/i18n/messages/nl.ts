@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Deze kaart is verlopen.',
   err_unsupported_brand: 'Dit kaarttype wordt niet geaccepteerd.',
   err_invalid: 'Controleer deze waarde.',
+  err_email: 'Vul een e-mailadres in zoals name@example.com.',
+  err_name: 'Gebruik alleen letters, zonder cijfers of symbolen.',
   walletId: 'Wallet-ID',
   continue: 'Doorgaan',
   scanQr: 'Scan deze code met je wallet-app of voer de wallet-ID van de verkoper in.',

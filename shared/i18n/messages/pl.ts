@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Karta utraciła ważność.',
   err_unsupported_brand: 'Ten typ karty nie jest akceptowany.',
   err_invalid: 'Sprawdź tę wartość.',
+  err_email: 'Wpisz adres e-mail, np. name@example.com.',
+  err_name: 'Używaj tylko liter, bez cyfr i symboli.',
   walletId: 'ID portfela',
   continue: 'Dalej',
   scanQr: 'Zeskanuj kod aplikacją portfela lub wpisz ID portfela sprzedawcy.',

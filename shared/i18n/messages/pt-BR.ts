@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Este cartão está vencido.',
   err_unsupported_brand: 'Este tipo de cartão não é aceito.',
   err_invalid: 'Verifique este valor.',
+  err_email: 'Informe um e-mail como name@example.com.',
+  err_name: 'Use apenas letras, sem números ou símbolos.',
   walletId: 'ID da carteira',
   continue: 'Continuar',
   scanQr: 'Escaneie este código com o app da sua carteira ou digite o ID da carteira do lojista.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Este cartão expirou.',
   err_unsupported_brand: 'Este tipo de cartão não é aceite.',
   err_invalid: 'Verifique este valor.',
+  err_email: 'Introduza um endereço de email como name@example.com.',
+  err_name: 'Utilize apenas letras, sem números nem símbolos.',
   walletId: 'ID da carteira',
   continue: 'Continuar',
   scanQr: 'Leia este código com a app da carteira ou introduza o ID da carteira do comerciante.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Cardul a expirat.',
   err_unsupported_brand: 'Acest tip de card nu este acceptat.',
   err_invalid: 'Verificați această valoare.',
+  err_email: 'Introduceți o adresă de e-mail precum name@example.com.',
+  err_name: 'Folosiți doar litere, fără cifre sau simboluri.',
   walletId: 'ID portofel',
   continue: 'Continuați',
   scanQr: 'Scanați codul cu aplicația de portofel sau introduceți ID-ul portofelului comerciantului.',

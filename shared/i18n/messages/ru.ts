@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Срок действия карты истёк.',
   err_unsupported_brand: 'Этот тип карты не принимается.',
   err_invalid: 'Проверьте это значение.',
+  err_email: 'Введите адрес эл. почты, например name@example.com.',
+  err_name: 'Используйте только буквы, без цифр и символов.',
   walletId: 'ID кошелька',
   continue: 'Продолжить',
   scanQr: 'Отсканируйте код в приложении кошелька или введите ID кошелька продавца.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Platnosť karty vypršala.',
   err_unsupported_brand: 'Tento typ karty neprijímame.',
   err_invalid: 'Skontrolujte túto hodnotu.',
+  err_email: 'Zadajte e-mailovú adresu v tvare name@example.com.',
+  err_name: 'Použite iba písmená, bez číslic a symbolov.',
   walletId: 'ID peňaženky',
   continue: 'Pokračovať',
   scanQr: 'Naskenujte kód aplikáciou peňaženky alebo zadajte ID peňaženky obchodníka.',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kartica je potekla.',
   err_unsupported_brand: 'Te vrste kartice ne sprejemamo.',
   err_invalid: 'Preverite to vrednost.',
+  err_email: 'Vnesite e-poštni naslov, na primer name@example.com.',
+  err_name: 'Uporabite samo črke, brez številk in simbolov.',
   walletId: 'ID denarnice',
   continue: 'Nadaljuj',
   scanQr: 'Skenirajte kodo z aplikacijo denarnice ali vnesite ID denarnice trgovca.',

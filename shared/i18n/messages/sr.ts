@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Картица је истекла.',
   err_unsupported_brand: 'Ова врста картице се не прихвата.',
   err_invalid: 'Проверите ову вредност.',
+  err_email: 'Унесите адресу е-поште, на пример name@example.com.',
+  err_name: 'Користите само слова, без цифара и симбола.',
   walletId: 'ID новчаника',
   continue: 'Настави',
   scanQr: 'Скенирајте код апликацијом новчаника или унесите ID новчаника трговца.',

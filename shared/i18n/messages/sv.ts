@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Kortet har gått ut.',
   err_unsupported_brand: 'Den här korttypen godtas inte.',
   err_invalid: 'Kontrollera värdet.',
+  err_email: 'Ange en e-postadress som name@example.com.',
+  err_name: 'Använd bara bokstäver, utan siffror eller symboler.',
   walletId: 'Plånboks-ID',
   continue: 'Fortsätt',
   scanQr: 'Skanna koden med din plånboksapp eller ange handlarens plånboks-ID.',

@@ -37,6 +37,8 @@ export const messages: Messages = {
   err_expired: 'บัตรนี้หมดอายุแล้ว',
   err_unsupported_brand: 'ไม่รับบัตรประเภทนี้',
   err_invalid: 'โปรดตรวจสอบค่านี้',
+  err_email: 'ป้อนอีเมลในรูปแบบ name@example.com',
+  err_name: 'ใช้ตัวอักษรเท่านั้น ไม่มีตัวเลขหรือสัญลักษณ์',
   walletId: 'ID วอลเล็ต',
   continue: 'ดำเนินการต่อ',
   scanQr: 'สแกนโค้ดนี้ด้วยแอปวอลเล็ต หรือกรอก ID วอลเล็ตของร้านค้า',

@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Bu kartın süresi dolmuş.',
   err_unsupported_brand: 'Bu kart türü kabul edilmiyor.',
   err_invalid: 'Lütfen bu değeri kontrol edin.',
+  err_email: 'Lütfen name@example.com gibi bir e-posta adresi girin.',
+  err_name: 'Lütfen yalnızca harf kullanın, rakam veya simge kullanmayın.',
   walletId: 'Cüzdan kimliği',
   continue: 'Devam',
   scanQr: 'Kodu cüzdan uygulamanızla tarayın veya satıcının cüzdan kimliğini girin.',

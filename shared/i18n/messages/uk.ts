@@ -38,6 +38,8 @@ export const messages: Messages = {
   err_expired: 'Термін дії картки минув.',
   err_unsupported_brand: 'Цей тип картки не приймається.',
   err_invalid: 'Перевірте це значення.',
+  err_email: 'Введіть адресу ел. пошти, наприклад name@example.com.',
+  err_name: 'Використовуйте лише літери, без цифр і символів.',
   walletId: 'ID гаманця',
   continue: 'Продовжити',
   scanQr: 'Відскануйте код у застосунку гаманця або введіть ID гаманця продавця.',

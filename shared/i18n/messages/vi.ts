@@ -37,6 +37,8 @@ export const messages: Messages = {
   err_expired: 'Thẻ đã hết hạn.',
   err_unsupported_brand: 'Loại thẻ này không được chấp nhận.',
   err_invalid: 'Vui lòng kiểm tra giá trị này.',
+  err_email: 'Vui lòng nhập địa chỉ email như name@example.com.',
+  err_name: 'Chỉ dùng chữ cái, không dùng số hoặc ký hiệu.',
   walletId: 'ID ví',
   continue: 'Tiếp tục',
   scanQr: 'Quét mã bằng ứng dụng ví, hoặc nhập ID ví của người bán.',

@@ -37,6 +37,8 @@ export const messages: Messages = {
   err_expired: '此卡已過期。',
   err_unsupported_brand: '不接受此類卡。',
   err_invalid: '請檢查此值。',
+  err_email: '請輸入電郵地址，例如 name@example.com。',
+  err_name: '只可使用字母，不可包含數字或符號。',
   walletId: '錢包 ID',
   continue: '繼續',
   scanQr: '請用錢包 App 掃描此二維碼，或輸入商戶錢包 ID。',

@@ -37,6 +37,8 @@ export const messages: Messages = {
   err_expired: '此卡已过期。',
   err_unsupported_brand: '不支持此类卡。',
   err_invalid: '请检查此值。',
+  err_email: '请输入电子邮件地址，例如 name@example.com。',
+  err_name: '请只使用文字，不要包含数字或符号。',
   walletId: '钱包 ID',
   continue: '继续',
   scanQr: '请用钱包应用扫描此码，或输入商家钱包 ID。',

@@ -68,6 +68,15 @@ describe('<pay-card-form> from a fixture', () => {
     expect(form.shadowRoot?.querySelector('#number-error')?.textContent).to.equal(form.messages.err_required)
   })
 
+  it('a refused email or name says what it takes, not only "check this field"', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
+    await type(form, { ...VALID, email: 'ada@example', givenName: 'Æ A-12' })
+    const error = (id: string) => form.shadowRoot?.querySelector(`#${id}-error`)?.textContent
+    expect(error('email')).to.equal('Enter an email address like name@example.com.')
+    expect(error('givenName')).to.equal('Use letters only, without digits or symbols.')
+    expect(error('number')).to.equal(undefined)
+  })
+
   it('the shared cross-field rules: an expiry more than 20 years ahead, and a 3-digit CVV on an Amex card, are refused', async () => {
     const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
     const far = String((new Date().getUTCFullYear() + 23) % 100).padStart(2, '0')
