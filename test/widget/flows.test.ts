@@ -1,5 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing'
 import { CARD_BOX, mount, pendingWhileAway, sessionState, status, until, root } from './helpers.ts'
+import type { PayCheckout } from '../../widget/index.ts'
 
 describe('<pay-checkout> QR wallet flow', () => {
   it('asks for the wallet, shows the QR code and the copyable id with the time left, then pays', async () => {
@@ -63,6 +64,46 @@ describe('<pay-checkout> invoice flow', () => {
     expect(view()?.querySelector('dl')?.textContent).to.contain('Expires')
     expect(status(el)).to.equal('Your new invoice is ready.')
     await expect(el).to.be.accessible()
+  })
+})
+
+describe('<pay-checkout> invoice for another amount than the session', () => {
+  it('says the shop must help (never that a card was declined), before and after the page is loaded again, and fires no pay-declined', async () => {
+    const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
+      systemInvoiceId: string
+    }
+    const session = {
+      flow: 'invoice',
+      amount: '10.00', // the invoice is for 250.00
+      invoiceId: existing.systemInvoiceId,
+      merchantInvoiceId: `inv-other-${Date.now()}`,
+      invoiceExpirationPeriod: '24',
+    }
+    const { el, session: s } = await mount(session)
+    const declined: unknown[] = []
+    el.addEventListener('pay-declined', (e) => declined.push(e.detail))
+    const refused = oneEvent(el, 'pay-error')
+    el.submit()
+    expect((await refused).detail.code).to.equal('invoice_mismatch')
+    await until(() => status(el) === 'This payment cannot be completed here. Please contact the shop.')
+    // The page loaded again: the failed session says the same, not "Your card was declined".
+    const again = document.createElement('pay-checkout') as PayCheckout
+    again.addEventListener('pay-declined', (e) => declined.push(e.detail))
+    Object.assign(again, {
+      isolation: 'inline',
+      locale: 'en',
+      endpoint: s.endpoint,
+      session: s.id,
+      clientSecret: s.clientSecret,
+    })
+    document.body.append(again)
+    try {
+      await until(() => status(again) === 'This payment cannot be completed here. Please contact the shop.')
+      expect(root(again).querySelector('pay-invoice-view')).to.equal(null)
+      expect(declined).to.deep.equal([])
+    } finally {
+      again.remove()
+    }
   })
 })
 

@@ -85,7 +85,7 @@ describe('QR wallet', () => {
     expect(await chargesFor(s.mtid)).toBe(1)
   })
 
-  it('wallet-declined is declined at completion', async () => {
+  it('wallet-declined is declined at completion, told as a wallet’s decline (not a card’s)', async () => {
     const s = await createSession({ flow: 'qr' })
     expect(
       (
@@ -97,6 +97,7 @@ describe('QR wallet', () => {
     ).toBe(200)
     expect((await browser(s, 'POST', '/qr/complete', {}, { 'Idempotency-Key': uniqueId('q') })).body).toMatchObject({
       status: 'declined',
+      message: 'Your wallet payment was declined.',
     })
   })
 

@@ -34,6 +34,7 @@ import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client
 import { retype } from '../card-form/editing.ts'
 import { callingCodes, countries, splitPhone } from '../card-form/lists.ts'
 import {
+  cardDeclined,
   ERROR_MESSAGE,
   POLL_MAX,
   POLL_MS,
@@ -511,7 +512,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     // decline (the bank refused 3-D Secure, the page came back), the form again with the tries
     // left; or a bank step still waiting, which render() offers a button to (the page never goes
     // there by itself: Back from the bank's page would come here and go straight back).
-    if (v.status === 'declined' && state === 'ready') notice = say('declinedRetry', { n: v.attemptsRemaining })
+    if (cardDeclined(v) && state === 'ready') notice = say('declinedRetry', { n: v.attemptsRemaining })
     else if (state !== 'ready') notice = state === 'action_required' && v.redirect ? say('actionWaiting') : ''
     if (WATCHED.includes(state)) poll()
     render()
@@ -519,7 +520,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     // read may be valid now, and the page is told so without waiting for another keystroke.
     if (state === 'ready' && lastChange) reportChange()
     if (state === 'succeeded') result('succeeded', v.result?.paymentId, v.result?.card)
-    else if (v.status === 'declined' || v.status === 'failed')
+    else if (v.status === 'declined' || state === 'declined')
       result('declined', v.result?.paymentId, v.result?.card, v.attemptsRemaining)
   }
 

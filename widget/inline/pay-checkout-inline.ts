@@ -20,6 +20,7 @@ import { renderCardForm } from './card-view.ts'
 import { declinedMessage, METHOD_TAGS, METHOD_VIEWS, usesCardForm } from './method-views.ts'
 import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
 import {
+  cardDeclined,
   ERROR_MESSAGE,
   POLL_MAX,
   POLL_MS,
@@ -292,7 +293,7 @@ export class PayCheckoutInline extends LitElement {
     const state = (this.state = stateOf(view))
     // What the session says beside its state, when the page was loaded (again) after a pay: a
     // decline (the bank refused 3-D Secure, the page came back), the form again with the tries left.
-    if (view.status === 'declined' && state === 'ready')
+    if (cardDeclined(view) && state === 'ready' && usesCardForm(this.current))
       this.notice = format(
         this.messages,
         declinedMessage(this.current, 0),
@@ -308,7 +309,7 @@ export class PayCheckoutInline extends LitElement {
       this.dispatchEvent(
         new PaySuccessEvent(resultDetail('succeeded', view.result?.paymentId ?? null, view.result?.card)),
       )
-    else if (view.status === 'declined' || view.status === 'failed')
+    else if (view.status === 'declined' || state === 'declined')
       this.dispatchEvent(
         new PayDeclinedEvent({
           ...resultDetail('declined', view.result?.paymentId, view.result?.card),

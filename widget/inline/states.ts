@@ -29,6 +29,7 @@ export const STATUS_MESSAGE: Partial<Record<CheckoutState, MessageKey>> = {
   unknown: 'unknown',
   expired: 'expired',
   error: 'error',
+  blocked: 'err_contact_shop',
 }
 
 /**
@@ -48,6 +49,7 @@ export const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
   payment_in_progress: 'err_in_progress',
   method_in_progress: 'err_method_in_progress',
   qr_withdrawn: 'qrWithdrawn',
+  registration_deleted: 'err_contact_shop',
   idempotency_in_progress: 'err_in_progress',
   internal_error: 'err_gateway',
   too_many_attempts: 'err_velocity',
@@ -74,9 +76,19 @@ const STATE_OF: Readonly<Record<CheckoutStatus, CheckoutState>> = {
   expired: 'expired',
 }
 
-/** What a session read from the Worker shows. */
+/**
+ * What a session read from the Worker shows. A failed session with attempts left was not declined
+ * (an invoice for another amount than the session's): the shop must help, so it says so.
+ */
 export const stateOf = (view: CheckoutView): CheckoutState =>
-  view.status === 'declined' && view.attemptsRemaining > 0 ? 'ready' : (STATE_OF[view.status] ?? 'error')
+  view.status === 'declined' && view.attemptsRemaining > 0
+    ? 'ready'
+    : view.status === 'failed' && view.attemptsRemaining > 0
+      ? 'blocked'
+      : (STATE_OF[view.status] ?? 'error')
+
+/** A session read after a card was declined (not a wallet: its view has the card). */
+export const cardDeclined = (view: CheckoutView): boolean => view.status === 'declined' && !!view.result?.card
 
 /** The states watched (polled) until the payment settles. */
 export const WATCHED: readonly CheckoutState[] = ['unknown', 'pending', 'action_required']

@@ -68,6 +68,7 @@ export function answer(s: SessionRecord, status: PayResult['status']): Reply {
     ...(s.card ? { card: s.card } : {}),
     ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
     attemptsRemaining: s.status === 'failed' ? 0 : attemptsRemaining(s),
-    message: MESSAGES[status],
+    // A wallet is declined, not a card.
+    message: status === 'declined' && s.method === 'qr' ? 'Your wallet payment was declined.' : MESSAGES[status],
   } satisfies PayResult)
 }
