@@ -4,7 +4,7 @@
  * amounts stay the API's decimal text until shown.
  */
 import { direction, LOCALES, resolveLocale, type Locale } from '../shared/locales.ts'
-import { formatAmount } from '../shared/money.ts'
+import { formatAmount, formatMoney } from '../shared/money.ts'
 import type { Payment } from './api.ts'
 
 export { LOCALES, direction, type Locale }
@@ -17,6 +17,18 @@ export function initialLocale(): Locale {
 
 /** Money as the checkout shows it: the currency's own decimals (JPY none, KWD three). */
 export { formatMoney as money } from '../shared/money.ts'
+
+/**
+ * A payment's amount as a support agent must read it: an authorisation captured in part shows what
+ * was taken of what was authorised (`€20.00 of €49.00`: the rest was released), not the whole.
+ */
+export function paymentAmount(p: Payment, locale: string): string {
+  const whole = formatMoney(p.amount, p.currency, locale)
+  const taken = Number(p.amountCaptured)
+  return taken > 0 && taken < Number(p.amount)
+    ? `${formatMoney(p.amountCaptured, p.currency, locale)} of ${whole}`
+    : whole
+}
 
 /** A card as the console names it: its brand and last four (`visa •••• 4242`), or a dash. */
 export const cardText = (card: Payment['card']): string =>

@@ -204,6 +204,9 @@ export const shared = css`
       border: 0;
       padding: 0;
       text-align: start;
+      /* A long reference (a repeat's rp-…) breaks rather than widening the page. */
+      min-width: 0;
+      overflow-wrap: anywhere;
     }
     table.rows td::before {
       content: attr(data-label);

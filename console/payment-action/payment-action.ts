@@ -160,7 +160,7 @@ export class PaymentAction extends LitElement {
                   a === 'void'
                     ? html`: the authorisation is released, nothing will be charged to the customer.`
                     : html`; up to <span class="ltr">${money(remaining, p.currency, this.locale)}</span> can be
-                        ${a === 'capture' ? 'captured' : 'refunded'}.`
+                        ${a === 'capture' ? 'captured, once: what is not captured is released' : 'refunded'}.`
                 }
               </p>
               ${

@@ -8,7 +8,7 @@
  */
 import { css, html, LitElement, type PropertyValues } from 'lit'
 import { describeError, signedOut, type ConsoleApi, type Payment } from '../api.ts'
-import { cardText, dateTime, decimalAmount, money } from '../format.ts'
+import { cardText, dateTime, decimalAmount, paymentAmount } from '../format.ts'
 import { shared } from '../styles.ts'
 import { statusBadge } from '../status.ts'
 import { Pager, pagerButtons } from '../pager.ts'
@@ -130,6 +130,15 @@ export class PaymentList extends LitElement {
     location.hash = `#/payments${next.size ? `?${next}` : ''}`
   }
 
+  /**
+   * Every input emptied, typed but not searched too (an email the browser refuses would block every
+   * later search), and the search with it.
+   */
+  private clear(e: Event): void {
+    ;(e.target as HTMLButtonElement).form?.reset()
+    location.hash = '#/payments'
+  }
+
   override render() {
     const v = (f: Field) => this.query.get(f) ?? ''
     const input = (f: Field, label: string, attrs: { type?: string; inputmode?: string; placeholder?: string } = {}) =>
@@ -158,7 +167,7 @@ export class PaymentList extends LitElement {
         ${input('metadata', 'Metadata (key=value)', { placeholder: 'orderId=A-1001' })}
         <div class="actions">
           <button class="primary" type="submit">Search</button>
-          <button type="button" @click=${() => (location.hash = '#/payments')}>Clear</button>
+          <button type="button" @click=${this.clear}>Clear</button>
         </div>
       </form>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : ''}
@@ -189,7 +198,7 @@ export class PaymentList extends LitElement {
           ${this.payments.map(
             (p) => html`<tr>
               <td data-label="Date"><a href="#/payments/${encodeURIComponent(p.id)}">${dateTime(p.createdAt, this.locale)}</a></td>
-              <td data-label="Amount" class="num ltr">${money(p.amount, p.currency, this.locale)}</td>
+              <td data-label="Amount" class="num ltr">${paymentAmount(p, this.locale)}</td>
               <td data-label="Status">${statusBadge(p.status)}</td>
               <td data-label="Order" class="ltr">${p.merchantTransactionId}</td>
               <td data-label="Customer">${p.email ?? '—'}</td>

@@ -18,7 +18,7 @@ import {
   type Payment,
   type Session,
 } from '../api.ts'
-import { cardText, dateTime, money } from '../format.ts'
+import { cardText, dateTime, money, paymentAmount } from '../format.ts'
 import { shared } from '../styles.ts'
 import { statusBadge } from '../status.ts'
 import type { Action, PaymentAction } from '../payment-action/payment-action.ts'
@@ -269,7 +269,7 @@ export class PaymentPage extends LitElement {
   private story(p: Payment) {
     const refundable = Number(p.amountRefundable) > 0
     return html`
-      <h1><span class="ltr">${money(p.amount, p.currency, this.locale)}</span> ${statusBadge(p.status)}</h1>
+      <h1><span class="ltr">${paymentAmount(p, this.locale)}</span> ${statusBadge(p.status)}</h1>
       <div class="summary">
         <section class="card" aria-labelledby="money">
           <h2 id="money">Money</h2>

@@ -26,6 +26,17 @@ let shop: Shop
 let staff: BrowserContext
 const run = Date.now().toString(36)
 
+/** Whether the payment list shows the search in the page's address, loaded. */
+const shown = (page: Page): Promise<boolean> =>
+  page
+    .locator('payment-list')
+    .evaluate(
+      (e) =>
+        (e as HTMLElement & { query: URLSearchParams }).query.toString() ===
+          new URLSearchParams(location.hash.split('?')[1] ?? '').toString() &&
+        (e.shadowRoot ?? e).querySelector('[aria-busy=true]') === null,
+    )
+
 interface Sale {
   readonly mtid: string
   readonly email: string
@@ -230,6 +241,10 @@ describe('the merchant console', () => {
     expect(page.url()).toContain(`email=${encodeURIComponent(refundable.email)}`)
     await page.locator('payment-list button', { hasText: 'Clear' }).click()
     await expect.poll(() => page.locator('payment-list input[name=email]').inputValue()).toBe('')
+    // Typed but not searched (an email the browser refuses would block every later search): Clear empties it too.
+    await page.locator('payment-list input[name=email]').fill('shopper')
+    await page.locator('payment-list button', { hasText: 'Clear' }).click()
+    await expect.poll(() => page.locator('payment-list input[name=email]').inputValue()).toBe('')
     await page.locator('payment-list input[name=order]').fill(refundable.mtid)
     await page.locator('payment-list button[type=submit]').click()
     await expect.poll(async () => (await rows.allTextContents()).join('|')).toContain(refundable.mtid)
@@ -240,6 +255,9 @@ describe('the merchant console', () => {
     await page.locator('payment-list input[name=amount]').fill('42,0')
     await page.locator('payment-list button[type=submit]').click()
     await expect.poll(() => page.url()).toContain('amount=42%2C0')
+    // The list has taken the search from the address and loaded it (else what is typed next would
+    // be written over by the search before it).
+    await expect.poll(() => shown(page)).toBe(true)
     await expect.poll(() => rows.count()).toBe(1)
     // Another amount finds nothing, and says so; the browser's Back returns to the search before.
     await page.locator('payment-list input[name=amount]').fill('41')
@@ -304,6 +322,18 @@ describe('the merchant console', () => {
       .toContain('Capture of €20.00: succeeded.')
     await expect.poll(() => page.locator('payment-page h1 .badge').textContent()).toBe('captured')
     expect((await payment(toCapture.paymentId)).amountCaptured).toBe('20.00')
+    // What was taken of what was authorised, in the heading and in the list: never the whole.
+    expect(await page.locator('payment-page h1 .ltr').textContent()).toBe('€20.00 of €30.00')
+    // The list reads the search index, which may lag the capture by a moment: read again until it is there.
+    await page.goto(`${shop.url}/console/#/payments?order=${toCapture.mtid}`)
+    const amount = page.locator('payment-list td[data-label=Amount]')
+    await expect
+      .poll(async () => {
+        await page.reload()
+        await amount.first().waitFor()
+        return amount.first().textContent()
+      })
+      .toBe('€20.00 of €30.00')
 
     await page.goto(`${shop.url}/console/#/payments/${toVoid.paymentId}`)
     await page.locator('payment-page button', { hasText: 'Void' }).click()

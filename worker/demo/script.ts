@@ -89,7 +89,10 @@ function actions(o) {
     b.addEventListener('click', async () => {
       b.disabled = true
       const r = await post('/demo/api/payment-action', { session: o.sessionId, action, amount: amountInput ? amountInput.value : '' })
-      show(r.ok ? label + ': ' + r.body.operation.status + ' (' + r.body.operation.amount + ' ' + p.currency + '), payment ' + r.body.payment.status + '.' : 'Could not ' + action + ': ' + (r.body.error ? r.body.error.message : 'failed') + '.')
+      // A refusal names the fields and their rules, as the Worker's error does.
+      const e = r.body.error
+      const why = e ? e.message.replace(/\\.$/, '') + (e.fields && e.fields.length ? ' (' + e.fields.map((f) => f.field + ': ' + (f.expected || f.code)).join(', ') + ')' : '') : 'failed'
+      show(r.ok ? label + ': ' + r.body.operation.status + ' (' + r.body.operation.amount + ' ' + p.currency + '), payment ' + r.body.payment.status + '.' : 'Could not ' + action + ': ' + why + '.')
       await orders(true)
     })
     td.append(b, ' ')
@@ -123,7 +126,7 @@ async function orders(force) {
   for (const o of data.orders) {
     const p = o.payment
     const refunds = p ? p.refunds.map((r) => r.amount + ' ' + r.status + (r.reason ? ' (' + r.reason + ')' : '')).join('; ') : ''
-    const tr = row([new Date(o.createdAt).toLocaleString(), o.kind, o.sessionId, o.session.status || '?', (o.session.amount || '') + ' ' + (o.session.currency || ''), (o.session.paymentId || '') + (p ? ' · ' + p.status : ''), refunds])
+    const tr = row([new Date(o.createdAt).toLocaleString(), o.kind, o.sessionId, o.session.status || '?', (o.session.amount || '') + ' ' + (o.session.currency || ''), (o.session.paymentId || '') + (p ? ' · ' + p.status + (Number(p.amountCaptured) > 0 && Number(p.amountCaptured) < Number(p.amount) ? ' ' + p.amountCaptured + ' of ' + p.amount : '') : ''), refunds])
     tr.dataset.session = o.sessionId
     tr.append(actions(o))
     body.append(tr)
