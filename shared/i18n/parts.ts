@@ -22,6 +22,7 @@ export const MORE_KEYS: readonly MessageKey[] = [
   'walletDeclinedRetry',
   'walletDeclinedFinal',
   'qrWithdrawn',
+  'qrExpired',
   'invoiceTitle',
   'amount',
   'created',

@@ -29,6 +29,35 @@ describe('<pay-checkout> QR wallet flow', () => {
     expect((await sessionState(session.id)).status).to.equal('succeeded')
   })
 
+  it('a wallet declined: says so, and asks for the wallet again (a new code), which then pays', async () => {
+    const { el, session } = await mount({
+      flow: 'qr',
+      amount: '25.00',
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    })
+    const qr = () => root(el).querySelector('pay-qr-wallet')?.shadowRoot
+    const verify = async (walletId: string) => {
+      const wallet = qr()?.querySelector<HTMLInputElement>('#walletId')
+      if (!wallet) throw new Error('no wallet step')
+      wallet.value = walletId
+      qr()?.querySelector('form')?.requestSubmit()
+      await until(() => !!qr()?.querySelector('svg[part=qr]'))
+    }
+    await verify('wallet-declined')
+    const declined = oneEvent(el, 'pay-declined')
+    el.submit()
+    expect((await declined).detail.attemptsRemaining).to.equal(2)
+    // The declined code is not offered again: the wallet step, with what happened.
+    await until(() => !!qr()?.querySelector('#walletId'))
+    expect(qr()?.querySelector('svg[part=qr]')).to.equal(null)
+    expect(status(el)).to.contain('Your wallet payment was declined.')
+    await verify('wallet-ok')
+    const ok = oneEvent(el, 'pay-success')
+    el.submit()
+    await ok
+    expect((await sessionState(session.id)).status).to.equal('succeeded')
+  })
+
   it('needs name and email when not prefilled, and says which field', async () => {
     const { el } = await mount({ flow: 'qr' }, { theme: 'dark' })
     const qr = root(el).querySelector('pay-qr-wallet')?.shadowRoot

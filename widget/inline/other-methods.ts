@@ -21,6 +21,8 @@ export interface Checkout extends Pick<
   refused(error: ApiError): void
   onResult(result: PayResult): void
   showView(view: CheckoutView): void
+  /** The expiry of the QR code this page asked for last (its identity), until its payment is declined. */
+  qrIssued: string | undefined
 }
 
 /** Each method's view in the checkout, by its name in `METHOD_VIEWS` (./method-views.ts). */
@@ -33,12 +35,15 @@ type QrStep = CustomEvent<{ step: 'verify' | 'complete'; fields?: Record<string,
 
 /** The QR wallet: the shopper's wallet details, then the code to scan and the confirmation. */
 export function renderQr(c: Checkout, view: CheckoutView): TemplateResult {
-  // A code withdrawn when a card payment started is never offered again: a new one is asked for.
+  // A code withdrawn when a card payment started is never offered again, nor one whose payment the
+  // wallet declined (paying it again is declined again; the session stays declined until the next
+  // payment, so only a code this page asked for since is offered): a new one is asked for.
   const withdrawn = view.qr?.withdrawn === true
+  const spent = withdrawn || (view.status === 'declined' && view.qr?.expiresAt !== c.qrIssued)
   return html`${withdrawn ? html`<p class="saved" part="method-note">${c.messages.qrWithdrawn}</p>` : nothing}<pay-qr-wallet
     exportparts="qr, wallet-id"
     .messages=${c.messages}
-    .view=${withdrawn ? { ...view, qr: null } : view}
+    .view=${spent ? { ...view, qr: null } : view}
     .busy=${c.state === 'submitting'}
     @qr-step=${(e: QrStep) => qrStep(c, e)}
   ></pay-qr-wallet>`
@@ -74,6 +79,7 @@ async function qrStep(c: Checkout, e: QrStep): Promise<void> {
       c.notice = c.messages.walletDeclined
       return
     }
+    c.qrIssued = r.value.expiresAt
     const view = await api.view()
     if (view.ok) c.showView(view.value)
     return
@@ -85,6 +91,12 @@ async function qrStep(c: Checkout, e: QrStep): Promise<void> {
   c.attemptKey = null
   if (!r.ok) return c.refused(r.error)
   c.onResult(r.value)
+  // Declined: the session says so now, and the code is no longer offered (renderQr).
+  if (r.value.status === 'declined') {
+    c.qrIssued = undefined
+    const view = await api.view()
+    if (view.ok) c.showView(view.value)
+  }
 }
 
 async function regenerate(c: Checkout): Promise<void> {

@@ -108,6 +108,8 @@ export class PayCheckoutInline extends LitElement {
    * @internal
    */
   startingPage: string | undefined
+  /** The QR code this page asked for last (./other-methods.ts). @internal */
+  qrIssued: string | undefined
 
   constructor() {
     super()

@@ -157,9 +157,12 @@ export class PayQrWallet extends LitElement {
   protected override render(): TemplateResult {
     const view = this.view
     const qr = view?.qr
-    if (!qr) {
+    // A code whose time is up can no longer be paid: the wallet's details again, for a new one.
+    const expired = !!qr && Date.parse(qr.expiresAt) <= this.now
+    if (!qr || expired) {
       const prefill: Partial<Record<string, string | undefined>> = view?.customer ?? {}
       return html`<form novalidate @submit=${this.onVerify}>
+        ${expired ? html`<p role="status">${this.messages.qrExpired}</p>` : nothing}
         ${this.field('walletId', this.messages.walletId, 'off')}
         ${prefill.givenName ? nothing : this.field('customer.givenName', this.messages.givenName, 'given-name')}
         ${prefill.surname ? nothing : this.field('customer.surname', this.messages.surname, 'family-name')}

@@ -82,6 +82,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {يجري الدفع بمحفظة QR.} invoice {يجري الدفع بالفاتورة.} other {يجري الدفع بالبطاقة.}} طرق الدفع الأخرى غير متاحة لهذا الطلب.',
   qrWithdrawn: 'سُحب رمز QR هذا لأن الدفع بالبطاقة قد بدأ. لا تمسحه.',
+  qrExpired: 'انتهت صلاحية رمز QR هذا. احصل على رمز جديد أدناه.',
   err_method_in_progress: 'طريقة دفع أخرى قيد الاستخدام لهذا الطلب. يُرجى الانتظار حتى تنتهي.',
   saveCard: 'حفظ البطاقة',
   cardSaved: 'تم حفظ بطاقتك.',

@@ -87,6 +87,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Esteu pagant amb moneder QR.} invoice {Esteu pagant amb factura.} other {Esteu pagant amb targeta.}} Els altres mètodes de pagament no estan disponibles per a aquesta comanda.',
   qrWithdrawn: 'Aquest codi QR s’ha retirat perquè ha començat un pagament amb targeta. No l’escanegeu.',
+  qrExpired: 'Aquest codi QR ha caducat. Demaneu-ne un de nou a sota.',
   err_method_in_progress: 'Ja s’està fent servir un altre mètode de pagament per a aquesta comanda. Espereu que acabi.',
   saveCard: 'Desa la targeta',
   cardSaved: 'La vostra targeta s’ha desat.',

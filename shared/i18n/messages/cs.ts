@@ -82,6 +82,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Probíhá platba QR peněženkou.} invoice {Probíhá platba fakturou.} other {Probíhá platba kartou.}} Jiné způsoby jsou pro objednávku uzavřené.',
   qrWithdrawn: 'QR kód byl stažen: začala platba kartou. Neskenujte ho.',
+  qrExpired: 'Platnost QR kódu vypršela. Níže si vyžádejte nový.',
   err_method_in_progress: 'Pro objednávku už probíhá jiný způsob platby. Počkejte na jeho konec.',
   saveCard: 'Uložit kartu',
   cardSaved: 'Vaše karta je uložena.',

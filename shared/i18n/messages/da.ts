@@ -83,6 +83,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Du betaler med QR-wallet.} invoice {Du betaler med faktura.} other {Du betaler med kort.}} De andre betalingsmetoder er ikke tilgængelige for denne ordre.',
   qrWithdrawn: 'QR-koden er trukket tilbage, fordi en kortbetaling er startet. Scan den ikke.',
+  qrExpired: 'QR-koden er udløbet. Hent en ny nedenfor.',
   err_method_in_progress: 'En anden betalingsmetode er allerede i brug for denne ordre. Vent, til den er færdig.',
   saveCard: 'Gem kort',
   cardSaved: 'Dit kort er gemt.',

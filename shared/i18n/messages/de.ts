@@ -88,6 +88,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Zahlung per QR-Wallet läuft.} invoice {Zahlung per Rechnung läuft.} other {Kartenzahlung läuft.}} Andere Zahlungsarten sind für diese Bestellung gesperrt.',
   qrWithdrawn: 'Dieser QR-Code wurde zurückgezogen: Eine Kartenzahlung hat begonnen. Bitte nicht scannen.',
+  qrExpired: 'Dieser QR-Code ist abgelaufen. Fordern Sie unten einen neuen an.',
   err_method_in_progress:
     'Für diese Bestellung läuft bereits eine andere Zahlungsart. Bitte warten Sie, bis sie fertig ist.',
   saveCard: 'Karte speichern',

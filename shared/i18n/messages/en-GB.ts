@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Paying with a QR wallet.} invoice {Paying by invoice.} other {Paying by card.}} The other ways to pay are not available for this order.',
   qrWithdrawn: 'This QR code was withdrawn because a card payment started. Do not scan it.',
+  qrExpired: 'This QR code has expired. Get a new one below.',
   err_method_in_progress: 'Another way to pay is already in use for this order. Please wait for it to finish.',
   saveCard: 'Save card',
   cardSaved: 'Your card is saved.',

@@ -83,6 +83,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Estás pagando con billetera QR.} invoice {Estás pagando con factura.} other {Estás pagando con tarjeta.}} Los demás métodos de pago no están disponibles para este pedido.',
   qrWithdrawn: 'Este código QR se retiró porque comenzó un pago con tarjeta. No lo escanees.',
+  qrExpired: 'Este código QR venció. Solicita uno nuevo abajo.',
   err_method_in_progress: 'Ya se está usando otro método de pago para este pedido. Espera a que termine.',
   saveCard: 'Guardar tarjeta',
   cardSaved: 'Tu tarjeta quedó guardada.',

@@ -83,6 +83,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Está pagando con monedero QR.} invoice {Está pagando con factura.} other {Está pagando con tarjeta.}} Los demás métodos de pago no están disponibles para este pedido.',
   qrWithdrawn: 'Este código QR se ha retirado porque ha empezado un pago con tarjeta. No lo escanee.',
+  qrExpired: 'Este código QR ha caducado. Solicite uno nuevo abajo.',
   err_method_in_progress: 'Ya se está usando otro método de pago para este pedido. Espere a que termine.',
   saveCard: 'Guardar tarjeta',
   cardSaved: 'Su tarjeta se ha guardado.',

@@ -83,6 +83,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Maksate QR-rahakotiga.} invoice {Maksate arvega.} other {Maksate kaardiga.}} Teised makseviisid pole selle tellimuse jaoks saadaval.',
   qrWithdrawn: 'See QR-kood võeti tagasi, sest algas kaardimakse. Ärge seda skannige.',
+  qrExpired: 'QR-kood on aegunud. Küsige allpool uus.',
   err_method_in_progress: 'Selle tellimuse jaoks on juba kasutusel teine makseviis. Oodake, kuni see lõpeb.',
   saveCard: 'Salvesta kaart',
   cardSaved: 'Teie kaart on salvestatud.',

@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Maksat QR-lompakolla.} invoice {Maksat laskulla.} other {Maksat kortilla.}} Muut maksutavat eivät ole käytettävissä tässä tilauksessa.',
   qrWithdrawn: 'QR-koodi peruttiin, koska korttimaksu alkoi. Älä skannaa sitä.',
+  qrExpired: 'QR-koodi on vanhentunut. Hae uusi alta.',
   err_method_in_progress: 'Tilauksessa on jo käytössä toinen maksutapa. Odota, että se valmistuu.',
   saveCard: 'Tallenna kortti',
   cardSaved: 'Korttisi on tallennettu.',

@@ -85,6 +85,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Nagbabayad gamit ang QR wallet.} invoice {Nagbabayad gamit ang invoice.} other {Nagbabayad gamit ang card.}} Hindi available ang ibang paraan ng pagbabayad para sa order na ito.',
   qrWithdrawn: 'Binawi ang QR code na ito dahil nagsimula na ang bayad gamit ang card. Huwag itong i-scan.',
+  qrExpired: 'Nag-expire na ang QR code na ito. Kumuha ng bago sa ibaba.',
   err_method_in_progress: 'May ibang paraan ng pagbabayad na ginagamit na para sa order na ito. Hintaying matapos ito.',
   saveCard: 'I-save ang card',
   cardSaved: 'Na-save na ang iyong card.',

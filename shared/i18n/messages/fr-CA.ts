@@ -87,6 +87,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Paiement par portefeuille QR en cours.} invoice {Paiement par facture en cours.} other {Paiement par carte en cours.}} Les autres modes sont fermés pour cette commande.',
   qrWithdrawn: 'Ce code QR a été retiré : un paiement par carte a commencé. Ne le balayez pas.',
+  qrExpired: 'Ce code QR est expiré. Demandez-en un nouveau ci-dessous.',
   err_method_in_progress: 'Un autre mode de paiement est déjà en cours pour cette commande. Attendez qu’il se termine.',
   saveCard: 'Enregistrer la carte',
   cardSaved: 'Votre carte est enregistrée.',

@@ -88,6 +88,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Paiement par portefeuille QR en cours.} invoice {Paiement par facture en cours.} other {Paiement par carte en cours.}} Les autres moyens sont fermés pour cette commande.',
   qrWithdrawn: 'Ce code QR a été retiré : un paiement par carte a commencé. Ne le scannez pas.',
+  qrExpired: 'Ce code QR a expiré. Demandez-en un nouveau ci-dessous.',
   err_method_in_progress:
     'Un autre moyen de paiement est déjà en cours pour cette commande. Attendez qu’il se termine.',
   saveCard: 'Enregistrer la carte',

@@ -82,6 +82,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {התשלום מתבצע בארנק QR.} invoice {התשלום מתבצע בחשבונית.} other {התשלום מתבצע בכרטיס.}} אמצעי תשלום אחרים אינם זמינים להזמנה זו.',
   qrWithdrawn: 'קוד ה־QR בוטל כי התחיל תשלום בכרטיס. אין לסרוק אותו.',
+  qrExpired: 'תוקף קוד ה-QR פג. אפשר לקבל חדש למטה.',
   err_method_in_progress: 'אמצעי תשלום אחר כבר בשימוש להזמנה זו. נא להמתין לסיומו.',
   saveCard: 'שמירת הכרטיס',
   cardSaved: 'הכרטיס שלך נשמר.',

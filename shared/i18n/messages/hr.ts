@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Plaćanje QR novčanikom je u tijeku.} invoice {Plaćanje računom je u tijeku.} other {Plaćanje karticom je u tijeku.}} Drugi načini plaćanja nisu dostupni za ovu narudžbu.',
   qrWithdrawn: 'Ovaj QR kod je povučen jer je počelo plaćanje karticom. Nemojte ga skenirati.',
+  qrExpired: 'QR kôd je istekao. Zatražite novi u nastavku.',
   err_method_in_progress: 'Za ovu se narudžbu već koristi drugi način plaćanja. Pričekajte da završi.',
   saveCard: 'Spremi karticu',
   cardSaved: 'Vaša je kartica spremljena.',

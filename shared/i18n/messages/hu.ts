@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Fizetés QR-tárcával folyamatban.} invoice {Fizetés számlával folyamatban.} other {Kártyás fizetés folyamatban.}} A többi mód ennél a rendelésnél le van zárva.',
   qrWithdrawn: 'Ezt a QR-kódot visszavontuk: kártyás fizetés indult. Ne olvassa be.',
+  qrExpired: 'A QR-kód lejárt. Kérjen újat lent.',
   err_method_in_progress: 'Ehhez a rendeléshez már másik fizetési mód fut. Várja meg, amíg befejeződik.',
   saveCard: 'Kártya mentése',
   cardSaved: 'A kártyája el van mentve.',

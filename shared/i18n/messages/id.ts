@@ -82,6 +82,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Membayar dengan dompet QR.} invoice {Membayar dengan tagihan.} other {Membayar dengan kartu.}} Cara bayar lain tidak tersedia untuk pesanan ini.',
   qrWithdrawn: 'Kode QR ini ditarik karena pembayaran kartu sudah dimulai. Jangan memindainya.',
+  qrExpired: 'Kode QR ini sudah kedaluwarsa. Minta kode baru di bawah.',
   err_method_in_progress: 'Cara bayar lain sedang digunakan untuk pesanan ini. Tunggu hingga selesai.',
   saveCard: 'Simpan kartu',
   cardSaved: 'Kartu Anda telah disimpan.',

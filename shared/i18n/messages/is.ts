@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Greitt með QR-veski.} invoice {Greitt með reikningi.} other {Greitt með korti.}} Aðrar greiðsluleiðir eru ekki í boði fyrir þessa pöntun.',
   qrWithdrawn: 'Þessi QR-kóði var afturkallaður því kortagreiðsla hófst. Ekki skanna hann.',
+  qrExpired: 'QR-kóðinn er útrunninn. Sæktu nýjan hér fyrir neðan.',
   err_method_in_progress: 'Önnur greiðsluleið er þegar í notkun fyrir þessa pöntun. Bíddu þar til henni lýkur.',
   saveCard: 'Vista kort',
   cardSaved: 'Kortið þitt hefur verið vistað.',

@@ -86,6 +86,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Pagamento con wallet QR in corso.} invoice {Pagamento con fattura in corso.} other {Pagamento con carta in corso.}} Gli altri metodi di pagamento non sono disponibili per questo ordine.',
   qrWithdrawn: 'Questo codice QR è stato ritirato perché è iniziato un pagamento con carta. Non scansionarlo.',
+  qrExpired: 'Questo codice QR è scaduto. Richiedine uno nuovo qui sotto.',
   err_method_in_progress: 'Per questo ordine è già in uso un altro metodo di pagamento. Attendi che finisca.',
   saveCard: 'Salva carta',
   cardSaved: 'La tua carta è stata salvata.',

@@ -86,6 +86,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {QRウォレットで支払い中です。} invoice {請求書で支払い中です。} other {カードで支払い中です。}}この注文では他の方法は使えません。',
   qrWithdrawn: 'カード決済が始まったため、このQRコードは無効です。スキャンしないでください。',
+  qrExpired: 'このQRコードは有効期限が切れています。下から新しいコードを発行してください。',
   err_method_in_progress: 'この注文では別の支払い方法を使用中です。完了までお待ちください。',
   saveCard: 'カードを保存',
   cardSaved: 'カードが保存されました。',

@@ -82,6 +82,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {QR 지갑으로 결제 중입니다.} invoice {청구서로 결제 중입니다.} other {카드로 결제 중입니다.}} 이 주문에는 다른 결제 수단을 사용할 수 없습니다.',
   qrWithdrawn: '카드 결제가 시작되어 이 QR 코드는 취소되었습니다. 스캔하지 마세요.',
+  qrExpired: 'QR 코드가 만료되었습니다. 아래에서 새 코드를 받으세요.',
   err_method_in_progress: '이 주문에 다른 결제 수단이 이미 사용 중입니다. 완료될 때까지 기다려 주세요.',
   saveCard: '카드 저장',
   cardSaved: '카드가 저장되었습니다.',

@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Mokama QR pinigine.} invoice {Mokama pagal sąskaitą.} other {Mokama kortele.}} Kiti mokėjimo būdai šiam užsakymui neprieinami.',
   qrWithdrawn: 'Šis QR kodas atšauktas, nes pradėtas mokėjimas kortele. Jo neskenuokite.',
+  qrExpired: 'QR kodo galiojimas baigėsi. Gaukite naują žemiau.',
   err_method_in_progress: 'Šiam užsakymui jau naudojamas kitas mokėjimo būdas. Palaukite, kol jis baigsis.',
   saveCard: 'Išsaugoti kortelę',
   cardSaved: 'Jūsų kortelė išsaugota.',

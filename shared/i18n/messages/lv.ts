@@ -83,6 +83,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Notiek maksājums ar QR maku.} invoice {Notiek maksājums ar rēķinu.} other {Notiek maksājums ar karti.}} Citi maksājuma veidi šim pasūtījumam nav pieejami.',
   qrWithdrawn: 'Šis QR kods ir atsaukts, jo sākās maksājums ar karti. Neskenējiet to.',
+  qrExpired: 'QR koda termiņš ir beidzies. Pieprasiet jaunu zemāk.',
   err_method_in_progress: 'Šim pasūtījumam jau tiek izmantots cits maksājuma veids. Uzgaidiet, līdz tas beidzas.',
   saveCard: 'Saglabāt karti',
   cardSaved: 'Jūsu karte ir saglabāta.',

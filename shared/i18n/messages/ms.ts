@@ -83,6 +83,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Membayar dengan dompet QR.} invoice {Membayar dengan invois.} other {Membayar dengan kad.}} Cara bayaran lain tidak tersedia untuk pesanan ini.',
   qrWithdrawn: 'Kod QR ini ditarik balik kerana pembayaran kad telah bermula. Jangan imbasnya.',
+  qrExpired: 'Kod QR ini telah tamat tempoh. Dapatkan yang baharu di bawah.',
   err_method_in_progress: 'Cara bayaran lain sedang digunakan untuk pesanan ini. Sila tunggu sehingga selesai.',
   saveCard: 'Simpan kad',
   cardSaved: 'Kad anda telah disimpan.',

@@ -82,6 +82,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Qed tħallas bil-kartiera QR.} invoice {Qed tħallas bil-fattura.} other {Qed tħallas bil-karta.}} Il-metodi l-oħra huma magħluqa għal din l-ordni.',
   qrWithdrawn: 'Dan il-kodiċi QR ġie rtirat: beda ħlas bil-karta. Tiskennjahx.',
+  qrExpired: 'Dan il-kodiċi QR skada. Ikseb wieħed ġdid hawn taħt.',
   err_method_in_progress: 'Għal din l-ordni diġà għaddej metodu ieħor ta’ ħlas. Stenna sakemm jispiċċa.',
   saveCard: 'Issejvja l-karta',
   cardSaved: 'Il-karta tiegħek ġiet issejvjata.',

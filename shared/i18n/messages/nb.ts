@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Du betaler med QR-lommebok.} invoice {Du betaler med faktura.} other {Du betaler med kort.}} De andre betalingsmåtene er ikke tilgjengelige for denne bestillingen.',
   qrWithdrawn: 'QR-koden er trukket tilbake fordi en kortbetaling har startet. Ikke skann den.',
+  qrExpired: 'QR-koden er utløpt. Hent en ny nedenfor.',
   err_method_in_progress: 'En annen betalingsmåte er allerede i bruk for denne bestillingen. Vent til den er ferdig.',
   saveCard: 'Lagre kort',
   cardSaved: 'Kortet ditt er lagret.',

@@ -85,6 +85,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Je betaalt met een QR-wallet.} invoice {Je betaalt per factuur.} other {Je betaalt met een kaart.}} De andere betaalmethoden zijn niet beschikbaar voor deze bestelling.',
   qrWithdrawn: 'Deze QR-code is ingetrokken omdat er een kaartbetaling is gestart. Scan hem niet.',
+  qrExpired: 'Deze QR-code is verlopen. Vraag hieronder een nieuwe aan.',
   err_method_in_progress: 'Voor deze bestelling wordt al een andere betaalmethode gebruikt. Wacht tot die klaar is.',
   saveCard: 'Kaart opslaan',
   cardSaved: 'Je kaart is opgeslagen.',

@@ -82,6 +82,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Trwa płatność portfelem QR.} invoice {Trwa płatność fakturą.} other {Trwa płatność kartą.}} Inne metody są dla tego zamówienia zamknięte.',
   qrWithdrawn: 'Kod QR został wycofany: rozpoczęła się płatność kartą. Nie skanuj go.',
+  qrExpired: 'Ten kod QR wygasł. Pobierz nowy poniżej.',
   err_method_in_progress: 'Dla zamówienia trwa już inna metoda płatności. Zaczekaj na jej koniec.',
   saveCard: 'Zapisz kartę',
   cardSaved: 'Twoja karta została zapisana.',

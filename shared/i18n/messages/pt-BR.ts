@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Você está pagando com carteira QR.} invoice {Você está pagando com fatura.} other {Você está pagando com cartão.}} As outras formas de pagamento não estão disponíveis para este pedido.',
   qrWithdrawn: 'Este QR code foi cancelado porque um pagamento com cartão começou. Não o escaneie.',
+  qrExpired: 'Este código QR venceu. Gere um novo abaixo.',
   err_method_in_progress: 'Outra forma de pagamento já está em uso neste pedido. Aguarde a conclusão.',
   saveCard: 'Salvar cartão',
   cardSaved: 'Seu cartão foi salvo.',

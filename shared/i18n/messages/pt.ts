@@ -85,6 +85,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Está a pagar com carteira QR.} invoice {Está a pagar por fatura.} other {Está a pagar com cartão.}} Os outros métodos de pagamento não estão disponíveis para esta encomenda.',
   qrWithdrawn: 'Este código QR foi retirado porque começou um pagamento com cartão. Não o leia.',
+  qrExpired: 'Este código QR expirou. Peça um novo abaixo.',
   err_method_in_progress: 'Já está a ser usado outro método de pagamento nesta encomenda. Aguarde que termine.',
   saveCard: 'Guardar cartão',
   cardSaved: 'O seu cartão foi guardado.',

@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Plătiți cu portofelul QR.} invoice {Plătiți prin factură.} other {Plătiți cu cardul.}} Celelalte metode de plată nu sunt disponibile pentru această comandă.',
   qrWithdrawn: 'Acest cod QR a fost retras pentru că a început o plată cu cardul. Nu îl scanați.',
+  qrExpired: 'Codul QR a expirat. Obțineți unul nou mai jos.',
   err_method_in_progress: 'Pentru această comandă se folosește deja altă metodă de plată. Așteptați să se încheie.',
   saveCard: 'Salvează cardul',
   cardSaved: 'Cardul dumneavoastră a fost salvat.',

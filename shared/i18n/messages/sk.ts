@@ -83,6 +83,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Prebieha platba QR peňaženkou.} invoice {Prebieha platba faktúrou.} other {Prebieha platba kartou.}} Iné spôsoby sú pre objednávku zatvorené.',
   qrWithdrawn: 'QR kód bol stiahnutý: začala platba kartou. Neskenujte ho.',
+  qrExpired: 'Platnosť QR kódu vypršala. Nižšie si vyžiadajte nový.',
   err_method_in_progress: 'Pre objednávku už prebieha iný spôsob platby. Počkajte na jeho koniec.',
   saveCard: 'Uložiť kartu',
   cardSaved: 'Vaša karta je uložená.',

@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Plačilo z denarnico QR je v teku.} invoice {Plačilo z računom je v teku.} other {Plačilo s kartico je v teku.}} Drugi načini plačila za to naročilo niso na voljo.',
   qrWithdrawn: 'Ta koda QR je bila umaknjena, ker se je začelo plačilo s kartico. Ne skenirajte je.',
+  qrExpired: 'Koda QR je potekla. Spodaj pridobite novo.',
   err_method_in_progress: 'Za to naročilo je že v uporabi drug način plačila. Počakajte, da se konča.',
   saveCard: 'Shrani kartico',
   cardSaved: 'Vaša kartica je shranjena.',

@@ -83,6 +83,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Du betalar med QR-plånbok.} invoice {Du betalar mot faktura.} other {Du betalar med kort.}} De andra betalningssätten är inte tillgängliga för den här ordern.',
   qrWithdrawn: 'QR-koden har dragits tillbaka eftersom en kortbetalning har påbörjats. Skanna den inte.',
+  qrExpired: 'QR-koden har gått ut. Hämta en ny nedan.',
   err_method_in_progress: 'Ett annat betalningssätt används redan för den här ordern. Vänta tills det är klart.',
   saveCard: 'Spara kort',
   cardSaved: 'Ditt kort är sparat.',

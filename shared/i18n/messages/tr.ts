@@ -84,6 +84,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {QR cüzdanla ödeme yapılıyor.} invoice {Faturayla ödeme yapılıyor.} other {Kartla ödeme yapılıyor.}} Bu sipariş için diğer ödeme yöntemleri kullanılamaz.',
   qrWithdrawn: 'Kartla ödeme başladığı için bu QR kod geri çekildi. Taramayın.',
+  qrExpired: 'Bu QR kodunun süresi doldu. Aşağıdan yenisini alın.',
   err_method_in_progress: 'Bu sipariş için başka bir ödeme yöntemi zaten kullanılıyor. Lütfen bitmesini bekleyin.',
   saveCard: 'Kartı kaydet',
   cardSaved: 'Kartınız kaydedildi.',

@@ -82,6 +82,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {Đang thanh toán bằng ví QR.} invoice {Đang thanh toán bằng hóa đơn.} other {Đang thanh toán bằng thẻ.}} Các cách thanh toán khác không khả dụng cho đơn hàng này.',
   qrWithdrawn: 'Mã QR này đã bị thu hồi vì thanh toán bằng thẻ đã bắt đầu. Đừng quét mã này.',
+  qrExpired: 'Mã QR đã hết hạn. Hãy lấy mã mới bên dưới.',
   err_method_in_progress: 'Một cách thanh toán khác đang được dùng cho đơn hàng này. Vui lòng đợi hoàn tất.',
   saveCard: 'Lưu thẻ',
   cardSaved: 'Thẻ của bạn đã được lưu.',

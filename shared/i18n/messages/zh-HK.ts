@@ -80,6 +80,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {正在使用二維碼錢包付款。} invoice {正在以發票付款。} other {正在以卡付款。}}此訂單暫時不能使用其他付款方式。',
   qrWithdrawn: '卡付款已開始，此二維碼已失效。請勿掃描。',
+  qrExpired: '此二維碼已過期。請在下方取得新的二維碼。',
   err_method_in_progress: '此訂單已在使用另一種付款方式。請等候完成。',
   saveCard: '儲存卡',
   cardSaved: '您的卡已儲存。',

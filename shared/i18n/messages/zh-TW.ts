@@ -80,6 +80,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {正在使用 QR 錢包付款。} invoice {正在以帳單付款。} other {正在以卡片付款。}}此訂單暫時無法使用其他付款方式。',
   qrWithdrawn: '卡片付款已開始，此 QR 碼已失效。請勿掃描。',
+  qrExpired: '此 QR 碼已過期。請在下方取得新的 QR 碼。',
   err_method_in_progress: '此訂單已在使用另一種付款方式。請等候完成。',
   saveCard: '儲存卡片',
   cardSaved: '您的卡片已儲存。',

@@ -80,6 +80,7 @@ export const messages: Messages = {
   methodUnderWay:
     '{method, select, qr {正在使用二维码钱包支付。} invoice {正在通过账单支付。} other {正在用卡支付。}}此订单暂不能使用其他支付方式。',
   qrWithdrawn: '卡支付已开始，此二维码已失效。请勿扫描。',
+  qrExpired: '此二维码已过期。请在下方获取新的二维码。',
   err_method_in_progress: '此订单已在使用另一种支付方式。请等待其完成。',
   saveCard: '保存卡',
   cardSaved: '您的卡已保存。',

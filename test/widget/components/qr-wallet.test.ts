@@ -44,7 +44,7 @@ describe('<pay-qr-wallet> from a fixture', () => {
     ])
   })
 
-  it('with a code: shows it and its wallet id, and confirming asks for completion; an expired code cannot be confirmed', async () => {
+  it('with a code: shows it and its wallet id, and confirming asks for completion; an expired code is replaced by the wallet step, for a new one', async () => {
     const m = await messages()
     const qr = {
       merchantWalletId: 'MW-12345',
@@ -63,6 +63,14 @@ describe('<pay-qr-wallet> from a fixture', () => {
       qr: { ...qr, expiresAt: new Date(Date.now() - 1_000).toISOString() },
     })
     await wallet.updateComplete
-    expect(wallet.shadowRoot?.querySelector<HTMLButtonElement>('button[type=submit]')?.disabled).to.equal(true)
+    expect(wallet.shadowRoot?.querySelector('svg[part=qr]')).to.equal(null)
+    expect(wallet.shadowRoot?.querySelector('[role=status]')?.textContent).to.equal(
+      'This QR code has expired. Get a new one below.',
+    )
+    fill(wallet, 'walletId', 'ada.wallet')
+    fill(wallet, 'customer.givenName', 'Ada')
+    fill(wallet, 'customer.surname', 'Lovelace')
+    fill(wallet, 'customer.email', 'ada@example.com')
+    expect((await steps(wallet, () => wallet.submit())).map((x) => x.step)).to.deep.equal(['verify'])
   })
 })
