@@ -27,7 +27,7 @@ import {
   SHIPPING,
   type InputSpec,
 } from '../../shared/card-inputs.ts'
-import { retype } from './editing.ts'
+import { focusDropped, retype } from './editing.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
 import { SHOPPER_FIELDS, type ShopperField } from '../../shared/shopper-fields.ts'
 import { brandIcon } from './brand-icons.ts'
@@ -114,7 +114,7 @@ export class PayCardForm extends LitElement {
     const button = this.shadowRoot?.querySelector<HTMLButtonElement>('button[type=submit]')
     if (button && this.refocus && !this.disabled) {
       this.refocus = false
-      button.focus()
+      if (focusDropped()) button.focus()
     }
     if (this.lists || this.listsLoading || this.mode !== 'card') return
     this.listsLoading = true

@@ -2,7 +2,7 @@
  * @module
  * How both card forms write back what the shopper typed (`shared/card-inputs.ts` `typedValue`),
  * in the input's event: whether the event edits what is there rather than types at its end, and
- * where the caret goes when the value is written again.
+ * where the caret goes when the value is written again; and whether the focus may go back.
  */
 import { asciiDigits } from '../../shared/card.ts'
 import { typedValue } from '../../shared/card-inputs.ts'
@@ -41,3 +41,11 @@ export function retype(e: InputEvent, input: HTMLInputElement, id: string): stri
   }
   return value
 }
+
+/**
+ * Whether the focus was dropped (to the body) and nothing took it since, while the document still
+ * has it: a button that lost it by being disabled may take it back. Never from another element
+ * the shopper went to, nor into a frame the shopper left.
+ */
+export const focusDropped = (): boolean =>
+  document.hasFocus() && (document.activeElement === document.body || document.activeElement === null)

@@ -31,7 +31,7 @@ import type { MessageKey, Messages } from '../../shared/i18n/messages/en.ts'
 import { formatMoney } from '../../shared/money.ts'
 import type { SafeRedirect } from '../../shared/redirect.ts'
 import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
-import { retype } from '../card-form/editing.ts'
+import { focusDropped, retype } from '../card-form/editing.ts'
 import { callingCodes, countries, splitPhone } from '../card-form/lists.ts'
 import {
   cardDeclined,
@@ -404,12 +404,12 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
       const disabled = !view || state === 'submitting'
       // A button disabled while it has the focus drops it (to the page's body): it takes it back
       // when it is enabled, so a keyboard or screen-reader shopper is where they were after a
-      // decline, and the status says what happened.
+      // decline, and the status says what happened; unless the focus went elsewhere meanwhile.
       if (disabled && (button.getRootNode() as ShadowRoot).activeElement === button) refocus = true
       button.disabled = disabled
       if (!disabled && refocus) {
         refocus = false
-        button.focus()
+        if (focusDropped()) button.focus()
       }
       button.setAttribute('aria-disabled', String(disabled))
       button.textContent = view?.setup
