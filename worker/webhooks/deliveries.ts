@@ -47,9 +47,11 @@ export function deliveryLinks(event: WebhookEvent): { sessionId: string | null; 
   const about = EVENT_TYPES[event.type as EventType]?.about
   const data = event.data
   const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
+  // An event about a session or a payment names it by `id`, else (an invoice regenerated, about
+  // its session) by `sessionId` or `paymentId`.
   return {
-    sessionId: about === 'session' ? text(data.id) : text(data.sessionId),
-    paymentId: about === 'payment' ? text(data.id) : text(data.paymentId),
+    sessionId: (about === 'session' ? text(data.id) : null) ?? text(data.sessionId),
+    paymentId: (about === 'payment' ? text(data.id) : null) ?? text(data.paymentId),
   }
 }
 
