@@ -9,7 +9,18 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import { sendKeys } from '@web/test-runner-commands'
 import type { PayCheckout } from '../../widget/index.ts'
-import { createSession, form, input, mount, payButton, root, setValue, until, type TestSession } from './helpers.ts'
+import {
+  createSession,
+  form,
+  input,
+  mount,
+  payButton,
+  root,
+  setValue,
+  status,
+  until,
+  type TestSession,
+} from './helpers.ts'
 
 const CUSTOMER = { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' }
 /** A session offering card, QR wallet and invoice; each its own invoice reference (a second session with one is 409 duplicate_order). */
@@ -166,6 +177,8 @@ describe('method picker, inline', () => {
     radios(el)[0]?.click()
     await until(() => !!root(el).querySelector('pay-card-form'))
     await fillCard(el, '4000 0000 0000 0002')
+    let declines = 0
+    el.addEventListener('pay-declined', () => declines++)
     const declined = oneEvent(el, 'pay-declined')
     payButton(el).click()
     await declined
@@ -173,6 +186,10 @@ describe('method picker, inline', () => {
     await until(() => root(el).querySelector('[part=method-note]')?.textContent?.includes('withdrawn') ?? false)
     await until(() => !!qr()?.querySelector('#walletId'))
     expect(qr()?.querySelector('svg[part=qr]')).to.equal(null)
+    // The card's decline is told once: not again when the session is read for the wallet, whose
+    // view does not say a card's decline as its own.
+    expect(declines).to.equal(1)
+    expect(status(el)).to.not.contain('wallet')
   })
 })
 

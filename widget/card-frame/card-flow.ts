@@ -402,14 +402,16 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     const button = $<HTMLButtonElement>(form, 'button[type=submit]')
     if (button) {
       const disabled = !view || state === 'submitting'
-      // A button disabled while it has the focus drops it (to the page's body): it takes it back
-      // when it is enabled, so a keyboard or screen-reader shopper is where they were after a
-      // decline, and the status says what happened; unless the focus went elsewhere meanwhile.
+      // A button disabled while it has the focus drops it (to the page's body): inline, it takes it
+      // back when it is enabled, so a keyboard or screen-reader shopper is where they were after a
+      // decline, and the status says what happened; unless the focus went elsewhere meanwhile. In
+      // the card frame the focus stays in the frame's document, one Tab from the card number, and
+      // is not taken (WebKit's driver lost the next pay when it was).
       if (disabled && (button.getRootNode() as ShadowRoot).activeElement === button) refocus = true
       button.disabled = disabled
       if (!disabled && refocus) {
         refocus = false
-        if (focusDropped()) button.focus()
+        if (window.parent === window && focusDropped()) button.focus()
       }
       button.setAttribute('aria-disabled', String(disabled))
       button.textContent = view?.setup
@@ -505,6 +507,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   }
 
   function applyView(v: CheckoutView): void {
+    // A decline is told once, when the session is read in it: not again when it is read again.
+    const before = view?.status
     view = v
     announceMethods()
     state = stateOf(v)
@@ -520,7 +524,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     // read may be valid now, and the page is told so without waiting for another keystroke.
     if (state === 'ready' && lastChange) reportChange()
     if (state === 'succeeded') result('succeeded', v.result?.paymentId, v.result?.card)
-    else if (v.status === 'declined' || state === 'declined')
+    else if ((v.status === 'declined' || state === 'declined') && v.status !== before)
       result('declined', v.result?.paymentId, v.result?.card, v.attemptsRemaining)
   }
 
@@ -599,6 +603,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
         attemptsRemaining: r.attemptsRemaining,
         method: holds ? flow : view.method,
         redirect: r.status === 'action_required' ? (r.redirect ?? null) : null,
+        // A decline is the session's status now: read again, it is not a new one (applyView).
+        ...(holds ? {} : { status: r.status }),
       }
     announceMethods()
     switch (r.status) {

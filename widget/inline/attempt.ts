@@ -108,6 +108,8 @@ export function settle(c: AttemptHost, r: PayResult): void {
         attemptsRemaining: r.attemptsRemaining,
         method: holds ? c.current : c.view.method,
         redirect: r.status === 'action_required' ? (r.redirect ?? null) : null,
+        // A decline is the session's status now: read again, it is not a new one (applyView).
+        ...(holds ? {} : { status: r.status }),
       }
     : c.view
   c.announceMethods()

@@ -290,6 +290,9 @@ export class PayCheckoutInline extends LitElement {
   /** Maps the session's status to what the shopper sees; resumes after a 3-D Secure return. */
   /** @internal */
   applyView(view: CheckoutView): void {
+    // A decline is told once, where the card is, when the session is read in it: not again when it
+    // is read again (another method picked), nor by the other methods' view of a card's decline.
+    const before = this.view?.status
     this.view = view
     this.announceMethods()
     const state = (this.state = stateOf(view))
@@ -311,7 +314,11 @@ export class PayCheckoutInline extends LitElement {
       this.dispatchEvent(
         new PaySuccessEvent(resultDetail('succeeded', view.result?.paymentId ?? null, view.result?.card)),
       )
-    else if (view.status === 'declined' || state === 'declined')
+    else if (
+      (view.status === 'declined' || state === 'declined') &&
+      view.status !== before &&
+      usesCardForm(this.current)
+    )
       this.dispatchEvent(
         new PayDeclinedEvent({
           ...resultDetail('declined', view.result?.paymentId, view.result?.card),
