@@ -88,13 +88,15 @@ const ERROR_KEYS: Partial<Record<FieldErrorCode, MessageKey>> = {
 }
 
 /**
- * The message for an input's error: what the input takes when its format is refused (an email
- * address, a name: "Please check this field" told the shopper nothing to fix), else the rule's.
+ * The message for an error of `field`'s (a name of the field table, as the customer's inputs are
+ * named): what it takes when its format is refused, by the table's format (an email address, a
+ * name: "Please check this field" told the shopper nothing to fix), else the rule's. Every form
+ * that asks for these fields says the same (the card forms, the QR wallet's).
  */
-export function errorKey(id: string, code: FieldErrorCode): MessageKey {
-  if (code === 'format' && id === 'email') return 'err_email'
-  if (code === 'format' && (id === 'givenName' || id === 'surname')) return 'err_name'
-  return ERROR_KEYS[code] ?? 'err_invalid'
+export function errorKey(field: string, code: FieldErrorCode): MessageKey {
+  const format =
+    code === 'format' && Object.hasOwn(SHOPPER_FIELDS, field) && SHOPPER_FIELDS[field as ShopperFieldName].format
+  return format === 'email' ? 'err_email' : format === 'name' ? 'err_name' : (ERROR_KEYS[code] ?? 'err_invalid')
 }
 
 export const BRAND_NAMES: Record<CardBrand, string> = {

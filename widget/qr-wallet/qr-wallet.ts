@@ -7,6 +7,7 @@
  */
 import { html, LitElement, nothing, svg, type TemplateResult } from 'lit'
 import qrcode from 'qrcode-generator'
+import { errorKey } from '../../shared/card-inputs.ts'
 import { checkEmail, checkName, checkWalletId, checkWith } from '../../shared/shopper-formats.ts'
 import type { CheckoutView } from '../api-client.ts'
 import { en, format, type Messages } from '../i18n/index.ts'
@@ -116,7 +117,8 @@ export class PayQrWallet extends LitElement {
       if (!data.has(name)) continue
       const value = String(data.get(name) ?? '').trim()
       const code = checkWith(rule as Parameters<typeof checkWith>[0], value)
-      if (code) errors[name] = code === 'required' ? this.messages.err_required : this.messages.err_format
+      // The table's field (`customer.email` is `email`): its message, as the card forms say it.
+      if (code) errors[name] = this.messages[errorKey(name.replace('customer.', ''), code)]
       else fields[name] = value
     }
     this.errors = errors

@@ -38,6 +38,10 @@ describe('<pay-qr-wallet> from a fixture', () => {
     fill(wallet, 'customer.email', 'not an email')
     expect(await steps(wallet, () => wallet.submit())).to.deep.equal([])
     expect(wallet.shadowRoot?.querySelector('#customer-email')?.getAttribute('aria-invalid')).to.equal('true')
+    // Said as the card forms say it: what an email looks like.
+    expect(wallet.shadowRoot?.querySelector('#customer-email-error')?.textContent).to.equal(
+      'Enter an email address like name@example.com.',
+    )
     fill(wallet, 'customer.email', 'ada@example.com')
     expect(await steps(wallet, () => wallet.submit())).to.deep.equal([
       { step: 'verify', fields: { walletId: 'ada.wallet', customer: { email: 'ada@example.com' } } },
