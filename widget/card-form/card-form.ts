@@ -254,8 +254,8 @@ export class PayCardForm extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('mode')) this.clear()
     // A button disabled while it has the focus drops it (to the page's body): it takes it back
-    // when it is enabled (updated), so a keyboard or screen-reader shopper is where they were after
-    // a decline, and the status says what happened.
+    // when it is enabled (updated) where `focusDropped` allows, so a keyboard or screen-reader
+    // shopper is where they were after a decline, and the status says what happened.
     if (this.disabled && this.shadowRoot?.activeElement?.matches('button[type=submit]')) this.refocus = true
   }
 

@@ -43,9 +43,12 @@ export function retype(e: InputEvent, input: HTMLInputElement, id: string): stri
 }
 
 /**
- * Whether the focus was dropped (to the body) and nothing took it since, while the document still
- * has it: a button that lost it by being disabled may take it back. Never from another element
- * the shopper went to, nor into a frame the shopper left.
+ * Whether a button that lost the focus by being disabled may take it back: the focus was dropped
+ * (to the body) and nothing took it since, while the document still has it. Never from another
+ * element the shopper went to; and never in a frame (the card frame, whose document keeps the
+ * focus one Tab from the card number: taking it there made WebKit's driver lose the next pay).
  */
 export const focusDropped = (): boolean =>
-  document.hasFocus() && (document.activeElement === document.body || document.activeElement === null)
+  window.parent === window &&
+  document.hasFocus() &&
+  (document.activeElement === document.body || document.activeElement === null)

@@ -404,14 +404,12 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
       const disabled = !view || state === 'submitting'
       // A button disabled while it has the focus drops it (to the page's body): inline, it takes it
       // back when it is enabled, so a keyboard or screen-reader shopper is where they were after a
-      // decline, and the status says what happened; unless the focus went elsewhere meanwhile. In
-      // the card frame the focus stays in the frame's document, one Tab from the card number, and
-      // is not taken (WebKit's driver lost the next pay when it was).
+      // decline, and the status says what happened (`focusDropped` says when it may).
       if (disabled && (button.getRootNode() as ShadowRoot).activeElement === button) refocus = true
       button.disabled = disabled
       if (!disabled && refocus) {
         refocus = false
-        if (window.parent === window && focusDropped()) button.focus()
+        if (focusDropped()) button.focus()
       }
       button.setAttribute('aria-disabled', String(disabled))
       button.textContent = view?.setup
