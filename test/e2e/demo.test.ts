@@ -82,6 +82,27 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await p.close()
     })
 
+    it('a reload shows the same order (its address names it), and a payment made before it stays paid', async () => {
+      const p = await open('/demo/product', 'light', mode)
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      const session = String((await latestSession(shop)).id)
+      const count = (await orders(shop)).orders.length
+      expect(new URL(p.url()).searchParams.get('session')).toBe(session)
+      await p.reload()
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      expect(await p.locator('pay-checkout').getAttribute('session')).toBe(session)
+      await fillCard(ui(p, mode), '4111111111111111')
+      await ui(p, mode).locator('pay-checkout button[type=submit]').click()
+      await expect.poll(() => result(p).textContent()).toContain('Paid')
+      await p.reload()
+      await expect
+        .poll(() => ui(p, mode).locator('pay-checkout [role=status]').textContent())
+        .toContain('Payment successful')
+      expect((await orders(shop)).orders).toHaveLength(count)
+      expect(await chargesFor(shop, String((await latestSession(shop)).merchantTransactionId))).toBe(1)
+      await p.close()
+    })
+
     it('3-D Secure: the sandbox bank page, back to the shop, the widget shows the result', async () => {
       const p = await open('/demo/product', 'light', mode)
       await ui(p, mode).locator('pay-checkout #number').waitFor()

@@ -3,7 +3,7 @@
  * The demo pages' one script (served as /demo/app.js; plain JavaScript so no build step is needed).
  * It asks the demo backend for a session, hands id and client secret to `<pay-checkout>`, and shows
  * the element's events. The client secret is kept in sessionStorage only so the page can resume
- * after the 3-D Secure return (it never goes into a URL).
+ * after the 3-D Secure return or a reload (it never goes into a URL; the session id does).
  */
 export const DEMO_SCRIPT = `
 const page = document.body.dataset.page
@@ -19,12 +19,18 @@ async function post(path, body) {
 async function mount(kind, extra = {}) {
   const back = new URLSearchParams(location.search).get('session')
   const saved = back && sessionStorage.getItem('cs:' + back)
-  let s = saved ? { id: back, clientSecret: saved, endpoint: location.origin } : null
+  let s = saved ? { id: back, clientSecret: saved, endpoint: location.origin, frameToken: sessionStorage.getItem('ft:' + back) } : null
   if (!s) {
     const r = await post('/demo/api/session', { kind, ...extra })
     if (!r.ok) return show(r.body.error ? r.body.error.message : 'Could not start the checkout.')
     s = r.body
     sessionStorage.setItem('cs:' + s.id, s.clientSecret)
+    if (s.frameToken) sessionStorage.setItem('ft:' + s.id, s.frameToken)
+    // The page's address names its order, as a shop's order page does: a reload shows the same
+    // checkout (and a payment under way), not a new order.
+    const url = new URL(location.href)
+    url.searchParams.set('session', s.id)
+    history.replaceState(history.state, '', url)
   }
   if (kind === 'subscription') localStorage.setItem('demo:subscription', s.id)
   // ?isolation=frame or ?isolation=inline shows the same page in that mode; kept with the client
