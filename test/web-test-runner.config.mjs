@@ -88,6 +88,17 @@ async function merchantServer(ctx, next) {
     ctx.body = await res.text()
     return
   }
+  if (ctx.path === '/__merchant/registration' && ctx.method === 'DELETE') {
+    // The merchant deletes a saved card (its server's call to the merchant API).
+    const res = await fetch(`${worker.url}/v1/registrations/${encodeURIComponent(String(ctx.query.id))}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${MERCHANT_API_KEY}`, 'Idempotency-Key': crypto.randomUUID() },
+    })
+    ctx.status = res.status
+    ctx.type = 'application/json'
+    ctx.body = await res.text()
+    return
+  }
   if (ctx.path === '/__merchant/invoice' && ctx.method === 'POST') {
     // An existing, already expired invoice in the sandbox, as the merchant's dashboard would have
     // (the sandbox's test control): `{ systemInvoiceId }`.

@@ -1,5 +1,17 @@
 import { expect, oneEvent } from '@open-wc/testing'
-import { CARD_BOX, mount, pendingWhileAway, sessionState, status, until, root } from './helpers.ts'
+import {
+  CARD_BOX,
+  fill,
+  input,
+  mount,
+  payButton,
+  pendingWhileAway,
+  sessionState,
+  setValue,
+  status,
+  until,
+  root,
+} from './helpers.ts'
 import type { PayCheckout } from '../../widget/index.ts'
 
 describe('<pay-checkout> QR wallet flow', () => {
@@ -134,6 +146,48 @@ describe('<pay-checkout> invoice for another amount than the session', () => {
       again.remove()
     }
   })
+})
+
+describe('<pay-checkout> a saved card the merchant deleted while the checkout is open', () => {
+  /** A card saved by a setup session, as a returning customer's is. */
+  async function savedCard(): Promise<string> {
+    const { el, session } = await mount({ flow: 'setup', amount: null })
+    await fill(el)
+    const saved = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    await saved
+    el.remove()
+    return String((await sessionState(session.id)).registrationId)
+  }
+
+  for (const methods of [['saved-card'], ['saved-card', 'card']]) {
+    it(`is refused (pay-error registration_deleted): the pay is gone and the shop is named; ${methods.length > 1 ? 'a new card then pays' : 'nothing else to pay with'}`, async () => {
+      const registrationId = await savedCard()
+      const { el, session } = await mount({
+        flow: 'saved-card',
+        methods,
+        registrationId,
+        savedCard: { brand: 'visa', last4: '1111' },
+      })
+      expect((await fetch(`/__merchant/registration?id=${registrationId}`, { method: 'DELETE' })).status).to.equal(200)
+      setValue(input(el, 'cvv'), '123')
+      const refused = oneEvent(el, 'pay-error')
+      payButton(el).click()
+      expect((await refused).detail.code).to.equal('registration_deleted')
+      await until(() => status(el) === 'This payment cannot be completed here. Please contact the shop.')
+      expect(root(el).querySelector(CARD_BOX)).to.equal(null)
+      await expect(el).to.be.accessible()
+      if (methods.length === 1) return
+      const picker = root(el).querySelector('pay-method-picker')?.shadowRoot
+      picker?.querySelector<HTMLElement>('[data-method=card]')?.click()
+      await until(() => !!root(el).querySelector(CARD_BOX)?.shadowRoot?.querySelector('#number'))
+      await fill(el)
+      const ok = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      await ok
+      expect((await sessionState(session.id)).status).to.equal('succeeded')
+    })
+  }
 })
 
 describe('inside another shadow root', () => {

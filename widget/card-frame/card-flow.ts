@@ -40,6 +40,7 @@ import {
   POLL_MS,
   STATUS_MESSAGE,
   stateOf,
+  stateOfRefused,
   stateOfUnreadable,
   WATCHED,
   type CheckoutState,
@@ -584,10 +585,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     const code: string = e.code
     if (code === 'method_in_progress' || code === 'qr_withdrawn')
       void api?.view().then((v) => v.ok && applyView(v.value))
-    if (code === 'session_expired') state = 'expired'
-    else if (code === 'session_completed') state = 'succeeded'
-    else if (code === 'too_many_attempts' && (view?.attemptsRemaining ?? 0) <= 0) state = 'declined'
-    else state = 'ready'
+    state = stateOfRefused(code, view?.attemptsRemaining)
     notice = state === 'ready' ? say(ERROR_MESSAGE[code] ?? 'error') : ''
     render()
     error(e)

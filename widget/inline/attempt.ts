@@ -18,7 +18,7 @@ import {
 import { format, type Messages } from '../i18n/index.ts'
 import { followRedirect, startingPage } from '../navigate.ts'
 import { declinedMessage } from './method-views.ts'
-import { ERROR_MESSAGE, type CheckoutState } from './states.ts'
+import { ERROR_MESSAGE, stateOfRefused, type CheckoutState } from './states.ts'
 
 /** The checkout as its steps use it (its internals: only the checkout and its modules use them). */
 export interface AttemptHost extends HTMLElement {
@@ -88,10 +88,7 @@ export function refuse(c: AttemptHost, error: ApiError): void {
   // picker shows the method under way.
   if (code === 'method_in_progress' || code === 'qr_withdrawn')
     void c.api?.view().then((v) => v.ok && c.applyView(v.value))
-  if (code === 'session_expired') c.state = 'expired'
-  else if (code === 'session_completed') c.state = 'succeeded'
-  else if (code === 'too_many_attempts' && (c.view?.attemptsRemaining ?? 0) <= 0) c.state = 'declined'
-  else c.state = 'ready'
+  c.state = stateOfRefused(code, c.view?.attemptsRemaining)
   c.notice = c.state === 'ready' ? c.messages[ERROR_MESSAGE[code] ?? 'error'] : ''
   c.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
 }

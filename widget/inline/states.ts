@@ -33,8 +33,9 @@ export const STATUS_MESSAGE: Partial<Record<CheckoutState, MessageKey>> = {
 }
 
 /**
- * What the shopper reads for an error the Worker answers, and whether the form stays usable.
- * Every message says what to do next; none says why a card was refused.
+ * What the shopper reads for an error the Worker answers. A pay refused so that the page cannot
+ * pay any more (`OVER`, below) says its state's words instead. Every message says what to do
+ * next; none says why a card was refused.
  */
 export const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
   invalid_request: 'err_check_fields',
@@ -49,7 +50,6 @@ export const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
   payment_in_progress: 'err_in_progress',
   method_in_progress: 'err_method_in_progress',
   qr_withdrawn: 'qrWithdrawn',
-  registration_deleted: 'err_contact_shop',
   idempotency_in_progress: 'err_in_progress',
   internal_error: 'err_gateway',
   too_many_attempts: 'err_velocity',
@@ -93,12 +93,23 @@ export const cardDeclined = (view: CheckoutView): boolean => view.status === 'de
 /** The states watched (polled) until the payment settles. */
 export const WATCHED: readonly CheckoutState[] = ['unknown', 'pending', 'action_required']
 
+/**
+ * The errors after which this page cannot pay (the session is over, the page is not the shop's, the
+ * saved card was deleted), whether they come from reading the session or from a pay.
+ */
+const OVER: Partial<Record<string, CheckoutState>> = {
+  registration_deleted: 'blocked',
+  origin_not_allowed: 'blocked',
+  session_expired: 'expired',
+  session_completed: 'succeeded',
+}
+
 /** What a session that could not be read shows, by the error's code. */
-export const stateOfUnreadable = (code: string): CheckoutState =>
-  code === 'session_expired'
-    ? 'expired'
-    : code === 'session_completed'
-      ? 'succeeded'
-      : code === 'origin_not_allowed'
-        ? 'blocked'
-        : 'error'
+export const stateOfUnreadable = (code: string): CheckoutState => OVER[code] ?? 'error'
+
+/**
+ * What a pay the Worker refused leaves: the form as the shopper left it, unless the page cannot pay
+ * any more (the card's last try was used up by too many attempts: the final decline).
+ */
+export const stateOfRefused = (code: string, attemptsRemaining = 0): CheckoutState =>
+  OVER[code] ?? (code === 'too_many_attempts' && attemptsRemaining <= 0 ? 'declined' : 'ready')
