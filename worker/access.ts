@@ -24,6 +24,15 @@ export function originAllowed(origin: string, sessionOrigins: readonly string[],
 }
 
 /**
+ * The `Origin` a browser route decides on. A page of this Worker's own (the card frame) reached at
+ * another address than `PUBLIC_BASE_URL` (a custom domain beside workers.dev, `wrangler dev`'s own
+ * port behind `npm start`'s public one) calls the Worker at that address: the origin the request
+ * was sent to is this Worker's own too. Only a page on that origin can send it.
+ */
+export const asOwnOrigin = (origin: string | undefined, requestUrl: string, env: Env): string | undefined =>
+  origin !== undefined && origin === new URL(requestUrl).origin ? new URL(env.PUBLIC_BASE_URL).origin : origin
+
+/**
  * Refused: an `Origin` that is not allowed, or a request the browser marks `Sec-Fetch-Site:
  * cross-site` with no `Origin` at all (a navigation or no-cors request from another site).
  */

@@ -375,6 +375,22 @@ describe('whether a session exists is told to no one without its secret (R21)', 
     expect((await ask({})).status).toBe(200)
   })
 
+  it('the frame reached at another address than PUBLIC_BASE_URL reads and pays from there (the origin the request was sent to); other origins stay refused', async () => {
+    // The tests call the Worker at http://worker.test; its PUBLIC_BASE_URL is another origin.
+    const own = 'http://worker.test'
+    const s = await createSession()
+    const read = await browser(s, 'GET', '', undefined, { Origin: own, 'Sec-Fetch-Site': 'same-origin' })
+    expect(read.status).toBe(200)
+    const paid = await pay(s, '4111111111111111', uniqueId('key'), {}, { Origin: own, 'Sec-Fetch-Site': 'same-origin' })
+    expect(paid.status).toBe(200)
+    expect(paid.body.status).toBe('succeeded')
+    const other = await createSession()
+    for (const origin of ['http://worker.test:8080', 'https://worker.test', 'http://evil.test']) {
+      expect((await browser(other, 'GET', '', undefined, { Origin: origin })).status, origin).toBe(403)
+      expect((await pay(other, '4111111111111111', uniqueId('key'), {}, { Origin: origin })).status, origin).toBe(403)
+    }
+  })
+
   it('/frame/{id} is the same page for a known and an unknown session, with no origins in it; frame-ancestors is the only per-session part', async () => {
     const s = await createSession()
     const own = await createSession({ allowedOrigins: ['https://own-shop.example'] })
