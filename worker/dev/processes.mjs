@@ -393,6 +393,8 @@ export async function startDemoStack({
           vars: {
             GATEWAY_BASE_URL: sandboxUrl,
             PUBLIC_BASE_URL: publicUrl,
+            // The deployment's origins follow the public port (wrangler.toml names 8787's).
+            ALLOWED_ORIGINS: `${publicUrl},http://localhost:${demoPort}`,
             MERCHANT_WEBHOOK_URL: `${publicUrl}/demo/webhooks`,
             ...productVars,
           },
