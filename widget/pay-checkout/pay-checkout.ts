@@ -58,9 +58,9 @@ const WRITTEN_FRAME_GRACE_MS = 10_000
  * @fires pay-submit - A payment was sent. `detail: { flow }`
  * @fires pay-action - 3-D Secure is needed; cancel it to redirect yourself. `detail: { redirect }`
  * @fires pay-success - Paid. `detail: { status, paymentId, brand, last4 }`
- * @fires pay-pending - Accepted, the result comes later (or is being confirmed).
- * @fires pay-declined - Declined; retry is allowed while `detail.attemptsRemaining > 0`. Also when the element loads a session whose last attempt was declined (a 3-D Secure the bank refused, then the page again).
- * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values); `code` is the Worker's error code, or `origin_not_allowed` (this page's origin is not in the session's allowed origins) or `network_error` (the Worker could not be reached).
+ * @fires pay-pending - Accepted, the result comes later (or is being confirmed). `detail: { status, paymentId, brand, last4 }`
+ * @fires pay-declined - Declined; retry is allowed while `detail.attemptsRemaining > 0`. Also when the element loads a session whose last attempt was declined (a 3-D Secure the bank refused, then the page again). `detail: { status, paymentId, brand, last4, attemptsRemaining }`
+ * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values); `code` is the Worker's error code (all of them, with their HTTP status: `ERROR_CODES` in `shared/errors.ts`; a page meets `forbidden`, `too_many_attempts`, `rate_limited`, `payments_paused`, `session_expired`, `method_in_progress`, `registration_deleted` and the `gateway_*` ones), or `origin_not_allowed` (this page's origin is not in the session's allowed origins) or `network_error` (the Worker could not be reached).
  *
  * @csspart container - The outer box.
  * @csspart amount - The amount heading (none for a setup session, which saves a card without paying).
