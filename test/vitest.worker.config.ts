@@ -28,6 +28,8 @@ export default defineConfig({
           WEBHOOK_RETRY_BASE_MS: '100',
           INQUIRY_BASE_MS: '100',
           ALLOWED_ORIGINS: 'https://shop.example',
+          // Another address the Worker is served at (test/worker/hardening.test.ts).
+          OWN_ORIGINS: 'https://pay.own.example',
           // Test cards are shared by many tests; the velocity test sets its own limit.
           CARD_VELOCITY_LIMIT: '100000',
           TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL('../migrations', import.meta.url))),

@@ -8,29 +8,29 @@ import { timingSafeEqual } from 'hono/utils/buffer'
 import type { Env } from './env.ts'
 import { sha256Hex } from './ids.ts'
 
+/** A comma-separated list of origins (a variable), as a list. */
+const originsOf = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+
 /** The origins a session's pages may be on: its own list, else the deployment's ALLOWED_ORIGINS. */
 export function effectiveOrigins(sessionOrigins: readonly string[], env: Env): readonly string[] {
-  return sessionOrigins.length > 0
-    ? sessionOrigins
-    : (env.ALLOWED_ORIGINS ?? '')
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean)
-}
-
-/** An allowed origin, or the Worker's own (the card frame and the demo pages). */
-export function originAllowed(origin: string, sessionOrigins: readonly string[], env: Env): boolean {
-  return origin === new URL(env.PUBLIC_BASE_URL).origin || effectiveOrigins(sessionOrigins, env).includes(origin)
+  return sessionOrigins.length > 0 ? sessionOrigins : originsOf(env.ALLOWED_ORIGINS)
 }
 
 /**
- * The `Origin` a browser route decides on. A page of this Worker's own (the card frame) reached at
- * another address than `PUBLIC_BASE_URL` (a custom domain beside workers.dev, `wrangler dev`'s own
- * port behind `npm start`'s public one) calls the Worker at that address: the origin the request
- * was sent to is this Worker's own too. Only a page on that origin can send it.
+ * The Worker's own origins: PUBLIC_BASE_URL's, and the others it is served at (`OWN_ORIGINS`). A
+ * configured list, never the request's own address: its host is what the client's `Host` says, and
+ * a Worker routed on some paths of a shared hostname would trust every page of that hostname.
  */
-export const asOwnOrigin = (origin: string | undefined, requestUrl: string, env: Env): string | undefined =>
-  origin !== undefined && origin === new URL(requestUrl).origin ? new URL(env.PUBLIC_BASE_URL).origin : origin
+const ownOrigins = (env: Env): string[] => [new URL(env.PUBLIC_BASE_URL).origin, ...originsOf(env.OWN_ORIGINS)]
+
+/** An allowed origin, or the Worker's own (the card frame and the demo pages). */
+export function originAllowed(origin: string, sessionOrigins: readonly string[], env: Env): boolean {
+  return ownOrigins(env).includes(origin) || effectiveOrigins(sessionOrigins, env).includes(origin)
+}
 
 /**
  * Refused: an `Origin` that is not allowed, or a request the browser marks `Sec-Fetch-Site:

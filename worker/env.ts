@@ -18,6 +18,12 @@ export interface Env {
   PUBLIC_BASE_URL: string
   /** Comma-separated origins allowed to call the browser routes when a session names none. */
   ALLOWED_ORIGINS?: string
+  /**
+   * Comma-separated other origins this Worker is served at besides PUBLIC_BASE_URL's (a custom
+   * domain beside workers.dev; `wrangler dev`'s own port behind `npm start`'s public one): its card
+   * frame there reads and pays as from PUBLIC_BASE_URL. Only origins that serve this Worker alone.
+   */
+  OWN_ORIGINS?: string
   /** Per-call gateway timeout in milliseconds (default 15000). */
   GATEWAY_TIMEOUT_MS?: string
   /** Where merchant webhooks go (signed with WEBHOOK_SECRET); none are sent when unset. */

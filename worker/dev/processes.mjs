@@ -393,8 +393,10 @@ export async function startDemoStack({
           vars: {
             GATEWAY_BASE_URL: sandboxUrl,
             PUBLIC_BASE_URL: publicUrl,
-            // The deployment's origins follow the public port (wrangler.toml names 8787's).
+            // The deployment's origins follow the public port (wrangler.toml names 8787's), and the
+            // Worker's own port is its own origin too (a page of yours may load it from there).
             ALLOWED_ORIGINS: `${publicUrl},http://localhost:${demoPort}`,
+            OWN_ORIGINS: productUrl,
             MERCHANT_WEBHOOK_URL: `${publicUrl}/demo/webhooks`,
             ...productVars,
           },

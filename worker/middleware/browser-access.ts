@@ -9,7 +9,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
-import { asOwnOrigin, originRefused } from '../access.ts'
+import { originRefused } from '../access.ts'
 import { SESSION_ID } from '../ids.ts'
 import type { CheckoutSession } from '../checkout/checkout-session.ts'
 import type { CheckoutView } from '../sessions/types.ts'
@@ -58,8 +58,7 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
     const origins = access?.origins ?? []
     const origin = c.req.header('Origin')
     c.header('Vary', 'Origin')
-    if (originRefused(asOwnOrigin(origin, c.req.url, c.env), c.req.header('Sec-Fetch-Site'), origins, c.env))
-      throw refuseOrigin()
+    if (originRefused(origin, c.req.header('Sec-Fetch-Site'), origins, c.env)) throw refuseOrigin()
     if (origin !== undefined) c.header('Access-Control-Allow-Origin', origin)
     if (c.req.method === 'OPTIONS') {
       c.header('Access-Control-Allow-Methods', 'GET, POST')

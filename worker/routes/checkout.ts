@@ -21,7 +21,7 @@ import { SESSION_ID } from '../ids.ts'
 import { jsonBody, readJsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { validate } from '../middleware/validate.ts'
 import { CHECKOUT_DOCS as DOCS, noFields } from '../schemas/checkout.ts'
-import { asOwnOrigin, originRefused } from '../access.ts'
+import { originRefused } from '../access.ts'
 import { merchantEnv } from '../merchants/merchant-env.ts'
 import type { CheckoutSession } from '../checkout/checkout-session.ts'
 import { breakerState, sourceOf, sourcePausedUntil } from '../guards/decline-breaker.ts'
@@ -80,7 +80,7 @@ checkout.post('/:id/pay', describeRoute(DOCS.pay), async (c) => {
   const secFetchSite = c.req.header('Sec-Fetch-Site')
   c.header('Vary', 'Origin')
   const req: PayRequest = {
-    origin: asOwnOrigin(origin, c.req.url, c.env),
+    origin,
     secFetchSite,
     secret: bearerOf(c),
     idempotencyKey: idempotencyKeyOf(c.req.header('Idempotency-Key')),
@@ -91,7 +91,7 @@ checkout.post('/:id/pay', describeRoute(DOCS.pay), async (c) => {
   const answer: PayAnswer | Response = SESSION_ID.test(id)
     ? await payOnce(c, sessionStub(c.env, id), req)
     : // An unknown id: a session that names no origins of its own (R21).
-      { access: originRefused(req.origin, secFetchSite, [], c.env) ? 'origin_refused' : 'not_found' }
+      { access: originRefused(origin, secFetchSite, [], c.env) ? 'origin_refused' : 'not_found' }
   if (answer instanceof Response) return answer
   if (answer.access === 'origin_refused') throw refuseOrigin()
   if (origin !== undefined) c.header('Access-Control-Allow-Origin', origin)
@@ -128,8 +128,7 @@ async function admit(c: Ctx, stub: DurableObjectStub<CheckoutSession>, req: PayR
   const access = await stub.access(req.secret)
   const env = access ? await merchantEnv(c.env, access.merchant) : c.env
   if (originRefused(req.origin, req.secFetchSite, access?.origins ?? [], env)) throw refuseOrigin()
-  const origin = c.req.header('Origin')
-  if (origin !== undefined) c.header('Access-Control-Allow-Origin', origin)
+  if (req.origin !== undefined) c.header('Access-Control-Allow-Origin', req.origin)
   if (!access?.view) throw noSuchCheckout()
   const input = await payInputOf(access.view, access.customer, access.origins, req, env)
   if (!input.ok) return sendReply(c, input.error)
