@@ -393,10 +393,11 @@ export async function startDemoStack({
           vars: {
             GATEWAY_BASE_URL: sandboxUrl,
             PUBLIC_BASE_URL: publicUrl,
-            // The deployment's origins follow the public port (wrangler.toml names 8787's), and the
-            // Worker's own port is its own origin too (a page of yours may load it from there).
+            // The deployment's origins follow the public port (wrangler.toml names 8787's). The
+            // public port by the name localhost, and the Worker's own port, serve it too (a page of
+            // yours may load it from either).
             ALLOWED_ORIGINS: `${publicUrl},http://localhost:${demoPort}`,
-            OWN_ORIGINS: productUrl,
+            OWN_ORIGINS: `http://localhost:${demoPort},${productUrl}`,
             MERCHANT_WEBHOOK_URL: `${publicUrl}/demo/webhooks`,
             ...productVars,
           },
