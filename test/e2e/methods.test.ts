@@ -98,3 +98,41 @@ describe.each(['frame', 'inline'] as const)('several methods, %s', (mode) => {
     await p.close()
   })
 })
+
+/**
+ * What a status region says, change by change, in every frame of the page (`window.said`): the
+ * card frame's status is in its checkout's shadow root, written into the HTML.
+ */
+const RECORD_STATUS = `addEventListener('DOMContentLoaded', () => {
+  const status = document.querySelector('pay-checkout-inline')?.shadowRoot?.querySelector('.status')
+  if (!status) return
+  window.said = [status.textContent]
+  new MutationObserver(() => {
+    if (status.textContent !== window.said.at(-1)) window.said.push(status.textContent)
+  }).observe(status, { subtree: true, childList: true, characterData: true })
+})`
+
+describe('several methods, the card frame’s status', () => {
+  it('a card declined, then the page loaded again: the frame says the decline once, never cleared in between', async () => {
+    const p = await shop.shopper.newPage()
+    await p.addInitScript(RECORD_STATUS)
+    await p.goto(`${shop.url}/demo/checkout?isolation=frame`)
+    const card = p.frameLocator('pay-checkout iframe')
+    await card.locator('pay-checkout #number').waitFor()
+    await fillCard(card, '4000000000000002')
+    await card.locator('pay-checkout button[type=submit]').click()
+    await expect.poll(() => result(p).textContent()).toContain('Declined')
+    await p.reload()
+    const frame = () => p.frames().find((f) => f.url().includes('/frame/'))
+    const said = async () => ((await frame()?.evaluate(() => (window as { said?: string[] }).said)) ?? []) as string[]
+    await expect.poll(async () => (await said()).some((t) => t.includes('declined'))).toBe(true)
+    // The page tells the frame its method after it loads: nothing is said again for it.
+    await new Promise((r) => setTimeout(r, 1_000))
+    const after = await said()
+    const first = after.findIndex((t) => t.includes('declined'))
+    expect(after.slice(first)).toEqual([
+      'Your card was declined. Please try again or use another card. 2 attempts left.',
+    ])
+    await p.close()
+  })
+})

@@ -675,12 +675,17 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     else if (m.type === 'reset') reset()
     else if (m.type === 'method' && m.method !== method) {
       method = m.method
-      if (view && api) {
-        notice = ''
-        attemptKey = null
-        render()
-        void api.view().then((v) => v.ok && method === m.method && applyView(v.value))
-      }
+      attemptKey = null
+      // Shown once the session is read again (a session not read yet is read with it): cleared
+      // and drawn before that, the status said a decline twice, and a bank step that waits as a
+      // redirect under way.
+      if (view)
+        void api?.view().then((v) => {
+          if (v.ok && method === m.method) {
+            notice = ''
+            applyView(v.value)
+          }
+        })
     }
   }
 
