@@ -250,6 +250,17 @@ describe('method picker, frame mode', () => {
     })
   }
 
+  it('speaks the shopper’s language, not the merchant page’s: the picker above the frame carries its lang and direction', async () => {
+    const session = await createSession(methods())
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout endpoint=${session.endpoint} session=${session.id} client-secret=${session.clientSecret} locale="ar"></pay-checkout>`,
+    )
+    await until(() => radios(el).length > 0)
+    const host = el.shadowRoot?.querySelector('pay-method-picker')
+    expect([host?.lang, host?.dir]).to.deep.equal(['ar', 'rtl'])
+    expect(picker(el)?.querySelector('[role=radio]')?.matches(':lang(ar)')).to.equal(true)
+  })
+
   it('arrows, Home, End, Space and Enter move and choose, wrapping; each choice fires pay-change and shows the method; Tab leaves the group', async () => {
     const { el } = await mountFrame(methods())
     const frame = el.shadowRoot?.querySelector('iframe')

@@ -51,6 +51,8 @@ export class FrameMethods {
       picker = this.picker ??= document.createElement('pay-method-picker')
       picker.messages = messages
       picker.dir = direction(locale)
+      // Its words are in the shopper's language, not the merchant page's (screen readers voice them so).
+      picker.lang = locale
       picker.setAttribute('exportparts', 'methods, method, method-note')
       picker.addEventListener('pay-change', (e) => void (e.detail.method && this.choose(e.detail.method)))
       this.root.prepend(picker)
