@@ -211,12 +211,13 @@ export const CARD_FORM = css`
     .phone {
       grid-template-columns: minmax(7.5rem, 2fr) minmax(8rem, 3fr);
     }
-    /* The form's own width decides, in the frame and inline alike: too narrow for the phone code
-       and the number side by side (a 320 px phone), one above the other, never past the box. */
+    /* The form's own width decides, in the frame and inline alike: on a phone, the phone code and
+       the number one above the other, so neither runs past the box (320 px) and the code's country
+       and number show whole (360 px showed "United Ki"). */
     form {
       container-type: inline-size;
     }
-    @container (max-width: 17rem) {
+    @container (max-width: 26rem) {
       .phone {
         grid-template-columns: 1fr;
       }

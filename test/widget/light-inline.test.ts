@@ -98,17 +98,26 @@ describe('inline mode, a card session', () => {
     el.remove()
   })
 
-  it('on a 320 px phone nothing runs past the box: the phone code and the number one above the other', async () => {
+  it('on a phone nothing runs past the box, and the phone code shows its country and number whole: the code and the number one above the other', async () => {
     const { el } = await mount({}, { shipping: true })
-    el.style.width = '256px' // a 320 px screen less the page's margins
-    await until(() => (input(el, 'telnocc') as unknown as HTMLSelectElement).options.length > 1)
-    const box = root(el).querySelector('.container')?.getBoundingClientRect()
-    if (!box) throw new Error('no container')
-    for (const x of form(el).shadowRoot?.querySelectorAll('input, select, button') ?? [])
-      expect(x.getBoundingClientRect().right, x.id || x.textContent || '').to.be.at.most(box.right)
-    expect(input(el, 'phone').getBoundingClientRect().top).to.be.greaterThan(
-      input(el, 'telnocc').getBoundingClientRect().bottom,
-    )
+    const code = input(el, 'telnocc') as unknown as HTMLSelectElement
+    await until(() => code.options.length > 1)
+    code.value = 'GB+44'
+    for (const width of [256, 328]) {
+      el.style.width = `${width}px` // a 320 or 360 px screen less the page's margins
+      await until(() => input(el, 'phone').getBoundingClientRect().top > code.getBoundingClientRect().bottom)
+      const box = root(el).querySelector('.container')?.getBoundingClientRect()
+      if (!box) throw new Error('no container')
+      for (const x of form(el).shadowRoot?.querySelectorAll('input, select, button') ?? [])
+        expect(x.getBoundingClientRect().right, x.id || x.textContent || '').to.be.at.most(box.right)
+      // The chosen option's text fits the list's box (its arrow and padding aside).
+      const text = document.createElement('canvas').getContext('2d')
+      if (!text) throw new Error('no canvas')
+      text.font = getComputedStyle(code).font
+      // At 360 px (a 320 px screen leaves less room than some names take).
+      const label = code.selectedOptions[0]?.textContent ?? ''
+      if (width > 256) expect(text.measureText(label).width, label).to.be.below(code.clientWidth - 40)
+    }
     // Wide enough, side by side as before.
     el.style.width = '480px'
     await until(
