@@ -2,7 +2,7 @@
  * @module
  * The part of ICU MessageFormat the messages use: `{name}` placeholders; plurals,
  * `{count, plural, =0 {…} one {# attempt left} other {# attempts left}}`, where `#` is the count
- * formatted for the locale and the form is chosen by `Intl.PluralRules` (Polish, Russian or Arabic
+ * formatted for the locale (as a number given to a placeholder is) and the form is chosen by `Intl.PluralRules` (Polish, Russian or Arabic
  * need more forms than English's two); and `{method, select, qr {…} other {…}}`, so a sentence
  * about a value is translated whole instead of a translated word being put into it.
  * Small on purpose (it is in the card flow's download): a form's text holds no other argument
@@ -40,7 +40,8 @@ export function formatMessage(
 ): string {
   return pattern.replace(ARGUMENT, (_, name: string, kind?: string, options?: string) => {
     const value = values[name] ?? ''
-    if (!kind) return String(value)
+    // A number in the locale's digits, as a plural's `#` is (Persian wrote "کد 3 رقمی" beside ۴۹٫۰۰).
+    if (!kind) return typeof value === 'number' ? new Intl.NumberFormat(locale).format(value) : value
     const forms = pluralForms(options ?? '')
     if (kind === 'select') return forms.get(String(value)) ?? forms.get('other') ?? ''
     const n = Number(value)

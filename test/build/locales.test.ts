@@ -232,6 +232,14 @@ describe('locale files', () => {
     expect(formatMessage(en.methodUnderWay, { method: 'saved-card' }, 'en')).toMatch(/^Paying by card\./)
   })
 
+  it('a number given to a placeholder is written in the locale’s digits, as the amounts and counts beside it are', () => {
+    const fa = translations.find((t) => t.locale === 'fa')?.messages ?? {}
+    expect(formatMessage(fa.cvvHint ?? '', { n: 3 }, 'fa')).toContain('۳')
+    expect(formatMessage(fa.cvvHint ?? '', { n: 3 }, 'fa')).not.toMatch(/\d/)
+    expect(formatMessage(en.cvvHint, { n: 4 }, 'en')).toBe('The 4-digit code on your card')
+    expect(formatMessage(en.savedCard, { last4: '0005' }, 'en')).toBe('Card ending in 0005')
+  })
+
   it('country and phone-code lists are named and sorted in the shopper’s language (Intl.DisplayNames, Intl.Collator)', () => {
     const sv = countries('sv').map((c) => c.label)
     expect(sv).toContain('Tyskland')
