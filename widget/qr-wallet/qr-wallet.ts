@@ -8,6 +8,7 @@
 import { html, LitElement, nothing, svg, type TemplateResult } from 'lit'
 import qrcode from 'qrcode-generator'
 import { errorKey } from '../../shared/card-inputs.ts'
+import { focusDropped } from '../card-form/editing.ts'
 import { checkEmail, checkName, checkWalletId, checkWith } from '../../shared/shopper-formats.ts'
 import type { CheckoutView } from '../api-client.ts'
 import { en, format, type Messages } from '../i18n/index.ts'
@@ -54,6 +55,18 @@ export class PayQrWallet extends LitElement {
         font-size: 1.1rem;
         word-break: break-all;
       }
+      #scan:focus {
+        outline: none;
+      }
+      /* Read, not shown: the instructions are on the page beside it. */
+      .sr {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+        white-space: nowrap;
+      }
     `,
   ]
   static override properties = {
@@ -63,6 +76,7 @@ export class PayQrWallet extends LitElement {
     now: { state: true },
     copied: { state: true },
     errors: { state: true },
+    told: { state: true },
   }
 
   declare messages: Messages
@@ -71,6 +85,10 @@ export class PayQrWallet extends LitElement {
   declare private now: number
   declare private copied: boolean
   declare private errors: Record<string, string>
+  /** The step last rendered (`updated`). */
+  private shown: 'wallet' | 'code' | undefined
+  /** The code's instructions were said in the live region (the focus could not go to them). */
+  declare private told: boolean
 
   constructor() {
     super()
@@ -80,6 +98,7 @@ export class PayQrWallet extends LitElement {
     this.now = Date.now()
     this.copied = false
     this.errors = {}
+    this.told = false
   }
   private timer: ReturnType<typeof setInterval> | undefined
 
@@ -156,28 +175,58 @@ export class PayQrWallet extends LitElement {
     </div>`
   }
 
+  /**
+   * One step replaced by the other (the code after the wallet's details; the details again after a
+   * decline or an expired code): the new one takes the focus the shopper lost with the old one's
+   * button (`focusDropped` says when it may), so a keyboard shopper is in it and a screen reader
+   * reads the code's instructions or the wallet id's label. Where the focus may not be taken (a
+   * frame), the live region says the instructions instead. Never on the first render, nor from
+   * where the shopper went.
+   */
+  protected override updated(): void {
+    const root = this.shadowRoot
+    const step = root?.querySelector('[part=qr]') ? 'code' : 'wallet'
+    const before = this.shown
+    this.shown = step
+    if (!before || before === step) return
+    if (focusDropped()) root?.querySelector<HTMLElement>(step === 'code' ? '#scan' : '#walletId')?.focus()
+    else this.told = step === 'code'
+  }
+
+  /** A live region that stays from one step to the other, so what it says when it changes is read. */
   protected override render(): TemplateResult {
-    const view = this.view
-    const qr = view?.qr
+    const qr = this.view?.qr
     // A code whose time is up can no longer be paid: the wallet's details again, for a new one.
     const expired = !!qr && Date.parse(qr.expiresAt) <= this.now
-    if (!qr || expired) {
-      const prefill: Partial<Record<string, string | undefined>> = view?.customer ?? {}
-      return html`<form novalidate @submit=${this.onVerify}>
-        ${expired ? html`<p role="status">${this.messages.qrExpired}</p>` : nothing}
+    const code = !!qr && !expired
+    const said = expired
+      ? html`<p>${this.messages.qrExpired}</p>`
+      : code && this.told
+        ? html`<p class="sr">${this.messages.scanQr}</p>`
+        : nothing
+    return html`<div role="status">${said}</div>
+      ${code ? this.codeStep(qr) : this.walletStep()}`
+  }
+
+  private walletStep(): TemplateResult {
+    const prefill: Partial<Record<string, string | undefined>> = this.view?.customer ?? {}
+    return html`<form novalidate @submit=${this.onVerify}>
         ${this.field('walletId', this.messages.walletId, 'off')}
         ${prefill.givenName ? nothing : this.field('customer.givenName', this.messages.givenName, 'given-name')}
         ${prefill.surname ? nothing : this.field('customer.surname', this.messages.surname, 'family-name')}
         ${prefill.email ? nothing : this.field('customer.email', this.messages.email, 'email', 'email')}
         <button type="submit" ?disabled=${this.busy}>${this.messages.continue}</button>
       </form>`
-    }
+  }
+
+  private codeStep(qr: NonNullable<NonNullable<CheckoutView['qr']>>): TemplateResult {
     const left = Math.max(0, Math.floor((Date.parse(qr.expiresAt) - this.now) / 1000))
     const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
     const { size, d } = qrPath(qr.merchantWalletId)
+    // The image is named by the instructions (a code to scan), not by the wallet id's label beside it.
     return html`<form novalidate @submit=${(e: Event) => (e.preventDefault(), this.step('complete'))}>
-      <p>${this.messages.scanQr}</p>
-      ${svg`<svg part="qr" viewBox="0 0 ${size} ${size}" role="img" aria-label=${this.messages.merchantWalletId}><path d=${d} fill="#000"/></svg>`}
+      <p id="scan" tabindex="-1">${this.messages.scanQr}</p>
+      ${svg`<svg part="qr" viewBox="0 0 ${size} ${size}" role="img" aria-labelledby="scan"><path d=${d} fill="#000"/></svg>`}
       <div class="id">
         <span>${this.messages.merchantWalletId}</span>
         <code part="wallet-id" dir="ltr">${qr.merchantWalletId}</code>

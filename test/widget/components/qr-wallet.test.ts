@@ -77,4 +77,51 @@ describe('<pay-qr-wallet> from a fixture', () => {
     fill(wallet, 'customer.email', 'ada@example.com')
     expect((await steps(wallet, () => wallet.submit())).map((x) => x.step)).to.deep.equal(['verify'])
   })
+
+  it('a keyboard shopper whose step went with its button is taken to the next: the code’s instructions, which name the code; the wallet id after an expired code', async () => {
+    const m = await messages()
+    const wallet = await fixture<PayQrWallet>(
+      html`<pay-qr-wallet .messages=${m} .view=${view({ flow: 'qr', methods: ['qr'] })}></pay-qr-wallet>`,
+    )
+    const root = wallet.shadowRoot as ShadowRoot
+    root.querySelector<HTMLButtonElement>('button[type=submit]')?.focus()
+    // The checkout disables the step while it asks (the focus drops), then shows the code.
+    wallet.busy = true
+    await wallet.updateComplete
+    const qr = {
+      merchantWalletId: 'MW-12345',
+      expiresAt: new Date(Date.now() + 300_000).toISOString(),
+      withdrawn: false,
+    }
+    wallet.view = view({ flow: 'qr', methods: ['qr'], qr })
+    wallet.busy = false
+    await wallet.updateComplete
+    expect(root.activeElement?.id).to.equal('scan')
+    expect(root.activeElement?.textContent).to.equal(m.scanQr)
+    expect(root.querySelector('svg[part=qr]')?.getAttribute('aria-labelledby')).to.equal('scan')
+    await expect(wallet).to.be.accessible()
+    // Its time up, the wallet step again: the wallet id takes the focus the code had.
+    ;(root.activeElement as HTMLElement).blur()
+    wallet.view = view({
+      flow: 'qr',
+      methods: ['qr'],
+      qr: { ...qr, expiresAt: new Date(Date.now() - 1_000).toISOString() },
+    })
+    await wallet.updateComplete
+    expect(root.activeElement?.id).to.equal('walletId')
+  })
+
+  it('on the first render takes no focus from the page', async () => {
+    const m = await messages()
+    const outside = document.createElement('input')
+    document.body.append(outside)
+    outside.focus()
+    const qr = { merchantWalletId: 'MW-1', expiresAt: new Date(Date.now() + 300_000).toISOString(), withdrawn: false }
+    const wallet = await fixture<PayQrWallet>(
+      html`<pay-qr-wallet .messages=${m} .view=${view({ flow: 'qr', methods: ['qr'], qr })}></pay-qr-wallet>`,
+    )
+    expect(wallet.shadowRoot?.activeElement ?? null).to.equal(null)
+    expect(document.activeElement).to.equal(outside)
+    outside.remove()
+  })
 })
