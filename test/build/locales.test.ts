@@ -17,6 +17,7 @@ import { en, type MessageKey } from '../../shared/i18n/messages/en.ts'
 import { MORE_KEYS } from '../../shared/i18n/parts.ts'
 import { framePage } from '../../worker/frame/page.ts'
 import { MESSAGES } from '../../worker/frame/messages.ts'
+import { RESULT_WORDS } from '../../worker/result-page/words.ts'
 import { root } from '../../tools/stacks.mjs'
 import { COUNTRY_CODES } from '../../shared/shopper-formats.ts'
 
@@ -230,6 +231,15 @@ describe('locale files', () => {
     expect(formatMessage(ar.declinedRetry ?? '', { n: 2 }, 'ar')).toMatch(/محاولتان/)
     expect(formatMessage(en.methodUnderWay, { method: 'qr' }, 'en')).toMatch(/^Paying with a QR wallet\./)
     expect(formatMessage(en.methodUnderWay, { method: 'saved-card' }, 'en')).toMatch(/^Paying by card\./)
+  })
+
+  it('the Worker’s result page (after the bank’s step) has its words in every locale, translated', () => {
+    for (const locale of LOCALES) {
+      const words = RESULT_WORDS[locale]
+      const all = [...Object.values(words.states).flat(), words.back, words.close]
+      expect(all.every((t) => t.trim().length > 0), locale).toBe(true)
+      if (locale !== 'en' && locale !== 'en-GB') expect(words.back, locale).not.toBe(RESULT_WORDS.en.back)
+    }
   })
 
   it('a number given to a placeholder is written in the locale’s digits, as the amounts and counts beside it are', () => {

@@ -82,6 +82,27 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
     expect(page.text).not.toContain('Payment status:')
   })
 
+  it('speaks the shopper’s language (their browser’s Accept-Language), right to left where it is written so; English else', async () => {
+    const s = await createSession()
+    await pay(s, '4000000000003220')
+    const page = (language?: string) =>
+      call(`/v1/return/${s.id}`, language ? { headers: { 'Accept-Language': language } } : {})
+    const de = await page('fr;q=0.5, de-AT, en;q=0.8')
+    expect(de.text).toContain('<html lang="de" dir="ltr">')
+    expect(de.text).toContain(`<a class="back" href="${ORIGIN}/">Zurück zum Shop</a>`)
+    expect(de.text).toMatch(/<h1>(Wir bestätigen Ihre Zahlung|Zahlung abgelehnt|Zahlung erfolgreich)<\/h1>/)
+    expect(de.headers.get('Vary')).toContain('Accept-Language')
+    const ar = await page('ar-EG,ar;q=0.9')
+    expect(ar.text).toContain('<html lang="ar" dir="rtl">')
+    expect(ar.text).toContain('العودة إلى المتجر')
+    expect(ar.text).not.toContain('Back to the shop')
+    for (const language of [undefined, 'xx-YY', '*', 'de;q=0']) {
+      const en = await page(language)
+      expect(en.text, String(language)).toContain('<html lang="en" dir="ltr">')
+      expect(en.text, String(language)).toContain('Back to the shop')
+    }
+  })
+
   it('links back to the page that started the payment when the widget sent it: its path, never its query or fragment', async () => {
     const s = await createSession()
     const started = await pay(s, '4000000000003220', undefined, {

@@ -23,6 +23,7 @@ import { pageOn } from '../sessions/pay-request.ts'
 import { operationStubById } from './operations.ts'
 import type { OpStatus } from '../sessions/merchant-operation.ts'
 import type { Status } from '../sessions/types.ts'
+import { acceptedLanguages, INVOICE_MONEY, resultPage, SESSION_MONEY } from '../result-page/page.ts'
 
 export const gateway = new Hono<{ Bindings: Env }>()
 
@@ -89,8 +90,6 @@ gateway.post(
   },
 )
 
-const escape = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
-
 gateway.on(
   ['GET', 'POST'],
   '/return/:id',
@@ -140,83 +139,7 @@ gateway.on(
     const money = SESSION_ID.test(id)
       ? SESSION_MONEY[confirmed.status as Status]
       : INVOICE_MONEY[confirmed.status as OpStatus]
-    return c.html(returnPage(money ?? 'confirming', back))
+    c.header('Vary', 'Accept-Language')
+    return c.html(resultPage(money ?? 'confirming', back, acceptedLanguages(c.req.header('Accept-Language'))))
   },
 )
-
-/**
- * What the return page tells the shopper: what happened to the money, whatever came back (a
- * session after 3-D Secure or a hosted page, an invoice regenerated through the merchant route).
- * A state of the thing that returned is read as what it means for the money: a regenerated
- * invoice (`succeeded` of the operation) is not a payment, a paid one is.
- */
-type MoneyState = 'paid' | 'declined' | 'failed' | 'expired' | 'not_paid' | 'confirming'
-
-const SESSION_MONEY: Readonly<Record<Status, MoneyState>> = {
-  succeeded: 'paid',
-  declined: 'declined',
-  failed: 'failed',
-  expired: 'expired',
-  open: 'not_paid',
-  processing: 'confirming',
-  action_required: 'confirming',
-  pending: 'confirming',
-  unknown: 'confirming',
-}
-
-const INVOICE_MONEY: Readonly<Record<OpStatus, MoneyState>> = {
-  paid: 'paid',
-  declined: 'declined',
-  // Regenerated, and no payment of it heard of yet.
-  succeeded: 'not_paid',
-  failed: 'failed',
-  expired: 'expired',
-  processing: 'confirming',
-  pending: 'confirming',
-  unknown: 'confirming',
-}
-
-const RESULT: Readonly<Record<MoneyState, [title: string, text: string, tone: 'ok' | 'bad' | 'wait']>> = {
-  paid: ['Payment successful', 'Thank you: your payment went through. You can go back to the shop now.', 'ok'],
-  declined: [
-    'Payment declined',
-    'Your bank declined this payment. Go back to the shop to try again or to use another card.',
-    'bad',
-  ],
-  failed: ['Payment not completed', 'No money was taken. Go back to the shop to start again or to contact it.', 'bad'],
-  expired: [
-    'Checkout expired',
-    'This checkout ran out of time and no money was taken. Go back to the shop to start again.',
-    'bad',
-  ],
-  not_paid: [
-    'Not paid yet',
-    'No payment has reached us yet. If you have just paid, the shop will be told as soon as the payment service confirms it.',
-    'wait',
-  ],
-  confirming: [
-    'We are confirming your payment',
-    'Your bank has not told us the result yet. Go back to the shop: it will show the result as soon as it is known.',
-    'wait',
-  ],
-}
-
-/** The shopper's page after 3-D Secure when the merchant named no `returnUrl`: the result, styled, and a link back. */
-function returnPage(status: MoneyState, back: string | undefined): string {
-  const [title, text, tone] = RESULT[status]
-  const link = back
-    ? `<a class="back" href="${escape(back)}">Back to the shop</a>`
-    : '<p class="hint">You can close this window and return to the shop.</p>'
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
-<style>
-:root{color-scheme:light dark;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
-body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f4f4f6;color:#1b1b1f}
-main{max-width:28rem;margin:1rem;padding:2rem;border-radius:12px;background:#fff;box-shadow:0 1px 3px rgb(0 0 0/.15);display:grid;gap:1rem}
-h1{margin:0;font-size:1.375rem}.ok h1{color:#146c2e}.bad h1{color:#b3261e}.wait h1{color:#0b57d0}
-p{margin:0;line-height:1.5}.hint{color:#4a4a52}
-.back{justify-self:start;padding:.7rem 1.1rem;border-radius:8px;background:#0b57d0;color:#fff;font-weight:600;text-decoration:none}
-.back:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
-@media (prefers-color-scheme:dark){body{background:#121214;color:#e4e2e6}main{background:#1b1b1f}.ok h1{color:#6dd58c}.bad h1{color:#ffb4ab}.wait h1,.hint{color:#a8c7fa}.back{background:#a8c7fa;color:#062e6f}}
-</style></head>
-<body><main class="${tone}" data-status="${escape(status)}"><h1>${escape(title)}</h1><p>${escape(text)}</p>${link}</main></body></html>`
-}
