@@ -237,7 +237,10 @@ describe('locale files', () => {
     for (const locale of LOCALES) {
       const words = RESULT_WORDS[locale]
       const all = [...Object.values(words.states).flat(), words.back, words.close]
-      expect(all.every((t) => t.trim().length > 0), locale).toBe(true)
+      expect(
+        all.every((t) => t.trim().length > 0),
+        locale,
+      ).toBe(true)
       if (locale !== 'en' && locale !== 'en-GB') expect(words.back, locale).not.toBe(RESULT_WORDS.en.back)
     }
   })
