@@ -13,12 +13,17 @@
  * build does this to every style sheet of the widget's, the Worker to the frame's.
  */
 export function minifyCss(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/\s*([{};,>])\s*/g, '$1')
-    .replace(/:\s+/g, ':')
-    .replace(/;}/g, '}')
+  return (
+    text
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([{};,>])\s*/g, '$1')
+      .replace(/:\s+/g, ':')
+      .replace(/;}/g, '}')
+      // A number's leading zero (`0.5rem` is `.5rem`), and white as three digits.
+      .replace(/(^|[^\w.#-])0\.(\d)/g, '$1.$2')
+      .replace(/#ffffff\b/gi, '#fff')
+  )
 }
 
 /** Marks CSS text (the build minifies what it tags: vite.config.ts, `minifyTemplates`). */
@@ -125,11 +130,13 @@ export const FORM = css`
     font-size: 0.8125rem;
     margin: 0;
   }
+  /* A transparent border, not none: forced colors (high contrast) draw it, where the background
+     that marks a button goes. */
   button,
   .button {
     min-height: 2.75rem;
     padding: 0.6rem 1rem;
-    border: 0;
+    border: 1px solid #0000;
     border-radius: var(--_radius);
     background: var(--_accent);
     color: var(--_accent-text);
@@ -163,7 +170,7 @@ export const FORM = css`
   }
 `
 
-/** The busy indicator beside "Processing…" and in a busy button (still in reduced motion: it pulses). */
+/** The busy indicator beside "Processing…" and in a busy button (in reduced motion it pulses, still). */
 export const SPINNER = css`
   .spinner {
     display: inline-block;
@@ -181,9 +188,14 @@ export const SPINNER = css`
       transform: rotate(360deg);
     }
   }
+  @keyframes pay-pulse {
+    50% {
+      opacity: 0.3;
+    }
+  }
   @media (prefers-reduced-motion: reduce) {
     .spinner {
-      animation-duration: 2.4s;
+      animation: pay-pulse 2.4s infinite;
     }
   }
 `

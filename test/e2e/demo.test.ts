@@ -103,6 +103,26 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await p.close()
     })
 
+    it('in forced colors the pay button keeps a border to see it by; in reduced motion its spinner pulses instead of turning', async () => {
+      const p = await open('/demo/product', 'light', mode)
+      await p.emulateMedia({ forcedColors: 'active', reducedMotion: 'reduce' })
+      const pay = ui(p, mode).locator('pay-checkout button[type=submit]')
+      await ui(p, mode).locator('pay-checkout #number').waitFor()
+      const border = await pay.evaluate((b) => {
+        const s = getComputedStyle(b)
+        return { width: s.borderTopWidth, style: s.borderTopStyle, color: s.borderTopColor }
+      })
+      expect(border).toMatchObject({ width: '1px', style: 'solid' })
+      expect(border.color).not.toMatch(/^rgba\(\d+, \d+, \d+, 0\)$|^transparent$/)
+      // The gateway answers this card after 30 s: the button is busy meanwhile.
+      await fillCard(ui(p, mode), '4000000000009995')
+      await pay.click()
+      const spinner = ui(p, mode).locator('pay-checkout button[type=submit] .spinner')
+      await spinner.waitFor()
+      expect(await spinner.evaluate((el) => getComputedStyle(el).animationName)).toBe('pay-pulse')
+      await p.close()
+    })
+
     it('3-D Secure: the sandbox bank page, back to the shop, the widget shows the result', async () => {
       const p = await open('/demo/product', 'light', mode)
       await ui(p, mode).locator('pay-checkout #number').waitFor()

@@ -112,6 +112,23 @@ const RECORD_STATUS = `addEventListener('DOMContentLoaded', () => {
   }).observe(status, { subtree: true, childList: true, characterData: true })
 })`
 
+describe('several methods, in forced colors (high contrast)', () => {
+  it('the chosen method keeps its dot and a thicker border; the others have neither', async () => {
+    const p = await open('frame')
+    await p.emulateMedia({ forcedColors: 'active' })
+    const radio = (method: string) => p.locator(`pay-checkout [role=radio][data-method=${method}]`)
+    await radio('card').waitFor()
+    const look = (method: string) =>
+      radio(method).evaluate((r) => ({
+        border: getComputedStyle(r).borderTopWidth,
+        dot: getComputedStyle(r.querySelector('.dot') as Element).backgroundImage,
+      }))
+    expect(await look('card')).toMatchObject({ border: '2px', dot: expect.stringContaining('radial-gradient') })
+    expect(await look('qr')).toEqual({ border: '1px', dot: 'none' })
+    await p.close()
+  })
+})
+
 describe('several methods, the card frame’s status', () => {
   it('a card declined, then the page loaded again: the frame says the decline once, never cleared in between', async () => {
     const p = await shop.shopper.newPage()

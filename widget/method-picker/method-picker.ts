@@ -82,6 +82,18 @@ export class PayMethodPicker extends LitElement {
       .note {
         margin: 0.5rem 0 0;
       }
+      /* Forced colors (high contrast) drop backgrounds and shadows: the chosen method keeps a dot
+         and a thicker border in the system's colors. */
+      @media (forced-colors: active) {
+        [aria-checked='true'] {
+          border-width: 2px;
+        }
+        [aria-checked='true'] .dot {
+          forced-color-adjust: none;
+          border-color: Highlight;
+          background: radial-gradient(Highlight 45%, Canvas 50%);
+        }
+      }
     `,
   ]
   static override properties = {
