@@ -219,7 +219,7 @@ export class PayQrWallet extends LitElement {
       </form>`
   }
 
-  private codeStep(qr: NonNullable<NonNullable<CheckoutView['qr']>>): TemplateResult {
+  private codeStep(qr: NonNullable<CheckoutView['qr']>): TemplateResult {
     const left = Math.max(0, Math.floor((Date.parse(qr.expiresAt) - this.now) / 1000))
     const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
     const { size, d } = qrPath(qr.merchantWalletId)
