@@ -65,7 +65,7 @@ export interface Env {
   ACCESS_TEAM_DOMAIN?: string
   /** ...and the Access application's audience tag. Both set: the console signs in through Access only. */
   ACCESS_AUD?: string
-  /** JSON: Access users (`email` or `*@domain`) to the merchant id each acts for; unset, everyone is the default merchant's staff. */
+  /** JSON: Access users (`email` or `*@domain`) to the merchant id each acts for; unset, no one signs in (README, "Merchant console"). */
   ACCESS_MERCHANTS?: string
 
   // Secrets
