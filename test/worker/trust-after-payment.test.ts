@@ -10,7 +10,9 @@ import {
   browser,
   call,
   createSession,
+  deliverNotification,
   merchant,
+  notificationSentFor,
   pay,
   payInvoicePage,
   sessionState,
@@ -237,6 +239,26 @@ describe('a retry after a lost answer learns the outcome', () => {
   it('GET /v1/operations/{id} of an id that names no operation is 404', async () => {
     expect((await merchant('GET', `/v1/operations/op_${'0'.repeat(64)}`)).status).toBe(404)
     expect((await merchant('GET', '/v1/operations/op_nothex')).status).toBe(404)
+  })
+})
+
+describe('a settled card pay keeps one answer', () => {
+  it('a notification that overtakes the gateway’s own "pending" answer: the pay answers succeeded, so do its replays, and the session’s record keeps the success', async () => {
+    const s = await createSession()
+    await injectFault({ op: 'payment', fault: 'late_pending', field: 'merchantTransactionId', value: s.mtid })
+    const key = uniqueId('key')
+    const answer = pay(s, '4111111111111111', key)
+    // While the gateway's answer is on its way, its notification arrives and is delivered.
+    const note = await notificationSentFor(s.id)
+    expect((await deliverNotification(s.id, note)).status).toBe(200)
+    expect((await answer).body).toMatchObject({ status: 'succeeded' })
+    expect((await pay(s, '4111111111111111', key)).body).toMatchObject({ status: 'succeeded' })
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'succeeded' })
+    expect(state.transactionStatus).not.toBe('P')
+    expect(state.resultCode).not.toBe('00002')
+    expect((state.attempts as { status: string }[]).map((a) => a.status)).toEqual(['succeeded'])
+    expect(await chargesFor(s.mtid)).toBe(1)
   })
 })
 

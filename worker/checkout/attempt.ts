@@ -180,6 +180,10 @@ export async function applyOutcome(
   outcome: PaymentOutcome | Outcome<{ paymentId?: string | undefined }>,
 ): Promise<Reply> {
   const attempt = s.attempts[s.attempts.length - 1]
+  // Settled while its answer was on the way (the gateway's notification, an inquiry): that is the
+  // record, and a late answer ("pending", or none) changes nothing of it, its codes included. The
+  // shopper is answered as a replay of the key would be: by how the attempt stands.
+  if (!isInFlight(s.status)) return answer(s, (attempt && REPLAYED_AS[attempt.status]) ?? 'unknown')
   if ('response' in outcome && outcome.response) absorb(s, outcome.response as Partial<PaymentResponse>)
   if ('code' in outcome) {
     s.resultCode = outcome.code
