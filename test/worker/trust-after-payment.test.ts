@@ -243,8 +243,8 @@ describe('a retry after a lost answer learns the outcome', () => {
 })
 
 describe('a settled card pay keeps one answer', () => {
-  it('a notification that overtakes the gateway’s own "pending" answer: the pay answers succeeded, so do its replays, and the session’s record keeps the success', async () => {
-    const s = await createSession()
+  it('a notification that overtakes the gateway’s own "pending" answer: the pay answers succeeded, so do its replays, and the session’s record keeps the success, and the card the answer registered', async () => {
+    const s = await createSession({ createRegistration: true })
     await injectFault({ op: 'payment', fault: 'late_pending', field: 'merchantTransactionId', value: s.mtid })
     const key = uniqueId('key')
     const answer = pay(s, '4111111111111111', key)
@@ -258,6 +258,8 @@ describe('a settled card pay keeps one answer', () => {
     expect(state.transactionStatus).not.toBe('P')
     expect(state.resultCode).not.toBe('00002')
     expect((state.attempts as { status: string }[]).map((a) => a.status)).toEqual(['succeeded'])
+    // The registration only the answer names (a notification carries none) is the session's.
+    expect(state.registrationId).toMatch(/^R\d+$/)
     expect(await chargesFor(s.mtid)).toBe(1)
   })
 })

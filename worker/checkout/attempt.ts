@@ -181,9 +181,17 @@ export async function applyOutcome(
 ): Promise<Reply> {
   const attempt = s.attempts[s.attempts.length - 1]
   // Settled while its answer was on the way (the gateway's notification, an inquiry): that is the
-  // record, and a late answer ("pending", or none) changes nothing of it, its codes included. The
-  // shopper is answered as a replay of the key would be: by how the attempt stands.
-  if (!isInFlight(s.status)) return answer(s, (attempt && REPLAYED_AS[attempt.status]) ?? 'unknown')
+  // record, and a late answer ("pending", or none) changes nothing of its state, status or codes.
+  // Only what the answer alone carries is kept: the registration a first payment made (a
+  // notification names none). The shopper is answered as a replay of the key would be.
+  if (!isInFlight(s.status)) {
+    const r = 'response' in outcome ? (outcome.response as Partial<PaymentResponse> | undefined) : undefined
+    if (r?.registrationId && s.createRegistration && !s.createdRegistrationId) {
+      s.createdRegistrationId = r.registrationId
+      await core.move(s, s.status)
+    }
+    return answer(s, (attempt && REPLAYED_AS[attempt.status]) ?? 'unknown')
+  }
   if ('response' in outcome && outcome.response) absorb(s, outcome.response as Partial<PaymentResponse>)
   if ('code' in outcome) {
     s.resultCode = outcome.code
