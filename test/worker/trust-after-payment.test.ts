@@ -258,8 +258,15 @@ describe('a settled card pay keeps one answer', () => {
     expect(state.transactionStatus).not.toBe('P')
     expect(state.resultCode).not.toBe('00002')
     expect((state.attempts as { status: string }[]).map((a) => a.status)).toEqual(['succeeded'])
-    // The registration only the answer names (a notification carries none) is the session's.
+    // The registration only the answer names (a notification carries none) is the session's,
+    // and its payment's (opened at the success, before the answer came): a repeat's deletion
+    // guard checks that card.
     expect(state.registrationId).toMatch(/^R\d+$/)
+    await expect
+      .poll(async () => (await merchant('GET', `/v1/payments/${String(state.paymentId)}`)).body.registrationId, {
+        timeout: 8_000,
+      })
+      .toBe(state.registrationId)
     expect(await chargesFor(s.mtid)).toBe(1)
   })
 })

@@ -25,6 +25,7 @@ import {
 import { afterNoCharge, answer, type SessionCore } from './core.ts'
 import { becomeUnknown, inquiryDelay } from './inquiry.ts'
 import { METHOD_ROWS, METHODS } from './methods/table.ts'
+import { paymentOfSession } from '../payments/opening.ts'
 
 interface IdemEntry {
   readonly fingerprint: string
@@ -188,7 +189,8 @@ export async function applyOutcome(
     const r = 'response' in outcome ? (outcome.response as Partial<PaymentResponse> | undefined) : undefined
     if (r?.registrationId && s.createRegistration && !s.createdRegistrationId) {
       s.createdRegistrationId = r.registrationId
-      await core.move(s, s.status)
+      // Its payment's record, opened at the success, takes the card too (payments/opening.ts).
+      await core.commit(s.id, s.seq, { session: s }, [], s.status === 'succeeded' ? paymentOfSession(s) : [])
     }
     return answer(s, (attempt && REPLAYED_AS[attempt.status]) ?? 'unknown')
   }

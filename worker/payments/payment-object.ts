@@ -111,7 +111,22 @@ export class PaymentObject extends TaskedObject {
       log.error('payment_owner_mismatch', { payment: snapshot.paymentId, merchant })
       throw new Error('payment object belongs to another merchant')
     }
-    if (await this.load()) return
+    const opened = await this.load()
+    if (opened) {
+      // Opened again by its session, which learned the card its first payment saved after the
+      // success (the gateway's late answer names it, its notification does not): that alone is
+      // filled in, so the deletion guard of a repeat has the card to check. Nothing else changes.
+      if (opened.registrationId || !snapshot.registrationId) return
+      const p: PaymentRecord = {
+        ...opened,
+        registrationId: snapshot.registrationId,
+        seq: opened.seq + 1,
+        updatedAt: Date.now(),
+      }
+      this.record = p
+      await this.commit(this.owner(p), p.seq, { payment: p }, [], [paymentIndexJob(p)])
+      return
+    }
     const p = openingRecord(snapshot)
     this.record = p
     await this.commit(this.owner(p), p.seq, { payment: p }, [], indexed ? [] : [paymentIndexJob(p)])
