@@ -4,6 +4,7 @@
  * happened to the money, whatever came back (a session after 3-D Secure or a hosted page, an
  * invoice regenerated through the merchant route), in the shopper's language, with a link back.
  */
+import { parseAccept } from 'hono/utils/accept'
 import { direction, resolveLocale } from '../../shared/locales.ts'
 import type { OpStatus } from '../sessions/merchant-operation.ts'
 import type { Status } from '../sessions/types.ts'
@@ -50,20 +51,13 @@ const escape = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.char
 
 /**
  * The shopper's languages from their browser's `Accept-Language`, most preferred first (the page
- * is theirs, after the bank's step; nothing else of theirs reaches this route).
+ * is theirs, after the bank's step; nothing else of theirs reaches this route). Hono's parser, as
+ * its language middleware reads the header (stable for equal weights).
  */
-export function acceptedLanguages(header: string | undefined): string[] {
-  return (header ?? '')
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().split(';')
-      const q = Number(params.find((p) => p.trim().startsWith('q='))?.split('=')[1] ?? 1)
-      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, i }
-    })
-    .filter((l) => l.tag && l.tag !== '*' && l.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i)
-    .map((l) => l.tag)
-}
+export const acceptedLanguages = (header: string | undefined): string[] =>
+  parseAccept(header ?? '')
+    .filter((l) => l.type !== '*' && l.q > 0)
+    .map((l) => l.type)
 
 /** The page: the state's heading and sentence in the shopper's language, styled, and a way back. */
 export function resultPage(status: MoneyState, back: string | undefined, languages: readonly string[]): string {
