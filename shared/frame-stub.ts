@@ -2,7 +2,8 @@
  * @module
  * The first words of the card frame, written inline right after its server-rendered form, before
  * the frame's script: the form's inputs exist and accept typing once the HTML up to here is
- * parsed, so the frame tells the page at once (`loaded`, then `ready` for a card, still loading).
+ * parsed, so the frame tells the page at once (`loaded`, its name in the shopper's language for
+ * the `<iframe>`'s title, then `ready` for a card, still loading).
  * Until the frame's script runs it keeps every message from the page in `window.__payInbox`; the
  * script then reads them, and takes the box over (its `push` becomes the script's handler). The
  * frame's CSP allows exactly this text, by its SHA-256.
@@ -14,4 +15,4 @@
 /** The messages' channel (`widget/card-frame/messages.ts`). */
 export const CHANNEL = 'pay-checkout/1'
 
-export const FRAME_STUB = `(()=>{const q=window.__payInbox=[],o=location.ancestorOrigins?.[0]??(document.referrer?new URL(document.referrer).origin:"");if(parent===window||!/^https?:\\/\\/[^/]+$/.test(o))return;addEventListener("message",e=>q.push(e));parent.postMessage({channel:"${CHANNEL}",type:"loaded"},o);parent.postMessage({channel:"${CHANNEL}",type:"ready",flow:"card",status:"loading"},o)})()`
+export const FRAME_STUB = `(()=>{const q=window.__payInbox=[],o=location.ancestorOrigins?.[0]??(document.referrer?new URL(document.referrer).origin:"");if(parent===window||!/^https?:\\/\\/[^/]+$/.test(o))return;addEventListener("message",e=>q.push(e));parent.postMessage({channel:"${CHANNEL}",type:"loaded"},o);parent.postMessage({channel:"${CHANNEL}",type:"title",title:document.title},o);parent.postMessage({channel:"${CHANNEL}",type:"ready",flow:"card",status:"loading"},o)})()`

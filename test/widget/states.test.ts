@@ -76,10 +76,19 @@ describe('frame mode (the default)', () => {
     const ready = oneEvent(el, 'pay-ready')
     await ready
     const frame = el.shadowRoot?.querySelector('iframe')
-    expect(frame?.getAttribute('title')).to.equal('Card payment')
+    expect(frame?.getAttribute('title')).to.equal('Payment')
     expect(new URL(frame?.src ?? '').origin).to.equal(new URL(s.endpoint).origin)
     expect(frame?.src).to.not.contain('secret')
     await until(() => (frame?.height ? Number(frame.height) : 0) > 300)
     await expect(el).to.be.accessible()
+  })
+
+  it('names its frame in the shopper’s language, as the frame’s own document is named', async () => {
+    const s = await createSession()
+    const el = await fixture<PayCheckout>(
+      html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret} locale="uk"></pay-checkout>`,
+    )
+    await oneEvent(el, 'pay-ready')
+    expect(el.shadowRoot?.querySelector('iframe')?.getAttribute('title')).to.equal('Оплата')
   })
 })

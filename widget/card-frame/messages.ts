@@ -41,6 +41,11 @@ export interface Redirect {
 
 export type FrameToParent =
   | { channel: typeof CHANNEL; type: 'loaded' }
+  /**
+   * The frame's name in its locale (its document's title), for the `<iframe>`'s title. A message
+   * of its own: an element of another release ignores a type it does not know.
+   */
+  | { channel: typeof CHANNEL; type: 'title'; title: string }
   | { channel: typeof CHANNEL; type: 'ready'; flow: string; status: string }
   | { channel: typeof CHANNEL; type: 'change'; valid: boolean; brand: string | null }
   /** The shopper submitted (the page's `pay-submit`): the button is busy, a request is on its way. */
@@ -136,6 +141,7 @@ export function isSafeCssValue(v: string): boolean {
 
 const FRAME_TO_PARENT: Record<string, Shape> = {
   loaded: {},
+  title: { title: str(100) },
   ready: { flow: str(20), status: str(20) },
   change: { valid: bool, brand: nullable(str(20)) },
   submitted: { flow: str(20) },

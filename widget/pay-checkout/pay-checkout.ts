@@ -267,7 +267,8 @@ export class PayCheckout extends HTMLElement {
     if (this.frameToken) q.set('t', this.frameToken)
     const frame = document.createElement('iframe')
     frame.setAttribute('part', 'frame')
-    frame.title = 'Card payment'
+    // Until the frame says its name in the shopper's language (its `title` message).
+    frame.title = 'Payment'
     frame.allow = 'payment'
     frame.height = '320'
     // The client secret goes in by message, never in the URL (it would reach logs and Referers).
@@ -483,6 +484,9 @@ export class PayCheckout extends HTMLElement {
         this.initSent = false
         this.lastReady = ''
         this.sendInit()
+        break
+      case 'title':
+        if (this.frame) this.frame.title = m.title
         break
       case 'ready':
         if (`${m.flow}|${m.status}` === this.lastReady) break

@@ -23,6 +23,7 @@
 import { CARD, CUSTOMER, PHONE, SHIPPING } from '../../shared/card-inputs.ts'
 import { cardFormMarkup, CARD_SHEETS } from '../../shared/card-markup.ts'
 import { MORE_KEYS } from '../../shared/i18n/parts.ts'
+import { FRAME_TITLE } from './title.ts'
 import { FRAME_STUB } from '../../shared/frame-stub.ts'
 import { direction, resolveLocale } from '../../shared/locales.ts'
 import { MESSAGES } from './messages.ts'
@@ -82,7 +83,7 @@ export function framePage(options: FrameOptions): string {
   const prefill = Object.fromEntries((options.prefilled ?? []).map((id) => [id, 'given']))
   return `<!doctype html>
 <html lang="${lang}" dir="${dir}" data-pay-frame><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Card payment</title><script type="module" src="${FRAME_SCRIPT}"></script><style>${doc}</style></head><body><pay-checkout><pay-checkout-inline theme="${theme}"><template shadowrootmode="open"><style>${checkout}</style><div class="container" part="container" lang="${lang}" dir="${dir}" aria-busy="true"><p class="status loading" part="status" role="status" aria-live="polite"></p><pay-card-form exportparts="form, field, input, error, brand, submit"><template shadowrootmode="open"><style>${card}</style>${cardFormMarkup(m, lang, options.shipping, prefill)}</template></pay-card-form></div></template></pay-checkout-inline></pay-checkout>
+<title>${FRAME_TITLE[lang]}</title><script type="module" src="${FRAME_SCRIPT}"></script><style>${doc}</style></head><body><pay-checkout><pay-checkout-inline theme="${theme}"><template shadowrootmode="open"><style>${checkout}</style><div class="container" part="container" lang="${lang}" dir="${dir}" aria-busy="true"><p class="status loading" part="status" role="status" aria-live="polite"></p><pay-card-form exportparts="form, field, input, error, brand, submit"><template shadowrootmode="open"><style>${card}</style>${cardFormMarkup(m, lang, options.shipping, prefill)}</template></pay-card-form></div></template></pay-checkout-inline></pay-checkout>
 <script>${FRAME_STUB}</script>
 <script type="application/json" id="pay-words">${JSON.stringify(words).replace(/</g, '\\u003c')}</script>
 </body></html>`
