@@ -436,7 +436,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the widget renders */
+        /** What the widget renders. A saved card deleted since the session was made is not offered while the shopper may pay; 409 registration_deleted when it was the only method. */
         get: operations["getCheckout"];
         put?: never;
         post?: never;
@@ -5118,6 +5118,15 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import {
   CARD_BOX,
   fill,
   input,
+  loaded,
   mount,
   payButton,
   pendingWhileAway,
@@ -186,6 +187,46 @@ describe('<pay-checkout> a saved card the merchant deleted while the checkout is
       payButton(el).click()
       await ok
       expect((await sessionState(session.id)).status).to.equal('succeeded')
+    })
+
+    it(`loaded again after the deletion: ${methods.length > 1 ? 'only a new card is offered, and it pays' : 'the shop is named at once, with nothing to pay'}`, async () => {
+      const registrationId = await savedCard()
+      const { el: first, session } = await mount({
+        flow: 'saved-card',
+        methods,
+        registrationId,
+        savedCard: { brand: 'visa', last4: '1111' },
+      })
+      first.remove()
+      expect((await fetch(`/__merchant/registration?id=${registrationId}`, { method: 'DELETE' })).status).to.equal(200)
+      const el = document.createElement('pay-checkout') as PayCheckout
+      Object.assign(el, {
+        isolation: 'inline',
+        locale: 'en',
+        endpoint: session.endpoint,
+        session: session.id,
+        clientSecret: session.clientSecret,
+      })
+      document.body.append(el)
+      try {
+        await loaded(el)
+        if (methods.length === 1) {
+          await until(() => status(el) === 'This payment cannot be completed here. Please contact the shop.')
+          expect(root(el).querySelector(CARD_BOX)).to.equal(null)
+          await expect(el).to.be.accessible()
+          return
+        }
+        await until(() => !!root(el).querySelector(CARD_BOX)?.shadowRoot?.querySelector('#number'))
+        expect(root(el).querySelector('pay-method-picker')).to.equal(null)
+        expect(root(el).textContent).to.not.contain('1111')
+        await fill(el)
+        const ok = oneEvent(el, 'pay-success')
+        payButton(el).click()
+        await ok
+        expect((await sessionState(session.id)).status).to.equal('succeeded')
+      } finally {
+        el.remove()
+      }
     })
   }
 })

@@ -103,6 +103,38 @@ describe('a deleted card is never charged again', () => {
     expect(await chargesFor(s.mtid)).toBe(0)
   })
 
+  it('a checkout opened after the deletion does not offer the card: its other methods remain', async () => {
+    const { registrationId } = await savedCardPayment()
+    const s = await createSession({
+      methods: ['saved-card', 'card'],
+      registrationId,
+      savedCard: { brand: 'visa', last4: '1111' },
+      amount: '9.99',
+    })
+    expect((await browser(s, 'GET', '')).body).toMatchObject({
+      methods: expect.arrayContaining(['saved-card', 'card']),
+      savedCard: { brand: 'visa', last4: '1111' },
+    })
+    expect((await deleteRegistration(registrationId)).status).toBe(200)
+    const view = await browser(s, 'GET', '')
+    expect(view.status).toBe(200)
+    expect(view.body).toMatchObject({ methods: ['card'], flow: 'card', savedCard: null, status: 'open' })
+  })
+
+  it('a checkout of the deleted card alone says registration_deleted when read, as its pay would', async () => {
+    const { registrationId } = await savedCardPayment()
+    const s = await createSession({
+      flow: 'saved-card',
+      registrationId,
+      savedCard: { brand: 'visa', last4: '1111' },
+      amount: '9.99',
+    })
+    expect((await deleteRegistration(registrationId)).status).toBe(200)
+    const view = await browser(s, 'GET', '')
+    expect(view.status).toBe(409)
+    expect(view.body).toMatchObject({ error: { code: 'registration_deleted' } })
+  })
+
   it('from the moment the deletion is asked, while its gateway call is still unanswered', async () => {
     const { paymentId, registrationId } = await savedCardPayment()
     await injectFault({ op: 'deleteRegistration', fault: 'timeout', field: 'id', value: registrationId })

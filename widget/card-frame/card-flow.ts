@@ -530,7 +530,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   function fail(e: ApiError): void {
     const code: string = e.code
     state = stateOfUnreadable(code)
-    notice = state === 'blocked' || state === 'error' ? say(ERROR_MESSAGE[code] ?? 'error') : ''
+    notice =
+      state === 'blocked' || state === 'error' ? say(ERROR_MESSAGE[code] ?? STATUS_MESSAGE[state] ?? 'error') : ''
     inFlight = false
     render()
     error(e)

@@ -356,7 +356,11 @@ export class PayCheckoutInline extends LitElement {
     const code: string = error.code
     this.state = stateOfUnreadable(code)
     const key = ERROR_MESSAGE[code]
-    this.notice = this.state === 'blocked' || this.state === 'error' ? this.messages[key ?? 'error'] : ''
+    // Without words of its own, the error says its state's (a deleted saved card: contact the shop).
+    this.notice =
+      this.state === 'blocked' || this.state === 'error'
+        ? this.messages[key ?? STATUS_MESSAGE[this.state] ?? 'error']
+        : ''
     this.inFlight = false
     this.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
   }

@@ -32,6 +32,7 @@ import {
   isFinal,
   isInFlight,
   merchantView,
+  offers,
   canMove,
   type CheckoutView,
   type MerchantView,
@@ -162,7 +163,9 @@ export class CheckoutSession extends TaskedObject {
    * decision, which comes first) and the merchant whose configuration decides them, and the
    * checkout view only when the client secret matches (constant-time, against the stored hash:
    * SECURITY.md R2), with the customer the session holds (which the view drops once the session is
-   * final), for reading a pay as the session reads it (`payInputOf`). Undefined: no such session.
+   * final), for reading a pay as the session reads it (`payInputOf`), and the registration of the
+   * saved card it offers (whose deletion the shopper's view is checked for). Undefined: no such
+   * session.
    */
   async access(clientSecret: string | undefined): Promise<
     | {
@@ -170,6 +173,7 @@ export class CheckoutSession extends TaskedObject {
         merchant: string
         view?: CheckoutView
         customer?: SessionRecord['customer']
+        savedCardRegistration?: string
       }
     | undefined
   > {
@@ -179,7 +183,12 @@ export class CheckoutSession extends TaskedObject {
     if (!s || merchantStatusOf(this.env) === 'disabled') return undefined
     const seen = { origins: s.allowedOrigins, merchant: await this.merchant() }
     return (await secretMatches(clientSecret, s.clientSecretHash))
-      ? { ...seen, view: checkoutView(s, Date.now()), customer: s.customer }
+      ? {
+          ...seen,
+          view: checkoutView(s, Date.now()),
+          customer: s.customer,
+          ...(offers(s, 'saved-card') && s.registrationId ? { savedCardRegistration: s.registrationId } : {}),
+        }
       : seen
   }
 

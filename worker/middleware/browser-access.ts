@@ -20,6 +20,8 @@ export interface BrowserAccessVariables {
   session: DurableObjectStub<CheckoutSession>
   /** The session as the widget sees it, read in the same round trip as the secret check. */
   view: CheckoutView
+  /** The registration of the saved card the session offers, if it offers one. */
+  savedCardRegistration: string | undefined
 }
 
 export function sessionStub(env: Env, id: string): DurableObjectStub<CheckoutSession> {
@@ -69,6 +71,7 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
     if (!stub || !access?.view) throw noSuchCheckout()
     c.set('session', stub)
     c.set('view', access.view)
+    c.set('savedCardRegistration', access.savedCardRegistration)
     await next()
   }
 }

@@ -6,6 +6,7 @@
  */
 import { Hono, type Context } from 'hono'
 import { describeRoute } from 'hono-openapi'
+import type { CheckoutView } from '../../shared/checkout.ts'
 import { checkFormat } from '../../shared/formats.ts'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
@@ -35,6 +36,7 @@ import {
   type PayRequest,
 } from '../sessions/pay-request.ts'
 import { parseQrVerifyBody } from '../schemas/parse.ts'
+import { registrationRefusal } from '../registrations/guard.ts'
 import { turnstilePasses } from '../turnstile.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { sendReply } from '../respond.ts'
@@ -67,7 +69,30 @@ function testMode(env: Env): boolean {
   }
 }
 
-checkout.get('/:id', describeRoute(DOCS.view), (c) => c.json({ ...c.get('view'), testMode: testMode(c.env) }))
+checkout.get('/:id', describeRoute(DOCS.view), async (c) => {
+  const view = await withoutDeletedCard(c.env, c.get('view'), c.get('savedCardRegistration'))
+  return c.json({ ...view, testMode: testMode(c.env) })
+})
+
+/**
+ * A saved card deleted since the session was made is not offered while the shopper may still pay:
+ * its pay would be refused (`worker/registrations/guard.ts`). The session's other ways to pay are;
+ * without any, the read is refused as that pay would be, and the page says to contact the shop.
+ * Once a payment is under way or the session is over, the view is as it was.
+ */
+async function withoutDeletedCard(
+  env: Env,
+  view: CheckoutView,
+  registrationId: string | undefined,
+): Promise<CheckoutView> {
+  const payable = view.status === 'open' || (view.status === 'declined' && view.attemptsRemaining > 0)
+  if (!registrationId || !payable || view.method) return view
+  const refusal = await registrationRefusal(env, registrationId)
+  if (!refusal) return view
+  const [flow, ...rest] = view.methods.filter((m) => m !== 'saved-card')
+  if (!flow) throw new ApiError(refusal.code, refusal.message)
+  return { ...view, flow, methods: [flow, ...rest], savedCard: null }
+}
 
 /**
  * The pay is one call into the session object: it makes the access check itself (origin, then

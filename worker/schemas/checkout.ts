@@ -113,11 +113,12 @@ const SESSION = { id: { pattern: SESSION_ID.source } }
 /** The browser routes' entries in the document (their bodies are the schemas above). */
 export const CHECKOUT_DOCS = {
   view: {
-    summary: 'What the widget renders',
+    summary:
+      'What the widget renders. A saved card deleted since the session was made is not offered while the shopper may pay; 409 registration_deleted when it was the only method.',
     operationId: 'getCheckout',
     security: browser,
     parameters: pathParams(SESSION),
-    responses: { '200': { description: 'Checkout view' }, ...errors(403, 404, 429) },
+    responses: { '200': { description: 'Checkout view' }, ...errors(403, 404, 409, 429) },
   },
   pay: {
     summary:
