@@ -231,8 +231,63 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     expect(await typesAbout()).toEqual(['invoice.regenerate.succeeded', 'invoice.declined', 'invoice.paid'])
   })
 
-  it('404 for an invoice that does not exist', async () => {
-    const res = await regenerate('INV000000', uniqueId('ik'), uniqueId('x'))
+  it('an invoice reference is one order: another key, or a checkout session, cannot take it again (409 duplicate_order)', async () => {
+    const invoiceId = await existingInvoice()
+    const ref = uniqueId('inv-once')
+    expect((await regenerate(invoiceId, uniqueId('ik'), ref)).body.status).toBe('succeeded')
+    const again = await regenerate(invoiceId, uniqueId('ik'), ref)
+    expect(again.status).toBe(409)
+    expect(again.body.error).toMatchObject({ code: 'duplicate_order' })
+    const session = (body: Record<string, unknown>) =>
+      merchant<{ error?: { code: string } }>('POST', '/v1/sessions', {
+        amount: '250.00',
+        currency: 'EUR',
+        allowedOrigins: [ORIGIN],
+        ...body,
+      })
+    const card = await session({ flow: 'card', merchantTransactionId: ref })
+    expect(card.status).toBe(409)
+    expect(card.body.error).toMatchObject({ code: 'duplicate_order' })
+    const invoice = await session({
+      methods: ['invoice'],
+      merchantTransactionId: uniqueId('order'),
+      invoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+    })
+    expect(invoice.status).toBe(409)
+    expect(invoice.body.error).toMatchObject({ code: 'duplicate_order' })
+  })
+
+  it("a session's order reference cannot be an invoice's: the regeneration is 409 duplicate_order", async () => {
+    const invoiceId = await existingInvoice()
+    const s = await createSession()
+    const res = await regenerate(invoiceId, uniqueId('ik'), s.mtid)
+    expect(res.status).toBe(409)
+    expect(res.body.error).toMatchObject({ code: 'duplicate_order' })
+  })
+
+  it('20 concurrent regenerations of one reference under 20 keys: one invoice, the rest 409 duplicate_order', async () => {
+    const invoiceId = await existingInvoice()
+    const ref = uniqueId('inv-race')
+    const answers = await Promise.all(Array.from({ length: 20 }, () => regenerate(invoiceId, uniqueId('ik'), ref)))
+    expect(answers.filter((a) => a.status === 200 && a.body.status === 'succeeded')).toHaveLength(1)
+    expect(answers.filter((a) => a.status === 409 && a.body.error?.code === 'duplicate_order')).toHaveLength(19)
+  })
+
+  it('a key refused for other parameters leaves their reference free', async () => {
+    const invoiceId = await existingInvoice()
+    const key = uniqueId('ik')
+    expect((await regenerate(invoiceId, key, uniqueId('first'))).status).toBe(200)
+    const other = uniqueId('other')
+    expect((await regenerate(invoiceId, key, other)).status).toBe(422)
+    expect((await regenerate(invoiceId, uniqueId('ik'), other)).body.status).toBe('succeeded')
+  })
+
+  it('404 for an invoice that does not exist, and its reference stays free', async () => {
+    const ref = uniqueId('x')
+    const res = await regenerate('INV000000', uniqueId('ik'), ref)
     expect(res.status).toBe(404)
+    expect((await regenerate(await existingInvoice(), uniqueId('ik'), ref)).body.status).toBe('succeeded')
   })
 })

@@ -13,16 +13,20 @@ import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { regenerateBody } from '../schemas/payments.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
-import { operationStub } from './operations.ts'
+import { operationStub, registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { callbackUrl } from '../env-vars.ts'
-import { merchantIdOf } from '../merchants/merchant-env.ts'
+import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
+import type { Reply } from '../reply.ts'
 
 export const invoices = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
 invoices.use('*', merchantAuth())
 
 const INVOICE_ID = { invoiceId: 'gatewayId' } as const
+
+/** The answers after which the gateway holds no invoice under the reference. */
+const RELEASES: ReadonlySet<string> = new Set(['idempotency_mismatch', 'not_found', 'invalid_request'])
 
 invoices.post(
   '/:invoiceId/regenerate',
@@ -53,6 +57,28 @@ invoices.post(
       merchantRedirectUrl: body.merchantRedirectUrl ?? callbackUrl(c.env, 'return', `op_${stub.id.toString()}`),
       ...(body.metadata ? { metadata: body.metadata } : {}),
     }
-    return sendReply(c, await stub.run(params, await fingerprintOf(params), merchantIdOf(c.env)))
+    // The invoice's reference is an order reference at the gateway (its payments and notifications
+    // name it as merchantTransactionId): one per deployment, as a session's, or an inquiry or a
+    // notification for one could settle the other. The same key asks again under the same claim.
+    const owner = `regenerate:${key}`
+    const order = registry(c.env, scoped(c.env, `order:${body.merchantInvoiceId}`))
+    const claim = await order.claim(owner, owner)
+    if (claim.kind === 'taken')
+      throw new ApiError(
+        'duplicate_order',
+        'A checkout session or another invoice regeneration already has this merchantInvoiceId. Use a new invoice reference.',
+        [{ field: 'merchantInvoiceId', code: 'invalid_value' }],
+      )
+    let reply: Reply
+    try {
+      reply = await stub.run(params, await fingerprintOf(params), merchantIdOf(c.env))
+    } catch (e) {
+      if (claim.kind === 'claimed') await order.release(owner)
+      throw e
+    }
+    // No invoice was asked for under this reference (the key is another request's, or the invoice
+    // does not exist): the reference stays free.
+    if (claim.kind === 'claimed' && !reply.ok && RELEASES.has(reply.error.code)) await order.release(owner)
+    return sendReply(c, reply)
   },
 )
