@@ -274,6 +274,52 @@ describe('a retry after a lost answer learns the outcome', () => {
   })
 })
 
+describe('an issued invoice is asked about before its session ends unpaid', () => {
+  /** An invoice session whose invoice the shopper had issued, and the page to pay it. */
+  async function issuedInvoice(): Promise<{ s: Session; payPage: string; stub: DurableObjectStub }> {
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('old'),
+      amount: '100.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
+    if (created.kind !== 'succeeded') throw new Error(created.kind)
+    const s = await createSession({
+      flow: undefined,
+      methods: ['invoice'],
+      invoiceId: created.response.systemInvoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
+    const regen = await browser<{ invoice: { transactionUrl: string } }>(s, 'POST', '/invoice/regenerate', {})
+    expect(regen.status).toBe(200)
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    return { s, payPage: regen.body.invoice.transactionUrl, stub }
+  }
+
+  it('paid on its page, its notification lost: the session ends paid at its expiry, with one final event', async () => {
+    const { s, payPage, stub } = await issuedInvoice()
+    await payInvoicePage(payPage)
+    // The gateway sent its notification; it never arrives.
+    await timePasses(stub, true)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+    const finals = (await webhooksAbout(s.mtid)).map((h) => (JSON.parse(h.body) as { type: string }).type)
+    expect(finals.filter((t) => /^checkout\.session\.(succeeded|failed|expired)$/.test(t))).toEqual([
+      'checkout.session.succeeded',
+    ])
+  })
+
+  it('not paid: it expires; the gateway not answering: it stays open and is asked again', async () => {
+    const { s, stub } = await issuedInvoice()
+    const invoiceRef = (await sessionState(s.id)).invoice as { merchantInvoiceId: string }
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: invoiceRef.merchantInvoiceId })
+    await timePasses(stub, true)
+    expect((await sessionState(s.id)).status).toBe('open')
+    await timePasses(stub, true)
+    expect((await sessionState(s.id)).status).toBe('expired')
+  })
+})
+
 describe('a settled card pay keeps one answer', () => {
   it('a notification that overtakes the gateway’s own "pending" answer: the pay answers succeeded, so do its replays, and the session’s record keeps the success, and the card the answer registered', async () => {
     const s = await createSession({ createRegistration: true })

@@ -44,7 +44,7 @@ import { absorb, sameOrder } from './attempt.ts'
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
 import { pay } from './methods/card.ts'
-import { regenerate, regenerateInvoice } from './methods/invoice.ts'
+import { ASK_AGAIN_MS, askBeforeExpiry, invoiceUnasked, regenerate, regenerateInvoice } from './methods/invoice.ts'
 import { complete, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
 
@@ -201,9 +201,10 @@ export class CheckoutSession extends TaskedObject {
   protected async runTask(name: string): Promise<void> {
     const s = await this.load()
     if (name === 'purge') {
-      // A payment still in flight, or an invoice still payable, keeps its record: the money it may
-      // take must still find its session. Asked again a day later.
-      if (s && (isInFlight(s.status) || Date.now() < s.expiresAt || setupUnsettled(s)))
+      // A payment still in flight, or an invoice still payable or not yet asked about at its
+      // expiry, keeps its record: the money it may take must still find its session. Asked again
+      // a day later.
+      if (s && (isInFlight(s.status) || Date.now() < s.expiresAt || setupUnsettled(s) || invoiceUnasked(s)))
         return this.schedule('purge', Date.now() + DAY_MS)
       await this.ctx.storage.deleteAll()
       this.session = undefined
@@ -211,8 +212,13 @@ export class CheckoutSession extends TaskedObject {
     }
     if (!s) return
     if (name === 'expire') {
-      // Expiry closes only a session with no payment in flight; one in flight settles first.
-      if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) await this.move(s, 'expired')
+      // Expiry closes only a session with no payment in flight; one in flight settles first. An
+      // issued invoice may have been paid with its notification lost: the gateway is asked first.
+      if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) {
+        const invoice = s.invoice ? await askBeforeExpiry(this.#core, s) : 'unpaid'
+        if (invoice === 'ask_later') await this.schedule('expire', Date.now() + ASK_AGAIN_MS)
+        else if (invoice === 'unpaid') await this.move(s, 'expired')
+      }
     } else if (name === 'watchdog') {
       // The Worker went away mid-call: whatever happened upstream is unknown until asked.
       if (s.status === 'processing') await becomeUnknown(this.#core, s)

@@ -4,7 +4,9 @@
  * the gateway's page (each try there is a payment of its own: see its row in table.ts for which
  * notifications it answers for). The session lives as long as its invoice.
  */
+import { NOTIFICATION_FIELDS } from '../../../shared/fields.ts'
 import { checkFormat } from '../../../shared/formats.ts'
+import type { Notification } from '../../../shared/types.ts'
 import { gatewayClient } from '../../config.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { log } from '../../log.ts'
@@ -14,6 +16,7 @@ import { offers, type SessionRecord } from '../../sessions/types.ts'
 import { refusal } from '../attempt.ts'
 import { MINUTE_MS, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
+import { settleFromNotification } from '../notifications.ts'
 
 /** Regenerates the session's invoice once; a second call answers the same invoice. */
 export async function regenerateInvoice(core: SessionCore): Promise<Reply> {
@@ -121,3 +124,51 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   await core.schedule('expire', s.expiresAt)
   return done({ status: 'regenerated', invoice: s.invoice })
 }
+
+/** What the gateway said of an issued invoice when its session's time was up. */
+export type InvoiceAtExpiry = 'paid' | 'unpaid' | 'ask_later'
+
+/** How long a session whose invoice the gateway could not be asked about waits to ask again. */
+export const ASK_AGAIN_MS = 60 * MINUTE_MS
+
+/**
+ * Before a session with an issued invoice ends unpaid, the gateway is asked whether the invoice was
+ * paid after all: its notification can be lost, and money taken must end as a paid session. The
+ * answer, asked by the invoice's own reference, settles the session as that notification would
+ * (the same checks of order, amount and currency: notifications.ts). No answer: asked again later,
+ * the session still open.
+ */
+export async function askBeforeExpiry(core: SessionCore, s: SessionRecord): Promise<InvoiceAtExpiry> {
+  const invoice = s.invoice
+  if (!invoice) return 'unpaid'
+  const outcome = await gatewayClient(core.env).inquiry(invoice.merchantInvoiceId, 'MID')
+  log.info('invoice_inquiry', { session: s.id, outcome: outcome.kind })
+  if (outcome.kind === 'unknown' || outcome.kind === 'unsent') return 'ask_later'
+  if (outcome.kind === 'pending' || outcome.kind === 'action_required') return 'ask_later'
+  if (outcome.kind !== 'succeeded' || !outcome.response.paymentId) return 'unpaid'
+  const r = outcome.response
+  const settled = await settleFromNotification(core, {
+    ...NO_FIELDS,
+    paymentId: r.paymentId ?? '',
+    transactionStatus: r.transactionStatus ?? 'Y',
+    amount: r.amount ?? '',
+    currency: r.currency ?? invoice.currency,
+    merchantTransactionId: r.merchantTransactionId ?? invoice.merchantInvoiceId,
+    // Asked of the gateway, not received: there is no checksum to carry.
+    checksum: '',
+    paymentBrand: r.paymentBrand,
+    resultCode: outcome.code,
+    resultDescription: outcome.description,
+    cardLastFourDigits: r.cardLast4,
+  })
+  return settled.kind === 'applied' ? 'paid' : 'unpaid'
+}
+
+const NO_FIELDS = Object.fromEntries(Object.keys(NOTIFICATION_FIELDS).map((k) => [k, undefined])) as Record<
+  keyof Notification,
+  undefined
+>
+
+/** An issued invoice whose session has not ended: the gateway is still to be asked about it. */
+export const invoiceUnasked = (s: SessionRecord): boolean =>
+  s.invoice !== undefined && (s.status === 'open' || s.status === 'declined')
