@@ -3,11 +3,11 @@
  * Numbers, money and dates in the console's locale (any of the checkout's 48), through `Intl`:
  * amounts stay the API's decimal text until shown.
  */
-import { direction, LOCALES, resolveLocale, type Locale } from '../shared/locales.ts'
+import { LOCALES, resolveLocale, type Locale } from '../shared/locales.ts'
 import { formatAmount, formatMoney } from '../shared/money.ts'
 import type { Payment } from './api.ts'
 
-export { LOCALES, direction, type Locale }
+export { LOCALES, type Locale }
 
 /** The locale from `?locale=`, else the browser's languages. */
 export function initialLocale(): Locale {

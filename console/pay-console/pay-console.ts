@@ -8,7 +8,7 @@
  */
 import { html, LitElement, type PropertyValues } from 'lit'
 import { consoleApi, currentSession, signOut, SIGNED_OUT, type ConsoleApi, type ConsoleSession } from '../api.ts'
-import { direction, initialLocale, localeName, LOCALES, type Locale } from '../format.ts'
+import { initialLocale, localeName, LOCALES, type Locale } from '../format.ts'
 import { shared, tokens } from '../styles.ts'
 import { shellStyles } from './pay-console.styles.ts'
 import '../sign-in/sign-in.ts'
@@ -114,10 +114,6 @@ export class PayConsole extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('locale')) {
-      document.documentElement.lang = this.locale
-      document.documentElement.dir = direction(this.locale)
-    }
     if (changed.has('route') || changed.has('session')) {
       const title = this.session ? TITLES[this.route.view] : 'Sign in'
       document.title = `${title} · Payments console`
@@ -160,7 +156,10 @@ export class PayConsole extends LitElement {
             @change=${(e: Event) => (this.locale = (e.target as HTMLSelectElement).value as Locale)}
             .value=${this.locale}
           >
-            ${LOCALES.map((l) => html`<option value=${l} ?selected=${l === this.locale}>${localeName(l)}</option>`)}
+            ${LOCALES.map(
+              // Each name in its own language ("Deutsch"), and said so; the console's words stay English.
+              (l) => html`<option value=${l} lang=${l} ?selected=${l === this.locale}>${localeName(l)}</option>`,
+            )}
           </select></label
         >
         ${

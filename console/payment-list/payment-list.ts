@@ -12,6 +12,7 @@ import { cardText, dateTime, decimalAmount, paymentAmount } from '../format.ts'
 import { shared } from '../styles.ts'
 import { statusBadge } from '../status.ts'
 import { Pager, pagerButtons } from '../pager.ts'
+import { newestReads } from '../latest.ts'
 
 /** Every payment status the API document names: one it adds fails the type check here until it is listed. */
 const STATUS_LIST: Record<Payment['status'], true> = {
@@ -65,6 +66,8 @@ export class PaymentList extends LitElement {
   declare private error: string
   private readonly pager = new Pager()
 
+  private readonly read = newestReads()
+
   constructor() {
     super()
     this.locale = 'en'
@@ -83,6 +86,7 @@ export class PaymentList extends LitElement {
   }
 
   private async load(): Promise<void> {
+    const newest = this.read()
     this.loading = true
     this.error = ''
     const q = this.query
@@ -108,6 +112,7 @@ export class PaymentList extends LitElement {
         },
       },
     })
+    if (!newest()) return
     this.loading = false
     if (response.status === 401) return signedOut(this)
     if (error || !data) {

@@ -22,6 +22,7 @@ import { cardText, dateTime, money, paymentAmount } from '../format.ts'
 import { shared } from '../styles.ts'
 import { statusBadge } from '../status.ts'
 import type { Action, PaymentAction } from '../payment-action/payment-action.ts'
+import { newestReads } from '../latest.ts'
 import '../payment-action/payment-action.ts'
 
 interface Entry {
@@ -123,6 +124,8 @@ export class PaymentPage extends LitElement {
   /** The last action's result, said in place (a live region). */
   declare private announcement: string
 
+  private readonly read = newestReads()
+
   constructor() {
     super()
     this.locale = 'en'
@@ -140,9 +143,11 @@ export class PaymentPage extends LitElement {
   }
 
   private async load(): Promise<void> {
+    const newest = this.read()
     this.loading = this.payment?.id !== this.paymentId
     this.error = ''
     const got = await this.api.GET('/v1/payments/{paymentId}', { params: { path: { paymentId: this.paymentId } } })
+    if (!newest()) return
     if (got.response.status === 401) return signedOut(this)
     if (!got.data) {
       this.loading = false
@@ -161,6 +166,7 @@ export class PaymentPage extends LitElement {
         params: { query: { payment: payment.id, ...(sessionId ? { session: sessionId } : {}), limit: 100 } },
       }),
     ])
+    if (!newest()) return
     this.payment = payment
     this.session = session?.data
     this.deliveries = deliveries.data?.data ?? []

@@ -11,6 +11,7 @@ import { dateTime } from '../format.ts'
 import { shared } from '../styles.ts'
 import { statusBadge } from '../status.ts'
 import { Pager, pagerButtons } from '../pager.ts'
+import { newestReads } from '../latest.ts'
 
 const STATUSES = ['failing', 'pending', 'delivered'] as const
 
@@ -51,6 +52,8 @@ export class WebhookList extends LitElement {
   declare private message: string
   private readonly pager = new Pager()
 
+  private readonly read = newestReads()
+
   constructor() {
     super()
     this.locale = 'en'
@@ -69,12 +72,14 @@ export class WebhookList extends LitElement {
   }
 
   private async load(): Promise<void> {
+    const newest = this.read()
     this.loading = true
     const { data, error, response } = await this.api.GET('/v1/webhooks/deliveries', {
       params: {
         query: { limit: 20, ...(this.status ? { status: this.status } : {}), starting_after: this.pager.cursor },
       },
     })
+    if (!newest()) return
     this.loading = false
     if (response.status === 401) return signedOut(this)
     if (!data) {
