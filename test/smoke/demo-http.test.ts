@@ -4,7 +4,8 @@
  * orders; the merchant API key never reaches a page; every non-/demo path is the product Worker's.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { get } from 'node:http'
+import { createServer, get } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -226,6 +227,24 @@ describe('the demo shop Worker', () => {
     expect((await fetch(`${shop}/v1/sessions/cs_000000000000000000000000`)).status).toBe(401)
     // And the product Worker itself has no demo.
     expect((await fetch(`${stack.product.url}/demo/`)).status).toBe(404)
+  })
+
+  it('forwards a path that begins with // to the product Worker too, never to the host it names', async () => {
+    const heard: string[] = []
+    const elsewhere = createServer((req, res) => {
+      heard.push(`${req.url} ${req.headers.cookie ?? ''}`)
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<script>steal()</script>')
+    })
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = elsewhere.address() as AddressInfo
+      const res = await fetch(`${shop}//127.0.0.1:${port}/steal`, { headers: { Cookie: '__Host-pay-console=x' } })
+      expect(res.status).toBe(404)
+      expect(await res.text()).not.toContain('steal()')
+      expect(heard).toEqual([])
+    } finally {
+      await new Promise((r) => elsewhere.close(r))
+    }
   })
 
   it('answers 413 to a body over 64 KB on its own routes, by Content-Length and when streamed without one', async () => {

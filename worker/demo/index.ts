@@ -52,7 +52,11 @@ app.route('/', demoApp)
 // CF-Connecting-IP), body and redirects pass through as they are.
 app.all('*', async (c) => {
   const url = new URL(c.req.url)
-  const target = new URL(url.pathname + url.search, c.env.PRODUCT_URL)
+  // The path and query are set on the product's address, never resolved against it: a path that
+  // begins with `//` would name another host, which would get the visitor's cookies.
+  const target = new URL(c.env.PRODUCT_URL)
+  target.pathname = url.pathname
+  target.search = url.search
   const req = c.req.raw
   const res = await fetch(target, { method: req.method, headers: req.headers, body: req.body, redirect: 'manual' })
   // The runtime's fetch asks the product for br or gzip whatever the client accepts, and would
