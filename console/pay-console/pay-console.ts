@@ -75,7 +75,16 @@ export class PayConsole extends LitElement {
   private readonly onHash = () => {
     this.route = routeOf(location.hash)
   }
+  /** A call was refused (401) while signed in: the session ended under the agent, who is told why. */
   private readonly onSignedOut = () => {
+    this.signedOut()
+    this.refusal =
+      this.signInWith === 'access'
+        ? 'Your sign-in ended: Cloudflare Access no longer vouches for it (its token expired or was replaced). Sign in through Access again.'
+        : 'Your session ended (it lasts an hour, and ends when its key is revoked). Sign in again.'
+  }
+
+  private signedOut(): void {
     this.session = null
     this.api = undefined
   }
@@ -121,14 +130,16 @@ export class PayConsole extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    // A new view: focus it (its main region), so a screen reader starts there and so does the keyboard.
-    if (changed.has('route') && changed.get('route') !== undefined)
+    // A new view, or signing in or out (which replaces the view and the button that did it): focus
+    // its main region, so a screen reader starts there and so does the keyboard.
+    const signedInOrOut = changed.has('session') && changed.get('session') !== undefined
+    if ((changed.has('route') && changed.get('route') !== undefined) || signedInOrOut)
       (this.renderRoot.querySelector('main') as HTMLElement | null)?.focus()
   }
 
   private async signOut(): Promise<void> {
     if (this.session) await signOut(this.session)
-    this.onSignedOut()
+    this.signedOut()
   }
 
   override render() {

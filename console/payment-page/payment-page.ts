@@ -245,6 +245,10 @@ export class PaymentPage extends LitElement {
         : `${action === 'capture' ? 'Capture' : 'Refund'} of ${money(operation.amount, this.payment?.currency ?? 'EUR', this.locale)}`
     this.announcement = `${what}: ${operation.status.replaceAll('_', ' ')}.`
     await this.load()
+    await this.updateComplete
+    // The button that acted may be gone (a void, or a refund of all of it, leaves nothing to do
+    // again): the focus goes to the payment's heading, which says its new state, not to the body.
+    if (focusLost()) this.renderRoot.querySelector<HTMLElement>('h1')?.focus()
   }
 
   private async sendAgain(d: Delivery): Promise<void> {
@@ -275,7 +279,7 @@ export class PaymentPage extends LitElement {
   private story(p: Payment) {
     const refundable = Number(p.amountRefundable) > 0
     return html`
-      <h1><span class="ltr">${paymentAmount(p, this.locale)}</span> ${statusBadge(p.status)}</h1>
+      <h1 tabindex="-1"><span class="ltr">${paymentAmount(p, this.locale)}</span> ${statusBadge(p.status)}</h1>
       <div class="summary">
         <section class="card" aria-labelledby="money">
           <h2 id="money">Money</h2>
@@ -357,4 +361,11 @@ declare global {
   interface HTMLElementTagNameMap {
     'payment-page': PaymentPage
   }
+}
+
+/** Whether the focus fell to the page's body (its element was removed), looking into shadow roots. */
+function focusLost(): boolean {
+  let active = document.activeElement
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+  return !active || active === document.body
 }

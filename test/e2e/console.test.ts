@@ -90,6 +90,14 @@ async function payment(id: string): Promise<{ status: string; refunds: unknown[]
   ).json()) as never
 }
 
+/** The element that has the focus, looked for through the shadow roots (its tag name; BODY when it fell to the page). */
+const deepFocus = (page: Page): Promise<string> =>
+  page.evaluate(() => {
+    let active = document.activeElement
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+    return active?.tagName ?? ''
+  })
+
 const shotOf = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
 const main = (page: Page) => page.locator('pay-console main')
 
@@ -218,6 +226,8 @@ describe('the merchant console', () => {
     await key.fill(STACK_SECRETS.MERCHANT_API_KEY)
     await page.locator('console-sign-in button[type=submit]').click()
     await expect.poll(() => page.locator('pay-console header .who').textContent()).toBe('default')
+    // The form and its button are gone: the focus is on the view that replaced them, not the body.
+    await expect.poll(() => deepFocus(page)).toBe('MAIN')
     const stored = await page.evaluate(
       () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
     )
@@ -225,8 +235,18 @@ describe('the merchant console', () => {
     expect(await page.evaluate(() => document.cookie)).toBe('')
     await page.locator('pay-console header button', { hasText: 'Sign out' }).click()
     await expect.poll(() => page.locator('console-sign-in #key').count()).toBe(1)
+    await expect.poll(() => deepFocus(page)).toBe('MAIN')
+    // Signed out by choice: no reason to give.
+    expect(await page.locator('console-sign-in [role=alert]').count()).toBe(0)
     await page.reload()
     await expect.poll(() => page.locator('console-sign-in #key').count()).toBe(1)
+    // A session that ends under the agent (its cookie gone, as after its hour) says so at the next call.
+    await key.fill(STACK_SECRETS.MERCHANT_API_KEY)
+    await page.locator('console-sign-in button[type=submit]').click()
+    await expect.poll(() => page.locator('pay-console header .who').textContent()).toBe('default')
+    await context.clearCookies()
+    await page.evaluate(() => (location.hash = '#/webhooks'))
+    await expect.poll(() => page.locator('console-sign-in [role=alert]').textContent()).toContain('Your session ended')
     await context.close()
   })
 
@@ -342,6 +362,8 @@ describe('the merchant console', () => {
       .poll(() => page.locator('payment-page [role=status][aria-live]').textContent())
       .toContain('Void: succeeded.')
     await expect.poll(() => page.locator('payment-page h1 .badge').textContent()).toBe('voided')
+    // Nothing is left to void: the focus is on the payment's heading, which says it, not on the body.
+    await expect.poll(() => deepFocus(page)).toBe('H1')
     expect((await payment(toVoid.paymentId)).status).toBe('voided')
     await page.close()
   })
