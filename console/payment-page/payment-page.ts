@@ -154,7 +154,8 @@ export class PaymentPage extends LitElement {
       this.payment = undefined
       this.error =
         got.response.status === 404
-          ? 'No such payment (or not one of yours).'
+          ? // Webhooks name declined attempts by their gateway id too: they took no money and have no record.
+            'No payment record has this id. A declined attempt has none (it took no money), nor has one whose outcome is still being settled; another merchant’s payments are not shown.'
           : describeError(got.error, got.response.status)
       return
     }
