@@ -120,12 +120,13 @@ export class OverviewChart extends LitElement {
           <p class="muted">last ${DAYS} days</p>
         </section>
         <section class="card" aria-labelledby="f-volume">
-          <h2 id="f-volume">Volume</h2>
+          <h2 id="f-volume">Volume authorised</h2>
           ${
             totals.length
               ? totals.map((t) => html`<p class="figure ltr">${money(t.volume, t.currency, this.locale)}</p>`)
               : html`<p class="figure">—</p>`
           }
+          <p class="muted">last ${DAYS} days, before captures and refunds</p>
         </section>
         <section class="card" aria-labelledby="f-rate">
           <h2 id="f-rate">Success rate</h2>
@@ -149,7 +150,7 @@ export class OverviewChart extends LitElement {
         </section>
       </div>
       <section class="card" aria-labelledby="chart-title">
-        <h2 id="chart-title">Volume per day${currency ? ` (${currency})` : ''}</h2>
+        <h2 id="chart-title">Volume authorised per day${currency ? ` (${currency})` : ''}</h2>
         ${this.chart(days, volumes, currency)}
         <details>
           <summary>The figures as a table</summary>
@@ -159,7 +160,7 @@ export class OverviewChart extends LitElement {
                 <th scope="col">Day (UTC)</th>
                 <th scope="col">Currency</th>
                 <th scope="col" class="num">Payments</th>
-                <th scope="col" class="num">Volume</th>
+                <th scope="col" class="num">Volume authorised</th>
               </tr>
             </thead>
             <tbody>
