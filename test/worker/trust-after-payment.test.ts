@@ -276,7 +276,10 @@ describe('a retry after a lost answer learns the outcome', () => {
 
 describe('an issued invoice is asked about before its session ends unpaid', () => {
   /** An invoice session whose invoice the shopper had issued, and the page to pay it. */
-  async function issuedInvoice(): Promise<{ s: Session; payPage: string; stub: DurableObjectStub }> {
+  async function issuedInvoice(
+    methods: string[] = ['invoice'],
+    first?: (s: Session) => Promise<void>,
+  ): Promise<{ s: Session; payPage: string; stub: DurableObjectStub }> {
     const created = await client().generateInvoice({
       merchantInvoiceId: uniqueId('old'),
       amount: '100.00',
@@ -286,34 +289,55 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     if (created.kind !== 'succeeded') throw new Error(created.kind)
     const s = await createSession({
       flow: undefined,
-      methods: ['invoice'],
+      methods,
       invoiceId: created.response.systemInvoiceId,
       merchantInvoiceId: uniqueId('new'),
       invoiceExpirationPeriod: '24',
     })
+    await first?.(s)
     const regen = await browser<{ invoice: { transactionUrl: string } }>(s, 'POST', '/invoice/regenerate', {})
     expect(regen.status).toBe(200)
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
     return { s, payPage: regen.body.invoice.transactionUrl, stub }
   }
 
-  it('paid on its page, its notification lost: the session ends paid at its expiry, with one final event', async () => {
-    const { s, payPage, stub } = await issuedInvoice()
-    await payInvoicePage(payPage)
-    // The gateway sent its notification; it never arrives.
-    await timePasses(stub, true)
-    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
-    const finals = (await webhooksAbout(s.mtid)).map((h) => (JSON.parse(h.body) as { type: string }).type)
-    expect(finals.filter((t) => /^checkout\.session\.(succeeded|failed|expired)$/.test(t))).toEqual([
-      'checkout.session.succeeded',
-    ])
-  })
+  it.each([
+    ['an invoice session', ['invoice'], undefined],
+    [
+      'a session that offers a card too, declined first',
+      ['card', 'invoice'],
+      async (s: Session) => expect((await pay(s, '4000000000000002')).body.status).toBe('declined'),
+    ],
+  ])(
+    '%s, paid on its page, its notification lost: the session ends paid at its expiry, with one final event',
+    async (_, methods, first) => {
+      const { s, payPage, stub } = await issuedInvoice(methods, first)
+      await payInvoicePage(payPage)
+      // The gateway sent its notification; it never arrives.
+      await timePasses(stub, true)
+      expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+      const finals = (await webhooksAbout(s.mtid)).map((h) => (JSON.parse(h.body) as { type: string }).type)
+      expect(finals.filter((t) => /^checkout\.session\.(succeeded|failed|expired)$/.test(t))).toEqual([
+        'checkout.session.succeeded',
+      ])
+    },
+  )
 
   it('not paid: it expires; the gateway not answering: it stays open and is asked again', async () => {
     const { s, stub } = await issuedInvoice()
     const invoiceRef = (await sessionState(s.id)).invoice as { merchantInvoiceId: string }
     await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: invoiceRef.merchantInvoiceId })
     await timePasses(stub, true)
+    expect((await sessionState(s.id)).status).toBe('open')
+    await timePasses(stub, true)
+    expect((await sessionState(s.id)).status).toBe('expired')
+  })
+
+  it('a gateway that cannot say for three days of hourly asks: it ends expired all the same, and is not kept for ever', async () => {
+    const { s, stub } = await issuedInvoice()
+    const invoiceRef = (await sessionState(s.id)).invoice as { merchantInvoiceId: string }
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: invoiceRef.merchantInvoiceId, times: 100 })
+    for (let ask = 1; ask < 72; ask++) await timePasses(stub, true)
     expect((await sessionState(s.id)).status).toBe('open')
     await timePasses(stub, true)
     expect((await sessionState(s.id)).status).toBe('expired')

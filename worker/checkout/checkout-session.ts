@@ -44,7 +44,7 @@ import { absorb, sameOrder } from './attempt.ts'
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
 import { pay } from './methods/card.ts'
-import { ASK_AGAIN_MS, askBeforeExpiry, invoiceUnasked, regenerate, regenerateInvoice } from './methods/invoice.ts'
+import { expireIssuedInvoice, invoiceUnasked, regenerate, regenerateInvoice } from './methods/invoice.ts'
 import { complete, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
 
@@ -215,9 +215,8 @@ export class CheckoutSession extends TaskedObject {
       // Expiry closes only a session with no payment in flight; one in flight settles first. An
       // issued invoice may have been paid with its notification lost: the gateway is asked first.
       if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) {
-        const invoice = s.invoice ? await askBeforeExpiry(this.#core, s) : 'unpaid'
-        if (invoice === 'ask_later') await this.schedule('expire', Date.now() + ASK_AGAIN_MS)
-        else if (invoice === 'unpaid') await this.move(s, 'expired')
+        if (s.invoice) await expireIssuedInvoice(this.#core, s)
+        else await this.move(s, 'expired')
       }
     } else if (name === 'watchdog') {
       // The Worker went away mid-call: whatever happened upstream is unknown until asked.

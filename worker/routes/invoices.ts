@@ -17,16 +17,12 @@ import { operationStub, registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { callbackUrl } from '../env-vars.ts'
 import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
-import type { Reply } from '../reply.ts'
 
 export const invoices = new Hono<{ Bindings: Env; Variables: JsonBodyVariables }>()
 
 invoices.use('*', merchantAuth())
 
 const INVOICE_ID = { invoiceId: 'gatewayId' } as const
-
-/** The answers after which the gateway holds no invoice under the reference. */
-const RELEASES: ReadonlySet<string> = new Set(['idempotency_mismatch', 'not_found', 'invalid_request'])
 
 invoices.post(
   '/:invoiceId/regenerate',
@@ -69,16 +65,13 @@ invoices.post(
         'A checkout session or another invoice regeneration already has this merchantInvoiceId. Use a new invoice reference.',
         [{ field: 'merchantInvoiceId', code: 'invalid_value' }],
       )
-    let reply: Reply
-    try {
-      reply = await stub.run(params, await fingerprintOf(params), merchantIdOf(c.env))
-    } catch (e) {
-      if (claim.kind === 'claimed') await order.release(owner)
-      throw e
-    }
-    // No invoice was asked for under this reference (the key is another request's, or the invoice
-    // does not exist): the reference stays free.
-    if (claim.kind === 'claimed' && !reply.ok && RELEASES.has(reply.error.code)) await order.release(owner)
+    // A call that failed on its way (the operation may have sent the regeneration, and its alarm
+    // would settle it) keeps the claim: the same key asks again under it.
+    const reply = await stub.run(params, await fingerprintOf(params), merchantIdOf(c.env))
+    // A refusal is final (the operation failed: the gateway refused it or it was never sent; or the
+    // key is another request's): no invoice has this reference, which stays free for another key.
+    if (claim.kind === 'claimed' && !reply.ok && reply.error.code !== 'idempotency_in_progress')
+      await order.release(owner)
     return sendReply(c, reply)
   },
 )

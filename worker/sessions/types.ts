@@ -174,6 +174,8 @@ export interface SessionRecord extends SessionInput {
   qrVerifications?: number
   /** An invoice regeneration on its way: one at a time per session. */
   regeneration?: { status: 'processing' | 'unknown'; at: number }
+  /** How often the gateway could not say, at the session's expiry, whether its issued invoice was paid. */
+  invoiceAsks?: number
   /** Why the gateway refused the last request, for the operator (`GET /v1/sessions/{id}`). */
   lastError?: { code: string; message: string; gatewayCode?: string }
   /** The email the gateway was sent with the payment (the shopper's, typed in the widget, or the merchant's). */

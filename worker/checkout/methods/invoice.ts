@@ -126,34 +126,59 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
 }
 
 /** What the gateway said of an issued invoice when its session's time was up. */
-export type InvoiceAtExpiry = 'paid' | 'unpaid' | 'ask_later'
+type InvoiceAtExpiry = 'paid' | 'unpaid' | 'ask_later'
 
-/** How long a session whose invoice the gateway could not be asked about waits to ask again. */
-export const ASK_AGAIN_MS = 60 * MINUTE_MS
+/** How long a session whose invoice the gateway could not say about waits to ask again. */
+const ASK_AGAIN_MS = 60 * MINUTE_MS
+/**
+ * How often it asks (three days, hourly) before it ends `expired` all the same, logged for the
+ * operator: a verified notification of the payment still ends it paid (R3) while its record is kept.
+ */
+const ASKS_MAX = 72
 
 /**
- * Before a session with an issued invoice ends unpaid, the gateway is asked whether the invoice was
- * paid after all: its notification can be lost, and money taken must end as a paid session. The
- * answer, asked by the invoice's own reference, settles the session as that notification would
- * (the same checks of order, amount and currency: notifications.ts). No answer: asked again later,
- * the session still open.
+ * The expiry of a session whose invoice the shopper issued: the gateway is asked first whether the
+ * invoice was paid after all (its notification can be lost), as money taken must end as a paid
+ * session. Paid, the answer settles it; not paid, it expires; no answer, it stays open and asks
+ * again, at most `ASKS_MAX` times.
  */
-export async function askBeforeExpiry(core: SessionCore, s: SessionRecord): Promise<InvoiceAtExpiry> {
+export async function expireIssuedInvoice(core: SessionCore, s: SessionRecord): Promise<void> {
+  const said = await askAboutInvoice(core, s)
+  if (said === 'paid') return
+  if (said === 'ask_later') {
+    s.invoiceAsks = (s.invoiceAsks ?? 0) + 1
+    if (s.invoiceAsks < ASKS_MAX) {
+      await core.save(s)
+      return core.schedule('expire', Date.now() + ASK_AGAIN_MS)
+    }
+    log.error('invoice_unconfirmed', { session: s.id, asks: s.invoiceAsks })
+  }
+  await core.move(s, 'expired')
+}
+
+/**
+ * What the gateway says of the invoice, asked by its own reference. Paid, its answer settles the
+ * session as the invoice's notification would (the same checks of order, amount and currency:
+ * notifications.ts), so an answer without its order or currency is not taken as paid. Anything
+ * but a payment found or none found (no answer, a refusal, a payment still at the bank) is asked
+ * again.
+ */
+async function askAboutInvoice(core: SessionCore, s: SessionRecord): Promise<InvoiceAtExpiry> {
   const invoice = s.invoice
   if (!invoice) return 'unpaid'
   const outcome = await gatewayClient(core.env).inquiry(invoice.merchantInvoiceId, 'MID')
   log.info('invoice_inquiry', { session: s.id, outcome: outcome.kind })
-  if (outcome.kind === 'unknown' || outcome.kind === 'unsent') return 'ask_later'
-  if (outcome.kind === 'pending' || outcome.kind === 'action_required') return 'ask_later'
-  if (outcome.kind !== 'succeeded' || !outcome.response.paymentId) return 'unpaid'
+  if (outcome.kind === 'not_found' || outcome.kind === 'declined') return 'unpaid'
+  if (outcome.kind !== 'succeeded') return 'ask_later'
   const r = outcome.response
+  if (!r.paymentId || !r.merchantTransactionId || !r.currency || !r.amount) return 'ask_later'
   const settled = await settleFromNotification(core, {
     ...NO_FIELDS,
-    paymentId: r.paymentId ?? '',
+    paymentId: r.paymentId,
     transactionStatus: r.transactionStatus ?? 'Y',
-    amount: r.amount ?? '',
-    currency: r.currency ?? invoice.currency,
-    merchantTransactionId: r.merchantTransactionId ?? invoice.merchantInvoiceId,
+    amount: r.amount,
+    currency: r.currency,
+    merchantTransactionId: r.merchantTransactionId,
     // Asked of the gateway, not received: there is no checksum to carry.
     checksum: '',
     paymentBrand: r.paymentBrand,
