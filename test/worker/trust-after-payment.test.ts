@@ -323,6 +323,15 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     },
   )
 
+  it('the shopper back from the invoice’s page, its notification not there yet: the gateway is asked, and the page says paid', async () => {
+    const { s, payPage } = await issuedInvoice()
+    const paid = await payInvoicePage(payPage)
+    expect(paid.headers.get('Location')).toContain(`/v1/return/${s.id}`)
+    const page = await call(`/v1/return/${s.id}`)
+    expect(page.text).toContain('Payment successful')
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+  })
+
   it('not paid: it expires; the gateway not answering: it stays open and is asked again', async () => {
     const { s, stub } = await issuedInvoice()
     const invoiceRef = (await sessionState(s.id)).invoice as { merchantInvoiceId: string }

@@ -44,7 +44,13 @@ import { absorb, sameOrder } from './attempt.ts'
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
 import { pay } from './methods/card.ts'
-import { expireIssuedInvoice, invoiceUnasked, regenerate, regenerateInvoice } from './methods/invoice.ts'
+import {
+  askAboutInvoice,
+  expireIssuedInvoice,
+  invoiceUnasked,
+  regenerate,
+  regenerateInvoice,
+} from './methods/invoice.ts'
 import { complete, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
 
@@ -278,7 +284,10 @@ export class CheckoutSession extends TaskedObject {
     (NonNullable<Awaited<ReturnType<typeof confirmReturn>>> & { merchant: string }) | undefined
   > {
     await this.fresh()
-    const confirmed = await confirmReturn(this.#core)
+    // Back from the invoice's page: whether it was paid is asked, as for a payment in flight.
+    const confirmed = await confirmReturn(this.#core, (s) =>
+      invoiceUnasked(s) ? () => askAboutInvoice(this.#core, s) : undefined,
+    )
     return confirmed && { ...confirmed, merchant: await this.merchant() }
   }
 

@@ -87,22 +87,26 @@ async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
 
 /**
  * The shopper came back from 3-D Secure or a hosted page: ask the gateway (a browser return is
- * no proof). However often returns arrive, there is at most one inquiry in flight and one
- * return-triggered inquiry per interval (R28): a return inside the interval waits for the next
- * slot and shares it with every other return waiting, so a burst costs at most two inquiries.
+ * no proof) about the payment in flight, or what `askOtherwise` asks about without one (an
+ * issued invoice, paid on the gateway's page: methods/invoice.ts). However often returns arrive,
+ * there is at most one inquiry in flight and one return-triggered inquiry per interval (R28): a
+ * return inside the interval waits for the next slot and shares it with every other return
+ * waiting, so a burst costs at most two inquiries.
  */
 export async function confirmReturn(
   core: SessionCore,
+  askOtherwise: (s: SessionRecord) => (() => Promise<unknown>) | undefined = () => undefined,
 ): Promise<{ status: Status; returnUrl?: string; returnPage?: string; allowedOrigins: readonly string[] } | undefined> {
   const s = await core.load()
   if (!s) return undefined
-  if (isInFlight(s.status)) {
+  const ask = isInFlight(s.status) ? () => inquire(core, s) : askOtherwise(s)
+  if (ask) {
     const memory = core.memory
     const wait = memory.lastReturnInquiry + RETURN_INQUIRY_MIN_MS - Date.now()
     memory.returnInquiry ??= (wait > 0 ? new Promise((r) => setTimeout(r, wait)) : Promise.resolve())
-      .then(() => {
+      .then(async () => {
         memory.lastReturnInquiry = Date.now()
-        return inquire(core, s)
+        await ask()
       })
       .finally(() => {
         memory.returnInquiry = undefined

@@ -126,7 +126,7 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
 }
 
 /** What the gateway said of an issued invoice when its session's time was up. */
-type InvoiceAtExpiry = 'paid' | 'unpaid' | 'ask_later'
+export type InvoiceAtExpiry = 'paid' | 'unpaid' | 'ask_later'
 
 /** How long a session whose invoice the gateway could not say about waits to ask again. */
 const ASK_AGAIN_MS = 60 * MINUTE_MS
@@ -157,13 +157,14 @@ export async function expireIssuedInvoice(core: SessionCore, s: SessionRecord): 
 }
 
 /**
- * What the gateway says of the invoice, asked by its own reference. Paid, its answer settles the
+ * What the gateway says of the invoice, asked by its own reference (at the session's expiry, and
+ * when the shopper comes back from the invoice's page). Paid, its answer settles the
  * session as the invoice's notification would (the same checks of order, amount and currency:
  * notifications.ts), so an answer without its order or currency is not taken as paid. Anything
  * but a payment found or none found (no answer, a refusal, a payment still at the bank) is asked
  * again.
  */
-async function askAboutInvoice(core: SessionCore, s: SessionRecord): Promise<InvoiceAtExpiry> {
+export async function askAboutInvoice(core: SessionCore, s: SessionRecord): Promise<InvoiceAtExpiry> {
   const invoice = s.invoice
   if (!invoice) return 'unpaid'
   const outcome = await gatewayClient(core.env).inquiry(invoice.merchantInvoiceId, 'MID')
