@@ -268,6 +268,22 @@ describe('a retry after a lost answer learns the outcome', () => {
     expect(await chargesFor(s.mtid)).toBe(1)
   })
 
+  it('a second attempt whose answer was lost names no payment yet, not the declined first one’s', async () => {
+    const s = await createSession()
+    const first = await pay(s, '4000000000000002')
+    expect(first.body).toMatchObject({ status: 'declined', paymentId: expect.any(String) })
+    await injectFault({ op: 'payment', fault: 'timeout', field: 'merchantTransactionId', value: s.mtid })
+    const second = await pay(s, '4111111111111111')
+    expect(second.body.status).toBe('unknown')
+    expect(second.body.paymentId).toBeUndefined()
+    expect((await sessionState(s.id)).paymentId).toBeNull()
+    // Time passes: the inquiry finds the second attempt's charge, and names it.
+    await timePasses(env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub)
+    const settled = await sessionState(s.id)
+    expect(settled).toMatchObject({ status: 'succeeded' })
+    expect(settled.paymentId).not.toBe(first.body.paymentId)
+  })
+
   it('GET /v1/operations/{id} of an id that names no operation is 404', async () => {
     expect((await merchant('GET', `/v1/operations/op_${'0'.repeat(64)}`)).status).toBe(404)
     expect((await merchant('GET', '/v1/operations/op_nothex')).status).toBe(404)
@@ -316,6 +332,8 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
       // The gateway sent its notification; it never arrives.
       await timePasses(stub, true)
       expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+      // Once the success is delivered, every event about the order so far: one final among them.
+      await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')
       const finals = (await webhooksAbout(s.mtid)).map((h) => (JSON.parse(h.body) as { type: string }).type)
       expect(finals.filter((t) => /^checkout\.session\.(succeeded|failed|expired)$/.test(t))).toEqual([
         'checkout.session.succeeded',

@@ -121,6 +121,10 @@ export async function begin(
     ...(source ? { source } : {}),
   })
   s.method = method
+  // The session's payment is this attempt's from now on (the earlier ones stay known by their
+  // attempts): an answer that never comes must not name the payment declined before it.
+  if (paymentId) s.paymentId = paymentId
+  else delete s.paymentId
   for (const other of METHOD_ROWS) if (other !== METHODS[method]) other.yieldTo?.(s)
   s.inquiries = 0
   delete s.lastError
