@@ -3176,7 +3176,7 @@ export interface operations {
                 order?: string;
                 /** @description The session's customer.email. an email address */
                 email?: string;
-                /** @description The amount, exactly (12.50) */
+                /** @description The amount, exactly (12.50); a payment captured in part is found by the amount captured too */
                 amount?: string;
                 /** @description The card's last four digits */
                 last4?: string;
@@ -3391,7 +3391,7 @@ export interface operations {
                 order?: string;
                 /** @description The session's customer.email. an email address */
                 email?: string;
-                /** @description The amount, exactly (12.50) */
+                /** @description The amount, exactly (12.50); a payment captured in part is found by the amount captured too */
                 amount?: string;
                 /** @description The card's last four digits */
                 last4?: string;
@@ -4261,7 +4261,7 @@ export interface operations {
                 order?: string;
                 /** @description The session's customer.email. an email address */
                 email?: string;
-                /** @description The amount, exactly (12.50) */
+                /** @description The amount, exactly (12.50); a payment captured in part is found by the amount captured too */
                 amount?: string;
                 /** @description The card's last four digits */
                 last4?: string;

@@ -233,6 +233,24 @@ describe('GET /v1/payments', () => {
   })
 })
 
+describe('GET /v1/payments by amount', () => {
+  it('finds a payment captured in part by the amount taken, as the console shows it, and by the amount authorised', async () => {
+    const run = uniqueId('cap')
+    const { paymentId } = await paidPayment({ metadata: { run }, amount: '49.00', paymentType: 'PA' })
+    expect((await operate(paymentId, 'capture', { amount: '20.50' })).status).toBe(200)
+    for (const amount of ['20.50', '49.00']) {
+      const found = await listingEventually<PaymentBody>(
+        `/v1/payments?metadata[run]=${run}&amount=${amount}`,
+        (p) => p.data.length === 1,
+      )
+      expect(found.data.map((p) => p.id)).toEqual([paymentId])
+    }
+    expect(
+      (await merchant<Page<PaymentBody>>('GET', `/v1/payments?metadata[run]=${run}&amount=28.50`)).body.data,
+    ).toEqual([])
+  })
+})
+
 describe('GET /v1/sessions', () => {
   it('lists sessions with their status and metadata, filtered by status and metadata', async () => {
     const run = uniqueId('srun')

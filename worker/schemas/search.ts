@@ -73,7 +73,11 @@ export const listQuery = (
     created_lt: timeParam(`Created before: ${TIME}`),
     order: v.optional(field('merchantTransactionId', { description: 'The merchantTransactionId' })),
     email: v.optional(v.pipe(field('email', { description: "The session's customer.email" }), v.toLowerCase())),
-    amount: v.optional(field('amount', { description: 'The amount, exactly (12.50)' })),
+    amount: v.optional(
+      field('amount', {
+        description: 'The amount, exactly (12.50); a payment captured in part is found by the amount captured too',
+      }),
+    ),
     last4: v.optional(
       described(v.pipe(v.string('format'), v.regex(/^\d{4}$/, 'format')), 'four digits', {
         description: "The card's last four digits",

@@ -90,8 +90,14 @@ export async function listPage(
     binds.push(q.email)
   }
   if (q.amount !== undefined) {
-    where.push('r.amount = ?')
-    binds.push(q.amount)
+    // A payment captured in part is found by the amount taken too, which is what the console shows.
+    if (table === 'payments') {
+      where.push("(r.amount = ? OR json_extract(r.data, '$.amountCaptured') = ?)")
+      binds.push(q.amount, q.amount)
+    } else {
+      where.push('r.amount = ?')
+      binds.push(q.amount)
+    }
   }
   // A support agent's search: a column generated from the row's view, with its index.
   if (q.last4 !== undefined) {
