@@ -90,9 +90,10 @@ export async function listPage(
     binds.push(q.email)
   }
   if (q.amount !== undefined) {
-    // A payment captured in part is found by the amount taken too, which is what the console shows.
+    // A payment captured in part is found by the amount taken too, which is what the console shows
+    // (a generated column with its own index: migrations/0005).
     if (table === 'payments') {
-      where.push("(r.amount = ? OR json_extract(r.data, '$.amountCaptured') = ?)")
+      where.push('(r.amount = ? OR r.amount_captured = ?)')
       binds.push(q.amount, q.amount)
     } else {
       where.push('r.amount = ?')
