@@ -350,6 +350,41 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
   })
 
+  it('an invoice being issued as the session’s time runs out: the session waits for it, lives as long as it, and its payment settles it', async () => {
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('old'),
+      amount: '100.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
+    if (created.kind !== 'succeeded') throw new Error(created.kind)
+    const ref = uniqueId('new')
+    const s = await createSession({
+      flow: undefined,
+      methods: ['invoice'],
+      invoiceId: created.response.systemInvoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+    })
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    await injectFault({ op: 'invoiceRegenerate', fault: 'timeout', field: 'merchantInvoiceId', value: ref })
+    const issuing = browser(s, 'POST', '/invoice/regenerate', {})
+    await new Promise((r) => setTimeout(r, 300))
+    // The session's time runs out while the gateway has not answered.
+    await timePasses(stub, true)
+    expect((await sessionState(s.id)).status).toBe('open')
+    expect((await issuing).status).toBe(503)
+    // Its alarm asks again: the invoice is issued, and the session lives as long as it.
+    await timePasses(stub)
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'open', invoice: { merchantInvoiceId: ref } })
+    expect(Date.parse(state.expiresAt as string)).toBeGreaterThan(Date.now() + 23 * 3_600_000)
+    const page = (state.invoice as { transactionUrl: string }).transactionUrl
+    await payInvoicePage(page)
+    await timePasses(stub, true)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+  })
+
   it('not paid: it expires; the gateway not answering: it stays open and is asked again', async () => {
     const { s, stub } = await issuedInvoice()
     const invoiceRef = (await sessionState(s.id)).invoice as { merchantInvoiceId: string }

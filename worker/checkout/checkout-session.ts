@@ -44,13 +44,7 @@ import { absorb, sameOrder } from './attempt.ts'
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
 import { pay } from './methods/card.ts'
-import {
-  askAboutInvoice,
-  expireIssuedInvoice,
-  invoiceUnasked,
-  regenerate,
-  regenerateInvoice,
-} from './methods/invoice.ts'
+import { askAboutInvoice, expireWithInvoice, invoiceUnasked, regenerate, regenerateInvoice } from './methods/invoice.ts'
 import { complete, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
 
@@ -219,9 +213,10 @@ export class CheckoutSession extends TaskedObject {
     if (!s) return
     if (name === 'expire') {
       // Expiry closes only a session with no payment in flight; one in flight settles first. An
-      // issued invoice may have been paid with its notification lost: the gateway is asked first.
+      // invoice being issued is waited for, and one issued may have been paid with its
+      // notification lost: the gateway is asked first (methods/invoice.ts).
       if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) {
-        if (s.invoice) await expireIssuedInvoice(this.#core, s)
+        if (s.invoice || s.regeneration) await expireWithInvoice(this.#core, s)
         else await this.move(s, 'expired')
       }
     } else if (name === 'watchdog') {

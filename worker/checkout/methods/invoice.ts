@@ -53,6 +53,8 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   delete s.regeneration
   await core.cancel('regenerate')
   if (outcome.kind !== 'succeeded') {
+    // Nothing was issued: a session whose time ran out while it waited for this answer expires now.
+    await core.schedule('expire', s.expiresAt)
     // The gateway's code is the merchant's to read (logged, and on the session's merchant view),
     // not the shopper's.
     const code =
@@ -137,12 +139,16 @@ const ASK_AGAIN_MS = 60 * MINUTE_MS
 const ASKS_MAX = 72
 
 /**
- * The expiry of a session whose invoice the shopper issued: the gateway is asked first whether the
- * invoice was paid after all (its notification can be lost), as money taken must end as a paid
- * session. Paid, the answer settles it; not paid, it expires; no answer, it stays open and asks
- * again, at most `ASKS_MAX` times.
+ * The expiry of a session whose invoice the shopper issued, or is issuing. An invoice being issued
+ * is a payment under way: the session waits for the gateway's answer (an invoice issued extends
+ * its life; one refused lets it expire), at most `ASKS_MAX` hours. Of an issued invoice the gateway
+ * is asked first whether it was paid after all (its notification can be lost), as money taken must
+ * end as a paid session. Paid, the answer settles it; not paid, it expires; no answer, it stays
+ * open and asks again, at most `ASKS_MAX` times.
  */
-export async function expireIssuedInvoice(core: SessionCore, s: SessionRecord): Promise<void> {
+export async function expireWithInvoice(core: SessionCore, s: SessionRecord): Promise<void> {
+  if (!s.invoice && s.regeneration && Date.now() < s.expiresAt + ASKS_MAX * ASK_AGAIN_MS)
+    return core.schedule('expire', Date.now() + ASK_AGAIN_MS)
   const said = await askAboutInvoice(core, s)
   if (said === 'paid') return
   if (said === 'ask_later') {
@@ -195,6 +201,6 @@ const NO_FIELDS = Object.fromEntries(Object.keys(NOTIFICATION_FIELDS).map((k) =>
   undefined
 >
 
-/** An issued invoice whose session has not ended: the gateway is still to be asked about it. */
+/** An invoice issued or being issued whose session has not ended: the gateway is still to be asked about it. */
 export const invoiceUnasked = (s: SessionRecord): boolean =>
-  s.invoice !== undefined && (s.status === 'open' || s.status === 'declined')
+  (s.invoice !== undefined || s.regeneration !== undefined) && (s.status === 'open' || s.status === 'declined')
