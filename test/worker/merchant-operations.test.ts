@@ -284,10 +284,14 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     expect((await regenerate(invoiceId, uniqueId('ik'), other)).body.status).toBe('succeeded')
   })
 
-  it('404 for an invoice that does not exist, and its reference stays free', async () => {
+  it('404 for an invoice that does not exist, and its reference stays free; the key still replays its 404', async () => {
     const ref = uniqueId('x')
-    const res = await regenerate('INV000000', uniqueId('ik'), ref)
+    const key = uniqueId('ik')
+    const res = await regenerate('INV000000', key, ref)
     expect(res.status).toBe(404)
     expect((await regenerate(await existingInvoice(), uniqueId('ik'), ref)).body.status).toBe('succeeded')
+    const again = await regenerate('INV000000', key, ref)
+    expect(again.status).toBe(404)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
   })
 })

@@ -59,7 +59,9 @@ invoices.post(
     const owner = `regenerate:${key}`
     const order = registry(c.env, scoped(c.env, `order:${body.merchantInvoiceId}`))
     const claim = await order.claim(owner, owner)
-    if (claim.kind === 'taken')
+    // Taken by another, unless this key already made its request (which failed for good and gave
+    // the reference back): that request's answer is replayed, as for any Idempotency-Key.
+    if (claim.kind === 'taken' && !(await stub.view(merchantIdOf(c.env))))
       throw new ApiError(
         'duplicate_order',
         'A checkout session or another invoice regeneration already has this merchantInvoiceId. Use a new invoice reference.',
