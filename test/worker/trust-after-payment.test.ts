@@ -3,7 +3,7 @@
  * Worker learns of is a payment record, the shopper's return page says what happened to the money,
  * a retry after a lost answer learns the outcome, and a settled repeat keeps one answer.
  */
-import { env } from 'cloudflare:test'
+import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
 import { sha256Hex } from '../../worker/ids.ts'
 import {
@@ -291,6 +291,25 @@ describe('a retry after a lost answer learns the outcome', () => {
 })
 
 describe('an issued invoice is asked about before its session ends unpaid', () => {
+  /** An invoice session whose invoice is not issued yet. */
+  async function invoiceSession(): Promise<{ s: Session; stub: DurableObjectStub }> {
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('old'),
+      amount: '100.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
+    if (created.kind !== 'succeeded') throw new Error(created.kind)
+    const s = await createSession({
+      flow: undefined,
+      methods: ['invoice'],
+      invoiceId: created.response.systemInvoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
+    return { s, stub: env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub }
+  }
+
   /** An invoice session whose invoice the shopper had issued, and the page to pay it. */
   async function issuedInvoice(
     methods: string[] = ['invoice'],
@@ -383,6 +402,51 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     await payInvoicePage(page)
     await timePasses(stub, true)
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+  })
+
+  it('a second click on "get a new invoice" after the session’s time, the first still unanswered: 409 payment_in_progress, and the session does not expire under it', async () => {
+    const created = await client().generateInvoice({
+      merchantInvoiceId: uniqueId('old'),
+      amount: '100.00',
+      currency: 'EUR',
+      invoiceExpirationPeriod: '0',
+    })
+    if (created.kind !== 'succeeded') throw new Error(created.kind)
+    const ref = uniqueId('new')
+    const s = await createSession({
+      flow: undefined,
+      methods: ['invoice'],
+      invoiceId: created.response.systemInvoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+    })
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    await injectFault({ op: 'invoiceRegenerate', fault: 'timeout', field: 'merchantInvoiceId', value: ref, times: 2 })
+    expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(503)
+    // The session's time runs out; its alarm asks again, unanswered again.
+    await timePasses(stub, true)
+    const again = await browser<{ error: { code: string } }>(s, 'POST', '/invoice/regenerate', {})
+    expect(again.status).toBe(409)
+    expect(again.body.error.code).toBe('payment_in_progress')
+    expect((await sessionState(s.id)).status).toBe('open')
+    // The next ask is answered: the invoice, and a session that lives as long as it.
+    await timePasses(stub)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open', invoice: { merchantInvoiceId: ref } })
+  })
+
+  it('a regeneration whose Worker went away before the answer is asked again by the alarm', async () => {
+    const { s, stub } = await invoiceSession()
+    await runInDurableObject(stub, async (instance, state) => {
+      const cached = (instance as unknown as { session?: Record<string, unknown> }).session
+      const session =
+        cached ?? ((await state.storage.get<Record<string, unknown>>('session')) as Record<string, unknown>)
+      session.regeneration = { status: 'processing', at: Date.now() - 60_000 }
+      await state.storage.put('session', session)
+      const tasks = (await state.storage.get<Record<string, number>>('tasks')) ?? {}
+      await state.storage.put('tasks', { ...tasks, regenerate: Date.now() })
+    })
+    await timePasses(stub)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open', invoice: { transactionUrl: expect.any(String) } })
   })
 
   it('not paid: it expires; the gateway not answering: it stays open and is asked again', async () => {

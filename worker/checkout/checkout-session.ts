@@ -44,7 +44,13 @@ import { absorb, sameOrder } from './attempt.ts'
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
 import { pay } from './methods/card.ts'
-import { askAboutInvoice, expireWithInvoice, invoiceUnasked, regenerate, regenerateInvoice } from './methods/invoice.ts'
+import {
+  askAboutInvoice,
+  expireWithInvoice,
+  invoiceUnasked,
+  regenerateAgain,
+  regenerateInvoice,
+} from './methods/invoice.ts'
 import { complete, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
 
@@ -225,7 +231,7 @@ export class CheckoutSession extends TaskedObject {
     } else if (name === 'inquiry') {
       await inquire(this.#core, s)
     } else if (name === 'regenerate') {
-      if (s.regeneration?.status === 'unknown') await regenerate(this.#core, s)
+      await regenerateAgain(this.#core, s)
     } else if (name === SETUP_VOID_TASK) {
       await this.settleSetup(s)
     }

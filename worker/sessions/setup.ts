@@ -86,7 +86,18 @@ export type VoidStep = { readonly done: true } | { readonly done: false; readonl
  */
 export async function voidStep(env: Env, s: SessionRecord, markSent: () => Promise<void>): Promise<VoidStep> {
   const v = s.setupVoid
-  if (!v || !s.paymentId || v.status !== 'pending') return { done: true }
+  if (!v || v.status !== 'pending') return { done: true }
+  if (!s.paymentId) {
+    // The success named no payment to void (its answer lacked the id): a person voids it at the
+    // gateway, by the setup's order reference; the record is no longer kept waiting for it.
+    v.status = 'needs_attention'
+    s.lastError = {
+      code: 'gateway_rejected',
+      message: `The payment service named no payment for the setup authorisation of ${s.merchantTransactionId}; void it at the gateway.`,
+    }
+    log.error('setup_void_without_payment', { session: s.id })
+    return { done: true }
+  }
   const client = gatewayClient(env)
   if (v.sent) {
     const asked = await client.inquiry(v.merchantTransactionId, 'MID')

@@ -28,15 +28,33 @@ export async function regenerateInvoice(core: SessionCore): Promise<Reply> {
   if (refused) return refused
   // One regeneration at a time (R28); one whose answer was lost may be asked again (it
   // creates no charge: the same merchantInvoiceId answers the same invoice).
-  const stale = Date.now() - (s.regeneration?.at ?? 0) > numberVar(core.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
-  if (s.regeneration?.status === 'processing' && !stale)
+  if (s.regeneration?.status === 'processing' && !regenerationStale(core, s))
     return fail('payment_in_progress', 'The invoice is being prepared.')
   return regenerate(core, s)
+}
+
+const regenerationStaleMs = (core: SessionCore): number => numberVar(core.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
+
+/** A regeneration whose answer is lost (`unknown`), or still `processing` long after any answer could come. */
+const regenerationStale = (core: SessionCore, s: SessionRecord): boolean =>
+  Date.now() - (s.regeneration?.at ?? 0) > regenerationStaleMs(core)
+
+/**
+ * The alarm's regeneration: one whose answer was lost, or whose Worker went away before it came,
+ * is asked again while the session has not ended.
+ */
+export async function regenerateAgain(core: SessionCore, s: SessionRecord): Promise<void> {
+  const r = s.regeneration
+  if (!r || s.invoice || (s.status !== 'open' && s.status !== 'declined')) return
+  if (r.status === 'unknown' || regenerationStale(core, s)) await regenerate(core, s)
 }
 
 export async function regenerate(core: SessionCore, s: SessionRecord): Promise<Reply> {
   s.regeneration = { status: 'processing', at: Date.now() }
   await core.save(s)
+  // Its watchdog: should the Worker go away before the answer, the alarm asks again (a
+  // regeneration creates no charge; the same reference answers the same invoice).
+  await core.schedule('regenerate', Date.now() + regenerationStaleMs(core))
   const outcome = await gatewayClient(core.env).regenerateInvoice({
     invoiceId: s.invoiceId ?? '',
     merchantInvoiceId: s.merchantInvoiceId ?? '',
@@ -46,6 +64,8 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   })
   if (outcome.kind === 'unknown') {
     s.regeneration = { status: 'unknown', at: Date.now() }
+    // Asked again with the inquiries' backoff, up to an hour apart.
+    s.inquiries += 1
     await core.save(s)
     await core.schedule('regenerate', Date.now() + inquiryDelay(core.env, s))
     return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
@@ -147,8 +167,12 @@ const ASKS_MAX = 72
  * open and asks again, at most `ASKS_MAX` times.
  */
 export async function expireWithInvoice(core: SessionCore, s: SessionRecord): Promise<void> {
-  if (!s.invoice && s.regeneration && Date.now() < s.expiresAt + ASKS_MAX * ASK_AGAIN_MS)
-    return core.schedule('expire', Date.now() + ASK_AGAIN_MS)
+  if (!s.invoice && s.regeneration) {
+    if (Date.now() < s.expiresAt + ASKS_MAX * ASK_AGAIN_MS) return core.schedule('expire', Date.now() + ASK_AGAIN_MS)
+    log.error('invoice_regeneration_unconfirmed', { session: s.id })
+    delete s.regeneration
+    await core.cancel('regenerate')
+  }
   const said = await askAboutInvoice(core, s)
   if (said === 'paid') return
   if (said === 'ask_later') {
