@@ -12,8 +12,8 @@ import {
   status,
   until,
   root,
+  inlineFor,
 } from './helpers.ts'
-import type { PayCheckout } from '../../widget/index.ts'
 
 describe('<pay-checkout> QR wallet flow', () => {
   it('asks for the wallet, shows the QR code and the copyable id with the time left, then pays', async () => {
@@ -129,16 +129,7 @@ describe('<pay-checkout> invoice for another amount than the session', () => {
     expect((await refused).detail.code).to.equal('invoice_mismatch')
     await until(() => status(el) === 'This payment cannot be completed here. Please contact the shop.')
     // The page loaded again: the failed session says the same, not "Your card was declined".
-    const again = document.createElement('pay-checkout') as PayCheckout
-    again.addEventListener('pay-declined', (e) => declined.push(e.detail))
-    Object.assign(again, {
-      isolation: 'inline',
-      locale: 'en',
-      endpoint: s.endpoint,
-      session: s.id,
-      clientSecret: s.clientSecret,
-    })
-    document.body.append(again)
+    const again = inlineFor(s, (el) => el.addEventListener('pay-declined', (e) => declined.push(e.detail)))
     try {
       await until(() => status(again) === 'This payment cannot be completed here. Please contact the shop.')
       expect(root(again).querySelector('pay-invoice-view')).to.equal(null)
@@ -199,15 +190,7 @@ describe('<pay-checkout> a saved card the merchant deleted while the checkout is
       })
       first.remove()
       expect((await fetch(`/__merchant/registration?id=${registrationId}`, { method: 'DELETE' })).status).to.equal(200)
-      const el = document.createElement('pay-checkout') as PayCheckout
-      Object.assign(el, {
-        isolation: 'inline',
-        locale: 'en',
-        endpoint: session.endpoint,
-        session: session.id,
-        clientSecret: session.clientSecret,
-      })
-      document.body.append(el)
+      const el = inlineFor(session)
       try {
         await loaded(el)
         if (methods.length === 1) {

@@ -197,3 +197,18 @@ export const mountFrame = (s: TestSession, extra = '') =>
   fixture<PayCheckout>(
     html`<pay-checkout endpoint=${s.endpoint} session=${s.id} client-secret=${s.clientSecret} locale="en" data-extra=${extra}></pay-checkout>`,
   )
+
+/** `<pay-checkout>` inline for `s`, put in the page after `listen` has its listeners on it (remove it after). */
+export function inlineFor(s: TestSession, listen: (el: PayCheckout) => void = () => undefined): PayCheckout {
+  const el = document.createElement('pay-checkout') as PayCheckout
+  listen(el)
+  Object.assign(el, {
+    isolation: 'inline',
+    locale: 'en',
+    endpoint: s.endpoint,
+    session: s.id,
+    clientSecret: s.clientSecret,
+  })
+  document.body.append(el)
+  return el
+}

@@ -23,6 +23,7 @@ import {
   status,
   until,
   frameOf,
+  inlineFor,
   mountFrame,
 } from './helpers.ts'
 import { answering } from './answering.ts'
@@ -140,21 +141,6 @@ async function paidBefore(s: TestSession, number: string): Promise<string> {
     body: JSON.stringify({ card: { number, expiryMonth: '12', expiryYear: '2030', cvv: '123' } }),
   })
   return ((await res.json()) as { status: string }).status
-}
-
-/** `<pay-checkout>` inline for `s`, put in the page after `listen` has its listeners on it. */
-function inlineFor(s: TestSession, listen: (el: PayCheckout) => void): PayCheckout {
-  const el = document.createElement('pay-checkout') as PayCheckout
-  listen(el)
-  Object.assign(el, {
-    isolation: 'inline',
-    locale: 'en',
-    endpoint: s.endpoint,
-    session: s.id,
-    clientSecret: s.clientSecret,
-  })
-  document.body.append(el)
-  return el
 }
 
 const ONE_OR_SEVERAL = [

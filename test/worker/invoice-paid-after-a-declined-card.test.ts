@@ -12,7 +12,7 @@ import {
   payInvoicePage,
   sessionState,
 } from './api.ts'
-import { client, uniqueId } from './helpers.ts'
+import { gatewayInvoice, uniqueId } from './helpers.ts'
 
 async function nextNotification(sessionId: string, previous: string): Promise<string> {
   const deadline = Date.now() + 8_000
@@ -28,17 +28,10 @@ describe('an invoice paid on its page after a declined card', () => {
   it.each([[['invoice']], [['invoice', 'card']]])(
     'methods %j: the declined try leaves the session open to the paying one, which ends it paid',
     async (methods) => {
-      const created = await client().generateInvoice({
-        merchantInvoiceId: uniqueId('old'),
-        amount: '100.00',
-        currency: 'EUR',
-        invoiceExpirationPeriod: '0',
-      })
-      if (created.kind !== 'succeeded') throw new Error(created.kind)
       const s = await createSession({
         flow: undefined,
         methods,
-        invoiceId: created.response.systemInvoiceId,
+        invoiceId: await gatewayInvoice(),
         merchantInvoiceId: uniqueId('new'),
         invoiceExpirationPeriod: '24',
       })

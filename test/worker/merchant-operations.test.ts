@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { call, createSession, merchant, ORIGIN, pay, payInvoicePage, webhooksAbout } from './api.ts'
-import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, gatewayInvoice, injectFault, uniqueId } from './helpers.ts'
 
 /** A paid INITIAL payment to repeat. */
 async function initialPayment(): Promise<string> {
@@ -22,16 +22,7 @@ const repeat = (paymentId: string, key: string, body: Record<string, unknown> = 
   merchant<RepeatAnswer>('POST', `/v1/payments/${paymentId}/repeat`, body, { 'Idempotency-Key': key })
 
 /** An existing invoice in the sandbox (the merchant creates them in the gateway's dashboard). */
-async function existingInvoice(): Promise<string> {
-  const created = await client().generateInvoice({
-    merchantInvoiceId: uniqueId('inv'),
-    amount: '250.00',
-    currency: 'EUR',
-    invoiceExpirationPeriod: '0',
-  })
-  if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
-  return created.response.systemInvoiceId
-}
+const existingInvoice = () => gatewayInvoice('250.00')
 
 type RegenAnswer = {
   status: string

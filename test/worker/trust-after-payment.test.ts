@@ -20,7 +20,7 @@ import {
   type Session,
 } from './api.ts'
 import { timePasses } from './clock.ts'
-import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, gatewayInvoice, injectFault, uniqueId } from './helpers.ts'
 import { operate, paymentEventually, paymentStub } from './money.ts'
 import { eventually } from './outcome-support.ts'
 
@@ -46,6 +46,18 @@ async function savedCardPayment(
   // The payment's record follows the success through the outbox.
   await paymentEventually(res.body.paymentId)
   return { paymentId: res.body.paymentId, registrationId, session }
+}
+
+/** A checkout offering the card an earlier payment saved (`over` says how: its flow or methods). */
+async function savedCardCheckout(over: Record<string, unknown>): Promise<{ s: Session; registrationId: string }> {
+  const { registrationId } = await savedCardPayment()
+  const s = await createSession({
+    ...over,
+    registrationId,
+    savedCard: { brand: 'visa', last4: '1111' },
+    amount: '9.99',
+  })
+  return { s, registrationId }
 }
 
 const repeat = (paymentId: string, key: string, body: Record<string, unknown> = { amount: '9.99', currency: 'EUR' }) =>
@@ -89,13 +101,7 @@ describe('a deleted card is never charged again', () => {
   })
 
   it('a saved-card session created before the deletion is refused at pay, before any gateway call', async () => {
-    const { registrationId } = await savedCardPayment()
-    const s = await createSession({
-      flow: 'saved-card',
-      registrationId,
-      savedCard: { brand: 'visa', last4: '1111' },
-      amount: '9.99',
-    })
+    const { s, registrationId } = await savedCardCheckout({ flow: 'saved-card' })
     expect((await deleteRegistration(registrationId)).status).toBe(200)
     const res = await browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
     expect(res.status).toBe(409)
@@ -104,13 +110,7 @@ describe('a deleted card is never charged again', () => {
   })
 
   it('a checkout opened after the deletion does not offer the card: its other methods remain', async () => {
-    const { registrationId } = await savedCardPayment()
-    const s = await createSession({
-      methods: ['saved-card', 'card'],
-      registrationId,
-      savedCard: { brand: 'visa', last4: '1111' },
-      amount: '9.99',
-    })
+    const { s, registrationId } = await savedCardCheckout({ methods: ['saved-card', 'card'] })
     expect((await browser(s, 'GET', '')).body).toMatchObject({
       methods: expect.arrayContaining(['saved-card', 'card']),
       savedCard: { brand: 'visa', last4: '1111' },
@@ -122,13 +122,7 @@ describe('a deleted card is never charged again', () => {
   })
 
   it('a checkout of the deleted card alone says registration_deleted when read, as its pay would', async () => {
-    const { registrationId } = await savedCardPayment()
-    const s = await createSession({
-      flow: 'saved-card',
-      registrationId,
-      savedCard: { brand: 'visa', last4: '1111' },
-      amount: '9.99',
-    })
+    const { s, registrationId } = await savedCardCheckout({ flow: 'saved-card' })
     expect((await deleteRegistration(registrationId)).status).toBe(200)
     const view = await browser(s, 'GET', '')
     expect(view.status).toBe(409)
@@ -185,18 +179,12 @@ describe('every payment the Worker learns of is a payment record', () => {
   })
 
   it('an invoice regenerated through the merchant route and paid is found, listed by its order and refundable, with its metadata', async () => {
-    const created = await client().generateInvoice({
-      merchantInvoiceId: uniqueId('inv'),
-      amount: '30.00',
-      currency: 'EUR',
-      invoiceExpirationPeriod: '0',
-    })
-    if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+    const invoiceId = await gatewayInvoice('30.00')
     const key = uniqueId('ik')
     const ref = uniqueId('mref')
     const res = await merchant<{ id: string; status: string; invoice: { transactionUrl: string } }>(
       'POST',
-      `/v1/invoices/${created.response.systemInvoiceId}/regenerate`,
+      `/v1/invoices/${invoiceId}/regenerate`,
       { merchantInvoiceId: ref, invoiceExpirationPeriod: '24', metadata: { orderId: 'INV-7' } },
       { 'Idempotency-Key': key },
     )
@@ -291,23 +279,19 @@ describe('a retry after a lost answer learns the outcome', () => {
 })
 
 describe('an issued invoice is asked about before its session ends unpaid', () => {
-  /** An invoice session whose invoice is not issued yet. */
-  async function invoiceSession(): Promise<{ s: Session; stub: DurableObjectStub }> {
-    const created = await client().generateInvoice({
-      merchantInvoiceId: uniqueId('old'),
-      amount: '100.00',
-      currency: 'EUR',
-      invoiceExpirationPeriod: '0',
-    })
-    if (created.kind !== 'succeeded') throw new Error(created.kind)
+  /** A session offering an invoice (with `methods`) not issued yet, and its invoice's reference. */
+  async function invoiceSession(
+    methods: string[] = ['invoice'],
+  ): Promise<{ s: Session; ref: string; stub: DurableObjectStub }> {
+    const ref = uniqueId('new')
     const s = await createSession({
       flow: undefined,
-      methods: ['invoice'],
-      invoiceId: created.response.systemInvoiceId,
-      merchantInvoiceId: uniqueId('new'),
+      methods,
+      invoiceId: await gatewayInvoice(),
+      merchantInvoiceId: ref,
       invoiceExpirationPeriod: '24',
     })
-    return { s, stub: env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub }
+    return { s, ref, stub: env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub }
   }
 
   /** An invoice session whose invoice the shopper had issued, and the page to pay it. */
@@ -315,24 +299,10 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     methods: string[] = ['invoice'],
     first?: (s: Session) => Promise<void>,
   ): Promise<{ s: Session; payPage: string; stub: DurableObjectStub }> {
-    const created = await client().generateInvoice({
-      merchantInvoiceId: uniqueId('old'),
-      amount: '100.00',
-      currency: 'EUR',
-      invoiceExpirationPeriod: '0',
-    })
-    if (created.kind !== 'succeeded') throw new Error(created.kind)
-    const s = await createSession({
-      flow: undefined,
-      methods,
-      invoiceId: created.response.systemInvoiceId,
-      merchantInvoiceId: uniqueId('new'),
-      invoiceExpirationPeriod: '24',
-    })
+    const { s, stub } = await invoiceSession(methods)
     await first?.(s)
     const regen = await browser<{ invoice: { transactionUrl: string } }>(s, 'POST', '/invoice/regenerate', {})
     expect(regen.status).toBe(200)
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
     return { s, payPage: regen.body.invoice.transactionUrl, stub }
   }
 
@@ -370,22 +340,7 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
   })
 
   it('an invoice being issued as the session’s time runs out: the session waits for it, lives as long as it, and its payment settles it', async () => {
-    const created = await client().generateInvoice({
-      merchantInvoiceId: uniqueId('old'),
-      amount: '100.00',
-      currency: 'EUR',
-      invoiceExpirationPeriod: '0',
-    })
-    if (created.kind !== 'succeeded') throw new Error(created.kind)
-    const ref = uniqueId('new')
-    const s = await createSession({
-      flow: undefined,
-      methods: ['invoice'],
-      invoiceId: created.response.systemInvoiceId,
-      merchantInvoiceId: ref,
-      invoiceExpirationPeriod: '24',
-    })
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const { s, ref, stub } = await invoiceSession()
     await injectFault({ op: 'invoiceRegenerate', fault: 'timeout', field: 'merchantInvoiceId', value: ref })
     const issuing = browser(s, 'POST', '/invoice/regenerate', {})
     await new Promise((r) => setTimeout(r, 300))
@@ -405,22 +360,7 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
   })
 
   it('a second click on "get a new invoice" after the session’s time, the first still unanswered: 409 payment_in_progress, and the session does not expire under it', async () => {
-    const created = await client().generateInvoice({
-      merchantInvoiceId: uniqueId('old'),
-      amount: '100.00',
-      currency: 'EUR',
-      invoiceExpirationPeriod: '0',
-    })
-    if (created.kind !== 'succeeded') throw new Error(created.kind)
-    const ref = uniqueId('new')
-    const s = await createSession({
-      flow: undefined,
-      methods: ['invoice'],
-      invoiceId: created.response.systemInvoiceId,
-      merchantInvoiceId: ref,
-      invoiceExpirationPeriod: '24',
-    })
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const { s, ref, stub } = await invoiceSession()
     await injectFault({ op: 'invoiceRegenerate', fault: 'timeout', field: 'merchantInvoiceId', value: ref, times: 2 })
     expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(503)
     // The session's time runs out; its alarm asks again, unanswered again.
@@ -572,18 +512,12 @@ describe('an operation that cannot be settled is told once and listed', () => {
   })
 
   it('a regenerated invoice never paid ends at its expiry with one final invoice.expired', async () => {
-    const created = await client().generateInvoice({
-      merchantInvoiceId: uniqueId('inv'),
-      amount: '12.00',
-      currency: 'EUR',
-      invoiceExpirationPeriod: '0',
-    })
-    if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+    const invoiceId = await gatewayInvoice('12.00')
     const key = uniqueId('ik')
     const ref = uniqueId('mref')
     const res = await merchant<OperationBody>(
       'POST',
-      `/v1/invoices/${created.response.systemInvoiceId}/regenerate`,
+      `/v1/invoices/${invoiceId}/regenerate`,
       { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' },
       { 'Idempotency-Key': key },
     )
@@ -603,18 +537,12 @@ describe('an operation that cannot be settled is told once and listed', () => {
     expect((await call(`/v1/return/${res.body.id}`)).text).toContain('Checkout expired')
   })
   it('a regenerated invoice paid whose notification never came ends paid at its expiry (the gateway is asked), never expired', async () => {
-    const created = await client().generateInvoice({
-      merchantInvoiceId: uniqueId('inv'),
-      amount: '14.00',
-      currency: 'EUR',
-      invoiceExpirationPeriod: '0',
-    })
-    if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
+    const invoiceId = await gatewayInvoice('14.00')
     const key = uniqueId('ik')
     const ref = uniqueId('mref')
     const res = await merchant<OperationBody & { invoice: { transactionUrl: string } }>(
       'POST',
-      `/v1/invoices/${created.response.systemInvoiceId}/regenerate`,
+      `/v1/invoices/${invoiceId}/regenerate`,
       { merchantInvoiceId: ref, invoiceExpirationPeriod: '24' },
       { 'Idempotency-Key': key },
     )
