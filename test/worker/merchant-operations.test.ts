@@ -2,7 +2,7 @@
  * Merchant server operations that must happen once: repeat by payment id and invoice regeneration,
  * with Idempotency-Key replay, concurrency and the fault matrix; and the status inquiry route.
  */
-import { env } from 'cloudflare:test'
+import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
@@ -248,6 +248,29 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     })
     expect(invoice.status).toBe(409)
     expect(invoice.body.error).toMatchObject({ code: 'duplicate_order' })
+  })
+
+  it('an invoice reference is kept as long as its invoice may be paid, and thirty days beyond, as is an invoice session’s', async () => {
+    const alarmOf = (ref: string) =>
+      runInDurableObject(env.ORDERS.get(env.ORDERS.idFromName(`order:${ref}`)), (_, state) => state.storage.getAlarm())
+    const beyond = (hours: number) => Date.now() + (hours + 30 * 24) * 3_600_000 - 60_000
+    const ref = uniqueId('inv-long')
+    const res = await merchant<RegenAnswer>(
+      'POST',
+      `/v1/invoices/${await existingInvoice()}/regenerate`,
+      { merchantInvoiceId: ref, invoiceExpirationPeriod: '2000', merchantRedirectUrl: 'https://shop.example/done' },
+      { 'Idempotency-Key': uniqueId('ik') },
+    )
+    expect(res.body.status).toBe('succeeded')
+    expect(await alarmOf(ref)).toBeGreaterThan(beyond(2000))
+    const s = await createSession({
+      flow: undefined,
+      methods: ['invoice'],
+      invoiceId: await existingInvoice(),
+      merchantInvoiceId: uniqueId('inv-long'),
+      invoiceExpirationPeriod: '1000',
+    })
+    expect(await alarmOf(s.mtid)).toBeGreaterThan(beyond(1000))
   })
 
   it("a session's order reference cannot be an invoice's: the regeneration is 409 duplicate_order", async () => {

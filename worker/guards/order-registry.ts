@@ -31,16 +31,21 @@ interface Record_ {
 const RETENTION_MS = 30 * 24 * 60 * 60_000
 
 export class OrderRegistry extends DurableObject<Env> {
-  /** Claims this name for `owner`, unless it is taken; the same fingerprint is the same claim. */
-  async claim(owner: string, fingerprint: string): Promise<Claim> {
+  /**
+   * Claims this name for `owner`, unless it is taken; the same fingerprint is the same claim.
+   * `payableMs`: how long what claims it may still be paid (an invoice, up to its expiry period),
+   * beyond which the name is kept the usual 30 days.
+   */
+  async claim(owner: string, fingerprint: string, payableMs = 0): Promise<Claim> {
     const existing = await this.ctx.storage.get<Record_>('claim')
     if (existing)
       return existing.fingerprint === fingerprint
         ? { kind: 'same', owner: existing.owner, ...(existing.sealed ? { sealed: existing.sealed } : {}) }
         : { kind: 'taken', owner: existing.owner }
     await this.ctx.storage.put('claim', { owner, fingerprint } satisfies Record_)
-    // Order references stay taken well beyond any session's life (the gateway keeps them too).
-    await this.ctx.storage.setAlarm(Date.now() + RETENTION_MS)
+    // Order references stay taken well beyond any session's life, or any invoice's (the gateway
+    // keeps them too, and its notifications and inquiries find payments by them).
+    await this.ctx.storage.setAlarm(Date.now() + Math.max(0, payableMs) + RETENTION_MS)
     return { kind: 'claimed' }
   }
 

@@ -13,7 +13,7 @@ import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { regenerateBody } from '../schemas/payments.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
-import { operationStub, registry } from './operations.ts'
+import { hoursMs, operationStub, registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { callbackUrl } from '../env-vars.ts'
 import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
@@ -58,7 +58,7 @@ invoices.post(
     // notification for one could settle the other. The same key asks again under the same claim.
     const owner = `regenerate:${key}`
     const order = registry(c.env, scoped(c.env, `order:${body.merchantInvoiceId}`))
-    const claim = await order.claim(owner, owner)
+    const claim = await order.claim(owner, owner, hoursMs(body.invoiceExpirationPeriod))
     // Taken by another, unless this key already made its request (which failed for good and gave
     // the reference back): that request's answer is replayed, as for any Idempotency-Key.
     if (claim.kind === 'taken' && !(await stub.view(merchantIdOf(c.env))))

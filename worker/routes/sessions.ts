@@ -20,7 +20,7 @@ import { KEY_IN_PROGRESS, KEY_REUSED } from '../idempotency.ts'
 import { sessionInputOf } from '../schemas/parse.ts'
 import { done, fail, type Reply } from '../reply.ts'
 import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
-import { registry } from './operations.ts'
+import { hoursMs, registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
 import { sealingKeyOf, sealingKeys } from '../secrets.ts'
@@ -93,13 +93,15 @@ sessions.post(
     let reply: Reply
     try {
       // The claim's fingerprint is the new id itself: a second session never matches it.
-      if ((await order.claim(id, id)).kind !== 'claimed') {
+      // An invoice session lives as long as its invoice, so its references are kept that long too.
+      const payable = invoiceRef !== undefined ? hoursMs(input.value.invoiceExpirationPeriod) : 0
+      if ((await order.claim(id, id, payable)).kind !== 'claimed') {
         reply = fail(
           'duplicate_order',
           'Another checkout session already has this merchantTransactionId. Use a new order reference.',
           [{ field: 'merchantTransactionId', code: 'invalid_value' }],
         )
-      } else if (invoiceOrder && (await invoiceOrder.claim(id, id)).kind !== 'claimed') {
+      } else if (invoiceOrder && (await invoiceOrder.claim(id, id, payable)).kind !== 'claimed') {
         await order.release(id)
         reply = fail(
           'duplicate_order',
