@@ -369,6 +369,8 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('payment_in_progress')
     expect((await sessionState(s.id)).status).toBe('open')
+    // The shopper reads it as open with its invoice under way, not as expired.
+    expect((await browser(s, 'GET', '')).body).toMatchObject({ status: 'open', method: 'invoice' })
     // The next ask is answered: the invoice, and a session that lives as long as it.
     await timePasses(stub)
     expect(await sessionState(s.id)).toMatchObject({ status: 'open', invoice: { merchantInvoiceId: ref } })

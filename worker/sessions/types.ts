@@ -226,9 +226,14 @@ export function methodUnderWay(s: SessionRecord): Flow | undefined {
   return undefined
 }
 
-/** What the clock says the session is: open and declined sessions past their time are expired. */
+/**
+ * What the clock says the session is: open and declined sessions past their time are expired,
+ * unless an invoice is being issued for them (it is under way: its answer decides).
+ */
 export function effectiveStatus(s: SessionRecord, now: number): Status {
-  return (s.status === 'open' || s.status === 'declined') && now >= s.expiresAt ? 'expired' : s.status
+  return (s.status === 'open' || s.status === 'declined') && now >= s.expiresAt && !s.regeneration
+    ? 'expired'
+    : s.status
 }
 
 /** The merchant's view (`GET /v1/sessions/{id}`): the whole state, never card data beyond brand and last 4. */
