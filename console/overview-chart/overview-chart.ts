@@ -44,6 +44,19 @@ export class OverviewChart extends LitElement {
         fill: var(--c-muted);
         font-size: 11px;
       }
+      /* The chart scales with its width: on a phone its days would be 5 px, so they are drawn twice
+         as large and every other one is left to the table. */
+      .chart {
+        container-type: inline-size;
+      }
+      @container (max-width: 32rem) {
+        .label {
+          font-size: 22px;
+        }
+        .label.odd {
+          display: none;
+        }
+      }
       details {
         margin-top: 0.75rem;
       }
@@ -151,7 +164,7 @@ export class OverviewChart extends LitElement {
       </div>
       <section class="card" aria-labelledby="chart-title">
         <h2 id="chart-title">Volume authorised per day${currency ? ` (${currency})` : ''}</h2>
-        ${this.chart(days, volumes, currency)}
+        <div class="chart">${this.chart(days, volumes, currency)}</div>
         <details>
           <summary>The figures as a table</summary>
           <table>
@@ -186,7 +199,7 @@ export class OverviewChart extends LitElement {
     const max = Math.max(...volumes, 1)
     const step = width / days.length
     const summary = currency
-      ? `Volume per day in ${currency}, ${days.length} days, highest ${money(max.toFixed(2), currency, this.locale)}`
+      ? `Volume authorised per day in ${currency}, ${days.length} days, highest ${money(max.toFixed(2), currency, this.locale)}`
       : 'No payments in these days'
     return html`<svg viewBox="0 0 ${width} ${height}" role="img" aria-label=${summary}>
       ${svg`<line class="axis" x1="0" x2=${width} y1=${bottom} y2=${bottom}></line>`}
@@ -194,7 +207,7 @@ export class OverviewChart extends LitElement {
         const h = ((volumes[i] ?? 0) / max) * (bottom - 10)
         const x = i * step + step * 0.15
         return svg`<rect class="bar" x=${x} y=${bottom - h} width=${step * 0.7} height=${h} rx="3"></rect>
-          <text class="label" x=${x + step * 0.35} y=${bottom + 16} text-anchor="middle">${day(date, this.locale)}</text>`
+          <text class=${i % 2 ? 'label odd' : 'label'} x=${x + step * 0.35} y=${bottom + 6} text-anchor="middle" dominant-baseline="hanging">${day(date, this.locale)}</text>`
       })}
     </svg>`
   }

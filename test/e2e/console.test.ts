@@ -444,6 +444,15 @@ describe('the merchant console', () => {
       ])
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
       expect(await axeViolations(page, ALL_RULES), view).toEqual([])
+      // The chart's days stay legible on the phone (the chart scales with its width): every other
+      // day is drawn, at 10 px or more.
+      if (view === '#/overview') {
+        const heights: number[] = []
+        for (const label of await page.locator('overview-chart text.label').all())
+          if (await label.isVisible()) heights.push((await label.boundingBox())?.height ?? 0)
+        expect(heights.length).toBe(7)
+        expect(Math.min(...heights)).toBeGreaterThanOrEqual(10)
+      }
     }
     // Each of the 48 locales, picked in the console: the amount as Intl writes it there.
     await page.goto(`${shop.url}/console/#/payments?order=${refundable.mtid}`)
