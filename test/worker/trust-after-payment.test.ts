@@ -282,6 +282,7 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
   /** A session offering an invoice (with `methods`) not issued yet, and its invoice's reference. */
   async function invoiceSession(
     methods: string[] = ['invoice'],
+    over: Record<string, unknown> = {},
   ): Promise<{ s: Session; ref: string; stub: DurableObjectStub }> {
     const ref = uniqueId('new')
     const s = await createSession({
@@ -290,6 +291,7 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
       invoiceId: await gatewayInvoice(),
       merchantInvoiceId: ref,
       invoiceExpirationPeriod: '24',
+      ...over,
     })
     return { s, ref, stub: env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub }
   }
@@ -389,6 +391,20 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     })
     await timePasses(stub)
     expect(await sessionState(s.id)).toMatchObject({ status: 'open', invoice: { transactionUrl: expect.any(String) } })
+  })
+
+  it('with a returnUrl, the shopper back from the invoice’s page reaches it through the Worker’s return, with the session and its status', async () => {
+    const returnUrl = 'https://shop.example/thanks?o=42'
+    const { s } = await invoiceSession(['invoice'], { returnUrl })
+    const regen = await browser<{ invoice: { transactionUrl: string } }>(s, 'POST', '/invoice/regenerate', {})
+    const paid = await payInvoicePage(regen.body.invoice.transactionUrl)
+    const back = new URL(paid.headers.get('Location') ?? '')
+    expect(back.pathname).toBe(`/v1/return/${s.id}`)
+    const onward = await call(`${back.pathname}${back.search}`, { redirect: 'manual' })
+    expect(onward.status).toBe(303)
+    const shop = new URL(onward.headers.get('Location') ?? '')
+    expect(`${shop.origin}${shop.pathname}`).toBe('https://shop.example/thanks')
+    expect(Object.fromEntries(shop.searchParams)).toEqual({ o: '42', session: s.id, status: 'succeeded' })
   })
 
   it('not paid: it expires; the gateway not answering: it stays open and is asked again', async () => {

@@ -8,6 +8,7 @@ import { NOTIFICATION_FIELDS } from '../../../shared/fields.ts'
 import { checkFormat } from '../../../shared/formats.ts'
 import type { Notification } from '../../../shared/types.ts'
 import { gatewayClient } from '../../config.ts'
+import { gatewayTime } from '../../gateway/outcome.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { log } from '../../log.ts'
 import { sessionIndexJob } from '../../search/rows.ts'
@@ -59,7 +60,10 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
     invoiceId: s.invoiceId ?? '',
     merchantInvoiceId: s.merchantInvoiceId ?? '',
     invoiceExpirationPeriod: s.invoiceExpirationPeriod ?? '24',
-    merchantRedirectUrl: s.returnUrl ?? callbackUrl(core.env, 'return', s.id),
+    // The gateway's page sends the shopper back to the Worker's return, which asks the gateway
+    // (a return is no proof) and then goes on to the merchant's `returnUrl` with the session and
+    // its status, as after 3-D Secure (the gateway's own query would name neither).
+    merchantRedirectUrl: callbackUrl(core.env, 'return', s.id),
     notificationUrl: callbackUrl(core.env, 'notifications', s.id),
   })
   if (outcome.kind === 'unknown') {
@@ -114,7 +118,7 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
     amount,
     currency,
     ...(r.createdDate ? { createdDate: r.createdDate } : {}),
-    ...(r.createdTime ? { createdTime: r.createdTime.trim().replace(/\.$/, '') } : {}),
+    ...(r.createdTime ? { createdTime: gatewayTime(r.createdTime) } : {}),
     ...(r.invoiceExpirationPeriod ? { invoiceExpirationPeriod: r.invoiceExpirationPeriod } : {}),
     // Only an https address (or the local sandbox) is offered to the shopper as a pay link.
     ...(url && checkFormat('url', url) === null ? { transactionUrl: url } : {}),
