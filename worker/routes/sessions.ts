@@ -98,14 +98,14 @@ sessions.post(
       if ((await order.claim(id, id, payable)).kind !== 'claimed') {
         reply = fail(
           'duplicate_order',
-          'Another checkout session already has this merchantTransactionId. Use a new order reference.',
+          'Another checkout session or invoice regeneration already has this merchantTransactionId. Use a new order reference.',
           [{ field: 'merchantTransactionId', code: 'invalid_value' }],
         )
       } else if (invoiceOrder && (await invoiceOrder.claim(id, id, payable)).kind !== 'claimed') {
         await order.release(id)
         reply = fail(
           'duplicate_order',
-          'Another checkout session already has this merchantInvoiceId. Use a new invoice reference.',
+          'Another checkout session or invoice regeneration already has this merchantInvoiceId. Use a new invoice reference.',
           [{ field: 'merchantInvoiceId', code: 'invalid_value' }],
         )
       } else {

@@ -8,7 +8,7 @@
  */
 import { checkFormat } from '../../../shared/formats.ts'
 import type { InvoiceResponse } from '../../../shared/types.ts'
-import type { Outcome } from '../../gateway/outcome.ts'
+import { gatewayTime, type Outcome } from '../../gateway/outcome.ts'
 import { openPayment } from '../../payments/opening.ts'
 import type { Metadata } from '../metadata.ts'
 import type { OperationContext, OperationFlow, OperationRecord } from './flow.ts'
@@ -34,9 +34,12 @@ async function absorb(ctx: OperationContext, op: Regeneration, outcome: Outcome<
       currency: r.currency ?? '',
     }
     // The pay link goes to shoppers: only an https address (or the local sandbox) is passed on.
-    const { transactionUrl, ...rest } = r
-    const invoice =
-      transactionUrl !== undefined && checkFormat('url', transactionUrl) === null ? { ...rest, transactionUrl } : rest
+    const { transactionUrl, createdTime, ...rest } = r
+    const invoice = {
+      ...rest,
+      ...(createdTime ? { createdTime: gatewayTime(createdTime) } : {}),
+      ...(transactionUrl !== undefined && checkFormat('url', transactionUrl) === null ? { transactionUrl } : {}),
+    }
     op.result = { invoice, resultCode: outcome.code }
     await ctx.change(op, 'succeeded')
   } else if (outcome.kind === 'unknown') {
