@@ -407,6 +407,18 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     expect(Object.fromEntries(shop.searchParams)).toEqual({ o: '42', session: s.id, status: 'succeeded' })
   })
 
+  it('a session naming an invoice the gateway does not have: the shopper is refused, and the merchant reads why', async () => {
+    const s = await createSession({
+      flow: undefined,
+      methods: ['invoice'],
+      invoiceId: 'INV000000',
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
+    expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(404)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open', lastError: { code: 'not_found' } })
+  })
+
   it('not paid: it expires; the gateway not answering: it stays open and is asked again', async () => {
     const { s, stub } = await issuedInvoice()
     const invoiceRef = (await sessionState(s.id)).invoice as { merchantInvoiceId: string }

@@ -89,6 +89,12 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
         message: `The payment service refused the invoice regeneration (${code}: ${('description' in outcome && outcome.description) || 'no description'}).`,
         gatewayCode: code,
       }
+    // The session names an invoice the gateway does not have: the merchant's to mend.
+    if (outcome.kind === 'not_found')
+      s.lastError = {
+        code: 'not_found',
+        message: `The payment service has no invoice ${s.invoiceId ?? ''} to regenerate (the session's invoiceId).`,
+      }
     await core.save(s)
     if (outcome.kind === 'not_found') return fail('not_found', 'The invoice to regenerate does not exist.')
     if (outcome.kind === 'unsent')
