@@ -26,18 +26,6 @@ export function client(over: Partial<GatewayConfig> = {}): GatewayClient {
   })
 }
 
-/** An invoice in EUR the merchant issued at the gateway (as its dashboard would), to regenerate: its system id. */
-export async function gatewayInvoice(amount = '100.00'): Promise<string> {
-  const created = await client().generateInvoice({
-    merchantInvoiceId: uniqueId('old'),
-    amount,
-    currency: 'EUR',
-    invoiceExpirationPeriod: '0',
-  })
-  if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
-  return created.response.systemInvoiceId
-}
-
 /** A notification address on the catcher, unique to one test. */
 export const catcherUrl = (tag: string): string => `${env.CATCHER_URL}/n/${tag}`
 

@@ -12,7 +12,8 @@ import {
   payInvoicePage,
   sessionState,
 } from './api.ts'
-import { gatewayInvoice, uniqueId } from './helpers.ts'
+import { uniqueId } from './helpers.ts'
+import { sandboxInvoice } from './outcome-support.ts'
 
 async function nextNotification(sessionId: string, previous: string): Promise<string> {
   const deadline = Date.now() + 8_000
@@ -31,7 +32,7 @@ describe('an invoice paid on its page after a declined card', () => {
       const s = await createSession({
         flow: undefined,
         methods,
-        invoiceId: await gatewayInvoice(),
+        invoiceId: await sandboxInvoice('100.00'),
         merchantInvoiceId: uniqueId('new'),
         invoiceExpirationPeriod: '24',
       })

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { call, createSession, merchant, ORIGIN, pay, payInvoicePage, webhooksAbout } from './api.ts'
-import { chargesFor, gatewayInvoice, injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, injectFault, uniqueId } from './helpers.ts'
+import { sandboxInvoice } from './outcome-support.ts'
 
 /** A paid INITIAL payment to repeat. */
 async function initialPayment(): Promise<string> {
@@ -22,7 +23,7 @@ const repeat = (paymentId: string, key: string, body: Record<string, unknown> = 
   merchant<RepeatAnswer>('POST', `/v1/payments/${paymentId}/repeat`, body, { 'Idempotency-Key': key })
 
 /** An existing invoice in the sandbox (the merchant creates them in the gateway's dashboard). */
-const existingInvoice = () => gatewayInvoice('250.00')
+const existingInvoice = () => sandboxInvoice('250.00')
 
 type RegenAnswer = {
   status: string

@@ -8,7 +8,8 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { browser, createSession, merchant, pay, sessionState, type Session } from './api.ts'
 import { timePasses } from './clock.ts'
-import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, injectFault, uniqueId } from './helpers.ts'
+import { sandboxInvoice } from './outcome-support.ts'
 
 const THREE_DS = '4000000000003220'
 const DECLINE = '4000000000000002'
@@ -47,17 +48,6 @@ const view = async (s: Session) =>
       status: string
     }>(s, 'GET', '')
   ).body
-
-async function sandboxInvoice(amount: string): Promise<string> {
-  const created = await client().generateInvoice({
-    merchantInvoiceId: uniqueId('inv'),
-    amount,
-    currency: 'EUR',
-    invoiceExpirationPeriod: '0',
-  })
-  if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
-  return created.response.systemInvoiceId
-}
 
 describe('creating a session with several methods', () => {
   it('offers every listed method, the first shown first, and none under way yet', async () => {
