@@ -164,6 +164,3 @@ export function classifyByCode<R>(response: R, code: string, description: string
       return { kind: 'rejected', reason: byCode, ...coded }
   }
 }
-
-/** The gateway's time of day as it writes it (` 15:56:45.`: a space before, a dot after), as a time. */
-export const gatewayTime = (t: string): string => t.trim().replace(/\.$/, '')

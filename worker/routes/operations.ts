@@ -32,12 +32,6 @@ export function operationStubById(env: Env, id: string): DurableObjectStub<Merch
   }
 }
 
-/** An invoice's expiry period (hours, as the gateway takes it) in milliseconds; 0 when it names none. */
-export function hoursMs(hours: string | undefined): number {
-  const h = Number(hours)
-  return Number.isFinite(h) && h > 0 ? h * 3_600_000 : 0
-}
-
 /** The registry object holding a unique name (`order:...`, `key:...`; `scoped` per merchant by the caller). */
 export function registry(env: Env, name: string): DurableObjectStub<OrderRegistry> {
   return env.ORDERS.get(env.ORDERS.idFromName(name))

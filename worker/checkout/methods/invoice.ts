@@ -8,7 +8,7 @@ import { NOTIFICATION_FIELDS } from '../../../shared/fields.ts'
 import { checkFormat } from '../../../shared/formats.ts'
 import type { Notification } from '../../../shared/types.ts'
 import { gatewayClient } from '../../config.ts'
-import { gatewayTime } from '../../gateway/outcome.ts'
+import { gatewayTime, hoursMs } from '../../gateway/units.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { log } from '../../log.ts'
 import { sessionIndexJob } from '../../search/rows.ts'
@@ -131,8 +131,8 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   }
   // The session lives as long as its invoice: a shopper paying on the gateway's page late in
   // the invoice's life must find the session open.
-  const hours = Number(r.invoiceExpirationPeriod ?? s.invoiceExpirationPeriod ?? '24')
-  if (Number.isFinite(hours) && hours > 0) s.expiresAt = Math.max(s.expiresAt, Date.now() + hours * 60 * MINUTE_MS)
+  const period = hoursMs(r.invoiceExpirationPeriod ?? s.invoiceExpirationPeriod ?? '24')
+  if (period > 0) s.expiresAt = Math.max(s.expiresAt, Date.now() + period)
   s.seq += 1
   s.updatedAt = Date.now()
   await core.commit(

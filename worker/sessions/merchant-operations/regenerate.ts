@@ -8,7 +8,8 @@
  */
 import { checkFormat } from '../../../shared/formats.ts'
 import type { InvoiceResponse } from '../../../shared/types.ts'
-import { gatewayTime, type Outcome } from '../../gateway/outcome.ts'
+import type { Outcome } from '../../gateway/outcome.ts'
+import { gatewayTime, hoursMs } from '../../gateway/units.ts'
 import { openPayment } from '../../payments/opening.ts'
 import type { Metadata } from '../metadata.ts'
 import type { OperationContext, OperationFlow, OperationRecord } from './flow.ts'
@@ -79,8 +80,8 @@ export const regenerate: OperationFlow<RegenerateParams> = {
   // until then (declined -> paid).
   expiresAt(op) {
     if (op.status !== 'succeeded' && op.status !== 'declined') return undefined
-    const hours = Number(op.params.invoiceExpirationPeriod)
-    return Number.isFinite(hours) && hours > 0 ? op.createdAt + hours * 3_600_000 : undefined
+    const period = hoursMs(op.params.invoiceExpirationPeriod)
+    return period > 0 ? op.createdAt + period : undefined
   },
 
   // Before it ends unpaid, the gateway is asked whether it was paid after all (a notification can
