@@ -14,6 +14,7 @@ import { checkKey, keyRefusal } from '../idempotency.ts'
 import { fail, type Reply } from '../reply.ts'
 import {
   attemptsRemaining,
+  effectiveStatus,
   isInFlight,
   methodUnderWay,
   type Attempt,
@@ -65,10 +66,8 @@ export function otherMethod(s: SessionRecord, method: Flow): Reply | undefined {
 export async function gate(core: SessionCore, s: SessionRecord): Promise<Reply | undefined> {
   if (s.status === 'succeeded') return fail('session_completed', 'This checkout is already paid.')
   if (s.status === 'failed') return fail('too_many_attempts', 'This checkout can no longer be paid.')
-  if (s.status === 'expired' || (!isInFlight(s.status) && Date.now() >= s.expiresAt)) {
-    // An invoice being issued is under way: its answer decides (an invoice issued extends the
-    // session's life), so the session does not expire under it (methods/invoice.ts).
-    if (s.regeneration && s.status !== 'expired') return fail('payment_in_progress', 'The invoice is being prepared.')
+  // What the clock says (an invoice being issued keeps its session: effectiveStatus).
+  if (effectiveStatus(s, Date.now()) === 'expired') {
     await core.move(s, 'expired')
     return fail('session_expired', 'This checkout has expired.')
   }
