@@ -119,25 +119,37 @@ export const offlineEnv = () => ({
   WRANGLER_LOG: process.env.WRANGLER_LOG ?? 'warn',
 })
 
-/** A TCP port nobody listens on right now (the OS picks it). */
+/**
+ * A TCP port nobody listens on right now, below the OS's ephemeral range (Linux 32768 to 60999,
+ * macOS and Windows 49152 up).
+ */
 export async function freePort() {
-  // A port handed out is not bound until its process starts: stacks started together must not get
-  // the same one twice, so this process remembers what it gave for a minute.
+  // A port is free only until somebody binds it, and its process (wrangler) binds it seconds later.
+  // A port from the ephemeral range (what listen(0) gives) is also what the OS gives every outgoing
+  // connection meanwhile: a test run makes thousands to 127.0.0.1, and one of them on that port
+  // made wrangler fail with "Address already in use". Ports below the range are taken only by a
+  // listener that names them. Stacks started together must not get the same one twice either, so
+  // this process remembers what it gave for a minute.
   for (;;) {
-    const port = await new Promise((resolve, reject) => {
-      const server = createServer()
-      server.unref()
-      server.on('error', reject)
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address()
-        server.close(() => resolve(port))
-      })
-    })
-    if (handedOut.has(port)) continue
+    const port = LOW_PORT + Math.floor(Math.random() * (HIGH_PORT - LOW_PORT))
+    if (handedOut.has(port) || !(await bindable(port))) continue
     handedOut.add(port)
     setTimeout(() => handedOut.delete(port), 60_000).unref()
     return port
   }
+}
+// Tests that name their ports (`npm start -- --port`, `npm run sandbox -- --port`) use 18xxx and
+// 28xxx, outside this.
+const [LOW_PORT, HIGH_PORT] = [20_000, 28_000]
+
+/** Whether 127.0.0.1:port can be listened on now (nothing listens there). */
+function bindable(port) {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.unref()
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+  })
 }
 const handedOut = new Set()
 
