@@ -3,7 +3,7 @@
  * with Idempotency-Key replay, concurrency and the fault matrix; and the status inquiry route.
  */
 import { env, runInDurableObject } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { call, createSession, merchant, ORIGIN, pay, payInvoicePage, webhooksAbout } from './api.ts'
@@ -277,6 +277,25 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
       invoiceExpirationPeriod: '1000',
     })
     expect(await alarmOf(s.mtid)).toBeGreaterThan(beyond(1000))
+  })
+
+  it('refuses an invoice of 0 hours, which would be expired as it is made, with 400 and reaches no gateway', async () => {
+    const spy = vi.spyOn(globalThis, 'fetch')
+    const res = await merchant<{ error: { code: string; fields: unknown[] } }>(
+      'POST',
+      `/v1/invoices/INV1/regenerate`,
+      { merchantInvoiceId: uniqueId('inv-0'), invoiceExpirationPeriod: '0' },
+      { 'Idempotency-Key': uniqueId('ik') },
+    )
+    expect(res.status).toBe(400)
+    expect(res.body.error.fields).toEqual([
+      { field: 'invoiceExpirationPeriod', code: 'out_of_range', expected: 'whole hours, 1 to 9999' },
+    ])
+    const gatewayCalls = spy.mock.calls
+      .map((c) => String(c[0] instanceof Request ? c[0].url : c[0]))
+      .filter((u) => u.startsWith(env.GATEWAY_BASE_URL))
+    spy.mockRestore()
+    expect(gatewayCalls).toEqual([])
   })
 
   it("a session's order reference cannot be an invoice's: the regeneration is 409 duplicate_order", async () => {

@@ -73,6 +73,11 @@ describe('POST /v1/sessions', () => {
       [expect.objectContaining({ field: 'expiresIn', code: 'out_of_range' })],
     ],
     [
+      'an invoice whose regeneration would be expired as it is made (0 hours)',
+      { flow: 'invoice', invoiceId: 'INV1', merchantInvoiceId: 'inv-1', invoiceExpirationPeriod: '0' },
+      [expect.objectContaining({ field: 'invoiceExpirationPeriod', code: 'out_of_range' })],
+    ],
+    [
       'a bad customer email',
       { customer: { email: 'not-an-email' } },
       [expect.objectContaining({ field: 'customer.email', code: 'format' })],

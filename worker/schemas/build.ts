@@ -77,6 +77,22 @@ export function field(name: RequestFieldName, options: Omit<FormatOptions, 'valu
   return formatText(f.format, { ...options, ...(f.values ? { values: f.values } : {}) })
 }
 
+/**
+ * The expiry period of an invoice the Worker regenerates: whole hours, 1 to 9999. The field's
+ * format takes 0 (the sandbox makes an invoice that is already expired with it, to be regenerated),
+ * but a regenerated invoice of 0 hours could never be paid, and the Worker reads 0 as "no expiry".
+ */
+export function invoicePeriod(description: string) {
+  return described(
+    v.pipe(
+      field('invoiceExpirationPeriod'),
+      v.check((hours) => Number(hours) >= 1, 'out_of_range'),
+    ),
+    'whole hours, 1 to 9999',
+    { pattern: '^[1-9]\\d{0,3}$', description },
+  )
+}
+
 /** A value from a closed list (`invalid_value` otherwise). */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, description?: string) {
   return expecting(

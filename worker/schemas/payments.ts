@@ -6,7 +6,7 @@
 import * as v from 'valibot'
 import { DEFAULT_AMOUNT_BOUNDS, fitsMinorUnits, parseAmount, type AmountBounds } from '../../shared/money.ts'
 import { containsCardNumber } from '../../shared/card.ts'
-import { described, failed, field, oneOf, report } from './build.ts'
+import { described, failed, field, invoicePeriod, oneOf, report } from './build.ts'
 import { metadataSchema } from './sessions.ts'
 
 /** `POST /v1/payments/{paymentId}/repeat`: amount, currency, and DB (default) or PA. */
@@ -90,7 +90,7 @@ export const voidBody = v.pipe(v.strictObject({}), v.metadata({ ref: 'VoidReques
 export const regenerateBody = v.pipe(
   v.strictObject({
     merchantInvoiceId: field('merchantInvoiceId', { description: 'The reference of the regenerated invoice' }),
-    invoiceExpirationPeriod: field('invoiceExpirationPeriod', { description: 'Hours' }),
+    invoiceExpirationPeriod: invoicePeriod('Hours'),
     merchantRedirectUrl: v.optional(
       field('merchantRedirectUrl', { description: "Where the shopper returns; default: this operation's status page" }),
     ),

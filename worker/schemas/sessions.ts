@@ -14,7 +14,7 @@ import { crossFieldErrors } from '../../shared/validate.ts'
 import { containsCardNumber } from '../../shared/card.ts'
 import { METADATA_KEY, METADATA_LIMITS } from '../sessions/metadata.ts'
 import { FLOWS, type RequestedFlow as Flow } from '../sessions/types.ts'
-import { described, failed, field, formatText, integer, oneOf, report } from './build.ts'
+import { described, failed, field, formatText, integer, invoicePeriod, oneOf, report } from './build.ts'
 
 /** An exact origin: scheme, host and port, https (or http on a developer's own machine). */
 export function isOrigin(o: string): boolean {
@@ -159,7 +159,7 @@ export const sessionBody = (bounds: AmountBounds = DEFAULT_AMOUNT_BOUNDS) =>
       merchantInvoiceId: v.optional(
         field('merchantInvoiceId', { description: 'invoice: the reference of the regenerated invoice' }),
       ),
-      invoiceExpirationPeriod: v.optional(field('invoiceExpirationPeriod', { description: 'invoice: hours' })),
+      invoiceExpirationPeriod: v.optional(invoicePeriod('invoice: hours')),
       customer: v.optional(
         v.strictObject({
           givenName: v.optional(field('givenName')),
