@@ -3092,6 +3092,10 @@ export interface components {
             "customer.email": string;
         };
         NoFields: Record<string, never>;
+        SessionInvoiceRequest: {
+            /** @description The page that started the payment (the widget sends it): the result page after 3-D Secure links back to it when the session has no returnUrl */
+            returnPage?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -5490,7 +5494,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NoFields"];
+                "application/json": components["schemas"]["SessionInvoiceRequest"];
             };
         };
         responses: {

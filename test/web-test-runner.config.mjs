@@ -88,6 +88,17 @@ async function merchantServer(ctx, next) {
     ctx.body = await res.text()
     return
   }
+  if (ctx.path === '/__merchant/return' && ctx.method === 'GET') {
+    // Where the gateway's page sends the shopper back (the Worker's return), as the shopper's
+    // browser would open it: the result page's HTML.
+    const res = await fetch(`${worker.url}/v1/return/${encodeURIComponent(String(ctx.query.id))}`, {
+      redirect: 'manual',
+    })
+    ctx.status = res.status
+    ctx.type = 'text/html'
+    ctx.body = await res.text()
+    return
+  }
   if (ctx.path === '/__merchant/registration' && ctx.method === 'DELETE') {
     // The merchant deletes a saved card (its server's call to the merchant API).
     const res = await fetch(`${worker.url}/v1/registrations/${encodeURIComponent(String(ctx.query.id))}`, {

@@ -82,30 +82,40 @@ describe('<pay-checkout> QR wallet flow', () => {
 })
 
 describe('<pay-checkout> invoice flow', () => {
-  it('shows the expired invoice, regenerates it, then links to the hosted page', async () => {
+  it('shows the expired invoice, regenerates it, then links to the hosted page; the way back from it leads to this page', async () => {
     const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
       systemInvoiceId: string
     }
     const ref = `inv-new-${Date.now()}`
-    const { el } = await mount({
-      flow: 'invoice',
-      amount: '250.00',
-      invoiceId: existing.systemInvoiceId,
-      merchantInvoiceId: ref,
-      invoiceExpirationPeriod: '24',
-    })
-    const view = () => root(el).querySelector('pay-invoice-view')?.shadowRoot
-    expect(view()?.textContent).to.contain('This invoice has expired.')
-    await expect(el).to.be.accessible()
-    el.submit()
-    await until(() => !!view()?.querySelector('[part=pay-link]'))
-    const link = view()?.querySelector<HTMLAnchorElement>('[part=pay-link]')
-    expect(link?.href).to.match(/^http:\/\/127\.0\.0\.1:\d+\/invoice\/pay\/INV\d+$/)
-    expect(view()?.textContent).to.contain(`Invoice ${ref}`)
-    expect(view()?.textContent).to.contain('€250.00')
-    expect(view()?.querySelector('dl')?.textContent).to.contain('Expires')
-    expect(status(el)).to.equal('Your new invoice is ready.')
-    await expect(el).to.be.accessible()
+    // The merchant's invoice page has a path of its own (the runner's page is the origin's root).
+    const runnerPage = location.href
+    history.replaceState(null, '', '/shop/invoices/42?token=t')
+    try {
+      const { el, session } = await mount({
+        flow: 'invoice',
+        amount: '250.00',
+        invoiceId: existing.systemInvoiceId,
+        merchantInvoiceId: ref,
+        invoiceExpirationPeriod: '24',
+      })
+      const view = () => root(el).querySelector('pay-invoice-view')?.shadowRoot
+      expect(view()?.textContent).to.contain('This invoice has expired.')
+      await expect(el).to.be.accessible()
+      el.submit()
+      await until(() => !!view()?.querySelector('[part=pay-link]'))
+      const link = view()?.querySelector<HTMLAnchorElement>('[part=pay-link]')
+      expect(link?.href).to.match(/^http:\/\/127\.0\.0\.1:\d+\/invoice\/pay\/INV\d+$/)
+      expect(view()?.textContent).to.contain(`Invoice ${ref}`)
+      expect(view()?.textContent).to.contain('€250.00')
+      expect(view()?.querySelector('dl')?.textContent).to.contain('Expires')
+      expect(status(el)).to.equal('Your new invoice is ready.')
+      await expect(el).to.be.accessible()
+      // The session has no returnUrl: the result page after the invoice's page links back here.
+      const result = await (await fetch(`/__merchant/return?id=${session.id}`)).text()
+      expect(result).to.contain(`<a class="back" href="${location.origin}/shop/invoices/42">`)
+    } finally {
+      history.replaceState(null, '', runnerPage)
+    }
   })
 })
 

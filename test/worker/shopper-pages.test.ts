@@ -6,7 +6,8 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { browser, call, createSession, ORIGIN, pay } from './api.ts'
-import { chargesFor } from './helpers.ts'
+import { chargesFor, uniqueId } from './helpers.ts'
+import { sandboxInvoice } from './outcome-support.ts'
 
 describe('the card frame page', () => {
   it('holds the whole card form in the locale named in its URL, in its direction and theme, before any script', async () => {
@@ -120,6 +121,35 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
     const page = await call(`/v1/return/${s.id}`)
     expect(page.text).toContain(`<a class="back" href="${ORIGIN}/checkout">Back to the shop</a>`)
     expect(page.text).not.toContain('ABC123')
+  })
+
+  it('after an invoice’s page, links back to the page that asked for the invoice (its path), as after a bank step', async () => {
+    const s = await createSession({
+      flow: 'invoice',
+      amount: '250.00',
+      invoiceId: await sandboxInvoice('250.00'),
+      merchantInvoiceId: uniqueId('inv'),
+      invoiceExpirationPeriod: '24',
+    })
+    const regen = await browser(s, 'POST', '/invoice/regenerate', { returnPage: `${ORIGIN}/invoices/42?token=t#pay` })
+    expect(regen.body).toMatchObject({ status: 'regenerated' })
+    const page = await call(`/v1/return/${s.id}`)
+    expect(page.text).toContain(`<a class="back" href="${ORIGIN}/invoices/42">Back to the shop</a>`)
+    expect(page.text).not.toContain('token=')
+  })
+
+  it('refuses an invoice’s starting page on an origin the checkout does not allow, naming the field, before the gateway is asked', async () => {
+    const s = await createSession({
+      flow: 'invoice',
+      amount: '250.00',
+      invoiceId: await sandboxInvoice('250.00'),
+      merchantInvoiceId: uniqueId('inv'),
+      invoiceExpirationPeriod: '24',
+    })
+    const res = await browser(s, 'POST', '/invoice/regenerate', { returnPage: 'https://evil.example/invoices/42' })
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ error: { code: 'invalid_request', fields: [{ field: 'returnPage' }] } })
+    expect((await browser(s, 'GET', '')).body).toMatchObject({ invoice: { regenerated: null } })
   })
 
   it('refuses a starting page on an origin the checkout does not allow, or one of the Worker’s own routes, naming the field, before any gateway call', async () => {

@@ -12,11 +12,12 @@ import type { AttemptHost } from './attempt.ts'
 import type { ApiClient, ApiError, CheckoutView, InvoiceDetails, PayResult } from '../api-client.ts'
 import type { Result } from '../../shared/result.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
+import { startingPage } from '../navigate.ts'
 
 /** The inline checkout as these steps use it: what an attempt uses (./attempt.ts), and the checkout's answers. */
 export interface Checkout extends Pick<
   AttemptHost,
-  'messages' | 'resolvedLocale' | 'api' | 'state' | 'notice' | 'inFlight' | 'attemptKey'
+  'messages' | 'resolvedLocale' | 'api' | 'state' | 'notice' | 'inFlight' | 'attemptKey' | 'startingPage'
 > {
   refused(error: ApiError): void
   onResult(result: PayResult): void
@@ -63,8 +64,18 @@ const qrVerify = (
 const qrComplete = (api: ApiClient, idempotencyKey: string): Promise<Result<PayResult, ApiError>> =>
   api.request('POST', '/qr/complete', {}, idempotencyKey)
 
-const regenerateInvoice = (api: ApiClient): Promise<Result<{ status: string; invoice: InvoiceDetails }, ApiError>> =>
-  api.request('POST', '/invoice/regenerate', {})
+type Regenerated = Result<{ status: string; invoice: InvoiceDetails }, ApiError>
+
+/**
+ * Asks for the invoice, naming the page that asked (the result page after the invoice's page
+ * links back there). A Worker of an earlier release knows no such field: asked again without it.
+ */
+async function regenerateInvoice(api: ApiClient, page: string | undefined): Promise<Regenerated> {
+  const r: Regenerated = await api.request('POST', '/invoice/regenerate', page ? { returnPage: page } : {})
+  if (page && !r.ok && r.error.status === 400 && r.error.fields?.some((f) => f.field === 'returnPage'))
+    return api.request('POST', '/invoice/regenerate', {})
+  return r
+}
 
 async function qrStep(c: Checkout, e: QrStep): Promise<void> {
   const api = c.api
@@ -103,7 +114,7 @@ async function regenerate(c: Checkout): Promise<void> {
   const api = c.api
   if (!api || c.inFlight) return
   c.inFlight = true
-  const r = await regenerateInvoice(api)
+  const r = await regenerateInvoice(api, c.startingPage ?? startingPage())
   c.inFlight = false
   if (!r.ok) return c.refused(r.error)
   const view = await api.view()

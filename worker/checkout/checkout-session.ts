@@ -275,9 +275,9 @@ export class CheckoutSession extends TaskedObject {
   }
 
   /** Regenerates the session's invoice once; a second call answers the same invoice. */
-  async regenerateInvoice(): Promise<Reply> {
+  async regenerateInvoice(returnPage?: string): Promise<Reply> {
     await this.fresh()
-    return regenerateInvoice(this.#core)
+    return regenerateInvoice(this.#core, returnPage)
   }
 
   /** The shopper came back from 3-D Secure or a hosted page (inquiry.ts). */

@@ -22,6 +22,8 @@ export interface BrowserAccessVariables {
   view: CheckoutView
   /** The registration of the saved card the session offers, if it offers one. */
   savedCardRegistration: string | undefined
+  /** The session's own allowed origins (the deployment's come from its env). */
+  origins: readonly string[]
 }
 
 export function sessionStub(env: Env, id: string): DurableObjectStub<CheckoutSession> {
@@ -72,6 +74,7 @@ export function browserAccess(): MiddlewareHandler<{ Bindings: Env; Variables: B
     c.set('session', stub)
     c.set('view', access.view)
     c.set('savedCardRegistration', access.savedCardRegistration)
+    c.set('origins', origins)
     await next()
   }
 }

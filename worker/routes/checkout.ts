@@ -21,7 +21,7 @@ import {
 import { SESSION_ID } from '../ids.ts'
 import { jsonBody, readJsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { validate } from '../middleware/validate.ts'
-import { CHECKOUT_DOCS as DOCS, noFields } from '../schemas/checkout.ts'
+import { CHECKOUT_DOCS as DOCS, invoiceRegenerateBody, noFields, RETURN_PAGE_EXPECTED } from '../schemas/checkout.ts'
 import { originRefused } from '../access.ts'
 import { merchantEnv } from '../merchants/merchant-env.ts'
 import type { CheckoutSession } from '../checkout/checkout-session.ts'
@@ -34,6 +34,7 @@ import {
   type Admission,
   type PayAnswer,
   type PayRequest,
+  pageOn,
 } from '../sessions/pay-request.ts'
 import { parseQrVerifyBody } from '../schemas/parse.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
@@ -178,8 +179,15 @@ checkout.post(
   '/:id/invoice/regenerate',
   describeRoute(DOCS.invoiceRegenerate),
   jsonBody(),
-  validate('json', noFields),
+  validate('json', invoiceRegenerateBody),
   async (c) => {
-    return sendReply(c, await c.get('session').regenerateInvoice())
+    const { returnPage } = c.req.valid('json')
+    // Only a page on an origin this checkout allows: the result page links there (no open redirect).
+    const page = returnPage === undefined ? undefined : pageOn(returnPage, c.get('origins'), c.env)
+    if (page === null)
+      throw new ApiError('invalid_request', 'Some fields are missing or invalid.', [
+        { field: 'returnPage', code: 'invalid_value', expected: RETURN_PAGE_EXPECTED },
+      ])
+    return sendReply(c, await c.get('session').regenerateInvoice(page))
   },
 )

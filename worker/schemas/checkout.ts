@@ -102,8 +102,14 @@ export const qrVerifyBody = v.pipe(
   v.metadata({ ref: 'QrVerifyRequest' }),
 )
 
-/** Steps that take no fields (QR completion, invoice regeneration). */
+/** Steps that take no fields (QR completion). */
 export const noFields = v.pipe(v.strictObject({}), v.metadata({ ref: 'NoFields' }))
+
+/** The shopper's invoice: only the page that asked for it (the result page after the invoice's page links back there). */
+export const invoiceRegenerateBody = v.pipe(
+  v.strictObject({ returnPage }),
+  v.metadata({ ref: 'SessionInvoiceRequest' }),
+)
 
 /** The wire name of each logical shopper field: what the session's pay() takes. */
 export const wireOf = (name: RequestFieldName): string => REQUEST_FIELDS[name].wire

@@ -19,8 +19,12 @@ import { MINUTE_MS, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
 import { settleFromNotification } from '../notifications.ts'
 
-/** Regenerates the session's invoice once; a second call answers the same invoice. */
-export async function regenerateInvoice(core: SessionCore): Promise<Reply> {
+/**
+ * Regenerates the session's invoice once; a second call answers the same invoice. `returnPage`:
+ * the page that asked for it (checked by the route), where the result page after the invoice's
+ * page links back when the session has no `returnUrl`.
+ */
+export async function regenerateInvoice(core: SessionCore, returnPage?: string): Promise<Reply> {
   const s = await core.load()
   if (!s) return fail('not_found', 'No such checkout.')
   if (!offers(s, 'invoice')) return fail('forbidden', `This checkout does not offer invoice payments.`)
@@ -31,6 +35,7 @@ export async function regenerateInvoice(core: SessionCore): Promise<Reply> {
   // creates no charge: the same merchantInvoiceId answers the same invoice).
   if (s.regeneration?.status === 'processing' && !regenerationStale(core, s))
     return fail('payment_in_progress', 'The invoice is being prepared.')
+  if (returnPage) s.returnPage = returnPage
   return regenerate(core, s)
 }
 
