@@ -31,6 +31,7 @@ export const MORE_KEYS: readonly MessageKey[] = [
   'regenerate',
   'payInvoice',
   'invoiceReady',
+  'invoiceDeclined',
   'methodsLabel',
   'methodCard',
   'methodSavedCard',

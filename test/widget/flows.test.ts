@@ -1,4 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing'
+import type { PayCheckout } from '../../widget/index.ts'
 import {
   CARD_BOX,
   fill,
@@ -115,6 +116,53 @@ describe('<pay-checkout> invoice flow', () => {
       expect(result).to.contain(`<a class="back" href="${location.origin}/shop/invoices/42">`)
     } finally {
       history.replaceState(null, '', runnerPage)
+    }
+  })
+})
+
+describe('<pay-checkout> invoice declined on its page', () => {
+  it('says the decline when the page is loaded again, above the link to pay the invoice again', async () => {
+    const existing = (await (await fetch('/__merchant/invoice', { method: 'POST' })).json()) as {
+      systemInvoiceId: string
+    }
+    const { el, session } = await mount({
+      flow: 'invoice',
+      amount: '250.00',
+      invoiceId: existing.systemInvoiceId,
+      merchantInvoiceId: `inv-declined-${Date.now()}`,
+      invoiceExpirationPeriod: '24',
+    })
+    const view = (of: PayCheckout) => root(of).querySelector('pay-invoice-view')?.shadowRoot
+    el.submit()
+    await until(() => !!view(el)?.querySelector('[part=pay-link]'))
+    const payUrl = view(el)?.querySelector<HTMLAnchorElement>('[part=pay-link]')?.href ?? ''
+    el.remove()
+    // The shopper's card is declined on the gateway's page, which notifies the Worker.
+    await fetch(payUrl, {
+      method: 'POST',
+      mode: 'no-cors',
+      body: new URLSearchParams({
+        holder: 'Ada Lovelace',
+        number: '4000000000000002',
+        month: '12',
+        year: '2030',
+        cvv: '123',
+      }),
+    })
+    let state = ''
+    const deadline = Date.now() + 15_000
+    while (state !== 'declined' && Date.now() < deadline) {
+      state = String((await sessionState(session.id)).status)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(state).to.equal('declined')
+    const again = inlineFor(session)
+    try {
+      await until(() => status(again) === 'The payment of this invoice was declined. You can try again below.')
+      expect(view(again)?.querySelector('[part=pay-link]')?.getAttribute('href')).to.equal(payUrl)
+      await expect(again).to.be.accessible()
+    } finally {
+      again.remove()
     }
   })
 })

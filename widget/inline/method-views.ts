@@ -18,6 +18,11 @@ export interface MethodView {
   readonly shownWhileWaiting?: true
   /** What a decline says, with tries left (`{n}`) and the last one; the card's words if none. */
   readonly declined?: readonly [retry: MessageKey, final: MessageKey]
+  /**
+   * What a decline on a page of the gateway's (an invoice's) says when the session is read again:
+   * the shopper comes back from that page to this one, which has not seen the decline.
+   */
+  readonly declinedElsewhere?: MessageKey
 }
 
 const card: MethodView = { tag: 'pay-card-form' }
@@ -31,7 +36,11 @@ export const METHOD_VIEWS: Readonly<Record<CheckoutFlow, MethodView>> = {
     shownWhileWaiting: true,
     declined: ['walletDeclinedRetry', 'walletDeclinedFinal'],
   },
-  invoice: { tag: 'pay-invoice-view', load: () => import('../invoice-view/invoice-view.ts') },
+  invoice: {
+    tag: 'pay-invoice-view',
+    load: () => import('../invoice-view/invoice-view.ts'),
+    declinedElsewhere: 'invoiceDeclined',
+  },
 }
 
 /** Whether a method pays with the card form (a card or a saved card). */

@@ -296,6 +296,7 @@ export class PayCheckoutInline extends LitElement {
     this.view = view
     this.announceMethods()
     const state = (this.state = stateOf(view))
+    const elsewhere = METHOD_VIEWS[this.current].declinedElsewhere
     // What the session says beside its state, when the page was loaded (again) after a pay: a
     // decline (the bank refused 3-D Secure, the page came back), the form again with the tries left.
     if (cardDeclined(view) && state === 'ready' && usesCardForm(this.current))
@@ -305,6 +306,9 @@ export class PayCheckoutInline extends LitElement {
         { n: view.attemptsRemaining },
         this.resolvedLocale,
       )
+    // A try of this method declined on the gateway's page (an invoice's): said, above its link to pay again.
+    else if (view.status === 'declined' && state === 'ready' && view.method === this.current && elsewhere)
+      this.notice = this.messages[elsewhere]
     // A bank step still waiting, which render() offers a button to (the page never goes there by
     // itself: Back from the bank's page would come here and go straight back).
     else if (state !== 'ready')

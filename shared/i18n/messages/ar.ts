@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'الحصول على فاتورة جديدة',
   payInvoice: 'دفع الفاتورة',
   invoiceReady: 'فاتورتك الجديدة جاهزة.',
+  invoiceDeclined: 'رُفض دفع هذه الفاتورة. يمكنك المحاولة مرة أخرى أدناه.',
   payNoAmount: 'ادفع',
   choose: 'اختر…',
   testMode: 'وضع الاختبار',

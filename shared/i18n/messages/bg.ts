@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Нова фактура',
   payInvoice: 'Плащане на фактурата',
   invoiceReady: 'Новата ви фактура е готова.',
+  invoiceDeclined: 'Плащането на тази фактура беше отхвърлено. Можете да опитате отново по-долу.',
   payNoAmount: 'Плащане',
   choose: 'Изберете…',
   testMode: 'Тестов режим',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Obtén una factura nova',
   payInvoice: 'Paga la factura',
   invoiceReady: 'La factura nova està a punt.',
+  invoiceDeclined: 'El pagament d’aquesta factura s’ha rebutjat. Podeu tornar-ho a provar a sota.',
   payNoAmount: 'Paga',
   choose: 'Trieu…',
   testMode: 'Mode de prova',

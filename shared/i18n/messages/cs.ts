@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Získat novou fakturu',
   payInvoice: 'Zaplatit fakturu',
   invoiceReady: 'Vaše nová faktura je připravena.',
+  invoiceDeclined: 'Platba této faktury byla zamítnuta. Níže to můžete zkusit znovu.',
   payNoAmount: 'Zaplatit',
   choose: 'Vyberte…',
   testMode: 'Testovací režim',

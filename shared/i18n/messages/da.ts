@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Hent ny faktura',
   payInvoice: 'Betal faktura',
   invoiceReady: 'Din nye faktura er klar.',
+  invoiceDeclined: 'Betalingen af denne faktura blev afvist. Du kan prøve igen nedenfor.',
   payNoAmount: 'Betal',
   choose: 'Vælg…',
   testMode: 'Testtilstand',

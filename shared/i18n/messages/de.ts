@@ -57,6 +57,7 @@ export const messages: Messages = {
   regenerate: 'Neue Rechnung anfordern',
   payInvoice: 'Rechnung bezahlen',
   invoiceReady: 'Ihre neue Rechnung ist bereit.',
+  invoiceDeclined: 'Die Zahlung dieser Rechnung wurde abgelehnt. Sie können es unten erneut versuchen.',
   payNoAmount: 'Bezahlen',
   choose: 'Bitte wählen…',
   testMode: 'Testmodus',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Νέο τιμολόγιο',
   payInvoice: 'Πληρωμή τιμολογίου',
   invoiceReady: 'Το νέο σας τιμολόγιο είναι έτοιμο.',
+  invoiceDeclined: 'Η πληρωμή αυτού του τιμολογίου απορρίφθηκε. Μπορείτε να δοκιμάσετε ξανά παρακάτω.',
   payNoAmount: 'Πληρωμή',
   choose: 'Επιλέξτε…',
   testMode: 'Δοκιμαστική λειτουργία',

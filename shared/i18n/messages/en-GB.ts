@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Get a new invoice',
   payInvoice: 'Pay invoice',
   invoiceReady: 'Your new invoice is ready.',
+  invoiceDeclined: 'The payment of this invoice was declined. You can try again below.',
   payNoAmount: 'Pay',
   choose: 'Choose…',
   testMode: 'Test mode',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Obtener una factura nueva',
   payInvoice: 'Pagar factura',
   invoiceReady: 'Tu nueva factura está lista.',
+  invoiceDeclined: 'Se rechazó el pago de esta factura. Puedes volver a intentarlo abajo.',
   payNoAmount: 'Pagar',
   choose: 'Elegir…',
   testMode: 'Modo de prueba',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Obtener una factura nueva',
   payInvoice: 'Pagar factura',
   invoiceReady: 'Su nueva factura está lista.',
+  invoiceDeclined: 'Se ha rechazado el pago de esta factura. Puede volver a intentarlo abajo.',
   payNoAmount: 'Pagar',
   choose: 'Elegir…',
   testMode: 'Modo de prueba',

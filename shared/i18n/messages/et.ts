@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Küsi uus arve',
   payInvoice: 'Maksa arve',
   invoiceReady: 'Teie uus arve on valmis.',
+  invoiceDeclined: 'Selle arve makse lükati tagasi. Allpool saate uuesti proovida.',
   payNoAmount: 'Maksa',
   choose: 'Valige…',
   testMode: 'Testrežiim',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'دریافت صورت‌حساب جدید',
   payInvoice: 'پرداخت صورت‌حساب',
   invoiceReady: 'صورت‌حساب جدید شما آماده است.',
+  invoiceDeclined: 'پرداخت این صورت‌حساب رد شد. می‌توانید در پایین دوباره امتحان کنید.',
   payNoAmount: 'پرداخت',
   choose: 'انتخاب کنید…',
   testMode: 'حالت آزمایشی',

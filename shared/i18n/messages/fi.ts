@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Hae uusi lasku',
   payInvoice: 'Maksa lasku',
   invoiceReady: 'Uusi laskusi on valmis.',
+  invoiceDeclined: 'Tämän laskun maksu hylättiin. Voit yrittää uudelleen alla.',
   payNoAmount: 'Maksa',
   choose: 'Valitse…',
   testMode: 'Testitila',

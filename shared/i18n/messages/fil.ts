@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Kumuha ng bagong invoice',
   payInvoice: 'Bayaran ang invoice',
   invoiceReady: 'Handa na ang bago mong invoice.',
+  invoiceDeclined: 'Tinanggihan ang bayad sa invoice na ito. Maaari mong subukang muli sa ibaba.',
   payNoAmount: 'Magbayad',
   choose: 'Pumili…',
   testMode: 'Test mode',

@@ -57,6 +57,7 @@ export const messages: Messages = {
   regenerate: 'Obtenir une nouvelle facture',
   payInvoice: 'Payer la facture',
   invoiceReady: 'Votre nouvelle facture est prête.',
+  invoiceDeclined: 'Le paiement de cette facture a été refusé. Vous pouvez réessayer ci-dessous.',
   payNoAmount: 'Payer',
   choose: 'Choisir…',
   testMode: 'Mode test',

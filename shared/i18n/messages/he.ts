@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'קבלת חשבונית חדשה',
   payInvoice: 'תשלום החשבונית',
   invoiceReady: 'החשבונית החדשה מוכנה.',
+  invoiceDeclined: 'התשלום על החשבונית נדחה. אפשר לנסות שוב למטה.',
   payNoAmount: 'תשלום',
   choose: 'בחירה…',
   testMode: 'מצב בדיקה',

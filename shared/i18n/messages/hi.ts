@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'नया इनवॉइस लें',
   payInvoice: 'इनवॉइस चुकाएँ',
   invoiceReady: 'आपका नया इनवॉइस तैयार है।',
+  invoiceDeclined: 'इस इनवॉइस का भुगतान अस्वीकार कर दिया गया। आप नीचे फिर से कोशिश कर सकते हैं।',
   payNoAmount: 'भुगतान करें',
   choose: 'चुनें…',
   testMode: 'टेस्ट मोड',

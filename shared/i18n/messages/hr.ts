@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Zatraži novi račun',
   payInvoice: 'Plati račun',
   invoiceReady: 'Vaš novi račun je spreman.',
+  invoiceDeclined: 'Plaćanje ovog računa je odbijeno. U nastavku možete pokušati ponovno.',
   payNoAmount: 'Plati',
   choose: 'Odaberite…',
   testMode: 'Testni način',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Új számla kérése',
   payInvoice: 'Számla kifizetése',
   invoiceReady: 'Az új számla elkészült.',
+  invoiceDeclined: 'A számla kifizetését elutasították. Lent újra megpróbálhatja.',
   payNoAmount: 'Fizetés',
   choose: 'Válasszon…',
   testMode: 'Tesztmód',

@@ -55,6 +55,7 @@ export const messages: Messages = {
   regenerate: 'Minta tagihan baru',
   payInvoice: 'Bayar tagihan',
   invoiceReady: 'Tagihan baru Anda sudah siap.',
+  invoiceDeclined: 'Pembayaran faktur ini ditolak. Anda dapat mencoba lagi di bawah.',
   payNoAmount: 'Bayar',
   choose: 'Pilih…',
   testMode: 'Mode uji',

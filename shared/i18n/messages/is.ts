@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Sækja nýjan reikning',
   payInvoice: 'Greiða reikning',
   invoiceReady: 'Nýi reikningurinn er tilbúinn.',
+  invoiceDeclined: 'Greiðslu þessa reiknings var hafnað. Þú getur reynt aftur hér fyrir neðan.',
   payNoAmount: 'Greiða',
   choose: 'Veldu…',
   testMode: 'Prófunarhamur',

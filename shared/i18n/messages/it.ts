@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Richiedi una nuova fattura',
   payInvoice: 'Paga la fattura',
   invoiceReady: 'La nuova fattura è pronta.',
+  invoiceDeclined: 'Il pagamento di questa fattura è stato rifiutato. Puoi riprovare qui sotto.',
   payNoAmount: 'Paga',
   choose: 'Scegli…',
   testMode: 'Modalità test',

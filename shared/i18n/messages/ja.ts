@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: '新しい請求書を発行',
   payInvoice: '請求書を支払う',
   invoiceReady: '新しい請求書の準備ができました。',
+  invoiceDeclined: 'この請求書の支払いは拒否されました。下からもう一度お試しください。',
   payNoAmount: '支払う',
   choose: '選択してください',
   testMode: 'テストモード',

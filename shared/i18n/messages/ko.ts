@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: '새 청구서 받기',
   payInvoice: '청구서 결제',
   invoiceReady: '새 청구서가 준비되었습니다.',
+  invoiceDeclined: '이 청구서의 결제가 거절되었습니다. 아래에서 다시 시도할 수 있습니다.',
   payNoAmount: '결제',
   choose: '선택…',
   testMode: '테스트 모드',

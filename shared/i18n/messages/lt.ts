@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Gauti naują sąskaitą',
   payInvoice: 'Apmokėti sąskaitą',
   invoiceReady: 'Jūsų nauja sąskaita paruošta.',
+  invoiceDeclined: 'Šios sąskaitos mokėjimas atmestas. Žemiau galite bandyti dar kartą.',
   payNoAmount: 'Mokėti',
   choose: 'Pasirinkite…',
   testMode: 'Bandomasis režimas',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Saņemt jaunu rēķinu',
   payInvoice: 'Apmaksāt rēķinu',
   invoiceReady: 'Jūsu jaunais rēķins ir gatavs.',
+  invoiceDeclined: 'Šī rēķina maksājums tika noraidīts. Zemāk varat mēģināt vēlreiz.',
   payNoAmount: 'Maksāt',
   choose: 'Izvēlieties…',
   testMode: 'Testa režīms',

@@ -55,6 +55,7 @@ export const messages: Messages = {
   regenerate: 'Dapatkan invois baharu',
   payInvoice: 'Bayar invois',
   invoiceReady: 'Invois baharu anda sudah sedia.',
+  invoiceDeclined: 'Pembayaran invois ini telah ditolak. Anda boleh cuba lagi di bawah.',
   payNoAmount: 'Bayar',
   choose: 'Pilih…',
   testMode: 'Mod ujian',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Ikseb fattura ġdida',
   payInvoice: 'Ħallas il-fattura',
   invoiceReady: 'Il-fattura l-ġdida tiegħek lesta.',
+  invoiceDeclined: 'Il-ħlas ta’ din il-fattura ġie rifjutat. Tista’ terġa’ tipprova hawn taħt.',
   payNoAmount: 'Ħallas',
   choose: 'Agħżel…',
   testMode: 'Modalità tat-test',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Hent ny faktura',
   payInvoice: 'Betal faktura',
   invoiceReady: 'Den nye fakturaen din er klar.',
+  invoiceDeclined: 'Betalingen av denne fakturaen ble avvist. Du kan prøve igjen nedenfor.',
   payNoAmount: 'Betal',
   choose: 'Velg…',
   testMode: 'Testmodus',

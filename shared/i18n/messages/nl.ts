@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Nieuwe factuur aanvragen',
   payInvoice: 'Factuur betalen',
   invoiceReady: 'Je nieuwe factuur staat klaar.',
+  invoiceDeclined: 'De betaling van deze factuur is geweigerd. U kunt het hieronder opnieuw proberen.',
   payNoAmount: 'Betalen',
   choose: 'Kies…',
   testMode: 'Testmodus',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Pobierz nową fakturę',
   payInvoice: 'Zapłać fakturę',
   invoiceReady: 'Nowa faktura jest gotowa.',
+  invoiceDeclined: 'Płatność za tę fakturę została odrzucona. Możesz spróbować ponownie poniżej.',
   payNoAmount: 'Zapłać',
   choose: 'Wybierz…',
   testMode: 'Tryb testowy',

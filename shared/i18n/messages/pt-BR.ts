@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Gerar nova fatura',
   payInvoice: 'Pagar fatura',
   invoiceReady: 'Sua nova fatura está pronta.',
+  invoiceDeclined: 'O pagamento desta fatura foi recusado. Você pode tentar de novo abaixo.',
   payNoAmount: 'Pagar',
   choose: 'Escolha…',
   testMode: 'Modo de teste',

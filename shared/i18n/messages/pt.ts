@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Obter nova fatura',
   payInvoice: 'Pagar fatura',
   invoiceReady: 'A sua nova fatura está pronta.',
+  invoiceDeclined: 'O pagamento desta fatura foi recusado. Pode tentar novamente abaixo.',
   payNoAmount: 'Pagar',
   choose: 'Escolher…',
   testMode: 'Modo de teste',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Obțineți o factură nouă',
   payInvoice: 'Plătiți factura',
   invoiceReady: 'Factura nouă este gata.',
+  invoiceDeclined: 'Plata acestei facturi a fost refuzată. Puteți încerca din nou mai jos.',
   payNoAmount: 'Plătește',
   choose: 'Alegeți…',
   testMode: 'Mod de testare',

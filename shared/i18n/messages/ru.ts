@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Получить новый счёт',
   payInvoice: 'Оплатить счёт',
   invoiceReady: 'Новый счёт готов.',
+  invoiceDeclined: 'Оплата этого счёта отклонена. Вы можете попробовать ещё раз ниже.',
   payNoAmount: 'Оплатить',
   choose: 'Выберите…',
   testMode: 'Тестовый режим',

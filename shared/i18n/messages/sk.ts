@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Získať novú faktúru',
   payInvoice: 'Zaplatiť faktúru',
   invoiceReady: 'Vaša nová faktúra je pripravená.',
+  invoiceDeclined: 'Platba tejto faktúry bola zamietnutá. Nižšie to môžete skúsiť znova.',
   payNoAmount: 'Zaplatiť',
   choose: 'Vyberte…',
   testMode: 'Testovací režim',

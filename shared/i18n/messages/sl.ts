@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Pridobi nov račun',
   payInvoice: 'Plačaj račun',
   invoiceReady: 'Vaš novi račun je pripravljen.',
+  invoiceDeclined: 'Plačilo tega računa je bilo zavrnjeno. Spodaj lahko poskusite znova.',
   payNoAmount: 'Plačaj',
   choose: 'Izberite…',
   testMode: 'Preizkusni način',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Затражи нови рачун',
   payInvoice: 'Плати рачун',
   invoiceReady: 'Ваш нови рачун је спреман.',
+  invoiceDeclined: 'Плаћање овог рачуна је одбијено. Можете покушати поново испод.',
   payNoAmount: 'Плати',
   choose: 'Изаберите…',
   testMode: 'Тест режим',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Hämta ny faktura',
   payInvoice: 'Betala faktura',
   invoiceReady: 'Din nya faktura är klar.',
+  invoiceDeclined: 'Betalningen av fakturan nekades. Du kan försöka igen nedan.',
   payNoAmount: 'Betala',
   choose: 'Välj…',
   testMode: 'Testläge',

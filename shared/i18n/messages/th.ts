@@ -55,6 +55,7 @@ export const messages: Messages = {
   regenerate: 'ขอใบแจ้งหนี้ใหม่',
   payInvoice: 'ชำระใบแจ้งหนี้',
   invoiceReady: 'ใบแจ้งหนี้ใหม่พร้อมแล้ว',
+  invoiceDeclined: 'การชำระเงินของใบแจ้งหนี้นี้ถูกปฏิเสธ คุณลองอีกครั้งได้ด้านล่าง',
   payNoAmount: 'ชำระเงิน',
   choose: 'เลือก…',
   testMode: 'โหมดทดสอบ',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Yeni fatura al',
   payInvoice: 'Faturayı öde',
   invoiceReady: 'Yeni faturanız hazır.',
+  invoiceDeclined: 'Bu faturanın ödemesi reddedildi. Aşağıdan yeniden deneyebilirsiniz.',
   payNoAmount: 'Öde',
   choose: 'Seçin…',
   testMode: 'Test modu',

@@ -56,6 +56,7 @@ export const messages: Messages = {
   regenerate: 'Отримати новий рахунок',
   payInvoice: 'Сплатити рахунок',
   invoiceReady: 'Новий рахунок готовий.',
+  invoiceDeclined: 'Оплату цього рахунку відхилено. Ви можете спробувати ще раз нижче.',
   payNoAmount: 'Сплатити',
   choose: 'Виберіть…',
   testMode: 'Тестовий режим',

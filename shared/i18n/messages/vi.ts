@@ -55,6 +55,7 @@ export const messages: Messages = {
   regenerate: 'Lấy hóa đơn mới',
   payInvoice: 'Thanh toán hóa đơn',
   invoiceReady: 'Hóa đơn mới đã sẵn sàng.',
+  invoiceDeclined: 'Thanh toán hóa đơn này đã bị từ chối. Bạn có thể thử lại bên dưới.',
   payNoAmount: 'Thanh toán',
   choose: 'Chọn…',
   testMode: 'Chế độ thử nghiệm',

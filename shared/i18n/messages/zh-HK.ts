@@ -55,6 +55,7 @@ export const messages: Messages = {
   regenerate: '取得新發票',
   payInvoice: '支付發票',
   invoiceReady: '新發票已準備好。',
+  invoiceDeclined: '此發票的付款被拒絕。您可以在下方再試一次。',
   payNoAmount: '付款',
   choose: '請選擇…',
   testMode: '測試模式',

@@ -55,6 +55,7 @@ export const messages: Messages = {
   regenerate: '取得新帳單',
   payInvoice: '支付帳單',
   invoiceReady: '新帳單已備妥。',
+  invoiceDeclined: '此帳單的付款遭拒。您可以在下方再試一次。',
   payNoAmount: '付款',
   choose: '請選擇…',
   testMode: '測試模式',

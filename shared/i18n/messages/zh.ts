@@ -55,6 +55,7 @@ export const messages: Messages = {
   regenerate: '获取新账单',
   payInvoice: '支付账单',
   invoiceReady: '新账单已生成。',
+  invoiceDeclined: '此账单的付款被拒绝。您可以在下方重试。',
   payNoAmount: '支付',
   choose: '请选择…',
   testMode: '测试模式',
