@@ -103,8 +103,19 @@ describe('capture', () => {
     const lost = await operate(paymentId, 'capture', { amount: '50.00' })
     expect(lost.status).toBe(202)
     expect(lost.body.operation.status).toBe('unknown')
-    // In flight, it blocks a second capture and a void.
-    expect((await operate(paymentId, 'void')).body.error?.code).toBe('payment_state')
+    // In flight, it blocks a second capture, a void and a refund, each told that a capture is under
+    // way (not that the payment is captured already, nor that nothing is).
+    for (const [kind, body] of [
+      ['capture', { amount: '10.00' }],
+      ['void', undefined],
+      ['refunds', { amount: '10.00' }],
+    ] as const) {
+      const refused = await operate(paymentId, kind, body)
+      expect(refused.body.error, kind).toMatchObject({
+        code: 'payment_state',
+        message: expect.stringMatching(/^A capture of this authorisation is in progress/),
+      })
+    }
     await timePasses(paymentStub(paymentId))
     expect(await paymentEventually(paymentId, (p) => p.status === 'captured')).toMatchObject({
       amountCaptured: '50.00',

@@ -31,9 +31,9 @@ export const capture: OperationHandler<CaptureRequest> = {
     if (other)
       return refuse(
         'payment_state',
-        other.kind === 'capture'
-          ? 'This authorisation is captured already (a capture happens once).'
-          : 'This authorisation is being voided.',
+        other.status !== 'succeeded'
+          ? `A ${other.kind} of this authorisation is in progress.`
+          : 'This authorisation is captured already (a capture happens once).',
       )
     const authorised = parseAmount(p.amount) ?? 0
     const amountMinor = req.amountMinor ?? authorised

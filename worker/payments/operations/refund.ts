@@ -6,6 +6,7 @@
  */
 import { formatAmount } from '../../../shared/money.ts'
 import { refundable } from '../status.ts'
+import { IN_FLIGHT_OPERATION } from '../types.ts'
 import { minorUnitsRefusal, refuse, type OperationHandler } from './handler.ts'
 
 export interface RefundRequest {
@@ -19,8 +20,16 @@ export const refund: OperationHandler<RefundRequest> = {
   prefix: 're',
   admit(p, req) {
     if (p.voided) return refuse('payment_state', 'This authorisation was voided; there is nothing to refund.')
-    if (p.capturedMinor === 0)
-      return refuse('payment_state', 'Nothing is captured yet: capture the authorisation first, or void it.')
+    if (p.capturedMinor === 0) {
+      // A capture under way is not "nothing captured": the refund can follow it.
+      const capturing = p.operations.some((o) => o.kind === 'capture' && IN_FLIGHT_OPERATION.includes(o.status))
+      return refuse(
+        'payment_state',
+        capturing
+          ? 'A capture of this authorisation is in progress: refund once it is captured.'
+          : 'Nothing is captured yet: capture the authorisation first, or void it.',
+      )
+    }
     const remaining = refundable(p)
     if (remaining === 0)
       return refuse('amount_too_large', 'Nothing remains to refund (refunds in progress count).', [
