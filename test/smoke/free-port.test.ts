@@ -4,10 +4,12 @@
  * test run makes thousands to 127.0.0.1), wrangler fails with "Address already in use", as one CI
  * run did.
  */
+import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { freePort } from '../../tools/stacks.mjs'
+import { join } from 'node:path'
+import { freePort, root } from '../../tools/stacks.mjs'
 
 /** The OS's range for ports it picks itself (Linux; elsewhere it starts at 49152). */
 function ephemeralRange(): [number, number] {
@@ -30,5 +32,20 @@ describe('freePort', () => {
       server.listen(ports[0], '127.0.0.1', resolve)
     })
     server.close()
+  })
+
+  it('never hands two processes the same port (test files run in processes of their own)', async () => {
+    const script = `import { freePort } from ${JSON.stringify(join(root, 'tools/stacks.mjs'))}
+      const ports = []; for (let i = 0; i < 300; i++) ports.push(await freePort()); console.log(JSON.stringify(ports))`
+    const other = new Promise<number[]>((resolve, reject) =>
+      execFile(process.execPath, ['--input-type=module', '-e', script], (e, out) =>
+        e ? reject(e) : resolve(JSON.parse(out) as number[]),
+      ),
+    )
+    const mine: number[] = []
+    for (let i = 0; i < 300; i++) mine.push(await freePort())
+    const theirs = await other
+    expect(theirs).toHaveLength(300)
+    expect(theirs.filter((p) => mine.includes(p))).toEqual([])
   })
 })

@@ -3,9 +3,10 @@
 // and depends on nothing under test/, so `npm start` never runs test code.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, statSync, utimesSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -128,14 +129,34 @@ export async function freePort() {
   // A port from the ephemeral range (what listen(0) gives) is also what the OS gives every outgoing
   // connection meanwhile: a test run makes thousands to 127.0.0.1, and one of them on that port
   // made wrangler fail with "Address already in use". Ports below the range are taken only by a
-  // listener that names them. Stacks started together must not get the same one twice either, so
-  // this process remembers what it gave for a minute.
+  // listener that names them. Stacks started together must not get the same one twice either,
+  // nor stacks of two processes (vitest runs test files in processes of their own): a port handed
+  // out is reserved for a minute by a file of that name, which one process alone can create.
   for (;;) {
     const port = LOW_PORT + Math.floor(Math.random() * (HIGH_PORT - LOW_PORT))
-    if (handedOut.has(port) || !(await bindable(port))) continue
-    handedOut.add(port)
-    setTimeout(() => handedOut.delete(port), 60_000).unref()
-    return port
+    if (reserved(port) && (await bindable(port))) return port
+  }
+}
+
+/** Reserves `port` for a minute across this machine's processes; false when another holds it. */
+function reserved(port) {
+  const dir = join(tmpdir(), 'pay-checkout-ports')
+  const file = join(dir, String(port))
+  mkdirSync(dir, { recursive: true })
+  try {
+    closeSync(openSync(file, 'wx'))
+    return true
+  } catch (e) {
+    if (e.code !== 'EEXIST') throw e
+  }
+  // A reservation older than a minute is over (its port is bound by now, or was never used).
+  try {
+    if (Date.now() - statSync(file).mtimeMs < 60_000) return false
+    const now = new Date()
+    utimesSync(file, now, now)
+    return true
+  } catch {
+    return false
   }
 }
 // Tests that name their ports (`npm start -- --port`, `npm run sandbox -- --port`) use 18xxx and
@@ -151,7 +172,6 @@ function bindable(port) {
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
   })
 }
-const handedOut = new Set()
 
 /** Polls `url` until it answers 200, or fails after `timeoutMs`. */
 export async function waitFor(url, timeoutMs = 60_000, child) {
