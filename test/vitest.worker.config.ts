@@ -26,7 +26,12 @@ export default defineConfig({
           MERCHANT_WEBHOOK_URL: `${inject('catcherUrl')}/webhooks`,
           TURNSTILE_VERIFY_URL: `${inject('catcherUrl')}/siteverify`,
           WEBHOOK_RETRY_BASE_MS: '100',
-          INQUIRY_BASE_MS: '100',
+          // An object's first status inquiry after an unknown or pending answer (then doubling).
+          // Not shorter: the sandbox records a charge before it plays an injected fault, so that
+          // inquiry settles it, and tests that look at the state in between (a capture in flight
+          // refusing a refund) raced it on a loaded machine at 100 ms. Tests that need the inquiry
+          // now make it due (timePasses) or wait for it.
+          INQUIRY_BASE_MS: '1000',
           ALLOWED_ORIGINS: 'https://shop.example',
           // Another address the Worker is served at (test/worker/hardening.test.ts).
           OWN_ORIGINS: 'https://pay.own.example',

@@ -18,7 +18,10 @@ let stack: { stop: () => Promise<unknown> }
 let worker: { url: string }
 let receiver: Receiver
 const state = mkdtempSync(join(tmpdir(), 'pay-breaker-'))
-const hooks = (): string[] => receiver.hooks.map((h) => h.body)
+/** Each event delivered, once: delivery is at least once, and a repeat carries the same id. */
+const hooks = (): string[] => [
+  ...new Map(receiver.hooks.map((h) => [(JSON.parse(h.body) as { id?: string }).id ?? h.body, h.body])).values(),
+]
 
 beforeAll(async () => {
   receiver = await startReceiver()
@@ -114,7 +117,14 @@ describe('the decline-rate breaker', () => {
   }, 90_000)
 
   it('declines from several sources at once pause new card attempts for everyone (429, Retry-After) and the merchant gets checkout.breaker.tripped; after the pause, checkout.breaker.reset and cards pay again', async () => {
-    for (let i = 0; i < 3; i++) expect((await payOnce('4000000000000002', SECOND_TESTER)).body.status).toBe('declined')
+    // The first test's declines, from another network, are still in the window: this first decline
+    // may trip the deployment already, and the next two are then declined or, once this isolate has
+    // read the breaker again (every 5 s at most), refused.
+    expect((await payOnce('4000000000000002', SECOND_TESTER)).body.status).toBe('declined')
+    for (let i = 0; i < 2; i++) {
+      const next = await payOnce('4000000000000002', SECOND_TESTER)
+      expect(next.body.status ?? next.body.error?.code, `decline ${i + 2}`).toMatch(/^(declined|payments_paused)$/)
+    }
     // Honest shoppers from networks never seen before, with a good card: refused once the deployment is paused.
     let n = 0
     const newcomer = () => `100.64.${++n}.1`

@@ -214,6 +214,21 @@ export function deliverNotification(sessionId: string, body: string) {
  * given), each once: delivery is at least once, and an event whose answer was slow on a busy
  * machine comes again with the same id, which must not count as another event.
  */
+/**
+ * Deliveries with each event once: delivery is at least once, and an event whose answer was slow
+ * on a busy machine comes again with the same id, which must not count as another event.
+ */
+export function distinctEvents<T extends { body: string }>(deliveries: readonly T[]): T[] {
+  const seen = new Set<string>()
+  return deliveries.filter((d) => {
+    const id = (JSON.parse(d.body) as { id?: string }).id
+    if (id === undefined) return true
+    if (seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
+}
+
 export async function webhooksAbout(
   mtid: string,
   count = 1,
@@ -226,15 +241,7 @@ export async function webhooksAbout(
     const delivered = (await (
       await fetch(`${env.CATCHER_URL}/webhooks?mtid=${encodeURIComponent(mtid)}`)
     ).json()) as typeof items
-    const seen = new Set<string>()
-    items = delivered.filter((i) => {
-      const event = JSON.parse(i.body) as { id?: string; type?: string }
-      if (event.id !== undefined) {
-        if (seen.has(event.id)) return false
-        seen.add(event.id)
-      }
-      return !type || event.type === type
-    })
+    items = distinctEvents(delivered).filter((i) => !type || (JSON.parse(i.body) as { type?: string }).type === type)
     if (items.length >= count) return items
     await new Promise((r) => setTimeout(r, 100))
   }

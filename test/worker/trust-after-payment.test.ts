@@ -11,6 +11,7 @@ import {
   call,
   createSession,
   deliverNotification,
+  distinctEvents,
   merchant,
   notificationSentFor,
   pay,
@@ -558,7 +559,7 @@ describe('an operation that cannot be settled is told once and listed', () => {
     const opId = res.body.id.slice(3)
     const events = await eventually(async () => {
       const hooks = (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]
-      const mine = hooks
+      const mine = distinctEvents(hooks)
         .map((h) => JSON.parse(h.body) as { type: string; data: { idempotencyKeyHash?: string } })
         .filter((e) => e.data.idempotencyKeyHash === opId)
       return mine.some((e) => e.type === 'invoice.expired') ? mine : undefined
