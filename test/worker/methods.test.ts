@@ -4,11 +4,20 @@
  * payment in flight or done, the others are refused with 409 `method_in_progress`; a QR code
  * already shown is withdrawn when the shopper pays by card).
  */
-import { env } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
-import { browser, createSession, merchant, pay, sessionState, type Session } from './api.ts'
+import { env, runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it, vi } from 'vitest'
+import {
+  browser,
+  createSession,
+  deliverNotification,
+  merchant,
+  notificationSentFor,
+  pay,
+  sessionState,
+  type Session,
+} from './api.ts'
 import { timePasses } from './clock.ts'
-import { chargesFor, injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
 import { sandboxInvoice } from './outcome-support.ts'
 
 const THREE_DS = '4000000000003220'
@@ -38,6 +47,38 @@ const completeQr = (s: Session) =>
     {},
     { 'Idempotency-Key': uniqueId('q') },
   )
+/** The payment id of the QR code the session shows (the gateway gave it at verification; never the browser's). */
+const shownCode = (s: Session) =>
+  runInDurableObject(
+    stubOf(s),
+    async (_, state) => (await state.storage.get<{ qr?: { paymentId: string } }>('session'))?.qr?.paymentId ?? '',
+  )
+
+/** Holds the Worker's QR requests to the gateway (a verification, or a completion's answer) until released. */
+function holdQrCalls() {
+  const realFetch = globalThis.fetch
+  const held: Record<'verify' | 'complete', { seen: boolean; release: () => void; gate: Promise<void> }> = {
+    verify: gateOf(),
+    complete: gateOf(),
+  }
+  function gateOf() {
+    let release = () => {}
+    const gate = new Promise<void>((r) => (release = r))
+    return { seen: false, release, gate }
+  }
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input)
+    if (!url.endsWith('/QRPayments')) return realFetch.call(globalThis, input, init)
+    const step = String(init?.body ?? '').includes('paymentId=') ? held.complete : held.verify
+    step.seen = true
+    if (step === held.verify) await step.gate
+    const res = await realFetch.call(globalThis, input, init)
+    if (step === held.complete) await step.gate
+    return res
+  })
+  return { held, restore: () => spy.mockRestore() }
+}
+
 const view = async (s: Session) =>
   (
     await browser<{
@@ -186,6 +227,71 @@ describe('the money rule across methods', () => {
     expect((await verifyQr(s)).body.status).toBe('verified')
     expect((await completeQr(s)).body.status).toBe('succeeded')
     expect(await view(s)).toMatchObject({ status: 'succeeded', method: 'qr' })
+  })
+
+  it('a QR code replaced by a newer one (another tab) stays the session’s: paid after all, its money ends the session paid', async () => {
+    const s = await createSession({ flow: 'qr' })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const first = await shownCode(s)
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    expect(await shownCode(s)).not.toBe(first)
+    // The wallet pays the first code anyway; the gateway notifies the session.
+    const paid = await client().qrComplete({
+      qrPaymentId: first,
+      amount: '100.00',
+      currency: 'EUR',
+      paymentType: 'PA',
+      merchantTransactionId: s.mtid,
+      notificationUrl: `${env.PUBLIC_BASE_URL}/v1/notifications/${s.id}`,
+    })
+    expect(paid.kind).toBe('succeeded')
+    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).status).toBe(200)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: first })
+  })
+
+  it('a QR code asked for in another tab while this one is being paid: the payment keeps its code, the new one is refused', async () => {
+    const s = await createSession({ flow: 'qr' })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const paying = await shownCode(s)
+    const { held, restore } = holdQrCalls()
+    try {
+      // Tab B asks for a code; the gateway's answer is on its way while tab A completes its own.
+      const second = verifyQr(s)
+      await vi.waitFor(() => expect(held.verify.seen).toBe(true))
+      const completing = completeQr(s)
+      await vi.waitFor(() => expect(held.complete.seen).toBe(true))
+      held.verify.release()
+      expect((await second).body.error?.code).toBe('payment_in_progress')
+      held.complete.release()
+      expect((await completing).body.status).toBe('succeeded')
+    } finally {
+      restore()
+    }
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: paying })
+    // Its payment record (opened just after, by the outbox) is that code's.
+    await vi.waitFor(async () => expect((await merchant('GET', `/v1/payments/${paying}`)).status).toBe(200), {
+      timeout: 10_000,
+      interval: 100,
+    })
+  })
+
+  it('a QR code whose payment was declined is spent: completed again it is refused before the gateway (409), and a new code pays', async () => {
+    const s = await createSession({ flow: 'qr' })
+    const declined = await browser(s, 'POST', '/qr/verify', { walletId: 'wallet-declined', customer: shopper })
+    expect(declined.body).toMatchObject({ status: 'verified' })
+    expect((await completeQr(s)).body.status).toBe('declined')
+    const spy = vi.spyOn(globalThis, 'fetch')
+    const again = await completeQr(s)
+    const gatewayCalls = spy.mock.calls.filter((c) =>
+      String(c[0] instanceof Request ? c[0].url : c[0]).startsWith(env.GATEWAY_BASE_URL),
+    )
+    spy.mockRestore()
+    expect(again.status).toBe(409)
+    expect(again.body.error?.code).toBe('qr_withdrawn')
+    expect(gatewayCalls).toEqual([])
+    expect((await sessionState(s.id)).lastError ?? null).toBeNull()
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    expect((await completeQr(s)).body.status).toBe('succeeded')
   })
 
   it('QR in flight -> card pay is refused with 409 method_in_progress naming qr; the QR payment then settles by inquiry', async () => {

@@ -159,7 +159,7 @@ export interface SessionRecord extends SessionInput {
     withdrawn?: boolean
     customer?: { givenName: string; surname: string; email: string }
   }
-  /** Payment ids of QR codes replaced after a withdrawal: still this session's for notifications. */
+  /** Payment ids of QR codes no longer shown (withdrawn, replaced): still this session's for notifications. */
   withdrawnQr?: string[]
   /** The method of the payment begun last (or of the invoice issued): what `methodUnderWay` reports. */
   method?: Flow

@@ -8,7 +8,7 @@ import { gatewayClient } from '../../config.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { done, fail, type Reply } from '../../reply.ts'
 import { offers } from '../../sessions/types.ts'
-import { applyOutcome, begin, finish, otherMethod, refusal, replay } from '../attempt.ts'
+import { applyOutcome, begin, finish, gate, otherMethod, refusal, replay } from '../attempt.ts'
 import { MINUTE_MS, type SessionCore } from '../core.ts'
 
 export async function verify(
@@ -53,12 +53,23 @@ export async function verify(
     }
     return fail('gateway_rejected', 'The wallet payment could not be started.')
   }
+  // Every code the gateway issued stays this session's: a wallet may still pay one no longer
+  // shown, and its notification must settle the session, not be refused.
+  const issued = outcome.response.paymentId
   // Another method may have begun while the gateway answered: that code is withdrawn at once.
   const busy = otherMethod(s, 'qr')
-  if (s.qr?.withdrawn) (s.withdrawnQr ??= []).push(s.qr.paymentId)
+  // A QR payment begun meanwhile (another tab), or the session settled: the code being paid stays
+  // the one shown, and this one is only kept as the session's.
+  const late = busy ? undefined : await gate(core, s)
+  if (late) {
+    ;(s.withdrawnQr ??= []).push(issued)
+    await core.save(s)
+    return late
+  }
+  if (s.qr) (s.withdrawnQr ??= []).push(s.qr.paymentId)
   const ttl = numberVar(core.env.QR_TTL_MS, 10 * MINUTE_MS)
   s.qr = {
-    paymentId: outcome.response.paymentId,
+    paymentId: issued,
     merchantWalletId: outcome.response.merchantWalletId,
     expiresAt: Math.min(Date.now() + ttl, s.expiresAt),
     customer: { givenName: shopper.givenName, surname: shopper.surname, email: shopper.email },
@@ -89,20 +100,27 @@ export async function complete(core: SessionCore, idempotencyKey: string): Promi
   if (s.qr.withdrawn)
     return fail('qr_withdrawn', 'This QR code was withdrawn when a card payment started. Request a new one.')
   if (Date.now() >= s.qr.expiresAt) return fail('session_expired', 'The QR code has expired. Start again.')
-  // The gateway gave this payment id at verification: the attempt carries it from the start.
-  await begin(core, s, idempotencyKey, fingerprint, 'qr', s.qr.paymentId)
+  // A code whose payment the gateway declined or refused is spent: sent again it is refused again
+  // (each time a gateway call and two events), so a new code is asked for.
+  const qrPaymentId = s.qr.paymentId
+  if (s.attempts.some((a) => a.paymentId === qrPaymentId && (a.status === 'declined' || a.status === 'refused')))
+    return fail('qr_withdrawn', 'This QR code can no longer be paid. Request a new one.')
+  // The gateway gave this payment id at verification: the attempt carries it from the start. It is
+  // read once: a verification answered meanwhile (another tab) must not rename this payment.
+  const code = s.qr
+  await begin(core, s, idempotencyKey, fingerprint, 'qr', code.paymentId)
   const outcome = await gatewayClient(core.env).qrComplete({
-    qrPaymentId: s.qr.paymentId,
+    qrPaymentId: code.paymentId,
     amount: s.amount,
     currency: s.currency,
     paymentType: 'PA',
     merchantTransactionId: s.merchantTransactionId,
     notificationUrl: callbackUrl(core.env, 'notifications', s.id),
-    ...(s.qr.customer
-      ? { qrGivenName: s.qr.customer.givenName, surname: s.qr.customer.surname, email: s.qr.customer.email }
+    ...(code.customer
+      ? { qrGivenName: code.customer.givenName, surname: code.customer.surname, email: code.customer.email }
       : {}),
   })
-  s.paymentId = s.qr.paymentId
+  s.paymentId = code.paymentId
   const reply = await applyOutcome(core, s, outcome)
   return finish(core, idempotencyKey, fingerprint, reply)
 }
