@@ -15,6 +15,8 @@ export async function turnstilePasses(env: Env, token: unknown, ip: string): Pro
       method: 'POST',
       body: new URLSearchParams({ secret: env.TURNSTILE_SECRET, response: token, remoteip: ip }),
       signal: AbortSignal.timeout(5_000),
+      // Never followed: a redirect would send the secret to another address (a 3xx fails the check).
+      redirect: 'manual',
     })
     const body: unknown = await res.json()
     return typeof body === 'object' && body !== null && (body as { success?: unknown }).success === true

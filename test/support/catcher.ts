@@ -2,7 +2,9 @@
  * A stand-in for everything outside the Worker that tests need to observe over real HTTP:
  * - the gateway's notifications (the sandbox POSTs them to PUBLIC_BASE_URL, which points here);
  * - the merchant's webhook receiver (`/webhooks`), which fails the first N deliveries of events
- *   whose merchantTransactionId starts with `failN-`;
+ *   whose merchantTransactionId starts with `failN-`, and answers the first N of those starting
+ *   with `moveN-` with a redirect (307) to `/elsewhere`, another receiver;
+ * - a gateway that moved (`/moved`): every POST redirected (307) to `/elsewhere-gateway`;
  * - a Cloudflare Access team's signing keys (`/cdn-cgi/access/certs`, a test-only key pair);
  * - Turnstile's siteverify (`/siteverify`): token `pass` passes, `dup` is a reused token,
  *   `outage` answers HTTP 500 with HTML.
@@ -65,6 +67,9 @@ export function startCatcher(port: number): Promise<() => Promise<void>> {
           eventErrors.push(`an event that is not JSON: ${body.slice(0, 80)}`)
         }
       }
+      // A server that moved (a hostile or misconfigured gateway): every POST is redirected, body
+      // and all (307), to /elsewhere-gateway, where it is recorded if a client follows.
+      if (path === '/moved') return void res.writeHead(307, { Location: '/elsewhere-gateway' }).end()
       if (path === '/siteverify') {
         const token = new URLSearchParams(body).get('response')
         if (token === 'outage') return void res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>down</h1>')
@@ -80,6 +85,11 @@ export function startCatcher(port: number): Promise<() => Promise<void>> {
         if (failN && failed < Number(failN[1])) {
           failures.set(eventId, failed + 1)
           return void res.writeHead(500).end('failing on purpose')
+        }
+        const moveN = /"merchantTransactionId":"move(\d)-/.exec(body)
+        if (moveN && failed < Number(moveN[1])) {
+          failures.set(eventId, failed + 1)
+          return void res.writeHead(307, { Location: '/elsewhere' }).end()
         }
       }
       const signature = req.headers['pay-signature']

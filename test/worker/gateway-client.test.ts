@@ -268,6 +268,33 @@ describe('status inquiry', () => {
   })
 })
 
+describe('a gateway answering with a redirect', () => {
+  it('is never followed: the AuthToken, the secure key and the signed fields reach no other address; the outcome is not success', async () => {
+    // Every request of this client goes to a server that redirects it (307: method and body kept).
+    const moved = client({ fetch: (_input, init) => fetch(`${env.CATCHER_URL}/moved`, init) })
+    const verify = await moved.qrVerify({
+      merchantTransactionId: uniqueId('qr-moved'),
+      paymentType: 'DB',
+      qrGivenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada@example.com',
+      walletId: 'wallet-ok',
+      walletAmount: '25.00',
+      walletCurrency: 'EUR',
+    })
+    // A request that may have been processed: unknown, to be asked about, never taken as done.
+    expect(verify.kind).toBe('unknown')
+    // The AuthToken request (it carries the secure key) goes first for a payment.
+    const payment = await moved.payment({
+      ...base,
+      merchantTransactionId: uniqueId('moved'),
+      ...cardFields('4111111111111111'),
+    })
+    expect(['unsent', 'unknown']).toContain(payment.kind)
+    expect(await (await fetch(`${env.CATCHER_URL}/elsewhere-gateway`)).json()).toEqual([])
+  })
+})
+
 describe('QR wallet', () => {
   const verify = (walletId: string, mtid: string) =>
     client().qrVerify({

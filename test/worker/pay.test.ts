@@ -324,6 +324,14 @@ describe('notifications and merchant webhooks (R27)', () => {
     expect(event.id).toMatch(/^evt_/)
   })
 
+  it('a receiver that answers with a redirect is not followed: the signed event goes nowhere else, and is sent again to the webhook URL', async () => {
+    const s = await createSession({ merchantTransactionId: uniqueId('move1') })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    expect(await webhooksAbout(s.mtid, 1, 15_000, 'checkout.session.succeeded')).toHaveLength(1)
+    const elsewhere = (await (await fetch(`${env.CATCHER_URL}/elsewhere`)).json()) as string[]
+    expect(elsewhere.filter((body) => body.includes(s.mtid))).toEqual([])
+  })
+
   it('verifyWebhook rejects a tampered body, a wrong secret and an old timestamp; accepts either secret during a roll', async () => {
     const body = JSON.stringify({ id: 'evt_1', type: 't', created: 1, data: {} })
     const { signatureHeader } = await import('../../shared/webhooks/sign.ts')

@@ -105,6 +105,8 @@ export async function generate(source: TokenSource, service: TokenService): Prom
         'authentication.sKey': source.secureKey,
       }),
       signal: AbortSignal.timeout(source.timeoutMs),
+      // Never followed: a redirect would send the secure key to another address.
+      redirect: 'manual',
     })
     // 401/403 is the token service's refusal; any other failure status is an outage.
     if (res.status === 401 || res.status === 403) return { ok: false, reason: 'refused' }

@@ -332,6 +332,9 @@ export class GatewayClient {
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', AuthToken: token },
         body: encodeForm(wire),
         signal: AbortSignal.timeout(this.#config.timeoutMs),
+        // Never followed: a redirect would send the AuthToken and the signed fields to another
+        // address. A 3xx is no answer (unknown: the request may have been processed).
+        redirect: 'manual',
       })
     } catch (e) {
       const timeout = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')

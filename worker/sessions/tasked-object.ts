@@ -362,6 +362,9 @@ export abstract class TaskedObject extends DurableObject<Env> {
             },
             body: item.body,
             signal: AbortSignal.timeout(10_000),
+            // Never followed: a redirect would take the signed event (or, as a GET, nothing of it) to
+            // another address, and the target's 200 would count as delivered. A 3xx is a failed try.
+            redirect: 'manual',
           })
           delivered = res.ok
           answered = res.status
