@@ -3,6 +3,7 @@
  * platform API, each merchant's own keys, credentials, webhooks and objects, and no route of one
  * merchant reaching another's. Over the public routes, with the sandbox gateway over real HTTP.
  */
+import { runInDurableObject } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
@@ -22,6 +23,7 @@ import {
 import { THREE_DS } from './outcome-support.ts'
 import { checksum } from '../../shared/gateway/checksum.ts'
 import { chargesFor, uniqueId } from './helpers.ts'
+import { timePasses } from './clock.ts'
 import { frameTokenClaims } from '../../worker/frame/token.ts'
 
 const PLATFORM = { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}` }
@@ -297,6 +299,42 @@ describe("a profile's secure key rotates with an overlap", () => {
     const sum = await checksum('notification', { ...fields, secureKey })
     return deliverNotification(s.id, JSON.stringify({ ...fields, currency: 'EUR', checksum: sum.ok ? sum.value : '' }))
   }
+
+  it('events waiting when the merchant’s webhook address is cleared are sent once it is set again', async () => {
+    const m = await newMerchant()
+    // The receiver fails the first nine tries of each of this order's events: they wait in the
+    // session's outbox.
+    const mtid = uniqueId('fail9')
+    const created = await as<{ id: string; clientSecret: string }>(m.apiKey.key, 'POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '12.00',
+      currency: 'EUR',
+      merchantTransactionId: mtid,
+      allowedOrigins: [ORIGIN],
+    })
+    expect((await payAs<{ status: string }>(created.body, '4111111111111111')).body.status).toBe('succeeded')
+    const session = env.SESSIONS.get(env.SESSIONS.idFromName(created.body.id)) as unknown as DurableObjectStub
+    // Time passes for the outbox too: each waiting event's next try is due (its backoff has run).
+    const later = async () => {
+      await runInDurableObject(session, async (_, state) => {
+        for (const [key, item] of await state.storage.list<{ next: number }>({ prefix: 'outbox:' }))
+          await state.storage.put(key, { ...item, next: Date.now() - 1 })
+      })
+      await timePasses(session)
+    }
+    expect((await platform('PATCH', `/merchants/${m.merchant.id}`, { clear: ['webhookUrl'] })).status).toBe(200)
+    await later() // its next try, with no address to send to
+    const url = `${env.CATCHER_URL}/webhooks`
+    expect((await platform('PATCH', `/merchants/${m.merchant.id}`, { webhookUrl: url })).status).toBe(200)
+    // Time passes: the tries go on (the receiver's failures, nine for each of the two events, among
+    // them) and the events arrive.
+    let delivered: unknown[] = []
+    for (let i = 0; i < 25 && delivered.length === 0; i++) {
+      await later()
+      delivered = await webhooksAbout(mtid, 1, 300, 'checkout.session.succeeded')
+    }
+    expect(delivered).toHaveLength(1)
+  })
 
   it('notifications under the key before the change settle until the overlap ends; then only the new key signs', async () => {
     const member = unusedMember++

@@ -330,7 +330,11 @@ export abstract class TaskedObject extends DurableObject<Env> {
 
   private async deliverWebhooks(): Promise<void> {
     const url = this.env.MERCHANT_WEBHOOK_URL
-    if (!url || (await this.ctx.storage.list({ prefix: OUTBOX, limit: 1 })).size === 0) return
+    if ((await this.ctx.storage.list({ prefix: OUTBOX, limit: 1 })).size === 0) return
+    // Events queued while the merchant had an address, which is gone now (a profile's cleared):
+    // they wait, and are tried again within the hour. An address set again gets them then,
+    // without a change of this object's own to wake it (nothing else would).
+    if (!url) return void (await this.schedule('webhook', Date.now() + MAX_BACKOFF_MS))
     // A merchant told of a success looks its payment up: the payments' openings already due run
     // first (they wait for the pay's answer, and this alarm may come sooner), for a moment at most:
     // one that fails backs off, and one slow to open holds no event back for longer than that.
