@@ -981,6 +981,51 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "checkout.session.charged_again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Money was taken a second time for this paid session (data.paymentId: a QR code or a card attempt that completed after another way paid). Its payment record is open: refund or void it. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Derives from the change: the same change always has the same id. */
+                        id: string;
+                        /** @constant */
+                        type: "checkout.session.charged_again";
+                        created: number;
+                        data: components["schemas"]["SessionChargedAgainEventData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; anything else is retried with backoff */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "checkout.session.expired": {
         parameters: {
             query?: never;
@@ -2649,7 +2694,7 @@ export interface components {
             /** @description The event id */
             id: string;
             /** @enum {unknown} */
-            type: "checkout.attempt.processing" | "checkout.attempt.action_required" | "checkout.attempt.pending" | "checkout.attempt.unknown" | "checkout.attempt.declined" | "checkout.attempt.reopened" | "checkout.session.succeeded" | "checkout.session.failed" | "checkout.session.expired" | "checkout.breaker.tripped" | "checkout.breaker.reset" | "invoice.regenerated" | "payment.repeat.pending" | "payment.repeat.unknown" | "payment.repeat.succeeded" | "payment.repeat.declined" | "payment.repeat.failed" | "payment.repeat.needs_attention" | "invoice.regenerate.succeeded" | "invoice.regenerate.unknown" | "invoice.regenerate.failed" | "invoice.regenerate.needs_attention" | "invoice.expired" | "invoice.paid" | "invoice.declined" | "payment.captured" | "payment.capture_failed" | "payment.capture_unknown" | "payment.capture_needs_attention" | "payment.voided" | "payment.void_failed" | "payment.void_unknown" | "payment.void_needs_attention" | "refund.succeeded" | "refund.failed" | "refund.unknown" | "refund.needs_attention" | "registration.created" | "registration.deleted";
+            type: "checkout.attempt.processing" | "checkout.attempt.action_required" | "checkout.attempt.pending" | "checkout.attempt.unknown" | "checkout.attempt.declined" | "checkout.attempt.reopened" | "checkout.session.succeeded" | "checkout.session.failed" | "checkout.session.charged_again" | "checkout.session.expired" | "checkout.breaker.tripped" | "checkout.breaker.reset" | "invoice.regenerated" | "payment.repeat.pending" | "payment.repeat.unknown" | "payment.repeat.succeeded" | "payment.repeat.declined" | "payment.repeat.failed" | "payment.repeat.needs_attention" | "invoice.regenerate.succeeded" | "invoice.regenerate.unknown" | "invoice.regenerate.failed" | "invoice.regenerate.needs_attention" | "invoice.expired" | "invoice.paid" | "invoice.declined" | "payment.captured" | "payment.capture_failed" | "payment.capture_unknown" | "payment.capture_needs_attention" | "payment.voided" | "payment.void_failed" | "payment.void_unknown" | "payment.void_needs_attention" | "refund.succeeded" | "refund.failed" | "refund.unknown" | "refund.needs_attention" | "registration.created" | "registration.deleted";
             sessionId: string | null;
             paymentId: string | null;
             /**
@@ -2799,6 +2844,22 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
+            sequence: number;
+        };
+        /** @description A payment of the session that took money after the session was paid by another (paymentId), and the session's own (sessionPaymentId). */
+        SessionChargedAgainEventData: {
+            sessionId: string;
+            merchantTransactionId: string;
+            /** @description The second payment: its record is open, to refund or void */
+            paymentId: string;
+            /** @description The way it was paid (qr, card, ...) */
+            method: string;
+            amount: string;
+            currency: string;
+            /** @description The payment that paid the session */
+            sessionPaymentId: string | null;
+            metadata: components["schemas"]["Metadata"];
             /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
             sequence: number;
         };

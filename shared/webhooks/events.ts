@@ -29,6 +29,11 @@ export const EVENT_TYPES = {
     about: 'session',
     when: 'No attempt left, or the invoice does not match the session; nothing was charged.',
   },
+  'checkout.session.charged_again': {
+    final: false,
+    about: 'session',
+    when: 'Money was taken a second time for this paid session (data.paymentId: a QR code or a card attempt that completed after another way paid). Its payment record is open: refund or void it.',
+  },
   'checkout.session.expired': {
     final: true,
     about: 'session',

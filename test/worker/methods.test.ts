@@ -14,6 +14,7 @@ import {
   notificationSentFor,
   pay,
   sessionState,
+  webhooksAbout,
   type Session,
 } from './api.ts'
 import { timePasses } from './clock.ts'
@@ -292,6 +293,60 @@ describe('the money rule across methods', () => {
     expect((await sessionState(s.id)).lastError ?? null).toBeNull()
     expect((await verifyQr(s)).body.status).toBe('verified')
     expect((await completeQr(s)).body.status).toBe('succeeded')
+  })
+
+  it('a second payment taken for a paid session (its withdrawn QR code paid after the card) is never dropped: its record opens and the merchant is told once', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    const card = (await sessionState(s.id)).paymentId as string
+    // The wallet pays the withdrawn code anyway: money taken a second time for this order.
+    const paid = await client().qrComplete({
+      qrPaymentId: code,
+      amount: '100.00',
+      currency: 'EUR',
+      paymentType: 'PA',
+      merchantTransactionId: s.mtid,
+      notificationUrl: `${env.PUBLIC_BASE_URL}/v1/notifications/${s.id}`,
+    })
+    expect(paid.kind).toBe('succeeded')
+    // The gateway's notification about the code (the card's own came before it).
+    const note = await vi.waitFor(
+      async () => {
+        const sent = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${s.id}`)).json()) as string[]
+        const about = sent.find((body) => (JSON.parse(body) as { paymentId?: string }).paymentId === code)
+        if (!about) throw new Error('not yet')
+        return about
+      },
+      { timeout: 8_000, interval: 100 },
+    )
+    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: false })
+    // The session stays paid by the card; the second payment is the merchant's to refund or void.
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: card })
+    const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
+    expect(told).toHaveLength(1)
+    expect(JSON.parse(told[0]?.body ?? '{}')).toMatchObject({
+      data: {
+        sessionId: s.id,
+        paymentId: code,
+        method: 'qr',
+        amount: '100.00',
+        currency: 'EUR',
+        sessionPaymentId: card,
+      },
+    })
+    await vi.waitFor(
+      async () =>
+        expect((await merchant('GET', `/v1/payments/${code}`)).body).toMatchObject({
+          status: 'authorized',
+          sessionId: s.id,
+        }),
+      { timeout: 10_000, interval: 100 },
+    )
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await webhooksAbout(s.mtid, 2, 300, 'checkout.session.charged_again')).toHaveLength(1)
   })
 
   it('QR in flight -> card pay is refused with 409 method_in_progress naming qr; the QR payment then settles by inquiry', async () => {

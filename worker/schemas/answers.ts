@@ -136,6 +136,7 @@ const EVENT_DATA_BY_ABOUT = {
 } as const
 const EVENT_DATA_OF_TYPE: Partial<Record<EventType, string>> = {
   'invoice.regenerated': 'InvoiceRegeneratedEventData',
+  'checkout.session.charged_again': 'SessionChargedAgainEventData',
   'checkout.breaker.tripped': 'BreakerTrippedEventData',
   'checkout.breaker.reset': 'BreakerResetEventData',
   'registration.created': 'RegistrationCreatedEventData',
@@ -253,6 +254,34 @@ export const eventDataSchemas = {
       },
       sequence,
     },
+  },
+  SessionChargedAgainEventData: {
+    type: 'object',
+    description:
+      "A payment of the session that took money after the session was paid by another (paymentId), and the session's own (sessionPaymentId).",
+    required: [
+      'sessionId',
+      'merchantTransactionId',
+      'paymentId',
+      'method',
+      'amount',
+      'currency',
+      'sessionPaymentId',
+      'metadata',
+      'sequence',
+    ],
+    properties: {
+      sessionId: { type: 'string' },
+      merchantTransactionId: { type: 'string' },
+      paymentId: { type: 'string', description: 'The second payment: its record is open, to refund or void' },
+      method: { type: 'string', description: 'The way it was paid (qr, card, ...)' },
+      amount: { type: 'string' },
+      currency: { type: 'string' },
+      sessionPaymentId: { type: ['string', 'null'], description: 'The payment that paid the session' },
+      metadata: ref('Metadata'),
+      sequence,
+    },
+    additionalProperties: false,
   },
   BreakerTrippedEventData: {
     type: 'object',

@@ -159,6 +159,8 @@ export interface SessionRecord extends SessionInput {
     withdrawn?: boolean
     customer?: { givenName: string; surname: string; email: string }
   }
+  /** Payments that took money after the session was paid by another (`checkout.session.charged_again`). */
+  chargedAgain?: string[]
   /** Payment ids of QR codes no longer shown (withdrawn, replaced): still this session's for notifications. */
   withdrawnQr?: string[]
   /** The method of the payment begun last (or of the invoice issued): what `methodUnderWay` reports. */
