@@ -55,6 +55,17 @@ const shownCode = (s: Session) =>
     async (_, state) => (await state.storage.get<{ qr?: { paymentId: string } }>('session'))?.qr?.paymentId ?? '',
   )
 
+/** A wallet pays a QR code of the session at the gateway (the gateway then notifies the session). */
+const walletPays = (s: Session, qrPaymentId: string) =>
+  client().qrComplete({
+    qrPaymentId,
+    amount: '100.00',
+    currency: 'EUR',
+    paymentType: 'PA',
+    merchantTransactionId: s.mtid,
+    notificationUrl: `${env.PUBLIC_BASE_URL}/v1/notifications/${s.id}`,
+  })
+
 /** Holds the Worker's QR requests to the gateway (a verification, or a completion's answer) until released. */
 function holdQrCalls() {
   const realFetch = globalThis.fetch
@@ -237,15 +248,7 @@ describe('the money rule across methods', () => {
     expect((await verifyQr(s)).body.status).toBe('verified')
     expect(await shownCode(s)).not.toBe(first)
     // The wallet pays the first code anyway; the gateway notifies the session.
-    const paid = await client().qrComplete({
-      qrPaymentId: first,
-      amount: '100.00',
-      currency: 'EUR',
-      paymentType: 'PA',
-      merchantTransactionId: s.mtid,
-      notificationUrl: `${env.PUBLIC_BASE_URL}/v1/notifications/${s.id}`,
-    })
-    expect(paid.kind).toBe('succeeded')
+    expect((await walletPays(s, first)).kind).toBe('succeeded')
     expect((await deliverNotification(s.id, await notificationSentFor(s.id))).status).toBe(200)
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: first })
   })
@@ -302,15 +305,7 @@ describe('the money rule across methods', () => {
     expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
     const card = (await sessionState(s.id)).paymentId as string
     // The wallet pays the withdrawn code anyway: money taken a second time for this order.
-    const paid = await client().qrComplete({
-      qrPaymentId: code,
-      amount: '100.00',
-      currency: 'EUR',
-      paymentType: 'PA',
-      merchantTransactionId: s.mtid,
-      notificationUrl: `${env.PUBLIC_BASE_URL}/v1/notifications/${s.id}`,
-    })
-    expect(paid.kind).toBe('succeeded')
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
     // The gateway's notification about the code (the card's own came before it).
     const note = await vi.waitFor(
       async () => {

@@ -9,6 +9,16 @@ import { browser, call, createSession, ORIGIN, pay } from './api.ts'
 import { chargesFor, uniqueId } from './helpers.ts'
 import { sandboxInvoice } from './outcome-support.ts'
 
+/** A session offering an existing invoice of the sandbox, not yet regenerated. */
+const invoiceSession = async () =>
+  createSession({
+    flow: 'invoice',
+    amount: '250.00',
+    invoiceId: await sandboxInvoice('250.00'),
+    merchantInvoiceId: uniqueId('inv'),
+    invoiceExpirationPeriod: '24',
+  })
+
 describe('the card frame page', () => {
   it('holds the whole card form in the locale named in its URL, in its direction and theme, before any script', async () => {
     const s = await createSession()
@@ -124,13 +134,7 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
   })
 
   it('after an invoice’s page, links back to the page that asked for the invoice (its path), as after a bank step', async () => {
-    const s = await createSession({
-      flow: 'invoice',
-      amount: '250.00',
-      invoiceId: await sandboxInvoice('250.00'),
-      merchantInvoiceId: uniqueId('inv'),
-      invoiceExpirationPeriod: '24',
-    })
+    const s = await invoiceSession()
     const regen = await browser(s, 'POST', '/invoice/regenerate', { returnPage: `${ORIGIN}/invoices/42?token=t#pay` })
     expect(regen.body).toMatchObject({ status: 'regenerated' })
     const page = await call(`/v1/return/${s.id}`)
@@ -139,13 +143,7 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
   })
 
   it('refuses an invoice’s starting page on an origin the checkout does not allow, naming the field, before the gateway is asked', async () => {
-    const s = await createSession({
-      flow: 'invoice',
-      amount: '250.00',
-      invoiceId: await sandboxInvoice('250.00'),
-      merchantInvoiceId: uniqueId('inv'),
-      invoiceExpirationPeriod: '24',
-    })
+    const s = await invoiceSession()
     const res = await browser(s, 'POST', '/invoice/regenerate', { returnPage: 'https://evil.example/invoices/42' })
     expect(res.status).toBe(400)
     expect(res.body).toMatchObject({ error: { code: 'invalid_request', fields: [{ field: 'returnPage' }] } })

@@ -20,7 +20,7 @@ import {
 import { tally } from './attempt.ts'
 import { afterNoCharge, type SessionCore } from './core.ts'
 import { inquiryDelay } from './inquiry.ts'
-import { openPayment } from '../payments/opening.ts'
+import { paymentOfSession } from '../payments/opening.ts'
 import { claimingMethod, METHODS, methodOfPayment, methodPaymentIds } from './methods/table.ts'
 
 /** What a verified notification did: applied, already known, or refused as not this session's. */
@@ -92,19 +92,7 @@ async function chargedAgain(
         },
       },
     ],
-    openPayment({
-      paymentId,
-      sessionId: s.id,
-      merchantTransactionId: s.merchantTransactionId,
-      amount: s.amount,
-      currency: s.currency,
-      paymentType: METHODS[method].paymentType ?? s.paymentType,
-      source: method,
-      registrationId: null,
-      card: last4 ? { brand: brandFromGateway(n.paymentBrand), last4 } : null,
-      email: s.payerEmail ?? s.customer?.email ?? null,
-      metadata: s.metadata ?? {},
-    }),
+    paymentOfSession(s, { paymentId, method, card: last4 ? { brand: brandFromGateway(n.paymentBrand), last4 } : null }),
   )
   return { kind: 'applied', status: s.status }
 }

@@ -10,7 +10,7 @@
  */
 import { METHODS } from '../checkout/methods/table.ts'
 import type { Job } from '../outbox/jobs.ts'
-import type { SessionRecord } from '../sessions/types.ts'
+import type { Flow, SessionRecord } from '../sessions/types.ts'
 import { paymentIndexJob } from '../search/rows.ts'
 import { openingRecord } from './status.ts'
 import type { PaymentSnapshot } from './types.ts'
@@ -40,15 +40,22 @@ export function openPayment(facts: PaymentFacts): Job[] {
   return [{ kind: 'payment', snapshot, indexed: true }, paymentIndexJob(openingRecord(snapshot))]
 }
 
-/** The payment of a session that just succeeded (none without a paymentId). */
-export function paymentOfSession(s: SessionRecord): Job[] {
+/**
+ * The payment of a session that just succeeded (none without a paymentId), or `other`, a payment
+ * of the session that took money after it was paid (checkout/notifications.ts `chargedAgain`).
+ */
+export function paymentOfSession(
+  s: SessionRecord,
+  other?: { readonly paymentId: string; readonly method: Flow; readonly card: PaymentSnapshot['card'] },
+): Job[] {
   // A setup's authorisation registered a card and is voided by its session (sessions/setup.ts):
   // it is no payment, and nothing may capture or refund it.
-  if (!s.paymentId || s.setup) return []
+  const paymentId = other?.paymentId ?? s.paymentId
+  if (!paymentId || (s.setup && !other)) return []
   // The method that paid, not the one shown first: a session offering QR then card may authorise.
-  const method = s.method ?? s.flow
+  const method = other?.method ?? s.method ?? s.flow
   return openPayment({
-    paymentId: s.paymentId,
+    paymentId,
     sessionId: s.id,
     merchantTransactionId: s.merchantTransactionId,
     amount: s.amount,
@@ -56,8 +63,8 @@ export function paymentOfSession(s: SessionRecord): Job[] {
     // What the gateway was asked for: the method's own type (methods/table.ts), else the session's.
     paymentType: METHODS[method].paymentType ?? s.paymentType,
     source: method,
-    registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
-    card: s.card ?? null,
+    registrationId: other ? null : (s.createdRegistrationId ?? s.registrationId ?? null),
+    card: other ? other.card : (s.card ?? null),
     email: s.payerEmail ?? s.customer?.email ?? null,
     metadata: s.metadata ?? {},
   })
