@@ -27,6 +27,7 @@ import { afterNoCharge, answer, type SessionCore } from './core.ts'
 import { becomeUnknown, inquiryDelay } from './inquiry.ts'
 import { METHOD_ROWS, METHODS } from './methods/table.ts'
 import { paymentOfSession } from '../payments/opening.ts'
+import { chargedAgain } from './charged-again.ts'
 
 interface IdemEntry {
   readonly fingerprint: string
@@ -192,6 +193,15 @@ export async function applyOutcome(
   // Only what the answer alone carries is kept: the registration a first payment made (a
   // notification names none). The shopper is answered as a replay of the key would be.
   if (!isInFlight(s.status)) {
+    // Paid meanwhile by another payment (a QR code the wallet paid while this one's answer was on
+    // its way), and this one took money too: never forgotten (charged-again.ts).
+    if (
+      outcome.kind === 'succeeded' &&
+      s.status === 'succeeded' &&
+      attempt?.paymentId &&
+      attempt.paymentId !== s.paymentId
+    )
+      await chargedAgain(core, s, attempt.paymentId, attempt.method, null)
     const r = 'response' in outcome ? (outcome.response as Partial<PaymentResponse> | undefined) : undefined
     if (r?.registrationId && s.createRegistration && !s.createdRegistrationId) {
       s.createdRegistrationId = r.registrationId

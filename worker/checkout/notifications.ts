@@ -20,7 +20,7 @@ import {
 import { tally } from './attempt.ts'
 import { afterNoCharge, type SessionCore } from './core.ts'
 import { inquiryDelay } from './inquiry.ts'
-import { paymentOfSession } from '../payments/opening.ts'
+import { cardOf, chargedAgain } from './charged-again.ts'
 import { claimingMethod, METHODS, methodOfPayment, methodPaymentIds } from './methods/table.ts'
 
 /** What a verified notification did: applied, already known, or refused as not this session's. */
@@ -48,53 +48,6 @@ function foreign(s: SessionRecord, n: Notification, claimant: Flow | undefined):
   const attempt = s.attempts[s.attempts.length - 1]
   if (attempt && !attempt.paymentId && (s.status === 'processing' || s.status === 'unknown')) return undefined
   return 'payment'
-}
-
-/**
- * A payment of this paid session other than the one that paid it took money: its record opens
- * (the merchant refunds or voids it there) and the merchant is told once. The session stays paid
- * by its own payment. Its amount and currency are the session's (`foreign` checked them).
- */
-async function chargedAgain(
-  core: SessionCore,
-  s: SessionRecord,
-  paymentId: string,
-  n: Notification,
-  claimant: Flow | undefined,
-): Promise<NotificationResult> {
-  if (s.chargedAgain?.includes(paymentId)) return { kind: 'duplicate', status: s.status }
-  ;(s.chargedAgain ??= []).push(paymentId)
-  const attempt = s.attempts.find((a) => a.paymentId === paymentId)
-  // Its attempt (a card on the bank's page when the QR code was paid) is settled too.
-  if (attempt) attempt.status = 'succeeded'
-  const method = claimant ?? attempt?.method ?? methodOfPayment(s, paymentId) ?? s.method ?? s.flow
-  const last4 = n.cardLast4 ?? n.cardLastFourDigits
-  s.seq += 1
-  s.updatedAt = Date.now()
-  log.error('charged_again', { session: s.id, paymentId, method })
-  await core.commit(
-    s.id,
-    s.seq,
-    { session: s },
-    [
-      {
-        type: 'checkout.session.charged_again',
-        data: {
-          sessionId: s.id,
-          merchantTransactionId: s.merchantTransactionId,
-          paymentId,
-          method,
-          amount: s.amount,
-          currency: s.currency,
-          sessionPaymentId: s.paymentId ?? null,
-          metadata: s.metadata ?? {},
-          sequence: s.seq,
-        },
-      },
-    ],
-    paymentOfSession(s, { paymentId, method, card: last4 ? { brand: brandFromGateway(n.paymentBrand), last4 } : null }),
-  )
-  return { kind: 'applied', status: s.status }
 }
 
 /** A notification whose checksum the route verified. Settles the session only if it is its own. */
@@ -137,7 +90,7 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   // Money taken a second time for a paid session (a QR code, or a card's bank step, completed after
   // another way paid) is never answered "duplicate" and forgotten.
   if (to === 'succeeded' && s.status === 'succeeded' && n.paymentId && n.paymentId !== s.paymentId)
-    return chargedAgain(core, s, n.paymentId, n, claimant)
+    return chargedAgain(core, s, n.paymentId, claimant, cardOf(n))
   if (!to || !canMove(s.status, to)) return { kind: 'duplicate', status: s.status }
   s.paymentId = n.paymentId
   if (claimant) METHODS[claimant].notifications?.settles(s, n)

@@ -51,7 +51,7 @@ export function paymentOfSession(
   // A setup's authorisation registered a card and is voided by its session (sessions/setup.ts):
   // it is no payment, and nothing may capture or refund it.
   const paymentId = other?.paymentId ?? s.paymentId
-  if (!paymentId || (s.setup && !other)) return []
+  if (!paymentId || s.setup) return []
   // The method that paid, not the one shown first: a session offering QR then card may authorise.
   const method = other?.method ?? s.method ?? s.flow
   return openPayment({

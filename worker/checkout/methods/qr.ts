@@ -120,7 +120,8 @@ export async function complete(core: SessionCore, idempotencyKey: string): Promi
       ? { qrGivenName: code.customer.givenName, surname: code.customer.surname, email: code.customer.email }
       : {}),
   })
-  s.paymentId = code.paymentId
+  // begin() named the code's payment the session's; a payment that settled the session while the
+  // gateway answered keeps that place (applyOutcome tells of this one if it took money too).
   const reply = await applyOutcome(core, s, outcome)
   return finish(core, idempotencyKey, fingerprint, reply)
 }

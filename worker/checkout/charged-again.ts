@@ -1,0 +1,69 @@
+/**
+ * @module
+ * Money taken a second time for a paid session: a payment of it other than the one that paid it
+ * took money (a QR code paid after the card, a card's bank step finished after a QR code paid, an
+ * earlier attempt's late success). Its notification or its late answer is never taken as a
+ * duplicate and forgotten: its record opens, the merchant is told once, and the session stays paid
+ * by its own payment.
+ */
+import { brandFromGateway } from '../../shared/card.ts'
+import type { Notification } from '../../shared/types.ts'
+import { log } from '../log.ts'
+import type { PaymentSnapshot } from '../payments/types.ts'
+import { paymentOfSession } from '../payments/opening.ts'
+import type { Flow, SessionRecord } from '../sessions/types.ts'
+import type { SessionCore } from './core.ts'
+import { methodOfPayment } from './methods/table.ts'
+
+/** The card a notification names, as a payment record keeps it. */
+export function cardOf(n: Notification): PaymentSnapshot['card'] {
+  const last4 = n.cardLast4 ?? n.cardLastFourDigits
+  return last4 ? { brand: brandFromGateway(n.paymentBrand), last4 } : null
+}
+
+/**
+ * `paymentId` took money on the paid session `s`: its record opens (refund or void it) and
+ * `checkout.session.charged_again` is told, once per payment. Its amount and currency are the
+ * session's (a notification's were checked against them; an answer is to the session's request).
+ * A setup session's second authorisation gets no record: nothing may capture it.
+ */
+export async function chargedAgain(
+  core: SessionCore,
+  s: SessionRecord,
+  paymentId: string,
+  claimant: Flow | undefined,
+  card: PaymentSnapshot['card'],
+): Promise<{ readonly kind: 'applied' | 'duplicate'; readonly status: string }> {
+  if (s.chargedAgain?.includes(paymentId)) return { kind: 'duplicate', status: s.status }
+  ;(s.chargedAgain ??= []).push(paymentId)
+  const attempt = s.attempts.find((a) => a.paymentId === paymentId)
+  // Its attempt (a card on the bank's page when the QR code was paid) is settled too.
+  if (attempt) attempt.status = 'succeeded'
+  const method = claimant ?? attempt?.method ?? methodOfPayment(s, paymentId) ?? s.method ?? s.flow
+  s.seq += 1
+  s.updatedAt = Date.now()
+  log.error('charged_again', { session: s.id, paymentId, method })
+  await core.commit(
+    s.id,
+    s.seq,
+    { session: s },
+    [
+      {
+        type: 'checkout.session.charged_again',
+        data: {
+          sessionId: s.id,
+          merchantTransactionId: s.merchantTransactionId,
+          paymentId,
+          method,
+          amount: s.amount,
+          currency: s.currency,
+          sessionPaymentId: s.paymentId ?? null,
+          metadata: s.metadata ?? {},
+          sequence: s.seq,
+        },
+      },
+    ],
+    s.setup ? [] : paymentOfSession(s, { paymentId, method, card }),
+  )
+  return { kind: 'applied', status: s.status }
+}
