@@ -65,6 +65,8 @@ export interface PendingEvent {
 }
 
 const MAX_BACKOFF_MS = 60 * 60_000
+/** How long events wait for a merchant's address to be set again, tried hourly. */
+const UNADDRESSED_WAIT_MS = 30 * 24 * 60 * 60_000
 const OUTBOX = 'outbox:'
 const JOBS = 'job:'
 const JOB_RETRY_BASE_MS = 1_000
@@ -330,11 +332,18 @@ export abstract class TaskedObject extends DurableObject<Env> {
 
   private async deliverWebhooks(): Promise<void> {
     const url = this.env.MERCHANT_WEBHOOK_URL
-    if ((await this.ctx.storage.list({ prefix: OUTBOX, limit: 1 })).size === 0) return
+    const first = [...(await this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX, limit: 1 })).values()][0]
+    if (!first) return
     // Events queued while the merchant had an address, which is gone now (a profile's cleared):
-    // they wait, and are tried again within the hour. An address set again gets them then,
-    // without a change of this object's own to wake it (nothing else would).
-    if (!url) return void (await this.schedule('webhook', Date.now() + MAX_BACKOFF_MS))
+    // they wait, and are tried again within the hour, so an address set again gets them without a
+    // change of this object's own to wake it (nothing else would). Events of changes made while
+    // there was no address are not queued. After a month the object stops waking for them ("send
+    // again" still sends one).
+    if (!url) {
+      const since = first.queuedAt ?? first.event.created * 1000
+      if (Date.now() - since < UNADDRESSED_WAIT_MS) await this.schedule('webhook', Date.now() + MAX_BACKOFF_MS)
+      return
+    }
     // A merchant told of a success looks its payment up: the payments' openings already due run
     // first (they wait for the pay's answer, and this alarm may come sooner), for a moment at most:
     // one that fails backs off, and one slow to open holds no event back for longer than that.
