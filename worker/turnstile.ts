@@ -18,6 +18,7 @@ export async function turnstilePasses(env: Env, token: unknown, ip: string): Pro
       // Never followed: a redirect would send the secret to another address (a 3xx fails the check).
       redirect: 'manual',
     })
+    if (!res.ok) return false
     const body: unknown = await res.json()
     return typeof body === 'object' && body !== null && (body as { success?: unknown }).success === true
   } catch {
