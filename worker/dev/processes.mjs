@@ -3,10 +3,10 @@
 // and depends on nothing under test/, so `npm start` never runs test code.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { closeSync, existsSync, mkdirSync, openSync, statSync, utimesSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, utimesSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { tmpdir, userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -132,15 +132,17 @@ export async function freePort() {
   // listener that names them. Stacks started together must not get the same one twice either,
   // nor stacks of two processes (vitest runs test files in processes of their own): a port handed
   // out is reserved for a minute by a file of that name, which one process alone can create.
-  for (;;) {
+  for (let tries = 0; tries < 1_000; tries++) {
     const port = LOW_PORT + Math.floor(Math.random() * (HIGH_PORT - LOW_PORT))
     if (reserved(port) && (await bindable(port))) return port
   }
+  throw new Error(`no free port on 127.0.0.1 between ${LOW_PORT} and ${HIGH_PORT} (is the loopback interface up?)`)
 }
 
 /** Reserves `port` for a minute across this machine's processes; false when another holds it. */
 function reserved(port) {
-  const dir = join(tmpdir(), 'pay-checkout-ports')
+  // Per user: another user's directory in a shared /tmp could not be written.
+  const dir = join(tmpdir(), `pay-checkout-ports-${userInfo().uid}`)
   const file = join(dir, String(port))
   mkdirSync(dir, { recursive: true })
   try {
@@ -160,8 +162,16 @@ function reserved(port) {
   }
 }
 // Tests that name their ports (`npm start -- --port`, `npm run sandbox -- --port`) use 18xxx and
-// 28xxx, outside this.
-const [LOW_PORT, HIGH_PORT] = [20_000, 28_000]
+// 28xxx, outside this. A machine whose ephemeral range starts lower gets the ports below it.
+const EPHEMERAL_LOW = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768
+  } catch {
+    return 32_768
+  }
+})()
+const HIGH_PORT = Math.min(28_000, EPHEMERAL_LOW)
+const LOW_PORT = Math.max(1_024, Math.min(20_000, HIGH_PORT - 4_000))
 
 /** Whether 127.0.0.1:port can be listened on now (nothing listens there). */
 function bindable(port) {
