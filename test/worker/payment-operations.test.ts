@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { EVENT_TYPES } from '../../shared/webhooks/events.ts'
 import { call, webhooksAbout } from './api.ts'
-import { timePasses } from './clock.ts'
+import { timePasses, timeStandsStill } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
 import { gatewayOperationsOn, operate, paidPayment, paymentEventually, paymentStub } from './money.ts'
 
@@ -103,6 +103,7 @@ describe('capture', () => {
     const lost = await operate(paymentId, 'capture', { amount: '50.00' })
     expect(lost.status).toBe(202)
     expect(lost.body.operation.status).toBe('unknown')
+    await timeStandsStill(paymentStub(paymentId))
     // In flight, it blocks a second capture, a void and a refund, each told that a capture is under
     // way (not that the payment is captured already, nor that nothing is).
     for (const [kind, body] of [
