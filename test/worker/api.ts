@@ -175,12 +175,15 @@ export async function eventually(
   throw new Error(`condition not reached; last state ${last.status as string}`)
 }
 
-/** The gateway's notification for a session, as the sandbox sent it (to the catcher). */
-export async function notificationSentFor(sessionId: string, timeoutMs = 8_000): Promise<string> {
+/** The gateway's latest notification for a session (about `paymentId`, if given), as the sandbox sent it (to the catcher). */
+export async function notificationSentFor(sessionId: string, timeoutMs = 8_000, paymentId?: string): Promise<string> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const bodies = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${sessionId}`)).json()) as string[]
-    if (bodies.length > 0) return bodies[bodies.length - 1] ?? ''
+    const about = paymentId
+      ? bodies.filter((body) => (JSON.parse(body) as { paymentId?: string }).paymentId === paymentId)
+      : bodies
+    if (about.length > 0) return about[about.length - 1] ?? ''
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error('no notification was sent')

@@ -317,15 +317,7 @@ describe('the money rule across methods', () => {
     // The wallet pays the withdrawn code anyway: money taken a second time for this order.
     expect((await walletPays(s, code)).kind).toBe('succeeded')
     // The gateway's notification about the code (the card's own came before it).
-    const note = await vi.waitFor(
-      async () => {
-        const sent = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${s.id}`)).json()) as string[]
-        const about = sent.find((body) => (JSON.parse(body) as { paymentId?: string }).paymentId === code)
-        if (!about) throw new Error('not yet')
-        return about
-      },
-      { timeout: 8_000, interval: 100 },
-    )
+    const note = await notificationSentFor(s.id, 8_000, code)
     expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
     expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: false })
     // The session stays paid by the card; the second payment is the merchant's to refund or void.
@@ -367,15 +359,7 @@ describe('the money rule across methods', () => {
       await vi.waitFor(() => expect(held.complete.seen).toBe(true), { timeout: 10_000 })
       // While the completion's answer is on its way, the wallet pays the replaced code.
       expect((await walletPays(s, replaced)).kind).toBe('succeeded')
-      const note = await vi.waitFor(
-        async () => {
-          const sent = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${s.id}`)).json()) as string[]
-          const about = sent.find((body) => (JSON.parse(body) as { paymentId?: string }).paymentId === replaced)
-          if (!about) throw new Error('not yet')
-          return about
-        },
-        { timeout: 8_000, interval: 100 },
-      )
+      const note = await notificationSentFor(s.id, 8_000, replaced)
       expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
       held.complete.release()
       expect((await completing).body.status).toBe('succeeded')
