@@ -5,7 +5,6 @@
  * (money taken at the gateway must end as a paid session); only the attempt in flight may be
  * declined or left pending; anything else is refused and kept for the operator.
  */
-import { brandFromGateway } from '../../shared/card.ts'
 import type { Notification } from '../../shared/types.ts'
 import { settlementOf } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
@@ -97,8 +96,8 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   s.transactionStatus = n.transactionStatus
   if (n.resultCode) s.resultCode = n.resultCode
   if (n.resultDescription) s.resultDescription = n.resultDescription
-  if (n.cardLast4 ?? n.cardLastFourDigits)
-    s.card = { brand: brandFromGateway(n.paymentBrand) ?? s.card?.brand, last4: n.cardLast4 ?? n.cardLastFourDigits }
+  const card = cardOf(n)
+  if (card) s.card = { ...card, brand: card.brand ?? s.card?.brand }
   const settled = claimant
     ? undefined
     : (s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined))
