@@ -63,7 +63,8 @@ export async function chargedAgain(
         },
       },
     ],
-    s.setup ? [] : paymentOfSession(s, { paymentId, method, card }),
+    // None for a setup's authorisation (paymentOfSession): nothing may capture it.
+    paymentOfSession(s, { paymentId, method, card }),
   )
   return { kind: 'applied', status: s.status }
 }
