@@ -2340,7 +2340,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A setup session (flow setup) registered the shopper's card (data.registrationId); its authorisation is being voided by the Worker. */
+        /** A setup session (flow setup) registered the shopper's card (data.registrationId; its authorisation is being voided by the Worker), or the card a card session's payment saved became known after its checkout.session.succeeded, which said registrationId null (a notification settled the payment before its answer). */
         post: {
             parameters: {
                 query?: never;

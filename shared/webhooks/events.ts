@@ -146,7 +146,7 @@ export const EVENT_TYPES = {
   'registration.created': {
     final: false,
     about: 'registration',
-    when: "A setup session (flow setup) registered the shopper's card (data.registrationId); its authorisation is being voided by the Worker.",
+    when: "A setup session (flow setup) registered the shopper's card (data.registrationId; its authorisation is being voided by the Worker), or the card a card session's payment saved became known after its checkout.session.succeeded, which said registrationId null (a notification settled the payment before its answer).",
   },
   'registration.deleted': {
     final: true,

@@ -20,7 +20,7 @@ import {
   webhooksAbout,
   type Session,
 } from './api.ts'
-import { timePasses } from './clock.ts'
+import { timePasses, timeStandsStill } from './clock.ts'
 import { chargesFor, injectFault, uniqueId } from './helpers.ts'
 import { operate, paymentEventually, paymentStub } from './money.ts'
 import { eventually, sandboxInvoice } from './outcome-support.ts'
@@ -128,6 +128,41 @@ describe('a deleted card is never charged again', () => {
     const view = await browser(s, 'GET', '')
     expect(view.status).toBe(409)
     expect(view.body).toMatchObject({ error: { code: 'registration_deleted' } })
+  })
+
+  it('a card deleted while its first payment was on the bank’s page (404, the gateway had none yet) is deleted at the gateway when asked again, and stays refused', async () => {
+    const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    const res = await pay(s, '4000000000003220')
+    expect(res.body.status).toBe('action_required')
+    const registrationId = (await sessionState(s.id)).registrationId as string
+    expect(registrationId).toMatch(/^R\d+$/)
+    expect((await deleteRegistration(registrationId)).status).toBe(404)
+    await fetch(`${res.body.redirect?.url}/complete`, {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'authenticated' }),
+      redirect: 'manual',
+    })
+    await deliverNotification(s.id, await notificationSentFor(s.id))
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', registrationId })
+    // The card is stored at the gateway now: asked again, the deletion reaches it.
+    const again = await deleteRegistration(registrationId)
+    expect(again.status).toBe(200)
+    expect(again.body.status).toBe('deleted')
+    const deletedEvents = async () =>
+      distinctEvents(
+        (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as {
+          body: string
+          signature: string | undefined
+        }[],
+      ).filter((e) => e.body.includes('"type":"registration.deleted"') && e.body.includes(`"${registrationId}"`))
+    await expect.poll(async () => (await deletedEvents()).length, { timeout: 10_000 }).toBe(1)
+    const key = uniqueId('rk')
+    expect((await repeat(res.body.paymentId as string, key)).body.error).toMatchObject({ code: 'registration_deleted' })
+    expect(await chargesFor(await repeatOrder(key))).toBe(0)
+    // Once deleted, asked again, it is the deletion done: told once.
+    expect((await deleteRegistration(registrationId)).status).toBe(200)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await deletedEvents()).toHaveLength(1)
   })
 
   it('from the moment the deletion is asked, while its gateway call is still unanswered', async () => {
@@ -467,6 +502,55 @@ describe('a settled card pay keeps one answer', () => {
       })
       .toBe(state.registrationId)
     expect(await chargesFor(s.mtid)).toBe(1)
+  })
+})
+
+describe('the card a payment saved is never lost', () => {
+  it('a payment settled by its notification while its answer was lost: the Worker asks the gateway for the card it saved, the session and the payment name it, registration.created tells it once, and its deletion stops repeats', async () => {
+    const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: s.mtid, times: 1 })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id))
+    // The session's own inquiry (which would name the card) waits: the notification comes first.
+    await timeStandsStill(stub)
+    const note = await notificationSentFor(s.id)
+    expect(note).not.toContain('registrationId')
+    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    const succeeded = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')
+    expect(JSON.parse(succeeded[0]?.body ?? '{}')).toMatchObject({ data: { registrationId: null } })
+    await vi.waitFor(
+      async () => {
+        await timePasses(stub)
+        expect((await sessionState(s.id)).registrationId).toMatch(/^R\d+$/)
+      },
+      { timeout: 10_000, interval: 200 },
+    )
+    const state = await sessionState(s.id)
+    const registrationId = state.registrationId as string
+    const paymentId = state.paymentId as string
+    await expect
+      .poll(async () => (await merchant('GET', `/v1/payments/${paymentId}`)).body.registrationId, { timeout: 8_000 })
+      .toBe(registrationId)
+    const told = await webhooksAbout(s.mtid, 1, 10_000, 'registration.created')
+    expect(told.map((t) => (JSON.parse(t.body) as { data: unknown }).data)).toEqual([
+      expect.objectContaining({ registrationId, sessionId: s.id, paymentId }),
+    ])
+    // The merchant deletes the card it was told of: a repeat of the payment no longer charges it.
+    const deletion = await merchant('DELETE', `/v1/registrations/${registrationId}`, undefined, {
+      'Idempotency-Key': uniqueId('d'),
+    })
+    expect(deletion.status).toBe(200)
+    const again = await merchant<{ error: { code: string } }>(
+      'POST',
+      `/v1/payments/${paymentId}/repeat`,
+      { amount: '5.00', currency: 'EUR' },
+      { 'Idempotency-Key': uniqueId('rk') },
+    )
+    expect(again.status).toBe(409)
+    expect(again.body.error.code).toBe('registration_deleted')
+    expect(await chargesFor(s.mtid)).toBe(1)
+    await timePasses(stub)
+    expect(await webhooksAbout(s.mtid, 2, 300, 'registration.created')).toHaveLength(1)
   })
 })
 

@@ -53,6 +53,7 @@ import {
 } from './methods/invoice.ts'
 import { complete, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
+import { learnRegistration, registrationOnSuccess, REGISTRATION_TASK } from './registration.ts'
 
 export type { PayInput } from './methods/card.ts'
 export type { NotificationResult } from './notifications.ts'
@@ -123,6 +124,8 @@ export class CheckoutSession extends TaskedObject {
     // record's first index row (jobs: payments/opening.ts). A
     // setup's success instead starts the void of its authorisation and tells its registration.
     const setupEvents = setupOnChange(s, to)
+    // A card session's success that does not know the card its payment saved asks for it.
+    const registration = to === 'succeeded' ? registrationOnSuccess(s) : {}
     const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]
     // What the new state ends: a settled payment needs no inquiry or watchdog, a final one no expiry.
     const ended: Record<string, undefined> = {
@@ -135,7 +138,12 @@ export class CheckoutSession extends TaskedObject {
       { ...also, session: s },
       [{ type: EVENT_OF[to], data: { ...merchantView(s), previousStatus: from, sequence: s.seq } }, ...setupEvents],
       jobs,
-      { ...ended, ...(to === 'succeeded' && s.setup ? { [SETUP_VOID_TASK]: Date.now() } : {}), ...timers },
+      {
+        ...ended,
+        ...(to === 'succeeded' && s.setup ? { [SETUP_VOID_TASK]: Date.now() } : {}),
+        ...registration,
+        ...timers,
+      },
     )
     return true
   }
@@ -234,6 +242,8 @@ export class CheckoutSession extends TaskedObject {
       await regenerateAgain(this.#core, s)
     } else if (name === SETUP_VOID_TASK) {
       await this.settleSetup(s)
+    } else if (name === REGISTRATION_TASK) {
+      await learnRegistration(this.#core, s)
     }
   }
 

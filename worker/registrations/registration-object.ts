@@ -26,7 +26,10 @@ interface RegistrationRecord {
   resultCode?: string
   requestedAt: number
   deletedAt?: number
-  /** The gateway knew no such card for this merchant on the first ask: answered 404, and refused for good. */
+  /**
+   * The gateway knew no such card for this merchant when asked: answered 404, and refused for
+   * good; a deletion asked again with another key is sent again (the card may exist by then).
+   */
   notFound?: true
 }
 
@@ -78,7 +81,16 @@ export class RegistrationObject extends TaskedObject {
     await this.fresh()
     const existing = await this.load()
     const seen = await this.ctx.storage.get<true>(`idem:${key}`)
-    if (existing?.notFound) return fail('not_found', 'No such saved card.')
+    if (existing?.notFound) {
+      // Unknown to the gateway when first asked, and refused here since. A card still being
+      // registered then (its first payment in 3-D Secure) may be stored by now: a deletion asked
+      // again is sent again, and the card stays refused whatever the gateway answers.
+      if (seen) return fail('not_found', 'No such saved card.')
+      const again: RegistrationRecord = { ...existing, status: 'deleting', tries: 0, requestedAt: Date.now() }
+      this.record = again
+      await this.ctx.storage.put({ registration: again, [`idem:${key}`]: true })
+      return this.send(again)
+    }
     if (existing && existing.status !== 'active') return deleted(view(existing), seen === true)
     const r: RegistrationRecord = {
       registrationId,
@@ -98,11 +110,12 @@ export class RegistrationObject extends TaskedObject {
     const outcome = await gatewayClient(this.env).deleteRegistration(r.registrationId)
     log.info('registration_delete', { registration: r.registrationId, outcome: outcome.kind })
     // A card the gateway does not know for this merchant's member (a mistyped id, another
-    // merchant's card) on the very first ask: there is nothing of this merchant's to delete. A
-    // later "not found" (a retry after a lost answer) means the deletion went through.
+    // merchant's card) on the very first ask, or on an ask after that one: there is nothing of
+    // this merchant's to delete. A later "not found" of a card it knew (a retry after a lost
+    // answer) means the deletion went through.
     // The record stays, deleted: a card still being registered (its first payment in 3-D Secure)
     // must not become chargeable here after the merchant asked for its deletion.
-    if (outcome.kind === 'not_found' && first) {
+    if (outcome.kind === 'not_found' && (first || r.notFound)) {
       r.status = 'deleted'
       r.deletedAt = Date.now()
       r.notFound = true
@@ -114,6 +127,7 @@ export class RegistrationObject extends TaskedObject {
     if (outcome.kind === 'succeeded' || outcome.kind === 'not_found') {
       r.status = 'deleted'
       r.deletedAt = Date.now()
+      delete r.notFound
       r.seq += 1
       await this.commit(`registration:${r.registrationId}`, r.seq, { registration: r }, [
         { type: 'registration.deleted', data: { ...view(r), registrationId: r.registrationId, sequence: r.seq } },
@@ -122,8 +136,9 @@ export class RegistrationObject extends TaskedObject {
       return deleted(view(r))
     }
     if (outcome.kind === 'rejected' || outcome.kind === 'declined' || outcome.kind === 'invalid') {
-      // The gateway refused to delete it: the card stays usable, and the merchant is told why.
-      r.status = 'active'
+      // The gateway refused to delete it: the card stays usable (one it knew no such card of
+      // stays refused), and the merchant is told why.
+      r.status = r.notFound ? 'deleted' : 'active'
       await this.ctx.storage.put('registration', r)
       const detail = 'code' in outcome ? ` (${outcome.code}: ${outcome.description})` : ''
       return fail(

@@ -57,9 +57,12 @@ export function setupOnChange(s: SessionRecord, to: Status): PendingEvent[] {
   return registrationEvent(s)
 }
 
-/** `registration.created`, once, when the registrationId is known. */
+/**
+ * `registration.created`, once, when the registrationId is known: a setup's, or the card a card
+ * session's payment saved that its success did not know (checkout/registration.ts).
+ */
 export function registrationEvent(s: SessionRecord): PendingEvent[] {
-  if (!s.setup || s.registrationTold || !s.createdRegistrationId) return []
+  if (s.registrationTold || !s.createdRegistrationId) return []
   s.registrationTold = true
   return [
     {

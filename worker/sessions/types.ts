@@ -186,7 +186,10 @@ export interface SessionRecord extends SessionInput {
   refusedNotifications?: { at: number; paymentId: string; reason: string }[]
   /** A setup's authorisation on its way to being voided, and whether registration.created was told (setup.ts). */
   setupVoid?: SetupVoid
+  /** Whether the merchant was told the registrationId (with the success, or `registration.created`). */
   registrationTold?: boolean
+  /** Unanswered inquiries for the card a payment saved, after its success (checkout/registration.ts). */
+  registrationAsks?: number
 }
 
 /**

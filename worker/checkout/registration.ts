@@ -1,0 +1,76 @@
+/**
+ * @module
+ * The card a session's payment saved (`createRegistration`). Its registrationId comes only with
+ * the gateway's answer to the payment: a payment settled without that answer (its notification,
+ * which names no registration, came first, or the answer was lost) left the session, and the
+ * payment's record, without the card. Then the merchant cannot delete the card, and a repeat of
+ * the payment charges it with no deletion to check against. So a session that succeeded without
+ * it asks the gateway (status inquiry by payment id), from its alarm, until the gateway answers;
+ * the card goes to the session and to the payment's record (the repeat's deletion guard checks
+ * it), and `registration.created` tells the merchant, whose `checkout.session.succeeded` said
+ * `registrationId: null`. A setup session does the same in its void task (sessions/setup.ts).
+ */
+import { gatewayClient } from '../config.ts'
+import { numberVar } from '../env-vars.ts'
+import { log } from '../log.ts'
+import { paymentOfSession } from '../payments/opening.ts'
+import { registrationEvent } from '../sessions/setup.ts'
+import type { TaskTimers } from '../sessions/tasked-object.ts'
+import type { SessionRecord } from '../sessions/types.ts'
+import { absorb, sameOrder } from './attempt.ts'
+import type { SessionCore } from './core.ts'
+
+/** The session task that asks for the registration a payment saved. */
+export const REGISTRATION_TASK = 'registration'
+
+/** Unanswered inquiries before the session stops asking (logged; the merchant view says none). */
+const MAX_ASKS = 12
+const MAX_ASK_INTERVAL_MS = 60 * 60_000
+
+/**
+ * What a card session's success sets for the card its payment saved: nothing more when the
+ * success knows it (its event carries it), else the task that asks for it. Not for a setup,
+ * whose own task does (sessions/setup.ts), nor for a session that saves no card.
+ */
+export function registrationOnSuccess(s: SessionRecord): TaskTimers {
+  if (s.setup || !s.createRegistration) return {}
+  if (s.createdRegistrationId) {
+    s.registrationTold = true
+    return {}
+  }
+  return { [REGISTRATION_TASK]: Date.now() }
+}
+
+/** The task: asks the gateway for the registration, records it and tells it, or asks again later. */
+export async function learnRegistration(core: SessionCore, s: SessionRecord): Promise<void> {
+  if (s.setup || !s.createRegistration || s.registrationTold || s.status !== 'succeeded' || !s.paymentId) return
+  if (!s.createdRegistrationId) {
+    const asked = await gatewayClient(core.env).inquiry(s.paymentId, 'PID')
+    if (asked.kind === 'succeeded' && sameOrder(s, asked.response)) absorb(s, asked.response)
+    if (
+      !s.createdRegistrationId &&
+      (asked.kind === 'succeeded' || asked.kind === 'declined' || asked.kind === 'not_found')
+    ) {
+      // The gateway answered and names no card for this payment: nothing was saved to tell.
+      log.warn('registration_not_named', { session: s.id, paymentId: s.paymentId, outcome: asked.kind })
+      return core.save(s)
+    }
+  }
+  if (!s.createdRegistrationId) {
+    s.registrationAsks = (s.registrationAsks ?? 0) + 1
+    await core.save(s)
+    if (s.registrationAsks >= MAX_ASKS) {
+      log.error('registration_unknown', { session: s.id, paymentId: s.paymentId })
+      return
+    }
+    const base = numberVar(core.env.INQUIRY_BASE_MS, 2_000)
+    return core.schedule(
+      REGISTRATION_TASK,
+      Date.now() + Math.min(MAX_ASK_INTERVAL_MS, base * 2 ** Math.min(s.registrationAsks, 16)),
+    )
+  }
+  s.seq += 1
+  s.updatedAt = Date.now()
+  // The payment's record, opened at the success without the card, takes it (payments/opening.ts).
+  await core.commit(s.id, s.seq, { session: s }, registrationEvent(s), paymentOfSession(s))
+}
