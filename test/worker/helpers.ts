@@ -49,14 +49,19 @@ export async function chargesFor(mtid: string, member?: string): Promise<number>
   return stats.byMtid
 }
 
-export async function injectFault(rule: {
-  op: string
-  fault: 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'
-  field?: string
-  value?: string
-  times?: number
-}): Promise<void> {
-  const res = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/faults`, {
+export async function injectFault(
+  rule: {
+    op: string
+    fault: 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'
+    field?: string
+    value?: string
+    times?: number
+  },
+  /** The sandbox gateway member whose requests it faults (a merchant profile's), else the main one. */
+  memberId?: string,
+): Promise<void> {
+  const member = memberId ? `?member=${encodeURIComponent(memberId)}` : ''
+  const res = await fetch(`${env.GATEWAY_BASE_URL}/sandbox/faults${member}`, {
     method: 'POST',
     body: JSON.stringify(rule),
     headers: { 'Content-Type': 'application/json' },

@@ -22,8 +22,8 @@ import {
 } from './api.ts'
 import { THREE_DS } from './outcome-support.ts'
 import { checksum } from '../../shared/gateway/checksum.ts'
-import { chargesFor, uniqueId } from './helpers.ts'
-import { timePasses } from './clock.ts'
+import { chargesFor, injectFault, uniqueId } from './helpers.ts'
+import { timePasses, timeStandsStill } from './clock.ts'
 import { frameTokenClaims } from '../../worker/frame/token.ts'
 
 const PLATFORM = { Authorization: `Bearer ${PLATFORM_SECRETS.PLATFORM_API_KEY}` }
@@ -436,6 +436,58 @@ describe('no merchant reaches another merchant’s sessions, payments, operation
           `${me.name} sends ${other.name}'s event again: 404`,
         )
       }
+  })
+
+  it('a payment id one merchant’s session is told of (a notification it signed itself) is a row of its own: another merchant’s row and metadata with that id stay theirs', async () => {
+    const [a, b] = merchants
+    const theirs = a?.sale as Sale
+    const key = b?.key ?? ''
+    // B's charge is sent and its answer lost: its attempt names no payment yet.
+    const mtid = uniqueId('claim')
+    const created = await as<{ id: string; clientSecret: string }>(key, 'POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '999.00',
+      currency: 'EUR',
+      merchantTransactionId: mtid,
+      allowedOrigins: [ORIGIN],
+      metadata: { tag: 'from-b' },
+    })
+    await injectFault(
+      { op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: mtid, times: 1 },
+      extraMember(2).memberId,
+    )
+    expect((await payAs<{ status: string }>(created.body, '4111111111111111')).body.status).toBe('unknown')
+    await timeStandsStill(env.SESSIONS.get(env.SESSIONS.idFromName(created.body.id)) as unknown as DurableObjectStub)
+    // B signs a notification for it naming A's payment id: B's session takes it as its own.
+    const fields = {
+      paymentId: theirs.paymentId,
+      merchantTransactionId: mtid,
+      amount: '999.00',
+      transactionStatus: 'Y',
+    }
+    const sum = await checksum('notification', { ...fields, secureKey: extraMember(2).secureKey })
+    const note = JSON.stringify({ ...fields, currency: 'EUR', checksum: sum.ok ? sum.value : '' })
+    expect((await deliverNotification(created.body.id, note)).body).toMatchObject({ applied: true })
+    // Each merchant's index has its own row under that id.
+    await expect
+      .poll(async () => (await as<{ data: unknown[] }>(key, 'GET', `/v1/payments?order=${mtid}`)).body.data.length, {
+        timeout: 10_000,
+      })
+      .toBe(1)
+    const mine = await as<{ data: { id: string; amount: string; merchantTransactionId: string }[] }>(
+      a?.key ?? '',
+      'GET',
+      `/v1/payments?order=${theirs.mtid}`,
+    )
+    expect(mine.body.data).toEqual([
+      expect.objectContaining({ id: theirs.paymentId, amount: '40.00', merchantTransactionId: theirs.mtid }),
+    ])
+    expect((await as<{ data: unknown[] }>(a?.key ?? '', 'GET', '/v1/payments?metadata[tag]=from-b')).body.data).toEqual(
+      [],
+    )
+    expect(
+      (await as<{ data: unknown[] }>(a?.key ?? '', 'GET', '/v1/payments?amount=999.00&limit=100')).body.data,
+    ).not.toContainEqual(expect.objectContaining({ id: theirs.paymentId }))
   })
 
   it('the default merchant’s repeat of a profile’s payment reaches no charge: the gateway has no such payment for its member', async () => {

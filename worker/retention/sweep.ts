@@ -32,7 +32,7 @@ export async function sweep(env: Env, now = Date.now()): Promise<{ payments: num
   const cutoff = retentionCutoff(env, now)
   // Payments: the object is the truth; it erases and writes its index row again (outbox).
   const due = await env.DB.prepare(
-    `SELECT id, merchant_id FROM payments WHERE created_at < ?1 AND (email IS NOT NULL OR EXISTS (SELECT 1 FROM payment_metadata m WHERE m.object_id = payments.id)) LIMIT ?2`,
+    `SELECT id, merchant_id FROM payments WHERE created_at < ?1 AND (email IS NOT NULL OR EXISTS (SELECT 1 FROM payment_metadata m WHERE m.merchant_id = payments.merchant_id AND m.object_id = payments.id)) LIMIT ?2`,
   )
     .bind(cutoff, BATCH)
     .all<{ id: string; merchant_id: string }>()
@@ -42,13 +42,13 @@ export async function sweep(env: Env, now = Date.now()): Promise<{ payments: num
   // Sessions and operations have no record of their own to keep: their index rows are erased here.
   await env.DB.batch([
     env.DB.prepare(
-      `DELETE FROM payment_metadata WHERE object_id IN (SELECT id FROM payments WHERE created_at < ?1)`,
+      `DELETE FROM payment_metadata WHERE (merchant_id, object_id) IN (SELECT merchant_id, id FROM payments WHERE created_at < ?1)`,
     ).bind(cutoff),
     env.DB.prepare(
-      `DELETE FROM session_metadata WHERE object_id IN (SELECT id FROM sessions WHERE created_at < ?1)`,
+      `DELETE FROM session_metadata WHERE (merchant_id, object_id) IN (SELECT merchant_id, id FROM sessions WHERE created_at < ?1)`,
     ).bind(cutoff),
     env.DB.prepare(
-      `DELETE FROM operation_metadata WHERE object_id IN (SELECT id FROM operations WHERE created_at < ?1)`,
+      `DELETE FROM operation_metadata WHERE (merchant_id, object_id) IN (SELECT merchant_id, id FROM operations WHERE created_at < ?1)`,
     ).bind(cutoff),
     env.DB.prepare(
       `UPDATE sessions SET email = NULL, data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND (email IS NOT NULL OR json_extract(data, '$.metadata') != '{}')`,

@@ -65,7 +65,7 @@ export async function listPage(
   const binds: unknown[] = []
   let join = ''
   if (q.metadata) {
-    join = ` JOIN ${meta} m ON m.object_id = r.id AND m.key = ? AND m.value = ?`
+    join = ` JOIN ${meta} m ON m.merchant_id = r.merchant_id AND m.object_id = r.id AND m.key = ? AND m.value = ?`
     binds.push(q.metadata[0], q.metadata[1])
   }
   binds.push(merchant)

@@ -124,15 +124,18 @@ export function operationIndexJob(
   }
 }
 
-/** Writes a row unless the index holds a newer change of it already; metadata pairs with it. */
-/** Writes a row of `merchant`'s (only its own listings show it). */
+/**
+ * Writes a row of `merchant`'s unless the index holds a newer change of it already; metadata
+ * pairs with it. Rows and pairs are keyed by merchant and id: another merchant's object with the
+ * same id (a payment id another gateway member was given) is a row of its own, never this one.
+ */
 export async function upsertIndexRow(db: D1Database, row: IndexRow, merchant: string): Promise<void> {
   const { rows: table, metadata: meta } = INDEX_SQL_TABLES[row.table]
   const upsert = db
     .prepare(
       `INSERT INTO ${table} (id, status, merchant_transaction_id, session_id, email, amount, currency, created_at, updated_at, seq, data, merchant_id)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
-       ON CONFLICT (id) DO UPDATE SET status = excluded.status, session_id = excluded.session_id, email = excluded.email,
+       ON CONFLICT (merchant_id, id) DO UPDATE SET status = excluded.status, session_id = excluded.session_id, email = excluded.email,
          updated_at = excluded.updated_at, seq = excluded.seq, data = excluded.data
        WHERE excluded.seq > ${table}.seq`,
     )
@@ -152,7 +155,9 @@ export async function upsertIndexRow(db: D1Database, row: IndexRow, merchant: st
     )
   // Metadata is fixed when the session is created: its pairs are written once.
   const pairs = Object.entries(row.metadata).map(([k, v]) =>
-    db.prepare(`INSERT OR IGNORE INTO ${meta} (object_id, key, value) VALUES (?1, ?2, ?3)`).bind(row.id, k, v),
+    db
+      .prepare(`INSERT OR IGNORE INTO ${meta} (merchant_id, object_id, key, value) VALUES (?1, ?2, ?3, ?4)`)
+      .bind(merchant, row.id, k, v),
   )
   await db.batch([upsert, ...pairs])
 }
