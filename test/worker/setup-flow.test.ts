@@ -11,6 +11,7 @@ import { browser, call, createSession, merchant, pay, sessionState, webhooksAbou
 import { timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
 import { gatewayOperationsOn, operate } from './money.ts'
+import { PENDING } from './outcome-support.ts'
 
 const setupSession = (over: Record<string, unknown> = {}): Promise<Session> =>
   createSession({ flow: 'setup', amount: undefined, ...over })
@@ -162,6 +163,22 @@ describe('a setup session registers a card without a payment', () => {
     })
     const res = await browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
     expect(res.body).toMatchObject({ status: 'succeeded', card: { brand: 'visa', last4: '1111' } })
+  })
+
+  it('a card registered by a payment the gateway answered pending pays in a saved-card session once it settled', async () => {
+    const setup = await setupSession()
+    expect((await pay(setup, PENDING)).body.status).toBe('pending')
+    const registrationId = (await voided(setup.id)).registrationId as string
+    expect(registrationId).toMatch(/^R\d+$/)
+    const s = await createSession({
+      flow: 'saved-card',
+      registrationId,
+      recurringType: 'INITIAL',
+      savedCard: { brand: 'visa', last4: '0259' },
+      amount: '25.00',
+    })
+    const res = await browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
+    expect(res.body).toMatchObject({ status: 'succeeded', card: { last4: '0259' } })
   })
 
   it('refuses an amount, a payment type or another method beside setup, naming the field and the rule', async () => {

@@ -16,6 +16,7 @@ import { decodeForm } from '../../shared/gateway/form.ts'
 import { behaviourOf, WALLETS } from './cards.ts'
 import { signToken } from './jwt.ts'
 import type { BackOfficeKind, FaultRule, PaymentRow } from './ledger.ts'
+import { registrationOf } from './rows.ts'
 import { invoices } from './invoices.ts'
 import { acsPage } from './pages.ts'
 import {
@@ -161,17 +162,7 @@ sandbox.post(OPERATION_PATHS.payment, async (c) => {
 })
 
 async function addRegistration(c: Ctx, p: PaymentRow): Promise<void> {
-  await ledger(c).addRegistration({
-    id: p.registrationId,
-    brand: p.brand,
-    bin: p.bin,
-    last4: p.last4,
-    expiryMonth: p.expiryMonth,
-    expiryYear: p.expiryYear,
-    holder: p.holder,
-    behaviour: p.behaviour === '' ? 'succeed' : p.behaviour,
-    initialDone: p.recurring === 'INITIAL' ? 1 : 0,
-  })
+  await ledger(c).addRegistration(registrationOf(p))
 }
 
 // Pay with a registration: initial (customer registered without paying) or repeat.

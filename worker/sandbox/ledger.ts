@@ -17,6 +17,7 @@ import type {
   BeginResult,
   BackOfficeResult,
 } from './rows.ts'
+import { registrationOf } from './rows.ts'
 
 export type {
   PaymentKind,
@@ -322,7 +323,11 @@ export class SandboxLedger extends DurableObject<Record<string, unknown>> {
     const due = this.sql.exec<Item>('SELECT * FROM outbox WHERE due <= ? ORDER BY due', now).toArray()
     for (const item of due) {
       this.sql.exec('DELETE FROM outbox WHERE id = ?', item.id)
-      if (item.settleId) this.settle(item.settleId, item.settleStatus, item.settleCode, item.settleDescription)
+      if (item.settleId) {
+        const settled = this.settle(item.settleId, item.settleStatus, item.settleCode, item.settleDescription)
+        // A pending payment that saved its card stores it once it succeeds, as an immediate one does.
+        if (settled?.status === 'Y' && settled.registrationId) this.addRegistration(registrationOf(settled))
+      }
       if (!item.url) continue
       // Sent once, like the real gateway (no retries were found upstream): a receiver that is down misses it.
       try {

@@ -51,6 +51,21 @@ export interface RegistrationRow {
   initialDone: number
 }
 
+/** The card a payment saved (its `registrationId`), as the registrations table keeps it. */
+export function registrationOf(p: PaymentRow): RegistrationRow {
+  return {
+    id: p.registrationId,
+    brand: p.brand,
+    bin: p.bin,
+    last4: p.last4,
+    expiryMonth: p.expiryMonth,
+    expiryYear: p.expiryYear,
+    holder: p.holder,
+    behaviour: p.behaviour === '' ? 'succeed' : p.behaviour,
+    initialDone: p.recurring === 'INITIAL' ? 1 : 0,
+  }
+}
+
 export interface InvoiceRow {
   id: string
   merchantInvoiceId: string
