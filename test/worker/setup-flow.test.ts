@@ -32,6 +32,18 @@ async function voided(id: string, timeoutMs = 10_000): Promise<Record<string, un
   throw new Error(`not voided; last state ${JSON.stringify({ status: last.status, setup: last.setup })}`)
 }
 
+/** The registration's first payment, in a saved-card session of 25.00 (the series INITIAL), with its CVV. */
+async function payWithSavedCard(registrationId: string, last4: string) {
+  const s = await createSession({
+    flow: 'saved-card',
+    registrationId,
+    recurringType: 'INITIAL',
+    savedCard: { brand: 'visa', last4 },
+    amount: '25.00',
+  })
+  return browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
+}
+
 const registrationEvents = async (mtid: string) =>
   (await webhooksAbout(mtid, 1, 10_000, 'registration.created')).map(
     (w) => JSON.parse(w.body) as { id: string; type: string; data: Record<string, unknown> },
@@ -154,14 +166,7 @@ describe('a setup session registers a card without a payment', () => {
     const setup = await setupSession()
     expect((await pay(setup, '4111111111111111')).body.status).toBe('succeeded')
     const registrationId = (await voided(setup.id)).registrationId as string
-    const s = await createSession({
-      flow: 'saved-card',
-      registrationId,
-      recurringType: 'INITIAL',
-      savedCard: { brand: 'visa', last4: '1111' },
-      amount: '25.00',
-    })
-    const res = await browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
+    const res = await payWithSavedCard(registrationId, '1111')
     expect(res.body).toMatchObject({ status: 'succeeded', card: { brand: 'visa', last4: '1111' } })
   })
 
@@ -170,14 +175,7 @@ describe('a setup session registers a card without a payment', () => {
     expect((await pay(setup, PENDING)).body.status).toBe('pending')
     const registrationId = (await voided(setup.id)).registrationId as string
     expect(registrationId).toMatch(/^R\d+$/)
-    const s = await createSession({
-      flow: 'saved-card',
-      registrationId,
-      recurringType: 'INITIAL',
-      savedCard: { brand: 'visa', last4: '0259' },
-      amount: '25.00',
-    })
-    const res = await browser(s, 'POST', '/pay', { card: { cvv: '123' } }, { 'Idempotency-Key': uniqueId('k') })
+    const res = await payWithSavedCard(registrationId, '0259')
     expect(res.body).toMatchObject({ status: 'succeeded', card: { last4: '0259' } })
   })
 
