@@ -27,13 +27,18 @@ export const REGISTRATION_TASK = 'registration'
 const MAX_ASKS = 12
 const MAX_ASK_INTERVAL_MS = 60 * 60_000
 
+/** Whether the session's payment was one that saves a card (a new card's, not a setup's: sessions/setup.ts). */
+const savesCard = (s: SessionRecord): boolean =>
+  !s.setup && s.createRegistration === true && (s.method ?? s.flow) === 'card'
+
 /**
  * What a card session's success sets for the card its payment saved: nothing more when the
  * success knows it (its event carries it), else the task that asks for it. Not for a setup,
- * whose own task does (sessions/setup.ts), nor for a session that saves no card.
+ * whose own task does (sessions/setup.ts), nor for a payment that saves no card (another way
+ * to pay of the session).
  */
 export function registrationOnSuccess(s: SessionRecord): TaskTimers {
-  if (s.setup || !s.createRegistration) return {}
+  if (!savesCard(s)) return {}
   if (s.createdRegistrationId) {
     s.registrationTold = true
     return {}
@@ -43,7 +48,7 @@ export function registrationOnSuccess(s: SessionRecord): TaskTimers {
 
 /** The task: asks the gateway for the registration, records it and tells it, or asks again later. */
 export async function learnRegistration(core: SessionCore, s: SessionRecord): Promise<void> {
-  if (s.setup || !s.createRegistration || s.registrationTold || s.status !== 'succeeded' || !s.paymentId) return
+  if (!savesCard(s) || s.registrationTold || s.status !== 'succeeded' || !s.paymentId) return
   if (!s.createdRegistrationId) {
     const asked = await gatewayClient(core.env).inquiry(s.paymentId, 'PID')
     if (asked.kind === 'succeeded' && sameOrder(s, asked.response)) absorb(s, asked.response)
