@@ -78,6 +78,30 @@ const opStub = (name: string) => env.OPERATIONS.get(env.OPERATIONS.idFromName(na
 const notificationsOfOperation = async (opId: string): Promise<string[]> =>
   (await (await fetch(`${env.CATCHER_URL}/v1/notifications/op_${opId}`)).json()) as string[]
 
+/** The `registration.deleted` events the merchant got about a card, each once. */
+const deletionsTold = async (registrationId: string) =>
+  distinctEvents(
+    (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string; signature: string | undefined }[],
+  ).filter((e) => e.body.includes('"type":"registration.deleted"') && e.body.includes(`"${registrationId}"`))
+
+/** A card saved by a payment that waited on the bank's page while its deletion was asked (404 then), stored since. */
+async function cardStoredAfterItsDeletion() {
+  const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
+  const res = await pay(s, '4000000000003220')
+  expect(res.body.status).toBe('action_required')
+  const registrationId = (await sessionState(s.id)).registrationId as string
+  expect(registrationId).toMatch(/^R\d+$/)
+  expect((await deleteRegistration(registrationId)).status).toBe(404)
+  await fetch(`${res.body.redirect?.url}/complete`, {
+    method: 'POST',
+    body: new URLSearchParams({ outcome: 'authenticated' }),
+    redirect: 'manual',
+  })
+  await deliverNotification(s.id, await notificationSentFor(s.id))
+  expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', registrationId })
+  return { registrationId, paymentId: res.body.paymentId as string }
+}
+
 describe('a deleted card is never charged again', () => {
   it('a repeat of its first payment is 409 registration_deleted and reaches no gateway', async () => {
     const { paymentId, registrationId } = await savedCardPayment()
@@ -131,38 +155,39 @@ describe('a deleted card is never charged again', () => {
   })
 
   it('a card deleted while its first payment was on the bank’s page (404, the gateway had none yet) is deleted at the gateway when asked again, and stays refused', async () => {
-    const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
-    const res = await pay(s, '4000000000003220')
-    expect(res.body.status).toBe('action_required')
-    const registrationId = (await sessionState(s.id)).registrationId as string
-    expect(registrationId).toMatch(/^R\d+$/)
-    expect((await deleteRegistration(registrationId)).status).toBe(404)
-    await fetch(`${res.body.redirect?.url}/complete`, {
-      method: 'POST',
-      body: new URLSearchParams({ outcome: 'authenticated' }),
-      redirect: 'manual',
-    })
-    await deliverNotification(s.id, await notificationSentFor(s.id))
-    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', registrationId })
+    const { registrationId, paymentId } = await cardStoredAfterItsDeletion()
     // The card is stored at the gateway now: asked again, the deletion reaches it.
     const again = await deleteRegistration(registrationId)
     expect(again.status).toBe(200)
     expect(again.body.status).toBe('deleted')
-    const deletedEvents = async () =>
-      distinctEvents(
-        (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as {
-          body: string
-          signature: string | undefined
-        }[],
-      ).filter((e) => e.body.includes('"type":"registration.deleted"') && e.body.includes(`"${registrationId}"`))
+    const deletedEvents = () => deletionsTold(registrationId)
     await expect.poll(async () => (await deletedEvents()).length, { timeout: 10_000 }).toBe(1)
     const key = uniqueId('rk')
-    expect((await repeat(res.body.paymentId as string, key)).body.error).toMatchObject({ code: 'registration_deleted' })
+    expect((await repeat(paymentId, key)).body.error).toMatchObject({ code: 'registration_deleted' })
     expect(await chargesFor(await repeatOrder(key))).toBe(0)
     // Once deleted, asked again, it is the deletion done: told once.
     expect((await deleteRegistration(registrationId)).status).toBe(200)
     await new Promise((r) => setTimeout(r, 300))
     expect(await deletedEvents()).toHaveLength(1)
+  })
+
+  it('a deletion asked again after a 404 whose answer is lost ends deleted when its retry finds no such card: registration.deleted is told once', async () => {
+    const { registrationId } = await cardStoredAfterItsDeletion()
+    // The gateway deletes the card; its answer is lost.
+    await injectFault({ op: 'deleteRegistration', fault: 'http500', field: 'id', value: registrationId, times: 1 })
+    const again = await deleteRegistration(registrationId)
+    expect(again.status).toBe(202)
+    expect(again.body.status).toBe('deleting')
+    // Its retry, from the object's alarm: the gateway has no such card now, so the deletion went through.
+    const stub = env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(registrationId)) as unknown as DurableObjectStub
+    await vi.waitFor(
+      async () => {
+        await timePasses(stub)
+        expect(await deletionsTold(registrationId)).toHaveLength(1)
+      },
+      { timeout: 10_000, interval: 200 },
+    )
+    expect((await deleteRegistration(registrationId)).body.status).toBe('deleted')
   })
 
   it('from the moment the deletion is asked, while its gateway call is still unanswered', async () => {
@@ -540,17 +565,64 @@ describe('the card a payment saved is never lost', () => {
       'Idempotency-Key': uniqueId('d'),
     })
     expect(deletion.status).toBe(200)
+    const repeatKey = uniqueId('rk')
     const again = await merchant<{ error: { code: string } }>(
       'POST',
       `/v1/payments/${paymentId}/repeat`,
       { amount: '5.00', currency: 'EUR' },
-      { 'Idempotency-Key': uniqueId('rk') },
+      { 'Idempotency-Key': repeatKey },
     )
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('registration_deleted')
-    expect(await chargesFor(s.mtid)).toBe(1)
+    expect(await chargesFor(await repeatOrder(repeatKey))).toBe(0)
     await timePasses(stub)
     expect(await webhooksAbout(s.mtid, 2, 300, 'registration.created')).toHaveLength(1)
+  })
+  it('the card an earlier attempt’s bank step named is not the session’s: the card its paying attempt saved is asked for and named', async () => {
+    const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    const first = await pay(s, '4000000000003220')
+    expect(first.body.status).toBe('action_required')
+    const earlierCard = (await sessionState(s.id)).registrationId as string
+    expect(earlierCard).toMatch(/^R\d+$/)
+    // The bank's step fails: that card is never stored, and the shopper pays with another.
+    await fetch(`${first.body.redirect?.url}/complete`, {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'failed' }),
+      redirect: 'manual',
+    })
+    await deliverNotification(s.id, await notificationSentFor(s.id, 8_000, first.body.paymentId))
+    expect((await sessionState(s.id)).status).toBe('declined')
+    await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: s.mtid, times: 1 })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id))
+    await timeStandsStill(stub)
+    // The second payment's notification (it names no card) settles it.
+    const note = await vi.waitFor(
+      async () => {
+        const bodies = (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${s.id}`)).json()) as string[]
+        const second = bodies.find((b) => (JSON.parse(b) as { paymentId: string }).paymentId !== first.body.paymentId)
+        if (!second) throw new Error('no notification of the second payment yet')
+        return second
+      },
+      { timeout: 8_000, interval: 100 },
+    )
+    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    const paymentId = (JSON.parse(note) as { paymentId: string }).paymentId
+    const stored = (await (await fetch(`${env.GATEWAY_BASE_URL}/sandbox/payments/${paymentId}`)).json()) as {
+      registrationId: string
+    }
+    expect(stored.registrationId).toMatch(/^R\d+$/)
+    expect(stored.registrationId).not.toBe(earlierCard)
+    await vi.waitFor(
+      async () => {
+        await timePasses(stub)
+        expect((await sessionState(s.id)).registrationId).toBe(stored.registrationId)
+      },
+      { timeout: 10_000, interval: 200 },
+    )
+    await expect
+      .poll(async () => (await merchant('GET', `/v1/payments/${paymentId}`)).body.registrationId, { timeout: 8_000 })
+      .toBe(stored.registrationId)
   })
 })
 

@@ -28,6 +28,7 @@ import { becomeUnknown, inquiryDelay } from './inquiry.ts'
 import { METHOD_ROWS, METHODS } from './methods/table.ts'
 import { paymentOfSession } from '../payments/opening.ts'
 import { chargedAgain } from './charged-again.ts'
+import { registrationEvent } from '../sessions/setup.ts'
 
 interface IdemEntry {
   readonly fingerprint: string
@@ -128,6 +129,9 @@ export async function begin(
   // attempts): an answer that never comes must not name the payment declined before it.
   if (paymentId) s.paymentId = paymentId
   else delete s.paymentId
+  // Likewise the card an earlier attempt's answer named (a 3-D Secure answer names it before the
+  // bank's step; a failed one stores nothing): only this attempt's may become the session's.
+  delete s.createdRegistrationId
   for (const other of METHOD_ROWS) if (other !== METHODS[method]) other.yieldTo?.(s)
   s.inquiries = 0
   delete s.lastError
@@ -203,10 +207,19 @@ export async function applyOutcome(
     )
       await chargedAgain(core, s, attempt.paymentId, attempt.method, null)
     const r = 'response' in outcome ? (outcome.response as Partial<PaymentResponse> | undefined) : undefined
-    if (r?.registrationId && s.createRegistration && !s.createdRegistrationId) {
+    if (r?.registrationId && r.paymentId === s.paymentId && s.createRegistration && !s.createdRegistrationId) {
       s.createdRegistrationId = r.registrationId
-      // Its payment's record, opened at the success, takes the card too (payments/opening.ts).
-      await core.commit(s.id, s.seq, { session: s }, [], s.status === 'succeeded' ? paymentOfSession(s) : [])
+      // Its payment's record, opened at the success, takes the card too (payments/opening.ts),
+      // and the merchant, whose success event named none, is told it (registration.ts).
+      const tell = s.status === 'succeeded' && !s.registrationTold
+      if (tell) s.seq += 1
+      await core.commit(
+        s.id,
+        s.seq,
+        { session: s },
+        tell ? registrationEvent(s) : [],
+        s.status === 'succeeded' ? paymentOfSession(s) : [],
+      )
     }
     return answer(s, (attempt && REPLAYED_AS[attempt.status]) ?? 'unknown')
   }

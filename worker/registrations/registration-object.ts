@@ -146,7 +146,10 @@ export class RegistrationObject extends TaskedObject {
         `The gateway refused to delete the registration${detail}.`,
       )
     }
-    // No answer (or none could be sent): it stays refused for new sessions and is sent again.
+    // No answer (or none could be sent): it stays refused for new sessions and is sent again. A
+    // card the gateway did not know when first asked may have been deleted by this very call: a
+    // "not found" from now on means the deletion went through, as for any card.
+    delete r.notFound
     r.tries += 1
     await this.ctx.storage.put('registration', r)
     const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
