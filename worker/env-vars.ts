@@ -5,7 +5,16 @@
  */
 
 // The sandbox reads its numbers the same way: the helper is shared.
-export { numberVar } from '../shared/settings.ts'
+import { numberVar } from '../shared/settings.ts'
+export { numberVar }
+
+/**
+ * When to ask the gateway again after `tries` asks (an inquiry, a void's, a saved card's): from
+ * `INQUIRY_BASE_MS` (2 s), doubling, an hour at most.
+ */
+export function askAgainInMs(env: { readonly INQUIRY_BASE_MS?: string | undefined }, tries: number): number {
+  return Math.min(60 * 60_000, numberVar(env.INQUIRY_BASE_MS, 2_000) * 2 ** Math.min(tries, 16))
+}
 
 /**
  * The Worker's own URL the gateway calls back (`notifications`: the asynchronous result) or sends

@@ -5,7 +5,7 @@
  * a hosted page, which is no proof and only triggers an inquiry (throttled: R28).
  */
 import { gatewayClient } from '../config.ts'
-import { numberVar } from '../env-vars.ts'
+import { askAgainInMs } from '../env-vars.ts'
 import type { Env } from '../env.ts'
 import { log } from '../log.ts'
 import { checkoutView, isInFlight, type SessionRecord, type Status } from '../sessions/types.ts'
@@ -13,8 +13,6 @@ import { absorb, sameOrder, tally } from './attempt.ts'
 import { afterNoCharge, MINUTE_MS, type SessionCore } from './core.ts'
 import { METHODS } from './methods/table.ts'
 
-/** Inquiries back off up to this interval. */
-const MAX_INQUIRY_INTERVAL_MS = 60 * MINUTE_MS
 /**
  * While the shopper is on the bank's page, the gateway is asked at least this often: an
  * authentication nobody finishes is ended by the gateway (its window; the sandbox's is 15
@@ -26,8 +24,7 @@ const ACTION_REQUIRED_POLL_MS = 5 * MINUTE_MS
 const RETURN_INQUIRY_MIN_MS = 2_000
 
 export function inquiryDelay(env: Env, s: SessionRecord): number {
-  const base = numberVar(env.INQUIRY_BASE_MS, 2_000)
-  const backoff = Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** Math.min(s.inquiries, 16))
+  const backoff = askAgainInMs(env, s.inquiries)
   return s.status === 'action_required' ? Math.min(ACTION_REQUIRED_POLL_MS, backoff) : backoff
 }
 

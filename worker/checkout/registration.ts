@@ -11,7 +11,7 @@
  * `registrationId: null`. A setup session does the same in its void task (sessions/setup.ts).
  */
 import { gatewayClient } from '../config.ts'
-import { numberVar } from '../env-vars.ts'
+import { askAgainInMs } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { paymentOfSession } from '../payments/opening.ts'
 import { registrationEvent } from '../sessions/setup.ts'
@@ -25,7 +25,6 @@ export const REGISTRATION_TASK = 'registration'
 
 /** Unanswered inquiries before the session stops asking (logged; the merchant view says none). */
 const MAX_ASKS = 12
-const MAX_ASK_INTERVAL_MS = 60 * 60_000
 
 /** Whether the session's payment was one that saves a card (a new card's, not a setup's: sessions/setup.ts). */
 const savesCard = (s: SessionRecord): boolean =>
@@ -68,11 +67,7 @@ export async function learnRegistration(core: SessionCore, s: SessionRecord): Pr
       log.error('registration_unknown', { session: s.id, paymentId: s.paymentId })
       return
     }
-    const base = numberVar(core.env.INQUIRY_BASE_MS, 2_000)
-    return core.schedule(
-      REGISTRATION_TASK,
-      Date.now() + Math.min(MAX_ASK_INTERVAL_MS, base * 2 ** Math.min(s.registrationAsks, 16)),
-    )
+    return core.schedule(REGISTRATION_TASK, Date.now() + askAgainInMs(core.env, s.registrationAsks))
   }
   s.seq += 1
   s.updatedAt = Date.now()

@@ -14,7 +14,7 @@ import { gatewayClient } from '../config.ts'
 import { log } from '../log.ts'
 import { fail, type Reply } from '../reply.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
-import { numberVar } from '../env-vars.ts'
+import { askAgainInMs } from '../env-vars.ts'
 
 export type RegistrationStatus = 'active' | 'deleting' | 'deleted'
 
@@ -48,8 +48,6 @@ const deleted = (registration: RegistrationView, replayed = false): Reply => ({
   ...(replayed ? { replayed } : {}),
 })
 
-const MAX_RETRY_MS = 60 * 60_000
-
 function view(r: RegistrationRecord): RegistrationView {
   return {
     id: r.registrationId,
@@ -81,23 +79,18 @@ export class RegistrationObject extends TaskedObject {
     await this.fresh()
     const existing = await this.load()
     const seen = await this.ctx.storage.get<true>(`idem:${key}`)
-    if (existing?.notFound) {
-      // Unknown to the gateway when first asked, and refused here since. A card still being
-      // registered then (its first payment in 3-D Secure) may be stored by now: a deletion asked
-      // again is sent again, and the card stays refused whatever the gateway answers.
-      if (seen) return fail('not_found', 'No such saved card.')
-      const again: RegistrationRecord = { ...existing, status: 'deleting', tries: 0, requestedAt: Date.now() }
-      this.record = again
-      await this.ctx.storage.put({ registration: again, [`idem:${key}`]: true })
-      return this.send(again)
-    }
-    if (existing && existing.status !== 'active') return deleted(view(existing), seen === true)
+    // Unknown to the gateway when first asked, and refused here since. A card still being
+    // registered then (its first payment in 3-D Secure) may be stored by now: a deletion asked
+    // again with another key is sent again, and the card stays refused whatever the gateway answers.
+    if (existing?.notFound && seen) return fail('not_found', 'No such saved card.')
+    if (existing && existing.status !== 'active' && !existing.notFound) return deleted(view(existing), seen === true)
     const r: RegistrationRecord = {
       registrationId,
       status: 'deleting',
       seq: existing?.seq ?? 0,
       tries: 0,
       requestedAt: Date.now(),
+      ...(existing?.notFound ? { notFound: true as const } : {}),
     }
     this.record = r
     // Refused for new sessions from here on, before the gateway hears of it.
@@ -152,8 +145,7 @@ export class RegistrationObject extends TaskedObject {
     delete r.notFound
     r.tries += 1
     await this.ctx.storage.put('registration', r)
-    const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
-    await this.schedule('retry', Date.now() + Math.min(MAX_RETRY_MS, base * 2 ** (r.tries - 1)))
+    await this.schedule('retry', Date.now() + askAgainInMs(this.env, r.tries - 1))
     return deleted(view(r))
   }
 

@@ -16,7 +16,7 @@
  * The session succeeds with the registrationId, and `registration.created` tells the merchant.
  */
 import { minorUnits } from '../../shared/money.ts'
-import { numberVar } from '../env-vars.ts'
+import { askAgainInMs } from '../env-vars.ts'
 import type { Env } from '../env.ts'
 import { gatewayClient } from '../config.ts'
 import type { PaymentOutcome } from '../gateway/outcome.ts'
@@ -29,7 +29,6 @@ export const SETUP_VOID_TASK = 'setup-void'
 
 /** Refusals of the void tried before the session stops and asks for a person (logged, merchant view). */
 const MAX_VOID_TRIES = 8
-const MAX_VOID_INTERVAL_MS = 60 * 60_000
 
 /** The smallest amount of the currency, as the gateway's two-decimal text. */
 export function setupAmount(currency: string): string {
@@ -149,9 +148,5 @@ function voided(s: SessionRecord, outcome: Extract<PaymentOutcome, { kind: 'succ
 }
 
 function later(env: Env, s: SessionRecord): VoidStep {
-  const base = numberVar(env.INQUIRY_BASE_MS, 2_000)
-  return {
-    done: false,
-    at: Date.now() + Math.min(MAX_VOID_INTERVAL_MS, base * 2 ** Math.min(s.setupVoid?.tries ?? 0, 16)),
-  }
+  return { done: false, at: Date.now() + askAgainInMs(env, s.setupVoid?.tries ?? 0) }
 }
