@@ -578,6 +578,50 @@ describe('the card a payment saved is never lost', () => {
     await timePasses(stub)
     expect(await webhooksAbout(s.mtid, 2, 300, 'registration.created')).toHaveLength(1)
   })
+  it('a repeat asked before the card the payment saved is known is refused (409 payment_state) and charges nothing; once the card is known the repeat charges it, and after the card’s deletion neither is repeated again', async () => {
+    const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: s.mtid, times: 1 })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id))
+    await timeStandsStill(stub)
+    const note = await notificationSentFor(s.id)
+    const paymentId = (JSON.parse(note) as { paymentId: string }).paymentId
+    // The session's first ask for the card gets no answer: it asks again later.
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: paymentId, times: 1 })
+    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    await expect.poll(async () => (await merchant('GET', `/v1/payments/${paymentId}`)).status).toBe(200)
+    // The card is not known yet: a repeat now would carry no card for a later deletion to stop.
+    const early = uniqueId('rk')
+    const refused = await repeat(paymentId, early)
+    expect(refused.status).toBe(409)
+    expect(refused.body.error).toMatchObject({ code: 'payment_state' })
+    expect(await chargesFor(await repeatOrder(early))).toBe(0)
+    await vi.waitFor(
+      async () => {
+        await timePasses(stub)
+        expect((await merchant('GET', `/v1/payments/${paymentId}`)).body.registrationId).toMatch(/^R\d+$/)
+      },
+      { timeout: 10_000, interval: 200 },
+    )
+    const registrationId = (await merchant('GET', `/v1/payments/${paymentId}`)).body.registrationId as string
+    // Known: the repeat charges it, and the repeat's payment carries the card.
+    const later = uniqueId('rk')
+    const charged = await repeat(paymentId, later)
+    expect(charged.status).toBe(200)
+    expect(charged.body.status).toBe('succeeded')
+    const repeatPaymentId = charged.body.paymentId as string
+    await expect
+      .poll(async () => (await merchant('GET', `/v1/payments/${repeatPaymentId}`)).body.registrationId, {
+        timeout: 8_000,
+      })
+      .toBe(registrationId)
+    expect((await deleteRegistration(registrationId)).status).toBe(200)
+    for (const id of [paymentId, repeatPaymentId]) {
+      const key = uniqueId('rk')
+      expect((await repeat(id, key)).body.error).toMatchObject({ code: 'registration_deleted' })
+      expect(await chargesFor(await repeatOrder(key))).toBe(0)
+    }
+  })
   it('the card an earlier attempt’s bank step named is not the session’s: the card its paying attempt saved is asked for and named', async () => {
     const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
     const first = await pay(s, '4000000000003220')

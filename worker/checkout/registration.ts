@@ -13,7 +13,7 @@
 import { gatewayClient } from '../config.ts'
 import { askAgainInMs } from '../env-vars.ts'
 import { log } from '../log.ts'
-import { paymentOfSession } from '../payments/opening.ts'
+import { paymentOfSession, savesCard } from '../payments/opening.ts'
 import { registrationEvent } from '../sessions/setup.ts'
 import type { TaskTimers } from '../sessions/tasked-object.ts'
 import type { SessionRecord } from '../sessions/types.ts'
@@ -25,10 +25,6 @@ export const REGISTRATION_TASK = 'registration'
 
 /** Unanswered inquiries before the session stops asking (logged; the merchant view says none). */
 const MAX_ASKS = 12
-
-/** Whether the session's payment was one that saves a card (a new card's, not a setup's: sessions/setup.ts). */
-const savesCard = (s: SessionRecord): boolean =>
-  !s.setup && s.createRegistration === true && (s.method ?? s.flow) === 'card'
 
 /**
  * What a card session's success sets for the card its payment saved: nothing more when the
@@ -55,15 +51,20 @@ export async function learnRegistration(core: SessionCore, s: SessionRecord): Pr
       !s.createdRegistrationId &&
       (asked.kind === 'succeeded' || asked.kind === 'declined' || asked.kind === 'not_found')
     ) {
-      // The gateway answered and names no card for this payment: nothing was saved to tell.
+      // The gateway answered and names no card for this payment: nothing was saved to tell, and
+      // the payment's record, which waited for the card, may be repeated (payments/opening.ts).
       log.warn('registration_not_named', { session: s.id, paymentId: s.paymentId, outcome: asked.kind })
-      return core.save(s)
+      s.registrationNone = true
+      s.seq += 1
+      s.updatedAt = Date.now()
+      return core.commit(s.id, s.seq, { session: s }, [], paymentOfSession(s))
     }
   }
   if (!s.createdRegistrationId) {
     s.registrationAsks = (s.registrationAsks ?? 0) + 1
     await core.save(s)
     if (s.registrationAsks >= MAX_ASKS) {
+      // The payment's record keeps waiting for the card: its repeats stay refused (README).
       log.error('registration_unknown', { session: s.id, paymentId: s.paymentId })
       return
     }

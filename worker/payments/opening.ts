@@ -40,6 +40,10 @@ export function openPayment(facts: PaymentFacts): Job[] {
   return [{ kind: 'payment', snapshot, indexed: true }, paymentIndexJob(openingRecord(snapshot))]
 }
 
+/** Whether the session's payment is one that saves a card (a new card's, not a setup's: sessions/setup.ts). */
+export const savesCard = (s: SessionRecord): boolean =>
+  !s.setup && s.createRegistration === true && (s.method ?? s.flow) === 'card'
+
 /**
  * The payment of a session that just succeeded (none without a paymentId), or `other`, a payment
  * of the session that took money after it was paid (checkout/notifications.ts `chargedAgain`).
@@ -54,6 +58,9 @@ export function paymentOfSession(
   if (!paymentId || s.setup) return []
   // The method that paid, not the one shown first: a session offering QR then card may authorise.
   const method = other?.method ?? s.method ?? s.flow
+  const registrationId = other ? null : (s.createdRegistrationId ?? s.registrationId ?? null)
+  // Its card not known yet, and the gateway not yet asked to say there is none (registration.ts).
+  const pending = !other && !registrationId && !s.registrationNone && savesCard(s)
   return openPayment({
     paymentId,
     sessionId: s.id,
@@ -63,7 +70,8 @@ export function paymentOfSession(
     // What the gateway was asked for: the method's own type (methods/table.ts), else the session's.
     paymentType: METHODS[method].paymentType ?? s.paymentType,
     source: method,
-    registrationId: other ? null : (s.createdRegistrationId ?? s.registrationId ?? null),
+    registrationId,
+    ...(pending ? { registrationPending: true as const } : {}),
     card: other ? other.card : (s.card ?? null),
     email: s.payerEmail ?? s.customer?.email ?? null,
     metadata: s.metadata ?? {},

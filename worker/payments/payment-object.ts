@@ -44,6 +44,7 @@ import {
   type PaymentRecord,
   type PaymentSnapshot,
   type PaymentView,
+  type RepeatSource,
 } from './types.ts'
 import { numberVar } from '../env-vars.ts'
 
@@ -114,11 +115,16 @@ export class PaymentObject extends TaskedObject {
     const opened = await this.load()
     if (opened) {
       // Opened again by its session, which learned the card its first payment saved after the
-      // success (the gateway's late answer names it, its notification does not): that alone is
-      // filled in, so the deletion guard of a repeat has the card to check. Nothing else changes.
-      if (opened.registrationId || !snapshot.registrationId) return
+      // success (the gateway's late answer names it, its notification does not), or learned that
+      // the gateway saved none: that alone is filled in, so the deletion guard of a repeat has the
+      // card to check, and the payment, which waited for it, may be repeated. Nothing else changes.
+      // (An older opening delivered after a newer one finds the record settled and changes nothing.)
+      const learned = !opened.registrationId && snapshot.registrationId
+      const none = opened.registrationPending && !snapshot.registrationPending && !snapshot.registrationId
+      if (!learned && !none) return
+      const { registrationPending: _waited, ...rest } = opened
       const p: PaymentRecord = {
-        ...opened,
+        ...rest,
         registrationId: snapshot.registrationId,
         seq: opened.seq + 1,
         updatedAt: Date.now(),
@@ -149,6 +155,17 @@ export class PaymentObject extends TaskedObject {
   async view(): Promise<PaymentView | undefined> {
     const p = await this.load()
     return p ? paymentView(p) : undefined
+  }
+
+  /**
+   * What a repeat of this payment inherits (its saved card, guarded before each send, the
+   * customer and metadata), and whether the card it saved is still to be learned (then no repeat).
+   */
+  async repeatSource(): Promise<RepeatSource | undefined> {
+    const p = await this.load()
+    if (!p) return undefined
+    const source = { registrationId: p.registrationId, card: p.card, email: p.email, metadata: p.metadata }
+    return p.registrationPending ? { ...source, registrationPending: true } : source
   }
 
   /** Runs one operation of `kind` for an Idempotency-Key; `fingerprint` is the request's. */

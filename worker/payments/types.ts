@@ -64,12 +64,25 @@ export interface PaymentSnapshot {
   /** How it was paid: a session flow, or `repeat` (a merchant repeat by payment id). */
   readonly source: string
   readonly registrationId: string | null
+  /**
+   * The payment saved a card whose registrationId is not known yet (its notification settled it
+   * before the gateway's answer, which alone names the card): its session asks the gateway
+   * (checkout/registration.ts). Until then it is not repeated, since a repeat would copy no card
+   * for a later deletion to stop (README, "saved cards").
+   */
+  readonly registrationPending?: true
   readonly card: { brand?: CardBrand; last4?: string } | null
   readonly email: string | null
   readonly metadata: Metadata
   /** When the payment succeeded (ms). */
   readonly createdAt: number
 }
+
+/** What a merchant repeat of a payment inherits from its record (payment-object.ts `repeatSource`). */
+export type RepeatSource = Pick<
+  PaymentSnapshot,
+  'registrationId' | 'registrationPending' | 'card' | 'email' | 'metadata'
+>
 
 export interface PaymentRecord extends PaymentSnapshot {
   /** Hundredths captured (a DB payment is captured when it succeeds) and refunded, by succeeded operations. */

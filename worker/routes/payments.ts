@@ -63,10 +63,18 @@ payments.post(
     const fingerprint = await fingerprintOf(params)
     // The repeated payment's record: its saved card (guarded before each send) and what the new
     // payment inherits. Read after the fingerprint: the same request is the same whatever it says.
-    const parent = await paymentStub(c.env, paymentId).view()
+    const parent = await paymentStub(c.env, paymentId).repeatSource()
     // A profile's repeat names one of its own payments (the default merchant may still repeat a
     // payment made before payment records existed: the gateway knows it by its member).
     if (!parent && merchantIdOf(c.env) !== DEFAULT_MERCHANT) throw new ApiError('not_found', 'No such payment.')
+    // The card the payment saved is still being asked of the gateway: a repeat now would copy no
+    // card, and a later deletion of it would not stop the repeat's own repeats. Nothing is kept of
+    // this request, so the same key works once the card is known (`registration.created`).
+    if (parent?.registrationPending)
+      throw new ApiError(
+        'payment_state',
+        'The card this payment saved is not known yet: repeat the payment once registration.created names it.',
+      )
     const withParent = parent
       ? {
           ...params,

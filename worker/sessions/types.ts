@@ -190,6 +190,8 @@ export interface SessionRecord extends SessionInput {
   registrationTold?: boolean
   /** Unanswered inquiries for the card a payment saved, after its success (checkout/registration.ts). */
   registrationAsks?: number
+  /** The gateway, asked for the card the payment saved, named none: nothing was saved. */
+  registrationNone?: true
 }
 
 /**
