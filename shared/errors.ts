@@ -54,7 +54,7 @@ export const ERROR_CODES = [
   'duplicate_order', // another session already has this merchantTransactionId (409)
   'notification_mismatch', // a signed notification about a payment this session or operation never made (409)
   'invoice_mismatch', // the invoice's amount or currency differs from the session's (409)
-  'payment_state', // the payment's state does not allow this operation: void after capture, capture twice, refund before capture, repeat before the card it saved is known (409)
+  'payment_state', // the payment's state does not allow this operation: void after capture, capture twice, refund before capture, repeat before the card it saved is known, repeat of a setup's authorisation (409)
   'amount_too_large', // more than may be captured or refunded (refunds in flight count) (409)
   'registration_deleted', // a saved card that was deleted cannot pay (409)
   'limit_reached', // a merchant profile holds two active API keys (or webhook secrets) already: revoke one first (409)

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { luhnCheckDigit } from '../../shared/card.ts'
 import app from '../../worker/index.ts'
 import { browser, call, cardBody, createSession, ORIGIN, pay } from './api.ts'
-import { uniqueId } from './helpers.ts'
+import { injectFault, uniqueId } from './helpers.ts'
 
 /** Counts the Worker's calls to the gateway whose form body matches `test` (the real ones go through). */
 function gatewayCalls(test: (form: URLSearchParams, url: string) => boolean): { readonly count: number } {
@@ -97,6 +97,29 @@ describe('no gateway amplification (R28)', () => {
     expect(answers.filter((a) => a.status === 200)).toHaveLength(3)
     expect(answers.slice(3).every((a) => a.status === 429)).toBe(true)
     expect(verifies.count).toBe(3)
+  })
+
+  it('a QR verification whose answer never came is given back: one lost answer does not lock a one-try session, and at most three are given back', async () => {
+    const verify = (s: { id: string; clientSecret: string }) =>
+      browser(s, 'POST', '/qr/verify', {
+        walletId: 'wallet-ok',
+        customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+      })
+    const once = await createSession({ flow: 'qr', maxAttempts: 1 })
+    await injectFault({ op: 'qrVerify', fault: 'http500', field: 'merchantTransactionId', value: once.mtid, times: 1 })
+    expect((await verify(once)).status).toBe(503)
+    const again = await verify(once)
+    expect(again.status).toBe(200)
+    expect(again.body).toMatchObject({ status: 'verified' })
+
+    const s = await createSession({ flow: 'qr', maxAttempts: 1 })
+    await injectFault({ op: 'qrVerify', fault: 'http500', field: 'merchantTransactionId', value: s.mtid, times: 10 })
+    const verifies = gatewayCalls((form, url) => url.endsWith('/QRPayments') && !form.has('paymentId'))
+    const statuses = []
+    for (let i = 0; i < 6; i++) statuses.push((await verify(s)).status)
+    // Three given back, the fourth counts as the session's one try: at most maxAttempts + 3 calls.
+    expect(statuses).toEqual([503, 503, 503, 503, 429, 429])
+    expect(verifies.count).toBe(4)
   })
 
   it('ten parallel invoice regenerations of one session make one gateway regeneration', async () => {

@@ -104,6 +104,30 @@ describe('a setup session registers a card without a payment', () => {
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ captures: 0, refunds: 0, reversals: 1 })
   })
 
+  it('the setup authorisation is not repeated: 409 payment_state, before any gateway call, and the same after the card is deleted', async () => {
+    const s = await setupSession()
+    const res = await pay(s, '4111111111111111')
+    const paymentId = res.body.paymentId as string
+    const { registrationId } = await voided(s.id)
+    const repeat = () =>
+      merchant<{ error?: { code: string } }>(
+        'POST',
+        `/v1/payments/${paymentId}/repeat`,
+        { amount: '4.00', currency: 'EUR' },
+        { 'Idempotency-Key': uniqueId('rk') },
+      )
+    const before = await repeat()
+    expect(before.status).toBe(409)
+    expect(before.body.error).toMatchObject({ code: 'payment_state' })
+    const deletion = await merchant('DELETE', `/v1/registrations/${registrationId as string}`, undefined, {
+      'Idempotency-Key': uniqueId('d'),
+    })
+    expect(deletion.status).toBe(200)
+    const after = await repeat()
+    expect(after.status).toBe(409)
+    expect(after.body.error).toMatchObject({ code: 'payment_state' })
+  })
+
   it('a void whose answer was lost is found by inquiry: the authorisation ends voided, reversed once', async () => {
     const s = await setupSession()
     // The reversal reaches the gateway and is recorded; its answer is lost (the reversal carries

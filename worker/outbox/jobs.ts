@@ -5,6 +5,8 @@
  * harmless; one kind, one handler, no branching on the kind elsewhere.
  * - `index`: upsert the change's row in the search index (D1), newest change wins.
  * - `payment`: open the Payment object of a payment that just succeeded (a session's or a repeat's).
+ * - `setup`: mark a setup session's authorisation in its Payment object, which opens no record for
+ *   it: a repeat of it is refused (routes/payments.ts).
  * - `delivery`: upsert a webhook delivery's row (D1, worker/webhooks/deliveries.ts), newest state wins.
  */
 import type { Env } from '../env.ts'
@@ -22,6 +24,7 @@ export type Job =
       /** Its opener queued the payment's first index row beside it (not so from a version before). */
       readonly indexed?: true
     }
+  | { readonly kind: 'setup'; readonly paymentId: string; readonly sessionId: string }
   | { readonly kind: 'delivery'; readonly row: DeliveryRow }
 
 export const JOB_HANDLERS: {
@@ -32,6 +35,10 @@ export const JOB_HANDLERS: {
     const name = scoped(env, job.snapshot.paymentId)
     const stub = env.PAYMENTS.get(env.PAYMENTS.idFromName(name), placement(env))
     await stub.open(job.snapshot, merchantIdOf(env), job.indexed === true)
+  },
+  setup: async (env, job) => {
+    const stub = env.PAYMENTS.get(env.PAYMENTS.idFromName(scoped(env, job.paymentId)), placement(env))
+    await stub.markSetup(job.sessionId, merchantIdOf(env))
   },
   delivery: (env, job) => upsertDelivery(env.DB, job.row, merchantIdOf(env)),
 }
@@ -56,7 +63,7 @@ export function jobPlace(job: Job): { readonly slot?: string; readonly delayMs: 
   // A delivery's latest state replaces one still waiting, and waits as an index row does: an
   // event queued and delivered a moment later is one write (delivered), not two.
   if (job.kind === 'delivery') return { slot: `delivery:${job.row.eventId}`, delayMs: INDEX_DELAY_MS }
-  return { slot: `payment:${job.snapshot.paymentId}`, delayMs: 0 }
+  return { slot: `payment:${job.kind === 'setup' ? job.paymentId : job.snapshot.paymentId}`, delayMs: 0 }
 }
 
 /** How long an index row waits for a newer change of its object before it is written. */

@@ -53,9 +53,12 @@ export function paymentOfSession(
   other?: { readonly paymentId: string; readonly method: Flow; readonly card: PaymentSnapshot['card'] },
 ): Job[] {
   // A setup's authorisation registered a card and is voided by its session (sessions/setup.ts):
-  // it is no payment, and nothing may capture or refund it.
+  // it is no payment, and nothing may capture, refund or repeat it. Its Payment object is only
+  // marked, so that a repeat of it is refused (a repeat would charge the card with no record
+  // of the card for its deletion's guard to check).
   const paymentId = other?.paymentId ?? s.paymentId
-  if (!paymentId || s.setup) return []
+  if (!paymentId) return []
+  if (s.setup) return other ? [] : [{ kind: 'setup', paymentId, sessionId: s.id }]
   // The method that paid, not the one shown first: a session offering QR then card may authorise.
   const method = other?.method ?? s.method ?? s.flow
   const registrationId = other ? null : (s.createdRegistrationId ?? s.registrationId ?? null)

@@ -81,6 +81,12 @@ interface IdemRecord {
   readonly operationId: string
 }
 
+/** The mark of a setup session's authorisation (`markSetup`). */
+const SETUP = 'setup'
+interface SetupMark {
+  readonly sessionId: string
+}
+
 const MAX_INQUIRIES = 16
 const MAX_INQUIRY_INTERVAL_MS = 60 * 60_000
 
@@ -139,6 +145,20 @@ export class PaymentObject extends TaskedObject {
   }
 
   /**
+   * Marks a setup session's authorisation (outbox job `setup`), which has no record: nothing
+   * captures or refunds it, and `repeatSource` says what it is, so that a repeat of it is refused.
+   * Idempotent; an object of another merchant is never marked.
+   */
+  async markSetup(sessionId: string, merchant: string): Promise<void> {
+    if (!(await this.belongTo(merchant))) {
+      log.error('payment_owner_mismatch', { payment: 'setup', merchant })
+      throw new Error('payment object belongs to another merchant')
+    }
+    if ((await this.load()) || (await this.ctx.storage.get<SetupMark>(SETUP))) return
+    await this.ctx.storage.put(SETUP, { sessionId } satisfies SetupMark)
+  }
+
+  /**
    * Erases the shopper's personal data once the payment is older than `cutoff` (the retention
    * policy, worker/retention/sweep.ts): its email and metadata. What accounts for the money stays.
    * The index row is written again with the change; events from now on carry no metadata.
@@ -163,7 +183,12 @@ export class PaymentObject extends TaskedObject {
    */
   async repeatSource(): Promise<RepeatSource | undefined> {
     const p = await this.load()
-    if (!p) return undefined
+    if (!p) {
+      const setup = await this.ctx.storage.get<SetupMark>(SETUP)
+      return setup
+        ? { setupOf: setup.sessionId, registrationId: null, card: null, email: null, metadata: {} }
+        : undefined
+    }
     const source = { registrationId: p.registrationId, card: p.card, email: p.email, metadata: p.metadata }
     return p.registrationPending ? { ...source, registrationPending: true } : source
   }

@@ -82,7 +82,10 @@ export interface PaymentSnapshot {
 export type RepeatSource = Pick<
   PaymentSnapshot,
   'registrationId' | 'registrationPending' | 'card' | 'email' | 'metadata'
->
+> & {
+  /** The payment is a setup session's authorisation (this session's), which is never repeated. */
+  readonly setupOf?: string
+}
 
 export interface PaymentRecord extends PaymentSnapshot {
   /** Hundredths captured (a DB payment is captured when it succeeds) and refunded, by succeeded operations. */

@@ -70,6 +70,14 @@ payments.post(
     // The card the payment saved is still being asked of the gateway: a repeat now would copy no
     // card, and a later deletion of it would not stop the repeat's own repeats. Nothing is kept of
     // this request, so the same key works once the card is known (`registration.created`).
+    // A setup session's authorisation saved a card without paying and is voided: the card is
+    // charged in a saved-card session (README, "Saving a card without paying"), never by
+    // repeating that authorisation, which no deletion of the card could be checked against.
+    if (parent?.setupOf)
+      throw new ApiError(
+        'payment_state',
+        'This authorisation only saved a card, and is voided: charge the card in a saved-card session.',
+      )
     if (parent?.registrationPending)
       throw new ApiError(
         'payment_state',

@@ -174,6 +174,8 @@ export interface SessionRecord extends SessionInput {
   seq: number
   /** QR codes requested so far (each costs a gateway call, so they are capped like attempts). */
   qrVerifications?: number
+  /** Of those, requests whose answer never came, given back (at most `QR_UNANSWERED_GIVEN_BACK`). */
+  qrUnanswered?: number
   /** An invoice regeneration on its way: one at a time per session. */
   regeneration?: { status: 'processing' | 'unknown'; at: number }
   /** How often the gateway could not say, at the session's expiry, whether its issued invoice was paid. */

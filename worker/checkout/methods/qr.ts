@@ -11,6 +11,13 @@ import { offers } from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, gate, otherMethod, refusal, replay } from '../attempt.ts'
 import { MINUTE_MS, type SessionCore } from '../core.ts'
 
+/**
+ * Verifications whose answer never came that are not counted against `maxAttempts`: a network
+ * blip does not lock the shopper out of a session (with one try, at once), and a gateway that
+ * does not answer still costs a session at most `maxAttempts` + this many calls (R28).
+ */
+const QR_UNANSWERED_GIVEN_BACK = 3
+
 export async function verify(
   core: SessionCore,
   shopper: { walletId: string; givenName: string; surname: string; email: string },
@@ -39,8 +46,14 @@ export async function verify(
   })
   if (outcome.kind !== 'succeeded' || !outcome.response.paymentId || !outcome.response.merchantWalletId) {
     if (outcome.kind === 'declined') return done({ status: 'declined', message: 'This wallet cannot pay this order.' })
-    if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable'))
+    if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable')) {
+      if ((s.qrUnanswered ?? 0) < QR_UNANSWERED_GIVEN_BACK) {
+        s.qrUnanswered = (s.qrUnanswered ?? 0) + 1
+        s.qrVerifications = (s.qrVerifications ?? 1) - 1
+        await core.save(s)
+      }
       return fail('gateway_unavailable', 'The payment service did not answer. Please try again.')
+    }
     // The shopper gets our words; the gateway's code is kept for the merchant's view.
     const code = 'code' in outcome ? outcome.code : undefined
     if (code) {
