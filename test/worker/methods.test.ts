@@ -429,6 +429,23 @@ describe('the money rule across methods', () => {
     expect(await chargesFor(s.mtid)).toBe(0)
   })
 
+  it('a QR code already shown is withdrawn when an invoice is issued: the view says so and it cannot be completed', async () => {
+    const invoiceId = await sandboxInvoice('100.00')
+    const s = await createSession({
+      flow: 'qr',
+      methods: ['qr', 'invoice'],
+      invoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
+    expect(await view(s)).toMatchObject({ method: 'invoice', qr: { withdrawn: true } })
+    const complete = await completeQr(s)
+    expect(complete.status).toBe(409)
+    expect(complete.body.error).toMatchObject({ code: 'method_in_progress', method: 'invoice' })
+  })
+
   it('a session offering a saved card and a new card pays the saved one with the CVV alone, or a new card with its number', async () => {
     const first = await createSession({ recurring: 'INITIAL', createRegistration: true })
     expect((await pay(first, '4111111111111111')).body.status).toBe('succeeded')

@@ -107,6 +107,11 @@ export async function replay(core: SessionCore, key: string, fingerprint: string
 }
 
 /** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
+/** What the session's other ways to pay show is withdrawn (a QR code), now that `method` pays. */
+export function withdrawOthers(s: SessionRecord, method: Flow): void {
+  for (const other of METHOD_ROWS) if (other !== METHODS[method]) other.yieldTo?.(s)
+}
+
 export async function begin(
   core: SessionCore,
   s: SessionRecord,
@@ -132,7 +137,7 @@ export async function begin(
   // Likewise the card an earlier attempt's answer named (a 3-D Secure answer names it before the
   // bank's step; a failed one stores nothing): only this attempt's may become the session's.
   delete s.createdRegistrationId
-  for (const other of METHOD_ROWS) if (other !== METHODS[method]) other.yieldTo?.(s)
+  withdrawOthers(s, method)
   s.inquiries = 0
   delete s.lastError
   // The watchdog is set in the same write as `processing`: one batch and one alarm before the call.

@@ -14,7 +14,7 @@ import { log } from '../../log.ts'
 import { sessionIndexJob } from '../../search/rows.ts'
 import { done, fail, type Reply } from '../../reply.ts'
 import { offers, type SessionRecord } from '../../sessions/types.ts'
-import { refusal } from '../attempt.ts'
+import { refusal, withdrawOthers } from '../attempt.ts'
 import { MINUTE_MS, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
 import { settleFromNotification } from '../notifications.ts'
@@ -123,6 +123,8 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   }
   const url = r.transactionUrl
   s.method = 'invoice'
+  // Issued, the invoice is the session's way to pay: a QR code shown beside it is withdrawn.
+  withdrawOthers(s, 'invoice')
   s.invoice = {
     systemInvoiceId: r.systemInvoiceId ?? '',
     merchantInvoiceId: r.merchantInvoiceId ?? s.merchantInvoiceId ?? '',
