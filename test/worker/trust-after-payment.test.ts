@@ -622,6 +622,27 @@ describe('the card a payment saved is never lost', () => {
       expect(await chargesFor(await repeatOrder(key))).toBe(0)
     }
   })
+  it('a gateway that does not say for a day: the session keeps asking (hourly, after two hours of doubling), and names the card once it does', async () => {
+    const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
+    await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: s.mtid, times: 1 })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id))
+    await timeStandsStill(stub)
+    const note = await notificationSentFor(s.id)
+    const paymentId = (JSON.parse(note) as { paymentId: string }).paymentId
+    // Twenty asks unanswered: more than the doubling's two hours.
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: paymentId, times: 20 })
+    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    let asks = 0
+    while (asks < 30 && !(await sessionState(s.id)).registrationId) {
+      await timePasses(stub)
+      asks += 1
+    }
+    expect((await sessionState(s.id)).registrationId).toMatch(/^R\d+$/)
+    expect(asks).toBeGreaterThan(12)
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'registration.created')).toHaveLength(1)
+  })
+
   it('the card an earlier attempt’s bank step named is not the session’s: the card its paying attempt saved is asked for and named', async () => {
     const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
     const first = await pay(s, '4000000000003220')

@@ -23,8 +23,13 @@ import type { SessionCore } from './core.ts'
 /** The session task that asks for the registration a payment saved. */
 export const REGISTRATION_TASK = 'registration'
 
-/** Unanswered inquiries before the session stops asking (logged; the merchant view says none). */
-const MAX_ASKS = 12
+/**
+ * Unanswered inquiries before the session stops asking (logged; the merchant view says none):
+ * about three days, two hours of doubling then hourly (`askAgainInMs`), as an issued invoice is
+ * asked after. Until then the payment's repeats wait for the card (routes/payments.ts), so a
+ * gateway down for an afternoon must not leave them refused for good.
+ */
+const MAX_ASKS = 12 + 72
 
 /**
  * What a card session's success sets for the card its payment saved: nothing more when the
