@@ -5,12 +5,12 @@
  * on the authorisation: `gatewayOperationsOn`), one `registration.created` event, lost answers
  * settled by inquiry, and the registration then paying in a saved-card session.
  */
-import { env } from 'cloudflare:test'
+import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { browser, call, createSession, merchant, pay, sessionState, webhooksAbout, type Session } from './api.ts'
 import { timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
-import { gatewayOperationsOn, operate } from './money.ts'
+import { gatewayOperationsOn, operate, paymentStub } from './money.ts'
 import { PENDING } from './outcome-support.ts'
 
 const setupSession = (over: Record<string, unknown> = {}): Promise<Session> =>
@@ -126,6 +126,44 @@ describe('a setup session registers a card without a payment', () => {
     const after = await repeat()
     expect(after.status).toBe(409)
     expect(after.body.error).toMatchObject({ code: 'payment_state' })
+  })
+
+  it('a repeat key that reached the gateway before the authorisation was marked replays its answer, never the refusal of new repeats', async () => {
+    const s = await setupSession()
+    const paymentId = (await pay(s, '4111111111111111')).body.paymentId as string
+    await voided(s.id)
+    // As in the moment before the session's outbox marked it: the mark is not there yet.
+    const stub = paymentStub(paymentId)
+    const mark = await runInDurableObject(stub, async (_o, state) => {
+      const kept = await state.storage.get('setup')
+      await state.storage.delete('setup')
+      return kept
+    })
+    expect(mark).toMatchObject({ sessionId: s.id })
+    const key = uniqueId('rk')
+    const repeat = () =>
+      merchant<{ error?: { code: string } }>(
+        'POST',
+        `/v1/payments/${paymentId}/repeat`,
+        { amount: '4.00', currency: 'EUR' },
+        { 'Idempotency-Key': key },
+      )
+    const first = await repeat()
+    // The sandbox refuses a repeat of a payment that began no recurring series: what matters is
+    // that it was sent, and that its key answers the same once the mark is there.
+    expect(first.status).toBe(502)
+    await runInDurableObject(stub, (_o, state) => state.storage.put('setup', mark))
+    const again = await repeat()
+    expect(again.status).toBe(first.status)
+    expect(again.body.error).toEqual(first.body.error)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    const fresh = await merchant<{ error?: { code: string } }>(
+      'POST',
+      `/v1/payments/${paymentId}/repeat`,
+      { amount: '4.00', currency: 'EUR' },
+      { 'Idempotency-Key': uniqueId('rk') },
+    )
+    expect(fresh.body.error).toMatchObject({ code: 'payment_state' })
   })
 
   it('a void whose answer was lost is found by inquiry: the authorisation ends voided, reversed once', async () => {

@@ -106,12 +106,12 @@ export async function replay(core: SessionCore, key: string, fingerprint: string
   return { ...(s && now ? answer(s, now) : first), replayed: true }
 }
 
-/** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
 /** What the session's other ways to pay show is withdrawn (a QR code), now that `method` pays. */
 export function withdrawOthers(s: SessionRecord, method: Flow): void {
   for (const other of METHOD_ROWS) if (other !== METHODS[method]) other.yieldTo?.(s)
 }
 
+/** Starts an attempt: `processing` and the key are on disk before the caller goes upstream. */
 export async function begin(
   core: SessionCore,
   s: SessionRecord,

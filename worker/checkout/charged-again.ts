@@ -63,7 +63,8 @@ export async function chargedAgain(
         },
       },
     ],
-    // None for a setup's authorisation (paymentOfSession): nothing may capture it.
+    // No record for a setup's authorisation, only its mark (paymentOfSession): nothing may
+    // capture, refund or repeat it.
     paymentOfSession(s, { paymentId, method, card }),
   )
   return { kind: 'applied', status: s.status }

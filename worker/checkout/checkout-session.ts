@@ -53,7 +53,7 @@ import {
 } from './methods/invoice.ts'
 import { complete, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
-import { learnRegistration, registrationOnSuccess, REGISTRATION_TASK } from './registration.ts'
+import { learnRegistration, registrationAsked, registrationOnSuccess, REGISTRATION_TASK } from './registration.ts'
 
 export type { PayInput } from './methods/card.ts'
 export type { NotificationResult } from './notifications.ts'
@@ -216,9 +216,17 @@ export class CheckoutSession extends TaskedObject {
     const s = await this.load()
     if (name === 'purge') {
       // A payment still in flight, or an invoice still payable or not yet asked about at its
-      // expiry, keeps its record: the money it may take must still find its session. Asked again
+      // expiry, keeps its record: the money it may take must still find its session. So does
+      // one still asking for the card its payment saved (its repeats wait for it). Asked again
       // a day later.
-      if (s && (isInFlight(s.status) || Date.now() < s.expiresAt || setupUnsettled(s) || invoiceUnasked(s)))
+      if (
+        s &&
+        (isInFlight(s.status) ||
+          Date.now() < s.expiresAt ||
+          setupUnsettled(s) ||
+          invoiceUnasked(s) ||
+          registrationAsked(s))
+      )
         return this.schedule('purge', Date.now() + DAY_MS)
       await this.ctx.storage.deleteAll()
       this.session = undefined

@@ -46,19 +46,31 @@ export function registrationOnSuccess(s: SessionRecord): TaskTimers {
   return { [REGISTRATION_TASK]: Date.now() }
 }
 
+/**
+ * Whether the session still asks for the card its payment saved (its record kept until then:
+ * checkout-session.ts's purge), or has learned it and not told it yet.
+ */
+export const registrationAsked = (s: SessionRecord): boolean =>
+  savesCard(s) &&
+  !s.registrationTold &&
+  !s.registrationNone &&
+  s.status === 'succeeded' &&
+  !!s.paymentId &&
+  (s.registrationAsks ?? 0) < MAX_ASKS
+
 /** The task: asks the gateway for the registration, records it and tells it, or asks again later. */
 export async function learnRegistration(core: SessionCore, s: SessionRecord): Promise<void> {
-  if (!savesCard(s) || s.registrationTold || s.status !== 'succeeded' || !s.paymentId) return
+  if (!registrationAsked(s) || !s.paymentId) return
   if (!s.createdRegistrationId) {
     const asked = await gatewayClient(core.env).inquiry(s.paymentId, 'PID')
-    if (asked.kind === 'succeeded' && sameOrder(s, asked.response)) absorb(s, asked.response)
-    if (
-      !s.createdRegistrationId &&
-      (asked.kind === 'succeeded' || asked.kind === 'declined' || asked.kind === 'not_found')
-    ) {
-      // The gateway answered and names no card for this payment: nothing was saved to tell, and
-      // the payment's record, which waited for the card, may be repeated (payments/opening.ts).
-      log.warn('registration_not_named', { session: s.id, paymentId: s.paymentId, outcome: asked.kind })
+    const paid = asked.kind === 'succeeded' && sameOrder(s, asked.response)
+    if (paid) absorb(s, asked.response)
+    // Only the payment's own success that names no card says none was saved: then there is
+    // nothing to tell, and the payment's record, which waited for the card, may be repeated
+    // (payments/opening.ts). Any other answer (a decline, no such payment, another order's) says
+    // nothing of the card, and is asked again like no answer.
+    if (paid && !s.createdRegistrationId) {
+      log.warn('registration_not_named', { session: s.id, paymentId: s.paymentId })
       s.registrationNone = true
       s.seq += 1
       s.updatedAt = Date.now()

@@ -58,12 +58,16 @@ export function paymentOfSession(
   // of the card for its deletion's guard to check).
   const paymentId = other?.paymentId ?? s.paymentId
   if (!paymentId) return []
-  if (s.setup) return other ? [] : [{ kind: 'setup', paymentId, sessionId: s.id }]
+  if (s.setup) return [{ kind: 'setup', paymentId, sessionId: s.id }]
   // The method that paid, not the one shown first: a session offering QR then card may authorise.
   const method = other?.method ?? s.method ?? s.flow
   const registrationId = other ? null : (s.createdRegistrationId ?? s.registrationId ?? null)
   // Its card not known yet, and the gateway not yet asked to say there is none (registration.ts).
-  const pending = !other && !registrationId && !s.registrationNone && savesCard(s)
+  // A second card payment of the session saved a card too, which nobody asks for: its repeats
+  // stay refused (it is money taken twice, to be refunded, not repeated).
+  const pending = other
+    ? other.method === 'card' && s.createRegistration === true
+    : !registrationId && !s.registrationNone && savesCard(s)
   return openPayment({
     paymentId,
     sessionId: s.id,

@@ -67,22 +67,25 @@ payments.post(
     // A profile's repeat names one of its own payments (the default merchant may still repeat a
     // payment made before payment records existed: the gateway knows it by its member).
     if (!parent && merchantIdOf(c.env) !== DEFAULT_MERCHANT) throw new ApiError('not_found', 'No such payment.')
-    // The card the payment saved is still being asked of the gateway: a repeat now would copy no
-    // card, and a later deletion of it would not stop the repeat's own repeats. Nothing is kept of
-    // this request, so the same key works once the card is known (`registration.created`).
+    // Refused as the payment stands now, unless this key already made its repeat (replayed).
     // A setup session's authorisation saved a card without paying and is voided: the card is
     // charged in a saved-card session (README, "Saving a card without paying"), never by
-    // repeating that authorisation, which no deletion of the card could be checked against.
-    if (parent?.setupOf)
-      throw new ApiError(
-        'payment_state',
-        'This authorisation only saved a card, and is voided: charge the card in a saved-card session.',
-      )
-    if (parent?.registrationPending)
-      throw new ApiError(
-        'payment_state',
-        'The card this payment saved is not known yet: repeat the payment once registration.created names it.',
-      )
+    // repeating that authorisation, which no deletion of the card could be checked against. A
+    // payment whose saved card is still asked of the gateway: a repeat now would copy no card,
+    // and a later deletion of it would not stop the repeat's own repeats. Nothing is kept of a
+    // refused request, so the same key works once the card is known (`registration.created`).
+    const refusal = parent?.setupOf
+      ? {
+          code: 'payment_state' as const,
+          message: 'This authorisation only saved a card, and is voided: charge the card in a saved-card session.',
+        }
+      : parent?.registrationPending
+        ? {
+            code: 'payment_state' as const,
+            message:
+              'The card this payment saved is not known yet: repeat the payment once registration.created names it.',
+          }
+        : undefined
     const withParent = parent
       ? {
           ...params,
@@ -94,7 +97,10 @@ payments.post(
           },
         }
       : params
-    return sendReply(c, await operationStub(c.env, `repeat:${key}`).run(withParent, fingerprint, merchantIdOf(c.env)))
+    return sendReply(
+      c,
+      await operationStub(c.env, `repeat:${key}`).run(withParent, fingerprint, merchantIdOf(c.env), refusal),
+    )
   },
 )
 

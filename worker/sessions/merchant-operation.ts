@@ -12,6 +12,7 @@
  * change in one batch: the answer, a notification and an inquiry racing each other produce one
  * event per change, never two.
  */
+import type { ErrorCode } from '../../shared/errors.ts'
 import type { Notification } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
 import { callbackUrl, numberVar } from '../env-vars.ts'
@@ -101,12 +102,24 @@ export class MerchantOperation extends TaskedObject {
     return true
   }
 
-  async run(params: OperationParams, fingerprint: string, merchant: string): Promise<Reply> {
+  /**
+   * Runs the operation of this Idempotency-Key, or replays it. `refuseNew`: the route's refusal of
+   * the request as it stands now (a repeat of a payment whose card is not known yet), answered to
+   * a key that made no operation, and nothing kept of it; a key that did is replayed, so a retry
+   * after a lost answer learns what it did.
+   */
+  async run(
+    params: OperationParams,
+    fingerprint: string,
+    merchant: string,
+    refuseNew?: { readonly code: ErrorCode; readonly message: string },
+  ): Promise<Reply> {
     if (!(await this.belongTo(merchant))) return fail('not_found', 'No such operation.')
     await this.fresh()
     const check = checkKey(await this.load(), fingerprint, (op) => op.reply !== undefined)
     if (check.kind === 'refused') return keyRefusal(check)
     if (check.kind === 'replay') return { ...this.replay(check.entry, check.entry.reply as Reply), replayed: true }
+    if (refuseNew) return fail(refuseNew.code, refuseNew.message)
     const op: Operation = {
       fingerprint,
       params,

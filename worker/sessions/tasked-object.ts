@@ -22,7 +22,7 @@
  * change number, so they may run more than once and in any order, but for one that waits while
  * another of the same outbox does (`after`: a payment's first index row for its record's
  * opening); they never hold back events (a delivery waits a moment at most for the payments'
- * openings already due), and events never hold them back.
+ * openings and setup marks already due), and events never hold them back.
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../env.ts'
@@ -344,10 +344,11 @@ export abstract class TaskedObject extends DurableObject<Env> {
       if (Date.now() - since < UNADDRESSED_WAIT_MS) await this.schedule('webhook', Date.now() + MAX_BACKOFF_MS)
       return
     }
-    // A merchant told of a success looks its payment up: the payments' openings already due run
-    // first (they wait for the pay's answer, and this alarm may come sooner), for a moment at most:
-    // one that fails backs off, and one slow to open holds no event back for longer than that.
-    const openings = this.runJobs((job) => job.kind === 'payment')
+    // A merchant told of a success looks its payment up (or repeats it): the payments' openings
+    // and setup marks already due run first (they wait for the pay's answer, and this alarm may
+    // come sooner), for a moment at most: one that fails backs off, and one slow to open holds no
+    // event back for longer than that.
+    const openings = this.runJobs((job) => job.kind === 'payment' || job.kind === 'setup')
     this.ctx.waitUntil(openings.catch((e: unknown) => log.error('task_failed', { task: 'jobs', error: e })))
     await Promise.race([openings.catch(() => undefined), sleep(OPENINGS_WAIT_MS)])
     // Read after the openings: a "send again" meanwhile is seen.
