@@ -530,17 +530,30 @@ describe('a settled card pay keeps one answer', () => {
   })
 })
 
+/**
+ * A card payment that saved a card (`createRegistration`), its answer lost and its notification
+ * (which names no card) delivered: the session succeeded without the card, and its first
+ * `unanswered` asks for it get no answer.
+ */
+async function savedWithAnswerLost(unanswered = 0) {
+  const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
+  await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: s.mtid, times: 1 })
+  expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
+  const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id))
+  // The session's own inquiry (which would name the card) waits: the notification comes first.
+  await timeStandsStill(stub)
+  const note = await notificationSentFor(s.id)
+  expect(note).not.toContain('registrationId')
+  const paymentId = (JSON.parse(note) as { paymentId: string }).paymentId
+  if (unanswered > 0)
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: paymentId, times: unanswered })
+  expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+  return { s, stub, paymentId }
+}
+
 describe('the card a payment saved is never lost', () => {
   it('a payment settled by its notification while its answer was lost: the Worker asks the gateway for the card it saved, the session and the payment name it, registration.created tells it once, and its deletion stops repeats', async () => {
-    const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
-    await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: s.mtid, times: 1 })
-    expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id))
-    // The session's own inquiry (which would name the card) waits: the notification comes first.
-    await timeStandsStill(stub)
-    const note = await notificationSentFor(s.id)
-    expect(note).not.toContain('registrationId')
-    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    const { s, stub } = await savedWithAnswerLost()
     const succeeded = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')
     expect(JSON.parse(succeeded[0]?.body ?? '{}')).toMatchObject({ data: { registrationId: null } })
     await vi.waitFor(
@@ -579,16 +592,8 @@ describe('the card a payment saved is never lost', () => {
     expect(await webhooksAbout(s.mtid, 2, 300, 'registration.created')).toHaveLength(1)
   })
   it('a repeat asked before the card the payment saved is known is refused (409 payment_state) and charges nothing; once the card is known the repeat charges it, and after the card’s deletion neither is repeated again', async () => {
-    const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
-    await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: s.mtid, times: 1 })
-    expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id))
-    await timeStandsStill(stub)
-    const note = await notificationSentFor(s.id)
-    const paymentId = (JSON.parse(note) as { paymentId: string }).paymentId
     // The session's first ask for the card gets no answer: it asks again later.
-    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: paymentId, times: 1 })
-    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    const { stub, paymentId } = await savedWithAnswerLost(1)
     await expect.poll(async () => (await merchant('GET', `/v1/payments/${paymentId}`)).status).toBe(200)
     // The card is not known yet: a repeat now would carry no card for a later deletion to stop.
     const early = uniqueId('rk')
@@ -623,16 +628,8 @@ describe('the card a payment saved is never lost', () => {
     }
   })
   it('a gateway that does not say for a day: the session keeps asking (hourly, after two hours of doubling), and names the card once it does', async () => {
-    const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
-    await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: s.mtid, times: 1 })
-    expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id))
-    await timeStandsStill(stub)
-    const note = await notificationSentFor(s.id)
-    const paymentId = (JSON.parse(note) as { paymentId: string }).paymentId
     // Twenty asks unanswered: more than the doubling's two hours.
-    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: paymentId, times: 20 })
-    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    const { s, stub } = await savedWithAnswerLost(20)
     let asks = 0
     while (asks < 30 && !(await sessionState(s.id)).registrationId) {
       await timePasses(stub)
