@@ -346,6 +346,35 @@ describe('the money rule across methods', () => {
     expect(await webhooksAbout(s.mtid, 2, 300, 'checkout.session.charged_again')).toHaveLength(1)
   })
 
+  it('a card payment that saved a card, taken after a QR code paid the session, is not repeated: its card is never known', async () => {
+    const s = await createSession({ methods: ['card', 'qr'], createRegistration: true })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    const bank = await pay(s, '4000000000003220')
+    expect(bank.body.status).toBe('action_required')
+    const card = bank.body.paymentId as string
+    // The wallet pays the withdrawn code while the card is on the bank's page: it pays the session.
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    await deliverNotification(s.id, await notificationSentFor(s.id, 8_000, code))
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: code })
+    // Then the shopper finishes the bank's step: the card is charged, and saved, a second time.
+    await fetch(`${bank.body.redirect?.url}/complete`, {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'authenticated' }),
+      redirect: 'manual',
+    })
+    await deliverNotification(s.id, await notificationSentFor(s.id, 8_000, card))
+    await expect.poll(async () => (await merchant('GET', `/v1/payments/${card}`)).status, { timeout: 10_000 }).toBe(200)
+    const repeat = await merchant<{ error?: { code: string } }>(
+      'POST',
+      `/v1/payments/${card}/repeat`,
+      { amount: '5.00', currency: 'EUR' },
+      { 'Idempotency-Key': uniqueId('rk') },
+    )
+    expect(repeat.status).toBe(409)
+    expect(repeat.body.error).toMatchObject({ code: 'payment_state' })
+  })
+
   it('a QR code paid by the wallet while another code’s completion is answered: the first payment stays the session’s, the second is told as money taken again', async () => {
     const s = await createSession({ flow: 'qr' })
     expect((await verifyQr(s)).body.status).toBe('verified')
