@@ -16,7 +16,6 @@
  */
 import { merchantStatusOf } from '../merchants/merchant-env.ts'
 import type { Notification } from '../../shared/types.ts'
-import { gatewayClient } from '../config.ts'
 import { numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { paymentOfSession } from '../payments/opening.ts'
@@ -40,7 +39,6 @@ import {
   type SessionRecord,
   type Status,
 } from '../sessions/types.ts'
-import { absorb, sameOrder } from './attempt.ts'
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
 import { pay } from './methods/card.ts'
@@ -53,7 +51,13 @@ import {
 } from './methods/invoice.ts'
 import { complete, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
-import { learnRegistration, registrationAsked, registrationOnSuccess, REGISTRATION_TASK } from './registration.ts'
+import {
+  askForCard,
+  learnRegistration,
+  registrationAsked,
+  registrationOnSuccess,
+  REGISTRATION_TASK,
+} from './registration.ts'
 
 export type { PayInput } from './methods/card.ts'
 export type { NotificationResult } from './notifications.ts'
@@ -261,10 +265,7 @@ export class CheckoutSession extends TaskedObject {
    */
   private async settleSetup(s: SessionRecord): Promise<void> {
     if (!setupUnsettled(s)) return
-    if (!s.registrationTold && !s.createdRegistrationId && s.paymentId) {
-      const asked = await gatewayClient(this.env).inquiry(s.paymentId, 'PID')
-      if (asked.kind === 'succeeded' && sameOrder(s, asked.response)) absorb(s, asked.response)
-    }
+    if (!s.registrationTold && !s.createdRegistrationId && s.paymentId) await askForCard(this.#core, s, s.paymentId)
     if (!s.registrationTold && s.createdRegistrationId) {
       s.seq += 1
       await this.commit(s.id, s.seq, { session: s }, registrationEvent(s))

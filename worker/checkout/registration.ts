@@ -58,13 +58,23 @@ export const registrationAsked = (s: SessionRecord): boolean =>
   !!s.paymentId &&
   (s.registrationAsks ?? 0) < MAX_ASKS
 
+/**
+ * Asks the gateway about the session's payment and takes the card its answer names (only the
+ * payment's own success, of the session's order): `paid` when that success came, whether or not
+ * it named a card. Shared by this task and a setup's void task (checkout-session.ts).
+ */
+export async function askForCard(core: SessionCore, s: SessionRecord, paymentId: string): Promise<boolean> {
+  const asked = await gatewayClient(core.env).inquiry(paymentId, 'PID')
+  const paid = asked.kind === 'succeeded' && sameOrder(s, asked.response)
+  if (paid) absorb(s, asked.response)
+  return paid
+}
+
 /** The task: asks the gateway for the registration, records it and tells it, or asks again later. */
 export async function learnRegistration(core: SessionCore, s: SessionRecord): Promise<void> {
   if (!registrationAsked(s) || !s.paymentId) return
   if (!s.createdRegistrationId) {
-    const asked = await gatewayClient(core.env).inquiry(s.paymentId, 'PID')
-    const paid = asked.kind === 'succeeded' && sameOrder(s, asked.response)
-    if (paid) absorb(s, asked.response)
+    const paid = await askForCard(core, s, s.paymentId)
     // Only the payment's own success that names no card says none was saved: then there is
     // nothing to tell, and the payment's record, which waited for the card, may be repeated
     // (payments/opening.ts). Any other answer (a decline, no such payment, another order's) says
