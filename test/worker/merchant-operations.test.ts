@@ -302,7 +302,7 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     }
     expect(res.status).toBe(400)
     expect(res.body.error.fields).toEqual([
-      { field: 'invoiceExpirationPeriod', code: 'out_of_range', expected: 'whole hours, 1 to 9999' },
+      { field: 'invoiceExpirationPeriod', code: 'out_of_range', expected: 'whole hours as a string, "1" to "9999"' },
     ])
     expect(gatewayCalls).toEqual([])
   })

@@ -88,7 +88,7 @@ export function invoicePeriod(description: string) {
       field('invoiceExpirationPeriod'),
       v.check((hours) => Number(hours) >= 1, 'out_of_range'),
     ),
-    'whole hours, 1 to 9999',
+    'whole hours as a string, "1" to "9999"',
     { pattern: '^[1-9]\\d{0,3}$', description },
   )
 }
