@@ -6,7 +6,7 @@
  */
 import { env, exports } from 'cloudflare:workers'
 import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import accessKeys from '../fixtures/access-keys.json' with { type: 'json' }
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { keyProof } from '../../worker/console/caller.ts'
@@ -146,17 +146,60 @@ describe('the merchant API from the console’s pages (the session instead of a 
     expect(read.status).toBe(200)
     expect(read.headers.get('Access-Control-Allow-Origin')).toBeNull()
     expect(read.headers.get('Cache-Control')).toBe('no-store')
-    expect((await api('POST', '/v1/sessions', { Cookie: cookie, Origin: OWN }, newOrder())).status).toBe(403)
-    const made = await api('POST', '/v1/sessions', { Cookie: cookie, Origin: OWN, 'X-CSRF-Token': csrf }, newOrder())
-    expect(made.status).toBe(201)
+    // A change the console makes (a webhook sent again; no such event here: 404 once let through).
+    const sendAgain = '/v1/webhooks/deliveries/evt_none/send-again'
+    expect((await api('POST', sendAgain, { Cookie: cookie, Origin: OWN }, {})).status).toBe(403)
+    const sent = await api('POST', sendAgain, { Cookie: cookie, Origin: OWN, 'X-CSRF-Token': csrf }, {})
+    expect(sent.status).toBe(404)
     // Another site's page cannot use it, even with the token (SameSite=Strict keeps the cookie away besides).
     const fromElsewhere = { Cookie: cookie, Origin: 'https://evil.example', 'X-CSRF-Token': csrf }
-    expect((await api('POST', '/v1/sessions', fromElsewhere, newOrder())).status).toBe(403)
+    expect((await api('POST', sendAgain, fromElsewhere, {})).status).toBe(403)
     expect((await api('GET', '/v1/sessions?limit=1', { Cookie: cookie, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(
       403,
     )
     // Without a session a browser is refused as before; a forged cookie is no session.
     expect((await api('GET', '/v1/sessions?limit=1', { Cookie: '__Host-pay-console=made.up' })).status).toBe(401)
+  })
+
+  it('a console session does only what the console does: a repeat, a new session, an invoice regeneration, an inquiry and a card’s deletion need the API key (403, nothing sent)', async () => {
+    const { cookie, csrf } = await signIn(TEST_SECRETS.MERCHANT_API_KEY)
+    const asConsole = { Cookie: cookie, Origin: OWN, 'X-CSRF-Token': csrf }
+    const gateway = vi.spyOn(globalThis, 'fetch')
+    try {
+      const refused = [
+        await api(
+          'POST',
+          '/v1/payments/1234567890/repeat',
+          { ...asConsole, 'Idempotency-Key': 'k-repeat' },
+          {
+            amount: '10.00',
+            currency: 'EUR',
+          },
+        ),
+        await api('POST', '/v1/sessions', asConsole, newOrder()),
+        await api(
+          'POST',
+          '/v1/invoices/INV-1/regenerate',
+          { ...asConsole, 'Idempotency-Key': 'k-inv' },
+          {
+            merchantInvoiceId: 'inv-console',
+            invoiceExpirationPeriod: '24',
+          },
+        ),
+        await api('POST', '/v1/payments/1234567890/inquiry', asConsole, {}),
+        await api('DELETE', '/v1/registrations/R1234567890', { ...asConsole, 'Idempotency-Key': 'k-del' }),
+      ]
+      expect(refused.map((r) => [r.status, (r.body.error as { code?: string } | undefined)?.code])).toEqual(
+        Array.from({ length: 5 }, () => [403, 'forbidden']),
+      )
+      expect(gateway).not.toHaveBeenCalled()
+    } finally {
+      gateway.mockRestore()
+    }
+    // What the console does stays open: reads, and a refund (of no such payment here: 404, not 403).
+    expect((await api('GET', '/v1/payments?limit=1', { Cookie: cookie })).status).toBe(200)
+    const refund = await api('POST', '/v1/payments/1234567890/refunds', { ...asConsole, 'Idempotency-Key': 'k-rf' }, {})
+    expect(refund.status).toBe(404)
   })
 
   it('a profile’s session acts for that merchant only: another merchant’s session is 404', async () => {
@@ -167,8 +210,8 @@ describe('the merchant API from the console’s pages (the session instead of a 
       newOrder(),
     )
     const created = await newProfile(41)
-    const { cookie, csrf } = await signIn(created.apiKey.key)
-    const own = await api('POST', '/v1/sessions', { Cookie: cookie, Origin: OWN, 'X-CSRF-Token': csrf }, newOrder())
+    const { cookie } = await signIn(created.apiKey.key)
+    const own = await api('POST', '/v1/sessions', { Authorization: `Bearer ${created.apiKey.key}` }, newOrder())
     expect(own.status).toBe(201)
     expect((await api('GET', `/v1/sessions/${String(own.body.id)}`, { Cookie: cookie })).status).toBe(200)
     expect((await api('GET', `/v1/sessions/${String(defaults.body.id)}`, { Cookie: cookie })).status).toBe(404)

@@ -120,6 +120,21 @@ export async function fromTheConsole(c: Ctx, csrf?: string): Promise<void> {
     throw new ApiError('forbidden', 'The CSRF token is missing or wrong.')
 }
 
+/** The changes the console's pages make: a capture, a void, a refund, a webhook sent again. */
+const CONSOLE_CHANGES = [
+  /^\/v1\/payments\/[^/]+\/(?:capture|void|refunds)$/,
+  /^\/v1\/webhooks\/deliveries\/[^/]+\/send-again$/,
+]
+
+/**
+ * What a console session may do on the merchant routes: read, and the changes its pages make. A
+ * repeat (a saved card charged), a new session, an invoice regeneration, an inquiry or a saved
+ * card's deletion needs the API key, from the merchant's server: behind Access a support agent
+ * signs in without ever holding the key, and `ACCESS_MERCHANTS` may let many in (`*@domain`).
+ */
+export const consoleMay = (method: string, path: string): boolean =>
+  method === 'GET' || method === 'HEAD' || (method === 'POST' && CONSOLE_CHANGES.some((re) => re.test(path)))
+
 /**
  * The merchant a console request acts for, on a merchant API route: its standing session (401
  * without one), from the console's pages (403 otherwise, the CSRF token included for changes).

@@ -8,13 +8,14 @@
  * These routes are for the merchant's server, so a request with a key and a browser `Origin` is
  * refused and no CORS header is ever sent (SECURITY.md R5, T8). The one browser that may call them
  * is the merchant console's own pages, with its signed session cookie instead of a key, from the
- * Worker's origin, and with the session's CSRF token for any change (console/caller.ts).
+ * Worker's origin, and with the session's CSRF token for any change (console/caller.ts): reads,
+ * and only the changes its pages make (`consoleMay`).
  */
 import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
-import { consoleCaller, consoleEnabled } from '../console/caller.ts'
+import { consoleCaller, consoleEnabled, consoleMay } from '../console/caller.ts'
 import { CONSOLE_COOKIE } from '../console/session.ts'
 import { callerOf } from '../merchants/caller.ts'
 import { merchantEnv } from '../merchants/merchant-env.ts'
@@ -26,7 +27,13 @@ export function merchantAuth(): MiddlewareHandler<{ Bindings: Env }> {
       c.req.header('Authorization') === undefined &&
       getCookie(c, CONSOLE_COOKIE) !== undefined
     ) {
-      c.env = await merchantEnv(c.env, await consoleCaller(c))
+      const merchant = await consoleCaller(c)
+      if (!consoleMay(c.req.method, c.req.path))
+        throw new ApiError(
+          'forbidden',
+          'The console reads, captures, voids, refunds and sends webhooks again: anything else needs your API key, from your server.',
+        )
+      c.env = await merchantEnv(c.env, merchant)
       await next()
       // What the console reads (listings with shoppers' emails) stays out of every cache.
       c.header('Cache-Control', 'no-store')
