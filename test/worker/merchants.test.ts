@@ -153,6 +153,13 @@ describe('the platform API', () => {
     const fields = (res.body as { error: { fields: { field: string; code: string }[] } }).error.fields
     expect(fields.map((f) => f.field).sort()).toEqual(['allowedOrigins', 'gateway.secureKey', 'webhookUrl'])
     expect(res.text).not.toContain('short-key')
+    // An origin the frame's CSP would read as any site, at creation or in a change.
+    const { id } = (await newMerchant()).merchant
+    const wildcard = await platform('PATCH', `/merchants/${id}`, { allowedOrigins: ['https://*'] })
+    expect(wildcard.status).toBe(400)
+    expect((wildcard.body as { error: { fields: { field: string }[] } }).error.fields.map((f) => f.field)).toEqual([
+      'allowedOrigins',
+    ])
   })
 
   it('refuses a gateway member another merchant of the deployment already is', async () => {

@@ -97,6 +97,24 @@ describe('POST /v1/sessions', () => {
     expect(res.body.error.fields).toEqual(expect.arrayContaining(fields))
   })
 
+  it('refuses an allowed origin with a * in its host, which the card frame’s CSP would read as any site', async () => {
+    for (const origins of [['https://*'], ['https://shop.example', 'https://*.shop.example'], ['https://*:8443']]) {
+      const res = await merchant<{ error: { code: string; fields: { field: string; code: string }[] } }>(
+        'POST',
+        '/v1/sessions',
+        {
+          flow: 'card',
+          amount: '100.00',
+          currency: 'EUR',
+          merchantTransactionId: uniqueId('o'),
+          allowedOrigins: origins,
+        },
+      )
+      expect(res.status).toBe(400)
+      expect(res.body.error.fields).toEqual([expect.objectContaining({ field: 'allowedOrigins', code: 'format' })])
+    }
+  })
+
   it('says what each refused field takes (the pattern or a phrase), never the value sent', async () => {
     const res = await merchant<{ error: { fields: { field: string; code: string; expected?: string }[] } }>(
       'POST',

@@ -16,10 +16,18 @@ import { METADATA_KEY, METADATA_LIMITS } from '../sessions/metadata.ts'
 import { FLOWS, type RequestedFlow as Flow } from '../sessions/types.ts'
 import { described, failed, field, formatText, integer, invoicePeriod, oneOf, report } from './build.ts'
 
+/**
+ * A host name as the URL parser writes it (lower case, an international name in punycode), or an
+ * IPv6 literal: no `*`, which the parser keeps (`https://*` is its own origin) and which the
+ * frame's CSP `frame-ancestors` would read as any site.
+ */
+const HOST = /^(?:(?:[a-z0-9-]+\.)*[a-z0-9-]+|\[[0-9a-f:.]+\])$/
+
 /** An exact origin: scheme, host and port, https (or http on a developer's own machine). */
 export function isOrigin(o: string): boolean {
   try {
-    return new URL(o).origin === o && checkFormat('url', o) === null
+    const url = new URL(o)
+    return url.origin === o && HOST.test(url.hostname) && checkFormat('url', o) === null
   } catch {
     return false
   }
