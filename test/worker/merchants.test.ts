@@ -170,6 +170,27 @@ describe('the platform API', () => {
       expect(res.body).toMatchObject({ error: { fields: [{ field: 'gateway.memberId', code: 'invalid_value' }] } })
     }
   })
+
+  it('two profiles made or changed at the same moment never share a gateway member: one gets it, the others are 400', async () => {
+    const member = unusedMember++
+    const made = await Promise.all(
+      [1, 2, 3, 4].map((n) => platform('POST', '/merchants', { name: `Racing ${n}`, gateway: memberGateway(member) })),
+    )
+    expect(made.map((r) => r.status).sort()).toEqual([201, 400, 400, 400])
+    // Two profiles moved to one free member at once.
+    const [a, b] = [await newMerchant(), await newMerchant()]
+    const free = memberGateway(unusedMember++).memberId
+    const moved = await Promise.all(
+      [a, b].map((m) => platform('PATCH', `/merchants/${m.merchant.id}`, { gateway: { memberId: free } })),
+    )
+    expect(moved.map((r) => r.status).sort()).toEqual([200, 400])
+    const members = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM merchants WHERE json_extract(profile, '$.gateway.memberId') IN (?, ?)",
+    )
+      .bind(memberGateway(member).memberId, free)
+      .first<{ n: number }>()
+    expect(members?.n).toBe(2)
+  })
 })
 
 describe('the server SDK', () => {

@@ -205,6 +205,13 @@ async function memberTaken(env: Env, memberId: string, except?: string): Promise
   return row !== null
 }
 
+/**
+ * A write that the unique index on the profile's gateway member refused
+ * (migrations/0007_one_profile_per_member.sql): another profile took the member since
+ * `memberTaken` looked, at the same moment.
+ */
+const memberClash = (e: unknown): boolean => e instanceof Error && e.message.includes('merchants_by_member')
+
 /** A new profile with its first API key and webhook secret, each shown in this answer only. */
 export async function createProfile(
   env: Env,
@@ -225,17 +232,31 @@ export async function createProfile(
   }
   const key = newApiKey()
   const keyId = newKeyId()
-  await env.DB.batch([
-    env.DB.prepare(
-      'INSERT INTO merchants (id, name, status, profile, secrets, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ).bind(id, input.name, 'active', JSON.stringify(input.settings), await sealSecrets(master, id, secrets), now, now),
-    env.DB.prepare('INSERT INTO merchant_keys (hash, id, merchant_id, created_at) VALUES (?, ?, ?, ?)').bind(
-      await keyHash(key),
-      keyId,
-      id,
-      now,
-    ),
-  ])
+  try {
+    await env.DB.batch([
+      env.DB.prepare(
+        'INSERT INTO merchants (id, name, status, profile, secrets, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).bind(
+        id,
+        input.name,
+        'active',
+        JSON.stringify(input.settings),
+        await sealSecrets(master, id, secrets),
+        now,
+        now,
+      ),
+      env.DB.prepare('INSERT INTO merchant_keys (hash, id, merchant_id, created_at) VALUES (?, ?, ?, ?)').bind(
+        await keyHash(key),
+        keyId,
+        id,
+        now,
+      ),
+    ])
+  } catch (e) {
+    // A batch is one transaction: the key was not kept either.
+    if (memberClash(e)) return fail('member_taken')
+    throw e
+  }
   const profile: Profile = {
     id,
     name: input.name,
@@ -372,6 +393,11 @@ async function write(env: Env, before: Profile, after: Profile): Promise<Profile
       before.updatedAt,
     )
     .run()
+    .catch((e: unknown) => {
+      if (memberClash(e)) return undefined
+      throw e
+    })
+  if (!result) return fail('member_taken')
   return result.meta.changes === 1 ? { ok: true, value: { ...after, updatedAt } } : fail('conflict')
 }
 
