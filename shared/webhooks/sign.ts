@@ -88,10 +88,13 @@ export interface VerifyOptions {
 }
 
 /**
- * Verifies a webhook from pay-checkout. Pass the raw body exactly as received, the header, and
- * one secret or several (during a secret roll, any of them may have signed it).
+ * Verifies a webhook from pay-checkout. Pass the raw body exactly as received, the header (as
+ * `Request.headers.get` or Node's `req.headers` give it), and one secret or several (during a
+ * secret roll, any of them may have signed it). An empty or unset secret in the list is skipped,
+ * so `[process.env.WEBHOOK_SECRET, process.env.WEBHOOK_SECRET_NEXT]` works before and during a roll.
  *
- * @throws TypeError when `toleranceS` is not a finite number greater than 0.
+ * @throws TypeError when `toleranceS` is not a finite number greater than 0, or when no secret is
+ * left (every one empty or unset: a receiver with no secret must not answer as if it checked).
  * @example
  * const result = await verifyWebhook(await req.text(), req.headers.get('Pay-Signature'), process.env.WEBHOOK_SECRET, {
  *   seen: async (id) => !(await db.insertEventIdIfAbsent(id)),
@@ -100,8 +103,8 @@ export interface VerifyOptions {
  */
 export async function verifyWebhook(
   rawBody: string,
-  header: string | null | undefined,
-  secrets: string | readonly string[],
+  header: string | readonly string[] | null | undefined,
+  secrets: string | undefined | readonly (string | undefined)[],
   { toleranceS = DEFAULT_TOLERANCE_S, now = Date.now(), seen }: VerifyOptions = {},
 ): Promise<VerifyResult> {
   // A tolerance that is not a positive finite number would disable the age limit: refuse it
@@ -109,19 +112,23 @@ export async function verifyWebhook(
   if (typeof toleranceS !== 'number' || !Number.isFinite(toleranceS) || toleranceS <= 0) {
     throw new TypeError('verifyWebhook: toleranceS must be a finite number of seconds greater than 0')
   }
-  if (!header) return { ok: false, reason: 'malformed_header' }
+  // WebCrypto refuses an empty HMAC key: an unset second secret would fail every delivery.
+  const keys = (typeof secrets === 'string' || secrets === undefined ? [secrets] : secrets).filter(
+    (s): s is string => typeof s === 'string' && s !== '',
+  )
+  if (keys.length === 0) throw new TypeError('verifyWebhook: no webhook secret (every one given is empty or unset)')
+  const joined = typeof header === 'string' || !header ? header : header.join(',')
+  if (!joined) return { ok: false, reason: 'malformed_header' }
   let t: number | undefined
   const signatures: string[] = []
-  for (const part of header.split(',')) {
+  for (const part of joined.split(',')) {
     const [k, v] = part.split('=', 2).map((s) => s.trim())
     if (k === 't' && v && /^\d{1,12}$/.test(v)) t = Number(v)
     else if (k === 'v1' && v) signatures.push(v)
   }
   if (t === undefined || signatures.length === 0) return { ok: false, reason: 'malformed_header' }
   if (!Number.isFinite(now) || !(Math.abs(now / 1000 - t) <= toleranceS)) return { ok: false, reason: 'too_old' }
-  const candidates = await Promise.all(
-    (typeof secrets === 'string' ? [secrets] : secrets).map((s) => hmac(s, `${t}.${rawBody}`)),
-  )
+  const candidates = await Promise.all(keys.map((s) => hmac(s, `${t}.${rawBody}`)))
   if (!candidates.some((expected) => signatures.some((given) => constantTimeEqual(expected, given))))
     return { ok: false, reason: 'bad_signature' }
   let event: WebhookEvent
@@ -130,7 +137,17 @@ export async function verifyWebhook(
   } catch {
     return { ok: false, reason: 'malformed_body' }
   }
-  if (typeof event !== 'object' || event === null || typeof event.id !== 'string' || event.id === '')
+  // Signed is not well formed: an event is an id, a type, a time and its data (WebhookEvent).
+  if (
+    typeof event !== 'object' ||
+    event === null ||
+    typeof event.id !== 'string' ||
+    event.id === '' ||
+    typeof event.type !== 'string' ||
+    typeof event.created !== 'number' ||
+    typeof event.data !== 'object' ||
+    event.data === null
+  )
     return { ok: false, reason: 'malformed_body' }
   if (seen && (await seen(event.id))) return { ok: false, reason: 'replayed' }
   return { ok: true, event }

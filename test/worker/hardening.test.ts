@@ -57,6 +57,34 @@ describe('verifyWebhook options (R27)', () => {
     })
   })
 
+  it('skips an empty or unset secret of a roll, throws when none is left, takes Node’s header array, and refuses a signed body that is no event', async () => {
+    const header = await signatureHeader('whsec_a', body)
+    // Before a roll: the second secret's variable is unset or empty.
+    for (const secrets of [
+      ['whsec_a', undefined],
+      ['', 'whsec_a'],
+      ['whsec_a', ''],
+    ])
+      expect((await verifyWebhook(body, header, secrets)).ok).toBe(true)
+    for (const secrets of [undefined, '', ['', undefined], []])
+      await expect(verifyWebhook(body, header, secrets)).rejects.toThrow(TypeError)
+    // Node's `req.headers` gives a repeated header as an array.
+    const [time, signature] = header.split(',')
+    expect((await verifyWebhook(body, [time ?? '', signature ?? ''], 'whsec_a')).ok).toBe(true)
+    // Signed, but not an event: no type, no data, or no time.
+    for (const notAnEvent of [
+      { id: 'evt_x' },
+      { id: 'evt_x', type: 't', created: 1 },
+      { id: 'evt_x', type: 't', data: {} },
+    ]) {
+      const raw = JSON.stringify(notAnEvent)
+      expect(await verifyWebhook(raw, await signatureHeader('whsec_a', raw), 'whsec_a')).toEqual({
+        ok: false,
+        reason: 'malformed_body',
+      })
+    }
+  })
+
   it('answers replayed when the seen hook has the event id, and calls it only for a valid signature', async () => {
     const header = await signatureHeader('whsec_a', body)
     const ids = new Set<string>()
