@@ -2429,6 +2429,11 @@ export interface components {
                 /** @enum {unknown} */
                 code: "invalid_request" | "param_mismatch" | "unauthorized" | "forbidden" | "not_found" | "session_completed" | "idempotency_in_progress" | "payment_in_progress" | "method_in_progress" | "qr_withdrawn" | "session_expired" | "idempotency_mismatch" | "too_many_attempts" | "payload_too_large" | "rate_limited" | "payments_paused" | "duplicate_order" | "notification_mismatch" | "invoice_mismatch" | "payment_state" | "amount_too_large" | "registration_deleted" | "limit_reached" | "profile_conflict" | "already_delivered" | "gateway_error" | "gateway_rejected" | "gateway_auth_failed" | "gateway_unavailable" | "internal_error";
                 message: string;
+                /**
+                 * @description With method_in_progress: the way to pay whose payment is under way or done
+                 * @enum {unknown}
+                 */
+                method?: "card" | "saved-card" | "qr" | "invoice" | "setup";
                 fields?: {
                     /** @description The body key (dotted when nested), query parameter, path parameter or header */
                     field: string;
@@ -2562,8 +2567,25 @@ export interface components {
                 brand?: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners" | "unionpay" | "maestro";
                 last4?: string;
             } | null;
-            invoice: Record<string, never> | null;
-            lastError: Record<string, never> | null;
+            /** @description The session's invoice as the gateway issued it; transactionUrl is its pay link */
+            invoice: {
+                systemInvoiceId: string;
+                merchantInvoiceId: string;
+                amount: string;
+                currency: string;
+                createdDate?: string;
+                createdTime?: string;
+                invoiceExpirationPeriod?: string;
+                transactionUrl?: string;
+            } | null;
+            /** @description The gateway's last refusal: our code, a message, and the gateway's own code when it gave one */
+            lastError: {
+                /** @enum {unknown} */
+                code: "invalid_request" | "param_mismatch" | "unauthorized" | "forbidden" | "not_found" | "session_completed" | "idempotency_in_progress" | "payment_in_progress" | "method_in_progress" | "qr_withdrawn" | "session_expired" | "idempotency_mismatch" | "too_many_attempts" | "payload_too_large" | "rate_limited" | "payments_paused" | "duplicate_order" | "notification_mismatch" | "invoice_mismatch" | "payment_state" | "amount_too_large" | "registration_deleted" | "limit_reached" | "profile_conflict" | "already_delivered" | "gateway_error" | "gateway_rejected" | "gateway_auth_failed" | "gateway_unavailable" | "internal_error";
+                message: string;
+                /** @description The gateway's result code (10002, 2xxxx, 3xxxx) */
+                gatewayCode?: string;
+            } | null;
             refusedNotifications: number;
             /** @description A setup (flow setup): the amount authorised to register the card, and its void (pending until the gateway says voided; needs_attention if it kept refusing) */
             setup: {
@@ -2582,7 +2604,7 @@ export interface components {
         };
         /** @description A repeat or an invoice regeneration: its status and what the gateway answered. A replay of a first answer that was provisional (unknown, pending) shows the operation as it is now. */
         OperationOutcome: {
-            /** @description op_ and 64 hex: GET /v1/operations/{id} reads it as it is now */
+            /** @description op_ and 64 hex: GET /v1/operations/{operationId} reads it as it is now */
             id: string;
             /** @constant */
             object: "operation";
@@ -2796,7 +2818,7 @@ export interface components {
         OperationEventData: {
             /** @description Names the operation (derived from its Idempotency-Key), the same in each of its events */
             idempotencyKeyHash: string;
-            /** @description op_ and idempotencyKeyHash: GET /v1/operations/{id} reads the operation as it is now */
+            /** @description op_ and idempotencyKeyHash: GET /v1/operations/{operationId} reads the operation as it is now */
             id?: string;
             /** @constant */
             object?: "operation";

@@ -64,6 +64,10 @@ const documentation = {
             properties: {
               code: { enum: [...ERROR_CODES] },
               message: { type: 'string' },
+              method: {
+                enum: [...FLOWS],
+                description: 'With method_in_progress: the way to pay whose payment is under way or done',
+              },
               fields: {
                 type: 'array',
                 items: {
@@ -210,8 +214,31 @@ const documentation = {
               { type: 'null' },
             ],
           },
-          invoice: { type: ['object', 'null'] },
-          lastError: { type: ['object', 'null'] },
+          invoice: {
+            type: ['object', 'null'],
+            description: "The session's invoice as the gateway issued it; transactionUrl is its pay link",
+            required: ['systemInvoiceId', 'merchantInvoiceId', 'amount', 'currency'],
+            properties: {
+              systemInvoiceId: { type: 'string' },
+              merchantInvoiceId: { type: 'string' },
+              amount: { type: 'string' },
+              currency: { type: 'string' },
+              createdDate: { type: 'string' },
+              createdTime: { type: 'string' },
+              invoiceExpirationPeriod: { type: 'string' },
+              transactionUrl: { type: 'string' },
+            },
+          },
+          lastError: {
+            type: ['object', 'null'],
+            description: "The gateway's last refusal: our code, a message, and the gateway's own code when it gave one",
+            required: ['code', 'message'],
+            properties: {
+              code: { enum: [...ERROR_CODES] },
+              message: { type: 'string' },
+              gatewayCode: { type: 'string', description: "The gateway's result code (10002, 2xxxx, 3xxxx)" },
+            },
+          },
           refusedNotifications: { type: 'integer' },
           setup: {
             type: ['object', 'null'],
@@ -231,7 +258,7 @@ const documentation = {
           'A repeat or an invoice regeneration: its status and what the gateway answered. A replay of a first answer that was provisional (unknown, pending) shows the operation as it is now.',
         required: ['id', 'object', 'kind', 'status'],
         properties: {
-          id: { type: 'string', description: 'op_ and 64 hex: GET /v1/operations/{id} reads it as it is now' },
+          id: { type: 'string', description: 'op_ and 64 hex: GET /v1/operations/{operationId} reads it as it is now' },
           object: { const: 'operation' },
           kind: { enum: ['repeat', 'regenerate'] },
           status: {

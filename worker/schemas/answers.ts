@@ -196,7 +196,7 @@ export const eventDataSchemas = {
       },
       id: {
         type: 'string',
-        description: 'op_ and idempotencyKeyHash: GET /v1/operations/{id} reads the operation as it is now',
+        description: 'op_ and idempotencyKeyHash: GET /v1/operations/{operationId} reads the operation as it is now',
       },
       object: { const: 'operation' },
       kind: { enum: ['repeat', 'regenerate'] },
