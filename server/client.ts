@@ -34,9 +34,12 @@ export interface PayClientOptions {
   /** Another fetch (tests, a service binding); default: the global one. */
   readonly fetch?: (request: Request) => Promise<Response>
   /**
-   * How many times a call is tried again when no answer came (a network error) or the answer was
-   * 429, 500, 502, 503 or 504; default 0. Each retry waits longer (0.5 s doubling, or the
-   * answer's Retry-After) and sends the same Idempotency-Key as the first try.
+   * How many times a call is tried again when no answer came (a network error) or the answer may
+   * differ in a moment: 429, 500, 503, 504, a 502 other than the gateway's refusal
+   * (`gateway_rejected` and `gateway_auth_failed` answer the same again), and 409
+   * `idempotency_in_progress` (the first try is still running); default 0. Each retry waits longer
+   * (0.5 s doubling, or the answer's Retry-After, in seconds or as a date, at most 60 s) and sends
+   * the same Idempotency-Key as the first try.
    */
   readonly retries?: number
 }
@@ -44,7 +47,29 @@ export interface PayClientOptions {
 export type PayClient = Client<MerchantPaths>
 export type PlatformClient = Client<PlatformPaths>
 
-const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504])
+const RETRIED_STATUSES = new Set([409, 429, 500, 502, 503, 504])
+
+/** An answer that may be another one in a moment (see `retries`). */
+async function worthRetrying(answer: Response): Promise<boolean> {
+  if (!RETRIED_STATUSES.has(answer.status)) return false
+  if (answer.status !== 409 && answer.status !== 502) return true
+  const code = await answer
+    .clone()
+    .json()
+    .then(
+      (body: unknown) => (body as { error?: { code?: unknown } } | null)?.error?.code,
+      () => undefined,
+    )
+  return answer.status === 409
+    ? code === 'idempotency_in_progress'
+    : code !== 'gateway_rejected' && code !== 'gateway_auth_failed'
+}
+
+/** Retry-After in milliseconds (seconds, or an HTTP date), or NaN. */
+function retryAfterMs(value: string | null | undefined, now = Date.now()): number {
+  if (!value) return Number.NaN
+  return /^\d+$/.test(value.trim()) ? Number(value) * 1000 : Date.parse(value) - now
+}
 
 /**
  * A new Idempotency-Key (a random UUID). Keep it with what it is for (the order, the refund in
@@ -83,9 +108,9 @@ function retrying(
       } catch (error) {
         if (tried >= retries) throw error
       }
-      if (answer && (tried >= retries || !RETRIED_STATUSES.has(answer.status))) return answer
-      const after = Number(answer?.headers.get('Retry-After'))
-      await wait(Number.isFinite(after) && after > 0 ? Math.min(after, 60) * 1000 : 500 * 2 ** tried)
+      if (answer && (tried >= retries || !(await worthRetrying(answer)))) return answer
+      const after = retryAfterMs(answer?.headers.get('Retry-After'))
+      await wait(Number.isFinite(after) && after > 0 ? Math.min(after, 60_000) : 500 * 2 ** tried)
     }
   }
 }

@@ -157,6 +157,50 @@ describe('createPayClient', () => {
     expect(ids).toEqual([data?.id])
   })
 
+  it('retries what may answer otherwise in a moment (a key still in progress, a 503, a Retry-After date), never the gateway’s refusal', async () => {
+    const error = (status: number, code: string, headers: Record<string, string> = {}) =>
+      new Response(JSON.stringify({ error: { code, message: code } }), {
+        status,
+        headers: { 'Content-Type': 'application/json', ...headers },
+      })
+    const answers = (script: Response[]) => {
+      const tries: string[] = []
+      const client = createPayClient({
+        baseUrl: 'http://pay.test',
+        apiKey: 'sk_test',
+        retries: 3,
+        fetch: async (request) => {
+          tries.push(request.headers.get('Idempotency-Key') ?? '')
+          return script.shift() ?? new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } })
+        },
+      })
+      return { client, tries }
+    }
+    const refund = (client: ReturnType<typeof createPayClient>) =>
+      client.POST('/v1/payments/{paymentId}/refunds', {
+        params: { path: { paymentId: 'p1' }, header: { 'Idempotency-Key': 'refund-p1' } },
+        body: {},
+      })
+    // Still in progress, then unavailable with a Retry-After date in the past: tried again, same key.
+    const soon = new Date(Date.now() - 1000).toUTCString()
+    const busy = answers([
+      error(409, 'idempotency_in_progress'),
+      error(503, 'gateway_unavailable', { 'Retry-After': soon }),
+    ])
+    expect((await refund(busy.client)).response.status).toBe(200)
+    expect(busy.tries).toEqual(['refund-p1', 'refund-p1', 'refund-p1'])
+    // The gateway refused: the same again, so asked once. Another 409 is an answer too.
+    for (const final of [
+      error(502, 'gateway_rejected'),
+      error(502, 'gateway_auth_failed'),
+      error(409, 'payment_state'),
+    ]) {
+      const once = answers([final])
+      expect((await refund(once.client)).response.status).toBe(final.status)
+      expect(once.tries).toHaveLength(1)
+    }
+  })
+
   it('lists with the query as the document describes it: metadata[key]=value from an object, a bad limit named', async () => {
     const pay = createPayClient({ baseUrl: url, apiKey: TEST_SECRETS.MERCHANT_API_KEY })
     const page = await pay.GET('/v1/sessions', { params: { query: { metadata: { run: 'none-such' }, limit: 5 } } })
