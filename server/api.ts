@@ -1395,7 +1395,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** The gateway refused the repeat; nothing was charged. Final. */
+        /** The gateway refused the repeat, or it was refused before it was sent (data.error: registration_deleted); nothing was charged. data.repeatOf and data.amount name the request. Final. */
         post: {
             parameters: {
                 query?: never;
@@ -2615,6 +2615,18 @@ export interface components {
             /** @description A repeat: its own order reference (derived from the Idempotency-Key), named by its webhooks */
             merchantTransactionId?: string;
             paymentId?: string;
+            /** @description A repeat: the id of the payment it repeats */
+            repeatOf?: string;
+            /** @description A repeat: the amount asked for */
+            amount?: string;
+            /** @description A repeat: its currency */
+            currency?: string;
+            /** @description Still open after its last inquiry: look it up at the gateway */
+            needsAttention?: boolean;
+            /** @description The gateway's result code */
+            resultCode?: string;
+            /** @description The gateway's result description */
+            resultDescription?: string;
         } & {
             [key: string]: unknown;
         };
@@ -2834,6 +2846,14 @@ export interface components {
             sequence: number;
             /** @description A repeat: its own order reference (derived from the Idempotency-Key) */
             merchantTransactionId?: string;
+            /** @description A repeat: the id of the payment it repeats */
+            repeatOf?: string;
+            /** @description A repeat: the amount asked for */
+            amount?: string;
+            /** @description A repeat: its currency */
+            currency?: string;
+            /** @description Still open after its last inquiry */
+            needsAttention?: boolean;
             /** @description A repeat: the new payment's id; a paid invoice: the paying payment's id */
             paymentId?: string | null;
             resultCode?: string;

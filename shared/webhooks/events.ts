@@ -61,7 +61,7 @@ export const EVENT_TYPES = {
   'payment.repeat.failed': {
     final: true,
     about: 'operation',
-    when: 'The gateway refused the repeat; nothing was charged.',
+    when: 'The gateway refused the repeat, or it was refused before it was sent (data.error: registration_deleted); nothing was charged. data.repeatOf and data.amount name the request.',
   },
   'payment.repeat.needs_attention': {
     final: false,

@@ -44,7 +44,13 @@ describe('POST /v1/payments/{paymentId}/repeat', () => {
     const key = uniqueId('rk')
     const first = await repeat(paymentId, key)
     expect(first.status).toBe(200)
-    expect(first.body).toMatchObject({ status: 'succeeded', resultCode: '00001' })
+    expect(first.body).toMatchObject({
+      status: 'succeeded',
+      resultCode: '00001',
+      repeatOf: paymentId,
+      amount: '9.99',
+      currency: 'EUR',
+    })
     expect(first.body.paymentId).not.toBe(paymentId)
     const again = await repeat(paymentId, key)
     expect(again.text).toBe(first.text)

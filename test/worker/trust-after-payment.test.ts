@@ -111,6 +111,14 @@ describe('a deleted card is never charged again', () => {
     expect(res.status).toBe(409)
     expect(res.body.error).toMatchObject({ code: 'registration_deleted' })
     expect(await chargesFor(await repeatOrder(key))).toBe(0)
+    // Its event names the request, so the merchant matches it to the charge it tried.
+    const [failed] = await webhooksAbout(await repeatOrder(key), 1, 10_000, 'payment.repeat.failed')
+    expect(JSON.parse(failed?.body ?? '{}').data).toMatchObject({
+      error: 'registration_deleted',
+      repeatOf: paymentId,
+      amount: '9.99',
+      currency: 'EUR',
+    })
   })
 
   it('a repeat of a repeat of it is refused too (the repeat inherits the card)', async () => {

@@ -211,6 +211,10 @@ export const eventDataSchemas = {
         type: 'string',
         description: 'A repeat: its own order reference (derived from the Idempotency-Key)',
       },
+      repeatOf: { type: 'string', description: 'A repeat: the id of the payment it repeats' },
+      amount: { type: 'string', description: 'A repeat: the amount asked for' },
+      currency: { type: 'string', description: 'A repeat: its currency' },
+      needsAttention: { type: 'boolean', description: 'Still open after its last inquiry' },
       paymentId: {
         type: ['string', 'null'],
         description: "A repeat: the new payment's id; a paid invoice: the paying payment's id",

@@ -106,7 +106,14 @@ export const repeat: OperationFlow<RepeatParams> = {
   attentionEvent: 'payment.repeat.needs_attention',
   expiresAt: () => undefined,
   expire: async () => {},
-  describe: (p) => ({ merchantTransactionId: p.merchantTransactionId }),
+  // What the merchant asked, in the answer, the events and the listing: a refused or failed repeat
+  // is matched to its request by the payment it repeats and the amount.
+  describe: (p) => ({
+    merchantTransactionId: p.merchantTransactionId,
+    repeatOf: p.paymentId,
+    amount: p.amount,
+    currency: p.currency,
+  }),
 
   async send(ctx, op) {
     const p = op.params
