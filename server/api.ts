@@ -2529,7 +2529,8 @@ export interface components {
             amount: string;
             currency: string;
             merchantTransactionId: string;
-            paymentType: string;
+            /** @enum {unknown} */
+            paymentType: "DB" | "PA";
             recurring: string | null;
             /** @description Every attempt to pay, oldest first */
             attempts: {
@@ -2610,8 +2611,11 @@ export interface components {
             object: "operation";
             /** @enum {unknown} */
             kind: "repeat" | "regenerate";
-            /** @description succeeded | declined | pending | unknown | failed (repeat); succeeded (regenerated) | failed | unknown | paid | declined (invoice) */
-            status: string;
+            /**
+             * @description succeeded | declined | pending | unknown | failed (repeat); succeeded (regenerated) | failed | unknown | paid | declined | expired (invoice)
+             * @enum {unknown}
+             */
+            status: "processing" | "pending" | "unknown" | "succeeded" | "declined" | "failed" | "paid" | "expired";
             /** @description A repeat: its own order reference (derived from the Idempotency-Key), named by its webhooks */
             merchantTransactionId?: string;
             paymentId?: string;

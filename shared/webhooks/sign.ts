@@ -82,7 +82,10 @@ export interface VerifyOptions {
    * event's stable `id`: it is called only after the signature and age checks pass, and when it
    * answers `true` the result is `{ ok: false, reason: 'replayed' }`. Record the id atomically
    * (e.g. `INSERT ... ON CONFLICT DO NOTHING` and answer whether the row existed) and keep ids for
-   * at least the tolerance window; answer a replay with 2xx so it is not sent again.
+   * at least the tolerance window; answer a replay with 2xx so it is not sent again. `seen` runs
+   * before your handler: if the process can stop between the two, an event marked seen is never
+   * handled. Then pass no `seen`, and record the id in the same transaction as what the event
+   * changes (skipping an id already there).
    */
   seen?: (eventId: string) => boolean | Promise<boolean>
 }

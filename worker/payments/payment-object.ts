@@ -210,7 +210,11 @@ export class PaymentObject extends TaskedObject {
     // other request of this payment can come in between (the input gate stays shut).
     const hash = (await sha256Hex(`${this.ctx.id.toString()}|${kind}|${key}`)).slice(0, 24)
     const p = await this.load()
-    if (!p) return refused('not_found', 'No such payment (a payment appears here shortly after it succeeds).')
+    if (!p)
+      return refused(
+        'not_found',
+        'No such payment (a payment appears here shortly after it succeeds; a setup session’s authorisation, voided, never does).',
+      )
     const idemKey = `idem:${kind}:${key}`
     const idem = await this.ctx.storage.get<IdemRecord>(idemKey)
     // The key's operation once it has left `processing`: its record is the answer to a replay.

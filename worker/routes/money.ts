@@ -109,7 +109,11 @@ money.get(
   async (c) => {
     const paymentId = c.req.param('paymentId')
     const view = checkFormat('gatewayId', paymentId) === null ? await paymentStub(c.env, paymentId).view() : undefined
-    if (!view) throw new ApiError('not_found', 'No such payment (a payment appears here shortly after it succeeds).')
+    if (!view)
+      throw new ApiError(
+        'not_found',
+        'No such payment (a payment appears here shortly after it succeeds; a setup session’s authorisation, voided, never does).',
+      )
     return c.json(view)
   },
 )

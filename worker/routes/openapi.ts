@@ -15,6 +15,7 @@ import { PAYMENT_STATUSES } from '../payments/status.ts'
 import { MAX_LIMIT } from '../schemas/search.ts'
 import { json, ref } from '../schemas/doc.ts'
 import { DELIVERY_STATUSES } from '../webhooks/deliveries.ts'
+import { OP_STATUSES } from '../sessions/merchant-operations/flow.ts'
 import {
   amount,
   type EventType,
@@ -175,7 +176,7 @@ const documentation = {
           amount,
           currency: { type: 'string' },
           merchantTransactionId: { type: 'string' },
-          paymentType: { type: 'string' },
+          paymentType: { enum: ['DB', 'PA'] },
           recurring: { type: ['string', 'null'] },
           attempts: {
             type: 'array',
@@ -262,9 +263,9 @@ const documentation = {
           object: { const: 'operation' },
           kind: { enum: ['repeat', 'regenerate'] },
           status: {
-            type: 'string',
+            enum: [...OP_STATUSES],
             description:
-              'succeeded | declined | pending | unknown | failed (repeat); succeeded (regenerated) | failed | unknown | paid | declined (invoice)',
+              'succeeded | declined | pending | unknown | failed (repeat); succeeded (regenerated) | failed | unknown | paid | declined | expired (invoice)',
           },
           merchantTransactionId: {
             type: 'string',
