@@ -2568,17 +2568,7 @@ export interface components {
                 brand?: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners" | "unionpay" | "maestro";
                 last4?: string;
             } | null;
-            /** @description The session's invoice as the gateway issued it; transactionUrl is its pay link */
-            invoice: {
-                systemInvoiceId: string;
-                merchantInvoiceId: string;
-                amount: string;
-                currency: string;
-                createdDate?: string;
-                createdTime?: string;
-                invoiceExpirationPeriod?: string;
-                transactionUrl?: string;
-            } | null;
+            invoice: components["schemas"]["Invoice"] | null;
             /** @description The gateway's last refusal: our code, a message, and the gateway's own code when it gave one */
             lastError: {
                 /** @enum {unknown} */
@@ -2875,21 +2865,23 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description An invoice as the gateway issued it; transactionUrl is its pay link */
+        Invoice: {
+            systemInvoiceId: string;
+            merchantInvoiceId: string;
+            amount: string;
+            currency: string;
+            createdDate?: string;
+            createdTime?: string;
+            invoiceExpirationPeriod?: string;
+            transactionUrl?: string;
+        };
         /** @description The session's regenerated invoice. */
         InvoiceRegeneratedEventData: {
             sessionId: string;
             merchantTransactionId: string;
             metadata: components["schemas"]["Metadata"];
-            invoice: ({
-                systemInvoiceId?: string;
-                merchantInvoiceId?: string;
-                amount?: string;
-                currency?: string;
-                invoiceExpirationPeriod?: string;
-                transactionUrl?: string;
-            } & {
-                [key: string]: unknown;
-            }) | null;
+            invoice: components["schemas"]["Invoice"] | null;
             /** @description Counts the changes of what the event is about; events of one thing arrive in its order. */
             sequence: number;
         };

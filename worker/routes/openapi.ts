@@ -215,21 +215,7 @@ const documentation = {
               { type: 'null' },
             ],
           },
-          invoice: {
-            type: ['object', 'null'],
-            description: "The session's invoice as the gateway issued it; transactionUrl is its pay link",
-            required: ['systemInvoiceId', 'merchantInvoiceId', 'amount', 'currency'],
-            properties: {
-              systemInvoiceId: { type: 'string' },
-              merchantInvoiceId: { type: 'string' },
-              amount: { type: 'string' },
-              currency: { type: 'string' },
-              createdDate: { type: 'string' },
-              createdTime: { type: 'string' },
-              invoiceExpirationPeriod: { type: 'string' },
-              transactionUrl: { type: 'string' },
-            },
-          },
+          invoice: { anyOf: [ref('Invoice'), { type: 'null' }] },
           lastError: {
             type: ['object', 'null'],
             description: "The gateway's last refusal: our code, a message, and the gateway's own code when it gave one",
