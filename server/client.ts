@@ -42,6 +42,11 @@ export interface PayClientOptions {
    * the same Idempotency-Key as the first try.
    */
   readonly retries?: number
+  /**
+   * How long one try may take, in milliseconds, before it is given up (as a network error: tried
+   * again, with the same Idempotency-Key, while `retries` allow); default: no limit.
+   */
+  readonly timeoutMs?: number
 }
 
 export type PayClient = Client<MerchantPaths>
@@ -94,13 +99,20 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 function retrying(
   fetchFn: (request: Request) => Promise<Response>,
   retries: number,
+  timeoutMs?: number,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
     const sendsKey = request.method === 'POST' || request.method === 'DELETE'
     if (sendsKey && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', await newKey())
     // The body is read once; each try sends a copy of the request with the same headers.
     const body = request.body === null ? null : await request.arrayBuffer()
-    const attempt = () => fetchFn(new Request(request, body === null ? {} : { body }))
+    const attempt = () =>
+      fetchFn(
+        new Request(request, {
+          ...(body === null ? {} : { body }),
+          ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
+        }),
+      )
     for (let tried = 0; ; tried++) {
       let answer: Response | undefined
       try {
@@ -134,11 +146,19 @@ export function createPlatformClient(options: PayClientOptions): PlatformClient 
   return typedClient<PlatformPaths>(options)
 }
 
-function typedClient<P extends object>({ baseUrl, apiKey, fetch: fetchFn, retries = 0 }: PayClientOptions): Client<P> {
+function typedClient<P extends object>({
+  baseUrl,
+  apiKey,
+  fetch: fetchFn,
+  retries = 0,
+  timeoutMs,
+}: PayClientOptions): Client<P> {
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
+    throw new TypeError('createPayClient: timeoutMs must be a finite number of milliseconds greater than 0')
   const base = fetchFn ?? ((request: Request) => globalThis.fetch(request))
   return createClient<P>({
     baseUrl: baseUrl.replace(/\/+$/, ''),
     headers: { Authorization: `Bearer ${apiKey}` },
-    fetch: retrying(base, retries),
+    fetch: retrying(base, retries, timeoutMs),
   })
 }

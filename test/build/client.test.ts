@@ -201,6 +201,33 @@ describe('createPayClient', () => {
     }
   })
 
+  it('gives up a try that takes longer than timeoutMs and tries again with the same Idempotency-Key', async () => {
+    const keys: string[] = []
+    let hang = 1
+    const client = createPayClient({
+      baseUrl: 'http://pay.test',
+      apiKey: 'sk_test',
+      retries: 1,
+      timeoutMs: 50,
+      // The first try never answers (until its signal gives it up); the second does.
+      fetch: (request) => {
+        keys.push(request.headers.get('Idempotency-Key') ?? '')
+        if (hang-- > 0)
+          return new Promise((_, reject) =>
+            request.signal.addEventListener('abort', () => reject(request.signal.reason)),
+          )
+        return Promise.resolve(new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } }))
+      },
+    })
+    const { response } = await client.POST('/v1/payments/{paymentId}/void', {
+      params: { path: { paymentId: 'p1' }, header: { 'Idempotency-Key': 'void-p1' } },
+      body: {},
+    })
+    expect(response.status).toBe(200)
+    expect(keys).toEqual(['void-p1', 'void-p1'])
+    expect(() => createPayClient({ baseUrl: 'http://pay.test', apiKey: 'k', timeoutMs: 0 })).toThrow(TypeError)
+  })
+
   it('lists with the query as the document describes it: metadata[key]=value from an object, a bad limit named', async () => {
     const pay = createPayClient({ baseUrl: url, apiKey: TEST_SECRETS.MERCHANT_API_KEY })
     const page = await pay.GET('/v1/sessions', { params: { query: { metadata: { run: 'none-such' }, limit: 5 } } })
