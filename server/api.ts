@@ -4601,7 +4601,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description How many UTC days, today included (default 14) */
-                days?: string;
+                days?: number;
             };
             header?: never;
             path?: never;

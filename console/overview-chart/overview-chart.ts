@@ -90,7 +90,7 @@ export class OverviewChart extends LitElement {
 
   private async load(): Promise<void> {
     const { data, error, response } = await this.api.GET('/v1/reports/overview', {
-      params: { query: { days: String(DAYS) } },
+      params: { query: { days: DAYS } },
     })
     if (response.status === 401) return signedOut(this)
     if (!data) this.error = describeError(error, response.status)

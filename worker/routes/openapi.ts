@@ -13,6 +13,7 @@ import { FLOWS, STATUSES } from '../sessions/types.ts'
 import { EVENT_TYPES } from '../../shared/webhooks/events.ts'
 import { PAYMENT_STATUSES } from '../payments/status.ts'
 import { MAX_LIMIT } from '../schemas/search.ts'
+import { MAX_DAYS } from './reports.ts'
 import { json, ref } from '../schemas/doc.ts'
 import { DELIVERY_STATUSES } from '../webhooks/deliveries.ts'
 import { OP_STATUSES } from '../sessions/merchant-operations/flow.ts'
@@ -611,9 +612,13 @@ export function openApiDocument(app: { routes: Parameters<typeof generateSpecs>[
 
 /**
  * A query parameter is text on the wire, so its schema checks text (`limit`: one to three digits).
- * What it means is a number: the document says so, and a typed client then takes `limit: 5`.
+ * What it means is a number: the document says so, and a typed client then takes `limit: 5`
+ * (and the overview's `days: 7`).
  */
-const INTEGER_QUERY: Readonly<Record<string, object>> = { limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT } }
+const INTEGER_QUERY: Readonly<Record<string, object>> = {
+  limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
+  days: { type: 'integer', minimum: 1, maximum: MAX_DAYS },
+}
 
 function numbersAsNumbers<D>(doc: D): D {
   const paths =
