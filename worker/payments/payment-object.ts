@@ -34,7 +34,7 @@ import { done, fail, type Reply } from '../reply.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
 import { HANDLERS, type RequestOf } from './operations/index.ts'
 import type { Refusal } from './operations/handler.ts'
-import { openingRecord, operationView, paymentView } from './status.ts'
+import { NO_SUCH_PAYMENT, openingRecord, operationView, paymentView } from './status.ts'
 import {
   OPERATION_TRANSITIONS,
   type MoneyOperation,
@@ -210,11 +210,7 @@ export class PaymentObject extends TaskedObject {
     // other request of this payment can come in between (the input gate stays shut).
     const hash = (await sha256Hex(`${this.ctx.id.toString()}|${kind}|${key}`)).slice(0, 24)
     const p = await this.load()
-    if (!p)
-      return refused(
-        'not_found',
-        'No such payment (a payment appears here shortly after it succeeds; a setup session’s authorisation, voided, never does).',
-      )
+    if (!p) return refused('not_found', NO_SUCH_PAYMENT)
     const idemKey = `idem:${kind}:${key}`
     const idem = await this.ctx.storage.get<IdemRecord>(idemKey)
     // The key's operation once it has left `processing`: its record is the answer to a replay.

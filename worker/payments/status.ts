@@ -24,6 +24,10 @@ import {
   type PaymentView,
 } from './types.ts'
 
+/** What a payment id with no record is told, by the merchant routes and the Payment object alike. */
+export const NO_SUCH_PAYMENT =
+  'No such payment (a payment appears here shortly after it succeeds; a setup session’s authorisation, voided, never does).'
+
 export const PAYMENT_STATUSES = ['authorized', 'captured', 'partially_refunded', 'refunded', 'voided'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 

@@ -21,6 +21,7 @@ import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import type { RequestOf } from '../payments/operations/index.ts'
 import type { PaymentObject } from '../payments/payment-object.ts'
+import { NO_SUCH_PAYMENT } from '../payments/status.ts'
 import type { OperationKind, OperationView } from '../payments/types.ts'
 import type { Reply } from '../reply.ts'
 import { sendReply } from '../respond.ts'
@@ -109,11 +110,7 @@ money.get(
   async (c) => {
     const paymentId = c.req.param('paymentId')
     const view = checkFormat('gatewayId', paymentId) === null ? await paymentStub(c.env, paymentId).view() : undefined
-    if (!view)
-      throw new ApiError(
-        'not_found',
-        'No such payment (a payment appears here shortly after it succeeds; a setup session’s authorisation, voided, never does).',
-      )
+    if (!view) throw new ApiError('not_found', NO_SUCH_PAYMENT)
     return c.json(view)
   },
 )
