@@ -112,6 +112,31 @@ describe('signing in with a merchant API key', () => {
     expect((await consoleCall('GET', { headers: { Cookie: cookie } })).status).toBe(401)
   })
 
+  it('signing out ends the session on the server: a copy of its cookie is refused afterwards, on the console and the merchant API', async () => {
+    const signedIn = await consoleCall('POST', {
+      headers: { Origin: OWN },
+      body: { apiKey: TEST_SECRETS.MERCHANT_API_KEY },
+    })
+    const cookie = cookieOf(signedIn.headers.get('Set-Cookie'))
+    const other = cookieOf(
+      (
+        await consoleCall('POST', { headers: { Origin: OWN }, body: { apiKey: TEST_SECRETS.MERCHANT_API_KEY } })
+      ).headers.get('Set-Cookie'),
+    )
+    const read = (c: string) =>
+      exports.default.fetch(new Request('http://worker.test/v1/sessions?limit=1', { headers: { Cookie: c } }))
+    expect((await read(cookie)).status).toBe(200)
+    const out = await consoleCall('DELETE', {
+      headers: { Origin: OWN, Cookie: cookie, 'X-CSRF-Token': signedIn.body.csrfToken ?? '' },
+    })
+    expect(out.status).toBe(204)
+    expect((await consoleCall('GET', { headers: { Cookie: cookie } })).status).toBe(401)
+    expect((await read(cookie)).status).toBe(401)
+    // Only that session: another sign-in of the same key stands.
+    expect((await consoleCall('GET', { headers: { Cookie: other } })).status).toBe(200)
+    expect((await read(other)).status).toBe(200)
+  })
+
   it('is 404 when the console is not enabled', async () => {
     const off = await consoleCall('GET', {}, { CONSOLE_ENABLED: undefined })
     expect(off.status).toBe(404)

@@ -7,6 +7,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import worker from '../../worker/index.ts'
+import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { merchant } from './api.ts'
 import { uniqueId } from './helpers.ts'
 import { paidPayment, paymentEventually } from './money.ts'
@@ -92,5 +93,36 @@ describe('the retention of personal data', () => {
     const { paymentId } = await paidPayment({ customer: { email }, metadata: { kept: 'yes' } })
     await cronRunsAt(Date.now() + 3 * DAY_MS)
     expect(await paymentEventually(paymentId)).toMatchObject({ email, metadata: { kept: 'yes' } })
+  })
+
+  it('forgets a console sign-out once its session’s hour has passed (a copy of the cookie has expired by then)', async () => {
+    const own = new URL(env.PUBLIC_BASE_URL).origin
+    const signIn = await worker.fetch(
+      new Request('http://worker.test/console/api/session', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: own },
+        body: JSON.stringify({ apiKey: TEST_SECRETS.MERCHANT_API_KEY }),
+      }),
+      env,
+      createExecutionContext(),
+    )
+    const { csrfToken } = (await signIn.json()) as { csrfToken: string }
+    const cookie = /^([^;]*)/.exec(signIn.headers.get('Set-Cookie') ?? '')?.[1] ?? ''
+    const out = await worker.fetch(
+      new Request('http://worker.test/console/api/session', {
+        method: 'DELETE',
+        headers: { Origin: own, Cookie: cookie, 'X-CSRF-Token': csrfToken },
+      }),
+      env,
+      createExecutionContext(),
+    )
+    expect(out.status).toBe(204)
+    const kept = () =>
+      env.DB.prepare('SELECT COUNT(*) AS n FROM console_sign_outs WHERE expires_at > ?')
+        .bind(Date.now())
+        .first<{ n: number }>()
+    expect((await kept())?.n).toBeGreaterThan(0)
+    await cronRunsAt(Date.now() + 2 * 60 * 60_000)
+    expect((await env.DB.prepare('SELECT COUNT(*) AS n FROM console_sign_outs').first<{ n: number }>())?.n).toBe(0)
   })
 })

@@ -5,7 +5,8 @@
  * carries the session cookie instead of an API key. A session stands while it is signed, unexpired
  * and of the way the deployment signs in now, its merchant is active, and what it stands on still
  * holds: the API key that opened it (a revoke or rotation ends it), or, behind Access, the Access
- * JWT of the same user on this very request.
+ * JWT of the same user on this very request; and it was not signed out (a copy of its cookie taken
+ * before is refused).
  */
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
@@ -86,10 +87,32 @@ export async function accessUserFor(
     : undefined
 }
 
+/**
+ * A session's name in `console_sign_outs`: a hash of its CSRF token (random, one per session), so
+ * the table holds nothing a request could carry.
+ */
+const signOutId = (session: ConsoleSession): Promise<string> =>
+  sha256Hex(`pay-checkout console sign-out v1|${session.csrf}`)
+
+/**
+ * Ends a session on the server: the cookie is signed, not stored, so clearing the browser's copy
+ * would leave any other copy standing until its hour ends. Kept until then (the sweep deletes it).
+ */
+export async function signOut(env: Env, session: ConsoleSession): Promise<void> {
+  await env.DB.prepare('INSERT OR IGNORE INTO console_sign_outs (session, expires_at) VALUES (?, ?)')
+    .bind(await signOutId(session), session.exp)
+    .run()
+}
+
+const signedOut = async (env: Env, session: ConsoleSession): Promise<boolean> =>
+  (await env.DB.prepare('SELECT 1 FROM console_sign_outs WHERE session = ?')
+    .bind(await signOutId(session))
+    .first()) !== null
+
 /** The session the request's cookie holds, if it stands (see the module's comment). */
 export async function standingSession(c: Ctx): Promise<ConsoleSession | undefined> {
   const session = await readSession(signerOf(c.env), getCookie(c, CONSOLE_COOKIE))
-  if (!session) return undefined
+  if (!session || (await signedOut(c.env, session))) return undefined
   const access = accessOf(c.env)
   if (access) {
     const user = session.via === 'access' ? await accessUserFor(c, access) : undefined

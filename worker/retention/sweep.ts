@@ -11,6 +11,7 @@
  * - The search index (D1): the sessions' and operations' rows lose their email and metadata here,
  *   and every metadata pair of an erased object goes.
  * - Webhook deliveries' rows (D1: ids and delivery states) go whole.
+ * - Console sign-outs past their session's hour go too (nothing personal: a hash and a time).
  * The daily Cron Trigger (`[triggers]` in wrangler.toml) runs `sweep`; each run erases up to a
  * batch of payments, so a backlog is worked off over a few runs without a long invocation.
  */
@@ -56,6 +57,7 @@ export async function sweep(env: Env, now = Date.now()): Promise<{ payments: num
       `UPDATE sessions SET email = NULL, data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND (email IS NOT NULL OR json_extract(data, '$.metadata') != '{}')`,
     ).bind(cutoff),
     env.DB.prepare(`DELETE FROM webhook_deliveries WHERE created_at < ?1`).bind(cutoff),
+    env.DB.prepare(`DELETE FROM console_sign_outs WHERE expires_at < ?1`).bind(now),
     env.DB.prepare(
       `UPDATE operations SET data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND json_extract(data, '$.metadata') IS NOT NULL`,
     ).bind(cutoff),

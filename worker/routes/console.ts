@@ -22,6 +22,7 @@ import {
   fromTheConsole,
   keyProof,
   signerOf,
+  signOut,
   standingSession,
 } from '../console/caller.ts'
 import { CONSOLE_COOKIE, cookieHeader, newSession, readSession, type ConsoleSession } from '../console/session.ts'
@@ -142,6 +143,7 @@ consoleRoutes.delete(
     const session = await readSession(signerOf(c.env), getCookie(c, CONSOLE_COOKIE))
     if (!session) throw unauthorized()
     await fromTheConsole(c, session.csrf)
+    await signOut(c.env, session)
     c.header('Set-Cookie', cookieHeader(undefined))
     return c.body(null, 204)
   },
