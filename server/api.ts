@@ -2529,7 +2529,10 @@ export interface components {
             amount: string;
             currency: string;
             merchantTransactionId: string;
-            /** @enum {unknown} */
+            /**
+             * @description DB a sale, PA an authorisation to capture or void. What the session asked for until a way to pay is under way, then what the gateway was asked for: PA for a QR wallet payment, DB for an invoice
+             * @enum {unknown}
+             */
             paymentType: "DB" | "PA";
             recurring: string | null;
             /** @description Every attempt to pay, oldest first */

@@ -4,11 +4,11 @@
  * the sandbox holds it as one, and the completion carries the verify step's customer fields.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { browser, createSession } from './api.ts'
+import { browser, createSession, merchant, webhooksAbout, type Session } from './api.ts'
 import { uniqueId } from './helpers.ts'
 import { operate, paymentEventually } from './money.ts'
 
-async function qrPaid(): Promise<{ paymentId: string; completion: URLSearchParams | undefined }> {
+async function qrPaid(): Promise<{ paymentId: string; completion: URLSearchParams | undefined; session: Session }> {
   const s = await createSession({
     flow: 'qr',
     amount: '25.00',
@@ -35,7 +35,7 @@ async function qrPaid(): Promise<{ paymentId: string; completion: URLSearchParam
       { 'Idempotency-Key': uniqueId('q') },
     )
     expect(done.body.status).toBe('succeeded')
-    return { paymentId: done.body.paymentId, completion }
+    return { paymentId: done.body.paymentId, completion, session: s }
   } finally {
     spy.mockRestore()
   }
@@ -57,6 +57,14 @@ describe('a QR wallet payment', () => {
     expect(captured.body.operation).toMatchObject({ status: 'succeeded' })
     const refunded = await operate(paymentId, 'refunds', { amount: '5.00' })
     expect(refunded.body.operation).toMatchObject({ status: 'succeeded' })
+  })
+
+  it('tells the merchant it is an authorisation: the session and its checkout.session.succeeded say paymentType PA, though the session asked for a sale', async () => {
+    const { paymentId, session } = await qrPaid()
+    const read = await merchant<{ paymentType: string; paymentId: string }>('GET', `/v1/sessions/${session.id}`)
+    expect(read.body).toMatchObject({ paymentType: 'PA', paymentId, method: 'qr' })
+    const [hook] = await webhooksAbout(session.mtid, 1, 10_000, 'checkout.session.succeeded')
+    expect(JSON.parse(hook?.body ?? '{}')).toMatchObject({ data: { paymentType: 'PA', paymentId } })
   })
 
   it('can be voided instead', async () => {

@@ -30,7 +30,6 @@ import {
   EVENT_OF,
   isFinal,
   isInFlight,
-  merchantView,
   offers,
   canMove,
   type CheckoutView,
@@ -40,6 +39,7 @@ import {
   type Status,
 } from '../sessions/types.ts'
 import { MINUTE_MS, type SessionCore } from './core.ts'
+import { merchantView } from './merchant-view.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
 import { pay } from './methods/card.ts'
 import {

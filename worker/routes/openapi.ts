@@ -177,7 +177,11 @@ const documentation = {
           amount,
           currency: { type: 'string' },
           merchantTransactionId: { type: 'string' },
-          paymentType: { enum: ['DB', 'PA'] },
+          paymentType: {
+            enum: ['DB', 'PA'],
+            description:
+              'DB a sale, PA an authorisation to capture or void. What the session asked for until a way to pay is under way, then what the gateway was asked for: PA for a QR wallet payment, DB for an invoice',
+          },
           recurring: { type: ['string', 'null'] },
           attempts: {
             type: 'array',

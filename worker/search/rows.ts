@@ -12,7 +12,8 @@ import type { Metadata } from '../sessions/metadata.ts'
 import type { Job } from '../outbox/jobs.ts'
 import type { PaymentRecord } from '../payments/types.ts'
 import { paymentView } from '../payments/status.ts'
-import { merchantView, type SessionRecord } from '../sessions/types.ts'
+import { merchantView } from '../checkout/merchant-view.ts'
+import type { SessionRecord } from '../sessions/types.ts'
 
 export const INDEX_TABLES = ['payments', 'sessions', 'operations'] as const
 export type IndexTable = (typeof INDEX_TABLES)[number]

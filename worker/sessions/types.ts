@@ -286,40 +286,6 @@ export interface MerchantView {
 export const declinesOf = (s: SessionRecord): number => s.attempts.filter((a) => a.status === 'declined').length
 export const attemptsRemaining = (s: SessionRecord): number => Math.max(0, s.maxAttempts - declinesOf(s))
 
-export function merchantView(s: SessionRecord): MerchantView {
-  // A setup runs as a card session; the merchant sees the flow it asked for.
-  const asked = (m: Flow): RequestedFlow => (s.setup && m === 'card' ? 'setup' : m)
-  const method = methodUnderWay(s)
-  return {
-    id: s.id,
-    flow: asked(s.flow),
-    methods: methodsOf(s).map(asked),
-    method: method ? asked(method) : null,
-    status: s.status,
-    amount: s.amount,
-    currency: s.currency,
-    merchantTransactionId: s.merchantTransactionId,
-    paymentType: s.paymentType,
-    recurring: s.recurring ?? null,
-    attempts: s.attempts,
-    maxAttempts: s.maxAttempts,
-    paymentId: s.paymentId ?? null,
-    registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
-    resultCode: s.resultCode ?? null,
-    resultDescription: s.resultDescription ?? null,
-    transactionStatus: s.transactionStatus ?? null,
-    card: s.card ?? null,
-    invoice: s.invoice ?? null,
-    lastError: s.lastError ?? null,
-    refusedNotifications: s.refusedNotifications?.length ?? 0,
-    setup: s.setup ? { amount: s.amount, void: s.setupVoid?.status ?? null } : null,
-    createdAt: new Date(s.createdAt).toISOString(),
-    updatedAt: new Date(s.updatedAt).toISOString(),
-    expiresAt: new Date(s.expiresAt).toISOString(),
-    metadata: s.metadata ?? {},
-  }
-}
-
 export function checkoutView(s: SessionRecord, now: number): CheckoutView {
   const status = effectiveStatus(s, now)
   return {

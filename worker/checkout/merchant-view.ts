@@ -1,0 +1,50 @@
+/**
+ * @module
+ * A session as the merchant reads it (`GET /v1/sessions/{id}`, the search index, its events).
+ */
+import {
+  methodsOf,
+  methodUnderWay,
+  type Flow,
+  type MerchantView,
+  type RequestedFlow,
+  type SessionRecord,
+} from '../sessions/types.ts'
+import { METHODS } from './methods/table.ts'
+
+export function merchantView(s: SessionRecord): MerchantView {
+  // A setup runs as a card session; the merchant sees the flow it asked for.
+  const asked = (m: Flow): RequestedFlow => (s.setup && m === 'card' ? 'setup' : m)
+  const method = methodUnderWay(s)
+  return {
+    id: s.id,
+    flow: asked(s.flow),
+    methods: methodsOf(s).map(asked),
+    method: method ? asked(method) : null,
+    status: s.status,
+    amount: s.amount,
+    currency: s.currency,
+    merchantTransactionId: s.merchantTransactionId,
+    // What the gateway was asked for once a method is under way: a QR wallet's payment is an
+    // authorisation (PA) and an invoice's a sale (DB) whatever the session asked, and a merchant
+    // who ships on `checkout.session.succeeded` must see that a QR payment waits for its capture.
+    paymentType: (method && METHODS[method].paymentType) ?? s.paymentType,
+    recurring: s.recurring ?? null,
+    attempts: s.attempts,
+    maxAttempts: s.maxAttempts,
+    paymentId: s.paymentId ?? null,
+    registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
+    resultCode: s.resultCode ?? null,
+    resultDescription: s.resultDescription ?? null,
+    transactionStatus: s.transactionStatus ?? null,
+    card: s.card ?? null,
+    invoice: s.invoice ?? null,
+    lastError: s.lastError ?? null,
+    refusedNotifications: s.refusedNotifications?.length ?? 0,
+    setup: s.setup ? { amount: s.amount, void: s.setupVoid?.status ?? null } : null,
+    createdAt: new Date(s.createdAt).toISOString(),
+    updatedAt: new Date(s.updatedAt).toISOString(),
+    expiresAt: new Date(s.expiresAt).toISOString(),
+    metadata: s.metadata ?? {},
+  }
+}
