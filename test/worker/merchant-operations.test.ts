@@ -8,6 +8,7 @@ import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { call, createSession, distinctEvents, merchant, ORIGIN, pay, payInvoicePage, webhooksAbout } from './api.ts'
 import { chargesFor, injectFault, uniqueId } from './helpers.ts'
+import { paymentEventually } from './money.ts'
 import { sandboxInvoice } from './outcome-support.ts'
 
 /** A paid INITIAL payment to repeat. */
@@ -83,6 +84,28 @@ describe('POST /v1/payments/{paymentId}/repeat', () => {
     for (const r of answered) expect(r.body.status).toBe('succeeded')
     for (const r of results.filter((r) => r.status !== 200)) expect(r.body.error?.code).toBe('idempotency_in_progress')
     expect(await chargesFor(answered[0]?.body.merchantTransactionId ?? '')).toBe(1)
+  })
+
+  it('a repeat of a payment that began no recurring series is refused before the gateway: 409 payment_state naming recurring INITIAL', async () => {
+    const s = await createSession({ createRegistration: true })
+    const paid = await pay(s, '4111111111111111')
+    const paymentId = paid.body.paymentId ?? ''
+    // Its record says what it is (a moment after the session's success).
+    await paymentEventually(paymentId)
+    const gateway = vi.spyOn(globalThis, 'fetch')
+    try {
+      const res = await repeat(paymentId, uniqueId('rk'))
+      expect(res.status).toBe(409)
+      expect(res.body.error).toMatchObject({ code: 'payment_state' })
+      expect(res.text).toContain('recurring')
+      expect(
+        gateway.mock.calls.filter(([input]) =>
+          String(input instanceof Request ? input.url : input).includes(`/payments/${paymentId}`),
+        ),
+      ).toEqual([])
+    } finally {
+      gateway.mockRestore()
+    }
   })
 
   it('a repeat of an unknown payment is 404', async () => {

@@ -164,6 +164,7 @@ describe('GET /v1/payments', () => {
       currency: 'EUR',
       paymentType: 'DB',
       source: 'card',
+      recurring: null,
       metadata: { run },
     })
 

@@ -16,8 +16,13 @@ import { openingRecord } from './status.ts'
 import type { PaymentSnapshot } from './types.ts'
 
 /** What any source knows of a payment that took money; the rest of the record starts empty. */
-export type PaymentFacts = Omit<PaymentSnapshot, 'createdAt' | 'card' | 'email' | 'registrationId' | 'sessionId'> &
-  Partial<Pick<PaymentSnapshot, 'card' | 'email' | 'registrationId' | 'sessionId'>>
+export type PaymentFacts = Omit<
+  PaymentSnapshot,
+  'createdAt' | 'card' | 'email' | 'registrationId' | 'sessionId' | 'recurring'
+> &
+  Partial<Pick<PaymentSnapshot, 'card' | 'email' | 'registrationId' | 'sessionId'>> & {
+    readonly recurring: NonNullable<PaymentSnapshot['recurring']> | null
+  }
 
 /**
  * The jobs that open a payment's record (idempotent: a second one for the same payment changes
@@ -39,6 +44,13 @@ export function openPayment(facts: PaymentFacts): Job[] {
   }
   return [{ kind: 'payment', snapshot, indexed: true }, paymentIndexJob(openingRecord(snapshot))]
 }
+
+/**
+ * The recurringType a session's payment of `method` was sent with (checkout/methods/card.ts): a
+ * card's INITIAL when the session starts a series, a saved card's own (REPEATED by default).
+ */
+const recurringOf = (s: SessionRecord, method: Flow): PaymentFacts['recurring'] =>
+  method === 'card' ? (s.recurring ?? null) : method === 'saved-card' ? (s.recurringType ?? 'REPEATED') : null
 
 /** Whether the session's payment is one that saves a card (a new card's, not a setup's: sessions/setup.ts). */
 export const savesCard = (s: SessionRecord): boolean =>
@@ -77,6 +89,7 @@ export function paymentOfSession(
     // What the gateway was asked for: the method's own type (methods/table.ts), else the session's.
     paymentType: METHODS[method].paymentType ?? s.paymentType,
     source: method,
+    recurring: recurringOf(s, method),
     registrationId,
     ...(pending ? { registrationPending: true as const } : {}),
     card: other ? other.card : (s.card ?? null),

@@ -189,7 +189,13 @@ export class PaymentObject extends TaskedObject {
         ? { setupOf: setup.sessionId, registrationId: null, card: null, email: null, metadata: {} }
         : undefined
     }
-    const source = { registrationId: p.registrationId, card: p.card, email: p.email, metadata: p.metadata }
+    const source = {
+      registrationId: p.registrationId,
+      ...(p.recurring === undefined ? {} : { recurring: p.recurring }),
+      card: p.card,
+      email: p.email,
+      metadata: p.metadata,
+    }
     return p.registrationPending ? { ...source, registrationPending: true } : source
   }
 

@@ -71,6 +71,12 @@ export interface PaymentSnapshot {
    * for a later deletion to stop (README, "saved cards").
    */
   readonly registrationPending?: true
+  /**
+   * Its place in a recurring series, as the gateway was asked (`recurringType`): INITIAL or
+   * REPEATED may be repeated; null began none, and the gateway refuses its repeats (an initial
+   * payment comes first), so they are refused before it. Absent on records made before it was kept.
+   */
+  readonly recurring?: 'INITIAL' | 'REPEATED' | null
   readonly card: { brand?: CardBrand; last4?: string } | null
   readonly email: string | null
   readonly metadata: Metadata
@@ -81,7 +87,7 @@ export interface PaymentSnapshot {
 /** What a merchant repeat of a payment inherits from its record (payment-object.ts `repeatSource`). */
 export type RepeatSource = Pick<
   PaymentSnapshot,
-  'registrationId' | 'registrationPending' | 'card' | 'email' | 'metadata'
+  'registrationId' | 'registrationPending' | 'recurring' | 'card' | 'email' | 'metadata'
 > & {
   /** The payment is a setup session's authorisation (this session's), which is never repeated. */
   readonly setupOf?: string

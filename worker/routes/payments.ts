@@ -74,6 +74,8 @@ payments.post(
     // payment whose saved card is still asked of the gateway: a repeat now would copy no card,
     // and a later deletion of it would not stop the repeat's own repeats. Nothing is kept of a
     // refused request, so the same key works once the card is known (`registration.created`).
+    // A payment that began no recurring series: the gateway refuses its repeats (an initial
+    // payment comes first), so it is never asked.
     const refusal = parent?.setupOf
       ? {
           code: 'payment_state' as const,
@@ -85,7 +87,13 @@ payments.post(
             message:
               'The card this payment saved is not known yet: repeat the payment once registration.created names it.',
           }
-        : undefined
+        : parent?.recurring === null
+          ? {
+              code: 'payment_state' as const,
+              message:
+                'This payment began no recurring series: repeat a payment whose session had recurring: "INITIAL" (or a saved card\'s, or a repeat).',
+            }
+          : undefined
     const withParent = parent
       ? {
           ...params,

@@ -159,6 +159,7 @@ export const regenerate: OperationFlow<RegenerateParams> = {
       currency: op.invoice.currency,
       paymentType: 'DB',
       source: 'invoice',
+      recurring: null,
       metadata: op.params.metadata ?? {},
     })
   },

@@ -184,6 +184,7 @@ export const repeat: OperationFlow<RepeatParams> = {
       currency: p.currency,
       paymentType: p.paymentType,
       source: 'repeat',
+      recurring: 'REPEATED',
       registrationId: p.parent?.registrationId ?? null,
       card: p.parent?.card ?? null,
       email: p.parent?.email ?? null,
