@@ -184,4 +184,22 @@ describe('the declarative embed (the frame written in the element by the shop se
     await waitForEvent(page, 'pay-success')
     await page.close()
   })
+
+  it('a written frame in German and dark, in an element that names no language or theme, stays as written: one frame load, German, dark, one pay-ready', async () => {
+    const s = await m.session()
+    const page = await open('/embed-as-written.html', embedPage(s, s.id, false, 'locale=de&amp;theme=dark', ''))
+    const ui = page.frameLocator('pay-checkout > iframe')
+    await waitForEvent(page, 'pay-ready')
+    // Anything the element asked of the frame has had time to arrive and be acted on.
+    await page.waitForTimeout(500)
+    expect(await ui.locator('pay-checkout label[for=number]').textContent()).toBe('Kartennummer')
+    expect(await ui.locator('pay-checkout pay-checkout-inline').getAttribute('theme')).toBe('dark')
+    const seen = await page.evaluate(() => {
+      const w = window as unknown as { seen: { type: string }[]; loads: number }
+      return { seen: w.seen, loads: w.loads }
+    })
+    expect(seen.loads).toBe(1)
+    expect(seen.seen.filter((e) => e.type === 'pay-ready')).toHaveLength(1)
+    await page.close()
+  })
 })

@@ -153,7 +153,8 @@ export class PayCheckout extends HTMLElement {
   }
   /** `light`, `dark` or `auto` (follows the system). */
   get theme(): 'light' | 'dark' | 'auto' {
-    const t = this.getAttribute('theme')
+    // Without an attribute, a frame the page wrote keeps the theme of its address.
+    const t = this.getAttribute('theme') ?? this.written?.get('theme')
     return t === 'dark' || t === 'auto' ? t : 'light'
   }
   set theme(v: 'light' | 'dark' | 'auto') {
@@ -180,6 +181,8 @@ export class PayCheckout extends HTMLElement {
   private root: ShadowRoot
   private frame: HTMLIFrameElement | null = null
   private frameKey = ''
+  /** The address's query of a frame the page wrote (its locale and theme when the element names none). */
+  private written: URLSearchParams | null = null
   private inline: PayCheckoutInline | null = null
   /** Inline mode, a card: the light form (no Lit) and its flow, for the session of `lightKey`. */
   private light: { form: LightForm; flow: CardFlow | null } | null = null
@@ -289,6 +292,8 @@ export class PayCheckout extends HTMLElement {
       this.watch(FRAME_GRACE_MS)
     })
     if (!written) return
+    // What it was written with stands where the element names nothing else: it is not rendered again.
+    this.written = new URL(frame.src).searchParams
     // Shown through the shadow root's slot, where it is. It may have loaded (and its script spoken,
     // to no one) before this element was defined: the init goes now, and the frame answers it
     // with its state; if its script was not listening yet, its `loaded` brings the init again.
@@ -308,6 +313,7 @@ export class PayCheckout extends HTMLElement {
     clearTimeout(this.watchdog)
     this.frame?.remove()
     this.frame = null
+    this.written = null
     this.methods?.drop()
     this.methods = null
     this.frameKey = ''
@@ -315,7 +321,7 @@ export class PayCheckout extends HTMLElement {
   }
 
   private resolvedLocale(): string {
-    return this.locale || navigator.language || 'en'
+    return this.locale || this.written?.get('locale') || navigator.language || 'en'
   }
 
   private async showInline(): Promise<void> {
