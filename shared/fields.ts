@@ -448,6 +448,7 @@ export const QR_RESPONSE = {
   resultDescription: { path: 'result.description' },
   paymentId: { path: 'paymentId' },
   merchantWalletId: { path: 'merchantWalletId' },
+  transactionStatus: { path: 'transactionStatus' },
 } as const satisfies Record<string, ResponseField>
 
 /** Invoice regeneration (and sandbox generation) response. */

@@ -335,6 +335,16 @@ describe('QR wallet', () => {
     ).toMatchObject({ kind: 'declined', code: '10001' })
   })
 
+  it('a completion answered "pending" (transactionStatus P, 00002) is pending, not paid: only its notification settles it', async () => {
+    const v = await verify('wallet-ok', uniqueId('qrp'))
+    if (v.kind !== 'succeeded') throw new Error(v.kind)
+    const qrPaymentId = v.response.paymentId ?? ''
+    await injectFault({ op: 'qrComplete', fault: 'late_pending', field: 'paymentId', value: qrPaymentId })
+    expect(
+      await client().qrComplete({ qrPaymentId, amount: '25.00', currency: 'EUR', paymentType: 'PA' }),
+    ).toMatchObject({ kind: 'pending', code: '00002' })
+  })
+
   it('complete needs the paymentId of a verify step, with the same amount', async () => {
     expect(
       (await client().qrComplete({ qrPaymentId: '123456', amount: '25.00', currency: 'EUR', paymentType: 'PA' })).kind,

@@ -208,8 +208,14 @@ export class GatewayClient {
     if (exchange.kind !== 'body') return this.#unsettled(exchange)
     const read = readFields(table, exchange.body)
     if (!read.ok) return { kind: 'unknown', reason: 'unparseable' }
-    const response = read.value as unknown as R & { resultCode: string; resultDescription?: string }
-    return classifyByCode<R>(response, response.resultCode, response.resultDescription)
+    const response = read.value as unknown as R & {
+      resultCode: string
+      resultDescription?: string
+      transactionStatus?: string
+    }
+    // Only a completion's status says anything of money (a verification takes none).
+    const status = op === 'qrComplete' ? response.transactionStatus : undefined
+    return classifyByCode<R>(response, response.resultCode, response.resultDescription, status)
   }
 
   /** An exchange that produced no gateway body: nothing sent, a refused token, or unknown. */

@@ -149,10 +149,24 @@ export function classifyPayment(body: unknown): PaymentOutcome {
   return { kind: 'unknown', reason: 'unparseable' }
 }
 
-/** Classifies a body whose verdict is only a result code (QR, invoices). */
-export function classifyByCode<R>(response: R, code: string, description: string | undefined): Outcome<R> {
+/**
+ * Classifies a body whose verdict is a result code (QR, invoices). A QR completion's answer may
+ * also say what happened to the money (`transactionStatus`): a success code with `P` is the
+ * gateway's "pending" (00002), settled by its notification, and never taken for money taken.
+ */
+export function classifyByCode<R>(
+  response: R,
+  code: string,
+  description: string | undefined,
+  transactionStatus?: string,
+): Outcome<R> {
   const coded = { code, description: description ?? '', response }
   const byCode = classifyCode(code)
+  if (byCode === 'succeeded' || byCode === 'declined') {
+    const settlement = settlementOf(transactionStatus)
+    if (settlement === 'pending') return { kind: 'pending', ...coded }
+    if (settlement === 'not_charged') return { kind: 'declined', ...coded }
+  }
   switch (byCode) {
     case 'succeeded':
     case 'declined':
