@@ -346,6 +346,50 @@ describe('the money rule across methods', () => {
     expect(await webhooksAbout(s.mtid, 2, 300, 'checkout.session.charged_again')).toHaveLength(1)
   })
 
+  it('a card charge answered after the withdrawn QR code paid the session is money taken again, told once, though the card’s payment id came only with that answer', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    // The card's charge reaches the gateway; its answer is held on the way back.
+    const realFetch = globalThis.fetch
+    let release = () => {}
+    const gate = new Promise<void>((r) => (release = r))
+    let charging = false
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (request.method !== 'POST' || !request.url.endsWith('/transactionServices/REST/v1/payments'))
+        return realFetch(request)
+      const answer = await realFetch(request)
+      charging = true
+      await gate
+      return answer
+    })
+    try {
+      const paying = pay(s, '4111111111111111')
+      await vi.waitFor(() => expect(charging).toBe(true), { timeout: 10_000 })
+      // Meanwhile the wallet pays the withdrawn code, and its notification pays the session.
+      expect((await walletPays(s, code)).kind).toBe('succeeded')
+      const note = await notificationSentFor(s.id, 8_000, code)
+      expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+      release()
+      // The shopper is told the checkout is paid.
+      expect((await paying).body.status).toBe('succeeded')
+    } finally {
+      release()
+      spy.mockRestore()
+    }
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: code })
+    const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
+    expect(told.map((t) => (JSON.parse(t.body) as { data: { paymentId: string } }).data.paymentId)).toEqual([
+      expect.stringMatching(/^\d+$/),
+    ])
+    const again = (JSON.parse(told[0]?.body ?? '{}') as { data: { paymentId: string; method: string } }).data
+    expect(again).toMatchObject({ method: 'card', sessionPaymentId: code })
+    await expect
+      .poll(async () => (await merchant('GET', `/v1/payments/${again.paymentId}`)).status, { timeout: 10_000 })
+      .toBe(200)
+  })
+
   it('a card payment that saved a card, taken after a QR code paid the session, is not repeated: its card is never known', async () => {
     const s = await createSession({ methods: ['card', 'qr'], createRegistration: true })
     expect((await verifyQr(s)).body.status).toBe('verified')

@@ -120,15 +120,16 @@ export async function begin(
   method: Flow,
   paymentId?: string,
   source?: string,
-): Promise<void> {
-  s.attempts.push({
+): Promise<Attempt> {
+  const attempt: Attempt = {
     n: s.attempts.length + 1,
     at: Date.now(),
     method,
     status: 'processing',
     ...(paymentId ? { paymentId } : {}),
     ...(source ? { source } : {}),
-  })
+  }
+  s.attempts.push(attempt)
   s.method = method
   // The session's payment is this attempt's from now on (the earlier ones stay known by their
   // attempts): an answer that never comes must not name the payment declined before it.
@@ -148,13 +149,24 @@ export async function begin(
     { [`idem:${key}`]: { fingerprint, attempt: s.attempts.length } satisfies IdemEntry },
     { watchdog: Date.now() + timeout + 15_000 },
   )
+  return attempt
 }
 
-/** Keeps the attempt's answer under its key (what a retry replays) and ends the watchdog. */
-export async function finish(core: SessionCore, key: string, fingerprint: string, reply: Reply): Promise<Reply> {
+/**
+ * Keeps the attempt's answer under its key (what a retry replays) and ends its watchdog, unless a
+ * newer attempt has begun meanwhile (the watchdog is that one's now).
+ */
+export async function finish(
+  core: SessionCore,
+  s: SessionRecord,
+  attempt: Attempt,
+  key: string,
+  fingerprint: string,
+  reply: Reply,
+): Promise<Reply> {
   const started = await core.ctx.storage.get<IdemEntry>(`idem:${key}`)
   await core.ctx.storage.put(`idem:${key}`, { ...started, fingerprint, reply } satisfies IdemEntry)
-  await core.cancel('watchdog')
+  if (s.attempts[s.attempts.length - 1] === attempt) await core.cancel('watchdog')
   return reply
 }
 
@@ -167,9 +179,11 @@ export function sameOrder(s: SessionRecord, r: Partial<PaymentResponse>): boolea
   )
 }
 
-/** What a gateway answer tells about the session's payment (ids, status, card brand and last 4). */
-export function absorb(s: SessionRecord, r: Partial<PaymentResponse>): void {
-  const attempt = s.attempts[s.attempts.length - 1]
+/**
+ * What a gateway answer about `attempt`, the attempt in flight, tells about the session's payment
+ * (ids, status, card brand and last 4).
+ */
+export function absorb(s: SessionRecord, r: Partial<PaymentResponse>, attempt: Attempt | undefined): void {
   if (r.paymentId) {
     s.paymentId = r.paymentId
     if (attempt && isInFlight(attempt.status as Status)) attempt.paymentId = r.paymentId
@@ -190,28 +204,54 @@ export function tally(core: SessionCore, s: SessionRecord, declined: boolean): v
   countSettled(core.env, (work) => core.ctx.waitUntil(work), declined, s.attempts[s.attempts.length - 1]?.source)
 }
 
-/** Turns the gateway's answer to an attempt into the session's next state and the browser's answer. */
+/**
+ * The gateway says `attempt`'s payment took money after the session moved on (a notification
+ * settled the attempt while the Worker's own call about it was on its way, and the session was
+ * paid otherwise, or declined, or a newer attempt began). Money taken is never forgotten: it pays
+ * the session if nothing has, else it is money taken a second time (charged-again.ts). A newer
+ * attempt still in flight then settles as a second payment, if it takes money too.
+ */
+export async function tookMoney(
+  core: SessionCore,
+  s: SessionRecord,
+  attempt: Attempt,
+  paymentId: string | undefined,
+): Promise<void> {
+  if (!paymentId) {
+    log.error('late_success_unnamed', { session: s.id, attempt: attempt.n })
+    return
+  }
+  if (s.status === 'succeeded' && paymentId === s.paymentId) return
+  attempt.paymentId = paymentId
+  if (s.status === 'succeeded') {
+    await chargedAgain(core, s, paymentId, attempt.method, null)
+    return
+  }
+  attempt.status = 'succeeded'
+  s.paymentId = paymentId
+  if (attempt.method) s.method = attempt.method
+  if (await core.move(s, 'succeeded')) tally(core, s, false)
+}
+
+/**
+ * Turns the gateway's answer to `attempt` (the attempt that made the call) into the session's next
+ * state and the browser's answer.
+ */
 export async function applyOutcome(
   core: SessionCore,
   s: SessionRecord,
   outcome: PaymentOutcome | Outcome<{ paymentId?: string | undefined }>,
+  attempt: Attempt,
 ): Promise<Reply> {
-  const attempt = s.attempts[s.attempts.length - 1]
-  // Settled while its answer was on the way (the gateway's notification, an inquiry): that is the
-  // record, and a late answer ("pending", or none) changes nothing of its state, status or codes.
-  // Only what the answer alone carries is kept: the registration a first payment made (a
-  // notification names none). The shopper is answered as a replay of the key would be.
-  if (!isInFlight(s.status)) {
-    // Paid meanwhile by another payment (a QR code the wallet paid while this one's answer was on
-    // its way), and this one took money too: never forgotten (charged-again.ts).
-    if (
-      outcome.kind === 'succeeded' &&
-      s.status === 'succeeded' &&
-      attempt?.paymentId &&
-      attempt.paymentId !== s.paymentId
-    )
-      await chargedAgain(core, s, attempt.paymentId, attempt.method, null)
+  // Settled while its answer was on the way (the gateway's notification, an inquiry), or a newer
+  // attempt began after that: the record stands, and a late answer ("pending", a decline, or
+  // none) changes nothing of the session's state, status or codes, nor of a newer attempt (all
+  // of a session's attempts have its order reference: only the attempt tells them apart). Only
+  // money taken, and what the answer alone carries (the registration a first payment made: a
+  // notification names none), are kept. The shopper is answered as a replay of the key would be.
+  if (!isInFlight(s.status) || s.attempts[s.attempts.length - 1] !== attempt) {
     const r = 'response' in outcome ? (outcome.response as Partial<PaymentResponse> | undefined) : undefined
+    if (outcome.kind === 'succeeded') await tookMoney(core, s, attempt, r?.paymentId ?? attempt.paymentId)
     if (r?.registrationId && r.paymentId === s.paymentId && s.createRegistration && !s.createdRegistrationId) {
       s.createdRegistrationId = r.registrationId
       // Its payment's record, opened at the success, takes the card too (payments/opening.ts),
@@ -226,27 +266,27 @@ export async function applyOutcome(
         s.status === 'succeeded' ? paymentOfSession(s) : [],
       )
     }
-    return answer(s, (attempt && REPLAYED_AS[attempt.status]) ?? 'unknown')
+    return answer(s, REPLAYED_AS[attempt.status] ?? 'unknown')
   }
-  if ('response' in outcome && outcome.response) absorb(s, outcome.response as Partial<PaymentResponse>)
+  if ('response' in outcome && outcome.response) absorb(s, outcome.response as Partial<PaymentResponse>, attempt)
   if ('code' in outcome) {
     s.resultCode = outcome.code
     s.resultDescription = outcome.description
-    if (attempt) Object.assign(attempt, { code: outcome.code, description: outcome.description })
+    Object.assign(attempt, { code: outcome.code, description: outcome.description })
   }
   switch (outcome.kind) {
     case 'succeeded':
-      if (attempt) attempt.status = 'succeeded'
+      attempt.status = 'succeeded'
       // The gateway's notification may have settled it during the call (and counted it).
       if (await core.move(s, 'succeeded')) tally(core, s, false)
       return answer(s, 'succeeded')
     case 'declined':
-      if (attempt) attempt.status = 'declined'
+      attempt.status = 'declined'
       if (await core.move(s, afterNoCharge(s, true))) tally(core, s, true)
       return answer(s, 'declined')
     case 'pending':
     case 'action_required':
-      if (attempt) attempt.status = outcome.kind
+      attempt.status = outcome.kind
       if (outcome.kind === 'action_required') s.redirect = outcome.redirect
       await core.move(s, outcome.kind)
       // Settled by notification; the inquiry is the safety net if none comes.
@@ -276,7 +316,7 @@ export async function applyOutcome(
     }
     default: {
       // Refused before processing (our request or the merchant's account): nothing was charged.
-      if (attempt) attempt.status = 'refused'
+      attempt.status = 'refused'
       const code = 'code' in outcome ? outcome.code : undefined
       const description = 'code' in outcome ? outcome.description : undefined
       // The merchant's view (and its events) say what the gateway said; the browser gets our

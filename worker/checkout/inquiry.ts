@@ -9,7 +9,7 @@ import { askAgainInMs } from '../env-vars.ts'
 import type { Env } from '../env.ts'
 import { log } from '../log.ts'
 import { checkoutView, isInFlight, type SessionRecord, type Status } from '../sessions/types.ts'
-import { absorb, sameOrder, tally } from './attempt.ts'
+import { absorb, sameOrder, tally, tookMoney } from './attempt.ts'
 import { afterNoCharge, MINUTE_MS, type SessionCore } from './core.ts'
 import { METHODS } from './methods/table.ts'
 
@@ -53,13 +53,22 @@ async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
   const outcome = paymentId
     ? await client.inquiry(paymentId, 'PID')
     : await client.inquiry(s.merchantTransactionId, 'MID')
+  log.info('inquiry', { session: s.id, outcome: outcome.kind, tries: s.inquiries + 1 })
+  // Settled meanwhile (a notification came in during the call), and perhaps a newer attempt begun:
+  // the answer is about `attempt` alone. Only money it took is kept (tookMoney); the attempt now
+  // in flight, if any, is asked about on its own schedule.
+  if (!isInFlight(s.status) || s.attempts[s.attempts.length - 1] !== attempt) {
+    if (attempt && outcome.kind === 'succeeded' && sameOrder(s, outcome.response))
+      await tookMoney(core, s, attempt, outcome.response.paymentId ?? attempt.paymentId)
+    if (isInFlight(s.status) && (s.status as Status) !== 'processing')
+      await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
+    return
+  }
   s.inquiries += 1
-  log.info('inquiry', { session: s.id, outcome: outcome.kind, tries: s.inquiries })
-  if (!isInFlight(s.status)) return // settled meanwhile (a notification came in during the call)
   if ((outcome.kind === 'succeeded' || outcome.kind === 'declined') && !sameOrder(s, outcome.response)) {
     log.error('inquiry_mismatch', { session: s.id, paymentId: outcome.response.paymentId })
   } else if (outcome.kind === 'succeeded' || outcome.kind === 'declined') {
-    absorb(s, outcome.response)
+    absorb(s, outcome.response, attempt)
     s.resultCode = outcome.code
     s.resultDescription = outcome.description
     if (attempt) Object.assign(attempt, { status: outcome.kind, code: outcome.code, description: outcome.description })
@@ -73,7 +82,7 @@ async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
     return
   } else if (outcome.kind === 'pending' && s.status === 'unknown') {
     // Still waiting at the gateway (`P`, or `3D` without the bank page we never received).
-    if (outcome.response.paymentId) absorb(s, outcome.response)
+    if (outcome.response.paymentId) absorb(s, outcome.response, attempt)
     if (attempt) attempt.status = 'pending'
     await core.move(s, 'pending')
   } else {

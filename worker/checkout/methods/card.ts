@@ -82,11 +82,20 @@ async function charge(core: SessionCore, s: SessionRecord, input: PayInput): Pro
       : undefined
   if (deleted) return fail(deleted.code, deleted.message)
   if (input.returnPage) s.returnPage = input.returnPage
-  await begin(core, s, input.idempotencyKey, input.fingerprint, input.method, undefined, await sourceOf(input.ip))
+  const attempt = await begin(
+    core,
+    s,
+    input.idempotencyKey,
+    input.fingerprint,
+    input.method,
+    undefined,
+    await sourceOf(input.ip),
+  )
   // What the payment's record will carry: the email the gateway is sent, wherever it came from.
   if (input.shopper.email) s.payerEmail = input.shopper.email
   const outcome = input.method === 'card' ? await newCard(core, s, input) : await savedCard(core, s, input)
-  return finish(core, input.idempotencyKey, input.fingerprint, await applyOutcome(core, s, outcome))
+  const reply = await applyOutcome(core, s, outcome, attempt)
+  return finish(core, s, attempt, input.idempotencyKey, input.fingerprint, reply)
 }
 
 /** What every card payment sends, whichever card. */

@@ -121,7 +121,7 @@ export async function complete(core: SessionCore, idempotencyKey: string): Promi
   // The gateway gave this payment id at verification: the attempt carries it from the start. It is
   // read once: a verification answered meanwhile (another tab) must not rename this payment.
   const code = s.qr
-  await begin(core, s, idempotencyKey, fingerprint, 'qr', code.paymentId)
+  const attempt = await begin(core, s, idempotencyKey, fingerprint, 'qr', code.paymentId)
   const outcome = await gatewayClient(core.env).qrComplete({
     qrPaymentId: code.paymentId,
     amount: s.amount,
@@ -135,6 +135,6 @@ export async function complete(core: SessionCore, idempotencyKey: string): Promi
   })
   // begin() named the code's payment the session's; a payment that settled the session while the
   // gateway answered keeps that place (applyOutcome tells of this one if it took money too).
-  const reply = await applyOutcome(core, s, outcome)
-  return finish(core, idempotencyKey, fingerprint, reply)
+  const reply = await applyOutcome(core, s, outcome, attempt)
+  return finish(core, s, attempt, idempotencyKey, fingerprint, reply)
 }

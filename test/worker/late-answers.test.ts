@@ -1,0 +1,119 @@
+/**
+ * An answer about an earlier attempt that arrives after the session moved on. A notification can
+ * settle an attempt while the Worker's own call about it (its charge, or a status inquiry) is
+ * still on its way, and the shopper may then start a new attempt. The late answer belongs to the
+ * attempt that made the call: it never renames or settles the newer one, whose own payment must
+ * still pay the session. Found by an attacker's review (helper 48).
+ */
+import { env } from 'cloudflare:test'
+import { describe, expect, it, vi } from 'vitest'
+import { browser, createSession, deliverNotification, notificationSentFor, pay, sessionState } from './api.ts'
+import { timePasses } from './clock.ts'
+import { injectFault, uniqueId } from './helpers.ts'
+import { PENDING, THREE_DS } from './outcome-support.ts'
+
+type Attempt = { method?: string; status: string; paymentId?: string }
+
+async function until(done: () => boolean | Promise<boolean>, timeoutMs = 8_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not reached')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+/** Holds the Worker's requests to the gateway that `matches` picks until `release` is called. */
+function holdGatewayCalls(matches: (request: Request, body: string) => boolean) {
+  let release!: () => void
+  const held = new Promise<void>((r) => (release = r))
+  const seen: string[] = []
+  const real = globalThis.fetch
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init)
+    if (request.method === 'POST' && matches(request, await request.clone().text())) {
+      seen.push(request.url)
+      await held
+    }
+    return real(request)
+  })
+  return { seen, release, restore: () => spy.mockRestore() }
+}
+
+describe('an answer about an earlier attempt, arriving after a new one began', () => {
+  it('a status inquiry about a payment declined meanwhile settles only it: the new attempt keeps its payment, whose success pays the session', async () => {
+    const s = await createSession()
+    const first = await pay(s, THREE_DS)
+    expect(first.body.status).toBe('action_required')
+    const earlier = first.body.paymentId ?? ''
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    // The session's safety-net inquiry about it leaves, and its answer is slow.
+    const hold = holdGatewayCalls(
+      (r, body) => r.url.endsWith(`/payments/${earlier}`) && body.includes('paymentType=IN'),
+    )
+    try {
+      const inquiry = timePasses(stub)
+      await until(() => hold.seen.length > 0)
+      // Meanwhile the shopper fails the bank's step: the gateway declines it and says so.
+      const bank = await fetch(`${env.GATEWAY_BASE_URL}/acs/${earlier}/complete`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'outcome=failed',
+        redirect: 'manual',
+      })
+      expect(bank.status).toBeLessThan(400)
+      const declined = await notificationSentFor(s.id, 8_000, earlier)
+      expect((await deliverNotification(s.id, declined)).body).toMatchObject({ applied: true, status: 'declined' })
+      // The shopper tries another card, which the gateway settles later.
+      const second = await pay(s, PENDING)
+      expect(second.body.status).toBe('pending')
+      const later = second.body.paymentId ?? ''
+      expect(later).not.toBe(earlier)
+      // Now the inquiry's answer (about the declined payment) arrives.
+      hold.release()
+      await inquiry
+      const state = await sessionState(s.id)
+      expect(state).toMatchObject({ status: 'pending', paymentId: later })
+      expect((state.attempts as Attempt[]).map((a) => [a.status, a.paymentId])).toEqual([
+        ['declined', earlier],
+        ['pending', later],
+      ])
+      // The new payment's success is this session's and pays it.
+      const paid = await notificationSentFor(s.id, 8_000, later)
+      expect((await deliverNotification(s.id, paid)).body).toMatchObject({ applied: true, status: 'succeeded' })
+      expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: later })
+    } finally {
+      hold.release()
+      hold.restore()
+    }
+  })
+
+  it('a QR completion answered late, after its decline was told and a card payment began, leaves the card payment as it is: its success pays the session', async () => {
+    const s = await createSession({
+      flow: 'qr',
+      methods: ['qr', 'card'],
+      amount: '12.00',
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    })
+    expect((await browser(s, 'POST', '/qr/verify', { walletId: 'wallet-declined' })).status).toBe(200)
+    // The gateway declines the wallet's payment and notifies at once; its own answer comes a
+    // second later, still saying "pending".
+    await injectFault({ op: 'qrComplete', fault: 'late_pending', field: 'merchantTransactionId', value: s.mtid })
+    const completion = browser<{ status: string }>(s, 'POST', '/qr/complete', {}, { 'Idempotency-Key': uniqueId('q') })
+    const declined = await notificationSentFor(s.id)
+    const qrPayment = (JSON.parse(declined) as { paymentId: string }).paymentId
+    expect((await deliverNotification(s.id, declined)).body).toMatchObject({ applied: true, status: 'declined' })
+    const card = await pay(s, PENDING)
+    expect(card.body.status).toBe('pending')
+    const cardPayment = card.body.paymentId ?? ''
+    await completion
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'pending', paymentId: cardPayment, method: 'card' })
+    expect((state.attempts as Attempt[]).map((a) => [a.method, a.status, a.paymentId])).toEqual([
+      ['qr', 'declined', qrPayment],
+      ['card', 'pending', cardPayment],
+    ])
+    const paid = await notificationSentFor(s.id, 8_000, cardPayment)
+    expect((await deliverNotification(s.id, paid)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: cardPayment })
+  })
+})
