@@ -83,6 +83,10 @@ function retryAfterMs(value: string | null | undefined, now = Date.now()): numbe
  * Node 18 use `randomUUID()` from `node:crypto`.
  */
 export function idempotencyKey(): string {
+  if (typeof crypto !== 'object' || typeof crypto?.randomUUID !== 'function')
+    throw new TypeError(
+      "idempotencyKey() needs the global WebCrypto (Node 19+); on Node 18 use randomUUID() from 'node:crypto'",
+    )
   return crypto.randomUUID()
 }
 

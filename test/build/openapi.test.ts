@@ -42,6 +42,20 @@ describe('the generated API document', () => {
     )
   })
 
+  it('requires a body only where a field is required: a capture, a void, a refund (all of it) and an inquiry may send none, as the Worker takes', () => {
+    const required = (path: string) =>
+      (doc.paths[path]?.post?.requestBody as { required?: boolean } | undefined)?.required ?? false
+    for (const path of [
+      '/v1/payments/{paymentId}/capture',
+      '/v1/payments/{paymentId}/void',
+      '/v1/payments/{paymentId}/refunds',
+      '/v1/payments/{paymentId}/inquiry',
+    ])
+      expect([path, required(path)]).toEqual([path, false])
+    expect(required('/v1/sessions')).toBe(true)
+    expect(required('/v1/checkout/{id}/pay')).toBe(true)
+  })
+
   it('is what docs/openapi.json and server/api.ts hold (run `npm run openapi` after changing a route)', async () => {
     const out = await render(doc)
     expect(readFileSync(DOCUMENT_FILE, 'utf8')).toBe(out.document)

@@ -609,7 +609,9 @@ export function openApiDocument(app: { routes: Parameters<typeof generateSpecs>[
         documentation: documentation as never,
         defaultValidationErrorResponse: false,
         excludeStaticFile: false,
-      }).then(numbersAsNumbers),
+      })
+        .then(numbersAsNumbers)
+        .then(optionalBodies),
   )
   return documents.get(app) as Promise<unknown>
 }
@@ -637,6 +639,21 @@ function numbersAsNumbers<D>(doc: D): D {
         const schema = p.in === 'query' ? INTEGER_QUERY[p.name] : undefined
         if (schema) p.schema = schema
       }
+  return doc
+}
+/**
+ * The merchant calls whose body may be left out: the Worker reads no body as `{}`, and every
+ * field of theirs has a default (a capture or a refund of all of it, a void, an inquiry by
+ * payment id). The document says so, and a typed client then takes the call
+ * without `body`. (Not every body of optional fields: the pay's fields are required by method.)
+ */
+const OPTIONAL_BODY = new Set(['capturePayment', 'voidPayment', 'refundPayment', 'inquirePayment'])
+
+function optionalBodies<D>(doc: D): D {
+  type Op = { operationId?: string; requestBody?: { required?: boolean } }
+  for (const item of Object.values((doc as { paths?: Record<string, Record<string, Op>> }).paths ?? {}))
+    for (const op of Object.values(item))
+      if (op.requestBody && OPTIONAL_BODY.has(op.operationId ?? '')) op.requestBody.required = false
   return doc
 }
 const documents = new WeakMap<object, Promise<unknown>>()
