@@ -56,7 +56,9 @@ describe('a setup session registers a card without a payment', () => {
     expect((await browser(s, 'GET', '')).body).toMatchObject({ flow: 'card', methods: ['card'], setup: true })
     const res = await pay(s, '4111111111111111')
     expect(res.body).toMatchObject({ status: 'succeeded', card: { brand: 'visa', last4: '1111' } })
-    const paymentId = res.body.paymentId as string
+    // The shopper's page is told the card is saved, not a payment: the authorisation is voided.
+    expect(res.body.paymentId).toBeUndefined()
+    const paymentId = (await sessionState(s.id)).paymentId as string
     const state = await voided(s.id)
     expect(state).toMatchObject({
       flow: 'setup',
@@ -90,13 +92,13 @@ describe('a setup session registers a card without a payment', () => {
     expect(res.body.status).toBe('succeeded')
     const state = await voided(s.id)
     expect(state).toMatchObject({ amount: '1.00', currency: 'JPY', setup: { amount: '1.00', void: 'voided' } })
-    expect(await gatewayOperationsOn(res.body.paymentId as string)).toMatchObject({ reversals: 1 })
+    expect(await gatewayOperationsOn((await sessionState(s.id)).paymentId as string)).toMatchObject({ reversals: 1 })
   })
 
   it('no payment record offers to capture or refund the setup authorisation', async () => {
     const s = await setupSession()
-    const res = await pay(s, '4111111111111111')
-    const paymentId = res.body.paymentId as string
+    await pay(s, '4111111111111111')
+    const paymentId = (await sessionState(s.id)).paymentId as string
     await voided(s.id)
     expect((await merchant('GET', `/v1/payments/${paymentId}`)).status).toBe(404)
     expect((await operate(paymentId, 'capture')).status).toBe(404)
@@ -106,8 +108,8 @@ describe('a setup session registers a card without a payment', () => {
 
   it('the setup authorisation is not repeated: 409 payment_state, before any gateway call, and the same after the card is deleted', async () => {
     const s = await setupSession()
-    const res = await pay(s, '4111111111111111')
-    const paymentId = res.body.paymentId as string
+    await pay(s, '4111111111111111')
+    const paymentId = (await sessionState(s.id)).paymentId as string
     const { registrationId } = await voided(s.id)
     const repeat = () =>
       merchant<{ error?: { code: string } }>(
@@ -130,8 +132,8 @@ describe('a setup session registers a card without a payment', () => {
 
   it('a repeat key that reached the gateway before the authorisation was marked replays its answer, never the refusal of new repeats', async () => {
     const s = await setupSession()
-    const paymentId = (await pay(s, '4111111111111111')).body.paymentId as string
-    await voided(s.id)
+    await pay(s, '4111111111111111')
+    const paymentId = (await voided(s.id)).paymentId as string
     // As in the moment before the session's outbox marked it: the mark is not there yet.
     const stub = paymentStub(paymentId)
     const mark = await runInDurableObject(stub, async (_o, state) => {
@@ -181,7 +183,7 @@ describe('a setup session registers a card without a payment', () => {
     expect(res.body.status).toBe('succeeded')
     const state = await voided(s.id)
     expect(state.setup).toMatchObject({ void: 'voided' })
-    expect(await gatewayOperationsOn(res.body.paymentId as string)).toMatchObject({ reversals: 1 })
+    expect(await gatewayOperationsOn((await sessionState(s.id)).paymentId as string)).toMatchObject({ reversals: 1 })
   })
 
   it('an authorisation whose own answer was lost is settled by status inquiry, then voided, and its registration told', async () => {
@@ -211,7 +213,7 @@ describe('a setup session registers a card without a payment', () => {
     expect(back.headers.get('Location')).toBe(`https://shop.example/saved?session=${s.id}&status=succeeded`)
     const state = await voided(s.id)
     expect(state.registrationId).toMatch(/^R\d+$/)
-    expect(await gatewayOperationsOn(res.body.paymentId as string)).toMatchObject({ reversals: 1 })
+    expect(await gatewayOperationsOn((await sessionState(s.id)).paymentId as string)).toMatchObject({ reversals: 1 })
     expect(await registrationEvents(s.mtid)).toHaveLength(1)
   })
 

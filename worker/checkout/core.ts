@@ -64,7 +64,9 @@ export function afterNoCharge(s: SessionRecord, declined: boolean): Status {
 export function answer(s: SessionRecord, status: PayResult['status']): Reply {
   return done({
     status,
-    ...(s.paymentId ? { paymentId: s.paymentId } : {}),
+    // A setup's authorisation is no payment (its session voids it): the page is told the card
+    // is saved, never an id it could take for a payment (the merchant's view names it).
+    ...(s.paymentId && !s.setup ? { paymentId: s.paymentId } : {}),
     ...(s.card ? { card: s.card } : {}),
     ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
     attemptsRemaining: s.status === 'failed' ? 0 : attemptsRemaining(s),
