@@ -101,6 +101,17 @@ describe('binding to the session (R1)', () => {
     ])
   })
 
+  it('a malformed Idempotency-Key is named as malformed, not as missing, and reaches no gateway', async () => {
+    const s = await createSession()
+    const res = await browser(s, 'POST', '/pay', cardBody('4111111111111111'), { 'Idempotency-Key': 'bad key!' })
+    expect(res.status).toBe(400)
+    const error = (res.body as { error: { message: string; fields: unknown[] } }).error
+    expect(error.fields).toEqual([expect.objectContaining({ field: 'Idempotency-Key', code: 'format' })])
+    expect(error.message).not.toContain('required')
+    expect(error.message).toContain('letters, digits')
+    expect(await chargesFor(s.mtid)).toBe(0)
+  })
+
   it('takes customer details from the session prefill', async () => {
     const s = await createSession({ customer: { givenName: 'Grace', surname: 'Hopper', email: 'grace@example.com' } })
     const res = await browser(

@@ -39,7 +39,7 @@ import {
 import { parseQrVerifyBody } from '../schemas/parse.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
 import { turnstilePasses } from '../turnstile.ts'
-import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { sendReply } from '../respond.ts'
 import { numberVar } from '../env-vars.ts'
 
@@ -171,7 +171,7 @@ checkout.post('/:id/qr/verify', describeRoute(DOCS.qrVerify), jsonBody(), async 
 
 checkout.post('/:id/qr/complete', describeRoute(DOCS.qrComplete), jsonBody(), validate('json', noFields), async (c) => {
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
+  if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
   return sendReply(c, await c.get('session').qrComplete(key))
 })
 

@@ -12,7 +12,7 @@ import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { regenerateBody } from '../schemas/payments.ts'
-import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { hoursMs } from '../gateway/units.ts'
 import { operationStub, registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
@@ -42,7 +42,7 @@ invoices.post(
   async (c) => {
     const invoiceId = c.req.param('invoiceId')
     const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-    if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
+    if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
     const body = c.req.valid('json')
     const stub = operationStub(c.env, `regenerate:${key}`)
     const params = {

@@ -25,7 +25,7 @@ import { NO_SUCH_PAYMENT } from '../payments/status.ts'
 import type { OperationKind, OperationView } from '../payments/types.ts'
 import type { Reply } from '../reply.ts'
 import { sendReply } from '../respond.ts'
-import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { captureBody, refundBody, voidBody } from '../schemas/payments.ts'
 import { placement } from '../placement.ts'
 import { scoped } from '../merchants/merchant-env.ts'
@@ -46,7 +46,7 @@ const PATHS: Readonly<Record<OperationKind, string>> = { capture: 'capture', voi
 async function runOperation<K extends OperationKind>(c: Ctx, kind: K, request: RequestOf[K]): Promise<Response> {
   const paymentId = c.req.param('paymentId') ?? ''
   const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
+  if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
   const fingerprint = await fingerprintOf({ kind, request })
   const reply: Reply = await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request)
   // Succeeded: 200; the gateway has not answered (or a replay while it runs): 202, settled later.

@@ -15,7 +15,7 @@ import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { inquiryBody, repeatBody } from '../schemas/payments.ts'
-import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { operationStub } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { paymentStub } from './money.ts'
@@ -48,7 +48,7 @@ payments.post(
   async (c) => {
     const paymentId = c.req.param('paymentId')
     const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-    if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
+    if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
     const v = c.req.valid('json')
     const params = {
       kind: 'repeat' as const,

@@ -14,7 +14,7 @@ import { paramErrors } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import type { RegistrationObject, RegistrationView } from '../registrations/registration-object.ts'
 import { sendReply } from '../respond.ts'
-import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { placement } from '../placement.ts'
 import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
 
@@ -45,7 +45,7 @@ registrations.delete(
   async (c) => {
     const id = c.req.param('registrationId')
     const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-    if (typeof key !== 'string') throw new ApiError('invalid_request', 'An Idempotency-Key header is required.', [key])
+    if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
     const bad = paramErrors('registrationId', 'gatewayId', id)
     if (bad.length > 0) throw new ApiError('invalid_request', 'Not a registration id.', bad)
     const reply = await registrationStub(c.env, id).delete(id, key, merchantIdOf(c.env))

@@ -19,7 +19,7 @@ import { sessionBody } from '../schemas/sessions.ts'
 import { KEY_IN_PROGRESS, KEY_REUSED } from '../idempotency.ts'
 import { sessionInputOf } from '../schemas/parse.ts'
 import { done, fail, type Reply } from '../reply.ts'
-import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { hoursMs } from '../gateway/units.ts'
 import { registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
@@ -56,7 +56,7 @@ sessions.post(
     const header = c.req.header('Idempotency-Key')
     const key = header === undefined ? undefined : idempotencyKeyOf(header)
     if (key !== undefined && typeof key !== 'string')
-      throw new ApiError('invalid_request', 'The Idempotency-Key header is malformed.', [key])
+      throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
     const input = { ok: true as const, value: sessionInputOf(c.req.valid('json')) }
     // A saved card the merchant deleted (or is deleting) pays no more (registrations.ts).
     const registrationId = input.value.methods?.includes('saved-card') ? input.value.registrationId : undefined

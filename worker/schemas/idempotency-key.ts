@@ -13,3 +13,9 @@ export function idempotencyKeyOf(header: string | undefined): string | FieldErro
     ? header
     : { field: 'Idempotency-Key', code: 'format', expected: IDEMPOTENCY_KEY.source }
 }
+
+/** The message of a refused header: missing, or not of the key's format (never its value). */
+export const idempotencyKeyMessage = (error: FieldError): string =>
+  error.code === 'required'
+    ? 'An Idempotency-Key header is required.'
+    : 'The Idempotency-Key header is 1 to 64 letters, digits, _ and -.'

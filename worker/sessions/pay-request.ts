@@ -15,6 +15,7 @@ import { derivedKey, hmacHex, sha256Hex } from '../ids.ts'
 import type { PayInput } from '../checkout/methods/card.ts'
 import { RETURN_PAGE_EXPECTED } from '../schemas/checkout.ts'
 import { originAllowed } from '../access.ts'
+import { idempotencyKeyMessage } from '../schemas/idempotency-key.ts'
 import { parsePayBody } from '../schemas/parse.ts'
 import { fail, type Reply } from '../reply.ts'
 import type { CheckoutView, SessionRecord } from './types.ts'
@@ -62,7 +63,7 @@ export async function payInputOf(
   const saved = view.methods.includes('saved-card')
   if (!card && !saved) return err(fail('forbidden', 'This checkout does not offer card payments.'))
   if (typeof req.idempotencyKey !== 'string')
-    return err(fail('invalid_request', 'An Idempotency-Key header is required.', [req.idempotencyKey]))
+    return err(fail('invalid_request', idempotencyKeyMessage(req.idempotencyKey), [req.idempotencyKey]))
   if (!req.body.ok) return err(req.body.error)
   const body = req.body.value
   // A session offering both card methods: a card number means a new card, the CVV alone the saved one.
