@@ -116,4 +116,59 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect((await deliverNotification(s.id, paid)).body).toMatchObject({ applied: true, status: 'succeeded' })
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: cardPayment })
   })
+
+  it('a charge that reached the gateway after its watchdog and an inquiry by order reopened the session: the payment its answer names is the session’s, and its success pays it', async () => {
+    const s = await createSession()
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    // The charge is held before it reaches the gateway.
+    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+    try {
+      const answer = pay(s, PENDING)
+      await until(() => hold.seen.length > 0)
+      // Its watchdog makes it unknown; asked by order, the gateway has no such payment yet.
+      await timePasses(stub)
+      await timePasses(stub)
+      expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+      // Then the charge arrives after all: the gateway takes it, to settle later.
+      hold.release()
+      await answer
+    } finally {
+      hold.release()
+      hold.restore()
+    }
+    const attempts = (await sessionState(s.id)).attempts as Attempt[]
+    const taken = attempts[0]?.paymentId ?? ''
+    expect(taken).toMatch(/^\d+$/)
+    const paid = await notificationSentFor(s.id, 8_000, taken)
+    expect((await deliverNotification(s.id, paid)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: taken })
+  })
+
+  it('asked by order about a charge lost before the gateway, the gateway names an earlier attempt’s declined payment: not this attempt’s, so the session opens again instead of failing', async () => {
+    const s = await createSession({ maxAttempts: 2 })
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const first = await pay(s, '4000000000000002')
+    expect(first.body.status).toBe('declined')
+    const declined = first.body.paymentId ?? ''
+    // The second charge's connection fails on its way: the Worker cannot tell whether it arrived.
+    const real = globalThis.fetch
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (request.url.endsWith('/transactionServices/REST/v1/payments')) throw new TypeError('connection reset')
+      return real(request)
+    })
+    try {
+      expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
+    } finally {
+      spy.mockRestore()
+    }
+    await timePasses(stub)
+    const state = await sessionState(s.id)
+    expect(state.status).toBe('open')
+    expect((state.attempts as Attempt[]).map((a) => [a.status, a.paymentId])).toEqual([
+      ['declined', declined],
+      ['not_found', undefined],
+    ])
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+  })
 })

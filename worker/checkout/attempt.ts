@@ -17,6 +17,7 @@ import {
   effectiveStatus,
   isInFlight,
   methodUnderWay,
+  receivedPaymentIds,
   type Attempt,
   type Flow,
   type PayResult,
@@ -142,12 +143,14 @@ export async function begin(
   s.inquiries = 0
   delete s.lastError
   // The watchdog is set in the same write as `processing`: one batch and one alarm before the call.
+  // Longer than the longest call that may still answer: an AuthToken (asked of the keeper, then
+  // of the gateway itself: two timeouts) and the charge (a third), and a margin.
   const timeout = numberVar(core.env.GATEWAY_TIMEOUT_MS, 15_000)
   await core.move(
     s,
     'processing',
     { [`idem:${key}`]: { fingerprint, attempt: s.attempts.length } satisfies IdemEntry },
-    { watchdog: Date.now() + timeout + 15_000 },
+    { watchdog: Date.now() + 3 * timeout + 15_000 },
   )
   return attempt
 }
@@ -209,27 +212,35 @@ export function tally(core: SessionCore, s: SessionRecord, declined: boolean): v
  * settled the attempt while the Worker's own call about it was on its way, and the session was
  * paid otherwise, or declined, or a newer attempt began). Money taken is never forgotten: it pays
  * the session if nothing has, else it is money taken a second time (charged-again.ts). A newer
- * attempt still in flight then settles as a second payment, if it takes money too.
+ * attempt still in flight then settles as a second payment if it takes money too: by its answer,
+ * or by its notification, which a paid session takes for an attempt that never learned its
+ * payment's id (notifications.ts). The payment is credited to the attempt that has its id, if
+ * one has (an inquiry by order may answer with a newer attempt's payment), and its card is the
+ * answer's when the answer names one.
  */
 export async function tookMoney(
   core: SessionCore,
   s: SessionRecord,
   attempt: Attempt,
   paymentId: string | undefined,
+  r?: Partial<PaymentResponse>,
 ): Promise<void> {
   if (!paymentId) {
     log.error('late_success_unnamed', { session: s.id, attempt: attempt.n })
     return
   }
   if (s.status === 'succeeded' && paymentId === s.paymentId) return
-  attempt.paymentId = paymentId
+  const owner = s.attempts.find((a) => a.paymentId === paymentId) ?? attempt
+  owner.paymentId = paymentId
+  const card = r?.cardLast4 ? { brand: brandFromGateway(r.paymentBrand), last4: r.cardLast4 } : null
   if (s.status === 'succeeded') {
-    await chargedAgain(core, s, paymentId, attempt.method, null)
+    await chargedAgain(core, s, paymentId, owner.method, card)
     return
   }
-  attempt.status = 'succeeded'
+  owner.status = 'succeeded'
   s.paymentId = paymentId
-  if (attempt.method) s.method = attempt.method
+  if (card) s.card = { brand: card.brand ?? s.card?.brand, last4: card.last4 }
+  if (owner.method) s.method = owner.method
   if (await core.move(s, 'succeeded')) tally(core, s, false)
 }
 
@@ -251,7 +262,23 @@ export async function applyOutcome(
   // notification names none), are kept. The shopper is answered as a replay of the key would be.
   if (!isInFlight(s.status) || s.attempts[s.attempts.length - 1] !== attempt) {
     const r = 'response' in outcome ? (outcome.response as Partial<PaymentResponse> | undefined) : undefined
-    if (outcome.kind === 'succeeded') await tookMoney(core, s, attempt, r?.paymentId ?? attempt.paymentId)
+    if (outcome.kind === 'succeeded') await tookMoney(core, s, attempt, r?.paymentId ?? attempt.paymentId, r)
+    else if (r?.paymentId && !attempt.paymentId && !receivedPaymentIds(s).includes(r.paymentId)) {
+      // Not settled yet, or not by money (pending, a bank step, a decline): the attempt keeps the
+      // id its answer names, so that the payment's notification is known as this session's
+      // (an attempt given up as unknown to the gateway may have reached it after all).
+      attempt.paymentId = r.paymentId
+      if (attempt.status === 'processing')
+        attempt.status =
+          outcome.kind === 'declined' || outcome.kind === 'pending' || outcome.kind === 'action_required'
+            ? outcome.kind
+            : 'unknown'
+      await core.save(s)
+    } else if (outcome.kind === 'unknown' && attempt.status === 'processing') {
+      // Its answer lost after the session moved on: still unknown, its notification still heard.
+      attempt.status = 'unknown'
+      await core.save(s)
+    }
     if (r?.registrationId && r.paymentId === s.paymentId && s.createRegistration && !s.createdRegistrationId) {
       s.createdRegistrationId = r.registrationId
       // Its payment's record, opened at the success, takes the card too (payments/opening.ts),

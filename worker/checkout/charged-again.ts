@@ -11,7 +11,7 @@ import type { Notification } from '../../shared/types.ts'
 import { log } from '../log.ts'
 import type { PaymentSnapshot } from '../payments/types.ts'
 import { paymentOfSession } from '../payments/opening.ts'
-import type { Flow, SessionRecord } from '../sessions/types.ts'
+import type { Attempt, Flow, SessionRecord } from '../sessions/types.ts'
 import type { SessionCore } from './core.ts'
 import { methodOfPayment } from './methods/table.ts'
 
@@ -20,6 +20,12 @@ export function cardOf(n: Notification): PaymentSnapshot['card'] {
   const last4 = n.cardLast4 ?? n.cardLastFourDigits
   return last4 ? { brand: brandFromGateway(n.paymentBrand), last4 } : null
 }
+
+/** An attempt whose charge may have been taken though no answer named its payment. */
+export const unnamedAttempt = (s: SessionRecord): Attempt | undefined =>
+  s.attempts.findLast(
+    (a) => !a.paymentId && (a.status === 'processing' || a.status === 'unknown' || a.status === 'not_found'),
+  )
 
 /**
  * `paymentId` took money on the paid session `s`: its record opens (refund or void it) and
@@ -36,9 +42,11 @@ export async function chargedAgain(
 ): Promise<{ readonly kind: 'applied' | 'duplicate'; readonly status: string }> {
   if (s.chargedAgain?.includes(paymentId)) return { kind: 'duplicate', status: s.status }
   ;(s.chargedAgain ??= []).push(paymentId)
-  const attempt = s.attempts.find((a) => a.paymentId === paymentId)
-  // Its attempt (a card on the bank's page when the QR code was paid) is settled too.
-  if (attempt) attempt.status = 'succeeded'
+  // Its attempt (a card on the bank's page when the QR code was paid) is settled too: the one with
+  // its id, else one that never learned its payment's id (a card charge whose answer was lost).
+  const attempt =
+    s.attempts.find((a) => a.paymentId === paymentId) ?? (claimant === undefined ? unnamedAttempt(s) : undefined)
+  if (attempt) Object.assign(attempt, { paymentId, status: 'succeeded' })
   const method = claimant ?? attempt?.method ?? methodOfPayment(s, paymentId) ?? s.method ?? s.flow
   s.seq += 1
   s.updatedAt = Date.now()

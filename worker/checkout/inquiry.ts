@@ -8,7 +8,7 @@ import { gatewayClient } from '../config.ts'
 import { askAgainInMs } from '../env-vars.ts'
 import type { Env } from '../env.ts'
 import { log } from '../log.ts'
-import { checkoutView, isInFlight, type SessionRecord, type Status } from '../sessions/types.ts'
+import { checkoutView, isInFlight, receivedPaymentIds, type SessionRecord, type Status } from '../sessions/types.ts'
 import { absorb, sameOrder, tally, tookMoney } from './attempt.ts'
 import { afterNoCharge, MINUTE_MS, type SessionCore } from './core.ts'
 import { METHODS } from './methods/table.ts'
@@ -59,12 +59,28 @@ async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
   // in flight, if any, is asked about on its own schedule.
   if (!isInFlight(s.status) || s.attempts[s.attempts.length - 1] !== attempt) {
     if (attempt && outcome.kind === 'succeeded' && sameOrder(s, outcome.response))
-      await tookMoney(core, s, attempt, outcome.response.paymentId ?? attempt.paymentId)
+      await tookMoney(core, s, attempt, outcome.response.paymentId ?? attempt.paymentId, outcome.response)
     if (isInFlight(s.status) && (s.status as Status) !== 'processing')
       await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
     return
   }
   s.inquiries += 1
+  // Asked by order (no answer named the attempt's payment), the gateway answered with a payment
+  // the session knows from another attempt or a QR code: none of this attempt's, whose charge then
+  // never reached the gateway, as "no such payment" would say. If that other payment took money,
+  // it pays the session (tookMoney credits its own attempt); a late notification naming this
+  // attempt's payment is still heard (notifications.ts).
+  const named = 'response' in outcome ? outcome.response?.paymentId : undefined
+  if (!paymentId && named && receivedPaymentIds(s).includes(named) && s.status === 'unknown' && attempt) {
+    log.warn('inquiry_named_another_payment', { session: s.id, paymentId: named, outcome: outcome.kind })
+    if (outcome.kind === 'succeeded' && sameOrder(s, outcome.response)) {
+      await tookMoney(core, s, attempt, named, outcome.response)
+      return
+    }
+    attempt.status = 'not_found'
+    await core.move(s, afterNoCharge(s, false))
+    return
+  }
   if ((outcome.kind === 'succeeded' || outcome.kind === 'declined') && !sameOrder(s, outcome.response)) {
     log.error('inquiry_mismatch', { session: s.id, paymentId: outcome.response.paymentId })
   } else if (outcome.kind === 'succeeded' || outcome.kind === 'declined') {

@@ -19,7 +19,7 @@ import {
 import { tally } from './attempt.ts'
 import { afterNoCharge, type SessionCore } from './core.ts'
 import { inquiryDelay } from './inquiry.ts'
-import { cardOf, chargedAgain } from './charged-again.ts'
+import { cardOf, chargedAgain, unnamedAttempt } from './charged-again.ts'
 import { claimingMethod, METHODS, methodOfPayment, methodPaymentIds } from './methods/table.ts'
 
 /** What a verified notification did: applied, already known, or refused as not this session's. */
@@ -44,8 +44,10 @@ function foreign(s: SessionRecord, n: Notification, claimant: Flow | undefined):
   if (n.merchantTransactionId !== s.merchantTransactionId) return 'order'
   if (n.amount !== s.amount) return 'amount'
   if (receivedPaymentIds(s).includes(n.paymentId)) return undefined
-  const attempt = s.attempts[s.attempts.length - 1]
-  if (attempt && !attempt.paymentId && (s.status === 'processing' || s.status === 'unknown')) return undefined
+  // A payment of this order, amount and currency that no answer named: an attempt that never
+  // learned its payment's id (its answer on the way or lost, or the gateway asked too early and
+  // said it had none) is its only source, since the order reference is this session's alone.
+  if (unnamedAttempt(s)) return undefined
   return 'payment'
 }
 
@@ -100,7 +102,7 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   if (card) s.card = { ...card, brand: card.brand ?? s.card?.brand }
   const settled = claimant
     ? undefined
-    : (s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined))
+    : (s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined) ?? unnamedAttempt(s))
   // A late success names the method that took the money (a withdrawn QR code, an earlier card).
   if (to === 'succeeded') s.method = claimant ?? settled?.method ?? methodOfPayment(s, n.paymentId) ?? s.method
   if (settled)
