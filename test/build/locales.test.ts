@@ -8,9 +8,9 @@
 import { readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { callingCodes, countries } from '../../widget/card-form/lists.ts'
-import { argumentNames, formatMessage, pluralArguments, pluralForms } from '../../shared/i18n/icu.ts'
+import { argumentNames, formatCount, formatMessage, pluralArguments, pluralForms } from '../../shared/i18n/icu.ts'
 import { loadMessages } from '../../widget/i18n/index.ts'
 import { direction, LOCALES, resolveLocale } from '../../shared/locales.ts'
 import { en, type MessageKey } from '../../shared/i18n/messages/en.ts'
@@ -251,6 +251,24 @@ describe('locale files', () => {
     expect(formatMessage(fa.cvvHint ?? '', { n: 3 }, 'fa')).not.toMatch(/\d/)
     expect(formatMessage(en.cvvHint, { n: 4 }, 'en')).toBe('The 4-digit code on your card')
     expect(formatMessage(en.savedCard, { last4: '0005' }, 'en')).toBe('Card ending in 0005')
+  })
+
+  it('a count is written as Intl.NumberFormat writes it, in every locale, without Intl where the digits are 0-9', () => {
+    const counts = [...Array.from({ length: 1000 }, (_, n) => n), 1000, 1234, 12345, -1, -7, 2.5]
+    for (const locale of [...LOCALES, 'en-u-nu-arab', 'ar-EG', 'fa-IR']) {
+      const intl = new Intl.NumberFormat(locale)
+      for (const n of counts) expect(formatCount(n, locale), `${locale} ${n}`).toBe(intl.format(n))
+    }
+    // The shortcut is taken: no Intl.NumberFormat for the security code's hint in English.
+    const made = vi.spyOn(Intl, 'NumberFormat')
+    try {
+      expect(formatMessage(en.cvvHint, { n: 3 }, 'en')).toBe('The 3-digit code on your card')
+      expect(made).not.toHaveBeenCalled()
+      formatMessage(en.cvvHint, { n: 3 }, 'fa')
+      expect(made).toHaveBeenCalled()
+    } finally {
+      made.mockRestore()
+    }
   })
 
   it('country and phone-code lists are named and sorted in the shopper’s language (Intl.DisplayNames, Intl.Collator)', () => {
