@@ -33,8 +33,8 @@ export function argumentNames(pattern: string): Set<string> {
 }
 
 // Arabic and Persian are written in their own digits by some browsers and regions (CLDR's defaults
-// are arab and arabext); every other locale of ours in 0-9.
-const OWN_DIGITS = /^(?:ar|fa)(?:-|$)/i
+// are arab and arabext), and a tag may name its digits (`-u-nu-`); every other locale of ours in 0-9.
+const OWN_DIGITS = /^(?:ar|fa)(?:-|$)|-u-/i
 
 /**
  * A count in the locale's digits, as `Intl.NumberFormat` writes it. A whole number below 1,000 has
@@ -44,7 +44,7 @@ const OWN_DIGITS = /^(?:ar|fa)(?:-|$)/i
  * compares this with Intl for every locale and every such count.
  */
 export function formatCount(n: number, locale: string): string {
-  return Number.isInteger(n) && n >= 0 && n < 1000 && !OWN_DIGITS.test(locale) && !/-u-/i.test(locale)
+  return Number.isInteger(n) && n >= 0 && n < 1000 && !OWN_DIGITS.test(locale)
     ? String(n)
     : new Intl.NumberFormat(locale).format(n)
 }
