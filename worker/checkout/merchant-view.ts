@@ -10,7 +10,7 @@ import {
   type RequestedFlow,
   type SessionRecord,
 } from '../sessions/types.ts'
-import { METHODS } from './methods/table.ts'
+import { paymentTypeOf } from './methods/table.ts'
 
 export function merchantView(s: SessionRecord): MerchantView {
   // A setup runs as a card session; the merchant sees the flow it asked for.
@@ -28,7 +28,7 @@ export function merchantView(s: SessionRecord): MerchantView {
     // What the gateway was asked for once a method is under way: a QR wallet's payment is an
     // authorisation (PA) and an invoice's a sale (DB) whatever the session asked, and a merchant
     // who ships on `checkout.session.succeeded` must see that a QR payment waits for its capture.
-    paymentType: (method && METHODS[method].paymentType) ?? s.paymentType,
+    paymentType: method ? paymentTypeOf(method, s) : s.paymentType,
     recurring: s.recurring ?? null,
     attempts: s.attempts,
     maxAttempts: s.maxAttempts,

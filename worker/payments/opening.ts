@@ -8,7 +8,7 @@
  * payment really is (its gateway payment type), which card saved it, and the metadata that
  * follows it (the session's, or the repeated payment's).
  */
-import { METHODS } from '../checkout/methods/table.ts'
+import { paymentTypeOf } from '../checkout/methods/table.ts'
 import type { Job } from '../outbox/jobs.ts'
 import type { Flow, SessionRecord } from '../sessions/types.ts'
 import { paymentIndexJob } from '../search/rows.ts'
@@ -86,8 +86,7 @@ export function paymentOfSession(
     merchantTransactionId: s.merchantTransactionId,
     amount: s.amount,
     currency: s.currency,
-    // What the gateway was asked for: the method's own type (methods/table.ts), else the session's.
-    paymentType: METHODS[method].paymentType ?? s.paymentType,
+    paymentType: paymentTypeOf(method, s),
     source: method,
     recurring: recurringOf(s, method),
     registrationId,

@@ -94,6 +94,13 @@ const FLOWS = Object.keys(METHODS) as Flow[]
 /** Each row once (card and saved card share theirs). */
 export const METHOD_ROWS: readonly CheckoutMethod[] = [...new Set(Object.values(METHODS))]
 
+/**
+ * What the gateway is asked for by a method's payments: its own type (a QR wallet's authorisation,
+ * an invoice's sale), else the session's (a card's DB or PA).
+ */
+export const paymentTypeOf = (method: Flow, s: SessionRecord): 'DB' | 'PA' =>
+  METHODS[method].paymentType ?? s.paymentType
+
 /** The method a notification belongs to by its own rule, if one claims it. */
 export const claimingMethod = (s: SessionRecord, n: Notification): Flow | undefined =>
   FLOWS.find((m) => METHODS[m].notifications?.claims(s, n))
