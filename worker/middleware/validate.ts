@@ -13,6 +13,7 @@ import { checkFormat, expectedOf, type Format } from '../../shared/formats.ts'
 import type { FieldError } from '../../shared/errors.ts'
 import type { Env } from '../env.ts'
 import { check } from '../schemas/build.ts'
+import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import type { JsonBodyVariables } from './json-body.ts'
 
 type Target = 'json' | 'query'
@@ -75,4 +76,14 @@ function deepObjects(query: Record<string, string>): Record<string, unknown> {
     out[m[1]] = o
   }
   return out
+}
+
+/**
+ * The Idempotency-Key header a route needs, or the request refused: 400 `invalid_request`, naming
+ * the header and its rule (missing, or not of the key's format), never its value.
+ */
+export function requiredIdempotencyKey(header: string | undefined): string {
+  const key = idempotencyKeyOf(header)
+  if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
+  return key
 }

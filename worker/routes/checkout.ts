@@ -20,7 +20,7 @@ import {
 } from '../middleware/browser-access.ts'
 import { SESSION_ID } from '../ids.ts'
 import { jsonBody, readJsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
-import { validate } from '../middleware/validate.ts'
+import { requiredIdempotencyKey, validate } from '../middleware/validate.ts'
 import { CHECKOUT_DOCS as DOCS, invoiceRegenerateBody, noFields, RETURN_PAGE_EXPECTED } from '../schemas/checkout.ts'
 import { originRefused } from '../access.ts'
 import { merchantEnv } from '../merchants/merchant-env.ts'
@@ -39,7 +39,7 @@ import {
 import { parseQrVerifyBody } from '../schemas/parse.ts'
 import { registrationRefusal } from '../registrations/guard.ts'
 import { turnstilePasses } from '../turnstile.ts'
-import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
+import { idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { sendReply } from '../respond.ts'
 import { numberVar } from '../env-vars.ts'
 
@@ -170,8 +170,7 @@ checkout.post('/:id/qr/verify', describeRoute(DOCS.qrVerify), jsonBody(), async 
 })
 
 checkout.post('/:id/qr/complete', describeRoute(DOCS.qrComplete), jsonBody(), validate('json', noFields), async (c) => {
-  const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
+  const key = requiredIdempotencyKey(c.req.header('Idempotency-Key'))
   return sendReply(c, await c.get('session').qrComplete(key))
 })
 

@@ -9,10 +9,9 @@ import { ApiError } from '../errors.ts'
 import { fingerprintOf } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
-import { validate } from '../middleware/validate.ts'
+import { requiredIdempotencyKey, validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { regenerateBody } from '../schemas/payments.ts'
-import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { hoursMs } from '../gateway/units.ts'
 import { operationStub, registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
@@ -41,8 +40,7 @@ invoices.post(
   validate('json', regenerateBody, { params: INVOICE_ID }),
   async (c) => {
     const invoiceId = c.req.param('invoiceId')
-    const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-    if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
+    const key = requiredIdempotencyKey(c.req.header('Idempotency-Key'))
     const body = c.req.valid('json')
     const stub = operationStub(c.env, `regenerate:${key}`)
     const params = {

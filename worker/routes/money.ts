@@ -17,7 +17,7 @@ import { ApiError } from '../errors.ts'
 import { fingerprintOf } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
-import { validate } from '../middleware/validate.ts'
+import { requiredIdempotencyKey, validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import type { RequestOf } from '../payments/operations/index.ts'
 import type { PaymentObject } from '../payments/payment-object.ts'
@@ -25,7 +25,6 @@ import { NO_SUCH_PAYMENT } from '../payments/status.ts'
 import type { OperationKind, OperationView } from '../payments/types.ts'
 import type { Reply } from '../reply.ts'
 import { sendReply } from '../respond.ts'
-import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { captureBody, refundBody, voidBody } from '../schemas/payments.ts'
 import { placement } from '../placement.ts'
 import { scoped } from '../merchants/merchant-env.ts'
@@ -45,8 +44,7 @@ const PATHS: Readonly<Record<OperationKind, string>> = { capture: 'capture', voi
 
 async function runOperation<K extends OperationKind>(c: Ctx, kind: K, request: RequestOf[K]): Promise<Response> {
   const paymentId = c.req.param('paymentId') ?? ''
-  const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-  if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
+  const key = requiredIdempotencyKey(c.req.header('Idempotency-Key'))
   const fingerprint = await fingerprintOf({ kind, request })
   const reply: Reply = await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request)
   // Succeeded: 200; the gateway has not answered (or a replay while it runs): 202, settled later.

@@ -12,10 +12,9 @@ import { ApiError } from '../errors.ts'
 import { fingerprintOf, sha256Hex } from '../ids.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
-import { validate } from '../middleware/validate.ts'
+import { requiredIdempotencyKey, validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { inquiryBody, repeatBody } from '../schemas/payments.ts'
-import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { operationStub } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { paymentStub } from './money.ts'
@@ -47,8 +46,7 @@ payments.post(
   validate('json', repeatBody(), { params: PAYMENT_ID, forRequest: (env) => repeatBody(amountBounds(env)) }),
   async (c) => {
     const paymentId = c.req.param('paymentId')
-    const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-    if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
+    const key = requiredIdempotencyKey(c.req.header('Idempotency-Key'))
     const v = c.req.valid('json')
     const params = {
       kind: 'repeat' as const,

@@ -10,11 +10,10 @@ import { describeRoute } from 'hono-openapi'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
-import { paramErrors } from '../middleware/validate.ts'
+import { paramErrors, requiredIdempotencyKey } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import type { RegistrationObject, RegistrationView } from '../registrations/registration-object.ts'
 import { sendReply } from '../respond.ts'
-import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { placement } from '../placement.ts'
 import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
 
@@ -44,8 +43,7 @@ registrations.delete(
   }),
   async (c) => {
     const id = c.req.param('registrationId')
-    const key = idempotencyKeyOf(c.req.header('Idempotency-Key'))
-    if (typeof key !== 'string') throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
+    const key = requiredIdempotencyKey(c.req.header('Idempotency-Key'))
     const bad = paramErrors('registrationId', 'gatewayId', id)
     if (bad.length > 0) throw new ApiError('invalid_request', 'Not a registration id.', bad)
     const reply = await registrationStub(c.env, id).delete(id, key, merchantIdOf(c.env))

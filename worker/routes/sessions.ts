@@ -13,13 +13,12 @@ import { bearerOf, sessionStub } from '../middleware/browser-access.ts'
 import { jsonBody, type JsonBodyVariables } from '../middleware/json-body.ts'
 import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { seal, unsealWithAny } from '../guards/order-registry.ts'
-import { validate } from '../middleware/validate.ts'
+import { requiredIdempotencyKey, validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { sessionBody } from '../schemas/sessions.ts'
 import { KEY_IN_PROGRESS, KEY_REUSED } from '../idempotency.ts'
 import { sessionInputOf } from '../schemas/parse.ts'
 import { done, fail, type Reply } from '../reply.ts'
-import { idempotencyKeyMessage, idempotencyKeyOf } from '../schemas/idempotency-key.ts'
 import { hoursMs } from '../gateway/units.ts'
 import { registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
@@ -54,9 +53,7 @@ sessions.post(
   validate('json', sessionBody(), { forRequest: (env) => sessionBody(amountBounds(env)) }),
   async (c) => {
     const header = c.req.header('Idempotency-Key')
-    const key = header === undefined ? undefined : idempotencyKeyOf(header)
-    if (key !== undefined && typeof key !== 'string')
-      throw new ApiError('invalid_request', idempotencyKeyMessage(key), [key])
+    const key = header === undefined ? undefined : requiredIdempotencyKey(header)
     const input = { ok: true as const, value: sessionInputOf(c.req.valid('json')) }
     // A saved card the merchant deleted (or is deleting) pays no more (registrations.ts).
     const registrationId = input.value.methods?.includes('saved-card') ? input.value.registrationId : undefined
