@@ -372,3 +372,52 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     expect(again.headers.get('Idempotent-Replayed')).toBe('true')
   })
 })
+
+describe('the Idempotency-Key of a merchant operation', () => {
+  it('missing or malformed, is refused before the operation: 400 naming the header and its rule (required, format), never its value', async () => {
+    const paymentId = await initialPayment()
+    await paymentEventually(paymentId) // its record, which the money routes read first
+    const invoiceId = await existingInvoice()
+    const operations: [string, string, unknown][] = [
+      ['POST', `/v1/payments/${paymentId}/repeat`, { amount: '9.99', currency: 'EUR' }],
+      ['POST', `/v1/payments/${paymentId}/refunds`, { amount: '1.00' }],
+      ['DELETE', '/v1/registrations/R1234567890', undefined],
+      [
+        'POST',
+        `/v1/invoices/${invoiceId}/regenerate`,
+        {
+          merchantInvoiceId: uniqueId('inv'),
+          invoiceExpirationPeriod: '24',
+          merchantRedirectUrl: 'https://shop.example/x',
+        },
+      ],
+    ]
+    for (const [method, path, body] of operations)
+      for (const [headers, code] of [
+        [{}, 'required'],
+        [{ 'Idempotency-Key': 'bad key!' }, 'format'],
+      ] as const) {
+        const res = await merchant<{ error: { code: string; fields: unknown[] } }>(method, path, body, headers)
+        expect(res.status, `${method} ${path}: ${code}`).toBe(400)
+        expect(res.body.error.code).toBe('invalid_request')
+        expect(res.body.error.fields).toEqual([expect.objectContaining({ field: 'Idempotency-Key', code })])
+        expect(res.text).not.toContain('bad key!')
+      }
+    // A session may be created without one, not with a malformed one.
+    const session = {
+      flow: 'card',
+      amount: '5.00',
+      currency: 'EUR',
+      merchantTransactionId: uniqueId('o'),
+      allowedOrigins: [ORIGIN],
+    }
+    const malformed = await merchant<{ error: { fields: unknown[] } }>('POST', '/v1/sessions', session, {
+      'Idempotency-Key': 'bad key!',
+    })
+    expect(malformed.status).toBe(400)
+    expect(malformed.body.error.fields).toEqual([expect.objectContaining({ field: 'Idempotency-Key', code: 'format' })])
+    expect((await merchant('POST', '/v1/sessions', session)).status).toBe(201)
+    // Nothing was done: the payment has no refund.
+    expect(await paymentEventually(paymentId)).toMatchObject({ refunds: [], amountRefunded: '0.00' })
+  })
+})
