@@ -390,6 +390,142 @@ describe('the money rule across methods', () => {
       .toBe(200)
   })
 
+  it('a card charge whose answer was lost while the withdrawn QR code paid the session, and whose notification never comes, is asked about: the money it took is told as taken again', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    // The card's charge reaches the gateway, which takes it; its answer is lost on the way back.
+    const realFetch = globalThis.fetch
+    let release = () => {}
+    const gate = new Promise<void>((r) => (release = r))
+    let charging = false
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (request.method !== 'POST' || !request.url.endsWith('/transactionServices/REST/v1/payments'))
+        return realFetch(request)
+      await realFetch(request)
+      charging = true
+      await gate
+      throw new TypeError('the connection was reset')
+    })
+    try {
+      const paying = pay(s, '4111111111111111')
+      await vi.waitFor(() => expect(charging).toBe(true), { timeout: 10_000 })
+      // Meanwhile the wallet pays the withdrawn code, and its notification pays the session.
+      expect((await walletPays(s, code)).kind).toBe('succeeded')
+      const note = await notificationSentFor(s.id, 8_000, code)
+      expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+      release()
+      await paying
+    } finally {
+      release()
+      spy.mockRestore()
+    }
+    // Paid by the code: the card's attempt, whose answer was lost, is not credited with it.
+    const paid = await sessionState(s.id)
+    expect(paid).toMatchObject({ status: 'succeeded', paymentId: code, method: 'qr' })
+    expect((paid.attempts as { status: string; paymentId?: string }[]).at(-1)).toMatchObject({ status: 'unknown' })
+    // The card's notification never comes. Time passes: the session asks the gateway about it.
+    await timePasses(stubOf(s))
+    const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
+    expect(told).toHaveLength(1)
+    const again = (JSON.parse(told[0]?.body ?? '{}') as { data: { paymentId: string } }).data
+    expect(again).toMatchObject({ paymentId: expect.stringMatching(/^\d+$/), method: 'card', sessionPaymentId: code })
+    expect(again.paymentId).not.toBe(code)
+    // The session stays paid by the code; the card's payment is the merchant's to refund or void.
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'succeeded', paymentId: code, method: 'qr' })
+    expect((state.attempts as { method?: string; status: string; paymentId?: string }[]).at(-1)).toMatchObject({
+      method: 'card',
+      status: 'succeeded',
+      paymentId: again.paymentId,
+    })
+    await expect
+      .poll(async () => (await merchant('GET', `/v1/payments/${again.paymentId}`)).status, { timeout: 10_000 })
+      .toBe(200)
+    // Settled: time passing again asks nothing more and tells nothing more.
+    const asked = vi.spyOn(globalThis, 'fetch')
+    try {
+      await timePasses(stubOf(s))
+      const inquiries = asked.mock.calls.filter((c) =>
+        String(c[0] instanceof Request ? c[0].url : c[0]).startsWith(env.GATEWAY_BASE_URL),
+      )
+      expect(inquiries).toEqual([])
+    } finally {
+      asked.mockRestore()
+    }
+    expect(await webhooksAbout(s.mtid, 2, 300, 'checkout.session.charged_again')).toHaveLength(1)
+  })
+
+  it('a card’s bank step finished after the withdrawn QR code paid the session, its notification lost: the session asks about the card’s payment and tells the money taken again', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    const bank = await pay(s, THREE_DS)
+    expect(bank.body.status).toBe('action_required')
+    const card = bank.body.paymentId as string
+    // The wallet pays the withdrawn code while the card is on the bank's page: it pays the session.
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    await deliverNotification(s.id, await notificationSentFor(s.id, 8_000, code))
+    // Asked while the shopper is still on the bank's page: nothing is taken yet, nothing is told.
+    await timePasses(stubOf(s))
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.charged_again')).toHaveLength(0)
+    // Then the shopper finishes the bank's step: the card is charged. Its notification is lost.
+    await fetch(`${bank.body.redirect?.url}/complete`, {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'authenticated' }),
+      redirect: 'manual',
+    })
+    await timePasses(stubOf(s))
+    const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
+    expect(told.map((t) => (JSON.parse(t.body) as { data: Record<string, unknown> }).data)).toEqual([
+      expect.objectContaining({ paymentId: card, method: 'card', sessionPaymentId: code }),
+    ])
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: code })
+  })
+
+  it('a card charge lost before the gateway while the wallet paid the withdrawn QR code, asked about by order: the code’s payment pays the session as the QR’s, and the card is found never charged', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    // The card's charge is lost on its way to the gateway: the attempt is unknown.
+    const realFetch = globalThis.fetch
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (request.method === 'POST' && request.url.endsWith('/transactionServices/REST/v1/payments'))
+        throw new TypeError('the connection was reset')
+      return realFetch(request)
+    })
+    try {
+      expect((await pay(s, '4111111111111111')).body.status).toBe('unknown')
+    } finally {
+      spy.mockRestore()
+    }
+    // The wallet pays the withdrawn code; its notification is lost too.
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    // Asked by order, the gateway names the code's payment, which took the money: it pays the
+    // session, as the QR wallet's, not as the card's.
+    await timePasses(stubOf(s))
+    const paid = await sessionState(s.id)
+    expect(paid).toMatchObject({ status: 'succeeded', paymentId: code, method: 'qr' })
+    expect((paid.attempts as { method?: string; status: string; paymentId?: string }[]).at(-1)).toMatchObject({
+      method: 'card',
+      status: 'unknown',
+    })
+    const succeeded = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')
+    expect(JSON.parse(succeeded[0]?.body ?? '{}')).toMatchObject({ data: { paymentId: code, method: 'qr' } })
+    // The card's attempt is asked about in its turn: the gateway names the code's payment again,
+    // so the card's charge never reached it. Nothing was taken twice, nothing is told.
+    await timePasses(stubOf(s))
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'succeeded', paymentId: code, method: 'qr' })
+    expect((state.attempts as { status: string; paymentId?: string }[]).at(-1)).toEqual(
+      expect.objectContaining({ status: 'not_found' }),
+    )
+    expect((state.attempts as { paymentId?: string }[]).at(-1)?.paymentId).toBeUndefined()
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.charged_again')).toHaveLength(0)
+  })
+
   it('a card payment that saved a card, taken after a QR code paid the session, is not repeated: its card is never known', async () => {
     const s = await createSession({ methods: ['card', 'qr'], createRegistration: true })
     expect((await verifyQr(s)).body.status).toBe('verified')

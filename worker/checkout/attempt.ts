@@ -26,9 +26,10 @@ import {
 } from '../sessions/types.ts'
 import { afterNoCharge, answer, type SessionCore } from './core.ts'
 import { becomeUnknown, inquiryDelay } from './inquiry.ts'
-import { METHOD_ROWS, METHODS } from './methods/table.ts'
+import { METHOD_ROWS, METHODS, methodOfPayment } from './methods/table.ts'
 import { paymentOfSession } from '../payments/opening.ts'
 import { chargedAgain } from './charged-again.ts'
+import { watchStrays } from './strays.ts'
 import { registrationEvent } from '../sessions/setup.ts'
 
 interface IdemEntry {
@@ -143,17 +144,22 @@ export async function begin(
   s.inquiries = 0
   delete s.lastError
   // The watchdog is set in the same write as `processing`: one batch and one alarm before the call.
-  // Longer than the longest call that may still answer: an AuthToken (asked of the keeper, then
-  // of the gateway itself: two timeouts) and the charge (a third), and a margin.
-  const timeout = numberVar(core.env.GATEWAY_TIMEOUT_MS, 15_000)
   await core.move(
     s,
     'processing',
     { [`idem:${key}`]: { fingerprint, attempt: s.attempts.length } satisfies IdemEntry },
-    { watchdog: Date.now() + 3 * timeout + 15_000 },
+    { watchdog: Date.now() + callWindowMs(core.env) },
   )
   return attempt
 }
+
+/**
+ * Longer than the longest call that may still answer: an AuthToken (asked of the keeper, then of
+ * the gateway itself: two timeouts) and the charge (a third), and a margin. An attempt younger
+ * than this may still hear its own answer.
+ */
+export const callWindowMs = (env: { readonly GATEWAY_TIMEOUT_MS?: string | undefined }): number =>
+  3 * numberVar(env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
 
 /**
  * Keeps the attempt's answer under its key (what a retry replays) and ends its watchdog, unless a
@@ -230,17 +236,21 @@ export async function tookMoney(
     return
   }
   if (s.status === 'succeeded' && paymentId === s.paymentId) return
-  const owner = s.attempts.find((a) => a.paymentId === paymentId) ?? attempt
-  owner.paymentId = paymentId
+  // A payment another method holds as its own (a withdrawn QR code the wallet paid, named by an
+  // inquiry by order) is not `attempt`'s: that attempt's own charge stays unknown (strays.ts).
+  const theirs = methodOfPayment(s, paymentId)
+  const owner = s.attempts.find((a) => a.paymentId === paymentId) ?? (theirs ? undefined : attempt)
+  if (owner) owner.paymentId = paymentId
   const card = r?.cardLast4 ? { brand: brandFromGateway(r.paymentBrand), last4: r.cardLast4 } : null
   if (s.status === 'succeeded') {
-    await chargedAgain(core, s, paymentId, owner.method, card)
+    await chargedAgain(core, s, paymentId, owner?.method ?? theirs, card)
     return
   }
-  owner.status = 'succeeded'
+  if (owner) owner.status = 'succeeded'
   s.paymentId = paymentId
   if (card) s.card = { brand: card.brand ?? s.card?.brand, last4: card.last4 }
-  if (owner.method) s.method = owner.method
+  const method = owner?.method ?? theirs
+  if (method) s.method = method
   if (await core.move(s, 'succeeded')) tally(core, s, false)
 }
 
@@ -279,6 +289,8 @@ export async function applyOutcome(
       attempt.status = 'unknown'
       await core.save(s)
     }
+    // An attempt left in flight is asked about, as its notification may never come (strays.ts).
+    await watchStrays(core, s)
     if (r?.registrationId && r.paymentId === s.paymentId && s.createRegistration && !s.createdRegistrationId) {
       s.createdRegistrationId = r.registrationId
       // Its payment's record, opened at the success, takes the card too (payments/opening.ts),

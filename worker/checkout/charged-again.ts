@@ -43,9 +43,12 @@ export async function chargedAgain(
   if (s.chargedAgain?.includes(paymentId)) return { kind: 'duplicate', status: s.status }
   ;(s.chargedAgain ??= []).push(paymentId)
   // Its attempt (a card on the bank's page when the QR code was paid) is settled too: the one with
-  // its id, else one that never learned its payment's id (a card charge whose answer was lost).
+  // its id, else one that never learned its payment's id (a card charge whose answer was lost),
+  // unless the payment is another method's own (a withdrawn QR code): that card's charge is still
+  // unknown, and asked about (strays.ts).
   const attempt =
-    s.attempts.find((a) => a.paymentId === paymentId) ?? (claimant === undefined ? unnamedAttempt(s) : undefined)
+    s.attempts.find((a) => a.paymentId === paymentId) ??
+    (claimant === undefined && !methodOfPayment(s, paymentId) ? unnamedAttempt(s) : undefined)
   if (attempt) Object.assign(attempt, { paymentId, status: 'succeeded' })
   const method = claimant ?? attempt?.method ?? methodOfPayment(s, paymentId) ?? s.method ?? s.flow
   s.seq += 1

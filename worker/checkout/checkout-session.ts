@@ -41,6 +41,7 @@ import {
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { merchantView } from './merchant-view.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
+import { askAboutStrays, STRAY_TASK, strays, strayTimers } from './strays.ts'
 import { pay } from './methods/card.ts'
 import {
   askAboutInvoice,
@@ -144,6 +145,8 @@ export class CheckoutSession extends TaskedObject {
       jobs,
       {
         ...ended,
+        // An attempt it leaves behind whose money may still move is asked about (strays.ts).
+        ...strayTimers(this.env, s),
         ...(to === 'succeeded' && s.setup ? { [SETUP_VOID_TASK]: Date.now() } : {}),
         ...registration,
         ...timers,
@@ -226,6 +229,7 @@ export class CheckoutSession extends TaskedObject {
       if (
         s &&
         (isInFlight(s.status) ||
+          strays(s).length > 0 ||
           Date.now() < s.expiresAt ||
           setupUnsettled(s) ||
           invoiceUnasked(s) ||
@@ -250,6 +254,8 @@ export class CheckoutSession extends TaskedObject {
       if (s.status === 'processing') await becomeUnknown(this.#core, s)
     } else if (name === 'inquiry') {
       await inquire(this.#core, s)
+    } else if (name === STRAY_TASK) {
+      await askAboutStrays(this.#core, s)
     } else if (name === 'regenerate') {
       await regenerateAgain(this.#core, s)
     } else if (name === SETUP_VOID_TASK) {

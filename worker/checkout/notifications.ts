@@ -100,11 +100,16 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   if (n.resultDescription) s.resultDescription = n.resultDescription
   const card = cardOf(n)
   if (card) s.card = { ...card, brand: card.brand ?? s.card?.brand }
+  // The attempt it settles: the one with its id, else one that never learned its payment's id,
+  // unless the payment is another method's own (a QR code paid while a card's answer was lost):
+  // credited to that card, it would end the card's attempt, whose own charge is still unknown.
+  const theirs = methodOfPayment(s, n.paymentId)
   const settled = claimant
     ? undefined
-    : (s.attempts.find((a) => a.paymentId === n.paymentId) ?? (current ? attempt : undefined) ?? unnamedAttempt(s))
+    : (s.attempts.find((a) => a.paymentId === n.paymentId) ??
+      (theirs ? undefined : ((current ? attempt : undefined) ?? unnamedAttempt(s))))
   // A late success names the method that took the money (a withdrawn QR code, an earlier card).
-  if (to === 'succeeded') s.method = claimant ?? settled?.method ?? methodOfPayment(s, n.paymentId) ?? s.method
+  if (to === 'succeeded') s.method = claimant ?? settled?.method ?? theirs ?? s.method
   if (settled)
     Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
   const moved = await core.move(s, to)

@@ -170,6 +170,8 @@ export interface SessionRecord extends SessionInput {
   invoice?: InvoiceDetails
   /** How many status inquiries have run for the payment in flight. */
   inquiries: number
+  /** How many times the session has asked about attempts it moved on from (checkout/strays.ts). */
+  strayInquiries?: number
   /** Counts every change (status or invoice); merchant event ids derive from it. */
   seq: number
   /** QR codes requested so far (each costs a gateway call, so they are capped like attempts). */

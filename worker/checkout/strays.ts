@@ -1,0 +1,107 @@
+/**
+ * @module
+ * Attempts the session moved on from while their money may still move: a card charge whose answer
+ * was lost while a QR code paid the session, a card on the bank's page when another way paid, a
+ * late answer that named a payment still pending. The session's own inquiry asks only about the
+ * attempt in flight (inquiry.ts), and their notification is heard (notifications.ts) but may never
+ * come. So each is asked about from the alarm, by its payment id or else by order, never re-sent,
+ * until the gateway says what became of it: money it took pays the session if nothing has, else
+ * it is money taken a second time (charged-again.ts), told to the merchant once.
+ */
+import { gatewayClient } from '../config.ts'
+import { askAgainInMs } from '../env-vars.ts'
+import type { Env } from '../env.ts'
+import { log } from '../log.ts'
+import type { PaymentOutcome } from '../gateway/outcome.ts'
+import type { TaskTimers } from '../sessions/tasked-object.ts'
+import { isInFlight, receivedPaymentIds, type Attempt, type SessionRecord } from '../sessions/types.ts'
+import { callWindowMs, sameOrder, tookMoney } from './attempt.ts'
+import { MINUTE_MS, type SessionCore } from './core.ts'
+
+/** The alarm's task that asks about them. */
+export const STRAY_TASK = 'strays'
+
+/**
+ * Their notification is the usual news, the inquiry the safety net: first asked this long after
+ * the session moved on, then with the inquiry's backoff (up to an hour), never sooner.
+ */
+const FIRST_ASK_MS = 5 * MINUTE_MS
+
+const MAY_TAKE_MONEY: readonly Attempt['status'][] = ['processing', 'unknown', 'pending', 'action_required']
+
+/**
+ * The attempts whose money may still move though the session is not waiting for them: every one
+ * still in flight but the session's own attempt in flight (its inquiry asks about that one), and
+ * never the payment that paid the session.
+ */
+export function strays(s: SessionRecord): Attempt[] {
+  const own = isInFlight(s.status) ? s.attempts[s.attempts.length - 1] : undefined
+  return s.attempts.filter(
+    (a) =>
+      a !== own &&
+      MAY_TAKE_MONEY.includes(a.status) &&
+      !(s.status === 'succeeded' && a.paymentId !== undefined && a.paymentId === s.paymentId),
+  )
+}
+
+const nextAsk = (env: Env, s: SessionRecord): number =>
+  Date.now() + Math.max(FIRST_ASK_MS, askAgainInMs(env, s.strayInquiries ?? 0))
+
+/** The task, set with a change that leaves the session attempts to ask about (its `move`). */
+export const strayTimers = (env: Env, s: SessionRecord): TaskTimers =>
+  strays(s).length > 0 ? { [STRAY_TASK]: nextAsk(env, s) } : {}
+
+/** Sets the task when a write without a move may have left an attempt to ask about (a late answer). */
+export async function watchStrays(core: SessionCore, s: SessionRecord): Promise<void> {
+  if (strays(s).length > 0) await core.schedule(STRAY_TASK, nextAsk(core.env, s))
+}
+
+/** The task: asks about the oldest stray attempt, then again later while any is left. */
+export async function askAboutStrays(core: SessionCore, s: SessionRecord): Promise<void> {
+  const now = Date.now()
+  // One whose call may still answer is left to its answer.
+  const attempt = strays(s).find((a) => a.status !== 'processing' || now >= a.at + callWindowMs(core.env))
+  if (attempt) {
+    const client = gatewayClient(core.env)
+    const outcome = attempt.paymentId
+      ? await client.inquiry(attempt.paymentId, 'PID')
+      : await client.inquiry(s.merchantTransactionId, 'MID')
+    log.info('stray_inquiry', { session: s.id, attempt: attempt.n, outcome: outcome.kind })
+    // Settled meanwhile (its notification came during the call): nothing left to learn.
+    if (strays(s).includes(attempt)) await settle(core, s, attempt, outcome)
+  }
+  if (strays(s).length === 0) return
+  s.strayInquiries = (s.strayInquiries ?? 0) + 1
+  await core.save(s)
+  await core.schedule(STRAY_TASK, nextAsk(core.env, s))
+}
+
+/** What the gateway's answer about `attempt` makes of it; the session changes only if money was taken. */
+async function settle(core: SessionCore, s: SessionRecord, attempt: Attempt, outcome: PaymentOutcome): Promise<void> {
+  const r = 'response' in outcome ? outcome.response : undefined
+  if (r && !sameOrder(s, r)) {
+    log.error('stray_inquiry_mismatch', { session: s.id, attempt: attempt.n, paymentId: r.paymentId })
+    return
+  }
+  const named = r?.paymentId
+  // Asked by order, the gateway names a payment the session knows from elsewhere (the one that
+  // paid it, another attempt's): none is this attempt's, whose charge never reached the gateway
+  // (the rule of the session's own inquiry).
+  if (!attempt.paymentId && named && receivedPaymentIds(s).includes(named)) {
+    attempt.status = 'not_found'
+    return core.save(s)
+  }
+  if (outcome.kind === 'succeeded') return tookMoney(core, s, attempt, named ?? attempt.paymentId, r)
+  if (
+    outcome.kind === 'declined' ||
+    outcome.kind === 'not_found' ||
+    outcome.kind === 'pending' ||
+    outcome.kind === 'action_required'
+  ) {
+    if (named && !attempt.paymentId) attempt.paymentId = named
+    attempt.status = outcome.kind
+    if ('code' in outcome) Object.assign(attempt, { code: outcome.code, description: outcome.description })
+    return core.save(s)
+  }
+  // No answer, or one that says nothing of it: asked again later.
+}
