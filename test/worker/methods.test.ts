@@ -66,6 +66,40 @@ const walletPays = (s: Session, qrPaymentId: string) =>
     notificationUrl: `${env.PUBLIC_BASE_URL}/v1/notifications/${s.id}`,
   })
 
+/**
+ * The card's charge reaches the gateway, which takes it, and its answer is held on the way back
+ * while the wallet pays the session's withdrawn QR code, whose notification pays the session;
+ * then the card's answer arrives, or (`lose`) is lost, as a reset connection loses it.
+ */
+async function cardChargedWhileCodePaid(s: Session, code: string, lose = false) {
+  const realFetch = globalThis.fetch
+  let release = () => {}
+  const gate = new Promise<void>((r) => (release = r))
+  let charged = false
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init)
+    if (request.method !== 'POST' || !request.url.endsWith('/transactionServices/REST/v1/payments'))
+      return realFetch(request)
+    const answer = await realFetch(request)
+    charged = true
+    await gate
+    if (lose) throw new TypeError('the connection was reset')
+    return answer
+  })
+  try {
+    const paying = pay(s, '4111111111111111')
+    await vi.waitFor(() => expect(charged).toBe(true), { timeout: 10_000 })
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    const note = await notificationSentFor(s.id, 8_000, code)
+    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    release()
+    return await paying
+  } finally {
+    release()
+    spy.mockRestore()
+  }
+}
+
 /** Holds the Worker's first QR verification, and its first completion's answer, until released. */
 function holdQrCalls() {
   const realFetch = globalThis.fetch
@@ -350,34 +384,9 @@ describe('the money rule across methods', () => {
     const s = await createSession({ methods: ['card', 'qr'] })
     expect((await verifyQr(s)).body.status).toBe('verified')
     const code = await shownCode(s)
-    // The card's charge reaches the gateway; its answer is held on the way back.
-    const realFetch = globalThis.fetch
-    let release = () => {}
-    const gate = new Promise<void>((r) => (release = r))
-    let charging = false
-    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const request = new Request(input, init)
-      if (request.method !== 'POST' || !request.url.endsWith('/transactionServices/REST/v1/payments'))
-        return realFetch(request)
-      const answer = await realFetch(request)
-      charging = true
-      await gate
-      return answer
-    })
-    try {
-      const paying = pay(s, '4111111111111111')
-      await vi.waitFor(() => expect(charging).toBe(true), { timeout: 10_000 })
-      // Meanwhile the wallet pays the withdrawn code, and its notification pays the session.
-      expect((await walletPays(s, code)).kind).toBe('succeeded')
-      const note = await notificationSentFor(s.id, 8_000, code)
-      expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
-      release()
-      // The shopper is told the checkout is paid.
-      expect((await paying).body.status).toBe('succeeded')
-    } finally {
-      release()
-      spy.mockRestore()
-    }
+    // The card's charge reaches the gateway; its answer comes after the withdrawn code paid the
+    // session. The shopper is told the checkout is paid.
+    expect((await cardChargedWhileCodePaid(s, code)).body.status).toBe('succeeded')
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: code })
     const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
     expect(told.map((t) => (JSON.parse(t.body) as { data: { paymentId: string } }).data.paymentId)).toEqual([
@@ -394,33 +403,9 @@ describe('the money rule across methods', () => {
     const s = await createSession({ methods: ['card', 'qr'] })
     expect((await verifyQr(s)).body.status).toBe('verified')
     const code = await shownCode(s)
-    // The card's charge reaches the gateway, which takes it; its answer is lost on the way back.
-    const realFetch = globalThis.fetch
-    let release = () => {}
-    const gate = new Promise<void>((r) => (release = r))
-    let charging = false
-    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const request = new Request(input, init)
-      if (request.method !== 'POST' || !request.url.endsWith('/transactionServices/REST/v1/payments'))
-        return realFetch(request)
-      await realFetch(request)
-      charging = true
-      await gate
-      throw new TypeError('the connection was reset')
-    })
-    try {
-      const paying = pay(s, '4111111111111111')
-      await vi.waitFor(() => expect(charging).toBe(true), { timeout: 10_000 })
-      // Meanwhile the wallet pays the withdrawn code, and its notification pays the session.
-      expect((await walletPays(s, code)).kind).toBe('succeeded')
-      const note = await notificationSentFor(s.id, 8_000, code)
-      expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
-      release()
-      await paying
-    } finally {
-      release()
-      spy.mockRestore()
-    }
+    // The card's charge reaches the gateway, which takes it; while the withdrawn code pays the
+    // session, the card's answer is lost on the way back.
+    await cardChargedWhileCodePaid(s, code, true)
     // Paid by the code: the card's attempt, whose answer was lost, is not credited with it.
     const paid = await sessionState(s.id)
     expect(paid).toMatchObject({ status: 'succeeded', paymentId: code, method: 'qr' })
