@@ -7,7 +7,15 @@
  */
 import { env } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
-import { browser, createSession, deliverNotification, notificationSentFor, pay, sessionState } from './api.ts'
+import {
+  browser,
+  createSession,
+  deliverNotification,
+  notificationSentFor,
+  pay,
+  sessionState,
+  webhooksAbout,
+} from './api.ts'
 import { timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
 import { PENDING, THREE_DS } from './outcome-support.ts'
@@ -142,6 +150,36 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     const paid = await notificationSentFor(s.id, 8_000, taken)
     expect((await deliverNotification(s.id, paid)).body).toMatchObject({ applied: true, status: 'succeeded' })
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: taken })
+  })
+
+  it('a charge given up as never reaching the gateway, whose late answer says pending and whose notification is lost: the session asks about it, and the money it took pays the session', async () => {
+    const s = await createSession()
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    // The charge is held before it reaches the gateway; its watchdog makes it unknown, and asked
+    // by order, the gateway has no such payment yet: the session opens again.
+    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+    try {
+      const answer = pay(s, PENDING)
+      await until(() => hold.seen.length > 0)
+      await timePasses(stub)
+      await timePasses(stub)
+      expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+      // Then the charge arrives after all, and the gateway answers "pending".
+      hold.release()
+      await answer
+    } finally {
+      hold.release()
+      hold.restore()
+    }
+    const attempt = ((await sessionState(s.id)).attempts as Attempt[])[0]
+    const taken = attempt?.paymentId ?? ''
+    expect(attempt).toMatchObject({ status: 'pending', paymentId: expect.stringMatching(/^\d+$/) })
+    // The gateway takes the money; its notification is lost.
+    await notificationSentFor(s.id, 10_000, taken)
+    await timePasses(stub)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: taken, method: 'card' })
+    const paid = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')
+    expect(JSON.parse(paid[0]?.body ?? '{}')).toMatchObject({ data: { paymentId: taken } })
   })
 
   it('asked by order about a charge lost before the gateway, the gateway names an earlier attempt’s declined payment: not this attempt’s, so the session opens again instead of failing', async () => {

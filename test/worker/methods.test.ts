@@ -511,6 +511,80 @@ describe('the money rule across methods', () => {
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.charged_again')).toHaveLength(0)
   })
 
+  it('a QR code completed twice, the first never reaching the gateway and the second’s answer lost while the wallet paid a withdrawn code: the second is told as money taken again, once, and asked about no more', async () => {
+    const s = await createSession({ flow: 'qr', methods: ['qr', 'card'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const withdrawn = await shownCode(s)
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    const realFetch = globalThis.fetch
+    const completes = async (r: Request) =>
+      r.method === 'POST' && r.url.endsWith('/QRPayments') && (await r.clone().text()).includes(`paymentId=${code}`)
+    // The first completion is lost before the gateway: asked by the code's id, the gateway has no
+    // payment for it, and the session opens again.
+    let spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (await completes(request)) throw new TypeError('the connection was reset')
+      return realFetch(request)
+    })
+    try {
+      expect((await completeQr(s)).body.status).toBe('unknown')
+    } finally {
+      spy.mockRestore()
+    }
+    await timePasses(stubOf(s))
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    // The second reaches the gateway, which takes it; its answer is lost while the wallet pays the
+    // withdrawn code, whose notification pays the session.
+    let release = () => {}
+    const gate = new Promise<void>((r) => (release = r))
+    let charged = false
+    spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (!(await completes(request))) return realFetch(request)
+      await realFetch(request)
+      charged = true
+      await gate
+      throw new TypeError('the connection was reset')
+    })
+    try {
+      const second = completeQr(s)
+      await vi.waitFor(() => expect(charged).toBe(true), { timeout: 10_000 })
+      expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
+      const note = await notificationSentFor(s.id, 8_000, withdrawn)
+      expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+      release()
+      await second
+    } finally {
+      release()
+      spy.mockRestore()
+    }
+    // Asked about, the second completion took money: told once, and settled as its own attempt's.
+    await timePasses(stubOf(s))
+    const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
+    expect(told.map((t) => (JSON.parse(t.body) as { data: Record<string, unknown> }).data)).toEqual([
+      expect.objectContaining({ paymentId: code, method: 'qr', sessionPaymentId: withdrawn }),
+    ])
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'succeeded', paymentId: withdrawn })
+    expect((state.attempts as { status: string; paymentId?: string }[]).map((a) => [a.status, a.paymentId])).toEqual([
+      ['not_found', code],
+      ['succeeded', code],
+    ])
+    // Nothing is left to ask about: time passing sends the gateway nothing more.
+    const asked = vi.spyOn(globalThis, 'fetch')
+    try {
+      await timePasses(stubOf(s))
+      const toGateway = asked.mock.calls.filter((c) =>
+        String(c[0] instanceof Request ? c[0].url : c[0]).startsWith(env.GATEWAY_BASE_URL),
+      )
+      expect(toGateway).toEqual([])
+    } finally {
+      asked.mockRestore()
+    }
+    expect(await webhooksAbout(s.mtid, 2, 300, 'checkout.session.charged_again')).toHaveLength(1)
+  })
+
   it('a card payment that saved a card, taken after a QR code paid the session, is not repeated: its card is never known', async () => {
     const s = await createSession({ methods: ['card', 'qr'], createRegistration: true })
     expect((await verifyQr(s)).body.status).toBe('verified')

@@ -238,12 +238,16 @@ export async function tookMoney(
   if (s.status === 'succeeded' && paymentId === s.paymentId) return
   // A payment another method holds as its own (a withdrawn QR code the wallet paid, named by an
   // inquiry by order) is not `attempt`'s: that attempt's own charge stays unknown (strays.ts).
+  // Of the attempts with its id (a QR code completed twice), the one asked about.
   const theirs = methodOfPayment(s, paymentId)
-  const owner = s.attempts.find((a) => a.paymentId === paymentId) ?? (theirs ? undefined : attempt)
+  const owner =
+    attempt.paymentId === paymentId
+      ? attempt
+      : (s.attempts.find((a) => a.paymentId === paymentId) ?? (theirs ? undefined : attempt))
   if (owner) owner.paymentId = paymentId
   const card = r?.cardLast4 ? { brand: brandFromGateway(r.paymentBrand), last4: r.cardLast4 } : null
   if (s.status === 'succeeded') {
-    await chargedAgain(core, s, paymentId, owner?.method ?? theirs, card)
+    await chargedAgain(core, s, paymentId, owner?.method ?? theirs, card, owner)
     return
   }
   if (owner) owner.status = 'succeeded'
@@ -275,10 +279,11 @@ export async function applyOutcome(
     if (outcome.kind === 'succeeded') await tookMoney(core, s, attempt, r?.paymentId ?? attempt.paymentId, r)
     else if (r?.paymentId && !attempt.paymentId && !receivedPaymentIds(s).includes(r.paymentId)) {
       // Not settled yet, or not by money (pending, a bank step, a decline): the attempt keeps the
-      // id its answer names, so that the payment's notification is known as this session's
-      // (an attempt given up as unknown to the gateway may have reached it after all).
+      // id its answer names, so that the payment's notification is known as this session's, and
+      // its state, so that it is asked about while its money may move (strays.ts): an attempt
+      // given up as unknown to the gateway (`not_found`) may have reached it after all.
       attempt.paymentId = r.paymentId
-      if (attempt.status === 'processing')
+      if (attempt.status === 'processing' || attempt.status === 'unknown' || attempt.status === 'not_found')
         attempt.status =
           outcome.kind === 'declined' || outcome.kind === 'pending' || outcome.kind === 'action_required'
             ? outcome.kind

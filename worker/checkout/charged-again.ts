@@ -39,14 +39,17 @@ export async function chargedAgain(
   paymentId: string,
   claimant: Flow | undefined,
   card: PaymentSnapshot['card'],
+  owner?: Attempt,
 ): Promise<{ readonly kind: 'applied' | 'duplicate'; readonly status: string }> {
   if (s.chargedAgain?.includes(paymentId)) return { kind: 'duplicate', status: s.status }
   ;(s.chargedAgain ??= []).push(paymentId)
-  // Its attempt (a card on the bank's page when the QR code was paid) is settled too: the one with
-  // its id, else one that never learned its payment's id (a card charge whose answer was lost),
-  // unless the payment is another method's own (a withdrawn QR code): that card's charge is still
-  // unknown, and asked about (strays.ts).
+  // Its attempt (a card on the bank's page when the QR code was paid) is settled too: `owner`
+  // (the attempt an answer or an inquiry was about), else the one with its id, else one that never
+  // learned its payment's id (a card charge whose answer was lost), unless the payment is another
+  // method's own (a withdrawn QR code): that card's charge is still unknown, and asked about
+  // (strays.ts).
   const attempt =
+    owner ??
     s.attempts.find((a) => a.paymentId === paymentId) ??
     (claimant === undefined && !methodOfPayment(s, paymentId) ? unnamedAttempt(s) : undefined)
   if (attempt) Object.assign(attempt, { paymentId, status: 'succeeded' })

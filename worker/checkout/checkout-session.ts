@@ -41,7 +41,7 @@ import {
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { merchantView } from './merchant-view.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
-import { askAboutStrays, STRAY_TASK, strays, strayTimers } from './strays.ts'
+import { askAboutStrays, STRAY_TASK, strays, strayTimers, watchStrays } from './strays.ts'
 import { pay } from './methods/card.ts'
 import {
   askAboutInvoice,
@@ -234,8 +234,11 @@ export class CheckoutSession extends TaskedObject {
           setupUnsettled(s) ||
           invoiceUnasked(s) ||
           registrationAsked(s))
-      )
+      ) {
+        // An attempt whose money may still move is asked about (a record from before that task).
+        await watchStrays(this.#core, s)
         return this.schedule('purge', Date.now() + DAY_MS)
+      }
       await this.ctx.storage.deleteAll()
       this.session = undefined
       return

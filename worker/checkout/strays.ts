@@ -32,15 +32,14 @@ const MAY_TAKE_MONEY: readonly Attempt['status'][] = ['processing', 'unknown', '
 /**
  * The attempts whose money may still move though the session is not waiting for them: every one
  * still in flight but the session's own attempt in flight (its inquiry asks about that one), and
- * never the payment that paid the session.
+ * never one whose payment paid the session or was told as taken again (an attempt that shares
+ * its id: a QR code completed twice).
  */
 export function strays(s: SessionRecord): Attempt[] {
   const own = isInFlight(s.status) ? s.attempts[s.attempts.length - 1] : undefined
+  const settled = [...(s.status === 'succeeded' && s.paymentId ? [s.paymentId] : []), ...(s.chargedAgain ?? [])]
   return s.attempts.filter(
-    (a) =>
-      a !== own &&
-      MAY_TAKE_MONEY.includes(a.status) &&
-      !(s.status === 'succeeded' && a.paymentId !== undefined && a.paymentId === s.paymentId),
+    (a) => a !== own && MAY_TAKE_MONEY.includes(a.status) && !(a.paymentId && settled.includes(a.paymentId)),
   )
 }
 
@@ -92,9 +91,13 @@ async function settle(core: SessionCore, s: SessionRecord, attempt: Attempt, out
     return core.save(s)
   }
   if (outcome.kind === 'succeeded') return tookMoney(core, s, attempt, named ?? attempt.paymentId, r)
+  // "No such payment" about a payment the gateway named before (pending, on the bank's page) is no
+  // news: asked again later, as the session's own inquiry takes it only for an unknown attempt.
+  const namedBefore =
+    attempt.paymentId !== undefined && (attempt.status === 'pending' || attempt.status === 'action_required')
   if (
     outcome.kind === 'declined' ||
-    outcome.kind === 'not_found' ||
+    (outcome.kind === 'not_found' && !namedBefore) ||
     outcome.kind === 'pending' ||
     outcome.kind === 'action_required'
   ) {
