@@ -174,12 +174,58 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     const attempt = ((await sessionState(s.id)).attempts as Attempt[])[0]
     const taken = attempt?.paymentId ?? ''
     expect(attempt).toMatchObject({ status: 'pending', paymentId: expect.stringMatching(/^\d+$/) })
+    // While it may take money, the session does not expire, nor send its order for another charge.
+    await timePasses(stub, true)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    const again = await pay(s, '4111111111111111')
+    expect(again.status).toBe(409)
+    expect(again.body.error?.code).toBe('payment_in_progress')
     // The gateway takes the money; its notification is lost.
     await notificationSentFor(s.id, 10_000, taken)
     await timePasses(stub)
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: taken, method: 'card' })
     const paid = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')
     expect(JSON.parse(paid[0]?.body ?? '{}')).toMatchObject({ data: { paymentId: taken } })
+    // One final event: the session never said it expired.
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
+  })
+
+  it('a bank step given up as never reaching the gateway, whose late answer names it: the session waits past its time, and ends expired, told once, when the bank fails it', async () => {
+    const s = await createSession()
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+    try {
+      const answer = pay(s, THREE_DS)
+      await until(() => hold.seen.length > 0)
+      await timePasses(stub)
+      await timePasses(stub)
+      expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+      hold.release()
+      await answer
+    } finally {
+      hold.release()
+      hold.restore()
+    }
+    const attempt = ((await sessionState(s.id)).attempts as Attempt[])[0]
+    const bankStep = attempt?.paymentId ?? ''
+    expect(attempt).toMatchObject({ status: 'action_required', paymentId: expect.stringMatching(/^\d+$/) })
+    // Its time runs out while the shopper may still finish the bank's step: the session waits.
+    await timePasses(stub, true)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    // The bank fails it; its notification is lost. Asked about, it took nothing: the session ends.
+    const bank = await fetch(`${env.GATEWAY_BASE_URL}/acs/${bankStep}/complete`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=failed',
+      redirect: 'manual',
+    })
+    expect(bank.status).toBeLessThan(400)
+    await timePasses(stub)
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'expired' })
+    expect((state.attempts as Attempt[])[0]).toMatchObject({ status: 'declined', paymentId: bankStep })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.expired')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(0)
   })
 
   it('asked by order about a charge lost before the gateway, the gateway names an earlier attempt’s declined payment: not this attempt’s, so the session opens again instead of failing', async () => {

@@ -18,6 +18,7 @@ import {
   isInFlight,
   methodUnderWay,
   receivedPaymentIds,
+  strays,
   type Attempt,
   type Flow,
   type PayResult,
@@ -75,7 +76,10 @@ export async function gate(core: SessionCore, s: SessionRecord): Promise<Reply |
     await core.move(s, 'expired')
     return fail('session_expired', 'This checkout has expired.')
   }
-  if (isInFlight(s.status)) return fail('payment_in_progress', 'A payment for this checkout is already in progress.')
+  // A payment the session moved on from may still take money (strays.ts): no other is sent for
+  // its order until that one is settled.
+  if (isInFlight(s.status) || strays(s).length > 0)
+    return fail('payment_in_progress', 'A payment for this checkout is already in progress.')
   if (attemptsRemaining(s) === 0) return fail('too_many_attempts', 'Too many attempts for this checkout.')
   return undefined
 }
@@ -243,7 +247,7 @@ export async function tookMoney(
   const owner =
     attempt.paymentId === paymentId
       ? attempt
-      : (s.attempts.find((a) => a.paymentId === paymentId) ?? (theirs ? undefined : attempt))
+      : (s.attempts.findLast((a) => a.paymentId === paymentId) ?? (theirs ? undefined : attempt))
   if (owner) owner.paymentId = paymentId
   const card = r?.cardLast4 ? { brand: brandFromGateway(r.paymentBrand), last4: r.cardLast4 } : null
   if (s.status === 'succeeded') {
@@ -287,7 +291,9 @@ export async function applyOutcome(
         attempt.status =
           outcome.kind === 'declined' || outcome.kind === 'pending' || outcome.kind === 'action_required'
             ? outcome.kind
-            : 'unknown'
+            : outcome.kind === 'rejected'
+              ? 'refused'
+              : 'unknown'
       await core.save(s)
     } else if (outcome.kind === 'unknown' && attempt.status === 'processing') {
       // Its answer lost after the session moved on: still unknown, its notification still heard.

@@ -50,7 +50,7 @@ export async function chargedAgain(
   // (strays.ts).
   const attempt =
     owner ??
-    s.attempts.find((a) => a.paymentId === paymentId) ??
+    s.attempts.findLast((a) => a.paymentId === paymentId) ??
     (claimant === undefined && !methodOfPayment(s, paymentId) ? unnamedAttempt(s) : undefined)
   if (attempt) Object.assign(attempt, { paymentId, status: 'succeeded' })
   const method = claimant ?? attempt?.method ?? methodOfPayment(s, paymentId) ?? s.method ?? s.flow

@@ -32,6 +32,7 @@ import {
   isInFlight,
   offers,
   canMove,
+  strays,
   type CheckoutView,
   type MerchantView,
   type SessionInput,
@@ -41,7 +42,7 @@ import {
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { merchantView } from './merchant-view.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
-import { askAboutStrays, STRAY_TASK, strays, strayTimers, watchStrays } from './strays.ts'
+import { askAboutStrays, STRAY_TASK, strayTimers, watchStrays } from './strays.ts'
 import { pay } from './methods/card.ts'
 import {
   askAboutInvoice,
@@ -245,10 +246,11 @@ export class CheckoutSession extends TaskedObject {
     }
     if (!s) return
     if (name === 'expire') {
-      // Expiry closes only a session with no payment in flight; one in flight settles first. An
+      // Expiry closes only a session with no payment in flight; one in flight settles first, and
+      // so does a payment it moved on from (strays.ts ends the session once those settle). An
       // invoice being issued is waited for, and one issued may have been paid with its
       // notification lost: the gateway is asked first (methods/invoice.ts).
-      if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) {
+      if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt && strays(s).length === 0) {
         if (s.invoice || s.regeneration) await expireWithInvoice(this.#core, s)
         else await this.move(s, 'expired')
       }

@@ -106,7 +106,7 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   const theirs = methodOfPayment(s, n.paymentId)
   const settled = claimant
     ? undefined
-    : (s.attempts.find((a) => a.paymentId === n.paymentId) ??
+    : (s.attempts.findLast((a) => a.paymentId === n.paymentId) ??
       (theirs ? undefined : ((current ? attempt : undefined) ?? unnamedAttempt(s))))
   // A late success names the method that took the money (a withdrawn QR code, an earlier card).
   if (to === 'succeeded') s.method = claimant ?? settled?.method ?? theirs ?? s.method

@@ -14,9 +14,9 @@ import type { Env } from '../env.ts'
 import { log } from '../log.ts'
 import type { PaymentOutcome } from '../gateway/outcome.ts'
 import type { TaskTimers } from '../sessions/tasked-object.ts'
-import { isInFlight, receivedPaymentIds, type Attempt, type SessionRecord } from '../sessions/types.ts'
+import { receivedPaymentIds, strays, type Attempt, type SessionRecord } from '../sessions/types.ts'
 import { callWindowMs, sameOrder, tookMoney } from './attempt.ts'
-import { MINUTE_MS, type SessionCore } from './core.ts'
+import { afterNoCharge, MINUTE_MS, type SessionCore } from './core.ts'
 
 /** The alarm's task that asks about them. */
 export const STRAY_TASK = 'strays'
@@ -27,39 +27,39 @@ export const STRAY_TASK = 'strays'
  */
 const FIRST_ASK_MS = 5 * MINUTE_MS
 
-const MAY_TAKE_MONEY: readonly Attempt['status'][] = ['processing', 'unknown', 'pending', 'action_required']
-
 /**
- * The attempts whose money may still move though the session is not waiting for them: every one
- * still in flight but the session's own attempt in flight (its inquiry asks about that one), and
- * never one whose payment paid the session or was told as taken again (an attempt that shares
- * its id: a QR code completed twice).
+ * When the session asks next: the time already set, if any (a change, even many, never puts off
+ * an ask that is set), else after the backoff. Kept on the record, which the change writes.
  */
-export function strays(s: SessionRecord): Attempt[] {
-  const own = isInFlight(s.status) ? s.attempts[s.attempts.length - 1] : undefined
-  const settled = [...(s.status === 'succeeded' && s.paymentId ? [s.paymentId] : []), ...(s.chargedAgain ?? [])]
-  return s.attempts.filter(
-    (a) => a !== own && MAY_TAKE_MONEY.includes(a.status) && !(a.paymentId && settled.includes(a.paymentId)),
-  )
+function askAt(env: Env, s: SessionRecord): number {
+  s.strayAskAt ??= Date.now() + Math.max(FIRST_ASK_MS, askAgainInMs(env, s.strayInquiries ?? 0))
+  return s.strayAskAt
 }
-
-const nextAsk = (env: Env, s: SessionRecord): number =>
-  Date.now() + Math.max(FIRST_ASK_MS, askAgainInMs(env, s.strayInquiries ?? 0))
 
 /** The task, set with a change that leaves the session attempts to ask about (its `move`). */
 export const strayTimers = (env: Env, s: SessionRecord): TaskTimers =>
-  strays(s).length > 0 ? { [STRAY_TASK]: nextAsk(env, s) } : {}
+  strays(s).length > 0 ? { [STRAY_TASK]: askAt(env, s) } : {}
 
 /** Sets the task when a write without a move may have left an attempt to ask about (a late answer). */
 export async function watchStrays(core: SessionCore, s: SessionRecord): Promise<void> {
-  if (strays(s).length > 0) await core.schedule(STRAY_TASK, nextAsk(core.env, s))
+  if (strays(s).length === 0) return
+  const set = s.strayAskAt
+  const at = askAt(core.env, s)
+  if (set !== at) await core.save(s)
+  await core.schedule(STRAY_TASK, at)
 }
 
-/** The task: asks about the oldest stray attempt, then again later while any is left. */
+/**
+ * The task: asks about one stray attempt, each in turn (one the gateway never settles does not
+ * keep the others from being asked), then again later while any is left. With none left, a session
+ * that waited for them past its time, or its last attempt, ends.
+ */
 export async function askAboutStrays(core: SessionCore, s: SessionRecord): Promise<void> {
   const now = Date.now()
+  delete s.strayAskAt
   // One whose call may still answer is left to its answer.
-  const attempt = strays(s).find((a) => a.status !== 'processing' || now >= a.at + callWindowMs(core.env))
+  const due = strays(s).filter((a) => a.status !== 'processing' || now >= a.at + callWindowMs(core.env))
+  const attempt = due[(s.strayInquiries ?? 0) % Math.max(1, due.length)]
   if (attempt) {
     const client = gatewayClient(core.env)
     const outcome = attempt.paymentId
@@ -69,10 +69,23 @@ export async function askAboutStrays(core: SessionCore, s: SessionRecord): Promi
     // Settled meanwhile (its notification came during the call): nothing left to learn.
     if (strays(s).includes(attempt)) await settle(core, s, attempt, outcome)
   }
-  if (strays(s).length === 0) return
+  if (strays(s).length === 0) return endWithoutStrays(core, s)
   s.strayInquiries = (s.strayInquiries ?? 0) + 1
+  const at = askAt(core.env, s)
   await core.save(s)
-  await core.schedule(STRAY_TASK, nextAsk(core.env, s))
+  await core.schedule(STRAY_TASK, at)
+}
+
+/**
+ * Its strays settled without paying it: a session that stayed open for them (past its time, or
+ * with no attempt left: `afterNoCharge`) ends now, as it would have.
+ */
+async function endWithoutStrays(core: SessionCore, s: SessionRecord): Promise<void> {
+  if (s.status !== 'open' && s.status !== 'declined') return
+  // An invoice's session past its time is ended by its expiry task, which asks about the invoice.
+  if (Date.now() >= s.expiresAt && (s.invoice || s.regeneration)) return core.schedule('expire', Date.now())
+  const to = afterNoCharge(s, s.status === 'declined')
+  if (to === 'expired' || to === 'failed') await core.move(s, to)
 }
 
 /** What the gateway's answer about `attempt` makes of it; the session changes only if money was taken. */

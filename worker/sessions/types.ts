@@ -172,6 +172,8 @@ export interface SessionRecord extends SessionInput {
   inquiries: number
   /** How many times the session has asked about attempts it moved on from (checkout/strays.ts). */
   strayInquiries?: number
+  /** When it asks about them next (its task's time: a change never puts a due ask off). */
+  strayAskAt?: number
   /** Counts every change (status or invoice); merchant event ids derive from it. */
   seq: number
   /** QR codes requested so far (each costs a gateway call, so they are capped like attempts). */
@@ -237,12 +239,33 @@ export function methodUnderWay(s: SessionRecord): Flow | undefined {
   return undefined
 }
 
+/** The states of an attempt in which its money may still move. */
+const MAY_TAKE_MONEY: readonly Attempt['status'][] = ['processing', 'unknown', 'pending', 'action_required']
+
+/**
+ * The attempts whose money may still move though the session is not waiting for them
+ * (checkout/strays.ts asks about them): every one still in flight but the session's own attempt
+ * in flight (its inquiry asks about that one), and never one whose payment paid the session or
+ * was told as taken again (an attempt that shares its id: a QR code completed twice).
+ */
+export function strays(s: SessionRecord): Attempt[] {
+  const own = isInFlight(s.status) ? s.attempts[s.attempts.length - 1] : undefined
+  const settled = [...(s.status === 'succeeded' && s.paymentId ? [s.paymentId] : []), ...(s.chargedAgain ?? [])]
+  return s.attempts.filter(
+    (a) => a !== own && MAY_TAKE_MONEY.includes(a.status) && !(a.paymentId && settled.includes(a.paymentId)),
+  )
+}
+
 /**
  * What the clock says the session is: open and declined sessions past their time are expired,
- * unless an invoice is being issued for them (it is under way: its answer decides).
+ * unless an invoice is being issued for them (it is under way: its answer decides), or a payment
+ * it moved on from may still take money (`strays`: its answer decides).
  */
 export function effectiveStatus(s: SessionRecord, now: number): Status {
-  return (s.status === 'open' || s.status === 'declined') && now >= s.expiresAt && !s.regeneration
+  return (s.status === 'open' || s.status === 'declined') &&
+    now >= s.expiresAt &&
+    !s.regeneration &&
+    strays(s).length === 0
     ? 'expired'
     : s.status
 }
