@@ -347,7 +347,10 @@ export async function applyOutcome(
       await becomeUnknown(core, s)
       return answer(s, 'unknown')
     case 'unsent': {
-      // Nothing left the Worker: the attempt did not happen.
+      // Nothing left the Worker: the attempt did not happen. Where that leaves the session is
+      // read before it goes: with it still the session's own attempt, an earlier one whose late
+      // answer came meanwhile counts as a stray (strays.ts), which holds expiry.
+      const to = afterNoCharge(s, false)
       s.attempts.pop()
       const error =
         outcome.reason === 'token_refused'
@@ -361,7 +364,7 @@ export async function applyOutcome(
             } as const)
       s.lastError = error
       log.error('gateway_unsent', { session: s.id, reason: outcome.reason })
-      await core.move(s, afterNoCharge(s, false))
+      await core.move(s, to)
       return fail(error.code, error.message)
     }
     default: {

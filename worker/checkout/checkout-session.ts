@@ -247,11 +247,13 @@ export class CheckoutSession extends TaskedObject {
     if (!s) return
     if (name === 'expire') {
       // Expiry closes only a session with no payment in flight; one in flight settles first, and
-      // so does a payment it moved on from (strays.ts ends the session once those settle). An
+      // so does a payment it moved on from (strays.ts ends the session once those settle; the
+      // expiry makes sure they are asked about, a record from before that task included). An
       // invoice being issued is waited for, and one issued may have been paid with its
       // notification lost: the gateway is asked first (methods/invoice.ts).
-      if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt && strays(s).length === 0) {
-        if (s.invoice || s.regeneration) await expireWithInvoice(this.#core, s)
+      if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) {
+        if (strays(s).length > 0) await watchStrays(this.#core, s)
+        else if (s.invoice || s.regeneration) await expireWithInvoice(this.#core, s)
         else await this.move(s, 'expired')
       }
     } else if (name === 'watchdog') {
