@@ -15,6 +15,7 @@ import {
   pay,
   sessionState,
   webhooksAbout,
+  type Session,
 } from './api.ts'
 import { timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
@@ -45,6 +46,30 @@ function holdGatewayCalls(matches: (request: Request, body: string) => boolean) 
     return real(request)
   })
   return { seen, release, restore: () => spy.mockRestore() }
+}
+
+/**
+ * A charge given up before it reached the gateway, which then reaches it after all: held on its
+ * way there while its watchdog makes it unknown and an inquiry by order (the gateway has no such
+ * payment yet) opens the session again; then released, and answered late. Its attempt, as the
+ * session has it after that answer.
+ */
+async function givenUpThenCharged(s: Session, number: string): Promise<Attempt | undefined> {
+  const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+  const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+  try {
+    const answer = pay(s, number)
+    await until(() => hold.seen.length > 0)
+    await timePasses(stub)
+    await timePasses(stub)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    hold.release()
+    await answer
+  } finally {
+    hold.release()
+    hold.restore()
+  }
+  return ((await sessionState(s.id)).attempts as Attempt[])[0]
 }
 
 describe('an answer about an earlier attempt, arriving after a new one began', () => {
@@ -127,25 +152,8 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
 
   it('a charge that reached the gateway after its watchdog and an inquiry by order reopened the session: the payment its answer names is the session’s, and its success pays it', async () => {
     const s = await createSession()
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
-    // The charge is held before it reaches the gateway.
-    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
-    try {
-      const answer = pay(s, PENDING)
-      await until(() => hold.seen.length > 0)
-      // Its watchdog makes it unknown; asked by order, the gateway has no such payment yet.
-      await timePasses(stub)
-      await timePasses(stub)
-      expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
-      // Then the charge arrives after all: the gateway takes it, to settle later.
-      hold.release()
-      await answer
-    } finally {
-      hold.release()
-      hold.restore()
-    }
-    const attempts = (await sessionState(s.id)).attempts as Attempt[]
-    const taken = attempts[0]?.paymentId ?? ''
+    // The charge arrives after all: the gateway takes it, to settle later.
+    const taken = (await givenUpThenCharged(s, PENDING))?.paymentId ?? ''
     expect(taken).toMatch(/^\d+$/)
     const paid = await notificationSentFor(s.id, 8_000, taken)
     expect((await deliverNotification(s.id, paid)).body).toMatchObject({ applied: true, status: 'succeeded' })
@@ -155,23 +163,8 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
   it('a charge given up as never reaching the gateway, whose late answer says pending and whose notification is lost: the session asks about it, and the money it took pays the session', async () => {
     const s = await createSession()
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
-    // The charge is held before it reaches the gateway; its watchdog makes it unknown, and asked
-    // by order, the gateway has no such payment yet: the session opens again.
-    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
-    try {
-      const answer = pay(s, PENDING)
-      await until(() => hold.seen.length > 0)
-      await timePasses(stub)
-      await timePasses(stub)
-      expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
-      // Then the charge arrives after all, and the gateway answers "pending".
-      hold.release()
-      await answer
-    } finally {
-      hold.release()
-      hold.restore()
-    }
-    const attempt = ((await sessionState(s.id)).attempts as Attempt[])[0]
+    // The charge arrives after all, and the gateway answers "pending".
+    const attempt = await givenUpThenCharged(s, PENDING)
     const taken = attempt?.paymentId ?? ''
     expect(attempt).toMatchObject({ status: 'pending', paymentId: expect.stringMatching(/^\d+$/) })
     // While it may take money, the session does not expire, nor send its order for another charge.
@@ -193,20 +186,7 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
   it('a bank step given up as never reaching the gateway, whose late answer names it: the session waits past its time, and ends expired, told once, when the bank fails it', async () => {
     const s = await createSession()
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
-    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
-    try {
-      const answer = pay(s, THREE_DS)
-      await until(() => hold.seen.length > 0)
-      await timePasses(stub)
-      await timePasses(stub)
-      expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
-      hold.release()
-      await answer
-    } finally {
-      hold.release()
-      hold.restore()
-    }
-    const attempt = ((await sessionState(s.id)).attempts as Attempt[])[0]
+    const attempt = await givenUpThenCharged(s, THREE_DS)
     const bankStep = attempt?.paymentId ?? ''
     expect(attempt).toMatchObject({ status: 'action_required', paymentId: expect.stringMatching(/^\d+$/) })
     // Its time runs out while the shopper may still finish the bank's step: the session waits.

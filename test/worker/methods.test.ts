@@ -100,6 +100,19 @@ async function cardChargedWhileCodePaid(s: Session, code: string, lose = false) 
   }
 }
 
+/** The gateway addresses the Worker calls while time passes for the session (its due tasks run). */
+async function gatewayCallsAsTimePasses(s: Session): Promise<string[]> {
+  const spy = vi.spyOn(globalThis, 'fetch')
+  try {
+    await timePasses(stubOf(s))
+    return spy.mock.calls
+      .map((c) => String(c[0] instanceof Request ? c[0].url : c[0]))
+      .filter((url) => url.startsWith(env.GATEWAY_BASE_URL))
+  } finally {
+    spy.mockRestore()
+  }
+}
+
 /** Holds the Worker's first QR verification, and its first completion's answer, until released. */
 function holdQrCalls() {
   const realFetch = globalThis.fetch
@@ -429,16 +442,7 @@ describe('the money rule across methods', () => {
       .poll(async () => (await merchant('GET', `/v1/payments/${again.paymentId}`)).status, { timeout: 10_000 })
       .toBe(200)
     // Settled: time passing again asks nothing more and tells nothing more.
-    const asked = vi.spyOn(globalThis, 'fetch')
-    try {
-      await timePasses(stubOf(s))
-      const inquiries = asked.mock.calls.filter((c) =>
-        String(c[0] instanceof Request ? c[0].url : c[0]).startsWith(env.GATEWAY_BASE_URL),
-      )
-      expect(inquiries).toEqual([])
-    } finally {
-      asked.mockRestore()
-    }
+    expect(await gatewayCallsAsTimePasses(s)).toEqual([])
     expect(await webhooksAbout(s.mtid, 2, 300, 'checkout.session.charged_again')).toHaveLength(1)
   })
 
@@ -572,16 +576,7 @@ describe('the money rule across methods', () => {
       ['succeeded', code],
     ])
     // Nothing is left to ask about: time passing sends the gateway nothing more.
-    const asked = vi.spyOn(globalThis, 'fetch')
-    try {
-      await timePasses(stubOf(s))
-      const toGateway = asked.mock.calls.filter((c) =>
-        String(c[0] instanceof Request ? c[0].url : c[0]).startsWith(env.GATEWAY_BASE_URL),
-      )
-      expect(toGateway).toEqual([])
-    } finally {
-      asked.mockRestore()
-    }
+    expect(await gatewayCallsAsTimePasses(s)).toEqual([])
     expect(await webhooksAbout(s.mtid, 2, 300, 'checkout.session.charged_again')).toHaveLength(1)
   })
 
