@@ -42,7 +42,7 @@ import {
 import { MINUTE_MS, type SessionCore } from './core.ts'
 import { merchantView } from './merchant-view.ts'
 import { becomeUnknown, confirmReturn, inquire } from './inquiry.ts'
-import { askAboutStrays, STRAY_TASK, strayTimers, watchStrays } from './strays.ts'
+import { askAboutStrays, STRAY_TASK, watchStrays } from './strays.ts'
 import { pay } from './methods/card.ts'
 import {
   askAboutInvoice,
@@ -86,7 +86,7 @@ export class CheckoutSession extends TaskedObject {
     save: (s, also) => this.save(s, also),
     move: (s, to, also, timers) => this.move(s, to, also, timers),
     commit: (owner, seq, entries, events, jobs) => this.commit(owner, seq, entries, events, jobs),
-    schedule: (name, at) => this.schedule(name, at),
+    schedule: (name, at, earliest) => this.schedule(name, at, earliest),
     cancel: (name) => this.cancel(name),
     memory: { lastReturnInquiry: 0 },
   }))(this)
@@ -146,13 +146,13 @@ export class CheckoutSession extends TaskedObject {
       jobs,
       {
         ...ended,
-        // An attempt it leaves behind whose money may still move is asked about (strays.ts).
-        ...strayTimers(this.env, s),
         ...(to === 'succeeded' && s.setup ? { [SETUP_VOID_TASK]: Date.now() } : {}),
         ...registration,
         ...timers,
       },
     )
+    // An attempt it leaves behind whose money may still move is asked about (strays.ts).
+    await watchStrays(this.#core, s)
     return true
   }
 

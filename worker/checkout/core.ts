@@ -31,7 +31,8 @@ export interface SessionCore {
     events?: readonly PendingEvent[],
     jobs?: readonly Job[],
   ): Promise<void>
-  schedule(name: string, at: number): Promise<void>
+  /** Sets a task; `earliest` keeps a sooner time already set. */
+  schedule(name: string, at: number, earliest?: boolean): Promise<void>
   cancel(name: string): Promise<void>
   /** What lives only as long as this instance: the inquiry under way and the return throttle. */
   readonly memory: { inquiring?: Promise<void>; lastReturnInquiry: number; returnInquiry?: Promise<void> }

@@ -10,10 +10,8 @@
  */
 import { gatewayClient } from '../config.ts'
 import { askAgainInMs } from '../env-vars.ts'
-import type { Env } from '../env.ts'
 import { log } from '../log.ts'
 import type { PaymentOutcome } from '../gateway/outcome.ts'
-import type { TaskTimers } from '../sessions/tasked-object.ts'
 import { receivedPaymentIds, strays, type Attempt, type SessionRecord } from '../sessions/types.ts'
 import { callWindowMs, sameOrder, tookMoney } from './attempt.ts'
 import { afterNoCharge, MINUTE_MS, type SessionCore } from './core.ts'
@@ -27,26 +25,16 @@ export const STRAY_TASK = 'strays'
  */
 const FIRST_ASK_MS = 5 * MINUTE_MS
 
+const nextAsk = (core: SessionCore, s: SessionRecord): number =>
+  Date.now() + Math.max(FIRST_ASK_MS, askAgainInMs(core.env, s.strayInquiries ?? 0))
+
 /**
- * When the session asks next: the time already set, if any (a change, even many, never puts off
- * an ask that is set), else after the backoff. Kept on the record, which the change writes.
+ * Sets the task when the session has attempts to ask about (after a change of state, or a write
+ * that may have left one: a late answer), keeping a sooner time already set: a change, even
+ * many, never puts off an ask.
  */
-function askAt(env: Env, s: SessionRecord): number {
-  s.strayAskAt ??= Date.now() + Math.max(FIRST_ASK_MS, askAgainInMs(env, s.strayInquiries ?? 0))
-  return s.strayAskAt
-}
-
-/** The task, set with a change that leaves the session attempts to ask about (its `move`). */
-export const strayTimers = (env: Env, s: SessionRecord): TaskTimers =>
-  strays(s).length > 0 ? { [STRAY_TASK]: askAt(env, s) } : {}
-
-/** Sets the task when a write without a move may have left an attempt to ask about (a late answer). */
 export async function watchStrays(core: SessionCore, s: SessionRecord): Promise<void> {
-  if (strays(s).length === 0) return
-  const set = s.strayAskAt
-  const at = askAt(core.env, s)
-  if (set !== at) await core.save(s)
-  await core.schedule(STRAY_TASK, at)
+  if (strays(s).length > 0) await core.schedule(STRAY_TASK, nextAsk(core, s), true)
 }
 
 /**
@@ -56,7 +44,6 @@ export async function watchStrays(core: SessionCore, s: SessionRecord): Promise<
  */
 export async function askAboutStrays(core: SessionCore, s: SessionRecord): Promise<void> {
   const now = Date.now()
-  delete s.strayAskAt
   // One whose call may still answer is left to its answer.
   const due = strays(s).filter((a) => a.status !== 'processing' || now >= a.at + callWindowMs(core.env))
   const attempt = due[(s.strayInquiries ?? 0) % Math.max(1, due.length)]
@@ -71,9 +58,8 @@ export async function askAboutStrays(core: SessionCore, s: SessionRecord): Promi
   }
   if (strays(s).length === 0) return endWithoutStrays(core, s)
   s.strayInquiries = (s.strayInquiries ?? 0) + 1
-  const at = askAt(core.env, s)
   await core.save(s)
-  await core.schedule(STRAY_TASK, at)
+  await core.schedule(STRAY_TASK, nextAsk(core, s), true)
 }
 
 /**

@@ -172,8 +172,6 @@ export interface SessionRecord extends SessionInput {
   inquiries: number
   /** How many times the session has asked about attempts it moved on from (checkout/strays.ts). */
   strayInquiries?: number
-  /** When it asks about them next (its task's time: a change never puts a due ask off). */
-  strayAskAt?: number
   /** Counts every change (status or invoice); merchant event ids derive from it. */
   seq: number
   /** QR codes requested so far (each costs a gateway call, so they are capped like attempts). */
