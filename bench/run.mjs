@@ -71,9 +71,12 @@ const removeWorkerFloor = writeWorkerFloor(join(root, 'dist', 'public', 'widget'
 // The merchant's webhook endpoint, as every deployment has one: the default merchant's at
 // `/default`, each profile's at a path of its own (bench/merchants.mjs).
 const receiver = await startReceiver({ '/default': [STACK_SECRETS.WEBHOOK_SECRET] })
+// As `wrangler dev` runs it, its local trace collector attached (the in-process figures below are
+// measured both ways).
 const stack = await startStack({
   stateDir: state,
   vars: { CARD_VELOCITY_LIMIT: '1000000', MERCHANT_WEBHOOK_URL: `${receiver.url}/default`, ...PLATFORM_SECRETS },
+  traces: true,
 })
 const http = (base) => (path, init) => fetch(`${base}${path}`, init)
 try {

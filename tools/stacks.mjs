@@ -1,5 +1,8 @@
 // Stacks for tests and benchmarks: the process helpers of `npm start` (worker/dev/processes.mjs)
-// with the test secrets. Tests and benchmarks import both from here.
+// with the test secrets. Tests and benchmarks import both from here. Their stacks run without
+// wrangler's local trace collector (`traces`, startWrangler): dev tooling that no test reads, which
+// took about a quarter of the test stacks' workerd CPU, and the tests run CPU-bound on two cores.
+// The benchmarks ask for it where they measure `wrangler dev` as a developer runs it.
 import { join } from 'node:path'
 import {
   freePort,
@@ -29,9 +32,14 @@ export { TEST_SECRETS as STACK_SECRETS } from './credentials.ts'
  * The sandbox gateway and the product Worker wired to it, each a `wrangler dev` on a free port
  * with its state under `stateDir`. `vars` are extra Worker variables (and secrets, as `--var`).
  * No demo: webhooks go nowhere unless a test names its own MERCHANT_WEBHOOK_URL.
- * @param {{ stateDir: string, vars?: Record<string, string>, sandboxVars?: Record<string, string> }} options
+ * @param {{ stateDir: string, vars?: Record<string, string>, sandboxVars?: Record<string, string>, traces?: boolean }} options
  */
-export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_PENDING_DELAY_MS: '300' } }) {
+export async function startStack({
+  stateDir,
+  vars = {},
+  sandboxVars = { SANDBOX_PENDING_DELAY_MS: '300' },
+  traces = false,
+}) {
   // Both at once: the Worker needs only the sandbox's address, known once its port is chosen.
   const [sandboxPort, port] = [await freePort(), await freePort()]
   const running = []
@@ -44,6 +52,7 @@ export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_
         persistTo: join(stateDir, 'sandbox'),
         vars: sandboxVars,
         label: 'sandbox',
+        traces,
       }),
     ),
     started(
@@ -59,6 +68,7 @@ export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_
           ...vars,
         },
         label: 'worker',
+        traces,
       }),
     ),
   ])
@@ -74,9 +84,14 @@ export async function startStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_
 /**
  * The demo chain (sandbox, product Worker, demo shop Worker in front) with the test secrets, on
  * free ports. `demo.url` is the public origin, as http://127.0.0.1:8787 is under `npm start`.
- * @param {{ stateDir: string, vars?: Record<string, string>, sandboxVars?: Record<string, string> }} options
+ * @param {{ stateDir: string, vars?: Record<string, string>, sandboxVars?: Record<string, string>, traces?: boolean }} options
  */
-export function startDemoStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_PENDING_DELAY_MS: '300' } }) {
+export function startDemoStack({
+  stateDir,
+  vars = {},
+  sandboxVars = { SANDBOX_PENDING_DELAY_MS: '300' },
+  traces = false,
+}) {
   const { MERCHANT_API_KEY, WEBHOOK_SECRET } = STACK_SECRETS
   return startDemoChain({
     stateDir,
@@ -85,5 +100,6 @@ export function startDemoStack({ stateDir, vars = {}, sandboxVars = { SANDBOX_PE
     // The demo holds only what a merchant's server needs: no gateway credential.
     demoVars: { MERCHANT_API_KEY, WEBHOOK_SECRET },
     together: true,
+    traces,
   })
 }

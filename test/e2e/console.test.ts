@@ -143,6 +143,7 @@ async function startAccess(gateway: string): Promise<AccessStack> {
       ACCESS_MERCHANTS: JSON.stringify({ '*@shop.example': 'default' }),
     },
     label: 'worker-access',
+    traces: false,
   })
   return {
     team,

@@ -26,6 +26,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Short waits keep the suite fast; the behaviour is the same as with the defaults.
     vars: { SANDBOX_PENDING_DELAY_MS: '300', SANDBOX_SLOW_MS: '3000', SANDBOX_3DS_TTL_MS: '4000' },
     label: 'sandbox',
+    traces: false,
   })
   const catcherPort = await freePort()
   const stopCatcher = await startCatcher(catcherPort)

@@ -201,7 +201,12 @@ export async function waitFor(url, timeoutMs = 60_000, child) {
 
 /**
  * Starts `wrangler dev` for a config on 127.0.0.1:port and waits for `readyPath` (/healthz) to answer.
- * `vars` become `--var NAME:value` overrides; `extraArgs` are passed through.
+ * `vars` become `--var NAME:value` overrides; `extraArgs` are passed through. `traces: false` runs
+ * it without wrangler's local trace collector (`X_LOCAL_OBSERVABILITY`, on by default: a Worker in
+ * the same workerd thread that each invocation, storage operation and fetch is streamed to, for the
+ * local explorer); unset, as the environment says.
+ * @param {{ config: string, port: number, persistTo: string, vars?: Record<string, string>, extraArgs?: string[],
+ *   quiet?: boolean, label?: string, readyPath?: string, traces?: boolean }} options
  */
 export async function startWrangler({
   config,
@@ -212,6 +217,7 @@ export async function startWrangler({
   quiet = true,
   label = 'wrangler',
   readyPath = '/healthz',
+  traces,
 }) {
   // The product Worker's search index (D1) needs its tables before the first request. A state
   // directory without a database gets its migrated copy before workerd starts (workerd creates the
@@ -244,7 +250,7 @@ export async function startWrangler({
   ]
   const child = spawnTracked(process.execPath, args, {
     cwd: root,
-    env: offlineEnv(),
+    env: { ...offlineEnv(), ...(traces === undefined ? {} : { X_LOCAL_OBSERVABILITY: String(traces) }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -390,7 +396,7 @@ export const DEMO_CONFIG = join(root, 'worker/demo/wrangler.toml')
  * upstream. Ports default to free ones; state goes under `stateDir`.
  * @param {{ stateDir: string, ports?: { sandbox?: number, product?: number, demo?: number },
  *   sandboxVars?: Record<string, string>, productVars?: Record<string, string>, demoVars?: Record<string, string>,
- *   productArgs?: string[], demoArgs?: string[], quiet?: boolean, together?: boolean }} options
+ *   productArgs?: string[], demoArgs?: string[], quiet?: boolean, together?: boolean, traces?: boolean }} options
  * `together` starts the three at once (each needs only the others' ports, chosen first): a stack
  * starts sooner (`npm start` answered in 9 to 11 s on 2 cores, against 13 s one after another).
  * Without it they start one after another (each line of output is labelled either way).
@@ -405,6 +411,7 @@ export async function startDemoStack({
   demoArgs = [],
   quiet = true,
   together = false,
+  traces,
 }) {
   const running = []
   const stop = async () => {
@@ -426,6 +433,7 @@ export async function startDemoStack({
           vars: sandboxVars,
           quiet,
           label: 'sandbox',
+          traces,
         }),
       product: () =>
         startWrangler({
@@ -446,6 +454,7 @@ export async function startDemoStack({
           extraArgs: productArgs,
           quiet,
           label: 'worker',
+          traces,
         }),
       demo: () =>
         startWrangler({
@@ -459,6 +468,7 @@ export async function startDemoStack({
           // The demo forwards /healthz to the product Worker, which may still be starting beside
           // it (each early try logs a lost connection): the demo is up when its own stylesheet is.
           readyPath: '/demo/app.css',
+          traces,
         }),
     }
     const started = (p) => p.then((r) => (running.push(r), r))
