@@ -2559,6 +2559,11 @@ export interface components {
                 description?: string;
                 /** @description The gateway's payment id */
                 paymentId?: string;
+                /**
+                 * @description Not found by the status inquiry, and asked about once more before the session may expire or fail on it (a charge can reach the gateway late)
+                 * @constant
+                 */
+                recheck?: true;
             }[];
             maxAttempts: number;
             paymentId: string | null;

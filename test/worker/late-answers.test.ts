@@ -31,10 +31,15 @@ async function until(done: () => boolean | Promise<boolean>, timeoutMs = 8_000):
   }
 }
 
-/** Holds the Worker's requests to the gateway that `matches` picks until `release` is called. */
+/**
+ * Holds the Worker's requests to the gateway that `matches` picks until `release` is called; with
+ * `lose`, the requests then reach the gateway (`sent`) or not, and the Worker gets no answer, as
+ * a reset connection loses it.
+ */
 function holdGatewayCalls(matches: (request: Request, body: string) => boolean) {
   let release!: () => void
   const held = new Promise<void>((r) => (release = r))
+  let lost: { sent: boolean } | undefined
   const seen: string[] = []
   const real = globalThis.fetch
   const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
@@ -42,19 +47,27 @@ function holdGatewayCalls(matches: (request: Request, body: string) => boolean) 
     if (request.method === 'POST' && matches(request, await request.clone().text())) {
       seen.push(request.url)
       await held
+      if (lost) {
+        if (lost.sent) await (await real(request)).text()
+        throw new TypeError('the connection was reset')
+      }
     }
     return real(request)
   })
-  return { seen, release, restore: () => spy.mockRestore() }
+  const lose = (sent: boolean) => {
+    lost = { sent }
+    release()
+  }
+  return { seen, release, lose, restore: () => spy.mockRestore() }
 }
 
 /**
- * A charge given up before it reached the gateway, which then reaches it after all: held on its
- * way there while its watchdog makes it unknown and an inquiry by order (the gateway has no such
- * payment yet) opens the session again; then released, and answered late. Its attempt, as the
- * session has it after that answer.
+ * A charge given up before it reached the gateway: held on its way there while its watchdog makes
+ * it unknown and an inquiry by order (the gateway has no such payment yet) opens the session
+ * again; then it reaches the gateway after all and is answered late, or (`lose`) reaches it, or
+ * not (`sent: false`), with its answer lost. Its attempt, as the session has it after that.
  */
-async function givenUpThenCharged(s: Session, number: string): Promise<Attempt | undefined> {
+async function givenUpThenCharged(s: Session, number: string, lose?: { sent: boolean }): Promise<Attempt | undefined> {
   const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
   const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
   try {
@@ -63,7 +76,8 @@ async function givenUpThenCharged(s: Session, number: string): Promise<Attempt |
     await timePasses(stub)
     await timePasses(stub)
     expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
-    hold.release()
+    if (lose) hold.lose(lose.sent)
+    else hold.release()
     await answer
   } finally {
     hold.release()
@@ -204,6 +218,35 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     const state = await sessionState(s.id)
     expect(state).toMatchObject({ status: 'expired' })
     expect((state.attempts as Attempt[])[0]).toMatchObject({ status: 'declined', paymentId: bankStep })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.expired')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(0)
+  })
+
+  it('a charge given up as never reaching the gateway that reaches it after all, its answer lost, as the session’s time runs out: the session asks about it once more before it ends, and the money pays it, told once', async () => {
+    const s = await createSession()
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const attempt = await givenUpThenCharged(s, '4111111111111111', { sent: true })
+    expect(attempt).toMatchObject({ status: 'not_found' })
+    // The gateway took the money; neither its answer nor (here) its notification reaches the Worker.
+    await timePasses(stub, true)
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'succeeded', method: 'card', paymentId: expect.stringMatching(/^\d+$/) })
+    expect((state.attempts as Attempt[])[0]).toMatchObject({ status: 'succeeded', paymentId: state.paymentId })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    // One final event: the session never said it expired.
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
+  })
+
+  it('a charge that never reached the gateway, as the session’s time runs out: asked about once more and still not found, the session ends expired, told once; meanwhile the shopper may try again', async () => {
+    const s = await createSession()
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    expect(await givenUpThenCharged(s, '4111111111111111', { sent: false })).toMatchObject({ status: 'not_found' })
+    // Not a payment in progress: the shopper may try another card, which the gateway declines.
+    expect((await pay(s, '4000000000000002')).body.status).toBe('declined')
+    await timePasses(stub, true)
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'expired' })
+    expect((state.attempts as Attempt[]).map((a) => a.status)).toEqual(['not_found', 'declined'])
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.expired')).toHaveLength(1)
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(0)
   })

@@ -302,6 +302,43 @@ describe('the money rule across methods', () => {
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: first })
   })
 
+  it('a QR code the wallet paid while the shopper’s page was closed, its notification lost: at its time the session asks about the code, and the money pays it, told once (never expired)', async () => {
+    const s = await createSession({ flow: 'qr' })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    // No completion of ours: the wallet pays the code at the gateway; its notification never arrives.
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    await timePasses(stubOf(s), true)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: code })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
+  })
+
+  it('at its time, a session asks about the QR codes it showed, withdrawn ones too: none paid, it ends expired, told once', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const withdrawn = await shownCode(s)
+    expect((await pay(s, DECLINE)).body.status).toBe('declined')
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const shown = await shownCode(s)
+    const asked: string[] = []
+    const real = globalThis.fetch
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (request.method === 'POST' && (await request.clone().text()).includes('paymentType=IN'))
+        asked.push(request.url)
+      return real(request)
+    })
+    try {
+      await timePasses(stubOf(s), true)
+    } finally {
+      spy.mockRestore()
+    }
+    expect(await sessionState(s.id)).toMatchObject({ status: 'expired' })
+    for (const code of [withdrawn, shown]) expect(asked.some((url) => url.endsWith(`/payments/${code}`))).toBe(true)
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.expired')).toHaveLength(1)
+  })
+
   it('a QR code asked for in another tab while this one is being paid: the payment keeps its code, the new one is refused', async () => {
     const s = await createSession({ flow: 'qr' })
     expect((await verifyQr(s)).body.status).toBe('verified')

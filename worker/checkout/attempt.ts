@@ -294,6 +294,7 @@ export async function applyOutcome(
             : outcome.kind === 'rejected'
               ? 'refused'
               : 'unknown'
+      delete attempt.recheck
       await core.save(s)
     } else if (outcome.kind === 'unknown' && attempt.status === 'processing') {
       // Its answer lost after the session moved on: still unknown, its notification still heard.

@@ -32,7 +32,7 @@ import {
   isInFlight,
   offers,
   canMove,
-  strays,
+  moneyMayMove,
   type CheckoutView,
   type MerchantView,
   type SessionInput,
@@ -51,7 +51,7 @@ import {
   regenerateAgain,
   regenerateInvoice,
 } from './methods/invoice.ts'
-import { complete, verify } from './methods/qr.ts'
+import { codesUnasked, complete, expireWithCodes, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
 import {
   askForCard,
@@ -230,7 +230,7 @@ export class CheckoutSession extends TaskedObject {
       if (
         s &&
         (isInFlight(s.status) ||
-          strays(s).length > 0 ||
+          moneyMayMove(s) ||
           Date.now() < s.expiresAt ||
           setupUnsettled(s) ||
           invoiceUnasked(s) ||
@@ -250,10 +250,12 @@ export class CheckoutSession extends TaskedObject {
       // so does a payment it moved on from (strays.ts ends the session once those settle; the
       // expiry makes sure they are asked about, a record from before that task included). An
       // invoice being issued is waited for, and one issued may have been paid with its
-      // notification lost: the gateway is asked first (methods/invoice.ts).
+      // notification lost: the gateway is asked first (methods/invoice.ts); so are QR codes shown
+      // that no completion of ours carried, which a wallet may have paid (methods/qr.ts).
       if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) {
-        if (strays(s).length > 0) await watchStrays(this.#core, s)
+        if (moneyMayMove(s)) await watchStrays(this.#core, s)
         else if (s.invoice || s.regeneration) await expireWithInvoice(this.#core, s)
+        else if (codesUnasked(s).length > 0) await expireWithCodes(this.#core, s)
         else await this.move(s, 'expired')
       }
     } else if (name === 'watchdog') {

@@ -8,7 +8,7 @@ import type { PendingEvent, TaskTimers } from '../sessions/tasked-object.ts'
 import type { Env } from '../env.ts'
 import type { Job } from '../outbox/jobs.ts'
 import { done, type Reply } from '../reply.ts'
-import { attemptsRemaining, strays, type PayResult, type SessionRecord, type Status } from '../sessions/types.ts'
+import { attemptsRemaining, moneyMayMove, type PayResult, type SessionRecord, type Status } from '../sessions/types.ts'
 import { METHODS } from './methods/table.ts'
 
 /** The session object as its modules see it: one session, written one change at a time. */
@@ -56,8 +56,9 @@ const MESSAGES: Record<PayResult['status'], string> = {
  * when the gateway declined it).
  */
 export function afterNoCharge(s: SessionRecord, declined: boolean): Status {
-  // Not while a payment it moved on from may still take money: that one settles first (strays.ts).
-  if (strays(s).length === 0) {
+  // Not while a payment it moved on from may still take money, or one given up is to be asked
+  // about again: that one settles first (strays.ts).
+  if (!moneyMayMove(s)) {
     if (Date.now() >= s.expiresAt) return 'expired'
     if ((s.method ? METHODS[s.method].countsAttempts : true) && attemptsRemaining(s) === 0) return 'failed'
   }

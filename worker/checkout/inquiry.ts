@@ -77,7 +77,7 @@ async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
       await tookMoney(core, s, attempt, named, outcome.response)
       return
     }
-    attempt.status = 'not_found'
+    Object.assign(attempt, { status: 'not_found', recheck: true })
     await core.move(s, afterNoCharge(s, false))
     return
   }
@@ -92,8 +92,9 @@ async function runInquiry(core: SessionCore, s: SessionRecord): Promise<void> {
       tally(core, s, outcome.kind === 'declined')
     return
   } else if (outcome.kind === 'not_found' && s.status === 'unknown') {
-    // The gateway never saw the charge: nothing to settle, the shopper may try again.
-    if (attempt) attempt.status = 'not_found'
+    // The gateway never saw the charge: nothing to settle, the shopper may try again. It is asked
+    // about once more before the session may end on it (strays.ts: a charge can land later).
+    if (attempt) Object.assign(attempt, { status: 'not_found', recheck: true })
     await core.move(s, afterNoCharge(s, false))
     return
   } else if (outcome.kind === 'pending' && s.status === 'unknown') {

@@ -5,7 +5,8 @@
  * (money taken at the gateway must end as a paid session); only the attempt in flight may be
  * declined or left pending; anything else is refused and kept for the operator.
  */
-import type { Notification } from '../../shared/types.ts'
+import { NOTIFICATION_FIELDS } from '../../shared/fields.ts'
+import type { Notification, PaymentResponse } from '../../shared/types.ts'
 import { settlementOf } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
 import {
@@ -116,4 +117,37 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   if (to === 'pending') await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
   else if (moved) tally(core, s, to !== 'succeeded')
   return { kind: 'applied', status: s.status }
+}
+
+const NO_FIELDS = Object.fromEntries(Object.keys(NOTIFICATION_FIELDS).map((k) => [k, undefined])) as Record<
+  keyof Notification,
+  undefined
+>
+
+/**
+ * A payment the gateway, asked, says took money (a notification that may have been lost: an
+ * invoice's, a QR code's), settled as its notification would be, with the same checks of order,
+ * amount and currency: an answer without its order or currency is not taken as paid.
+ */
+export async function settleFromInquiry(
+  core: SessionCore,
+  r: Partial<PaymentResponse>,
+  result: { readonly code: string; readonly description: string },
+): Promise<'paid' | 'ask_later' | 'unpaid'> {
+  if (!r.paymentId || !r.merchantTransactionId || !r.currency || !r.amount) return 'ask_later'
+  const settled = await settleFromNotification(core, {
+    ...NO_FIELDS,
+    paymentId: r.paymentId,
+    transactionStatus: r.transactionStatus ?? 'Y',
+    amount: r.amount,
+    currency: r.currency,
+    merchantTransactionId: r.merchantTransactionId,
+    // Asked of the gateway, not received: there is no checksum to carry.
+    checksum: '',
+    paymentBrand: r.paymentBrand,
+    resultCode: result.code,
+    resultDescription: result.description,
+    cardLastFourDigits: r.cardLast4,
+  })
+  return settled.kind === 'applied' ? 'paid' : 'unpaid'
 }

@@ -6,13 +6,22 @@
  * attempt in flight (inquiry.ts), and their notification is heard (notifications.ts) but may never
  * come. So each is asked about from the alarm, by its payment id or else by order, never re-sent,
  * until the gateway says what became of it: money it took pays the session if nothing has, else
- * it is money taken a second time (charged-again.ts), told to the merchant once.
+ * it is money taken a second time (charged-again.ts), told to the merchant once. So, once, is an
+ * attempt the session's own inquiry did not find (`rechecks`): its charge may have landed since.
  */
 import { gatewayClient } from '../config.ts'
 import { askAgainInMs } from '../env-vars.ts'
 import { log } from '../log.ts'
 import type { PaymentOutcome } from '../gateway/outcome.ts'
-import { receivedPaymentIds, strays, type Attempt, type SessionRecord } from '../sessions/types.ts'
+import {
+  isInFlight,
+  moneyMayMove,
+  receivedPaymentIds,
+  rechecks,
+  strays,
+  type Attempt,
+  type SessionRecord,
+} from '../sessions/types.ts'
 import { callWindowMs, sameOrder, tookMoney } from './attempt.ts'
 import { afterNoCharge, MINUTE_MS, type SessionCore } from './core.ts'
 
@@ -34,8 +43,14 @@ const nextAsk = (core: SessionCore, s: SessionRecord): number =>
  * many, never puts off an ask.
  */
 export async function watchStrays(core: SessionCore, s: SessionRecord): Promise<void> {
-  if (strays(s).length > 0) await core.schedule(STRAY_TASK, nextAsk(core, s), true)
+  if (moneyMayMove(s)) await core.schedule(STRAY_TASK, nextAsk(core, s), true)
 }
+
+/**
+ * The ones to ask about: strays, and attempts to ask about again, these only while no attempt is
+ * in flight (asked by order, the gateway would answer with that one's payment).
+ */
+const unsettled = (s: SessionRecord): Attempt[] => [...strays(s), ...(isInFlight(s.status) ? [] : rechecks(s))]
 
 /**
  * The task: asks about one stray attempt, each in turn (one the gateway never settles does not
@@ -45,7 +60,7 @@ export async function watchStrays(core: SessionCore, s: SessionRecord): Promise<
 export async function askAboutStrays(core: SessionCore, s: SessionRecord): Promise<void> {
   const now = Date.now()
   // One whose call may still answer is left to its answer.
-  const due = strays(s).filter((a) => a.status !== 'processing' || now >= a.at + callWindowMs(core.env))
+  const due = unsettled(s).filter((a) => a.status !== 'processing' || now >= a.at + callWindowMs(core.env))
   const attempt = due[(s.strayInquiries ?? 0) % Math.max(1, due.length)]
   if (attempt) {
     const client = gatewayClient(core.env)
@@ -54,9 +69,9 @@ export async function askAboutStrays(core: SessionCore, s: SessionRecord): Promi
       : await client.inquiry(s.merchantTransactionId, 'MID')
     log.info('stray_inquiry', { session: s.id, attempt: attempt.n, outcome: outcome.kind })
     // Settled meanwhile (its notification came during the call): nothing left to learn.
-    if (strays(s).includes(attempt)) await settle(core, s, attempt, outcome)
+    if (unsettled(s).includes(attempt)) await settle(core, s, attempt, outcome)
   }
-  if (strays(s).length === 0) return endWithoutStrays(core, s)
+  if (!moneyMayMove(s)) return endWithoutStrays(core, s)
   s.strayInquiries = (s.strayInquiries ?? 0) + 1
   await core.save(s)
   await core.schedule(STRAY_TASK, nextAsk(core, s), true)
@@ -87,6 +102,7 @@ async function settle(core: SessionCore, s: SessionRecord, attempt: Attempt, out
   // (the rule of the session's own inquiry).
   if (!attempt.paymentId && named && receivedPaymentIds(s).includes(named)) {
     attempt.status = 'not_found'
+    delete attempt.recheck
     return core.save(s)
   }
   if (outcome.kind === 'succeeded') return tookMoney(core, s, attempt, named ?? attempt.paymentId, r)
@@ -102,6 +118,7 @@ async function settle(core: SessionCore, s: SessionRecord, attempt: Attempt, out
   ) {
     if (named && !attempt.paymentId) attempt.paymentId = named
     attempt.status = outcome.kind
+    delete attempt.recheck
     if ('code' in outcome) Object.assign(attempt, { code: outcome.code, description: outcome.description })
     return core.save(s)
   }

@@ -205,6 +205,11 @@ const documentation = {
                 code: { type: 'string', description: "The gateway's result code" },
                 description: { type: 'string', description: "The gateway's result description" },
                 paymentId: { type: 'string', description: "The gateway's payment id" },
+                recheck: {
+                  const: true,
+                  description:
+                    'Not found by the status inquiry, and asked about once more before the session may expire or fail on it (a charge can reach the gateway late)',
+                },
               },
             },
           },

@@ -130,6 +130,11 @@ export interface Attempt {
   code?: string
   description?: string
   paymentId?: string
+  /**
+   * Given up as never seen by the gateway (`not_found`) by the session's own inquiry, and not yet
+   * asked about again: a charge can reach the gateway after the inquiry that did not find it.
+   */
+  recheck?: true
 }
 
 export interface SessionRecord extends SessionInput {
@@ -182,6 +187,8 @@ export interface SessionRecord extends SessionInput {
   regeneration?: { status: 'processing' | 'unknown'; at: number }
   /** How often the gateway could not say, at the session's expiry, whether its issued invoice was paid. */
   invoiceAsks?: number
+  /** How often its expiry asked again about QR codes the gateway could not say about (checkout/methods/qr.ts). */
+  qrAsks?: number
   /** Why the gateway refused the last request, for the operator (`GET /v1/sessions/{id}`). */
   lastError?: { code: string; message: string; gatewayCode?: string }
   /** The email the gateway was sent with the payment (the shopper's, typed in the widget, or the merchant's). */
@@ -248,22 +255,38 @@ const MAY_TAKE_MONEY: readonly Attempt['status'][] = ['processing', 'unknown', '
  */
 export function strays(s: SessionRecord): Attempt[] {
   const own = isInFlight(s.status) ? s.attempts[s.attempts.length - 1] : undefined
-  const settled = [...(s.status === 'succeeded' && s.paymentId ? [s.paymentId] : []), ...(s.chargedAgain ?? [])]
-  return s.attempts.filter(
-    (a) => a !== own && MAY_TAKE_MONEY.includes(a.status) && !(a.paymentId && settled.includes(a.paymentId)),
-  )
+  return s.attempts.filter((a) => a !== own && MAY_TAKE_MONEY.includes(a.status) && !toldPayment(s, a))
 }
+
+/** Whether the attempt's payment paid the session or was told as taken again: nothing left to learn of it. */
+function toldPayment(s: SessionRecord, a: Attempt): boolean {
+  return a.paymentId !== undefined && (a.paymentId === paidBy(s) || (s.chargedAgain ?? []).includes(a.paymentId))
+}
+
+const paidBy = (s: SessionRecord): string | undefined => (s.status === 'succeeded' ? s.paymentId : undefined)
+
+/**
+ * Attempts given up as never seen by the gateway that are asked about once more (checkout/strays.ts)
+ * before the session may end on them: a charge that reached the gateway after the inquiry that did
+ * not find it must not find its session expired or failed (two final events, or money told to
+ * nobody when its notification is lost). They do not keep the shopper from trying again.
+ */
+export const rechecks = (s: SessionRecord): Attempt[] =>
+  s.attempts.filter((a) => a.status === 'not_found' && a.recheck && !toldPayment(s, a))
+
+/**
+ * Whether an attempt the session moved on from may still take money (`strays`), or is to be asked
+ * about once more (`rechecks`): while so, an open session neither expires nor fails.
+ */
+export const moneyMayMove = (s: SessionRecord): boolean => strays(s).length > 0 || rechecks(s).length > 0
 
 /**
  * What the clock says the session is: open and declined sessions past their time are expired,
  * unless an invoice is being issued for them (it is under way: its answer decides), or a payment
- * it moved on from may still take money (`strays`: its answer decides).
+ * it moved on from may still take money (`moneyMayMove`: its answer decides).
  */
 export function effectiveStatus(s: SessionRecord, now: number): Status {
-  return (s.status === 'open' || s.status === 'declined') &&
-    now >= s.expiresAt &&
-    !s.regeneration &&
-    strays(s).length === 0
+  return (s.status === 'open' || s.status === 'declined') && now >= s.expiresAt && !s.regeneration && !moneyMayMove(s)
     ? 'expired'
     : s.status
 }

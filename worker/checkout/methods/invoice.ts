@@ -4,9 +4,7 @@
  * the gateway's page (each try there is a payment of its own: see its row in table.ts for which
  * notifications it answers for). The session lives as long as its invoice.
  */
-import { NOTIFICATION_FIELDS } from '../../../shared/fields.ts'
 import { checkFormat } from '../../../shared/formats.ts'
-import type { Notification } from '../../../shared/types.ts'
 import { gatewayClient } from '../../config.ts'
 import { gatewayTime, hoursMs } from '../../gateway/units.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
@@ -17,7 +15,7 @@ import { offers, type SessionRecord } from '../../sessions/types.ts'
 import { refusal, withdrawOthers } from '../attempt.ts'
 import { MINUTE_MS, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
-import { settleFromNotification } from '../notifications.ts'
+import { settleFromInquiry } from '../notifications.ts'
 
 /**
  * Regenerates the session's invoice once; a second call answers the same invoice. `returnPage`:
@@ -218,29 +216,8 @@ export async function askAboutInvoice(core: SessionCore, s: SessionRecord): Prom
   log.info('invoice_inquiry', { session: s.id, outcome: outcome.kind })
   if (outcome.kind === 'not_found' || outcome.kind === 'declined') return 'unpaid'
   if (outcome.kind !== 'succeeded') return 'ask_later'
-  const r = outcome.response
-  if (!r.paymentId || !r.merchantTransactionId || !r.currency || !r.amount) return 'ask_later'
-  const settled = await settleFromNotification(core, {
-    ...NO_FIELDS,
-    paymentId: r.paymentId,
-    transactionStatus: r.transactionStatus ?? 'Y',
-    amount: r.amount,
-    currency: r.currency,
-    merchantTransactionId: r.merchantTransactionId,
-    // Asked of the gateway, not received: there is no checksum to carry.
-    checksum: '',
-    paymentBrand: r.paymentBrand,
-    resultCode: outcome.code,
-    resultDescription: outcome.description,
-    cardLastFourDigits: r.cardLast4,
-  })
-  return settled.kind === 'applied' ? 'paid' : 'unpaid'
+  return settleFromInquiry(core, outcome.response, outcome)
 }
-
-const NO_FIELDS = Object.fromEntries(Object.keys(NOTIFICATION_FIELDS).map((k) => [k, undefined])) as Record<
-  keyof Notification,
-  undefined
->
 
 /** An invoice issued or being issued whose session has not ended: the gateway is still to be asked about it. */
 export const invoiceUnasked = (s: SessionRecord): boolean =>

@@ -6,10 +6,12 @@
  */
 import { gatewayClient } from '../../config.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
+import { log } from '../../log.ts'
 import { done, fail, type Reply } from '../../reply.ts'
-import { offers } from '../../sessions/types.ts'
+import { offers, type SessionRecord } from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, gate, otherMethod, refusal, replay } from '../attempt.ts'
 import { MINUTE_MS, type SessionCore } from '../core.ts'
+import { settleFromInquiry } from '../notifications.ts'
 
 /**
  * Verifications whose answer never came that are not counted against `maxAttempts`: a network
@@ -137,4 +139,52 @@ export async function complete(core: SessionCore, idempotencyKey: string): Promi
   // gateway answered keeps that place (applyOutcome tells of this one if it took money too).
   const reply = await applyOutcome(core, s, outcome, attempt)
   return finish(core, s, attempt, idempotencyKey, fingerprint, reply)
+}
+
+/** How long a session whose QR codes the gateway could not say about waits to ask again, and how often it asks. */
+const CODE_ASK_AGAIN_MS = 5 * MINUTE_MS
+const CODE_ASKS_MAX = 12
+
+/**
+ * The session's QR codes that no completion of ours carried: a wallet may have paid one all the
+ * same (the shopper's page closed before it said so), and the gateway's notification of it can
+ * be lost.
+ */
+export const codesUnasked = (s: SessionRecord): string[] => {
+  const carried = new Set(s.attempts.map((a) => a.paymentId))
+  return [s.qr?.paymentId, ...(s.withdrawnQr ?? [])].filter((id): id is string => id !== undefined && !carried.has(id))
+}
+
+/**
+ * The expiry of a session that showed such codes: each is asked about first, by its payment id,
+ * as an issued invoice is (methods/invoice.ts), since money taken must end as a paid session, told
+ * once. One paid settles the session as its notification would; none paid, it expires; a code the
+ * gateway says nothing final of (no answer, still pending) is asked about again, at most
+ * `CODE_ASKS_MAX` times, after which the session expires all the same, logged for the operator
+ * (a verified notification still ends it paid while its record is kept).
+ */
+export async function expireWithCodes(core: SessionCore, s: SessionRecord): Promise<void> {
+  const client = gatewayClient(core.env)
+  let later = false
+  for (const code of codesUnasked(s)) {
+    const outcome = await client.inquiry(code, 'PID')
+    log.info('qr_code_inquiry', { session: s.id, outcome: outcome.kind })
+    const said =
+      outcome.kind === 'succeeded'
+        ? await settleFromInquiry(core, outcome.response, outcome)
+        : outcome.kind === 'not_found' || outcome.kind === 'declined'
+          ? 'unpaid'
+          : 'ask_later'
+    if (said === 'paid') return
+    if (said === 'ask_later') later = true
+  }
+  if (later) {
+    s.qrAsks = (s.qrAsks ?? 0) + 1
+    if (s.qrAsks < CODE_ASKS_MAX) {
+      await core.save(s)
+      return core.schedule('expire', Date.now() + CODE_ASK_AGAIN_MS)
+    }
+    log.error('qr_codes_unconfirmed', { session: s.id, asks: s.qrAsks })
+  }
+  await core.move(s, 'expired')
 }
