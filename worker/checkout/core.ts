@@ -7,6 +7,7 @@
 import type { PendingEvent, TaskTimers } from '../sessions/tasked-object.ts'
 import type { Env } from '../env.ts'
 import type { Job } from '../outbox/jobs.ts'
+import { log } from '../log.ts'
 import { done, type Reply } from '../reply.ts'
 import { attemptsRemaining, moneyMayMove, type PayResult, type SessionRecord, type Status } from '../sessions/types.ts'
 import { METHODS } from './methods/table.ts'
@@ -63,6 +64,32 @@ export function afterNoCharge(s: SessionRecord, declined: boolean): Status {
     if ((s.method ? METHODS[s.method].countsAttempts : true) && attemptsRemaining(s) === 0) return 'failed'
   }
   return declined ? 'declined' : 'open'
+}
+
+/**
+ * The end of an expiry that asked the gateway about a payment whose notification may have been lost
+ * (an issued invoice, a QR code shown) and got no final word: asked again after `againMs`, at most
+ * `max` times (counted in the session's `counter`), then the session expires all the same, logged
+ * for the operator (a verified notification still ends it paid while its record is kept).
+ */
+export async function askAgainOrExpire(
+  core: SessionCore,
+  s: SessionRecord,
+  ask: {
+    readonly counter: 'invoiceAsks' | 'qrAsks'
+    readonly max: number
+    readonly againMs: number
+    readonly log: string
+  },
+): Promise<void> {
+  const asks = (s[ask.counter] ?? 0) + 1
+  s[ask.counter] = asks
+  if (asks < ask.max) {
+    await core.save(s)
+    return core.schedule('expire', Date.now() + ask.againMs)
+  }
+  log.error(ask.log, { session: s.id, asks })
+  await core.move(s, 'expired')
 }
 
 /** The browser's answer to an attempt, as the session now stands. */

@@ -13,7 +13,7 @@ import { sessionIndexJob } from '../../search/rows.ts'
 import { done, fail, type Reply } from '../../reply.ts'
 import { offers, type SessionRecord } from '../../sessions/types.ts'
 import { refusal, withdrawOthers } from '../attempt.ts'
-import { MINUTE_MS, type SessionCore } from '../core.ts'
+import { askAgainOrExpire, MINUTE_MS, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
 import { settleFromInquiry } from '../notifications.ts'
 
@@ -190,14 +190,13 @@ export async function expireWithInvoice(core: SessionCore, s: SessionRecord): Pr
   }
   const said = await askAboutInvoice(core, s)
   if (said === 'paid') return
-  if (said === 'ask_later') {
-    s.invoiceAsks = (s.invoiceAsks ?? 0) + 1
-    if (s.invoiceAsks < ASKS_MAX) {
-      await core.save(s)
-      return core.schedule('expire', Date.now() + ASK_AGAIN_MS)
-    }
-    log.error('invoice_unconfirmed', { session: s.id, asks: s.invoiceAsks })
-  }
+  if (said === 'ask_later')
+    return askAgainOrExpire(core, s, {
+      counter: 'invoiceAsks',
+      max: ASKS_MAX,
+      againMs: ASK_AGAIN_MS,
+      log: 'invoice_unconfirmed',
+    })
   await core.move(s, 'expired')
 }
 

@@ -10,7 +10,7 @@ import { log } from '../../log.ts'
 import { done, fail, type Reply } from '../../reply.ts'
 import { offers, type SessionRecord } from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, gate, otherMethod, refusal, replay } from '../attempt.ts'
-import { MINUTE_MS, type SessionCore } from '../core.ts'
+import { askAgainOrExpire, MINUTE_MS, type SessionCore } from '../core.ts'
 import { settleFromInquiry } from '../notifications.ts'
 
 /**
@@ -178,13 +178,12 @@ export async function expireWithCodes(core: SessionCore, s: SessionRecord): Prom
     if (said === 'paid') return
     if (said === 'ask_later') later = true
   }
-  if (later) {
-    s.qrAsks = (s.qrAsks ?? 0) + 1
-    if (s.qrAsks < CODE_ASKS_MAX) {
-      await core.save(s)
-      return core.schedule('expire', Date.now() + CODE_ASK_AGAIN_MS)
-    }
-    log.error('qr_codes_unconfirmed', { session: s.id, asks: s.qrAsks })
-  }
+  if (later)
+    return askAgainOrExpire(core, s, {
+      counter: 'qrAsks',
+      max: CODE_ASKS_MAX,
+      againMs: CODE_ASK_AGAIN_MS,
+      log: 'qr_codes_unconfirmed',
+    })
   await core.move(s, 'expired')
 }
