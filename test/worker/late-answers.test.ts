@@ -5,7 +5,7 @@
  * attempt that made the call: it never renames or settles the newer one, whose own payment must
  * still pay the session. Found by an attacker's review (helper 48).
  */
-import { env } from 'cloudflare:test'
+import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
 import {
   browser,
@@ -17,7 +17,7 @@ import {
   webhooksAbout,
   type Session,
 } from './api.ts'
-import { timePasses } from './clock.ts'
+import { settles, timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
 import { PENDING, THREE_DS } from './outcome-support.ts'
 
@@ -237,13 +237,40 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
   })
 
-  it('a charge that never reached the gateway, as the session’s time runs out: asked about once more and still not found, the session ends expired, told once; meanwhile the shopper may try again', async () => {
+  it('a charge that never reached the gateway: the shopper may try again meanwhile, but not past the session’s time; asked about once more and still not found, the session ends expired, told once', async () => {
     const s = await createSession()
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
     expect(await givenUpThenCharged(s, '4111111111111111', { sent: false })).toMatchObject({ status: 'not_found' })
     // Not a payment in progress: the shopper may try another card, which the gateway declines.
     expect((await pay(s, '4000000000000002')).body.status).toBe('declined')
-    await timePasses(stub, true)
+    // The session's time runs out before the first attempt is asked about again: no new charge.
+    await runInDurableObject(stub, async (instance, state) => {
+      const record =
+        (instance as unknown as { session?: { expiresAt: number } }).session ??
+        (await state.storage.get<{ expiresAt: number }>('session'))
+      if (record) {
+        record.expiresAt = Date.now() - 1
+        await state.storage.put('session', record)
+      }
+    })
+    const late = await pay(s, '4111111111111111')
+    expect(late.body.error?.code).toBe('session_expired')
+    expect((await sessionState(s.id)).attempts).toHaveLength(2)
+    // Asked about once more, it is still not found: the session ends.
+    const asked: string[] = []
+    const real = globalThis.fetch
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (request.method === 'POST' && (await request.clone().text()).includes('paymentType=IN'))
+        asked.push(request.url)
+      return real(request)
+    })
+    try {
+      await settles(stub)
+    } finally {
+      spy.mockRestore()
+    }
+    expect(asked.length).toBeGreaterThan(0)
     const state = await sessionState(s.id)
     expect(state).toMatchObject({ status: 'expired' })
     expect((state.attempts as Attempt[]).map((a) => a.status)).toEqual(['not_found', 'declined'])

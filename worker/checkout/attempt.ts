@@ -14,6 +14,7 @@ import { checkKey, keyRefusal } from '../idempotency.ts'
 import { fail, type Reply } from '../reply.ts'
 import {
   attemptsRemaining,
+  codesUnasked,
   effectiveStatus,
   isInFlight,
   methodUnderWay,
@@ -72,7 +73,7 @@ export async function gate(core: SessionCore, s: SessionRecord): Promise<Reply |
   if (s.status === 'succeeded') return fail('session_completed', 'This checkout is already paid.')
   if (s.status === 'failed') return fail('too_many_attempts', 'This checkout can no longer be paid.')
   // What the clock says (an invoice being issued keeps its session: effectiveStatus).
-  if (effectiveStatus(s, Date.now()) === 'expired') {
+  if (effectiveStatus(s, Date.now()) === 'expired' && !s.invoice && codesUnasked(s).length === 0) {
     await core.move(s, 'expired')
     return fail('session_expired', 'This checkout has expired.')
   }
@@ -80,6 +81,13 @@ export async function gate(core: SessionCore, s: SessionRecord): Promise<Reply |
   // its order until that one is settled.
   if (isInFlight(s.status) || strays(s).length > 0)
     return fail('payment_in_progress', 'A payment for this checkout is already in progress.')
+  // Past its time, no new charge: the session ends by its expiry, which first waits for an attempt
+  // to ask about again, and asks about an issued invoice or QR codes shown (an invoice still being
+  // issued keeps its session, as above).
+  if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt && !s.regeneration) {
+    await core.schedule('expire', Date.now(), true)
+    return fail('session_expired', 'This checkout has expired.')
+  }
   if (attemptsRemaining(s) === 0) return fail('too_many_attempts', 'Too many attempts for this checkout.')
   return undefined
 }

@@ -32,6 +32,7 @@ import {
   isInFlight,
   offers,
   canMove,
+  codesUnasked,
   moneyMayMove,
   type CheckoutView,
   type MerchantView,
@@ -51,7 +52,7 @@ import {
   regenerateAgain,
   regenerateInvoice,
 } from './methods/invoice.ts'
-import { codesUnasked, complete, expireWithCodes, verify } from './methods/qr.ts'
+import { complete, expireWithCodes, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
 import {
   askForCard,
@@ -153,6 +154,10 @@ export class CheckoutSession extends TaskedObject {
     )
     // An attempt it leaves behind whose money may still move is asked about (strays.ts).
     await watchStrays(this.#core, s)
+    // Open again past its time (its expiry waited for the payment, or has QR codes to ask about
+    // first: afterNoCharge): the expiry runs now.
+    if ((to === 'open' || to === 'declined') && Date.now() >= s.expiresAt)
+      await this.schedule('expire', Date.now(), true)
     return true
   }
 

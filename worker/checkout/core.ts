@@ -9,7 +9,14 @@ import type { Env } from '../env.ts'
 import type { Job } from '../outbox/jobs.ts'
 import { log } from '../log.ts'
 import { done, type Reply } from '../reply.ts'
-import { attemptsRemaining, moneyMayMove, type PayResult, type SessionRecord, type Status } from '../sessions/types.ts'
+import {
+  attemptsRemaining,
+  codesUnasked,
+  moneyMayMove,
+  type PayResult,
+  type SessionRecord,
+  type Status,
+} from '../sessions/types.ts'
 import { METHODS } from './methods/table.ts'
 
 /** The session object as its modules see it: one session, written one change at a time. */
@@ -60,7 +67,8 @@ export function afterNoCharge(s: SessionRecord, declined: boolean): Status {
   // Not while a payment it moved on from may still take money, or one given up is to be asked
   // about again: that one settles first (strays.ts).
   if (!moneyMayMove(s)) {
-    if (Date.now() >= s.expiresAt) return 'expired'
+    // Past its time with QR codes to ask about, the expiry asks first (the move sets it going).
+    if (Date.now() >= s.expiresAt && codesUnasked(s).length === 0) return 'expired'
     if ((s.method ? METHODS[s.method].countsAttempts : true) && attemptsRemaining(s) === 0) return 'failed'
   }
   return declined ? 'declined' : 'open'

@@ -14,6 +14,7 @@ import { askAgainInMs } from '../env-vars.ts'
 import { log } from '../log.ts'
 import type { PaymentOutcome } from '../gateway/outcome.ts'
 import {
+  codesUnasked,
   isInFlight,
   moneyMayMove,
   receivedPaymentIds,
@@ -83,8 +84,10 @@ export async function askAboutStrays(core: SessionCore, s: SessionRecord): Promi
  */
 async function endWithoutStrays(core: SessionCore, s: SessionRecord): Promise<void> {
   if (s.status !== 'open' && s.status !== 'declined') return
-  // An invoice's session past its time is ended by its expiry task, which asks about the invoice.
-  if (Date.now() >= s.expiresAt && (s.invoice || s.regeneration)) return core.schedule('expire', Date.now())
+  // An invoice's session past its time is ended by its expiry task, which asks about the invoice,
+  // and so is one with QR codes to ask about.
+  if (Date.now() >= s.expiresAt && (s.invoice || s.regeneration || codesUnasked(s).length > 0))
+    return core.schedule('expire', Date.now())
   const to = afterNoCharge(s, s.status === 'declined')
   if (to === 'expired' || to === 'failed') await core.move(s, to)
 }

@@ -275,6 +275,17 @@ export const rechecks = (s: SessionRecord): Attempt[] =>
   s.attempts.filter((a) => a.status === 'not_found' && a.recheck && !toldPayment(s, a))
 
 /**
+ * The session's QR codes that no completion of ours carried to the gateway (one whose completion
+ * was not found there is still payable): a wallet may have paid one all the same (the shopper's
+ * page closed before it said so), and the gateway's notification of it can be lost. Its expiry
+ * asks about them first (checkout/methods/qr.ts).
+ */
+export const codesUnasked = (s: SessionRecord): string[] => {
+  const carried = new Set(s.attempts.filter((a) => a.status !== 'not_found').map((a) => a.paymentId))
+  return [s.qr?.paymentId, ...(s.withdrawnQr ?? [])].filter((id): id is string => id !== undefined && !carried.has(id))
+}
+
+/**
  * Whether an attempt the session moved on from may still take money (`strays`), or is to be asked
  * about once more (`rechecks`): while so, an open session neither expires nor fails.
  */

@@ -8,7 +8,7 @@ import { gatewayClient } from '../../config.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { log } from '../../log.ts'
 import { done, fail, type Reply } from '../../reply.ts'
-import { offers, type SessionRecord } from '../../sessions/types.ts'
+import { codesUnasked, offers, type SessionRecord } from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, gate, otherMethod, refusal, replay } from '../attempt.ts'
 import { askAgainOrExpire, MINUTE_MS, type SessionCore } from '../core.ts'
 import { settleFromInquiry } from '../notifications.ts'
@@ -146,17 +146,7 @@ const CODE_ASK_AGAIN_MS = 5 * MINUTE_MS
 const CODE_ASKS_MAX = 12
 
 /**
- * The session's QR codes that no completion of ours carried: a wallet may have paid one all the
- * same (the shopper's page closed before it said so), and the gateway's notification of it can
- * be lost.
- */
-export const codesUnasked = (s: SessionRecord): string[] => {
-  const carried = new Set(s.attempts.map((a) => a.paymentId))
-  return [s.qr?.paymentId, ...(s.withdrawnQr ?? [])].filter((id): id is string => id !== undefined && !carried.has(id))
-}
-
-/**
- * The expiry of a session that showed such codes: each is asked about first, by its payment id,
+ * The expiry of a session that showed QR codes no completion carried (`codesUnasked`): each is asked about first, by its payment id,
  * as an issued invoice is (methods/invoice.ts), since money taken must end as a paid session, told
  * once. One paid settles the session as its notification would; none paid, it expires; a code the
  * gateway says nothing final of (no answer, still pending) is asked about again, at most
