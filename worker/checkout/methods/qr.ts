@@ -141,17 +141,21 @@ export async function complete(core: SessionCore, idempotencyKey: string): Promi
   return finish(core, s, attempt, idempotencyKey, fingerprint, reply)
 }
 
-/** How long a session whose QR codes the gateway could not say about waits to ask again, and how often it asks. */
+/**
+ * How long a session whose QR codes the gateway could not say about waits to ask again, and how
+ * often it asks.
+ */
 const CODE_ASK_AGAIN_MS = 5 * MINUTE_MS
 const CODE_ASKS_MAX = 12
 
 /**
- * The expiry of a session that showed QR codes no completion carried (`codesUnasked`): each is asked about first, by its payment id,
- * as an issued invoice is (methods/invoice.ts), since money taken must end as a paid session, told
- * once. One paid settles the session as its notification would; none paid, it expires; a code the
- * gateway says nothing final of (no answer, still pending) is asked about again, at most
- * `CODE_ASKS_MAX` times, after which the session expires all the same, logged for the operator
- * (a verified notification still ends it paid while its record is kept).
+ * The expiry of a session that showed QR codes no completion carried (`codesUnasked`): each is
+ * asked about first, by its payment id, as an issued invoice is (methods/invoice.ts), since money
+ * taken must end as a paid session, told once. One paid settles the session as its notification
+ * would; none paid, it expires; a code the gateway says nothing final of (no answer, still
+ * pending) is asked about again, at most `CODE_ASKS_MAX` times, after which the session expires
+ * all the same, logged for the operator (a verified notification still ends it paid while its
+ * record is kept).
  */
 export async function expireWithCodes(core: SessionCore, s: SessionRecord): Promise<void> {
   const client = gatewayClient(core.env)
