@@ -3,7 +3,8 @@
  * inquiry's backoff, so they make the object's scheduled tasks due now (and, to expire, its own
  * clock run out) and run its alarm: exactly what the passing of time would do.
  */
-import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { vi } from 'vitest'
 
 /** Makes every task of the object due now and runs its alarm ("time passes"). */
 export async function timePasses(stub: DurableObjectStub, expire = false): Promise<void> {
@@ -65,4 +66,17 @@ async function hasWork(stub: DurableObjectStub): Promise<boolean> {
     const now = Date.now()
     return [...(await state.storage.list<{ next: number }>({ prefix: 'job:' })).values()].some((job) => job.next <= now)
   })
+}
+
+/** The gateway addresses the Worker calls while `run` runs (time passing: the object's due tasks). */
+export async function gatewayCallsWhile(run: () => Promise<unknown>): Promise<string[]> {
+  const spy = vi.spyOn(globalThis, 'fetch')
+  try {
+    await run()
+    return spy.mock.calls
+      .map((c) => String(c[0] instanceof Request ? c[0].url : c[0]))
+      .filter((url) => url.startsWith(env.GATEWAY_BASE_URL))
+  } finally {
+    spy.mockRestore()
+  }
 }

@@ -17,7 +17,7 @@ import {
   webhooksAbout,
   type Session,
 } from './api.ts'
-import { settles, timePasses } from './clock.ts'
+import { gatewayCallsWhile, settles, timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
 import { PENDING, THREE_DS } from './outcome-support.ts'
 
@@ -257,20 +257,8 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect(late.body.error?.code).toBe('session_expired')
     expect((await sessionState(s.id)).attempts).toHaveLength(2)
     // Asked about once more, it is still not found: the session ends.
-    const asked: string[] = []
-    const real = globalThis.fetch
-    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const request = new Request(input, init)
-      if (request.method === 'POST' && (await request.clone().text()).includes('paymentType=IN'))
-        asked.push(request.url)
-      return real(request)
-    })
-    try {
-      await settles(stub)
-    } finally {
-      spy.mockRestore()
-    }
-    expect(asked.length).toBeGreaterThan(0)
+    const asked = await gatewayCallsWhile(() => settles(stub))
+    expect(asked.filter((url) => url.includes('/payments/'))).not.toHaveLength(0)
     const state = await sessionState(s.id)
     expect(state).toMatchObject({ status: 'expired' })
     expect((state.attempts as Attempt[]).map((a) => a.status)).toEqual(['not_found', 'declined'])

@@ -17,7 +17,7 @@ import {
   webhooksAbout,
   type Session,
 } from './api.ts'
-import { timePasses } from './clock.ts'
+import { gatewayCallsWhile, timePasses } from './clock.ts'
 import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
 import { sandboxInvoice } from './outcome-support.ts'
 
@@ -101,17 +101,7 @@ async function cardChargedWhileCodePaid(s: Session, code: string, lose = false) 
 }
 
 /** The gateway addresses the Worker calls while time passes for the session (its due tasks run). */
-async function gatewayCallsAsTimePasses(s: Session): Promise<string[]> {
-  const spy = vi.spyOn(globalThis, 'fetch')
-  try {
-    await timePasses(stubOf(s))
-    return spy.mock.calls
-      .map((c) => String(c[0] instanceof Request ? c[0].url : c[0]))
-      .filter((url) => url.startsWith(env.GATEWAY_BASE_URL))
-  } finally {
-    spy.mockRestore()
-  }
-}
+const gatewayCallsAsTimePasses = (s: Session) => gatewayCallsWhile(() => timePasses(stubOf(s)))
 
 /** Holds the Worker's first QR verification, and its first completion's answer, until released. */
 function holdQrCalls() {
@@ -321,19 +311,7 @@ describe('the money rule across methods', () => {
     expect((await pay(s, DECLINE)).body.status).toBe('declined')
     expect((await verifyQr(s)).body.status).toBe('verified')
     const shown = await shownCode(s)
-    const asked: string[] = []
-    const real = globalThis.fetch
-    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const request = new Request(input, init)
-      if (request.method === 'POST' && (await request.clone().text()).includes('paymentType=IN'))
-        asked.push(request.url)
-      return real(request)
-    })
-    try {
-      await timePasses(stubOf(s), true)
-    } finally {
-      spy.mockRestore()
-    }
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
     expect(await sessionState(s.id)).toMatchObject({ status: 'expired' })
     for (const code of [withdrawn, shown]) expect(asked.some((url) => url.endsWith(`/payments/${code}`))).toBe(true)
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.expired')).toHaveLength(1)
