@@ -317,6 +317,34 @@ describe('the money rule across methods', () => {
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.expired')).toHaveLength(1)
   })
 
+  it('a session that failed on its card’s declines asks, at its time, about the QR code its card withdrew: the wallet paid it, its notification lost, and the session ends paid by it, told once', async () => {
+    const s = await createSession({ methods: ['card', 'qr'], maxAttempts: 1 })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const withdrawn = await shownCode(s)
+    expect((await pay(s, DECLINE)).body.status).toBe('declined')
+    expect(await sessionState(s.id)).toMatchObject({ status: 'failed' })
+    // A wallet pays the code the card withdrew; the gateway's notification never arrives.
+    expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
+    expect(asked.filter((url) => url.endsWith(`/payments/${withdrawn}`))).toHaveLength(1)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: withdrawn })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.failed')).toHaveLength(1)
+  })
+
+  it('a session that failed with a QR code no wallet paid asks about it once, at its time, and stays failed', async () => {
+    const s = await createSession({ methods: ['card', 'qr'], maxAttempts: 1 })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const withdrawn = await shownCode(s)
+    expect((await pay(s, DECLINE)).body.status).toBe('declined')
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
+    expect(asked.filter((url) => url.endsWith(`/payments/${withdrawn}`))).toHaveLength(1)
+    expect(await gatewayCallsAsTimePasses(s)).toEqual([])
+    expect(await sessionState(s.id)).toMatchObject({ status: 'failed' })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.failed')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(0)
+  })
+
   it('a QR code asked for in another tab while this one is being paid: the payment keeps its code, the new one is refused', async () => {
     const s = await createSession({ flow: 'qr' })
     expect((await verifyQr(s)).body.status).toBe('verified')
@@ -722,6 +750,27 @@ describe('the money rule across methods', () => {
     const complete = await completeQr(s)
     expect(complete.status).toBe(409)
     expect(complete.body.error).toMatchObject({ code: 'method_in_progress', method: 'invoice' })
+  })
+
+  it('at its time, a session whose invoice was never paid asks about the QR code the invoice withdrew too: the wallet paid it, its notification lost, and the session ends paid by it, told once, never expired', async () => {
+    const invoiceId = await sandboxInvoice('100.00')
+    const s = await createSession({
+      flow: 'qr',
+      methods: ['qr', 'invoice'],
+      invoiceId,
+      merchantInvoiceId: uniqueId('new'),
+      invoiceExpirationPeriod: '24',
+    })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const withdrawn = await shownCode(s)
+    expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
+    // A wallet pays the code the invoice withdrew; the gateway's notification never arrives.
+    expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
+    expect(asked.some((url) => url.endsWith(`/payments/${withdrawn}`))).toBe(true)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: withdrawn })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
   })
 
   it('a session offering a saved card and a new card pays the saved one with the CVV alone, or a new card with its number', async () => {

@@ -47,12 +47,12 @@ import { askAboutStrays, STRAY_TASK, watchStrays } from './strays.ts'
 import { pay } from './methods/card.ts'
 import {
   askAboutInvoice,
-  expireWithInvoice,
+  invoiceAtExpiry,
   invoiceUnasked,
   regenerateAgain,
   regenerateInvoice,
 } from './methods/invoice.ts'
-import { complete, expireWithCodes, verify } from './methods/qr.ts'
+import { codesAtExpiry, complete, verify } from './methods/qr.ts'
 import { settleFromNotification, type NotificationResult } from './notifications.ts'
 import {
   askForCard,
@@ -72,6 +72,17 @@ const DAY_MS = 24 * 60 * MINUTE_MS
  */
 const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number =>
   numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * DAY_MS
+
+/**
+ * At the session's expiry, each way to pay that may have taken money whose notification was lost
+ * (an issued invoice, QR codes shown) is asked in turn: true when none did and none is to be asked
+ * again, so the session may expire. An invoice and QR codes can both be the session's: a code shown
+ * before the invoice was issued stays payable by a wallet.
+ */
+async function nothingTakenAtExpiry(core: SessionCore, s: SessionRecord): Promise<boolean> {
+  for (const ask of [invoiceAtExpiry, codesAtExpiry]) if ((await ask(core, s)) !== 'unpaid') return false
+  return true
+}
 
 export class CheckoutSession extends TaskedObject {
   protected readonly binding = 'SESSIONS' as const
@@ -134,10 +145,12 @@ export class CheckoutSession extends TaskedObject {
     // A card session's success that does not know the card its payment saved asks for it.
     const registration = to === 'succeeded' ? registrationOnSuccess(s) : {}
     const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]
-    // What the new state ends: a settled payment needs no inquiry or watchdog, a final one no expiry.
-    const ended: Record<string, undefined> = {
+    // What the new state ends: a settled payment needs no inquiry or watchdog, a final one no
+    // expiry, but for a session that failed with QR codes a wallet may still pay: its expiry asks
+    // about them (methods/qr.ts), as that of a session still open would.
+    const ended: TaskTimers = {
       ...(isInFlight(to) ? {} : { inquiry: undefined, watchdog: undefined }),
-      ...(isFinal(to) ? { expire: undefined } : {}),
+      ...(isFinal(to) ? { expire: to === 'failed' && codesUnasked(s).length > 0 ? s.expiresAt : undefined } : {}),
     }
     await this.commit(
       s.id,
@@ -229,9 +242,9 @@ export class CheckoutSession extends TaskedObject {
     const s = await this.load()
     if (name === 'purge') {
       // A payment still in flight, or an invoice still payable or not yet asked about at its
-      // expiry, keeps its record: the money it may take must still find its session. So does
-      // one still asking for the card its payment saved (its repeats wait for it). Asked again
-      // a day later.
+      // expiry, keeps its record: the money it may take must still find its session. So do QR
+      // codes of a failed session not yet asked about, and one still asking for the card its
+      // payment saved (its repeats wait for it). Asked again a day later.
       if (
         s &&
         (isInFlight(s.status) ||
@@ -239,10 +252,13 @@ export class CheckoutSession extends TaskedObject {
           Date.now() < s.expiresAt ||
           setupUnsettled(s) ||
           invoiceUnasked(s) ||
+          (s.status === 'failed' && codesUnasked(s).length > 0) ||
           registrationAsked(s))
       ) {
-        // An attempt whose money may still move is asked about (a record from before that task).
+        // An attempt whose money may still move is asked about, and so are the codes (a record
+        // from before those tasks).
         await watchStrays(this.#core, s)
+        if (s.status === 'failed' && codesUnasked(s).length > 0) await this.schedule('expire', s.expiresAt, true)
         return this.schedule('purge', Date.now() + DAY_MS)
       }
       await this.ctx.storage.deleteAll()
@@ -259,10 +275,8 @@ export class CheckoutSession extends TaskedObject {
       // that no completion of ours carried, which a wallet may have paid (methods/qr.ts).
       if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) {
         if (moneyMayMove(s)) await watchStrays(this.#core, s)
-        else if (s.invoice || s.regeneration) await expireWithInvoice(this.#core, s)
-        else if (codesUnasked(s).length > 0) await expireWithCodes(this.#core, s)
-        else await this.move(s, 'expired')
-      }
+        else if (await nothingTakenAtExpiry(this.#core, s)) await this.move(s, 'expired')
+      } else if (s.status === 'failed' && Date.now() >= s.expiresAt) await codesAtExpiry(this.#core, s)
     } else if (name === 'watchdog') {
       // The Worker went away mid-call: whatever happened upstream is unknown until asked.
       if (s.status === 'processing') await becomeUnknown(this.#core, s)

@@ -75,12 +75,19 @@ export function afterNoCharge(s: SessionRecord, declined: boolean): Status {
 }
 
 /**
- * The end of an expiry that asked the gateway about a payment whose notification may have been lost
- * (an issued invoice, a QR code shown) and got no final word: asked again after `againMs`, at most
- * `max` times (counted in the session's `counter`), then the session expires all the same, logged
- * for the operator (a verified notification still ends it paid while its record is kept).
+ * What the gateway said, at the session's expiry, of a payment whose notification may have been
+ * lost (an issued invoice, a QR code shown): it took the money (the session is settled by it), it
+ * did not (or there is nothing to ask), or ask again later (the expiry task is set for it).
  */
-export async function askAgainOrExpire(
+export type AtExpiry = 'paid' | 'unpaid' | 'ask_later'
+
+/**
+ * The end of an expiry's ask that got no final word: asked again after `againMs`, at most `max`
+ * times (counted in the session's `counter`); after that, `unpaid` all the same, logged for the
+ * operator, and the session may expire (a verified notification still ends it paid while its
+ * record is kept).
+ */
+export async function askAgainLater(
   core: SessionCore,
   s: SessionRecord,
   ask: {
@@ -89,15 +96,16 @@ export async function askAgainOrExpire(
     readonly againMs: number
     readonly log: string
   },
-): Promise<void> {
+): Promise<AtExpiry> {
   const asks = (s[ask.counter] ?? 0) + 1
   s[ask.counter] = asks
   if (asks < ask.max) {
     await core.save(s)
-    return core.schedule('expire', Date.now() + ask.againMs)
+    await core.schedule('expire', Date.now() + ask.againMs)
+    return 'ask_later'
   }
   log.error(ask.log, { session: s.id, asks })
-  await core.move(s, 'expired')
+  return 'unpaid'
 }
 
 /** The browser's answer to an attempt, as the session now stands. */

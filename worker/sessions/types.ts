@@ -189,6 +189,8 @@ export interface SessionRecord extends SessionInput {
   invoiceAsks?: number
   /** How often its expiry asked again about QR codes the gateway could not say about (checkout/methods/qr.ts). */
   qrAsks?: number
+  /** QR codes its expiry asked about and took as unpaid (the gateway said so, or never said, after every ask). */
+  codesAsked?: string[]
   /** Why the gateway refused the last request, for the operator (`GET /v1/sessions/{id}`). */
   lastError?: { code: string; message: string; gatewayCode?: string }
   /** The email the gateway was sent with the payment (the shopper's, typed in the widget, or the merchant's). */
@@ -276,13 +278,17 @@ export const rechecks = (s: SessionRecord): Attempt[] =>
 
 /**
  * The session's QR codes that no completion of ours carried to the gateway (one whose completion
- * was not found there is still payable): a wallet may have paid one all the same (the shopper's
- * page closed before it said so), and the gateway's notification of it can be lost. Its expiry
- * asks about them first (checkout/methods/qr.ts).
+ * was not found there is still payable) and that its expiry has not yet asked about: a wallet may
+ * have paid one all the same (the shopper's page closed before it said so), and the gateway's
+ * notification of it can be lost. Its expiry asks about them first (checkout/methods/qr.ts), that
+ * of a session that failed too.
  */
 export const codesUnasked = (s: SessionRecord): string[] => {
-  const carried = new Set(s.attempts.filter((a) => a.status !== 'not_found').map((a) => a.paymentId))
-  return [s.qr?.paymentId, ...(s.withdrawnQr ?? [])].filter((id): id is string => id !== undefined && !carried.has(id))
+  const known = new Set([
+    ...s.attempts.filter((a) => a.status !== 'not_found').map((a) => a.paymentId),
+    ...(s.codesAsked ?? []),
+  ])
+  return [s.qr?.paymentId, ...(s.withdrawnQr ?? [])].filter((id): id is string => id !== undefined && !known.has(id))
 }
 
 /**

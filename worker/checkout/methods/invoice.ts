@@ -13,7 +13,7 @@ import { sessionIndexJob } from '../../search/rows.ts'
 import { done, fail, type Reply } from '../../reply.ts'
 import { offers, type SessionRecord } from '../../sessions/types.ts'
 import { refusal, withdrawOthers } from '../attempt.ts'
-import { askAgainOrExpire, MINUTE_MS, type SessionCore } from '../core.ts'
+import { askAgainLater, MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
 import { settleFromInquiry } from '../notifications.ts'
 
@@ -162,42 +162,43 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   return done({ status: 'regenerated', invoice: s.invoice })
 }
 
-/** What the gateway said of an issued invoice when its session's time was up. */
-export type InvoiceAtExpiry = 'paid' | 'unpaid' | 'ask_later'
-
 /** How long a session whose invoice the gateway could not say about waits to ask again. */
 const ASK_AGAIN_MS = 60 * MINUTE_MS
 /**
- * How often it asks (three days, hourly) before it ends `expired` all the same, logged for the
- * operator: a verified notification of the payment still ends it paid (R3) while its record is kept.
+ * How often it asks (three days, hourly) before it takes the invoice as unpaid all the same,
+ * logged for the operator: a verified notification of the payment still ends it paid (R3) while
+ * its record is kept.
  */
 const ASKS_MAX = 72
 
 /**
- * The expiry of a session whose invoice the shopper issued, or is issuing. An invoice being issued
- * is a payment under way: the session waits for the gateway's answer (an invoice issued extends
- * its life; one refused lets it expire), at most `ASKS_MAX` hours. Of an issued invoice the gateway
- * is asked first whether it was paid after all (its notification can be lost), as money taken must
- * end as a paid session. Paid, the answer settles it; not paid, it expires; no answer, it stays
- * open and asks again, at most `ASKS_MAX` times.
+ * The invoice's part of the expiry of a session that issued one, or is issuing one. An invoice
+ * being issued is a payment under way: the session waits for the gateway's answer (an invoice
+ * issued extends its life; one refused lets it expire), at most `ASKS_MAX` hours. Of an issued
+ * invoice the gateway is asked first whether it was paid after all (its notification can be
+ * lost), as money taken must end as a paid session. Paid, the answer settles it; no answer, it
+ * stays open and asks again, at most `ASKS_MAX` times. `unpaid` (or no invoice): the session may
+ * expire, once the other ways to pay have said the same (checkout-session.ts).
  */
-export async function expireWithInvoice(core: SessionCore, s: SessionRecord): Promise<void> {
+export async function invoiceAtExpiry(core: SessionCore, s: SessionRecord): Promise<AtExpiry> {
+  if (!s.invoice && !s.regeneration) return 'unpaid'
   if (!s.invoice && s.regeneration) {
-    if (Date.now() < s.expiresAt + ASKS_MAX * ASK_AGAIN_MS) return core.schedule('expire', Date.now() + ASK_AGAIN_MS)
+    if (Date.now() < s.expiresAt + ASKS_MAX * ASK_AGAIN_MS) {
+      await core.schedule('expire', Date.now() + ASK_AGAIN_MS)
+      return 'ask_later'
+    }
     log.error('invoice_regeneration_unconfirmed', { session: s.id })
     delete s.regeneration
     await core.cancel('regenerate')
   }
   const said = await askAboutInvoice(core, s)
-  if (said === 'paid') return
-  if (said === 'ask_later')
-    return askAgainOrExpire(core, s, {
-      counter: 'invoiceAsks',
-      max: ASKS_MAX,
-      againMs: ASK_AGAIN_MS,
-      log: 'invoice_unconfirmed',
-    })
-  await core.move(s, 'expired')
+  if (said !== 'ask_later') return said
+  return askAgainLater(core, s, {
+    counter: 'invoiceAsks',
+    max: ASKS_MAX,
+    againMs: ASK_AGAIN_MS,
+    log: 'invoice_unconfirmed',
+  })
 }
 
 /**
@@ -208,7 +209,7 @@ export async function expireWithInvoice(core: SessionCore, s: SessionRecord): Pr
  * but a payment found or none found (no answer, a refusal, a payment still at the bank) is asked
  * again.
  */
-export async function askAboutInvoice(core: SessionCore, s: SessionRecord): Promise<InvoiceAtExpiry> {
+export async function askAboutInvoice(core: SessionCore, s: SessionRecord): Promise<AtExpiry> {
   const invoice = s.invoice
   if (!invoice) return 'unpaid'
   const outcome = await gatewayClient(core.env).inquiry(invoice.merchantInvoiceId, 'MID')

@@ -10,7 +10,7 @@ import { log } from '../../log.ts'
 import { done, fail, type Reply } from '../../reply.ts'
 import { codesUnasked, offers, type SessionRecord } from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, gate, otherMethod, refusal, replay } from '../attempt.ts'
-import { askAgainOrExpire, MINUTE_MS, type SessionCore } from '../core.ts'
+import { askAgainLater, MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
 import { settleFromInquiry } from '../notifications.ts'
 
 /**
@@ -149,18 +149,20 @@ const CODE_ASK_AGAIN_MS = 5 * MINUTE_MS
 const CODE_ASKS_MAX = 12
 
 /**
- * The expiry of a session that showed QR codes no completion carried (`codesUnasked`): each is
- * asked about first, by its payment id, as an issued invoice is (methods/invoice.ts), since money
- * taken must end as a paid session, told once. One paid settles the session as its notification
- * would; none paid, it expires; a code the gateway says nothing final of (no answer, still
- * pending) is asked about again, at most `CODE_ASKS_MAX` times, after which the session expires
- * all the same, logged for the operator (a verified notification still ends it paid while its
- * record is kept).
+ * The QR codes' part of the expiry of a session that showed codes no completion carried
+ * (`codesUnasked`): each is asked about, by its payment id, as an issued invoice is
+ * (methods/invoice.ts), since money taken must end as a paid session, told once. One paid settles
+ * the session as its notification would; a code the gateway says nothing final of (no answer,
+ * still pending) is asked about again, at most `CODE_ASKS_MAX` times, after which it is taken as
+ * unpaid all the same, logged for the operator (a verified notification still ends the session
+ * paid while its record is kept). `unpaid` (or no code to ask about): the session may expire.
  */
-export async function expireWithCodes(core: SessionCore, s: SessionRecord): Promise<void> {
+export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promise<AtExpiry> {
+  const codes = codesUnasked(s)
+  if (codes.length === 0) return 'unpaid'
   const client = gatewayClient(core.env)
-  let later = false
-  for (const code of codesUnasked(s)) {
+  const later: string[] = []
+  for (const code of codes) {
     const outcome = await client.inquiry(code, 'PID')
     log.info('qr_code_inquiry', { session: s.id, outcome: outcome.kind })
     const said =
@@ -169,15 +171,22 @@ export async function expireWithCodes(core: SessionCore, s: SessionRecord): Prom
         : outcome.kind === 'not_found' || outcome.kind === 'declined'
           ? 'unpaid'
           : 'ask_later'
-    if (said === 'paid') return
-    if (said === 'ask_later') later = true
+    if (said === 'paid') return said
+    if (said === 'ask_later') later.push(code)
   }
-  if (later)
-    return askAgainOrExpire(core, s, {
-      counter: 'qrAsks',
-      max: CODE_ASKS_MAX,
-      againMs: CODE_ASK_AGAIN_MS,
-      log: 'qr_codes_unconfirmed',
-    })
-  await core.move(s, 'expired')
+  const said =
+    later.length === 0
+      ? 'unpaid'
+      : await askAgainLater(core, s, {
+          counter: 'qrAsks',
+          max: CODE_ASKS_MAX,
+          againMs: CODE_ASK_AGAIN_MS,
+          log: 'qr_codes_unconfirmed',
+        })
+  // Each code is asked about once more only while the gateway has not said: a session that failed
+  // stays as it is, and is forgotten in time, once every code is asked about.
+  const asked = said === 'unpaid' ? codes : codes.filter((code) => !later.includes(code))
+  s.codesAsked = [...(s.codesAsked ?? []), ...asked]
+  await core.save(s)
+  return said
 }
