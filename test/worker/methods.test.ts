@@ -436,6 +436,51 @@ describe('the money rule across methods', () => {
     expect(await webhooksAbout(s.mtid, 2, 300, 'checkout.session.charged_again')).toHaveLength(1)
   })
 
+  it('a session paid by card asks, at its time, about the QR code its card withdrew: the wallet paid it too, its notification lost, and the merchant is told of the money taken again, once', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    const card = (await sessionState(s.id)).paymentId as string
+    // The wallet pays the withdrawn code anyway; the gateway's notification never arrives.
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
+    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    expect(await gatewayCallsAsTimePasses(s)).toEqual([])
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: card })
+    const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
+    expect(told).toHaveLength(1)
+    expect(JSON.parse(told[0]?.body ?? '{}')).toMatchObject({
+      data: { paymentId: code, method: 'qr', sessionPaymentId: card },
+    })
+    // Its record opens, for the merchant to void.
+    await vi.waitFor(
+      async () =>
+        expect((await merchant('GET', `/v1/payments/${code}`)).body).toMatchObject({
+          status: 'authorized',
+          sessionId: s.id,
+        }),
+      { timeout: 10_000, interval: 100 },
+    )
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(1)
+  })
+
+  it('a session paid by its QR code asks nothing more at its time, and one paid by card whose withdrawn code no wallet paid asks about it once', async () => {
+    const byCode = await createSession({ flow: 'qr' })
+    expect((await verifyQr(byCode)).body.status).toBe('verified')
+    expect((await completeQr(byCode)).body.status).toBe('succeeded')
+    expect(await gatewayCallsWhile(() => timePasses(stubOf(byCode), true))).toEqual([])
+    const byCard = await createSession({ methods: ['card', 'qr'] })
+    expect((await verifyQr(byCard)).body.status).toBe('verified')
+    const code = await shownCode(byCard)
+    expect((await pay(byCard, '4111111111111111')).body.status).toBe('succeeded')
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(byCard), true))
+    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    expect(await gatewayCallsAsTimePasses(byCard)).toEqual([])
+    expect(await sessionState(byCard.id)).toMatchObject({ status: 'succeeded' })
+    expect(await webhooksAbout(byCard.mtid, 1, 300, 'checkout.session.charged_again')).toHaveLength(0)
+  })
+
   it('a card charge answered after the withdrawn QR code paid the session is money taken again, told once, though the card’s payment id came only with that answer', async () => {
     const s = await createSession({ methods: ['card', 'qr'] })
     expect((await verifyQr(s)).body.status).toBe('verified')

@@ -32,7 +32,7 @@ import {
   isInFlight,
   offers,
   canMove,
-  codesUnasked,
+  codesAfterEnd,
   moneyMayMove,
   type CheckoutView,
   type MerchantView,
@@ -146,11 +146,11 @@ export class CheckoutSession extends TaskedObject {
     const registration = to === 'succeeded' ? registrationOnSuccess(s) : {}
     const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]
     // What the new state ends: a settled payment needs no inquiry or watchdog, a final one no
-    // expiry, but for a session that failed with QR codes a wallet may still pay: its expiry asks
-    // about them (methods/qr.ts), as that of a session still open would.
+    // expiry, but for a session that ended paid or failed with QR codes a wallet may still pay:
+    // its expiry asks about them (methods/qr.ts), as that of a session still open would.
     const ended: TaskTimers = {
       ...(isInFlight(to) ? {} : { inquiry: undefined, watchdog: undefined }),
-      ...(isFinal(to) ? { expire: to === 'failed' && codesUnasked(s).length > 0 ? s.expiresAt : undefined } : {}),
+      ...(isFinal(to) ? { expire: codesAfterEnd(s) ? s.expiresAt : undefined } : {}),
     }
     await this.commit(
       s.id,
@@ -243,7 +243,7 @@ export class CheckoutSession extends TaskedObject {
     if (name === 'purge') {
       // A payment still in flight, or an invoice still payable or not yet asked about at its
       // expiry, keeps its record: the money it may take must still find its session. So do QR
-      // codes of a failed session not yet asked about, and one still asking for the card its
+      // codes of a session that ended paid or failed not yet asked about, and one still asking for the card its
       // payment saved (its repeats wait for it). Asked again a day later.
       if (
         s &&
@@ -252,13 +252,13 @@ export class CheckoutSession extends TaskedObject {
           Date.now() < s.expiresAt ||
           setupUnsettled(s) ||
           invoiceUnasked(s) ||
-          (s.status === 'failed' && codesUnasked(s).length > 0) ||
+          codesAfterEnd(s) ||
           registrationAsked(s))
       ) {
         // An attempt whose money may still move is asked about, and so are the codes (a record
         // from before those tasks).
         await watchStrays(this.#core, s)
-        if (s.status === 'failed' && codesUnasked(s).length > 0) await this.schedule('expire', s.expiresAt, true)
+        if (codesAfterEnd(s)) await this.schedule('expire', s.expiresAt, true)
         return this.schedule('purge', Date.now() + DAY_MS)
       }
       await this.ctx.storage.deleteAll()
@@ -276,7 +276,7 @@ export class CheckoutSession extends TaskedObject {
       if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) {
         if (moneyMayMove(s)) await watchStrays(this.#core, s)
         else if (await nothingTakenAtExpiry(this.#core, s)) await this.move(s, 'expired')
-      } else if (s.status === 'failed' && Date.now() >= s.expiresAt) await codesAtExpiry(this.#core, s)
+      } else if (codesAfterEnd(s) && Date.now() >= s.expiresAt) await codesAtExpiry(this.#core, s)
     } else if (name === 'watchdog') {
       // The Worker went away mid-call: whatever happened upstream is unknown until asked.
       if (s.status === 'processing') await becomeUnknown(this.#core, s)

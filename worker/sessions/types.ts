@@ -281,15 +281,26 @@ export const rechecks = (s: SessionRecord): Attempt[] =>
  * was not found there is still payable) and that its expiry has not yet asked about: a wallet may
  * have paid one all the same (the shopper's page closed before it said so), and the gateway's
  * notification of it can be lost. Its expiry asks about them first (checkout/methods/qr.ts), that
- * of a session that failed too.
+ * of a session that ended paid or failed too (`codesAfterEnd`).
  */
 export const codesUnasked = (s: SessionRecord): string[] => {
   const known = new Set([
     ...s.attempts.filter((a) => a.status !== 'not_found').map((a) => a.paymentId),
     ...(s.codesAsked ?? []),
+    // Known to have taken money: the payment that paid the session, and those taken again.
+    ...(s.status === 'succeeded' ? [s.paymentId] : []),
+    ...(s.chargedAgain ?? []),
   ])
   return [s.qr?.paymentId, ...(s.withdrawnQr ?? [])].filter((id): id is string => id !== undefined && !known.has(id))
 }
+
+/**
+ * A session that ended paid or failed while QR codes it showed were still payable: a wallet may
+ * pay one after the end, its notification lost. Its expiry asks about them, and its record is kept
+ * until it has (a paid session's code taken is money taken again: charged-again.ts).
+ */
+export const codesAfterEnd = (s: SessionRecord): boolean =>
+  (s.status === 'succeeded' || s.status === 'failed') && codesUnasked(s).length > 0
 
 /**
  * Whether an attempt the session moved on from may still take money (`strays`), or is to be asked

@@ -150,18 +150,21 @@ const CODE_ASKS_MAX = 12
 
 /**
  * The QR codes' part of the expiry of a session that showed codes no completion carried
- * (`codesUnasked`): each is asked about, by its payment id, as an issued invoice is
- * (methods/invoice.ts), since money taken must end as a paid session, told once. One paid settles
- * the session as its notification would; a code the gateway says nothing final of (no answer,
- * still pending) is asked about again, at most `CODE_ASKS_MAX` times, after which it is taken as
- * unpaid all the same, logged for the operator (a verified notification still ends the session
- * paid while its record is kept). `unpaid` (or no code to ask about): the session may expire.
+ * (`codesUnasked`), or that ended paid or failed with such codes (`codesAfterEnd`): each is asked
+ * about, by its payment id, as an issued invoice is (methods/invoice.ts), since money taken must
+ * end as a paid session, told once. One paid settles the session as its notification would (on a
+ * paid session, money taken again: charged-again.ts), and the others are still asked about (a
+ * wallet may have paid two). A code the gateway says nothing final of (no answer, still pending)
+ * is asked about again, at most `CODE_ASKS_MAX` times, after which it is taken as unpaid all the
+ * same, logged for the operator (a verified notification still settles it while the session's
+ * record is kept). `unpaid` (or no code to ask about): an open session may expire.
  */
 export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promise<AtExpiry> {
   const codes = codesUnasked(s)
   if (codes.length === 0) return 'unpaid'
   const client = gatewayClient(core.env)
   const later: string[] = []
+  let paid = false
   for (const code of codes) {
     const outcome = await client.inquiry(code, 'PID')
     log.info('qr_code_inquiry', { session: s.id, outcome: outcome.kind })
@@ -171,7 +174,7 @@ export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promis
         : outcome.kind === 'not_found' || outcome.kind === 'declined'
           ? 'unpaid'
           : 'ask_later'
-    if (said === 'paid') return said
+    if (said === 'paid') paid = true
     if (said === 'ask_later') later.push(code)
   }
   const said =
@@ -183,10 +186,10 @@ export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promis
           againMs: CODE_ASK_AGAIN_MS,
           log: 'qr_codes_unconfirmed',
         })
-  // Each code is asked about once more only while the gateway has not said: a session that failed
-  // stays as it is, and is forgotten in time, once every code is asked about.
+  // A code is asked about again only while the gateway has not said: a session that ended stays
+  // as it is, and is forgotten in time, once every code is asked about.
   const asked = said === 'unpaid' ? codes : codes.filter((code) => !later.includes(code))
   s.codesAsked = [...(s.codesAsked ?? []), ...asked]
   await core.save(s)
-  return said
+  return paid ? 'paid' : said
 }
