@@ -237,6 +237,17 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
   })
 
+  it('a charge given up as never reaching the gateway whose notification comes after all: it pays the session, and the merchant’s view no longer says the attempt is to be asked about again', async () => {
+    const s = await createSession()
+    const attempt = await givenUpThenCharged(s, '4111111111111111', { sent: true })
+    expect(attempt).toMatchObject({ status: 'not_found', recheck: true })
+    const note = await notificationSentFor(s.id)
+    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    const [settled] = (await sessionState(s.id)).attempts as Attempt[]
+    expect(settled).toMatchObject({ status: 'succeeded' })
+    expect(settled).not.toHaveProperty('recheck')
+  })
+
   it('a charge that never reached the gateway: the shopper may try again meanwhile, but not past the session’s time; asked about once more and still not found, the session ends expired, told once', async () => {
     const s = await createSession()
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub

@@ -30,7 +30,9 @@ export function merchantView(s: SessionRecord): MerchantView {
     // who ships on `checkout.session.succeeded` must see that a QR payment waits for its capture.
     paymentType: method ? paymentTypeOf(method, s) : s.paymentType,
     recurring: s.recurring ?? null,
-    attempts: s.attempts,
+    // `recheck` says an attempt not found is still to be asked about: once its notification or a
+    // late answer settled it, the flag it may still carry says nothing.
+    attempts: s.attempts.map(({ recheck, ...a }) => (recheck && a.status === 'not_found' ? { ...a, recheck } : a)),
     maxAttempts: s.maxAttempts,
     paymentId: s.paymentId ?? null,
     registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
