@@ -100,6 +100,44 @@ async function cardChargedWhileCodePaid(s: Session, code: string, lose = false) 
   }
 }
 
+/** The payment record of a QR payment taken again for `s` opens (an authorisation, for the merchant to void). */
+const recordOpens = (code: string, s: Session) =>
+  vi.waitFor(
+    async () =>
+      expect((await merchant('GET', `/v1/payments/${code}`)).body).toMatchObject({
+        status: 'authorized',
+        sessionId: s.id,
+      }),
+    { timeout: 10_000, interval: 100 },
+  )
+
+/** A session offering a card and a QR wallet: a QR code shown, then a card paid with `number` (its answer `status`). */
+async function codeWithdrawnByCard(
+  number: string,
+  status: string,
+  over: Record<string, unknown> = {},
+): Promise<{ s: Session; code: string }> {
+  const s = await createSession({ methods: ['card', 'qr'], ...over })
+  expect((await verifyQr(s)).body.status).toBe('verified')
+  const code = await shownCode(s)
+  expect((await pay(s, number)).body.status).toBe(status)
+  return { s, code }
+}
+
+/** A session offering a QR wallet and an invoice, with a QR code shown (the invoice not yet issued). */
+async function codeShownBesideAnInvoice(): Promise<{ s: Session; code: string }> {
+  const invoiceId = await sandboxInvoice('100.00')
+  const s = await createSession({
+    flow: 'qr',
+    methods: ['qr', 'invoice'],
+    invoiceId,
+    merchantInvoiceId: uniqueId('new'),
+    invoiceExpirationPeriod: '24',
+  })
+  expect((await verifyQr(s)).body.status).toBe('verified')
+  return { s, code: await shownCode(s) }
+}
+
 /** The gateway addresses the Worker calls while time passes for the session (its due tasks run). */
 const gatewayCallsAsTimePasses = (s: Session) => gatewayCallsWhile(() => timePasses(stubOf(s)))
 
@@ -318,10 +356,7 @@ describe('the money rule across methods', () => {
   })
 
   it('a session that failed on its card’s declines asks, at its time, about the QR code its card withdrew: the wallet paid it, its notification lost, and the session ends paid by it, told once', async () => {
-    const s = await createSession({ methods: ['card', 'qr'], maxAttempts: 1 })
-    expect((await verifyQr(s)).body.status).toBe('verified')
-    const withdrawn = await shownCode(s)
-    expect((await pay(s, DECLINE)).body.status).toBe('declined')
+    const { s, code: withdrawn } = await codeWithdrawnByCard(DECLINE, 'declined', { maxAttempts: 1 })
     expect(await sessionState(s.id)).toMatchObject({ status: 'failed' })
     // A wallet pays the code the card withdrew; the gateway's notification never arrives.
     expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
@@ -333,10 +368,7 @@ describe('the money rule across methods', () => {
   })
 
   it('a session that failed with a QR code no wallet paid asks about it once, at its time, and stays failed', async () => {
-    const s = await createSession({ methods: ['card', 'qr'], maxAttempts: 1 })
-    expect((await verifyQr(s)).body.status).toBe('verified')
-    const withdrawn = await shownCode(s)
-    expect((await pay(s, DECLINE)).body.status).toBe('declined')
+    const { s, code: withdrawn } = await codeWithdrawnByCard(DECLINE, 'declined', { maxAttempts: 1 })
     const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
     expect(asked.filter((url) => url.endsWith(`/payments/${withdrawn}`))).toHaveLength(1)
     expect(await gatewayCallsAsTimePasses(s)).toEqual([])
@@ -424,23 +456,13 @@ describe('the money rule across methods', () => {
         sessionPaymentId: card,
       },
     })
-    await vi.waitFor(
-      async () =>
-        expect((await merchant('GET', `/v1/payments/${code}`)).body).toMatchObject({
-          status: 'authorized',
-          sessionId: s.id,
-        }),
-      { timeout: 10_000, interval: 100 },
-    )
+    await recordOpens(code, s)
     await new Promise((r) => setTimeout(r, 300))
     expect(await webhooksAbout(s.mtid, 2, 300, 'checkout.session.charged_again')).toHaveLength(1)
   })
 
   it('a session paid by card asks, at its time, about the QR code its card withdrew: the wallet paid it too, its notification lost, and the merchant is told of the money taken again, once', async () => {
-    const s = await createSession({ methods: ['card', 'qr'] })
-    expect((await verifyQr(s)).body.status).toBe('verified')
-    const code = await shownCode(s)
-    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    const { s, code } = await codeWithdrawnByCard('4111111111111111', 'succeeded')
     const card = (await sessionState(s.id)).paymentId as string
     // The wallet pays the withdrawn code anyway; the gateway's notification never arrives.
     expect((await walletPays(s, code)).kind).toBe('succeeded')
@@ -454,14 +476,7 @@ describe('the money rule across methods', () => {
       data: { paymentId: code, method: 'qr', sessionPaymentId: card },
     })
     // Its record opens, for the merchant to void.
-    await vi.waitFor(
-      async () =>
-        expect((await merchant('GET', `/v1/payments/${code}`)).body).toMatchObject({
-          status: 'authorized',
-          sessionId: s.id,
-        }),
-      { timeout: 10_000, interval: 100 },
-    )
+    await recordOpens(code, s)
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(1)
   })
 
@@ -470,10 +485,7 @@ describe('the money rule across methods', () => {
     expect((await verifyQr(byCode)).body.status).toBe('verified')
     expect((await completeQr(byCode)).body.status).toBe('succeeded')
     expect(await gatewayCallsWhile(() => timePasses(stubOf(byCode), true))).toEqual([])
-    const byCard = await createSession({ methods: ['card', 'qr'] })
-    expect((await verifyQr(byCard)).body.status).toBe('verified')
-    const code = await shownCode(byCard)
-    expect((await pay(byCard, '4111111111111111')).body.status).toBe('succeeded')
+    const { s: byCard, code } = await codeWithdrawnByCard('4111111111111111', 'succeeded')
     const asked = await gatewayCallsWhile(() => timePasses(stubOf(byCard), true))
     expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
     expect(await gatewayCallsAsTimePasses(byCard)).toEqual([])
@@ -781,15 +793,7 @@ describe('the money rule across methods', () => {
   })
 
   it('a QR code already shown is withdrawn when an invoice is issued: the view says so and it cannot be completed', async () => {
-    const invoiceId = await sandboxInvoice('100.00')
-    const s = await createSession({
-      flow: 'qr',
-      methods: ['qr', 'invoice'],
-      invoiceId,
-      merchantInvoiceId: uniqueId('new'),
-      invoiceExpirationPeriod: '24',
-    })
-    expect((await verifyQr(s)).body.status).toBe('verified')
+    const { s } = await codeShownBesideAnInvoice()
     expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
     expect(await view(s)).toMatchObject({ method: 'invoice', qr: { withdrawn: true } })
     const complete = await completeQr(s)
@@ -798,16 +802,7 @@ describe('the money rule across methods', () => {
   })
 
   it('at its time, a session whose invoice was never paid asks about the QR code the invoice withdrew too: the wallet paid it, its notification lost, and the session ends paid by it, told once, never expired', async () => {
-    const invoiceId = await sandboxInvoice('100.00')
-    const s = await createSession({
-      flow: 'qr',
-      methods: ['qr', 'invoice'],
-      invoiceId,
-      merchantInvoiceId: uniqueId('new'),
-      invoiceExpirationPeriod: '24',
-    })
-    expect((await verifyQr(s)).body.status).toBe('verified')
-    const withdrawn = await shownCode(s)
+    const { s, code: withdrawn } = await codeShownBesideAnInvoice()
     expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
     // A wallet pays the code the invoice withdrew; the gateway's notification never arrives.
     expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
