@@ -6,14 +6,18 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { vi } from 'vitest'
 
-/** Makes every task of the object due now and runs its alarm ("time passes"). */
-export async function timePasses(stub: DurableObjectStub, expire = false): Promise<void> {
+/**
+ * Makes every task of the object due now and runs its alarm ("time passes"). `expire`: the
+ * session's own time is up too, and its expiry task due (set if it had none: a test of what a
+ * session's expiry does); `'clock'`: only its time is up, and only the tasks it has run (a test
+ * that the object kept its expiry task).
+ */
+export async function timePasses(stub: DurableObjectStub, expire: boolean | 'clock' = false): Promise<void> {
   await runInDurableObject(stub, async (instance, state) => {
     const tasks = (await state.storage.get<Record<string, number>>('tasks')) ?? {}
     const now = Date.now()
     for (const name of Object.keys(tasks)) if (name !== 'purge') tasks[name] = now - 1
     if (expire) {
-      // The session's own clock: its time is up.
       const session =
         (instance as unknown as { session?: { expiresAt: number } }).session ??
         (await state.storage.get<{ expiresAt: number }>('session'))
@@ -21,7 +25,7 @@ export async function timePasses(stub: DurableObjectStub, expire = false): Promi
         session.expiresAt = now - 1
         await state.storage.put('session', session)
       }
-      tasks.expire = now - 1
+      if (expire === true) tasks.expire = now - 1
     }
     await state.storage.put('tasks', tasks)
     // The alarm is run here, below; one set for now would also fire by itself, and the test could
@@ -29,6 +33,21 @@ export async function timePasses(stub: DurableObjectStub, expire = false): Promi
     await state.storage.setAlarm(now + 3_600_000)
   })
   await runDurableObjectAlarm(stub)
+}
+
+/**
+ * The record's retention ends (its purge is due; nothing else is hurried) and its alarm runs:
+ * whether the object forgets the session then (`true`) or keeps it.
+ */
+export async function retentionEnds(stub: DurableObjectStub): Promise<boolean> {
+  await runInDurableObject(stub, async (_instance, state) => {
+    const tasks = (await state.storage.get<Record<string, number>>('tasks')) ?? {}
+    tasks.purge = Date.now() - 1
+    await state.storage.put('tasks', tasks)
+    await state.storage.setAlarm(Date.now() + 3_600_000)
+  })
+  await runDurableObjectAlarm(stub)
+  return runInDurableObject(stub, async (_instance, state) => (await state.storage.get('session')) === undefined)
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   webhooksAbout,
   type Session,
 } from './api.ts'
-import { gatewayCallsWhile, timePasses } from './clock.ts'
+import { gatewayCallsWhile, retentionEnds, timePasses } from './clock.ts'
 import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
 import { sandboxInvoice } from './outcome-support.ts'
 
@@ -125,18 +125,68 @@ async function codeWithdrawnByCard(
 }
 
 /** A session offering a QR wallet and an invoice, with a QR code shown (the invoice not yet issued). */
-async function codeShownBesideAnInvoice(): Promise<{ s: Session; code: string }> {
+async function codeShownBesideAnInvoice(): Promise<{ s: Session; code: string; invoice: string }> {
   const invoiceId = await sandboxInvoice('100.00')
+  const invoice = uniqueId('new')
   const s = await createSession({
     flow: 'qr',
     methods: ['qr', 'invoice'],
     invoiceId,
-    merchantInvoiceId: uniqueId('new'),
+    merchantInvoiceId: invoice,
     invoiceExpirationPeriod: '24',
   })
   expect((await verifyQr(s)).body.status).toBe('verified')
-  return { s, code: await shownCode(s) }
+  return { s, code: await shownCode(s), invoice }
 }
+
+/**
+ * The session's record as an object that stopped, or an earlier release, left it (its time up,
+ * `changes` made, no task set), with `code` paid by a wallet: at the end of its retention it is
+ * kept and asks about the code, whose money ends it paid, told once.
+ */
+async function askedAtRetentionEndAndPaid(s: Session, code: string, changes: Record<string, unknown>) {
+  await runInDurableObject(stubOf(s), async (instance, state) => {
+    const record = (instance as unknown as { session?: Record<string, unknown> }).session
+    if (record) Object.assign(record, changes, { expiresAt: Date.now() - 1 })
+    await state.storage.put('session', record)
+    await state.storage.put('tasks', {})
+  })
+  expect(await retentionEnds(stubOf(s))).toBe(false)
+  const asked = await gatewayCallsAsTimePasses(s)
+  expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+  expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: code })
+  expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+}
+
+/**
+ * A QR code asked for while `meanwhile` ends the session: the gateway's answer comes after, and
+ * the request is refused (`refused`); a wallet pays that code all the same, its notification lost,
+ * and the session's time passes (only the tasks it set): the code is asked about once. Its id.
+ */
+async function lateCodePaidThenAsked(s: Session, refused: string, meanwhile: () => Promise<void>): Promise<string> {
+  const { held, restore } = holdQrCalls()
+  try {
+    const verifying = verifyQr(s)
+    await vi.waitFor(() => expect(held.verify.seen).toBe(true), { timeout: 10_000 })
+    await meanwhile()
+    held.verify.release()
+    expect((await verifying).body.error?.code).toBe(refused)
+  } finally {
+    restore()
+  }
+  const [late = ''] = await codesOf(s)
+  expect((await walletPays(s, late)).kind).toBe('succeeded')
+  const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
+  expect(asked.filter((url) => url.endsWith(`/payments/${late}`))).toHaveLength(1)
+  return late
+}
+
+/** Every QR code the gateway issued for the session: the one shown, then those withdrawn. */
+const codesOf = (s: Session) =>
+  runInDurableObject(stubOf(s), async (_, state) => {
+    const record = await state.storage.get<{ qr?: { paymentId: string }; withdrawnQr?: string[] }>('session')
+    return [record?.qr?.paymentId, ...(record?.withdrawnQr ?? [])].filter((id): id is string => id !== undefined)
+  })
 
 /** The gateway addresses the Worker calls while time passes for the session (its due tasks run). */
 const gatewayCallsAsTimePasses = (s: Session) => gatewayCallsWhile(() => timePasses(stubOf(s)))
@@ -360,21 +410,50 @@ describe('the money rule across methods', () => {
     expect(await sessionState(s.id)).toMatchObject({ status: 'failed' })
     // A wallet pays the code the card withdrew; the gateway's notification never arrives.
     expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
-    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
     expect(asked.filter((url) => url.endsWith(`/payments/${withdrawn}`))).toHaveLength(1)
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: withdrawn })
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.failed')).toHaveLength(1)
   })
 
-  it('a session that failed with a QR code no wallet paid asks about it once, at its time, and stays failed', async () => {
+  it('a session that failed with a QR code no wallet paid asks about it once, at its time, stays failed, and is forgotten at the end of its retention', async () => {
     const { s, code: withdrawn } = await codeWithdrawnByCard(DECLINE, 'declined', { maxAttempts: 1 })
-    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
     expect(asked.filter((url) => url.endsWith(`/payments/${withdrawn}`))).toHaveLength(1)
     expect(await gatewayCallsAsTimePasses(s)).toEqual([])
     expect(await sessionState(s.id)).toMatchObject({ status: 'failed' })
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.failed')).toHaveLength(1)
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(0)
+    expect(await retentionEnds(stubOf(s))).toBe(true)
+  })
+
+  it('a session that failed keeps its record past its retention until its QR code is asked about: the wallet paid it, and the session ends paid', async () => {
+    const { s, code: withdrawn } = await codeWithdrawnByCard(DECLINE, 'declined', { maxAttempts: 1 })
+    expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
+    // Its retention ends before its expiry has asked (an object that stopped, a record from
+    // before the expiry asked about codes of a session that ended).
+    await askedAtRetentionEndAndPaid(s, withdrawn, {})
+  })
+
+  it('a QR code the gateway issued after the session’s time ran out (its request answered late) is asked about once it can no longer be paid: the wallet paid it, and the expired session ends paid', async () => {
+    const s = await createSession({ flow: 'qr' })
+    const late = await lateCodePaidThenAsked(s, 'session_expired', async () => {
+      await timePasses(stubOf(s), true)
+      expect(await sessionState(s.id)).toMatchObject({ status: 'expired' })
+    })
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: late })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+  })
+
+  it('a QR code the gateway issued after the card paid (its request answered late) is asked about at the session’s time: the wallet paid it too, and the merchant is told of the money taken again, once', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    const late = await lateCodePaidThenAsked(s, 'method_in_progress', async () => {
+      expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    })
+    const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
+    expect(told).toHaveLength(1)
+    expect(JSON.parse(told[0]?.body ?? '{}')).toMatchObject({ data: { paymentId: late, method: 'qr' } })
   })
 
   it('a QR code asked for in another tab while this one is being paid: the payment keeps its code, the new one is refused', async () => {
@@ -466,7 +545,7 @@ describe('the money rule across methods', () => {
     const card = (await sessionState(s.id)).paymentId as string
     // The wallet pays the withdrawn code anyway; the gateway's notification never arrives.
     expect((await walletPays(s, code)).kind).toBe('succeeded')
-    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
     expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
     expect(await gatewayCallsAsTimePasses(s)).toEqual([])
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: card })
@@ -484,9 +563,9 @@ describe('the money rule across methods', () => {
     const byCode = await createSession({ flow: 'qr' })
     expect((await verifyQr(byCode)).body.status).toBe('verified')
     expect((await completeQr(byCode)).body.status).toBe('succeeded')
-    expect(await gatewayCallsWhile(() => timePasses(stubOf(byCode), true))).toEqual([])
+    expect(await gatewayCallsWhile(() => timePasses(stubOf(byCode), 'clock'))).toEqual([])
     const { s: byCard, code } = await codeWithdrawnByCard('4111111111111111', 'succeeded')
-    const asked = await gatewayCallsWhile(() => timePasses(stubOf(byCard), true))
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(byCard), 'clock'))
     expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
     expect(await gatewayCallsAsTimePasses(byCard)).toEqual([])
     expect(await sessionState(byCard.id)).toMatchObject({ status: 'succeeded' })
@@ -802,15 +881,25 @@ describe('the money rule across methods', () => {
   })
 
   it('at its time, a session whose invoice was never paid asks about the QR code the invoice withdrew too: the wallet paid it, its notification lost, and the session ends paid by it, told once, never expired', async () => {
-    const { s, code: withdrawn } = await codeShownBesideAnInvoice()
+    const { s, code: withdrawn, invoice } = await codeShownBesideAnInvoice()
     expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
     // A wallet pays the code the invoice withdrew; the gateway's notification never arrives.
     expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
     const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
     expect(asked.some((url) => url.endsWith(`/payments/${withdrawn}`))).toBe(true)
+    // Its invoice is not asked about: the code paid the session.
+    expect(asked.some((url) => url.endsWith(`/payments/${invoice}`))).toBe(false)
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: withdrawn })
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
+  })
+
+  it('a session that an earlier release expired after asking only its invoice asks about its QR code at the end of its retention: the wallet paid it, and the session ends paid', async () => {
+    const { s, code: withdrawn } = await codeShownBesideAnInvoice()
+    expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(200)
+    expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
+    // The record as that release's expiry left it: expired, its codes never asked about.
+    await askedAtRetentionEndAndPaid(s, withdrawn, { status: 'expired' })
   })
 
   it('a session offering a saved card and a new card pays the saved one with the CVV alone, or a new card with its number', async () => {

@@ -75,12 +75,13 @@ const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number =>
 
 /**
  * At the session's expiry, each way to pay that may have taken money whose notification was lost
- * (an issued invoice, QR codes shown) is asked in turn: true when none did and none is to be asked
+ * (QR codes shown, an issued invoice) is asked in turn: true when none did and none is to be asked
  * again, so the session may expire. An invoice and QR codes can both be the session's: a code shown
- * before the invoice was issued stays payable by a wallet.
+ * before the invoice was issued stays payable by a wallet. The codes go first: each is asked until
+ * the gateway says (`codesAsked`), within the hour, where an invoice may be asked again for days.
  */
 async function nothingTakenAtExpiry(core: SessionCore, s: SessionRecord): Promise<boolean> {
-  for (const ask of [invoiceAtExpiry, codesAtExpiry]) if ((await ask(core, s)) !== 'unpaid') return false
+  for (const ask of [codesAtExpiry, invoiceAtExpiry]) if ((await ask(core, s)) !== 'unpaid') return false
   return true
 }
 
@@ -242,9 +243,10 @@ export class CheckoutSession extends TaskedObject {
     const s = await this.load()
     if (name === 'purge') {
       // A payment still in flight, or an invoice still payable or not yet asked about at its
-      // expiry, keeps its record: the money it may take must still find its session. So do QR
-      // codes of a session that ended paid or failed not yet asked about, and one still asking for the card its
-      // payment saved (its repeats wait for it). Asked again a day later.
+      // expiry, keeps its record: the money it may take must still find its session. So do the
+      // QR codes of a session that ended paid or failed, until they are asked about, and a
+      // session still asking for the card its payment saved (its repeats wait for it). Asked
+      // again a day later.
       if (
         s &&
         (isInFlight(s.status) ||

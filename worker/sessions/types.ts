@@ -280,8 +280,8 @@ export const rechecks = (s: SessionRecord): Attempt[] =>
  * The session's QR codes that no completion of ours carried to the gateway (one whose completion
  * was not found there is still payable) and that its expiry has not yet asked about: a wallet may
  * have paid one all the same (the shopper's page closed before it said so), and the gateway's
- * notification of it can be lost. Its expiry asks about them first (checkout/methods/qr.ts), that
- * of a session that ended paid or failed too (`codesAfterEnd`).
+ * notification of it can be lost. Its expiry asks about them first (checkout/methods/qr.ts), and
+ * so does that of a session that ended with such codes (`codesAfterEnd`).
  */
 export const codesUnasked = (s: SessionRecord): string[] => {
   const known = new Set([
@@ -295,12 +295,12 @@ export const codesUnasked = (s: SessionRecord): string[] => {
 }
 
 /**
- * A session that ended paid or failed while QR codes it showed were still payable: a wallet may
- * pay one after the end, its notification lost. Its expiry asks about them, and its record is kept
- * until it has (a paid session's code taken is money taken again: charged-again.ts).
+ * A session that ended (paid, failed, or expired: a code can arrive after the end, its request
+ * answered late) while QR codes it showed, or asked for, were still payable: a wallet may pay one
+ * after the end, its notification lost. Its expiry asks about them, and its record is kept until
+ * it has (a paid session's code taken is money taken again: charged-again.ts).
  */
-export const codesAfterEnd = (s: SessionRecord): boolean =>
-  (s.status === 'succeeded' || s.status === 'failed') && codesUnasked(s).length > 0
+export const codesAfterEnd = (s: SessionRecord): boolean => isFinal(s.status) && codesUnasked(s).length > 0
 
 /**
  * Whether an attempt the session moved on from may still take money (`strays`), or is to be asked

@@ -8,7 +8,7 @@ import { gatewayClient } from '../../config.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { log } from '../../log.ts'
 import { done, fail, type Reply } from '../../reply.ts'
-import { codesUnasked, offers, type SessionRecord } from '../../sessions/types.ts'
+import { codesAfterEnd, codesUnasked, offers, type SessionRecord } from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, gate, otherMethod, refusal, replay } from '../attempt.ts'
 import { askAgainLater, MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
 import { settleFromInquiry } from '../notifications.ts'
@@ -76,13 +76,14 @@ export async function verify(
   // A QR payment begun meanwhile (another tab), or the session settled: the code being paid stays
   // the one shown, and this one is only kept as the session's.
   const late = busy ? undefined : await gate(core, s)
+  const ttl = numberVar(core.env.QR_TTL_MS, 10 * MINUTE_MS)
   if (late) {
     ;(s.withdrawnQr ??= []).push(issued)
     await core.save(s)
+    await askWhenSpent(core, s, ttl)
     return late
   }
   if (s.qr) (s.withdrawnQr ??= []).push(s.qr.paymentId)
-  const ttl = numberVar(core.env.QR_TTL_MS, 10 * MINUTE_MS)
   s.qr = {
     paymentId: issued,
     merchantWalletId: outcome.response.merchantWalletId,
@@ -91,12 +92,24 @@ export async function verify(
   }
   if (busy) s.qr.withdrawn = true
   await core.save(s)
-  if (busy) return busy
+  if (busy) {
+    await askWhenSpent(core, s, ttl)
+    return busy
+  }
   return done({
     status: 'verified',
     merchantWalletId: s.qr.merchantWalletId,
     expiresAt: new Date(s.qr.expiresAt).toISOString(),
   })
+}
+
+/**
+ * A code the gateway issued after its session ended (paid, failed or expired while the request was
+ * answered) is never shown, but the wallet it verified may still pay it: the session's expiry asks
+ * about it once it cannot be paid any more (`codesAtExpiry`), the others with it.
+ */
+async function askWhenSpent(core: SessionCore, s: SessionRecord, ttl: number): Promise<void> {
+  if (codesAfterEnd(s)) await core.schedule('expire', Math.max(s.expiresAt, Date.now() + ttl))
 }
 
 export async function complete(core: SessionCore, idempotencyKey: string): Promise<Reply> {
