@@ -10,19 +10,24 @@ import { vi } from 'vitest'
  * Makes every task of the object due now and runs its alarm ("time passes"). `expire`: the
  * session's own time is up too, and its expiry task due (set if it had none: a test of what a
  * session's expiry does); `'clock'`: only its time is up, and only the tasks it has run (a test
- * that the object kept its expiry task).
+ * that the object kept its expiry task). With either, the QR codes it issued can no longer be paid
+ * either (their lifetime, `QR_TTL_MS` from their issue, is over), unless `codesPayable`.
  */
-export async function timePasses(stub: DurableObjectStub, expire: boolean | 'clock' = false): Promise<void> {
+export async function timePasses(
+  stub: DurableObjectStub,
+  expire: boolean | 'clock' = false,
+  { codesPayable = false } = {},
+): Promise<void> {
   await runInDurableObject(stub, async (instance, state) => {
     const tasks = (await state.storage.get<Record<string, number>>('tasks')) ?? {}
     const now = Date.now()
     for (const name of Object.keys(tasks)) if (name !== 'purge') tasks[name] = now - 1
     if (expire) {
       const session =
-        (instance as unknown as { session?: { expiresAt: number } }).session ??
-        (await state.storage.get<{ expiresAt: number }>('session'))
+        (instance as unknown as { session?: Lifetimes }).session ?? (await state.storage.get<Lifetimes>('session'))
       if (session) {
         session.expiresAt = now - 1
+        if (!codesPayable) for (const code of Object.values(session.codeAsks ?? {})) code.at = now - 1
         await state.storage.put('session', session)
       }
       if (expire === true) tasks.expire = now - 1
@@ -33,6 +38,12 @@ export async function timePasses(stub: DurableObjectStub, expire: boolean | 'clo
     await state.storage.setAlarm(now + 3_600_000)
   })
   await runDurableObjectAlarm(stub)
+}
+
+/** The times of a session record that time passing ends. */
+interface Lifetimes {
+  expiresAt: number
+  codeAsks?: Record<string, { at: number }>
 }
 
 /**

@@ -147,7 +147,10 @@ async function codeShownBesideAnInvoice(): Promise<{ s: Session; code: string; i
 async function askedAtRetentionEndAndPaid(s: Session, code: string, changes: Record<string, unknown>) {
   await runInDurableObject(stubOf(s), async (instance, state) => {
     const record = (instance as unknown as { session?: Record<string, unknown> }).session
+    // Days later: the session's time, and its codes' (a wallet can no longer pay them), long over.
     if (record) Object.assign(record, changes, { expiresAt: Date.now() - 1 })
+    for (const code of Object.values((record?.codeAsks ?? {}) as Record<string, { at: number }>))
+      code.at = Date.now() - 1
     await state.storage.put('session', record)
     await state.storage.put('tasks', {})
   })
@@ -454,6 +457,70 @@ describe('the money rule across methods', () => {
     const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
     expect(told).toHaveLength(1)
     expect(JSON.parse(told[0]?.body ?? '{}')).toMatchObject({ data: { paymentId: late, method: 'qr' } })
+  })
+
+  it('a QR code shown in the session’s last minutes keeps it open past its time until a wallet can no longer pay it: asked about then, paid, its notification lost, the session ends paid, told once, never expired', async () => {
+    const s = await createSession({ flow: 'qr' })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    // The session's time runs out while its code can still be paid: nothing is asked yet.
+    const early = await gatewayCallsWhile(() => timePasses(stubOf(s), true, { codesPayable: true }))
+    expect(early.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(0)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    // The wallet pays in the code's last minutes; the gateway's notification never arrives.
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
+    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: code })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
+  })
+
+  it('a QR code shown in the session’s last minutes that no wallet paid is asked about once a wallet can no longer pay it, and the session then expires, told once', async () => {
+    const s = await createSession({ flow: 'qr' })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    expect(await gatewayCallsWhile(() => timePasses(stubOf(s), true, { codesPayable: true }))).toEqual([])
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
+    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'expired' })
+    expect(await gatewayCallsAsTimePasses(s)).toEqual([])
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.expired')).toHaveLength(1)
+  })
+
+  it('a session paid by card whose withdrawn QR code outlives the session’s time asks about it only once a wallet can no longer pay it: paid in its last minutes, the merchant is told of the money taken again, once', async () => {
+    const { s, code } = await codeWithdrawnByCard('4111111111111111', 'succeeded')
+    // The session's time is up before the code's: nothing is asked yet.
+    expect(await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock', { codesPayable: true }))).toEqual([])
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
+    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
+    expect(told).toHaveLength(1)
+    expect(JSON.parse(told[0]?.body ?? '{}')).toMatchObject({ data: { paymentId: code, method: 'qr' } })
+  })
+
+  it('a QR code the gateway does not answer about at the session’s time is asked again later, the session open meanwhile: the wallet had paid it, and the session ends paid, told once', async () => {
+    const s = await createSession({ flow: 'qr' })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    const realFetch = globalThis.fetch
+    const down = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input)
+      return url.endsWith(`/payments/${code}`) ? new Response('', { status: 503 }) : realFetch(input, init)
+    })
+    try {
+      await timePasses(stubOf(s), true)
+    } finally {
+      down.mockRestore()
+    }
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
+    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: code })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
   })
 
   it('a QR code asked for in another tab while this one is being paid: the payment keeps its code, the new one is refused', async () => {

@@ -33,6 +33,7 @@ import {
   offers,
   canMove,
   codesAfterEnd,
+  nextCodeAsk,
   moneyMayMove,
   type CheckoutView,
   type MerchantView,
@@ -77,8 +78,9 @@ const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number =>
  * At the session's expiry, each way to pay that may have taken money whose notification was lost
  * (QR codes shown, an issued invoice) is asked in turn: true when none did and none is to be asked
  * again, so the session may expire. An invoice and QR codes can both be the session's: a code shown
- * before the invoice was issued stays payable by a wallet. The codes go first: each is asked until
- * the gateway says (`codesAsked`), within the hour, where an invoice may be asked again for days.
+ * before the invoice was issued stays payable by a wallet. The codes go first: each is asked once
+ * a wallet can no longer pay it, then until the gateway says (`codesAsked`), within the hour, where
+ * an invoice may be asked again for days.
  */
 async function nothingTakenAtExpiry(core: SessionCore, s: SessionRecord): Promise<boolean> {
   for (const ask of [codesAtExpiry, invoiceAtExpiry]) if ((await ask(core, s)) !== 'unpaid') return false
@@ -147,11 +149,11 @@ export class CheckoutSession extends TaskedObject {
     const registration = to === 'succeeded' ? registrationOnSuccess(s) : {}
     const jobs = [sessionIndexJob(s), ...(to === 'succeeded' ? paymentOfSession(s) : [])]
     // What the new state ends: a settled payment needs no inquiry or watchdog, a final one no
-    // expiry, but for a session that ended paid or failed with QR codes a wallet may still pay:
-    // its expiry asks about them (methods/qr.ts), as that of a session still open would.
+    // expiry, but for a session that ended with QR codes a wallet may still pay: its expiry asks
+    // about them once it no longer can (methods/qr.ts), as that of a session still open would.
     const ended: TaskTimers = {
       ...(isInFlight(to) ? {} : { inquiry: undefined, watchdog: undefined }),
-      ...(isFinal(to) ? { expire: codesAfterEnd(s) ? s.expiresAt : undefined } : {}),
+      ...(isFinal(to) ? { expire: codesAfterEnd(s) ? nextCodeAsk(s) : undefined } : {}),
     }
     await this.commit(
       s.id,
@@ -260,7 +262,7 @@ export class CheckoutSession extends TaskedObject {
         // An attempt whose money may still move is asked about, and so are the codes (a record
         // from before those tasks).
         await watchStrays(this.#core, s)
-        if (codesAfterEnd(s)) await this.schedule('expire', s.expiresAt, true)
+        if (codesAfterEnd(s)) await this.schedule('expire', nextCodeAsk(s), true)
         return this.schedule('purge', Date.now() + DAY_MS)
       }
       await this.ctx.storage.deleteAll()
@@ -278,7 +280,7 @@ export class CheckoutSession extends TaskedObject {
       if ((s.status === 'open' || s.status === 'declined') && Date.now() >= s.expiresAt) {
         if (moneyMayMove(s)) await watchStrays(this.#core, s)
         else if (await nothingTakenAtExpiry(this.#core, s)) await this.move(s, 'expired')
-      } else if (codesAfterEnd(s) && Date.now() >= s.expiresAt) await codesAtExpiry(this.#core, s)
+      } else if (codesAfterEnd(s)) await codesAtExpiry(this.#core, s)
     } else if (name === 'watchdog') {
       // The Worker went away mid-call: whatever happened upstream is unknown until asked.
       if (s.status === 'processing') await becomeUnknown(this.#core, s)

@@ -91,7 +91,7 @@ export async function askAgainLater(
   core: SessionCore,
   s: SessionRecord,
   ask: {
-    readonly counter: 'invoiceAsks' | 'qrAsks'
+    readonly counter: 'invoiceAsks'
     readonly max: number
     readonly againMs: number
     readonly log: string
@@ -101,7 +101,8 @@ export async function askAgainLater(
   s[ask.counter] = asks
   if (asks < ask.max) {
     await core.save(s)
-    await core.schedule('expire', Date.now() + ask.againMs)
+    // Sooner if the expiry is due sooner for another way to pay (a QR code's own time).
+    await core.schedule('expire', Date.now() + ask.againMs, true)
     return 'ask_later'
   }
   log.error(ask.log, { session: s.id, asks })

@@ -187,8 +187,12 @@ export interface SessionRecord extends SessionInput {
   regeneration?: { status: 'processing' | 'unknown'; at: number }
   /** How often the gateway could not say, at the session's expiry, whether its issued invoice was paid. */
   invoiceAsks?: number
-  /** How often its expiry asked again about QR codes the gateway could not say about (checkout/methods/qr.ts). */
-  qrAsks?: number
+  /**
+   * When its expiry may ask about each QR code the gateway issued, by payment id: once a wallet can
+   * no longer pay it, then again after each ask the gateway did not answer; and how often it asked
+   * (checkout/methods/qr.ts). A code from a record without it is asked at the session's time.
+   */
+  codeAsks?: Record<string, { at: number; asked?: number }>
   /** QR codes its expiry asked about and took as unpaid (the gateway said so, or never said, after every ask). */
   codesAsked?: string[]
   /** Why the gateway refused the last request, for the operator (`GET /v1/sessions/{id}`). */
@@ -301,6 +305,12 @@ export const codesUnasked = (s: SessionRecord): string[] => {
  * it has (a paid session's code taken is money taken again: charged-again.ts).
  */
 export const codesAfterEnd = (s: SessionRecord): boolean => isFinal(s.status) && codesUnasked(s).length > 0
+
+/** When the expiry may ask about `code` (`codeAsks`; a code of a record from before those times: at the session's). */
+export const codeAskAt = (s: SessionRecord, code: string): number => s.codeAsks?.[code]?.at ?? s.expiresAt
+
+/** When the expiry next asks about the session's QR codes: the soonest of those left to ask (none: never). */
+export const nextCodeAsk = (s: SessionRecord): number => Math.min(...codesUnasked(s).map((code) => codeAskAt(s, code)))
 
 /**
  * Whether an attempt the session moved on from may still take money (`strays`), or is to be asked

@@ -184,7 +184,7 @@ export async function invoiceAtExpiry(core: SessionCore, s: SessionRecord): Prom
   if (!s.invoice && !s.regeneration) return 'unpaid'
   if (!s.invoice && s.regeneration) {
     if (Date.now() < s.expiresAt + ASKS_MAX * ASK_AGAIN_MS) {
-      await core.schedule('expire', Date.now() + ASK_AGAIN_MS)
+      await core.schedule('expire', Date.now() + ASK_AGAIN_MS, true)
       return 'ask_later'
     }
     log.error('invoice_regeneration_unconfirmed', { session: s.id })

@@ -8,9 +8,16 @@ import { gatewayClient } from '../../config.ts'
 import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { log } from '../../log.ts'
 import { done, fail, type Reply } from '../../reply.ts'
-import { codesAfterEnd, codesUnasked, offers, type SessionRecord } from '../../sessions/types.ts'
+import {
+  codeAskAt,
+  codesAfterEnd,
+  codesUnasked,
+  nextCodeAsk,
+  offers,
+  type SessionRecord,
+} from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, gate, otherMethod, refusal, replay } from '../attempt.ts'
-import { askAgainLater, MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
+import { MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
 import { settleFromInquiry } from '../notifications.ts'
 
 /**
@@ -71,16 +78,18 @@ export async function verify(
   // Every code the gateway issued stays this session's: a wallet may still pay one no longer
   // shown, and its notification must settle the session, not be refused.
   const issued = outcome.response.paymentId
+  const ttl = numberVar(core.env.QR_TTL_MS, 10 * MINUTE_MS)
+  // Asked about, if it comes to that, only once a wallet can no longer pay it (`codesAtExpiry`).
+  ;(s.codeAsks ??= {})[issued] = { at: Date.now() + ttl + CODE_GRACE_MS }
   // Another method may have begun while the gateway answered: that code is withdrawn at once.
   const busy = otherMethod(s, 'qr')
   // A QR payment begun meanwhile (another tab), or the session settled: the code being paid stays
   // the one shown, and this one is only kept as the session's.
   const late = busy ? undefined : await gate(core, s)
-  const ttl = numberVar(core.env.QR_TTL_MS, 10 * MINUTE_MS)
   if (late) {
     ;(s.withdrawnQr ??= []).push(issued)
     await core.save(s)
-    await askWhenSpent(core, s, ttl)
+    await askWhenSpent(core, s, issued)
     return late
   }
   if (s.qr) (s.withdrawnQr ??= []).push(s.qr.paymentId)
@@ -93,7 +102,7 @@ export async function verify(
   if (busy) s.qr.withdrawn = true
   await core.save(s)
   if (busy) {
-    await askWhenSpent(core, s, ttl)
+    await askWhenSpent(core, s, issued)
     return busy
   }
   return done({
@@ -106,10 +115,11 @@ export async function verify(
 /**
  * A code the gateway issued after its session ended (paid, failed or expired while the request was
  * answered) is never shown, but the wallet it verified may still pay it: the session's expiry asks
- * about it once it cannot be paid any more (`codesAtExpiry`), the others with it.
+ * about it once it cannot be paid any more (`codesAtExpiry`), unless the expiry is due sooner for
+ * another.
  */
-async function askWhenSpent(core: SessionCore, s: SessionRecord, ttl: number): Promise<void> {
-  if (codesAfterEnd(s)) await core.schedule('expire', Math.max(s.expiresAt, Date.now() + ttl))
+async function askWhenSpent(core: SessionCore, s: SessionRecord, code: string): Promise<void> {
+  if (codesAfterEnd(s)) await core.schedule('expire', codeAskAt(s, code), true)
 }
 
 export async function complete(core: SessionCore, idempotencyKey: string): Promise<Reply> {
@@ -155,17 +165,26 @@ export async function complete(core: SessionCore, idempotencyKey: string): Promi
 }
 
 /**
- * How long a session whose QR codes the gateway could not say about waits to ask again, and how
- * often it asks.
+ * How long after a code's lifetime (`QR_TTL_MS` from its issue) the session waits to ask about it:
+ * a wallet's payment begun in its last moment, and a gateway clock a little behind ours, have
+ * finished by then.
+ */
+const CODE_GRACE_MS = MINUTE_MS
+/**
+ * How long a session whose QR code the gateway could not say about waits to ask again, and how
+ * often it asks about each code.
  */
 const CODE_ASK_AGAIN_MS = 5 * MINUTE_MS
 const CODE_ASKS_MAX = 12
 
 /**
  * The QR codes' part of the expiry of a session that showed codes no completion carried
- * (`codesUnasked`), or that ended paid or failed with such codes (`codesAfterEnd`): each is asked
- * about, by its payment id, as an issued invoice is (methods/invoice.ts), since money taken must
- * end as a paid session, told once. One paid settles the session as its notification would (on a
+ * (`codesUnasked`), or that ended paid, failed or expired with such codes (`codesAfterEnd`). Each
+ * is asked about, by its payment id, as an issued invoice is (methods/invoice.ts), since money
+ * taken must end as a paid session, told once; but not before a wallet can no longer pay it
+ * (`codeAsks`): a code shown in a session's last minutes, or issued after it ended, is asked
+ * about at its own time, and until then an open session waits for it as for any payment that may
+ * still take money (`ask_later`). One paid settles the session as its notification would (on a
  * paid session, money taken again: charged-again.ts), and the others are still asked about (a
  * wallet may have paid two). A code the gateway says nothing final of (no answer, still pending)
  * is asked about again, at most `CODE_ASKS_MAX` times, after which it is taken as unpaid all the
@@ -173,10 +192,16 @@ const CODE_ASKS_MAX = 12
  * record is kept). `unpaid` (or no code to ask about): an open session may expire.
  */
 export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promise<AtExpiry> {
-  const codes = codesUnasked(s)
-  if (codes.length === 0) return 'unpaid'
+  const now = Date.now()
+  const codes = codesUnasked(s).filter((code) => codeAskAt(s, code) <= now)
+  const asks = (s.codeAsks ??= {})
+  // Each code's next ask is set before this one is made: a move of the session meanwhile (a code
+  // found paid) sets the expiry's time from it, and an object stopped mid-way asks again then.
+  for (const code of codes) asks[code] = { at: now + CODE_ASK_AGAIN_MS, asked: (asks[code]?.asked ?? 0) + 1 }
+  if (codes.length > 0) await core.save(s)
   const client = gatewayClient(core.env)
   const later: string[] = []
+  const asked: string[] = []
   let paid = false
   for (const code of codes) {
     const outcome = await client.inquiry(code, 'PID')
@@ -188,21 +213,22 @@ export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promis
           ? 'unpaid'
           : 'ask_later'
     if (said === 'paid') paid = true
-    if (said === 'ask_later') later.push(code)
+    if (said !== 'ask_later') asked.push(code)
+    else if ((asks[code]?.asked ?? 0) < CODE_ASKS_MAX) later.push(code)
+    else {
+      log.error('qr_code_unconfirmed', { session: s.id, asks: asks[code]?.asked })
+      asked.push(code)
+    }
   }
-  const said =
-    later.length === 0
-      ? 'unpaid'
-      : await askAgainLater(core, s, {
-          counter: 'qrAsks',
-          max: CODE_ASKS_MAX,
-          againMs: CODE_ASK_AGAIN_MS,
-          log: 'qr_codes_unconfirmed',
-        })
   // A code is asked about again only while the gateway has not said: a session that ended stays
   // as it is, and is forgotten in time, once every code is asked about.
-  const asked = said === 'unpaid' ? codes : codes.filter((code) => !later.includes(code))
-  s.codesAsked = [...(s.codesAsked ?? []), ...asked]
-  await core.save(s)
-  return paid ? 'paid' : said
+  if (asked.length > 0) {
+    s.codesAsked = [...(s.codesAsked ?? []), ...asked]
+    await core.save(s)
+  }
+  const next = nextCodeAsk(s)
+  if (Number.isFinite(next)) await core.schedule('expire', next, true)
+  if (paid) return 'paid'
+  // An open session waits while a code it showed may still be paid, or is to be asked again.
+  return Number.isFinite(next) ? 'ask_later' : 'unpaid'
 }
