@@ -191,6 +191,13 @@ const codesOf = (s: Session) =>
     return [record?.qr?.paymentId, ...(record?.withdrawnQr ?? [])].filter((id): id is string => id !== undefined)
   })
 
+/** When the session's expiry task is due, and when it may ask about `code` (a minute after a wallet can no longer pay it). */
+const expiryAndCodeAsk = (s: Session, code: string) =>
+  runInDurableObject(stubOf(s), async (_, state) => ({
+    expire: (await state.storage.get<Record<string, number>>('tasks'))?.expire,
+    code: (await state.storage.get<{ codeAsks?: Record<string, { at: number }> }>('session'))?.codeAsks?.[code]?.at,
+  }))
+
 /** The gateway addresses the Worker calls while time passes for the session (its due tasks run). */
 const gatewayCallsAsTimePasses = (s: Session) => gatewayCallsWhile(() => timePasses(stubOf(s)))
 
@@ -467,6 +474,10 @@ describe('the money rule across methods', () => {
     const early = await gatewayCallsWhile(() => timePasses(stubOf(s), true, { codesPayable: true }))
     expect(early.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(0)
     expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    // Its expiry comes back at the code's own time.
+    const times = await expiryAndCodeAsk(s, code)
+    expect(times.expire).toBeDefined()
+    expect(times.expire).toBe(times.code)
     // The wallet pays in the code's last minutes; the gateway's notification never arrives.
     expect((await walletPays(s, code)).kind).toBe('succeeded')
     const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
@@ -474,6 +485,18 @@ describe('the money rule across methods', () => {
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: code })
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
+  })
+
+  it('a session kept open past its time by a QR code a wallet can still pay is not forgotten when its retention ends: the code is asked about at its time, paid, and the session ends paid', async () => {
+    const s = await createSession({ flow: 'qr' })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    await timePasses(stubOf(s), true, { codesPayable: true })
+    expect(await retentionEnds(stubOf(s))).toBe(false)
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
+    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: code })
   })
 
   it('a QR code shown in the session’s last minutes that no wallet paid is asked about once a wallet can no longer pay it, and the session then expires, told once', async () => {
@@ -490,6 +513,10 @@ describe('the money rule across methods', () => {
 
   it('a session paid by card whose withdrawn QR code outlives the session’s time asks about it only once a wallet can no longer pay it: paid in its last minutes, the merchant is told of the money taken again, once', async () => {
     const { s, code } = await codeWithdrawnByCard('4111111111111111', 'succeeded')
+    // Its paid session's expiry is set for the code's own time.
+    const times = await expiryAndCodeAsk(s, code)
+    expect(times.expire).toBeDefined()
+    expect(times.expire).toBe(times.code)
     // The session's time is up before the code's: nothing is asked yet.
     expect(await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock', { codesPayable: true }))).toEqual([])
     expect((await walletPays(s, code)).kind).toBe('succeeded')

@@ -33,6 +33,7 @@ import {
   offers,
   canMove,
   codesAfterEnd,
+  codesUnasked,
   nextCodeAsk,
   moneyMayMove,
   type CheckoutView,
@@ -245,8 +246,9 @@ export class CheckoutSession extends TaskedObject {
     const s = await this.load()
     if (name === 'purge') {
       // A payment still in flight, or an invoice still payable or not yet asked about at its
-      // expiry, keeps its record: the money it may take must still find its session. So do the
-      // QR codes of a session that ended paid or failed, until they are asked about, and a
+      // expiry, keeps its record: the money it may take must still find its session. So do QR
+      // codes a wallet may have paid, until they are asked about (an open session past its time
+      // waits for them too), and a
       // session still asking for the card its payment saved (its repeats wait for it). Asked
       // again a day later.
       if (
@@ -256,13 +258,13 @@ export class CheckoutSession extends TaskedObject {
           Date.now() < s.expiresAt ||
           setupUnsettled(s) ||
           invoiceUnasked(s) ||
-          codesAfterEnd(s) ||
+          codesUnasked(s).length > 0 ||
           registrationAsked(s))
       ) {
         // An attempt whose money may still move is asked about, and so are the codes (a record
         // from before those tasks).
         await watchStrays(this.#core, s)
-        if (codesAfterEnd(s)) await this.schedule('expire', nextCodeAsk(s), true)
+        if (codesUnasked(s).length > 0) await this.schedule('expire', nextCodeAsk(s), true)
         return this.schedule('purge', Date.now() + DAY_MS)
       }
       await this.ctx.storage.deleteAll()
@@ -281,6 +283,8 @@ export class CheckoutSession extends TaskedObject {
         if (moneyMayMove(s)) await watchStrays(this.#core, s)
         else if (await nothingTakenAtExpiry(this.#core, s)) await this.move(s, 'expired')
       } else if (codesAfterEnd(s)) await codesAtExpiry(this.#core, s)
+      // Due early (set sooner for a QR code's ask, a record from before): its time stays.
+      else if (s.status === 'open' || s.status === 'declined') await this.schedule('expire', s.expiresAt, true)
     } else if (name === 'watchdog') {
       // The Worker went away mid-call: whatever happened upstream is unknown until asked.
       if (s.status === 'processing') await becomeUnknown(this.#core, s)

@@ -306,8 +306,16 @@ export const codesUnasked = (s: SessionRecord): string[] => {
  */
 export const codesAfterEnd = (s: SessionRecord): boolean => isFinal(s.status) && codesUnasked(s).length > 0
 
-/** When the expiry may ask about `code` (`codeAsks`; a code of a record from before those times: at the session's). */
-export const codeAskAt = (s: SessionRecord, code: string): number => s.codeAsks?.[code]?.at ?? s.expiresAt
+/**
+ * How long after its session's time a code of a record from before `codeAsks` is asked about: its
+ * issue is not recorded, and one shown in the session's last minutes is payable for the default
+ * `QR_TTL_MS` (10 minutes) after it, with the minute's grace the others get.
+ */
+const UNRECORDED_CODE_WAIT_MS = 11 * 60_000
+
+/** When the expiry may ask about `code` (`codeAsks`; a code of a record from before those times: after the session's). */
+export const codeAskAt = (s: SessionRecord, code: string): number =>
+  s.codeAsks?.[code]?.at ?? s.expiresAt + UNRECORDED_CODE_WAIT_MS
 
 /** When the expiry next asks about the session's QR codes: the soonest of those left to ask (none: never). */
 export const nextCodeAsk = (s: SessionRecord): number => Math.min(...codesUnasked(s).map((code) => codeAskAt(s, code)))

@@ -193,15 +193,21 @@ const CODE_ASKS_MAX = 12
  */
 export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promise<AtExpiry> {
   const now = Date.now()
-  const codes = codesUnasked(s).filter((code) => codeAskAt(s, code) <= now)
   const asks = (s.codeAsks ??= {})
+  const due = codesUnasked(s).filter((code) => codeAskAt(s, code) <= now)
+  // Asked as often as allowed, the last asks failing before an answer (an error each time): given up.
+  const asked = due.filter((code) => (asks[code]?.asked ?? 0) >= CODE_ASKS_MAX)
+  for (const code of asked) log.error('qr_code_unconfirmed', { session: s.id, asks: asks[code]?.asked })
+  const codes = due.filter((code) => !asked.includes(code))
   // Each code's next ask is set before this one is made: a move of the session meanwhile (a code
   // found paid) sets the expiry's time from it, and an object stopped mid-way asks again then.
   for (const code of codes) asks[code] = { at: now + CODE_ASK_AGAIN_MS, asked: (asks[code]?.asked ?? 0) + 1 }
-  if (codes.length > 0) await core.save(s)
+  if (codes.length > 0) {
+    await core.save(s)
+    await core.schedule('expire', now + CODE_ASK_AGAIN_MS, true)
+  }
   const client = gatewayClient(core.env)
   const later: string[] = []
-  const asked: string[] = []
   let paid = false
   for (const code of codes) {
     const outcome = await client.inquiry(code, 'PID')
