@@ -248,9 +248,8 @@ export class CheckoutSession extends TaskedObject {
       // A payment still in flight, or an invoice still payable or not yet asked about at its
       // expiry, keeps its record: the money it may take must still find its session. So do QR
       // codes a wallet may have paid, until they are asked about (an open session past its time
-      // waits for them too), and a
-      // session still asking for the card its payment saved (its repeats wait for it). Asked
-      // again a day later.
+      // waits for them too), and a session still asking for the card its payment saved (its
+      // repeats wait for it). Asked again a day later.
       if (
         s &&
         (isInFlight(s.status) ||

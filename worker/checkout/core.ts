@@ -7,7 +7,6 @@
 import type { PendingEvent, TaskTimers } from '../sessions/tasked-object.ts'
 import type { Env } from '../env.ts'
 import type { Job } from '../outbox/jobs.ts'
-import { log } from '../log.ts'
 import { done, type Reply } from '../reply.ts'
 import {
   attemptsRemaining,
@@ -80,34 +79,6 @@ export function afterNoCharge(s: SessionRecord, declined: boolean): Status {
  * did not (or there is nothing to ask), or ask again later (the expiry task is set for it).
  */
 export type AtExpiry = 'paid' | 'unpaid' | 'ask_later'
-
-/**
- * The end of an expiry's ask that got no final word: asked again after `againMs`, at most `max`
- * times (counted in the session's `counter`); after that, `unpaid` all the same, logged for the
- * operator, and the session may expire (a verified notification still ends it paid while its
- * record is kept).
- */
-export async function askAgainLater(
-  core: SessionCore,
-  s: SessionRecord,
-  ask: {
-    readonly counter: 'invoiceAsks'
-    readonly max: number
-    readonly againMs: number
-    readonly log: string
-  },
-): Promise<AtExpiry> {
-  const asks = (s[ask.counter] ?? 0) + 1
-  s[ask.counter] = asks
-  if (asks < ask.max) {
-    await core.save(s)
-    // Sooner if the expiry is due sooner for another way to pay (a QR code's own time).
-    await core.schedule('expire', Date.now() + ask.againMs, true)
-    return 'ask_later'
-  }
-  log.error(ask.log, { session: s.id, asks })
-  return 'unpaid'
-}
 
 /** The browser's answer to an attempt, as the session now stands. */
 export function answer(s: SessionRecord, status: PayResult['status']): Reply {

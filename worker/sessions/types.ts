@@ -190,7 +190,7 @@ export interface SessionRecord extends SessionInput {
   /**
    * When its expiry may ask about each QR code the gateway issued, by payment id: once a wallet can
    * no longer pay it, then again after each ask the gateway did not answer; and how often it asked
-   * (checkout/methods/qr.ts). A code from a record without it is asked at the session's time.
+   * (checkout/methods/qr.ts). A code from a record without it is asked after the session's time.
    */
   codeAsks?: Record<string, { at: number; asked?: number }>
   /** QR codes its expiry asked about and took as unpaid (the gateway said so, or never said, after every ask). */

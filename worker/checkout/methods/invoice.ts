@@ -13,7 +13,7 @@ import { sessionIndexJob } from '../../search/rows.ts'
 import { done, fail, type Reply } from '../../reply.ts'
 import { offers, type SessionRecord } from '../../sessions/types.ts'
 import { refusal, withdrawOthers } from '../attempt.ts'
-import { askAgainLater, MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
+import { MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
 import { settleFromInquiry } from '../notifications.ts'
 
@@ -193,12 +193,18 @@ export async function invoiceAtExpiry(core: SessionCore, s: SessionRecord): Prom
   }
   const said = await askAboutInvoice(core, s)
   if (said !== 'ask_later') return said
-  return askAgainLater(core, s, {
-    counter: 'invoiceAsks',
-    max: ASKS_MAX,
-    againMs: ASK_AGAIN_MS,
-    log: 'invoice_unconfirmed',
-  })
+  // No final word: asked again in an hour, at most `ASKS_MAX` times; then unpaid all the same,
+  // logged for the operator (a verified notification still ends it paid while its record is kept).
+  const asks = (s.invoiceAsks ?? 0) + 1
+  s.invoiceAsks = asks
+  if (asks < ASKS_MAX) {
+    await core.save(s)
+    // Sooner if the expiry is due sooner for a QR code's own time.
+    await core.schedule('expire', Date.now() + ASK_AGAIN_MS, true)
+    return 'ask_later'
+  }
+  log.error('invoice_unconfirmed', { session: s.id, asks })
+  return 'unpaid'
 }
 
 /**

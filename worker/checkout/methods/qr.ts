@@ -195,7 +195,7 @@ export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promis
   const now = Date.now()
   const asks = (s.codeAsks ??= {})
   const due = codesUnasked(s).filter((code) => codeAskAt(s, code) <= now)
-  // Asked as often as allowed, the last asks failing before an answer (an error each time): given up.
+  // Asked as often as allowed with no final word (or the asks failed before one): given up.
   const asked = due.filter((code) => (asks[code]?.asked ?? 0) >= CODE_ASKS_MAX)
   for (const code of asked) log.error('qr_code_unconfirmed', { session: s.id, asks: asks[code]?.asked })
   const codes = due.filter((code) => !asked.includes(code))
@@ -207,7 +207,6 @@ export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promis
     await core.schedule('expire', now + CODE_ASK_AGAIN_MS, true)
   }
   const client = gatewayClient(core.env)
-  const later: string[] = []
   let paid = false
   for (const code of codes) {
     const outcome = await client.inquiry(code, 'PID')
@@ -219,12 +218,8 @@ export async function codesAtExpiry(core: SessionCore, s: SessionRecord): Promis
           ? 'unpaid'
           : 'ask_later'
     if (said === 'paid') paid = true
+    // No final word: asked again at its next time (given up there, before an ask, after the last).
     if (said !== 'ask_later') asked.push(code)
-    else if ((asks[code]?.asked ?? 0) < CODE_ASKS_MAX) later.push(code)
-    else {
-      log.error('qr_code_unconfirmed', { session: s.id, asks: asks[code]?.asked })
-      asked.push(code)
-    }
   }
   // A code is asked about again only while the gateway has not said: a session that ended stays
   // as it is, and is forgotten in time, once every code is asked about.
