@@ -8,6 +8,7 @@ export interface PayCheckoutJSXProps extends DetailedHTMLProps<HTMLAttributes<Pa
   endpoint?: string
   session?: string
   'client-secret'?: string
+  'frame-token'?: string
   locale?: string
   theme?: 'light' | 'dark' | 'auto'
   'collect-shipping'?: boolean

@@ -9,9 +9,12 @@ export interface PayCheckoutVueProps {
   session?: string
   'client-secret'?: string
   clientSecret?: string
+  'frame-token'?: string
+  frameToken?: string
   locale?: string
   theme?: 'light' | 'dark' | 'auto'
   'collect-shipping'?: boolean
+  collectShipping?: boolean
   isolation?: 'inline' | 'frame'
   'onPay-ready'?: (event: PayReadyEvent) => void
   'onPay-change'?: (event: PayChangeEvent) => void

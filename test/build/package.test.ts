@@ -219,7 +219,7 @@ export async function receive(body: string, header: string | null): Promise<numb
     writeFileSync(
       join(dir, 'src/ReadmeReact.tsx'),
       `import type {} from 'pay-checkout/react'
-export function ReadmeCheckout({ endpoint, session, navigate }: { endpoint: string; session: { id: string; clientSecret: string }; navigate: (to: string) => void }) {
+export function ReadmeCheckout({ endpoint, session, navigate }: { endpoint: string; session: { id: string; clientSecret: string; frameToken: string }; navigate: (to: string) => void }) {
   return (
     ${readmeBlock('tsx', '<pay-checkout').trim()}
   )
@@ -230,7 +230,7 @@ export function ReadmeCheckout({ endpoint, session, navigate }: { endpoint: stri
       join(dir, 'src/ReadmeVue.vue'),
       `<script setup lang="ts">
 import type {} from 'pay-checkout/vue'
-defineProps<{ endpoint: string; session: { id: string; clientSecret: string } }>()
+defineProps<{ endpoint: string; session: { id: string; clientSecret: string; frameToken: string } }>()
 function done() {}
 </script>
 
