@@ -550,6 +550,32 @@ describe('the money rule across methods', () => {
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
   })
 
+  it('a QR code the gateway never answers about is asked twelve times, then given up: the session ends expired, told once, asks nothing more and is forgotten at the end of its retention', async () => {
+    const s = await createSession({ flow: 'qr' })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    const realFetch = globalThis.fetch
+    let asks = 0
+    const down = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input)
+      if (!url.endsWith(`/payments/${code}`)) return realFetch(input, init)
+      asks += 1
+      return new Response('', { status: 503 })
+    })
+    try {
+      // Its time and its code's are up; each time the next ask is due, the gateway fails again.
+      await timePasses(stubOf(s), true)
+      for (let i = 0; i < 20 && (await sessionState(s.id)).status === 'open'; i++) await timePasses(stubOf(s), 'clock')
+    } finally {
+      down.mockRestore()
+    }
+    expect(asks).toBe(12)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'expired' })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.expired')).toHaveLength(1)
+    expect(await gatewayCallsAsTimePasses(s)).toEqual([])
+    expect(await retentionEnds(stubOf(s))).toBe(true)
+  })
+
   it('a QR code asked for in another tab while this one is being paid: the payment keeps its code, the new one is refused', async () => {
     const s = await createSession({ flow: 'qr' })
     expect((await verifyQr(s)).body.status).toBe('verified')
