@@ -124,6 +124,16 @@ async function codeWithdrawnByCard(
   return { s, code }
 }
 
+/**
+ * A wallet pays `code` (its notification never arrives), then the session's time and the code's
+ * pass: the session asks the gateway about that code exactly once.
+ */
+async function walletPaysThenAskedOnce(s: Session, code: string): Promise<void> {
+  expect((await walletPays(s, code)).kind).toBe('succeeded')
+  const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
+  expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+}
+
 /** A session offering a QR wallet and an invoice, with a QR code shown (the invoice not yet issued). */
 async function codeShownBesideAnInvoice(): Promise<{ s: Session; code: string; invoice: string }> {
   const invoiceId = await sandboxInvoice('100.00')
@@ -178,9 +188,7 @@ async function lateCodePaidThenAsked(s: Session, refused: string, meanwhile: () 
     restore()
   }
   const [late = ''] = await codesOf(s)
-  expect((await walletPays(s, late)).kind).toBe('succeeded')
-  const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
-  expect(asked.filter((url) => url.endsWith(`/payments/${late}`))).toHaveLength(1)
+  await walletPaysThenAskedOnce(s, late)
   return late
 }
 
@@ -419,9 +427,7 @@ describe('the money rule across methods', () => {
     const { s, code: withdrawn } = await codeWithdrawnByCard(DECLINE, 'declined', { maxAttempts: 1 })
     expect(await sessionState(s.id)).toMatchObject({ status: 'failed' })
     // A wallet pays the code the card withdrew; the gateway's notification never arrives.
-    expect((await walletPays(s, withdrawn)).kind).toBe('succeeded')
-    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
-    expect(asked.filter((url) => url.endsWith(`/payments/${withdrawn}`))).toHaveLength(1)
+    await walletPaysThenAskedOnce(s, withdrawn)
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: withdrawn })
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.failed')).toHaveLength(1)
@@ -479,9 +485,7 @@ describe('the money rule across methods', () => {
     expect(times.expire).toBeDefined()
     expect(times.expire).toBe(times.code)
     // The wallet pays in the code's last minutes; the gateway's notification never arrives.
-    expect((await walletPays(s, code)).kind).toBe('succeeded')
-    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
-    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    await walletPaysThenAskedOnce(s, code)
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: code })
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
@@ -493,9 +497,7 @@ describe('the money rule across methods', () => {
     const code = await shownCode(s)
     await timePasses(stubOf(s), true, { codesPayable: true })
     expect(await retentionEnds(stubOf(s))).toBe(false)
-    expect((await walletPays(s, code)).kind).toBe('succeeded')
-    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
-    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    await walletPaysThenAskedOnce(s, code)
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: code })
   })
 
@@ -519,9 +521,7 @@ describe('the money rule across methods', () => {
     expect(times.expire).toBe(times.code)
     // The session's time is up before the code's: nothing is asked yet.
     expect(await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock', { codesPayable: true }))).toEqual([])
-    expect((await walletPays(s, code)).kind).toBe('succeeded')
-    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
-    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    await walletPaysThenAskedOnce(s, code)
     const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
     expect(told).toHaveLength(1)
     expect(JSON.parse(told[0]?.body ?? '{}')).toMatchObject({ data: { paymentId: code, method: 'qr' } })
@@ -664,9 +664,7 @@ describe('the money rule across methods', () => {
     const { s, code } = await codeWithdrawnByCard('4111111111111111', 'succeeded')
     const card = (await sessionState(s.id)).paymentId as string
     // The wallet pays the withdrawn code anyway; the gateway's notification never arrives.
-    expect((await walletPays(s, code)).kind).toBe('succeeded')
-    const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
-    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
+    await walletPaysThenAskedOnce(s, code)
     expect(await gatewayCallsAsTimePasses(s)).toEqual([])
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: card })
     const told = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.charged_again')
