@@ -98,7 +98,10 @@ async function start({ tmp, secrets, vars }) {
   const workerUrl = (await worker.url).toString().replace(/\/$/, '')
   const forwarder = await unstable_startWorker({
     config: join(import.meta.dirname, 'forwarder.toml'),
-    dev: dev(false),
+    // Its objects' storage beside the product's, on the same disk or in the same memory: a floor
+    // measured elsewhere would not be the product's floor (wrangler's default for no persistence
+    // is the system's temporary directory, whatever `tmp` is).
+    dev: dev(join(tmp, 'forwarder')),
     bindings: plain({ TARGET: sandboxUrl }),
   })
   const forwarderUrl = (await forwarder.url).toString().replace(/\/$/, '')
