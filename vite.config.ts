@@ -93,7 +93,7 @@ function integrityAndPreload(): Plugin {
  * translator's file stays one object keyed by message; the locale test checks that every file has
  * exactly English's keys.
  */
-function packLocales(emit = true): Plugin {
+export function packLocales(emit = true): Plugin {
   let messagesDir = ''
   let sharedDir = ''
   return {
@@ -179,7 +179,7 @@ function packLocales(emit = true): Plugin {
  * indentation become one space, which HTML reads the same (no element of ours keeps white space).
  * The message chunks, one message a line, are left as they are.
  */
-function minifyTemplates(): Plugin {
+export function minifyTemplates(): Plugin {
   return {
     name: 'pay-minify-templates',
     apply: 'build',
