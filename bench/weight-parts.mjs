@@ -72,6 +72,7 @@ function stubbed(code) {
     ...reexports,
     `globalThis.__kept = [${bound.join(', ')}]`,
     ...own.map((n) => (bound.includes(n) ? `export { ${n} }` : `export const ${n} = undefined`)),
+    ...(/^export\s+default\b/m.test(code) ? ['export default undefined'] : []),
   ].join('\n')
 }
 
