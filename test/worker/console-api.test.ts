@@ -7,9 +7,22 @@
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { browser, call, cardBody, createSession, merchant, newProfile, ORIGIN, pay, type Answer } from './api.ts'
+import {
+  browser,
+  call,
+  cardBody,
+  createSession,
+  deliverNotification,
+  merchant,
+  newProfile,
+  notificationSentFor,
+  ORIGIN,
+  pay,
+  type Answer,
+  type Session,
+} from './api.ts'
 import { uniqueId } from './helpers.ts'
-import { DECLINE, sandboxInvoice } from './outcome-support.ts'
+import { DECLINE, finishBankPage, sandboxInvoice, THREE_DS } from './outcome-support.ts'
 
 interface Delivery {
   id: string
@@ -135,28 +148,41 @@ describe('webhook deliveries', () => {
   })
 })
 
+/** A merchant of its own on sandbox member `member` (the overview's figures are exactly one test's): its API, sessions and pays. */
+async function ownMerchant(member: number) {
+  const shop = await newProfile(member, { allowedOrigins: [ORIGIN] })
+  const as = <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<Answer<T>> =>
+    call<T>(path, {
+      method,
+      headers: { Authorization: `Bearer ${shop.apiKey.key}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  const session = async (amount: string): Promise<Session> => {
+    const mtid = uniqueId('ov')
+    const res = await as<{ id: string; clientSecret: string }>('POST', '/v1/sessions', {
+      flow: 'card',
+      amount,
+      currency: 'EUR',
+      merchantTransactionId: mtid,
+      allowedOrigins: [ORIGIN],
+    })
+    return { ...res.body, mtid }
+  }
+  const payWith = <T = { status: string }>(s: { id: string; clientSecret: string }, card: string) =>
+    browser<T>(s, 'POST', '/pay', cardBody(card), { 'Idempotency-Key': uniqueId('k') })
+  return { as, session, payWith }
+}
+
+type Overview = {
+  attempts: Record<string, number | null>
+  days: unknown[]
+  declineReasons: { code: string | null; description: string | null; count: number }[]
+  since: string
+}
+
 describe('the overview', () => {
   it('counts the day’s payments and volume per currency, the attempts’ success rate and the top decline reason', async () => {
-    // A merchant of its own: the figures are exactly this test's.
-    const shop = await newProfile(45, { allowedOrigins: [ORIGIN] })
-    const as = <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<Answer<T>> =>
-      call<T>(path, {
-        method,
-        headers: { Authorization: `Bearer ${shop.apiKey.key}`, 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      })
-    const session = async (amount: string) => {
-      const res = await as<{ id: string; clientSecret: string }>('POST', '/v1/sessions', {
-        flow: 'card',
-        amount,
-        currency: 'EUR',
-        merchantTransactionId: uniqueId('ov'),
-        allowedOrigins: [ORIGIN],
-      })
-      return res.body
-    }
-    const payWith = (s: { id: string; clientSecret: string }, card: string) =>
-      browser<{ status: string }>(s, 'POST', '/pay', cardBody(card), { 'Idempotency-Key': uniqueId('k') })
+    const { as, session, payWith } = await ownMerchant(45)
     // The day (UTC) before the payments and after the overview: a run across midnight has two.
     const utcDay = (at = Date.now()) => new Date(at).toISOString().slice(0, 10)
     const firstDay = utcDay()
@@ -180,14 +206,7 @@ describe('the overview', () => {
         { timeout: 15_000 },
       )
       .toBe(2)
-    const overview = (
-      await as<{
-        attempts: Record<string, number | null>
-        days: unknown[]
-        declineReasons: { code: string | null; count: number }[]
-        since: string
-      }>('GET', '/v1/reports/overview?days=7')
-    ).body
+    const overview = (await as<Overview>('GET', '/v1/reports/overview?days=7')).body
     const lastDay = utcDay()
     if (firstDay === lastDay) {
       expect(overview.days).toEqual([{ date: firstDay, currency: 'EUR', count: 2, volume: '15.50' }])
@@ -204,5 +223,38 @@ describe('the overview', () => {
     // Seven days: the day the overview was asked on and the six before it.
     expect([firstDay, lastDay].map((d) => Date.parse(d) - 6 * 24 * 60 * 60_000)).toContain(Date.parse(overview.since))
     expect((await as('GET', '/v1/reports/overview?days=0')).status).toBe(400)
+  })
+
+  it('a payment its bank step declines is counted under the gateway’s decline, not under the 3-D Secure step it waited on', async () => {
+    const { as, session, payWith } = await ownMerchant(47)
+    const s = await session('12.00')
+    const started = await payWith<{ status: string; paymentId: string; redirect: { url: string } }>(s, THREE_DS)
+    expect(started.body.status).toBe('action_required')
+    await finishBankPage(s, started.body.redirect.url, 'failed')
+    const note = await notificationSentFor(s.id, 8_000, started.body.paymentId)
+    expect((await deliverNotification(s.id, note)).body).toMatchObject({ applied: true, status: 'declined' })
+    const { result } = JSON.parse(note) as { result: { code: string; description: string } }
+
+    // The overview reads the index (which follows by a moment) and is answered again as it is for
+    // 15 seconds: asked once the index has the declined session.
+    await expect
+      .poll(
+        async () =>
+          (await as<{ data: { id: string; status: string }[] }>('GET', '/v1/sessions')).body.data.find(
+            (x) => x.id === s.id,
+          )?.status,
+        { timeout: 15_000 },
+      )
+      .toBe('declined')
+    const overview = (await as<Overview>('GET', '/v1/reports/overview?days=7')).body
+    expect(overview.declineReasons).toEqual([{ code: result.code, description: result.description, count: 1 }])
+    // The attempt's own record says the same, not the bank step's "3-D Secure required".
+    const view = await as<{ attempts: { status: string; code?: string; description?: string }[] }>(
+      'GET',
+      `/v1/sessions/${s.id}`,
+    )
+    expect(view.body.attempts).toEqual([
+      expect.objectContaining({ status: 'declined', code: result.code, description: result.description }),
+    ])
   })
 })

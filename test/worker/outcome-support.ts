@@ -22,7 +22,10 @@ export async function finishBankPage(
   redirectUrl: string,
   outcome: 'authenticated' | 'failed' = 'authenticated',
 ): Promise<void> {
-  const acs = await fetch(`${redirectUrl}/complete`, {
+  // The page of an extra member's payment names it in its query (`/acs/{id}?member=...`).
+  const complete = new URL(redirectUrl)
+  complete.pathname += '/complete'
+  const acs = await fetch(complete, {
     method: 'POST',
     body: new URLSearchParams({ outcome }),
     redirect: 'manual',

@@ -111,8 +111,17 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
       (theirs ? undefined : ((current ? attempt : undefined) ?? unnamedAttempt(s))))
   // A late success names the method that took the money (a withdrawn QR code, an earlier card).
   if (to === 'succeeded') s.method = claimant ?? settled?.method ?? theirs ?? s.method
-  if (settled)
+  if (settled) {
     Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
+    // The result that settled it, as an answer's or an inquiry's does: not the answer it waited
+    // on (a 3-D Secure step's "authentication required"), which the console's decline reasons
+    // and the merchant's view of the attempt would otherwise report as why it was declined.
+    if (n.resultCode) {
+      settled.code = n.resultCode
+      if (n.resultDescription) settled.description = n.resultDescription
+      else delete settled.description
+    }
+  }
   const moved = await core.move(s, to)
   if (to === 'pending') await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
   else if (moved) tally(core, s, to !== 'succeeded')
