@@ -27,6 +27,7 @@ export function consolePage(signIn: 'key' | 'access'): string {
 <meta name="color-scheme" content="light dark">
 <meta name="robots" content="noindex">
 <title>Payments console</title>
+<link rel="icon" href="data:,">
 <script type="module" src="${CONSOLE_SCRIPT}"></script>
 </head>
 <body>

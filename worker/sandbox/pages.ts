@@ -9,7 +9,7 @@ const esc = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCod
 
 const page = (title: string, body: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
+<title>${esc(title)}</title><link rel="icon" href="data:,">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 .box{border:1px solid #ccc;border-radius:8px;padding:1.5rem}button{font:inherit;padding:.6rem 1.2rem;margin:.3rem .3rem 0 0;border-radius:6px;border:1px solid #555;cursor:pointer}
 .primary{background:#0b57d0;color:#fff;border-color:#0b57d0}label{display:block;margin:.6rem 0 .2rem}input{font:inherit;padding:.4rem;width:100%;box-sizing:border-box}
