@@ -93,7 +93,7 @@ function integrityAndPreload(): Plugin {
  * translator's file stays one object keyed by message; the locale test checks that every file has
  * exactly English's keys.
  */
-export function packLocales(emit = true): Plugin {
+function packLocales(emit = true): Plugin {
   let messagesDir = ''
   let sharedDir = ''
   return {
@@ -179,7 +179,7 @@ export function packLocales(emit = true): Plugin {
  * indentation become one space, which HTML reads the same (no element of ours keeps white space).
  * The message chunks, one message a line, are left as they are.
  */
-export function minifyTemplates(): Plugin {
+function minifyTemplates(): Plugin {
   return {
     name: 'pay-minify-templates',
     apply: 'build',
@@ -219,27 +219,39 @@ function afterWidget(name: string, then: (root: string, outDir: string) => Promi
   }
 }
 
-/** A script built on its own as one file (`name`.js), nothing shared with the widget's chunks. */
-async function buildOneFile(o: {
+/**
+ * The scripts built on their own as one file each (`name`.js), nothing shared with the widget's
+ * chunks: what goes into each. `npm run bench:parts` builds them the same way, part by part.
+ */
+export const ONE_FILE_SCRIPTS = {
+  light: { entry: 'widget/inline/light.ts', plugins: (): Plugin[] => [packLocales(false), minifyTemplates()] },
+  frame: { entry: 'widget/card-frame/frame.ts', plugins: (): Plugin[] => [minifyTemplates()] },
+  console: { entry: 'console/index.ts', plugins: (): Plugin[] => [] },
+} as const
+
+/**
+ * One of `ONE_FILE_SCRIPTS`, built into `outDir`, or kept in memory without one (the output is
+ * returned either way); `plugins` go before the script's own.
+ */
+export async function buildOneFile(o: {
   root: string
-  outDir: string
-  entry: string
-  name: string
-  emptyOutDir: boolean
+  name: keyof typeof ONE_FILE_SCRIPTS
+  outDir?: string
+  emptyOutDir?: boolean
   plugins?: Plugin[]
-}): Promise<void> {
-  await build({
+}): Promise<Awaited<ReturnType<typeof build>>> {
+  const script = ONE_FILE_SCRIPTS[o.name]
+  return build({
     configFile: false,
     root: o.root,
-    logLevel: 'warn',
+    logLevel: o.outDir === undefined ? 'silent' : 'warn',
     mode: 'production',
-    plugins: o.plugins ?? [],
+    plugins: [...(o.plugins ?? []), ...script.plugins()],
     build: {
-      outDir: o.outDir,
-      emptyOutDir: o.emptyOutDir,
+      ...(o.outDir === undefined ? { write: false } : { outDir: o.outDir, emptyOutDir: o.emptyOutDir ?? false }),
       target: 'es2022',
       sourcemap: false,
-      lib: { entry: { [o.name]: o.entry }, formats: ['es'], fileName: () => `${o.name}.js` },
+      lib: { entry: { [o.name]: script.entry }, formats: ['es'], fileName: () => `${o.name}.js` },
       rolldownOptions: { output: { minify: true, codeSplitting: false } },
     },
   })
@@ -258,14 +270,7 @@ const lightScript = (): Plugin => ({
   // Before TypeScript is stripped, so the import is as written.
   enforce: 'pre',
   ...afterWidget('pay-light-form', async (root, outDir) => {
-    await buildOneFile({
-      root,
-      outDir: join(outDir, 'chunks'),
-      entry: 'widget/inline/light.ts',
-      name: 'light',
-      emptyOutDir: false,
-      plugins: [packLocales(false), minifyTemplates()],
-    })
+    await buildOneFile({ root, name: 'light', outDir: join(outDir, 'chunks') })
     const map = join(outDir, 'importmap.json')
     const { integrity } = JSON.parse(readFileSync(map, 'utf8')) as { integrity: Record<string, string> }
     integrity['/widget/chunks/light.js'] = sri(readFileSync(join(outDir, 'chunks', 'light.js')))
@@ -284,16 +289,9 @@ const lightScript = (): Plugin => ({
  * else for a card.
  */
 const frameScript = (): Plugin =>
-  afterWidget('pay-frame-script', (root, outDir) =>
-    buildOneFile({
-      root,
-      outDir,
-      entry: 'widget/card-frame/frame.ts',
-      name: 'frame',
-      emptyOutDir: false,
-      plugins: [minifyTemplates()],
-    }),
-  )
+  afterWidget('pay-frame-script', async (root, outDir) => {
+    await buildOneFile({ root, name: 'frame', outDir })
+  })
 
 /**
  * The merchant console's script (`console/index.ts`, to `dist/public/console/console.js`), so
@@ -307,8 +305,9 @@ const consoleScript = (): Plugin =>
   })
 
 /** The console's one file, `console.js`, into `outDir` (also the size budget's build: test/build/bundle-size.test.ts). */
-export const buildConsole = (root: string, outDir: string): Promise<void> =>
-  buildOneFile({ root, outDir, entry: 'console/index.ts', name: 'console', emptyOutDir: true })
+export const buildConsole = async (root: string, outDir: string): Promise<void> => {
+  await buildOneFile({ root, name: 'console', outDir, emptyOutDir: true })
+}
 
 export default defineConfig({
   plugins: [

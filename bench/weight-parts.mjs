@@ -2,7 +2,7 @@
 // download (the HTML the Worker renders and `frame.js`) and inline mode's card form
 // (`chunks/light.js`, which inline mode loads beside the entry). The HTML is split by cutting each
 // part out of the rendered page. Each script is built as the widget's build makes it
-// (`vite.config.ts`), then again once per module of ours with that module's body replaced by
+// (`vite.config.ts`'s `buildOneFile`), then again once per module of ours with that module's body replaced by
 // stubs of its exports, its imports kept: the difference is what the module's own code costs.
 // Parts overlap under brotli (a string two modules share is paid once, and stays while either
 // does), so the rows do not add up to the whole exactly: the last row of each table is the rest.
@@ -11,17 +11,10 @@
 // weights that run measures, in about ten seconds of builds.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'vite'
-import { minifyTemplates, packLocales } from '../vite.config.ts'
+import { buildOneFile, ONE_FILE_SCRIPTS } from '../vite.config.ts'
 import { sizes } from '../tools/bundle.mjs'
 import { root } from '../tools/stacks.mjs'
 import { framePage } from '../worker/frame/page.ts'
-
-/** The two files issue 21 weighs part by part, each built as `vite.config.ts` builds it. */
-const SCRIPTS = {
-  frame: { entry: 'widget/card-frame/frame.ts', plugins: () => [minifyTemplates()] },
-  light: { entry: 'widget/inline/light.ts', plugins: () => [packLocales(false), minifyTemplates()] },
-}
 
 /** The names a TypeScript module exports as values (types are erased, so their stubs are not needed). */
 function valueExports(source) {
@@ -76,9 +69,8 @@ function stubbed(code) {
   ].join('\n')
 }
 
-/** One of `SCRIPTS`, built as the widget's build makes it, with `cut` (a source path) stubbed. */
+/** One of the widget's one-file scripts, built as its build makes it, with `cut` (a source path) stubbed. */
 async function script(name, cut) {
-  const { entry, plugins } = SCRIPTS[name]
   const stub = {
     name: 'weight-parts-stub',
     enforce: 'post',
@@ -87,20 +79,7 @@ async function script(name, cut) {
       return { code: stubbed(code), map: null }
     },
   }
-  const out = await build({
-    configFile: false,
-    root,
-    logLevel: 'silent',
-    mode: 'production',
-    plugins: [stub, ...plugins()],
-    build: {
-      write: false,
-      target: 'es2022',
-      sourcemap: false,
-      lib: { entry: { [name]: entry }, formats: ['es'], fileName: () => `${name}.js` },
-      rolldownOptions: { output: { minify: true, codeSplitting: false } },
-    },
-  })
+  const out = await buildOneFile({ root, name, plugins: [stub] })
   const output = (Array.isArray(out) ? out[0] : out).output
   const chunk = output.find((o) => o.type === 'chunk')
   return { code: chunk.code, modules: Object.keys(chunk.modules) }
@@ -127,9 +106,9 @@ htmlRows.push(['the form, its markup and the rest', html - htmlRows.reduce((a, [
 /** Rows under this many bytes are told together: a stub costs a few bytes of its own. */
 const SMALL = 50
 
-/** Each module's own cost in one of `SCRIPTS`: the whole, then the whole without each module. */
+/** Each module's own cost in one of the one-file scripts: the whole, then the whole without each module. */
 async function parts(name) {
-  const { entry } = SCRIPTS[name]
+  const { entry } = ONE_FILE_SCRIPTS[name]
   const whole = await script(name)
   const total = brotli(whole.code)
   const modules = whole.modules
