@@ -19,7 +19,8 @@ export type ApiError = Omit<ErrorBody['error'], 'code'> & {
 export class ApiClient {
   constructor(
     private readonly endpoint: string,
-    private readonly sessionId: string,
+    /** The session's id, as the page gave it. */
+    readonly sessionId: string,
     private readonly clientSecret: string,
   ) {}
 

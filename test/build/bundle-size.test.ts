@@ -76,10 +76,11 @@ describe('widget bundles', () => {
   // bytes less). 17.25 KB until the buttons drew a border that forced colors (high contrast) show
   // and the spinner pulsed instead of turning in reduced motion, and a pay refused for a deleted
   // saved card or the page's method read the session once (17,687 bytes: 47 more, after the style
-  // sheets lost their numbers' leading zeros).
-  it('inline card flow: the entry and the light form, one file, at most 17.5 KB brotli, with no Lit', async () => {
+  // sheets lost their numbers' leading zeros). 17.5 KB until what the shopper typed besides the
+  // card came back after a failed bank step (`widget/card-form/kept.ts`: 239 bytes more, 18,018).
+  it('inline card flow: the entry and the light form, one file, at most 17.75 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
-    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(17.5 * KB)
+    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(17.75 * KB)
     expect(m.inlineFlow.files).toEqual(['pay-checkout.js', 'chunks/light.js'])
     const code = readFileSync(join(out, 'chunks', 'light.js'), 'utf8')
     expect(code).not.toMatch(/lit-html|reactive-element|customElements\.define/)
@@ -107,10 +108,11 @@ describe('widget bundles', () => {
   // messages in the frame's words), the card number kept its caret where the shopper typed, and
   // the pay button its focus through a pay (279 bytes more). 13 KB until the frame told the page
   // its name in the shopper's language, which a screen reader says for the frame (9 bytes more:
-  // one message in its first words; the words are the Worker's).
-  it('the card frame: its document (the form in it) and its one script, lists included, are at most 13.25 KB brotli, with no Lit', async () => {
+  // one message in its first words; the words are the Worker's). 13.25 KB until what the shopper
+  // typed besides the card came back after a failed bank step (203 bytes more, 13,583).
+  it('the card frame: its document (the form in it) and its one script, lists included, are at most 13.5 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
-    expect(m.frameDocument.brotli).toBeLessThanOrEqual(13.25 * KB)
+    expect(m.frameDocument.brotli).toBeLessThanOrEqual(13.5 * KB)
     expect(m.frameDocument.files).toEqual(['frame.js'])
     const code = readFileSync(join(out, 'frame.js'), 'utf8')
     expect(code).not.toMatch(/lit-html|reactive-element|customElements\.define/)

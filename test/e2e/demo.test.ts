@@ -136,7 +136,7 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await p.close()
     })
 
-    it('3-D Secure refused by the bank: back to the shop, the form says the card was declined and how many tries are left', async () => {
+    it('3-D Secure refused by the bank: back to the shop, the form says the card was declined and how many tries are left, with the name typed before and no card', async () => {
       const p = await open('/demo/product', 'light', mode)
       await ui(p, mode).locator('pay-checkout #number').waitFor()
       await fillCard(ui(p, mode), '4000000000003220')
@@ -148,6 +148,11 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
         .poll(() => ui(p, mode).locator('pay-checkout [role=status]').textContent())
         .toBe('Your card was declined. Please try again or use another card. 2 attempts left.')
       await expect.poll(() => result(p).textContent()).toContain('Declined. Attempts left: 2.')
+      // What the shopper typed besides the card is there again (kept in the tab over the bank's step).
+      await expect.poll(() => ui(p, mode).locator('pay-checkout #givenName').inputValue()).toBe('Ada')
+      expect(await ui(p, mode).locator('pay-checkout #surname').inputValue()).toBe('Lovelace')
+      for (const id of ['number', 'expiry', 'cvv'])
+        expect(await ui(p, mode).locator(`pay-checkout #${id}`).inputValue(), id).toBe('')
       await p.close()
     })
 

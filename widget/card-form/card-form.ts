@@ -28,6 +28,7 @@ import {
   type InputSpec,
 } from '../../shared/card-inputs.ts'
 import { focusDropped, retype } from './editing.ts'
+import { keepTyped } from './kept.ts'
 import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
 import { SHOPPER_FIELDS, type ShopperField } from '../../shared/shopper-fields.ts'
 import { brandIcon } from './brand-icons.ts'
@@ -163,6 +164,28 @@ export class PayCardForm extends LitElement {
     if (first)
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#${first.id}`)?.focus())
     return !first
+  }
+
+  /**
+   * Keeps what the shopper typed besides the card, for `session`, over the bank's step (`./kept.ts`).
+   * @internal
+   */
+  keepTyped(session: string): void {
+    keepTyped(session, this.values)
+  }
+
+  /**
+   * Puts back what was kept (`./kept.ts`'s `takeTyped`) into the inputs shown and still empty.
+   * @internal
+   */
+  putBack(kept: Readonly<Record<string, string>>): void {
+    const values = { ...this.values }
+    for (const s of this.specs) {
+      const value = kept[s.id]
+      if (value && !values[s.id]) values[s.id] = value
+    }
+    this.values = values
+    this.reportChange()
   }
 
   /** Empties the form (all of it, or only the CVV after a decline). */

@@ -32,6 +32,7 @@ import { formatMoney } from '../../shared/money.ts'
 import type { SafeRedirect } from '../../shared/redirect.ts'
 import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
 import { focusDropped, retype } from '../card-form/editing.ts'
+import { keepTyped, takeTyped } from '../card-form/kept.ts'
 import { callingCodes, countries, splitPhone } from '../card-form/lists.ts'
 import {
   cardDeclined,
@@ -152,6 +153,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   /** Errors shown, by input id: only after a field's blur, or after a submit. */
   let errors: Record<string, FieldErrorCode> = {}
   let lastChange = ''
+  /** What was kept over the bank's step was looked for (`../card-form/kept.ts`). */
+  let took = false
 
   // ---- the form --------------------------------------------------------------------------------
 
@@ -519,12 +522,30 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     else if (state !== 'ready') notice = state === 'action_required' && v.redirect ? say('actionWaiting') : ''
     if (WATCHED.includes(state)) poll()
     render()
+    if (!took && !WATCHED.includes(state)) putBack()
     // The inputs the session gives are not asked for: a form the shopper filled in before it was
     // read may be valid now, and the page is told so without waiting for another keystroke.
     if (state === 'ready' && lastChange) reportChange()
     if (state === 'succeeded') result('succeeded', v.result?.paymentId, v.result?.card)
     else if ((v.status === 'declined' || state === 'declined') && v.status !== before)
       result('declined', v.result?.paymentId, v.result?.card, v.attemptsRemaining)
+  }
+
+  /**
+   * Back from the bank's step (a decline, the page loaded again): what the shopper typed besides
+   * the card, into the inputs still empty. Taken out whatever the state, unless the bank's step
+   * still waits (its button takes the shopper there again).
+   */
+  function putBack(): void {
+    took = true
+    const kept = takeTyped((api as ApiClient).sessionId)
+    if (state !== 'ready' || !Object.keys(kept).length) return
+    // The lists are filled by now (after `ready`): a phone code is chosen as a value of its list.
+    for (const [id, value] of Object.entries(kept)) {
+      const input = control(id)
+      if (input && !input.value) input.value = value
+    }
+    reportChange()
   }
 
   function fail(e: ApiError): void {
@@ -647,6 +668,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   function toBank(redirect: NonNullable<CheckoutView['redirect']>): boolean {
     const safe = o.safeRedirect(redirect)
     if (!safe) return false
+    if (api) keepTyped(api.sessionId, values())
     post({
       type: 'action',
       redirect: {

@@ -38,6 +38,8 @@ export interface AttemptHost extends HTMLElement {
   announceMethods(): void
   poll(): void
   clearCvv(): void
+  /** Keeps what the shopper typed besides the card over the bank's step (`../card-form/kept.ts`). */
+  keepTyped(): void
 }
 
 /** A result event's detail: never more than the status, the payment id, the brand and last 4. */
@@ -132,6 +134,7 @@ export function settle(c: AttemptHost, r: PayResult): void {
       break
     case 'action_required':
       c.state = 'action_required'
+      if (r.redirect) c.keepTyped()
       if (r.redirect && !followRedirect(c, r.redirect)) {
         // A redirect that fails the shared rule (SECURITY.md R28) is never followed nor announced.
         c.state = 'unknown'

@@ -12,6 +12,7 @@ import type { CheckoutFlow } from '../../shared/checkout.ts'
 import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
+import { takeTyped } from '../card-form/kept.ts'
 import { PayDeclinedEvent, PayErrorEvent, PayReadyEvent, PaySuccessEvent } from '../events.ts'
 import { direction, en, format, formatMoney, loadMessages, resolveLocale, type Messages } from '../i18n/index.ts'
 import { classify, followRedirect } from '../navigate.ts'
@@ -145,6 +146,8 @@ export class PayCheckoutInline extends LitElement {
   /** The view shown came from loading the session (not from a result of paying here). */
   private fresh?: boolean
   private loads = 0
+  /** The session whose typing kept over the bank's step was looked for (`../card-form/kept.ts`). */
+  private took = ''
 
   /** The language in use, after fallback. */
   get resolvedLocale(): string {
@@ -314,6 +317,7 @@ export class PayCheckoutInline extends LitElement {
     else if (state !== 'ready')
       this.notice = state === 'action_required' && view.redirect ? this.messages.actionWaiting : ''
     if (WATCHED.includes(state)) this.poll()
+    else if (this.api && this.took !== this.api.sessionId) this.putBack(this.api.sessionId)
     if (state === 'succeeded')
       this.dispatchEvent(
         new PaySuccessEvent(resultDetail('succeeded', view.result?.paymentId ?? null, view.result?.card)),
@@ -388,7 +392,9 @@ export class PayCheckoutInline extends LitElement {
   /** The bank's page (again), while its step waits. */
   private toBank(): void {
     const redirect = this.view?.redirect
-    if (redirect && followRedirect(this, redirect)) this.notice = ''
+    if (!redirect) return
+    this.keepTyped()
+    if (followRedirect(this, redirect)) this.notice = ''
   }
 
   /** Submits the current flow's form, as the pay button does. */
@@ -413,6 +419,23 @@ export class PayCheckoutInline extends LitElement {
   /** @internal */
   clearCvv(): void {
     this.cardForm?.clear('cvv')
+  }
+
+  /**
+   * Back from the bank's step (a decline, the page loaded again): what the shopper typed besides
+   * the card, into the card form's inputs still empty, once it is drawn. Taken out whatever the
+   * state, unless the bank's step still waits (its button takes the shopper there again).
+   */
+  private putBack(session: string): void {
+    this.took = session
+    const kept = takeTyped(session)
+    if (this.state !== 'ready' || !usesCardForm(this.current) || !Object.keys(kept).length) return
+    void this.updateComplete.then(() => this.cardForm?.putBack(kept))
+  }
+
+  /** @internal */
+  keepTyped(): void {
+    if (this.api) this.cardForm?.keepTyped(this.api.sessionId)
   }
 
   /**
