@@ -66,6 +66,12 @@ const CONTENT: Record<DemoPage | 'index', { title: string; body: string }> = {
   },
 }
 
+const RESULT = '<p id="result" role="status" aria-live="polite"></p>'
+
+/** The page's status line (the checkout's events, the orders' actions): right below the checkout, above the test cards; else last. */
+const withResult = (body: string): string =>
+  body.includes('</pay-checkout>') ? body.replace('</pay-checkout>', `</pay-checkout>${RESULT}`) : body + RESULT
+
 export function page(name: DemoPage | 'index'): string {
   const { title, body } = CONTENT[name]
   return `<!doctype html>
@@ -73,7 +79,7 @@ export function page(name: DemoPage | 'index'): string {
 <title>${title} · pay-checkout demo</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/demo/app.css"></head>
 <body data-page="${name}">
 <header><a class="home" href="/demo/">pay-checkout demo</a><nav aria-label="Demo pages">${NAV.map(([p, t]) => `<a href="/demo/${p}"${p === name ? ' aria-current="page"' : ''}>${t}</a>`).join('')}<a href="/demo/console">Merchant console</a></nav></header>
-<main><h1>${title}</h1>${body}<p id="result" role="status" aria-live="polite"></p></main>
+<main><h1>${title}</h1>${withResult(body)}</main>
 <script type="module" src="/widget/pay-checkout.js"></script>
 <script type="module" src="/demo/app.js"></script>
 </body></html>`
