@@ -7,7 +7,20 @@
  */
 import { expect, oneEvent } from '@open-wc/testing'
 import type { PayCheckout } from '../../widget/index.ts'
-import { fill, inlineFor, input, loaded, mount, payButton, sessionState, status, until } from './helpers.ts'
+import {
+  createSession,
+  fill,
+  form,
+  inlineFor,
+  input,
+  loaded,
+  mount,
+  payButton,
+  sessionState,
+  setValue,
+  status,
+  until,
+} from './helpers.ts'
 
 const KEPT = 'pay-checkout/typed'
 
@@ -32,30 +45,49 @@ async function declined(id: string): Promise<void> {
   }
 }
 
-for (const [label, body] of [
+/** A choice in one of the form's lists (the phone code), once the list has its options, as the shopper picks it. */
+async function choose(el: PayCheckout, id: string, value: string): Promise<void> {
+  const list = input(el, id) as unknown as HTMLSelectElement
+  await until(() => list.options.length > 1)
+  list.value = value
+  list.dispatchEvent(new Event('change', { bubbles: true, composed: true }))
+}
+
+/** Pays with the 3-D Secure card; the page stays (`pay-action` cancelled) and is left as a redirect would leave it. */
+async function payToBank(el: PayCheckout): Promise<{ url: string }> {
+  el.addEventListener('pay-action', (e) => e.preventDefault())
+  const action = oneEvent(el, 'pay-action')
+  payButton(el).click()
+  const { redirect } = (await action).detail
+  el.remove()
+  return redirect
+}
+
+const FORMS = [
   ['the light form (a card alone)', {}],
   ['the full checkout (card and QR wallet)', { methods: ['card', 'qr'] }],
-] as const) {
+] as const
+
+for (const [label, body] of FORMS) {
   describe(`back from a failed bank step, inline: ${label}`, () => {
-    it('the name and email typed are in the form again; the card number, expiry and CVV are not, and were never kept', async () => {
+    it('the name, email and phone typed are in the form again; the card number, expiry and CVV are not, and were never kept', async () => {
       sessionStorage.clear()
       const { el, session } = await mount(body)
       await fill(el, { number: '4000 0000 0000 3220' })
-      el.addEventListener('pay-action', (e) => e.preventDefault())
-      const action = oneEvent(el, 'pay-action')
-      payButton(el).click()
-      const { redirect } = (await action).detail
+      await choose(el, 'telnocc', 'GB+44')
+      setValue(input(el, 'phone'), '7700 900123')
+      await form(el).updateComplete
+      const redirect = await payToBank(el)
 
       const kept = sessionStorage.getItem(KEPT) ?? ''
-      expect(JSON.parse(kept)).to.deep.equal([
+      const [id, values] = JSON.parse(kept) as [string, Record<string, string>]
+      expect([id, values]).to.deep.equal([
         session.id,
-        { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+        { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com', telnocc: 'GB+44', phone: '7700 900123' },
       ])
-      expect(kept).to.not.contain('3220')
 
       await failAtBank(redirect)
       await declined(session.id)
-      el.remove()
 
       // The shop's page loaded again (the bank sends the shopper back to it).
       const again: PayCheckout = inlineFor(session)
@@ -66,7 +98,9 @@ for (const [label, body] of [
         expect(!!again.shadowRoot?.querySelector('pay-checkout-inline')).to.equal('methods' in body)
         expect(input(again, 'surname').value).to.equal('Lovelace')
         expect(input(again, 'email').value).to.equal('ada@example.com')
-        for (const id of ['number', 'expiry', 'cvv']) expect(input(again, id).value, id).to.equal('')
+        await until(() => input(again, 'telnocc').value === 'GB+44')
+        expect(input(again, 'phone').value).to.equal('7700 900123')
+        for (const card of ['number', 'expiry', 'cvv']) expect(input(again, card).value, card).to.equal('')
         expect(status(again)).to.equal('Your card was declined. Please try again or use another card. 2 attempts left.')
         // Read once: taken out of the tab's storage.
         expect(sessionStorage.getItem(KEPT)).to.equal(null)
@@ -74,17 +108,66 @@ for (const [label, body] of [
         again.remove()
       }
     })
+
+    it('is never put into another session’s form, and stays for its own', async () => {
+      const other = JSON.stringify(['cs_AAAAAAAAAAAAAAAAAAAAAAAA', { givenName: 'Eve' }, Date.now()])
+      sessionStorage.setItem(KEPT, other)
+      const { el } = await mount(body)
+      try {
+        expect(input(el, 'givenName').value).to.equal('')
+        expect(sessionStorage.getItem(KEPT)).to.equal(other)
+      } finally {
+        el.remove()
+        sessionStorage.clear()
+      }
+    })
   })
 }
 
-describe('what was kept over a bank step', () => {
-  it('is never put into another session’s form, and stays for its own', async () => {
-    const other = JSON.stringify(['cs_AAAAAAAAAAAAAAAAAAAAAAAA', { givenName: 'Eve' }])
-    sessionStorage.setItem(KEPT, other)
+describe('what is kept over a bank step', () => {
+  it('never a card number typed into another input (here the phone), nor the card’s own inputs', async () => {
+    sessionStorage.clear()
     const { el } = await mount()
+    await fill(el, { number: '4000 0000 0000 3220' })
+    await choose(el, 'telnocc', 'GB+44')
+    // 13 digits, a phone's format, and a Visa number (Luhn-valid).
+    setValue(input(el, 'phone'), '4222 2222 22222')
+    const redirect = await payToBank(el)
+    expect(redirect.url).to.contain('/acs/')
+    const [, values] = JSON.parse(sessionStorage.getItem(KEPT) ?? '[]') as [string, Record<string, string>]
+    expect(values).to.deep.equal({ givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com', telnocc: 'GB+44' })
+    sessionStorage.clear()
+  })
+
+  it('for a session that shows its QR wallet first: kept until its card form is shown, then put back there', async () => {
+    const session = await createSession({ flow: 'qr', methods: ['qr', 'card'] })
+    sessionStorage.setItem(KEPT, JSON.stringify([session.id, { givenName: 'Ada' }, Date.now()]))
+    const el = inlineFor(session)
     try {
+      const box = () => el.shadowRoot?.querySelector('pay-checkout-inline')?.shadowRoot
+      const card = () =>
+        box()?.querySelector('pay-method-picker')?.shadowRoot?.querySelector<HTMLElement>('[data-method=card]')
+      await until(() => !!box()?.querySelector('pay-qr-wallet') && !!card())
+      expect(sessionStorage.getItem(KEPT)).to.not.equal(null)
+      card()?.click()
+      await until(() => !!box()?.querySelector('pay-card-form'))
+      await until(() => input(el, 'givenName').value === 'Ada')
+      expect(sessionStorage.getItem(KEPT)).to.equal(null)
+    } finally {
+      el.remove()
+      sessionStorage.clear()
+    }
+  })
+
+  it('an hour old, is dropped unread', async () => {
+    const { el: first, session } = await mount()
+    first.remove()
+    sessionStorage.setItem(KEPT, JSON.stringify([session.id, { givenName: 'Ada' }, Date.now() - 3_600_001]))
+    const el = inlineFor(session)
+    try {
+      await loaded(el)
+      await until(() => sessionStorage.getItem(KEPT) === null)
       expect(input(el, 'givenName').value).to.equal('')
-      expect(sessionStorage.getItem(KEPT)).to.equal(other)
     } finally {
       el.remove()
     }

@@ -39,7 +39,7 @@ import { cardFormStyles } from './card-form.styles.ts'
 
 /**
  * @summary The card and customer form, from the shared field table.
- * @fires pay-change - Validity or brand changed through the shopper's input; never the number.
+ * @fires pay-change - Validity or brand changed through the shopper's input (or what they typed before a bank's step, put back); never the number.
  * @csspart form - The form.
  * @csspart field - Each label, input and error.
  * @csspart input - Each input.
@@ -180,10 +180,15 @@ export class PayCardForm extends LitElement {
    */
   putBack(kept: Readonly<Record<string, string>>): void {
     const values = { ...this.values }
+    let filled = false
     for (const s of this.specs) {
       const value = kept[s.id]
-      if (value && !values[s.id]) values[s.id] = value
+      if (value && !values[s.id]) {
+        values[s.id] = value
+        filled = true
+      }
     }
+    if (!filled) return
     this.values = values
     this.reportChange()
   }

@@ -522,13 +522,13 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     else if (state !== 'ready') notice = state === 'action_required' && v.redirect ? say('actionWaiting') : ''
     if (WATCHED.includes(state)) poll()
     render()
-    if (!took && !WATCHED.includes(state)) putBack()
     // The inputs the session gives are not asked for: a form the shopper filled in before it was
     // read may be valid now, and the page is told so without waiting for another keystroke.
     if (state === 'ready' && lastChange) reportChange()
     if (state === 'succeeded') result('succeeded', v.result?.paymentId, v.result?.card)
     else if ((v.status === 'declined' || state === 'declined') && v.status !== before)
       result('declined', v.result?.paymentId, v.result?.card, v.attemptsRemaining)
+    if (!took && !WATCHED.includes(state)) putBack()
   }
 
   /**
@@ -539,13 +539,18 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   function putBack(): void {
     took = true
     const kept = takeTyped((api as ApiClient).sessionId)
-    if (state !== 'ready' || !Object.keys(kept).length) return
+    if (state !== 'ready') return
+    let filled = false
     // The lists are filled by now (after `ready`): a phone code is chosen as a value of its list.
-    for (const [id, value] of Object.entries(kept)) {
-      const input = control(id)
-      if (input && !input.value) input.value = value
+    for (const s of specs()) {
+      const input = control(s.id)
+      const value = kept[s.id]
+      if (input && value && !input.value) {
+        input.value = value
+        filled = true
+      }
     }
-    reportChange()
+    if (filled) reportChange()
   }
 
   function fail(e: ApiError): void {
@@ -668,7 +673,11 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   function toBank(redirect: NonNullable<CheckoutView['redirect']>): boolean {
     const safe = o.safeRedirect(redirect)
     if (!safe) return false
-    if (api) keepTyped(api.sessionId, values())
+    if (api) {
+      keepTyped(api.sessionId, values())
+      // Taken out by this page too, should it read the session settled (a bank's page in a popup).
+      took = false
+    }
     post({
       type: 'action',
       redirect: {

@@ -16,6 +16,7 @@ import {
   type PayResultDetail,
 } from '../events.ts'
 import { format, type Messages } from '../i18n/index.ts'
+import { safeRedirect } from '../../shared/redirect.ts'
 import { followRedirect, startingPage } from '../navigate.ts'
 import { declinedMessage } from './method-views.ts'
 import { ERROR_MESSAGE, stateOfRefused, type CheckoutState } from './states.ts'
@@ -134,7 +135,8 @@ export function settle(c: AttemptHost, r: PayResult): void {
       break
     case 'action_required':
       c.state = 'action_required'
-      if (r.redirect) c.keepTyped()
+      // Kept only for a redirect that will be followed (the shared rule, as followRedirect's).
+      if (r.redirect && safeRedirect(r.redirect)) c.keepTyped()
       if (r.redirect && !followRedirect(c, r.redirect)) {
         // A redirect that fails the shared rule (SECURITY.md R28) is never followed nor announced.
         c.state = 'unknown'

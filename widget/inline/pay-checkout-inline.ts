@@ -317,7 +317,7 @@ export class PayCheckoutInline extends LitElement {
     else if (state !== 'ready')
       this.notice = state === 'action_required' && view.redirect ? this.messages.actionWaiting : ''
     if (WATCHED.includes(state)) this.poll()
-    else if (this.api && this.took !== this.api.sessionId) this.putBack(this.api.sessionId)
+    else if (this.api && this.took !== this.api.sessionId) this.putBack(this.api.sessionId, state)
     if (state === 'succeeded')
       this.dispatchEvent(
         new PaySuccessEvent(resultDetail('succeeded', view.result?.paymentId ?? null, view.result?.card)),
@@ -392,9 +392,7 @@ export class PayCheckoutInline extends LitElement {
   /** The bank's page (again), while its step waits. */
   private toBank(): void {
     const redirect = this.view?.redirect
-    if (!redirect) return
-    this.keepTyped()
-    if (followRedirect(this, redirect)) this.notice = ''
+    if (redirect && followRedirect(this, redirect)) this.notice = ''
   }
 
   /** Submits the current flow's form, as the pay button does. */
@@ -424,18 +422,29 @@ export class PayCheckoutInline extends LitElement {
   /**
    * Back from the bank's step (a decline, the page loaded again): what the shopper typed besides
    * the card, into the card form's inputs still empty, once it is drawn. Taken out whatever the
-   * state, unless the bank's step still waits (its button takes the shopper there again).
+   * state, unless the bank's step still waits (its button takes the shopper there again) or the
+   * card's form is not the one shown yet.
    */
-  private putBack(session: string): void {
+  private putBack(session: string, state: CheckoutState): void {
+    // A session shown with another way to pay first: kept until the card's form is shown.
+    if (state === 'ready' && !usesCardForm(this.current)) return
     this.took = session
     const kept = takeTyped(session)
-    if (this.state !== 'ready' || !usesCardForm(this.current) || !Object.keys(kept).length) return
-    void this.updateComplete.then(() => this.cardForm?.putBack(kept))
+    if (state !== 'ready' || !Object.keys(kept).length) return
+    void (async () => {
+      // Drawn: the form's values are its own once its mode is set (its willUpdate clears them).
+      await this.updateComplete
+      await this.cardForm?.updateComplete
+      this.cardForm?.putBack(kept)
+    })()
   }
 
   /** @internal */
   keepTyped(): void {
-    if (this.api) this.cardForm?.keepTyped(this.api.sessionId)
+    if (!this.api) return
+    this.cardForm?.keepTyped(this.api.sessionId)
+    // Taken out by this page too, should it read the session settled (a bank's page in a popup).
+    this.took = ''
   }
 
   /**
