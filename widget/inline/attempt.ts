@@ -6,6 +6,7 @@
  */
 import type { CardBrand } from '../../shared/card.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
+import { safeRedirect } from '../../shared/redirect.ts'
 import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
 import {
   PayDeclinedEvent,
@@ -16,7 +17,6 @@ import {
   type PayResultDetail,
 } from '../events.ts'
 import { format, type Messages } from '../i18n/index.ts'
-import { safeRedirect } from '../../shared/redirect.ts'
 import { followRedirect, startingPage } from '../navigate.ts'
 import { declinedMessage } from './method-views.ts'
 import { ERROR_MESSAGE, stateOfRefused, type CheckoutState } from './states.ts'
