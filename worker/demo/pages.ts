@@ -68,9 +68,15 @@ const CONTENT: Record<DemoPage | 'index', { title: string; body: string }> = {
 
 const RESULT = '<p id="result" role="status" aria-live="polite"></p>'
 
-/** The page's status line (the checkout's events, the orders' actions): right below the checkout, above the test cards; else last. */
+/**
+ * The page's status line (the checkout's events, the orders' actions) where it is seen after an
+ * action: right below the checkout, above the test cards; on the orders page below its first
+ * paragraph, above the tables whose buttons it answers.
+ */
 const withResult = (body: string): string =>
-  body.includes('</pay-checkout>') ? body.replace('</pay-checkout>', `</pay-checkout>${RESULT}`) : body + RESULT
+  body.includes('</pay-checkout>')
+    ? body.replace('</pay-checkout>', `</pay-checkout>${RESULT}`)
+    : body.replace('</p>', `</p>${RESULT}`)
 
 export function page(name: DemoPage | 'index'): string {
   const { title, body } = CONTENT[name]
