@@ -532,16 +532,10 @@ describe('the money rule across methods', () => {
     expect((await verifyQr(s)).body.status).toBe('verified')
     const code = await shownCode(s)
     expect((await walletPays(s, code)).kind).toBe('succeeded')
-    const realFetch = globalThis.fetch
-    const down = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const url = String(input instanceof Request ? input.url : input)
-      return url.endsWith(`/payments/${code}`) ? new Response('', { status: 503 }) : realFetch(input, init)
-    })
-    try {
-      await timePasses(stubOf(s), true)
-    } finally {
-      down.mockRestore()
-    }
+    // The gateway fails its answer about this code once (the sandbox's fault, over HTTP).
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: code })
+    const failed = await gatewayCallsWhile(() => timePasses(stubOf(s), true))
+    expect(failed.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
     expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
     const asked = await gatewayCallsWhile(() => timePasses(stubOf(s), 'clock'))
     expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(1)
@@ -554,22 +548,15 @@ describe('the money rule across methods', () => {
     const s = await createSession({ flow: 'qr' })
     expect((await verifyQr(s)).body.status).toBe('verified')
     const code = await shownCode(s)
-    const realFetch = globalThis.fetch
-    let asks = 0
-    const down = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const url = String(input instanceof Request ? input.url : input)
-      if (!url.endsWith(`/payments/${code}`)) return realFetch(input, init)
-      asks += 1
-      return new Response('', { status: 503 })
-    })
-    try {
+    // The gateway fails every answer about this code (the sandbox's fault, over HTTP), more
+    // times than the Worker asks.
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: code, times: 20 })
+    const asked = await gatewayCallsWhile(async () => {
       // Its time and its code's are up; each time the next ask is due, the gateway fails again.
       await timePasses(stubOf(s), true)
       for (let i = 0; i < 20 && (await sessionState(s.id)).status === 'open'; i++) await timePasses(stubOf(s), 'clock')
-    } finally {
-      down.mockRestore()
-    }
-    expect(asks).toBe(12)
+    })
+    expect(asked.filter((url) => url.endsWith(`/payments/${code}`))).toHaveLength(12)
     expect(await sessionState(s.id)).toMatchObject({ status: 'expired' })
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.expired')).toHaveLength(1)
     expect(await gatewayCallsAsTimePasses(s)).toEqual([])
