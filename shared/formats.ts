@@ -145,11 +145,11 @@ export function checkFormat(format: Format, value: string, options: FormatOption
 }
 
 /**
- * What each format takes, for the `expected` of a field error and the API document: the checker's
- * own pattern where one regex is the whole rule, else a phrase for what the checker does.
+ * What each format takes, in words, for the `expected` of a field error and the API document's
+ * description: a merchant reading an error learns the rule without reading a regex.
  */
 export const FORMAT_EXPECTED: Readonly<Record<Format, string>> = {
-  amount: AMOUNT_RE.source,
+  amount: 'a decimal with a point and two decimals, such as "49.00" (up to 12 digits before the point)',
   currency: 'an ISO 4217 currency code (EUR)',
   cardNumber: '12 to 19 digits of a supported brand, passing the Luhn check',
   expiryMonth: 'two digits, 01 to 12',
@@ -160,17 +160,26 @@ export const FORMAT_EXPECTED: Readonly<Record<Format, string>> = {
   telnocc: '+ and a country calling code (+49)',
   ip: 'an IPv4 or IPv6 address',
   country: 'an ISO 3166-1 alpha-2 country code (DE)',
-  merchantTransactionId: ID_RE.source,
-  gatewayId: ID_RE.source,
+  merchantTransactionId: '1 to 64 letters, digits, dots, underscores or dashes',
+  gatewayId: '1 to 64 letters, digits, dots, underscores or dashes',
   walletId: '3 to 64 letters, digits or ._@+-',
   url: 'an https URL (http only for localhost), at most 2048 characters',
   name: "letters, spaces and .'’-, at most 64 characters",
   text: 'at most 100 characters, no < or >, no leading or trailing spaces',
   postcode: '2 to 10 letters, digits, spaces or dashes',
   enum: 'one of the listed values',
+  expirationPeriod: 'whole hours as a string of 1 to 4 digits',
+  checksum: '32 lowercase hexadecimal digits (an MD5 digest)',
+  secret: '1 to 256 characters',
+}
+
+/** The checker's own pattern, where one regex is the whole rule: the API document's `pattern`. */
+export const FORMAT_PATTERN: Readonly<Partial<Record<Format, string>>> = {
+  amount: AMOUNT_RE.source,
+  merchantTransactionId: ID_RE.source,
+  gatewayId: ID_RE.source,
   expirationPeriod: EXPIRATION_RE.source,
   checksum: CHECKSUM_RE.source,
-  secret: '1 to 256 characters',
 }
 
 /** The `expected` of one failed rule of a format (bounds and value lists where they apply). */

@@ -15,7 +15,14 @@
 import * as v from 'valibot'
 import { FIELD_ERROR_CODES, type FieldError, type FieldErrorCode } from '../../shared/errors.ts'
 import { REQUEST_FIELDS, type RequestField, type RequestFieldName } from '../../shared/fields.ts'
-import { checkFormat, expectedOf, FORMAT_EXPECTED, type Format, type FormatOptions } from '../../shared/formats.ts'
+import {
+  checkFormat,
+  expectedOf,
+  FORMAT_EXPECTED,
+  FORMAT_PATTERN,
+  type Format,
+  type FormatOptions,
+} from '../../shared/formats.ts'
 import { containsCardNumber, normalizeCardNumber } from '../../shared/card.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
 
@@ -33,10 +40,10 @@ function expecting<S extends Schema>(schema: S, expected: string): S {
 
 /** The document's words for a format: the pattern where one regex is the rule, else a description. */
 function docOf(format: Format, options: FormatOptions, description?: string): Record<string, unknown> {
-  const expected = FORMAT_EXPECTED[format]
-  const doc: Record<string, unknown> = expected.startsWith('^') ? { pattern: expected } : {}
+  const pattern = FORMAT_PATTERN[format]
+  const doc: Record<string, unknown> = pattern ? { pattern } : {}
   if (options.values) doc.enum = [...options.values]
-  const words = [description, expected.startsWith('^') || options.values ? undefined : expected]
+  const words = [description, pattern || options.values ? undefined : FORMAT_EXPECTED[format]]
     .filter(Boolean)
     .join('. ')
   if (words) doc.description = words

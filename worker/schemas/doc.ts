@@ -4,7 +4,7 @@
  * the Idempotency-Key header and path parameters (their patterns from the same grammars the
  * routes check). Request bodies and queries come from the schemas themselves (validate.ts).
  */
-import { FORMAT_EXPECTED, type Format } from '../../shared/formats.ts'
+import { FORMAT_EXPECTED, FORMAT_PATTERN, type Format } from '../../shared/formats.ts'
 import { IDEMPOTENCY_KEY } from './idempotency-key.ts'
 
 export const merchant = [{ merchantKey: [] }]
@@ -30,13 +30,16 @@ export const idempotencyKey = (required = true) => ({
 /** Path parameters of the given formats (a paymentId is a gateway id). */
 export const pathParams = (params: Readonly<Record<string, Format | { pattern: string; description?: string }>>) =>
   Object.entries(params).map(([name, f]) => {
-    const expected = typeof f === 'string' ? FORMAT_EXPECTED[f] : f.pattern
+    const pattern = typeof f === 'string' ? FORMAT_PATTERN[f] : f.pattern
+    const description = typeof f === 'string' ? (pattern ? undefined : FORMAT_EXPECTED[f]) : f.description
     return {
       name,
       in: 'path' as const,
       required: true,
-      schema: expected.startsWith('^')
-        ? { type: 'string' as const, pattern: expected }
-        : { type: 'string' as const, description: expected },
+      schema: {
+        type: 'string' as const,
+        ...(pattern ? { pattern } : {}),
+        ...(description ? { description } : {}),
+      },
     }
   })
