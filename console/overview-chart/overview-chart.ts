@@ -45,7 +45,7 @@ export class OverviewChart extends LitElement {
         font-size: 11px;
       }
       /* The chart scales with its width: on a phone its days would be 5 px, so they are drawn twice
-         as large and every other one is left to the table. */
+         as large and every other one is left to the table (today's is always drawn). */
       .chart {
         container-type: inline-size;
       }
@@ -201,13 +201,15 @@ export class OverviewChart extends LitElement {
     const summary = currency
       ? `Volume authorised per day in ${currency}, ${days.length} days, highest ${money(max.toFixed(2), currency, this.locale)}`
       : 'No payments in these days'
-    return html`<svg viewBox="0 0 ${width} ${height}" role="img" aria-label=${summary}>
+    // A margin each side for the first and last days' labels, centred under bars at the edges.
+    const margin = 40
+    return html`<svg viewBox="${-margin} 0 ${width + 2 * margin} ${height}" role="img" aria-label=${summary}>
       ${svg`<line class="axis" x1="0" x2=${width} y1=${bottom} y2=${bottom}></line>`}
       ${days.map((date, i) => {
         const h = ((volumes[i] ?? 0) / max) * (bottom - 10)
         const x = i * step + step * 0.15
         return svg`<rect class="bar" x=${x} y=${bottom - h} width=${step * 0.7} height=${h} rx="3"></rect>
-          <text class=${i % 2 ? 'label odd' : 'label'} x=${x + step * 0.35} y=${bottom + 6} text-anchor="middle" dominant-baseline="hanging">${day(date, this.locale)}</text>`
+          <text class=${(days.length - 1 - i) % 2 ? 'label odd' : 'label'} x=${x + step * 0.35} y=${bottom + 6} text-anchor="middle" dominant-baseline="hanging">${day(date, this.locale)}</text>`
       })}
     </svg>`
   }

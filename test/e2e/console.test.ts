@@ -449,10 +449,19 @@ describe('the merchant console', () => {
       // day is drawn, at 10 px or more.
       if (view === '#/overview') {
         const heights: number[] = []
-        for (const label of await page.locator('overview-chart text.label').all())
-          if (await label.isVisible()) heights.push((await label.boundingBox())?.height ?? 0)
+        const chart = await page.locator('overview-chart svg').boundingBox()
+        const labels = await page.locator('overview-chart text.label').all()
+        for (const label of labels) {
+          if (!(await label.isVisible())) continue
+          const box = await label.boundingBox()
+          heights.push(box?.height ?? 0)
+          // Drawn whole, inside the chart: the first day's label is not cut at its edge.
+          expect(box && chart && box.x >= chart.x && box.x + box.width <= chart.x + chart.width).toBe(true)
+        }
         expect(heights.length).toBe(7)
         expect(Math.min(...heights)).toBeGreaterThanOrEqual(10)
+        // Today's is one of them.
+        expect(await labels.at(-1)?.isVisible()).toBe(true)
       }
     }
     // Each of the 48 locales, picked in the console: the amount as Intl writes it there.

@@ -262,7 +262,9 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
       await p.locator('#year').fill('2030')
       await p.locator('#cvv').fill('123')
       await p.getByRole('button', { name: /Pay/ }).click()
-      await p.waitForURL(/\/demo\/orders/)
+      // Back on the invoice's page, which shows it paid.
+      await p.waitForURL(/\/demo\/invoice\?/)
+      await expect.poll(() => p.locator('#result').textContent(), { timeout: 15_000 }).toMatch(/^Paid: payment /)
       await expect
         .poll(async () => (await orders(shop)).orders.find((o) => o.kind === 'invoice')?.session.status, {
           timeout: 15_000,
@@ -286,6 +288,33 @@ describe('orders and webhooks', () => {
     await expect.poll(() => p.locator('#webhooks tbody tr').count()).toBeGreaterThan(3)
     expect(await p.locator('#webhooks tbody').textContent()).toContain('valid')
     expect(await p.locator('#orders tbody').textContent()).toContain('succeeded')
+    // On a phone the page does not scroll sideways: the sessions' wide table scrolls in its own box.
+    await p.setViewportSize({ width: 375, height: 800 })
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
+    const box = p.locator('.wide:has(#orders)')
+    expect(await box.evaluate((b) => b.scrollWidth > b.clientWidth)).toBe(true)
+    await p.close()
+  })
+
+  it("the demo pages' links read on the dark theme's background (4.5:1 or more)", async () => {
+    const p = await open('/demo/product', 'dark')
+    const ratios = await p.evaluate(() => {
+      const rgb = (c: string) => (c.match(/\d+/g) ?? []).slice(0, 3).map(Number)
+      const lum = (c: string) => {
+        const [r = 0, g = 0, b = 0] = rgb(c).map((v) => {
+          const s = v / 255
+          return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
+        })
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+      }
+      const bg = lum(getComputedStyle(document.body).backgroundColor)
+      return [...document.querySelectorAll('main a')].map((a) => {
+        const fg = lum(getComputedStyle(a).color)
+        return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05)
+      })
+    })
+    expect(ratios.length).toBeGreaterThan(0)
+    expect(Math.min(...ratios)).toBeGreaterThanOrEqual(4.5)
     await p.close()
   })
 

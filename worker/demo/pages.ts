@@ -61,8 +61,8 @@ const CONTENT: Record<DemoPage | 'index', { title: string; body: string }> = {
   orders: {
     title: 'Orders',
     body: `<p>Sessions this shop created, their payments, and the webhooks it received (signatures verified). Refund, capture and void go through the merchant API from the shop's server.</p>
-<h2>Sessions</h2><table id="orders"><thead><tr><th scope="col">Created</th><th scope="col">Page</th><th scope="col">Session</th><th scope="col">Status</th><th scope="col">Amount</th><th scope="col">Payment</th><th scope="col">Refunds</th><th scope="col">Actions</th></tr></thead><tbody></tbody></table>
-<h2>Webhooks</h2><table id="webhooks"><thead><tr><th scope="col">Received</th><th scope="col">Event</th><th scope="col">Type</th><th scope="col">Signature</th></tr></thead><tbody></tbody></table>`,
+<h2 id="sessions-title">Sessions</h2><div class="wide" tabindex="0" role="region" aria-labelledby="sessions-title"><table id="orders"><thead><tr><th scope="col">Created</th><th scope="col">Page</th><th scope="col">Session</th><th scope="col">Status</th><th scope="col">Amount</th><th scope="col">Payment</th><th scope="col">Refunds</th><th scope="col">Actions</th></tr></thead><tbody></tbody></table></div>
+<h2 id="webhooks-title">Webhooks</h2><div class="wide" tabindex="0" role="region" aria-labelledby="webhooks-title"><table id="webhooks"><thead><tr><th scope="col">Received</th><th scope="col">Event</th><th scope="col">Type</th><th scope="col">Signature</th></tr></thead><tbody></tbody></table></div>`,
   },
 }
 
@@ -93,10 +93,10 @@ export function page(name: DemoPage | 'index'): string {
 
 export const DEMO_CSS = `body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1b1f;background:#f6f6f9}
 header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.5rem;background:#fff;border-bottom:1px solid #ddd}
-header a{color:#0b57d0}.home{font-weight:700;margin-right:1rem}nav{display:flex;flex-wrap:wrap;gap:1rem}
+a{color:#0b57d0}.home{font-weight:700;margin-right:1rem}nav{display:flex;flex-wrap:wrap;gap:1rem}
 nav a[aria-current]{font-weight:700;text-decoration:none;color:#1b1b1f}
-main{max-width:46rem;margin:0 auto;padding:1.5rem}table{border-collapse:collapse;width:100%;margin:.5rem 0;background:#fff}
+main{max-width:46rem;margin:0 auto;padding:1.5rem}.wide{overflow-x:auto}table{border-collapse:collapse;width:100%;margin:.5rem 0;background:#fff}
 th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;font-size:.9rem;vertical-align:top}code{font-size:.95em}
 details{margin-top:1.5rem}button{font:inherit;padding:.6rem 1rem;border-radius:8px;border:1px solid #0b57d0;background:#fff;color:#0b57d0;cursor:pointer}
 button[disabled]{opacity:.5;cursor:not-allowed}#result{font-weight:600}pay-checkout{margin:1rem 0}
-@media (prefers-color-scheme: dark){body{background:#121214;color:#e4e2e6}header,table{background:#1b1b1f;border-color:#444}th,td{border-color:#444}header a,nav a[aria-current]{color:#a8c7fa}}`
+@media (prefers-color-scheme: dark){body{background:#121214;color:#e4e2e6}header,table{background:#1b1b1f;border-color:#444}th,td{border-color:#444}a,nav a[aria-current]{color:#a8c7fa}}`

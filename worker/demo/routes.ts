@@ -189,7 +189,7 @@ demoApp.post('/demo/api/session', async (c) => {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({
-          merchantInvoiceId: `${order}-old`,
+          merchantInvoiceId: `${order}-expired`,
           amount: '120.00',
           currency: 'EUR',
           invoiceExpirationPeriod: '0',
@@ -204,9 +204,11 @@ demoApp.post('/demo/api/session', async (c) => {
         flow: 'invoice',
         amount: '120.00',
         invoiceId: old.systemInvoiceId,
-        merchantInvoiceId: `${order}-new`,
+        // The order's invoice, as the element names it before and after the new one is issued.
+        merchantInvoiceId: order,
         invoiceExpirationPeriod: '24',
-        returnUrl: `${origin}/demo/orders`,
+        // Back on the invoice's own page, which shows it paid (the orders page is the back office).
+        returnUrl: `${origin}/demo/invoice`,
       }
       break
     }
