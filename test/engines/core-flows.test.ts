@@ -177,7 +177,7 @@ describe.each(ENGINES)('%s', (engine) => {
       expect(await latest(tab, 'qr')).toMatchObject({ status: 'succeeded' })
     })
 
-    it('the expired invoice is regenerated and paid on the gateway page; the order is paid', async () => {
+    it('the expired invoice is regenerated and paid on the gateway page; back on its page, the order is paid', async () => {
       await open('/demo/invoice')
       await tab.click('form', INVOICE.regenerate)
       await tab.click('form', INVOICE.pay)
@@ -191,8 +191,10 @@ describe.each(ENGINES)('%s', (engine) => {
       }))
         await tab.fill('page', `#${id}`, value)
       await tab.click('page', 'button.primary')
-      await expect.poll(() => tab.url(), { timeout: 15_000 }).toMatch(/\/demo\/orders/)
+      // Back on the invoice's page, which says it is paid.
+      await expect.poll(() => tab.url(), { timeout: 15_000 }).toMatch(/\/demo\/invoice\?/)
       await expect.poll(async () => (await latest(tab, 'invoice')).status, { timeout: 15_000 }).toBe('succeeded')
+      await expect.poll(() => result(tab), { timeout: 15_000 }).toMatch(/^Paid: payment /)
     })
 
     it('the method picker: a declined card, then the QR wallet picked instead pays', async () => {
