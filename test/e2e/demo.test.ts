@@ -40,6 +40,8 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
         if (mode === 'inline') await shot(p, `card-${scheme}`)
         await ui(p, mode).locator('pay-checkout button[type=submit]').click()
         await expect.poll(() => result(p).textContent()).toContain('Paid')
+        // The brand as shoppers read it.
+        expect(await result(p).textContent()).toContain(' with Visa ending 1111.')
         if (mode === 'inline') await shot(p, `success-${scheme}`)
         await p.close()
       }

@@ -10,6 +10,8 @@ const page = document.body.dataset.page
 const el = document.getElementById('checkout')
 const out = document.getElementById('result')
 const show = (text) => { out.textContent = text }
+// The brands as shoppers read them (the event names them in lower case, as the API does).
+const BRANDS = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', jcb: 'JCB', diners: 'Diners Club', unionpay: 'UnionPay', maestro: 'Maestro' }
 
 async function post(path, body) {
   const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
@@ -49,7 +51,7 @@ async function mount(kind, extra = {}) {
 
 if (el) {
   el.addEventListener('pay-success', (e) => {
-    show('Paid: payment ' + e.detail.paymentId + (e.detail.last4 ? ' with ' + (e.detail.brand || 'card') + ' ending ' + e.detail.last4 : '') + '.')
+    show('Paid: payment ' + e.detail.paymentId + (e.detail.last4 ? ' with ' + (BRANDS[e.detail.brand] || 'a card') + ' ending ' + e.detail.last4 : '') + '.')
     const again = document.getElementById('charge-again')
     if (again) again.disabled = false
   })
