@@ -39,6 +39,7 @@ import {
   ERROR_MESSAGE,
   POLL_MAX,
   POLL_MS,
+  SLOW_PAY_MS,
   STATUS_MESSAGE,
   stateOf,
   stateOfRefused,
@@ -585,13 +586,21 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     const flow = current()
     render()
     post({ type: 'submitted', flow })
+    // Not answered after a few seconds (a slow gateway): it is being confirmed, not to be made again.
+    const slow = setTimeout(() => {
+      if (state !== 'submitting' || stopped) return
+      notice = say('unknown')
+      render()
+    }, SLOW_PAY_MS)
     const page = o.page ? o.page() : startingPage
     let r = await api.pay(page ? { ...fields, returnPage: page } : fields, attemptKey)
     // A Worker of an earlier release knows no such field, and a page it will not link to is no
     // reason to stop the payment: once more without it, with the same key (nothing ran).
     if (page && !r.ok && r.error.status === 400 && r.error.fields?.some((f) => f.field === 'returnPage'))
       r = await api.pay(fields, attemptKey)
+    clearTimeout(slow)
     inFlight = false
+    notice = ''
     if (!r.ok && r.error.status === 0) {
       // No answer: the same key is sent again on retry, so the charge cannot happen twice. The
       // session was read from this page, so its origin is allowed: the network failed, whatever

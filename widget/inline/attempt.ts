@@ -19,7 +19,7 @@ import {
 import { format, type Messages } from '../i18n/index.ts'
 import { followRedirect, startingPage } from '../navigate.ts'
 import { declinedMessage } from './method-views.ts'
-import { ERROR_MESSAGE, stateOfRefused, type CheckoutState } from './states.ts'
+import { ERROR_MESSAGE, SLOW_PAY_MS, stateOfRefused, type CheckoutState } from './states.ts'
 
 /** The checkout as its steps use it (its internals: only the checkout and its modules use them). */
 export interface AttemptHost extends HTMLElement {
@@ -60,13 +60,19 @@ export async function payByCard(c: AttemptHost, fields: Record<string, unknown>)
   c.notice = ''
   c.attemptKey ??= crypto.randomUUID()
   c.dispatchEvent(new PaySubmitEvent({ flow: c.current }))
+  // Not answered after a few seconds (a slow gateway): it is being confirmed, not to be made again.
+  const slow = setTimeout(() => {
+    if (c.inFlight) c.notice = c.messages.unknown
+  }, SLOW_PAY_MS)
   const page = c.startingPage ?? startingPage()
   let result = await c.api.pay(page ? { ...fields, returnPage: page } : fields, c.attemptKey)
   // A Worker of an earlier release knows no such field, and a page it will not link to is no
   // reason to stop the payment: once more without it, with the same key (nothing ran).
   if (page && !result.ok && result.error.status === 400 && result.error.fields?.some((f) => f.field === 'returnPage'))
     result = await c.api.pay(fields, c.attemptKey)
+  clearTimeout(slow)
   c.inFlight = false
+  c.notice = ''
   if (!result.ok && result.error.status === 0) {
     // No answer: the same key is sent again on retry, so the charge cannot happen twice. The
     // session was read from this page, so its origin is allowed: the network failed, whatever

@@ -58,6 +58,12 @@ export const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
   origin_not_allowed: 'originNotAllowed',
 }
 
+/**
+ * A pay not answered after this long: the shopper reads that it is being confirmed and must not be
+ * made again (a slow gateway answers within the Worker's gateway timeout, 15 s by default).
+ */
+export const SLOW_PAY_MS = 5_000
+
 /** How often, and how long, a pending or unknown payment is checked again. */
 export const POLL_MS = 2_000
 export const POLL_MAX = 60
