@@ -145,8 +145,9 @@ export function checkFormat(format: Format, value: string, options: FormatOption
 }
 
 /**
- * What each format takes, in words, for the `expected` of a field error and the API document's
- * description: a merchant reading an error learns the rule without reading a regex.
+ * What each format takes, in words, for the `expected` of a field error (a merchant reading an
+ * error learns the rule without reading a regex) and the API document's description of a format
+ * that has no pattern (below).
  */
 export const FORMAT_EXPECTED: Readonly<Record<Format, string>> = {
   amount: 'a decimal with a point and two decimals, such as "49.00" (up to 12 digits before the point)',
