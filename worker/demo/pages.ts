@@ -56,7 +56,7 @@ const CONTENT: Record<DemoPage | 'index', { title: string; body: string }> = {
   },
   invoice: {
     title: 'Your invoice',
-    body: `<p>This invoice has expired: get a new one, then pay it on the gateway's page (try <code>4111 1111 1111 1111</code>).</p><pay-checkout id="checkout" theme="auto"></pay-checkout>`,
+    body: `<p>The order's invoice was issued with a time that has run out: get a new one below, then pay it on the gateway's page (try <code>4111 1111 1111 1111</code>).</p><pay-checkout id="checkout" theme="auto"></pay-checkout>`,
   },
   orders: {
     title: 'Orders',
