@@ -69,6 +69,10 @@ describe('<pay-checkout> on a shop page of its own origin', () => {
   it('3-D Secure without a returnUrl ends on a styled page with the result and a link back to the page that started the payment', async () => {
     const s = await session()
     const page = await m.browser.newPage({ viewport: { width: 600, height: 700 } })
+    const refused: string[] = []
+    page.on('console', (msg) => {
+      if (msg.text().includes('Content Security Policy') && page.url().includes('/v1/return/')) refused.push(msg.text())
+    })
     // The shop's checkout page is not its root; its query carries the client secret.
     await page.goto(m.url(s).replace(`${shop}/?`, `${shop}/cart/checkout?`))
     await seen(page, 'pay-ready')
@@ -96,6 +100,10 @@ describe('<pay-checkout> on a shop page of its own origin', () => {
         .catch(() => undefined)
     await page.waitForURL(/\/v1\/return\//, { timeout: 20_000 })
     await page.locator('main h1').waitFor()
+    // It names an empty icon of its own, which its CSP allows: the browser asks the Worker for no
+    // /favicon.ico, and says nothing was refused.
+    expect(await page.locator('link[rel=icon]').getAttribute('href')).toBe('data:,')
+    expect(refused).toEqual([])
     expect(await page.locator('main h1').textContent()).toMatch(/Payment successful|We are confirming your payment/)
     // The frame had the page from the element: its path, never its query (the secret).
     expect(await page.locator('a.back').getAttribute('href')).toBe(`${shop}/cart/checkout`)

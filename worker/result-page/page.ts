@@ -68,7 +68,7 @@ export function resultPage(status: MoneyState, back: string | undefined, languag
   const link = back
     ? `<a class="back" href="${escape(back)}">${escape(words.back)}</a>`
     : `<p class="hint">${escape(words.close)}</p>`
-  return `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
+  return `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title><link rel="icon" href="data:,">
 <style>
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
 body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f4f4f6;color:#1b1b1f}
