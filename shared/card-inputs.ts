@@ -15,7 +15,8 @@ import {
   type CardBrand,
 } from './card.ts'
 import type { FieldError, FieldErrorCode } from './errors.ts'
-import type { MessageKey } from './i18n/messages/en.ts'
+import { formatMessage } from './i18n/icu.ts'
+import type { MessageKey, Messages } from './i18n/messages/en.ts'
 import { checkExpiryMonth, checkWith, cvvLengthError, expiryError, telnoccError } from './shopper-formats.ts'
 import { SHOPPER_CHECKS, SHOPPER_FIELDS, type ShopperFieldName } from './shopper-fields.ts'
 
@@ -58,6 +59,27 @@ export const SHIPPING: readonly InputSpec[] = [
   spec('state', 'state', 'shippingState'),
   spec('country', 'country', 'shippingCountry'),
 ]
+/**
+ * Whether the shipping address is optional as a whole (the table asks for none of it): then its
+ * legend says so once, and its inputs not each.
+ */
+export const SHIPPING_OPTIONAL = SHIPPING.every((s) => !s.required)
+
+/**
+ * An input's label as the shopper reads it: an optional one says so ("Phone (optional)"), since
+ * nothing marks the required ones that most of the form is; one in the shipping address, when that
+ * is optional as a whole, leaves it to the legend (`shippingLegend`).
+ */
+export function labelOf(s: InputSpec, m: Messages, lang: string): string {
+  return s.required || (SHIPPING_OPTIONAL && SHIPPING.includes(s))
+    ? m[s.label]
+    : formatMessage(m.optional, { label: m[s.label] }, lang)
+}
+
+/** The shipping address's legend, which says "(optional)" when all of it is. */
+export const shippingLegend = (m: Messages, lang: string): string =>
+  SHIPPING_OPTIONAL ? formatMessage(m.optional, { label: m.shippingTitle }, lang) : m.shippingTitle
+
 /** A saved card: its CVV alone. */
 export const SAVED: readonly InputSpec[] = [spec('cvv', 'cvv', 'cvv', 'tokenRepeat')]
 

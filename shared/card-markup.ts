@@ -10,10 +10,12 @@ import {
   CUSTOMER,
   inputsFor,
   isList,
+  labelOf,
   LTR_INPUTS,
   maxTyped,
   PHONE,
   SHIPPING,
+  shippingLegend,
   type InputSpec,
 } from './card-inputs.ts'
 import { formatMessage } from './i18n/icu.ts'
@@ -37,7 +39,7 @@ function input(s: InputSpec, m: Messages, lang: string): string {
   const control = isList(s.id)
     ? `<select ${common} name="${field.wire}" autocomplete="${field.input.autocomplete}"><option value="" selected>${escapeHtml(m.choose)}</option></select>`
     : `<input ${common} name="${s.id === 'expiry' ? 'cc-exp' : field.wire}" autocomplete="${s.id === 'expiry' ? 'cc-exp' : field.input.autocomplete}" inputmode="${field.input.inputmode ?? 'text'}"${LTR_INPUTS.includes(s.id) ? ' dir="ltr"' : ''} maxlength="${maxTyped(s.id)}" spellcheck="false">`
-  return `<div class="field" part="field"><label for="${s.id}">${escapeHtml(m[s.label])}</label><div class="below"><div class="control">${control}</div>${hint ? `<p class="hint" id="${s.id}-hint">${escapeHtml(hint)}</p>` : ''}</div></div>`
+  return `<div class="field" part="field"><label for="${s.id}">${escapeHtml(labelOf(s, m, lang))}</label><div class="below"><div class="control">${control}</div>${hint ? `<p class="hint" id="${s.id}-hint">${escapeHtml(hint)}</p>` : ''}</div></div>`
 }
 
 /**
@@ -66,7 +68,7 @@ export function cardFormMarkup(
     `<div class="row">${fields(customer.slice(0, 2))}</div>`,
     fields(customer.slice(2)),
     `<div class="row phone">${fields(PHONE)}</div>`,
-    shipping ? `<fieldset><legend>${escapeHtml(m.shippingTitle)}</legend>${fields(SHIPPING)}</fieldset>` : '',
+    shipping ? `<fieldset><legend>${escapeHtml(shippingLegend(m, lang))}</legend>${fields(SHIPPING)}</fieldset>` : '',
     `<button type="submit" part="submit" disabled aria-disabled="true">${escapeHtml(m.payNoAmount)}</button>`,
     '</form>',
   ].join('')

@@ -38,10 +38,18 @@ describe('the card frame page', () => {
     ])
       expect(page.text).toMatch(new RegExp(`<input id="${id}" [^>]*autocomplete="${autocomplete}"`))
     expect(page.text).toContain('<label for="number">Kartennummer</label>')
+    // The optional inputs say so in the shopper's language; the required ones, most of the form, do not.
+    expect(page.text).toContain('<label for="phone">Telefon (optional)</label>')
+    expect(page.text).toContain('<label for="telnocc">Ländervorwahl (optional)</label>')
+    expect(page.text).not.toMatch(/<input id="(number|expiry|cvv|givenName|surname|email)" part="input" aria-invalid/)
     expect(page.text).toContain('<select id="telnocc"')
     // No shipping address unless asked for; with it, its inputs too.
     expect(page.text).not.toContain('id="street"')
-    expect((await call(`/frame/${s.id}?locale=de&shipping=1`)).text).toContain('<input id="street"')
+    const shipping = (await call(`/frame/${s.id}?locale=de&shipping=1`)).text
+    expect(shipping).toContain('<input id="street"')
+    // All of the address is optional: its legend says so, once.
+    expect(shipping).toContain('<legend>Lieferadresse (optional)</legend>')
+    expect(shipping).toContain('<label for="street">Straße und Hausnummer</label>')
     // The frame's script, of this origin, and the stub after the form; what the script says is data.
     expect([...page.text.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual([
       '<script type="module" src="/widget/frame.js">',

@@ -20,11 +20,13 @@ import {
   formatExpiry,
   inputsFor,
   isList,
+  labelOf,
   LTR_INPUTS,
   maxTyped,
   PHONE,
   SAVED,
   SHIPPING,
+  shippingLegend,
   type InputSpec,
 } from '../../shared/card-inputs.ts'
 import { focusDropped, retype } from './editing.ts'
@@ -339,7 +341,7 @@ export class PayCardForm extends LitElement {
           @blur=${() => this.onBlur(s)}
         />`
     return html`<div class="field" part="field">
-      <label for=${s.id}>${this.messages[s.label]}</label>
+      <label for=${s.id}>${labelOf(s, this.messages, this.locale)}</label>
       <div class="below">
         <div class="control">
           ${control}
@@ -365,7 +367,7 @@ export class PayCardForm extends LitElement {
       ${
         shipping.length
           ? html`<fieldset>
-            <legend>${this.messages.shippingTitle}</legend>
+            <legend>${shippingLegend(this.messages, this.locale)}</legend>
             ${shipping.map((s) => this.input(s))}
           </fieldset>`
           : nothing

@@ -55,6 +55,7 @@ const NOT_SAID: ReadonlySet<string> = new Set([
   ...MORE_KEYS,
   ...[...CARD, ...CUSTOMER, ...PHONE, ...SHIPPING].map((s) => s.label),
   'shippingTitle',
+  'optional',
   'choose',
 ])
 

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'الرمز البريدي',
   state: 'المنطقة أو الولاية',
   country: 'البلد',
+  optional: '{label} (اختياري)',
   savedCard: 'البطاقة المنتهية بـ {last4}',
   processing: 'جارٍ معالجة الدفع…',
   succeeded: 'تم الدفع بنجاح.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Пощенски код',
   state: 'Област или регион',
   country: 'Държава',
+  optional: '{label} (по избор)',
   savedCard: 'Карта, завършваща на {last4}',
   processing: 'Обработваме плащането ви…',
   succeeded: 'Плащането е успешно.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Codi postal',
   state: 'Província o regió',
   country: 'País',
+  optional: '{label} (opcional)',
   savedCard: 'Targeta acabada en {last4}',
   processing: 'S’està processant el pagament…',
   succeeded: 'Pagament fet correctament.',

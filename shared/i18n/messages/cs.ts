@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'PSČ',
   state: 'Kraj nebo region',
   country: 'Země',
+  optional: '{label} (nepovinné)',
   savedCard: 'Karta končící na {last4}',
   processing: 'Zpracováváme vaši platbu…',
   succeeded: 'Platba proběhla úspěšně.',

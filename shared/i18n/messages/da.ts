@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Postnummer',
   state: 'Region',
   country: 'Land',
+  optional: '{label} (valgfrit)',
   savedCard: 'Kort, der ender på {last4}',
   processing: 'Behandler din betaling…',
   succeeded: 'Betalingen er gennemført.',

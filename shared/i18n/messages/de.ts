@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Postleitzahl',
   state: 'Bundesland oder Region',
   country: 'Land',
+  optional: '{label} (optional)',
   savedCard: 'Karte mit Endziffern {last4}',
   processing: 'Ihre Zahlung wird verarbeitet…',
   succeeded: 'Zahlung erfolgreich.',

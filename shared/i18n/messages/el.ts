@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Ταχυδρομικός κώδικας',
   state: 'Νομός ή περιφέρεια',
   country: 'Χώρα',
+  optional: '{label} (προαιρετικό)',
   savedCard: 'Κάρτα που λήγει σε {last4}',
   processing: 'Η πληρωμή επεξεργάζεται…',
   succeeded: 'Η πληρωμή ολοκληρώθηκε.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Postcode',
   state: 'County or region',
   country: 'Country',
+  optional: '{label} (optional)',
   savedCard: 'Card ending in {last4}',
   processing: 'Processing your payment…',
   succeeded: 'Payment successful.',

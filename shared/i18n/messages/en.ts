@@ -21,6 +21,8 @@ export const en = {
   postcode: 'Postal code',
   state: 'State or region',
   country: 'Country',
+  /** An optional input's label, or a group's legend when all its inputs are optional. */
+  optional: '{label} (optional)',
   savedCard: 'Card ending in {last4}',
   processing: 'Processing your payment…',
   succeeded: 'Payment successful.',

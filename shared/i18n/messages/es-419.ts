@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Código postal',
   state: 'Estado o región',
   country: 'País',
+  optional: '{label} (opcional)',
   savedCard: 'Tarjeta terminada en {last4}',
   processing: 'Procesando tu pago…',
   succeeded: 'Pago realizado con éxito.',

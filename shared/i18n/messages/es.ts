@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Código postal',
   state: 'Provincia o región',
   country: 'País',
+  optional: '{label} (opcional)',
   savedCard: 'Tarjeta terminada en {last4}',
   processing: 'Procesando su pago…',
   succeeded: 'Pago realizado correctamente.',

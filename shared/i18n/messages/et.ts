@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Postiindeks',
   state: 'Maakond või piirkond',
   country: 'Riik',
+  optional: '{label} (valikuline)',
   savedCard: 'Kaart, mille lõpp on {last4}',
   processing: 'Makset töödeldakse…',
   succeeded: 'Makse õnnestus.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'کد پستی',
   state: 'استان یا منطقه',
   country: 'کشور',
+  optional: '{label} (اختیاری)',
   savedCard: 'کارت با پایان {last4}',
   processing: 'در حال پردازش پرداخت…',
   succeeded: 'پرداخت موفق بود.',

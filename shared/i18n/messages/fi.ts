@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Postinumero',
   state: 'Maakunta tai alue',
   country: 'Maa',
+  optional: '{label} (valinnainen)',
   savedCard: 'Kortti, jonka loppuosa on {last4}',
   processing: 'Maksuasi käsitellään…',
   succeeded: 'Maksu onnistui.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Postal code',
   state: 'Lalawigan o rehiyon',
   country: 'Bansa',
+  optional: '{label} (opsyonal)',
   savedCard: 'Card na nagtatapos sa {last4}',
   processing: 'Pinoproseso ang iyong bayad…',
   succeeded: 'Matagumpay ang bayad.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Code postal',
   state: 'Province ou territoire',
   country: 'Pays',
+  optional: '{label} (facultatif)',
   savedCard: 'Carte se terminant par {last4}',
   processing: 'Traitement de votre paiement…',
   succeeded: 'Paiement réussi.',

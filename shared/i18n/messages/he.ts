@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'מיקוד',
   state: 'מחוז או אזור',
   country: 'מדינה',
+  optional: '{label} (לא חובה)',
   savedCard: 'כרטיס המסתיים ב־{last4}',
   processing: 'התשלום מעובד…',
   succeeded: 'התשלום בוצע בהצלחה.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'पिन कोड',
   state: 'राज्य या क्षेत्र',
   country: 'देश',
+  optional: '{label} (वैकल्पिक)',
   savedCard: '{last4} पर खत्म होने वाला कार्ड',
   processing: 'भुगतान प्रोसेस हो रहा है…',
   succeeded: 'भुगतान सफल रहा।',

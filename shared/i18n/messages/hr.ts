@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Poštanski broj',
   state: 'Županija ili regija',
   country: 'Država',
+  optional: '{label} (neobavezno)',
   savedCard: 'Kartica koja završava s {last4}',
   processing: 'Obrađujemo vaše plaćanje…',
   succeeded: 'Plaćanje je uspjelo.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Irányítószám',
   state: 'Megye vagy régió',
   country: 'Ország',
+  optional: '{label} (nem kötelező)',
   savedCard: '{last4} végű kártya',
   processing: 'A fizetés feldolgozása folyamatban…',
   succeeded: 'Sikeres fizetés.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Kode pos',
   state: 'Provinsi atau wilayah',
   country: 'Negara',
+  optional: '{label} (opsional)',
   savedCard: 'Kartu berakhiran {last4}',
   processing: 'Memproses pembayaran Anda…',
   succeeded: 'Pembayaran berhasil.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Póstnúmer',
   state: 'Landshluti',
   country: 'Land',
+  optional: '{label} (valfrjálst)',
   savedCard: 'Kort sem endar á {last4}',
   processing: 'Greiðslan er í vinnslu…',
   succeeded: 'Greiðsla tókst.',

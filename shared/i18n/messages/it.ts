@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'CAP',
   state: 'Provincia o regione',
   country: 'Paese',
+  optional: '{label} (facoltativo)',
   savedCard: 'Carta che termina con {last4}',
   processing: 'Elaborazione del pagamento…',
   succeeded: 'Pagamento riuscito.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: '郵便番号',
   state: '都道府県',
   country: '国',
+  optional: '{label}（任意）',
   savedCard: '末尾 {last4} のカード',
   processing: 'お支払いを処理しています…',
   succeeded: 'お支払いが完了しました。',

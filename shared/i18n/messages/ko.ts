@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: '우편번호',
   state: '시/도',
   country: '국가',
+  optional: '{label} (선택)',
   savedCard: '끝자리가 {last4}인 카드',
   processing: '결제를 처리하는 중…',
   succeeded: '결제가 완료되었습니다.',

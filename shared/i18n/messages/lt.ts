@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Pašto kodas',
   state: 'Apskritis ar regionas',
   country: 'Šalis',
+  optional: '{label} (neprivaloma)',
   savedCard: 'Kortelė, kurios numeris baigiasi {last4}',
   processing: 'Apdorojamas jūsų mokėjimas…',
   succeeded: 'Mokėjimas sėkmingas.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Pasta indekss',
   state: 'Novads vai reģions',
   country: 'Valsts',
+  optional: '{label} (neobligāti)',
   savedCard: 'Karte, kas beidzas ar {last4}',
   processing: 'Apstrādā jūsu maksājumu…',
   succeeded: 'Maksājums veiksmīgs.',

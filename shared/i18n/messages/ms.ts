@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Poskod',
   state: 'Negeri atau wilayah',
   country: 'Negara',
+  optional: '{label} (pilihan)',
   savedCard: 'Kad berakhir dengan {last4}',
   processing: 'Memproses pembayaran anda…',
   succeeded: 'Pembayaran berjaya.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Kodiċi postali',
   state: 'Reġjun',
   country: 'Pajjiż',
+  optional: '{label} (mhux obbligatorju)',
   savedCard: 'Karta li tispiċċa b’{last4}',
   processing: 'Qed nipproċessaw il-ħlas tiegħek…',
   succeeded: 'Il-ħlas sar b’suċċess.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Postnummer',
   state: 'Fylke eller region',
   country: 'Land',
+  optional: '{label} (valgfritt)',
   savedCard: 'Kort som slutter på {last4}',
   processing: 'Behandler betalingen…',
   succeeded: 'Betalingen er fullført.',

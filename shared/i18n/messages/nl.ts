@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Postcode',
   state: 'Provincie of regio',
   country: 'Land',
+  optional: '{label} (optioneel)',
   savedCard: 'Kaart eindigend op {last4}',
   processing: 'Je betaling wordt verwerkt…',
   succeeded: 'Betaling geslaagd.',

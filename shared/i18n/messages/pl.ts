@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Kod pocztowy',
   state: 'Województwo lub region',
   country: 'Kraj',
+  optional: '{label} (opcjonalnie)',
   savedCard: 'Karta kończąca się na {last4}',
   processing: 'Przetwarzamy płatność…',
   succeeded: 'Płatność zakończona powodzeniem.',

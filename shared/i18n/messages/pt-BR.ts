@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'CEP',
   state: 'Estado',
   country: 'País',
+  optional: '{label} (opcional)',
   savedCard: 'Cartão com final {last4}',
   processing: 'Processando seu pagamento…',
   succeeded: 'Pagamento aprovado.',

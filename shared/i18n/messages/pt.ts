@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Código postal',
   state: 'Estado ou região',
   country: 'País',
+  optional: '{label} (opcional)',
   savedCard: 'Cartão terminado em {last4}',
   processing: 'A processar o seu pagamento…',
   succeeded: 'Pagamento concluído.',

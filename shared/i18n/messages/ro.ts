@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Cod poștal',
   state: 'Județ sau regiune',
   country: 'Țara',
+  optional: '{label} (opțional)',
   savedCard: 'Card care se termină cu {last4}',
   processing: 'Procesăm plata…',
   succeeded: 'Plata a reușit.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Почтовый индекс',
   state: 'Область или регион',
   country: 'Страна',
+  optional: '{label} (необязательно)',
   savedCard: 'Карта, оканчивающаяся на {last4}',
   processing: 'Обрабатываем платёж…',
   succeeded: 'Оплата прошла успешно.',

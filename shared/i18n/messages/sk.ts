@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'PSČ',
   state: 'Kraj alebo región',
   country: 'Krajina',
+  optional: '{label} (nepovinné)',
   savedCard: 'Karta končiaca na {last4}',
   processing: 'Spracúvame vašu platbu…',
   succeeded: 'Platba prebehla úspešne.',

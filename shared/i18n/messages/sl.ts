@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Poštna številka',
   state: 'Regija',
   country: 'Država',
+  optional: '{label} (neobvezno)',
   savedCard: 'Kartica, ki se konča s {last4}',
   processing: 'Obdelujemo vaše plačilo…',
   succeeded: 'Plačilo je uspelo.',

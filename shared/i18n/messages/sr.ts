@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Поштански број',
   state: 'Округ или регион',
   country: 'Земља',
+  optional: '{label} (необавезно)',
   savedCard: 'Картица која се завршава са {last4}',
   processing: 'Обрађујемо ваше плаћање…',
   succeeded: 'Плаћање је успело.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Postnummer',
   state: 'Län eller region',
   country: 'Land',
+  optional: '{label} (valfritt)',
   savedCard: 'Kort som slutar på {last4}',
   processing: 'Din betalning behandlas…',
   succeeded: 'Betalningen är klar.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'รหัสไปรษณีย์',
   state: 'จังหวัดหรือภูมิภาค',
   country: 'ประเทศ',
+  optional: '{label} (ไม่บังคับ)',
   savedCard: 'บัตรที่ลงท้ายด้วย {last4}',
   processing: 'กำลังดำเนินการชำระเงิน…',
   succeeded: 'ชำระเงินสำเร็จ',

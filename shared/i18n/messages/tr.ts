@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Posta kodu',
   state: 'İl veya bölge',
   country: 'Ülke',
+  optional: '{label} (isteğe bağlı)',
   savedCard: 'Son dört hanesi {last4} olan kart',
   processing: 'Ödemeniz işleniyor…',
   succeeded: 'Ödeme başarılı.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Поштовий індекс',
   state: 'Область або регіон',
   country: 'Країна',
+  optional: '{label} (необов’язково)',
   savedCard: 'Картка, що закінчується на {last4}',
   processing: 'Обробляємо платіж…',
   succeeded: 'Оплата успішна.',

@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: 'Mã bưu chính',
   state: 'Tỉnh hoặc khu vực',
   country: 'Quốc gia',
+  optional: '{label} (không bắt buộc)',
   savedCard: 'Thẻ có số cuối {last4}',
   processing: 'Đang xử lý thanh toán…',
   succeeded: 'Thanh toán thành công.',

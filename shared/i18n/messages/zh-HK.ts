@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: '郵政編碼',
   state: '地區',
   country: '國家/地區',
+  optional: '{label}（選填）',
   savedCard: '尾號為 {last4} 的卡',
   processing: '正在處理你的付款…',
   succeeded: '付款成功。',

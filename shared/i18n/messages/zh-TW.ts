@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: '郵遞區號',
   state: '縣市或地區',
   country: '國家/地區',
+  optional: '{label}（選填）',
   savedCard: '末四碼為 {last4} 的卡片',
   processing: '正在處理您的付款…',
   succeeded: '付款成功。',

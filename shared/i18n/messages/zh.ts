@@ -18,6 +18,7 @@ export const messages: Messages = {
   postcode: '邮政编码',
   state: '省/州',
   country: '国家/地区',
+  optional: '{label}（选填）',
   savedCard: '尾号为 {last4} 的卡',
   processing: '正在处理您的付款…',
   succeeded: '支付成功。',

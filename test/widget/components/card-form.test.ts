@@ -68,6 +68,20 @@ describe('<pay-card-form> from a fixture', () => {
     expect(form.shadowRoot?.querySelector('#number-error')?.textContent).to.equal(form.messages.err_required)
   })
 
+  it('the optional inputs say so in their label; the required ones, and the lines of a shipping address optional as a whole, do not', async () => {
+    const form = await fixture<PayCardForm>(html`<pay-card-form collect-shipping></pay-card-form>`)
+    const label = (id: string) => form.shadowRoot?.querySelector(`label[for=${id}]`)?.textContent?.trim()
+    expect(label('number')).to.equal('Card number')
+    expect(label('email')).to.equal('Email')
+    expect(label('phone')).to.equal('Phone (optional)')
+    expect(label('telnocc')).to.equal('Phone country code (optional)')
+    expect(form.shadowRoot?.querySelector('legend')?.textContent?.trim()).to.equal('Shipping address (optional)')
+    expect(label('street')).to.equal('Street and number')
+    // The required ones are the ones the browser requires: the label and the rule agree.
+    for (const id of ['number', 'email', 'phone', 'telnocc'])
+      expect(input(form, id).required, id).to.equal(!label(id)?.endsWith('(optional)'))
+  })
+
   it('a refused email or name says what it takes, not only "check this field"', async () => {
     const form = await fixture<PayCardForm>(html`<pay-card-form></pay-card-form>`)
     await type(form, { ...VALID, email: 'ada@example', givenName: 'Æ A-12' })
