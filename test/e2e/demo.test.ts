@@ -277,6 +277,23 @@ describe.each(['inline', 'frame'] as const)('card entry %s', (mode) => {
   })
 })
 
+describe('a new visitor', () => {
+  it('the saved-card page before any subscription says to pay one first, with no request refused', async () => {
+    const browser = shop.shopper.browser()
+    if (!browser) throw new Error('no browser')
+    const visitor = await browser.newContext()
+    const p = await visitor.newPage()
+    const refused: string[] = []
+    p.on('response', (r) => {
+      if (r.status() >= 400) refused.push(`${r.status()} ${new URL(r.url()).pathname}`)
+    })
+    await p.goto(`${shop.url}/demo/saved-card`)
+    await expect.poll(() => result(p).textContent()).toBe('Pay a subscription first: its card is the saved card.')
+    expect(refused).toEqual([])
+    await visitor.close()
+  })
+})
+
 describe('orders and webhooks', () => {
   it('the merchant received signed webhooks for the payments, and the orders page shows them', async () => {
     await expect

@@ -59,7 +59,9 @@ if (el) {
   el.addEventListener('pay-pending', () => show('Waiting for the gateway to confirm...'))
   el.addEventListener('pay-error', (e) => show('Error: ' + e.detail.code + (e.detail.fields.length ? ' (' + e.detail.fields.map((f) => f.field).join(', ') + ')' : '')))
   const extra = page === 'saved-card' ? { subscription: localStorage.getItem('demo:subscription') || '' } : page === 'product' && new URLSearchParams(location.search).get('authorize') === '1' ? { authorize: true } : {}
-  mount(page, extra)
+  // A visitor with no subscription yet has no saved card: said here, not by a refused request.
+  if (page === 'saved-card' && !extra.subscription) show('Pay a subscription first: its card is the saved card.')
+  else mount(page, extra)
 }
 
 const again = document.getElementById('charge-again')
