@@ -112,6 +112,29 @@ const RECORD_STATUS = `addEventListener('DOMContentLoaded', () => {
   }).observe(status, { subtree: true, childList: true, characterData: true })
 })`
 
+describe('several methods, where the picker stands', () => {
+  it('above the box, in the shopper’s language, in both modes alike', async () => {
+    const places: Record<string, { gap: number; left: number; lang: string | null }> = {}
+    for (const mode of ['frame', 'inline'] as const) {
+      const p = await open(mode)
+      const picker = p.locator('pay-checkout pay-method-picker')
+      await p.locator('pay-checkout [role=radio][data-method=card]').waitFor()
+      const box = mode === 'frame' ? p.locator('pay-checkout iframe') : p.locator('pay-checkout .container')
+      await box.waitFor()
+      const [a, b] = [await picker.boundingBox(), await box.boundingBox()]
+      if (!a || !b) throw new Error(`${mode}: no picker or no box`)
+      places[mode] = {
+        gap: Math.round(b.y - (a.y + a.height)),
+        left: Math.round(a.x - b.x),
+        lang: await picker.getAttribute('lang'),
+      }
+      await p.close()
+    }
+    expect(places.frame).toEqual({ gap: 12, left: 0, lang: 'en' })
+    expect(places.inline).toEqual(places.frame)
+  })
+})
+
 describe('several methods, in forced colors (high contrast)', () => {
   it('the chosen method keeps its dot and a thicker border; the others have neither', async () => {
     const p = await open('frame')

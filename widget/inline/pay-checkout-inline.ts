@@ -499,18 +499,19 @@ export class PayCheckoutInline extends LitElement {
         this.state !== 'expired' &&
         this.state !== 'error' &&
         this.state !== 'blocked')
-    return html`<div class="container" part="container" lang=${this.resolvedLocale} dir=${direction(this.resolvedLocale)} aria-busy=${busy || this.state === 'loading' ? 'true' : 'false'}>
+    // The picker stands above the box, where frame mode's page shows it (outside the frame), in
+    // the shopper's language as the box is.
+    return html`${
+      view && this.picker && this.pickerLoaded && (view.methods ?? []).length > 1
+        ? html`<pay-method-picker exportparts="methods, method, method-note" lang=${this.resolvedLocale} dir=${direction(this.resolvedLocale)} .methods=${view.methods} .selected=${method} .locked=${view.method} .messages=${this.messages} @pay-change=${(e: Event) => this.pick(e)}></pay-method-picker>`
+        : nothing
+    }<div class="container" part="container" lang=${this.resolvedLocale} dir=${direction(this.resolvedLocale)} aria-busy=${busy || this.state === 'loading' ? 'true' : 'false'}>
       ${
         view
           ? html`<div class="head">
             ${view.setup ? nothing : html`<p class="amount" part="amount" dir="ltr">${formatMoney(view.amount, view.currency, this.resolvedLocale)}</p>`}
             ${view.testMode ? html`<span class="badge" part="badge">${this.messages.testMode}</span>` : nothing}
           </div>`
-          : nothing
-      }
-      ${
-        view && this.picker && this.pickerLoaded && (view.methods ?? []).length > 1
-          ? html`<pay-method-picker exportparts="methods, method, method-note" .methods=${view.methods} .selected=${method} .locked=${view.method} .messages=${this.messages} @pay-change=${(e: Event) => this.pick(e)}></pay-method-picker>`
           : nothing
       }
       <p class="status ${this.state}" part="status" role="status" aria-live="polite">${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status}</p>
