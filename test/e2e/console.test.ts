@@ -196,6 +196,9 @@ describe('the merchant console', () => {
     const page = await staff.newPage()
     await page.goto(`${shop.url}/demo/console`)
     expect(new URL(page.url()).pathname).toBe('/console/')
+    // It names an empty icon of its own (its CSP allows data: images): the browser asks for no
+    // /favicon.ico, which the Worker would answer 404.
+    expect(await page.locator('link[rel=icon]').getAttribute('href')).toBe('data:,')
     await expect.poll(() => page.locator('pay-console header .who').textContent()).toBe('default')
     // The day's payments, this file's three among them.
     await page.locator('overview-chart .figure').first().waitFor()

@@ -90,6 +90,8 @@ describe('<pay-checkout> on a shop page of its own origin', () => {
     await frame.locator('button[type=submit]').click()
     // The sandbox bank's page, then back to the Worker's return page.
     await page.waitForURL(/\/acs\//, { timeout: 20_000 })
+    // The sandbox's bank page names an empty icon of its own too.
+    expect(await page.locator('link[rel=icon]').getAttribute('href')).toBe('data:,')
     await page.locator('button[value=authenticated]').click()
     await page.waitForLoadState()
     // The sandbox hands the shopper back by a form post (its page may need a click without script).
