@@ -5,6 +5,7 @@
  * the overview (volume and count per day, success rate, top decline reasons). Over the public
  * routes, webhooks to the test catcher, the sandbox gateway over real HTTP.
  */
+import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import {
@@ -21,6 +22,7 @@ import {
   type Answer,
   type Session,
 } from './api.ts'
+import { retentionEnds, timePasses } from './clock.ts'
 import { uniqueId } from './helpers.ts'
 import { DECLINE, finishBankPage, sandboxInvoice, THREE_DS } from './outcome-support.ts'
 
@@ -36,6 +38,7 @@ interface Delivery {
   createdAt: string
 }
 type Page<T> = { data: T[]; has_more: boolean }
+const DAY_MS = 24 * 60 * 60_000
 
 /** Polls the deliveries at `query` until one of type `type` meets `predicate`. */
 async function deliveryEventually(
@@ -115,6 +118,53 @@ describe('webhook deliveries', () => {
     expect(again.status).toBe(202)
     expect(again.body).toMatchObject({ id: failing.id, status: 'pending' })
     await deliveryEventually(`session=${s.id}`, 'checkout.attempt.processing', (d) => d.tries > failing.tries)
+  })
+
+  it('a paid session whose endpoint refused its events is kept past its retention until they go through: its final event reaches the merchant once', async () => {
+    // The catcher answers 500 to the first nine tries of each event of an order named fail9-….
+    const s = await createSession({ merchantTransactionId: uniqueId('fail9') })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    await deliveryEventually(`session=${s.id}&status=failing`, 'checkout.attempt.processing', () => true)
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    // The session's time over, then a week on, the endpoint still refusing: the record and the
+    // events stay.
+    await timePasses(stub, 'clock')
+    expect(await retentionEnds(stub)).toBe(false)
+    // The endpoint is back: the merchant asks for each waiting event again, and they go, in order.
+    let succeeded: Delivery | undefined
+    for (let i = 0; i < 40 && !succeeded; i++) {
+      const list = (await merchant<Page<Delivery>>('GET', `/v1/webhooks/deliveries?session=${s.id}`)).body.data
+      succeeded = list.find((d) => d.type === 'checkout.session.succeeded' && d.status === 'delivered')
+      const waiting = list.find((d) => d.status === 'failing')
+      if (waiting) await merchant('POST', `/v1/webhooks/deliveries/${waiting.id}/send-again`)
+      await new Promise((r) => setTimeout(r, 150))
+    }
+    if (!succeeded) throw new Error('the final event never went through')
+    expect(await receivedTimes(s.mtid, succeeded.id)).toBe(1)
+    // Nothing waits any more: the next purge forgets the session.
+    expect(await retentionEnds(stub)).toBe(true)
+  })
+
+  it('events still refused a month after the retention are dropped with the record; sending one again is then 404, never "already delivered"', async () => {
+    const s = await createSession({ merchantTransactionId: uniqueId('fail9') })
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    const failing = await deliveryEventually(
+      `session=${s.id}&status=failing`,
+      'checkout.attempt.processing',
+      () => true,
+    )
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    await timePasses(stub, 'clock')
+    expect(await retentionEnds(stub)).toBe(false)
+    // A month of daily purges held up by them.
+    await runInDurableObject(stub, (_i, state) => state.storage.put('purge:held-since', Date.now() - 31 * DAY_MS))
+    expect(await retentionEnds(stub)).toBe(true)
+    const again = await merchant<{ error: { code: string } }>(
+      'POST',
+      `/v1/webhooks/deliveries/${failing.id}/send-again`,
+    )
+    expect(again.status).toBe(404)
+    expect(again.body.error.code).toBe('not_found')
   })
 
   it('does not send a delivered event again (a receiver may have forgotten its id), and knows no other event', async () => {

@@ -266,6 +266,8 @@ export class CheckoutSession extends TaskedObject {
         if (codesUnasked(s).length > 0) await this.schedule('expire', nextCodeAsk(s), true)
         return this.schedule('purge', Date.now() + DAY_MS)
       }
+      // So do the merchant's events it has not taken yet (its final one among them).
+      if (s && (await this.deliveriesHold())) return this.schedule('purge', Date.now() + DAY_MS)
       await this.ctx.storage.deleteAll()
       this.session = undefined
       return

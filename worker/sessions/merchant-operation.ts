@@ -218,8 +218,9 @@ export class MerchantOperation extends TaskedObject {
     const op = await this.load()
     if (name === 'purge') {
       // An answer still awaited keeps the record (its charge may still be settled by inquiry), and
-      // so does an invoice still payable: money taken on it must find its operation.
-      if (op && (isOpen(op) || flowOf(op.params).expiresAt(op) !== undefined))
+      // so does an invoice still payable: money taken on it must find its operation. So do the
+      // merchant's events it has not taken yet.
+      if (op && (isOpen(op) || flowOf(op.params).expiresAt(op) !== undefined || (await this.deliveriesHold())))
         return this.schedule('purge', Date.now() + DAY_MS)
       await this.ctx.storage.deleteAll()
       this.op = undefined

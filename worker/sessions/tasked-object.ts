@@ -67,6 +67,14 @@ export interface PendingEvent {
 const MAX_BACKOFF_MS = 60 * 60_000
 /** How long events wait for a merchant's address to be set again, tried hourly. */
 const UNADDRESSED_WAIT_MS = 30 * 24 * 60 * 60_000
+/**
+ * How long a record past its retention is kept for its own deliveries (events its merchant has not
+ * taken yet, jobs not yet done), from the first purge they held up: a month, as events wait for an
+ * address.
+ */
+const DELIVERY_HOLD_MS = UNADDRESSED_WAIT_MS
+/** When the first purge was held up for deliveries. */
+const HELD_SINCE = 'purge:held-since'
 const OUTBOX = 'outbox:'
 const JOBS = 'job:'
 const JOB_RETRY_BASE_MS = 1_000
@@ -155,6 +163,34 @@ export abstract class TaskedObject extends DurableObject<Env> {
 
   /** Runs a task whose time has come. */
   protected abstract runTask(name: string): Promise<void>
+
+  /**
+   * Whether a purge due now waits for this object's own deliveries: an event its merchant has not
+   * taken yet (a final one among them: money taken must reach the merchant once, whatever its
+   * endpoint did for a week), or a job not done yet (the payment's record, a delivery's row). They
+   * hold the record a month at most from the first purge they held up; then what is left is
+   * dropped with the record, and logged.
+   */
+  protected async deliveriesHold(): Promise<boolean> {
+    // The jobs left run first, due or not: a week after the record's last change they would
+    // have; one that fails again holds the record.
+    await this.runJobs(() => true, true)
+    const [outbox, jobs] = await Promise.all([
+      this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX }),
+      this.ctx.storage.list({ prefix: JOBS, limit: 1 }),
+    ])
+    if (outbox.size === 0 && jobs.size === 0) return false
+    const since = await this.ctx.storage.get<number>(HELD_SINCE)
+    if (since === undefined) await this.ctx.storage.put(HELD_SINCE, Date.now())
+    else if (Date.now() - since >= DELIVERY_HOLD_MS) {
+      log.error('deliveries_dropped', {
+        owner: `${this.binding}:${this.ctx.id.toString()}`,
+        events: [...outbox.values()].map((item) => item.event.id),
+      })
+      return false
+    }
+    return true
+  }
 
   /** The binding objects of this class are reached through (a webhook delivery's row names its owner by it). */
   protected abstract readonly binding: OwnerBinding
@@ -284,14 +320,14 @@ export abstract class TaskedObject extends DurableObject<Env> {
   }
 
   /**
-   * Runs every due job (of the kinds `only` keeps; the others keep their time); one that fails backs
-   * off alone and is tried again later.
+   * Runs every due job (of the kinds `only` keeps; the others keep their time), or with `early`
+   * every job, due or not; one that fails backs off alone and is tried again later.
    */
-  private async runJobs(only: (job: Job) => boolean = () => true): Promise<void> {
+  private async runJobs(only: (job: Job) => boolean = () => true, early = false): Promise<void> {
     const items = await this.ctx.storage.list<JobItem>({ prefix: JOBS })
     let next = Infinity
     for (const [key, item] of items) {
-      if (item.next > Date.now() || !only(item.job)) {
+      if ((!early && item.next > Date.now()) || !only(item.job)) {
         next = Math.min(next, item.next)
         continue
       }
@@ -437,14 +473,15 @@ export abstract class TaskedObject extends DurableObject<Env> {
    * The console's "send again" (worker/webhooks/deliveries.ts): an event of `merchant`'s still in
    * this object's outbox is tried at once, in its place (the order of this object's events holds).
    * `not_waiting`: it went through already (delivered events are not sent again); `not_found`:
-   * this object is not the merchant's.
+   * this object is not the merchant's, or keeps nothing any more (its record was purged, and with
+   * it an event a month of tries past the retention never delivered: not one that went through).
    */
   async sendAgain(merchant: string, eventId: string): Promise<'queued' | 'not_waiting' | 'not_found'> {
     await this.fresh()
     if ((this.#merchant ?? DEFAULT_MERCHANT) !== merchant) return 'not_found'
     const outbox = await this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX })
     const waiting = [...outbox].find(([, item]) => item.event.id === eventId)
-    if (!waiting) return 'not_waiting'
+    if (!waiting) return (await this.ctx.storage.list({ limit: 1 })).size === 0 ? 'not_found' : 'not_waiting'
     const [key, item] = waiting
     const now = { ...item, next: Date.now() }
     await this.ctx.storage.put(key, now)
