@@ -246,7 +246,11 @@ function digitRuns(text: string): { digits: string; start: number; end: number }
  * Luhn (a card number written against other digits, as in a longer run).
  */
 function holdsCardNumber(digits: string): boolean {
-  if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return true
+  return (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) || holdsBrandNumber(digits)
+}
+
+/** Whether a run of digits holds, anywhere in it, a stretch of a brand's length in its IIN range that passes Luhn. */
+function holdsBrandNumber(digits: string): boolean {
   for (let len = 12; len <= 19; len++) {
     for (let i = 0; i + len <= digits.length; i++) {
       const candidate = digits.slice(i, i + len)
@@ -267,6 +271,17 @@ function holdsCardNumber(digits: string): boolean {
  */
 export function containsCardNumber(text: string): boolean {
   return digitRuns(text).some((r) => r.digits.length >= 12 && holdsCardNumber(r.digits))
+}
+
+/**
+ * Whether an identifier holds a card number of a brand we know (its IIN range, its length, Luhn),
+ * written as `containsCardNumber` reads it: for values that are long digit runs by nature (a
+ * wallet id that is a phone number, a page's path with an order number), where refusing any run of
+ * 13 to 19 digits that passes Luhn would refuse one in ten of them. A card typed into such a field
+ * by mistake has a brand.
+ */
+export function containsBrandCardNumber(text: string): boolean {
+  return digitRuns(text).some((r) => r.digits.length >= 12 && holdsBrandNumber(r.digits))
 }
 
 /** The text (NFKC-folded) with every run that holds a card number replaced by `[card]`. */

@@ -6,6 +6,7 @@
  */
 import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
+import { luhnCheckDigit } from '../../shared/card.ts'
 import {
   browser,
   createSession,
@@ -345,6 +346,26 @@ describe('creating a session with several methods', () => {
 })
 
 describe('the money rule across methods', () => {
+  it('a wallet id that is a card number of a known brand is refused, naming the field, before the gateway; a phone number that happens to pass Luhn is a wallet id', async () => {
+    const s = await createSession({ flow: 'qr' })
+    const asked = await gatewayCallsWhile(async () => {
+      const card = await browser<{ error?: { fields: { field: string; code: string }[] } }>(s, 'POST', '/qr/verify', {
+        walletId: '4111111111111111',
+        customer: shopper,
+      })
+      expect(card.status).toBe(400)
+      expect(card.body.error?.fields).toEqual([expect.objectContaining({ field: 'walletId', code: 'not_allowed' })])
+      expect(card.text).not.toMatch(/4111.?1111/)
+    })
+    expect(asked).toEqual([])
+    const phone = `628123456789${luhnCheckDigit('628123456789')}`
+    const wallet = await browser<{ error?: { fields?: { field: string }[] } }>(s, 'POST', '/qr/verify', {
+      walletId: phone,
+      customer: shopper,
+    })
+    expect(wallet.body.error?.fields ?? []).not.toContainEqual(expect.objectContaining({ field: 'walletId' }))
+  })
+
   it('card paid -> QR verify and QR complete are refused with 409 method_in_progress naming card', async () => {
     const s = await createSession({ methods: ['card', 'qr'] })
     expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')

@@ -92,6 +92,34 @@ describe('binding to the session (R1)', () => {
     expect(await chargesFor(s.mtid)).toBe(0)
   })
 
+  it('refuses an email that holds a card number (a card typed in the wrong input), naming the field, before any gateway call, from the shopper and from the merchant', async () => {
+    const s = await createSession()
+    const res = await browser(
+      s,
+      'POST',
+      '/pay',
+      cardBody('4111111111111111', {
+        customer: { givenName: 'Ada', surname: 'Lovelace', email: '4111-1111-1111-1111@example.com' },
+      }),
+      { 'Idempotency-Key': uniqueId('k') },
+    )
+    expect(res.status).toBe(400)
+    expect((res.body as { error: { fields: unknown[] } }).error.fields).toEqual([
+      expect.objectContaining({ field: 'customer.email', code: 'not_allowed' }),
+    ])
+    expect(res.text).not.toMatch(/4111.?1111/)
+    expect(await chargesFor(s.mtid)).toBe(0)
+    const created = await merchant('POST', '/v1/sessions', {
+      amount: '10.00',
+      currency: 'EUR',
+      merchantTransactionId: uniqueId('order'),
+      customer: { email: '4111111111111111@example.com' },
+    })
+    expect(created.status).toBe(400)
+    expect(created.text).toContain('customer.email')
+    expect(created.text).not.toContain('4111111111111111')
+  })
+
   it('requires an Idempotency-Key', async () => {
     const s = await createSession()
     const res = await browser(s, 'POST', '/pay', cardBody('4111111111111111'))

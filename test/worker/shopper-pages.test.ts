@@ -141,6 +141,21 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
     expect(page.text).not.toContain('ABC123')
   })
 
+  it('a starting page whose address holds a card number is not kept: the pay goes on, and the result page links to the shop’s root instead', async () => {
+    const s = await createSession()
+    const started = await pay(s, '4000000000003220', undefined, {
+      returnPage: `${ORIGIN}/cards/4111-1111-1111-1111/pay`,
+    })
+    expect(started.body.status).toBe('action_required')
+    const page = await call(`/v1/return/${s.id}`)
+    expect(page.text).toContain(`<a class="back" href="${ORIGIN}/">Back to the shop</a>`)
+    expect(page.text).not.toMatch(/4111.?1111/)
+    // A long order number in the path is no card of a known brand: kept.
+    const other = await createSession()
+    await pay(other, '4000000000003220', undefined, { returnPage: `${ORIGIN}/orders/2026112900001234/pay` })
+    expect((await call(`/v1/return/${other.id}`)).text).toContain(`href="${ORIGIN}/orders/2026112900001234/pay"`)
+  })
+
   it('after an invoice’s page, links back to the page that asked for the invoice (its path), as after a bank step', async () => {
     const s = await invoiceSession()
     const regen = await browser(s, 'POST', '/invoice/regenerate', { returnPage: `${ORIGIN}/invoices/42?token=t#pay` })

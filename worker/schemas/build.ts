@@ -23,7 +23,7 @@ import {
   type Format,
   type FormatOptions,
 } from '../../shared/formats.ts'
-import { containsCardNumber, normalizeCardNumber } from '../../shared/card.ts'
+import { containsBrandCardNumber, containsCardNumber, normalizeCardNumber } from '../../shared/card.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
 
 type Schema = v.GenericSchema
@@ -50,8 +50,18 @@ function docOf(format: Format, options: FormatOptions, description?: string): Re
   return doc
 }
 
-/** Formats of free text (names, addresses, descriptions): refused when they hold a card number. */
-const FREE_TEXT: ReadonlySet<Format> = new Set(['text', 'name'])
+/**
+ * Formats the Worker stores or forwards that could carry a card number typed in the wrong input:
+ * free text (names, addresses, descriptions) and an email's address are refused when they hold
+ * one; a wallet id, often a phone number (a long run of digits by nature), when it holds one of a
+ * brand we know (`containsBrandCardNumber`).
+ */
+const HOLDS_NO_CARD: Partial<Record<Format, (value: string) => boolean>> = {
+  text: containsCardNumber,
+  name: containsCardNumber,
+  email: containsCardNumber,
+  walletId: containsBrandCardNumber,
+}
 
 /**
  * Text of one format of the field table: the table's checker decides, after the same
@@ -66,8 +76,7 @@ export function formatText(format: Format, options: FormatOptions & { descriptio
         const value = format === 'cardNumber' ? normalizeCardNumber(dataset.value) : dataset.value.trim()
         // Free text the Worker stores or forwards never carries a card number, however disguised.
         const code =
-          checkFormat(format, value, formatOptions) ??
-          (FREE_TEXT.has(format) && containsCardNumber(value) ? 'not_allowed' : null)
+          checkFormat(format, value, formatOptions) ?? (HOLDS_NO_CARD[format]?.(value) ? 'not_allowed' : null)
         if (code === null) return value
         addIssue({ message: code, expected: expectedOf(format, code, formatOptions) })
         return NEVER

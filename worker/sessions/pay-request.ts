@@ -6,7 +6,7 @@
  * round trip into the session (and the velocity object it calls itself). The admission (breaker,
  * Turnstile) is the route's, decided before: see routes/checkout.ts.
  */
-import { detectBrand } from '../../shared/card.ts'
+import { containsBrandCardNumber, detectBrand } from '../../shared/card.ts'
 import type { FieldError } from '../../shared/errors.ts'
 import { err, ok, type Result } from '../../shared/result.ts'
 import { flatten } from '../../shared/validate.ts'
@@ -142,15 +142,18 @@ export const BOT_CHECK_FAILED: Admission = {
  * The page as a link: its origin and path only (a query, fragment or `;` parameters may hold what
  * the page was handed, such as the client secret or a session id: never stored), and only on an
  * allowed origin (else null). On the Worker's own origin, only its pages (the demo shop), never
- * an API route or a frame: a link to another session's return would be someone else's page.
+ * an API route or a frame: a link to another session's return would be someone else's page. A
+ * path that holds a card number (of a known brand: a long order number in a path is common, a card
+ * is not) is not kept (undefined): the pay goes on, and the result page links to the shop's root instead.
  */
-export function pageOn(url: string, sessionOrigins: readonly string[], env: Env): string | null {
+export function pageOn(url: string, sessionOrigins: readonly string[], env: Env): string | null | undefined {
   try {
     const u = new URL(url)
     if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !originAllowed(u.origin, sessionOrigins, env))
       return null
     if (u.origin === new URL(env.PUBLIC_BASE_URL).origin && WORKER_PATH.test(routedPath(u))) return null
-    return u.origin + (u.pathname.split(';')[0] ?? '')
+    const page = u.origin + (u.pathname.split(';')[0] ?? '')
+    return containsBrandCardNumber(decodeURIComponentSafe(page)) ? undefined : page
   } catch {
     return null
   }
@@ -169,4 +172,13 @@ function routedPath(u: URL): string {
   for (let i = 0; i < 4 && /%[0-9a-f]{2}/i.test(path); i++)
     path = new URL(decodeURIComponent(path).replaceAll('\\', '/'), u.origin).pathname
   return path
+}
+
+/** `decodeURIComponent`, or the text as it is where it does not decode. */
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
 }
