@@ -19,7 +19,7 @@ import {
 } from './api.ts'
 import { gatewayCallsWhile, settles, timePasses } from './clock.ts'
 import { injectFault, uniqueId } from './helpers.ts'
-import { PENDING, THREE_DS } from './outcome-support.ts'
+import { PENDING, sandboxInvoice, THREE_DS } from './outcome-support.ts'
 
 type Attempt = { method?: string; status: string; paymentId?: string }
 
@@ -235,6 +235,25 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
     // One final event: the session never said it expired.
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
+  })
+
+  it('an invoice for another amount, asked for while a card charge given up may still have taken money: the session is not failed, and the charge, found at its time, pays it, told once', async () => {
+    const s = await createSession({
+      methods: ['card', 'invoice'],
+      amount: '120.00',
+      invoiceId: await sandboxInvoice('1.00'),
+      merchantInvoiceId: uniqueId('inv'),
+      invoiceExpirationPeriod: '24',
+    })
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    expect(await givenUpThenCharged(s, '4111111111111111', { sent: true })).toMatchObject({ status: 'not_found' })
+    const regen = await browser(s, 'POST', '/invoice/regenerate', {})
+    expect(regen.body).toMatchObject({ error: { code: 'invoice_mismatch' } })
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open', lastError: { code: 'invoice_mismatch' } })
+    await timePasses(stub, true)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'card' })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.failed')).toHaveLength(0)
   })
 
   it('a charge given up as never reaching the gateway whose notification comes after all: it pays the session, and the merchant’s view no longer says the attempt is to be asked about again', async () => {

@@ -11,7 +11,7 @@ import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { log } from '../../log.ts'
 import { sessionIndexJob } from '../../search/rows.ts'
 import { done, fail, type Reply } from '../../reply.ts'
-import { offers, type SessionRecord } from '../../sessions/types.ts'
+import { moneyMayMove, offers, type SessionRecord } from '../../sessions/types.ts'
 import { refusal, withdrawOthers } from '../attempt.ts'
 import { MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
@@ -113,10 +113,12 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   const currency = r.currency ?? s.currency
   if (amount !== s.amount || currency !== s.currency) {
     // The invoice named by the merchant is for another sum: offering it would settle the session
-    // at the wrong amount. Nothing can be paid here; the merchant is told.
+    // at the wrong amount. Nothing can be paid here; the merchant is told. Not while a payment it
+    // moved on from may still take money (a card's answer lost): that one settles first, and the
+    // session ends as its answer says (strays.ts), with one final event.
     s.lastError = { code: 'invoice_mismatch', message: 'The invoice amount or currency differs from the session.' }
     log.error('invoice_mismatch', { session: s.id })
-    await core.move(s, 'failed')
+    await core.move(s, moneyMayMove(s) ? s.status : 'failed')
     return fail('invoice_mismatch', 'This invoice cannot be paid here. Please contact the shop.')
   }
   const url = r.transactionUrl
