@@ -42,6 +42,22 @@ describe('rate limits that hold across isolates (R23)', () => {
     expect((await read(`2001:db8::${Math.floor(Math.random() * 9999)}`)).status).toBe(200)
   })
 
+  it('browser routes: the addresses of one IPv6 /64 share one count (rotating through them is no new client); another /64 is not affected', async () => {
+    const s = await createSession()
+    const net = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:1`
+    const read = (from: string) =>
+      app.fetch(
+        new Request(`http://worker.test/v1/checkout/${s.id}`, {
+          headers: { Authorization: `Bearer ${s.clientSecret}`, 'CF-Connecting-IP': from },
+        }),
+        lowLimits(),
+      )
+    const statuses: number[] = []
+    for (const host of ['::1', '::2', ':0:0:0:3', '::abcd']) statuses.push((await read(`${net}${host}`)).status)
+    expect(statuses).toEqual([200, 200, 200, 429])
+    expect((await read(`2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:2::1`)).status).toBe(200)
+  })
+
   it('the shopper’s return (which can start a gateway inquiry) and the card frame count against the same address', async () => {
     const s = await createSession()
     const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`

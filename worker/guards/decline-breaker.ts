@@ -13,6 +13,7 @@
 import type { Env } from '../env.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
+import { ipv6Network } from '../network.ts'
 import { TaskedObject } from '../sessions/tasked-object.ts'
 
 const MINUTE_MS = 60_000
@@ -250,18 +251,8 @@ async function send(env: Env, settled: readonly Settled[]): Promise<void> {
  * across the addresses of one network is one source. Hashed: the breaker keeps no address.
  */
 export async function sourceOf(ip: string): Promise<string> {
-  const network = ip.includes(':') ? ipv6Groups(ip).slice(0, 4).join(':') : ip.split('.').slice(0, 3).join('.')
+  const network = ip.includes(':') ? ipv6Network(ip) : ip.split('.').slice(0, 3).join('.')
   return (await sha256Hex(`breaker-source|${network}`)).slice(0, 16)
-}
-
-/** The eight groups of an IPv6 address, `::` expanded (an IPv4 tail counts as two). */
-function ipv6Groups(ip: string): string[] {
-  const [head = '', tail] = ip.toLowerCase().split('::')
-  const groups = (s: string) =>
-    s === '' ? [] : s.split(':').flatMap((g) => (g.includes('.') ? ['v4', 'v4'] : [g.replace(/^0+(?=.)/, '')]))
-  const h = groups(head)
-  const t = tail === undefined ? [] : groups(tail)
-  return tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t]
 }
 
 /** Whether `source` is paused alone, and until when. */

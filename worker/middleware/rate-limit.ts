@@ -3,7 +3,7 @@
  * Request rates per client, counted by Cloudflare's Rate Limiting binding so that the count holds
  * across isolates and machines (an in-memory counter would reset with every new isolate)
  * (SECURITY.md R23). Browser routes are counted per connecting address (`CF-Connecting-IP`, set by
- * Cloudflare, never by the client), merchant routes per merchant key (a hash of it, so the key
+ * Cloudflare, never by the client; an IPv6 one by its /64), merchant routes per merchant key (a hash of it, so the key
  * itself is never a rate-limit key) and, for any other bearer, per address. Over the limit: 429 `rate_limited` with
  * `Retry-After`. Limits and periods (10 or 60 s) are binding configuration (`[[ratelimits]]` in
  * wrangler.toml), not code; without a binding the scope is not limited.
@@ -13,6 +13,7 @@ import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
+import { ipv6Network } from '../network.ts'
 import { callerOf } from '../merchants/caller.ts'
 
 export type RateLimitScope = 'browser' | 'merchant'
@@ -21,7 +22,10 @@ export type RateLimitScope = 'browser' | 'merchant'
 const RETRY_AFTER_S = 60
 
 async function keyOf(scope: RateLimitScope, request: Request, env: Env): Promise<string> {
-  const ip = request.headers.get('CF-Connecting-IP') ?? 'unknown'
+  // An IPv6 client is counted by its /64, one subscriber's network: rotating through its
+  // addresses is no new client. An IPv4 address is one (a /24 may be a carrier's NAT of many).
+  const address = request.headers.get('CF-Connecting-IP') ?? 'unknown'
+  const ip = address.includes(':') ? `${ipv6Network(address)}::/64` : address
   if (scope === 'browser') return `ip:${ip}`
   const bearer = /^Bearer (\S+)$/.exec(request.headers.get('Authorization') ?? '')?.[1]
   // A merchant's key has its own count; every other bearer (a guess, a typo, none) is counted
