@@ -53,6 +53,19 @@ export async function verify(
     walletAmount: s.amount,
     walletCurrency: s.currency,
   })
+  const ttl = numberVar(core.env.QR_TTL_MS, 10 * MINUTE_MS)
+  if (outcome.kind === 'succeeded' && outcome.response.paymentId && !outcome.response.merchantWalletId) {
+    // A code issued without the wallet id a shopper pays it to: it cannot be shown, but it is the
+    // session's (the wallet it verified may be asked to pay it): kept as withdrawn, so that its
+    // notification settles the session and its expiry asks about it once it cannot be paid.
+    const issued = outcome.response.paymentId
+    ;(s.codeAsks ??= {})[issued] = { at: Date.now() + ttl + CODE_GRACE_MS }
+    ;(s.withdrawnQr ??= []).push(issued)
+    log.error('qr_verify_incomplete', { session: s.id, paymentId: issued })
+    await core.save(s)
+    await askWhenSpent(core, s, issued)
+    return fail('gateway_rejected', 'The wallet payment could not be started.')
+  }
   if (outcome.kind !== 'succeeded' || !outcome.response.paymentId || !outcome.response.merchantWalletId) {
     if (outcome.kind === 'declined') return done({ status: 'declined', message: 'This wallet cannot pay this order.' })
     if (outcome.kind === 'unknown' || (outcome.kind === 'unsent' && outcome.reason === 'unreachable')) {
@@ -78,7 +91,6 @@ export async function verify(
   // Every code the gateway issued stays this session's: a wallet may still pay one no longer
   // shown, and its notification must settle the session, not be refused.
   const issued = outcome.response.paymentId
-  const ttl = numberVar(core.env.QR_TTL_MS, 10 * MINUTE_MS)
   // Asked about, if it comes to that, only once a wallet can no longer pay it (`codesAtExpiry`).
   ;(s.codeAsks ??= {})[issued] = { at: Date.now() + ttl + CODE_GRACE_MS }
   // Another method may have begun while the gateway answered: that code is withdrawn at once.
