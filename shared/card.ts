@@ -246,11 +246,7 @@ function digitRuns(text: string): { digits: string; start: number; end: number }
  * Luhn (a card number written against other digits, as in a longer run).
  */
 function holdsCardNumber(digits: string): boolean {
-  return (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) || holdsBrandNumber(digits)
-}
-
-/** Whether a run of digits holds, anywhere in it, a stretch of a brand's length in its IIN range that passes Luhn. */
-function holdsBrandNumber(digits: string): boolean {
+  if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return true
   for (let len = 12; len <= 19; len++) {
     for (let i = 0; i + len <= digits.length; i++) {
       const candidate = digits.slice(i, i + len)
@@ -274,14 +270,18 @@ export function containsCardNumber(text: string): boolean {
 }
 
 /**
- * Whether an identifier holds a card number of a brand we know (its IIN range, its length, Luhn),
- * written as `containsCardNumber` reads it: for values that are long digit runs by nature (a
- * wallet id that is a phone number, a page's path with an order number), where refusing any run of
- * 13 to 19 digits that passes Luhn would refuse one in ten of them. A card typed into such a field
- * by mistake has a brand.
+ * Whether an identifier is, in one of its runs of digits, a card number of a brand we know (the
+ * whole run: its IIN range, its length, Luhn), written as `containsCardNumber` reads it: for values
+ * that are long digit runs by nature (a wallet id that is a phone number, a page's path with an
+ * order number), where refusing any run of 13 to 19 digits that passes Luhn, or any stretch of a
+ * longer run that does, would refuse one in ten of them or more. A card typed into such a field by
+ * mistake is a whole run with a brand (about 2 to 3% of random runs of a card's length are too).
  */
 export function containsBrandCardNumber(text: string): boolean {
-  return digitRuns(text).some((r) => r.digits.length >= 12 && holdsBrandNumber(r.digits))
+  return digitRuns(text).some((r) => {
+    const brand = detectBrand(r.digits)
+    return brand !== undefined && BRAND_RULES[brand].lengths.includes(r.digits.length) && luhnValid(r.digits)
+  })
 }
 
 /** The text (NFKC-folded) with every run that holds a card number replaced by `[card]`. */

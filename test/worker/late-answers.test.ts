@@ -256,6 +256,28 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.failed')).toHaveLength(0)
   })
 
+  it('an invoice for another amount, asked for while a card charge given up might have taken money, which it had not: the invoice is not asked for again, and once the charge is found not taken the session fails, told once', async () => {
+    const s = await createSession({
+      methods: ['card', 'invoice'],
+      amount: '120.00',
+      invoiceId: await sandboxInvoice('1.00'),
+      merchantInvoiceId: uniqueId('inv'),
+      invoiceExpirationPeriod: '24',
+    })
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    expect(await givenUpThenCharged(s, '4111111111111111', { sent: false })).toMatchObject({ status: 'not_found' })
+    expect((await browser(s, 'POST', '/invoice/regenerate', {})).body).toMatchObject({
+      error: { code: 'invoice_mismatch' },
+    })
+    const again = await gatewayCallsWhile(() => browser(s, 'POST', '/invoice/regenerate', {}))
+    expect(again).toEqual([])
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    for (let i = 0; i < 5 && (await sessionState(s.id)).status === 'open'; i++) await timePasses(stub)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'failed', lastError: { code: 'invoice_mismatch' } })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.failed')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(0)
+  })
+
   it('a charge given up as never reaching the gateway whose notification comes after all: it pays the session, and the merchant’s view no longer says the attempt is to be asked about again', async () => {
     const s = await createSession()
     const attempt = await givenUpThenCharged(s, '4111111111111111', { sent: true })

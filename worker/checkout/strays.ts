@@ -15,6 +15,7 @@ import { log } from '../log.ts'
 import type { PaymentOutcome } from '../gateway/outcome.ts'
 import {
   codesUnasked,
+  invoiceRefused,
   isInFlight,
   moneyMayMove,
   receivedPaymentIds,
@@ -88,7 +89,9 @@ async function endWithoutStrays(core: SessionCore, s: SessionRecord): Promise<vo
   // and so is one with QR codes to ask about.
   if (Date.now() >= s.expiresAt && (s.invoice || s.regeneration || codesUnasked(s).length > 0))
     return core.schedule('expire', Date.now())
-  const to = afterNoCharge(s, s.status === 'declined')
+  // An invoice refused for another amount while they were asked about fails the session now, as
+  // it would have then (methods/invoice.ts).
+  const to = invoiceRefused(s) ? 'failed' : afterNoCharge(s, s.status === 'declined')
   if (to === 'expired' || to === 'failed') await core.move(s, to)
 }
 

@@ -326,6 +326,9 @@ export const nextCodeAsk = (s: SessionRecord): number => Math.min(...codesUnaske
  */
 export const moneyMayMove = (s: SessionRecord): boolean => strays(s).length > 0 || rechecks(s).length > 0
 
+/** The session's invoice was refused for another amount or currency than the session's (methods/invoice.ts). */
+export const invoiceRefused = (s: SessionRecord): boolean => !s.invoice && s.lastError?.code === 'invoice_mismatch'
+
 /**
  * What the clock says the session is: open and declined sessions past their time are expired,
  * unless an invoice is being issued for them (it is under way: its answer decides), or a payment

@@ -11,7 +11,7 @@ import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { log } from '../../log.ts'
 import { sessionIndexJob } from '../../search/rows.ts'
 import { done, fail, type Reply } from '../../reply.ts'
-import { moneyMayMove, offers, type SessionRecord } from '../../sessions/types.ts'
+import { invoiceRefused, moneyMayMove, offers, type SessionRecord } from '../../sessions/types.ts'
 import { refusal, withdrawOthers } from '../attempt.ts'
 import { MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
@@ -29,6 +29,9 @@ export async function regenerateInvoice(core: SessionCore, returnPage?: string):
   if (s.invoice) return { ...done({ status: 'regenerated', invoice: s.invoice }), replayed: true }
   const refused = await refusal(core, s, 'invoice')
   if (refused) return refused
+  // Refused once for another amount (the session kept open while a charge settles): the gateway
+  // is not asked again.
+  if (invoiceRefused(s)) return fail('invoice_mismatch', 'This invoice cannot be paid here. Please contact the shop.')
   // One regeneration at a time (R28); one whose answer was lost may be asked again (it
   // creates no charge: the same merchantInvoiceId answers the same invoice).
   if (s.regeneration?.status === 'processing' && !regenerationStale(core, s))
