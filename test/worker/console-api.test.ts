@@ -5,7 +5,12 @@
  * the overview (volume and count per day, success rate, top decline reasons). Over the public
  * routes, webhooks to the test catcher, the sandbox gateway over real HTTP.
  */
-import { runInDurableObject } from 'cloudflare:test'
+import {
+  createExecutionContext,
+  createScheduledController,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import {
@@ -22,6 +27,7 @@ import {
   type Answer,
   type Session,
 } from './api.ts'
+import worker from '../../worker/index.ts'
 import { retentionEnds, timePasses } from './clock.ts'
 import { uniqueId } from './helpers.ts'
 import { DECLINE, finishBankPage, sandboxInvoice, THREE_DS } from './outcome-support.ts'
@@ -39,6 +45,13 @@ interface Delivery {
 }
 type Page<T> = { data: T[]; has_more: boolean }
 const DAY_MS = 24 * 60 * 60_000
+
+/** The daily retention sweep, as the Cron Trigger runs it, at `scheduledTime`. */
+async function cronRunsAt(scheduledTime: number): Promise<void> {
+  const ctx = createExecutionContext()
+  await worker.scheduled(createScheduledController({ scheduledTime, cron: '17 3 * * *' }), env, ctx)
+  await waitOnExecutionContext(ctx)
+}
 
 /** Polls the deliveries at `query` until one of type `type` meets `predicate`. */
 async function deliveryEventually(
@@ -156,8 +169,13 @@ describe('webhook deliveries', () => {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
     await timePasses(stub, 'clock')
     expect(await retentionEnds(stub)).toBe(false)
-    // A month of daily purges held up by them.
-    await runInDurableObject(stub, (_i, state) => state.storage.put('purge:held-since', Date.now() - 31 * DAY_MS))
+    // A month of daily purges held up by them, and of their tries.
+    await runInDurableObject(stub, async (_i, state) => {
+      const monthAgo = Date.now() - 31 * DAY_MS
+      await state.storage.put('purge:held-since', monthAgo)
+      for (const [key, item] of await state.storage.list<Record<string, unknown>>({ prefix: 'outbox:' }))
+        await state.storage.put(key, { ...item, queuedAt: monthAgo })
+    })
     expect(await retentionEnds(stub)).toBe(true)
     const again = await merchant<{ error: { code: string } }>(
       'POST',
@@ -165,6 +183,51 @@ describe('webhook deliveries', () => {
     )
     expect(again.status).toBe(404)
     expect(again.body.error.code).toBe('not_found')
+  })
+
+  it('the retention sweep takes a delivered event’s row, and keeps one still waiting while its record may hold it (a month past the retention)', async () => {
+    const waiting = await createSession({ merchantTransactionId: uniqueId('fail9') })
+    expect((await pay(waiting, '4111111111111111')).body.status).toBe('succeeded')
+    const failing = await deliveryEventually(
+      `session=${waiting.id}&status=failing`,
+      'checkout.attempt.processing',
+      () => true,
+    )
+    const went = await createSession()
+    expect((await pay(went, '4111111111111111')).body.status).toBe('succeeded')
+    const delivered = await deliveryEventually(
+      `session=${went.id}`,
+      'checkout.session.succeeded',
+      (d) => d.status === 'delivered',
+    )
+    const rows = async (id: string) =>
+      (await merchant<Page<Delivery>>('GET', `/v1/webhooks/deliveries?session=${id}`)).body.data.map((d) => d.id)
+    // Eight days on: the delivered row is gone, the waiting one stays.
+    await cronRunsAt(Date.now() + 8 * DAY_MS)
+    expect(await rows(went.id)).not.toContain(delivered.id)
+    expect(await rows(waiting.id)).toContain(failing.id)
+    // Past the month the record holds it: gone too.
+    await cronRunsAt(Date.now() + 40 * DAY_MS)
+    expect(await rows(waiting.id)).not.toContain(failing.id)
+  })
+
+  it('a delivered event of a session forgotten at the end of its retention is still "already delivered" while its row is kept', async () => {
+    const s = await createSession()
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    const delivered = await deliveryEventually(
+      `session=${s.id}`,
+      'checkout.session.succeeded',
+      (d) => d.status === 'delivered',
+    )
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    await timePasses(stub, 'clock')
+    expect(await retentionEnds(stub)).toBe(true)
+    const again = await merchant<{ error: { code: string } }>(
+      'POST',
+      `/v1/webhooks/deliveries/${delivered.id}/send-again`,
+    )
+    expect(again.status).toBe(409)
+    expect(again.body.error.code).toBe('already_delivered')
   })
 
   it('does not send a delivered event again (a receiver may have forgotten its id), and knows no other event', async () => {

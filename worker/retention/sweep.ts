@@ -4,13 +4,15 @@
  * email and the merchant's metadata (which may name a customer) are kept `PERSONAL_DATA_RETENTION_DAYS`
  * (default 7) after the payment or session was made, then erased everywhere they are kept.
  * - Sessions delete their whole record at that age already (their own alarm; later while a payment
- *   of theirs is in flight or an invoice still payable).
+ *   of theirs is in flight or an invoice still payable, or while events their merchant has not
+ *   taken wait for it, a month at most).
  * - A payment's record keeps what the merchant needs to account for the money and to give it back
  *   (amounts, currency, status, ids, card brand and last 4, its captures, voids and refunds); its
  *   email and metadata are erased by the Payment object itself, which writes its index row again.
  * - The search index (D1): the sessions' and operations' rows lose their email and metadata here,
  *   and every metadata pair of an erased object goes.
- * - Webhook deliveries' rows (D1: ids and delivery states) go whole.
+ * - Webhook deliveries' rows (D1: ids and delivery states) go whole; one not delivered yet when
+ *   its record's hold for it ends (`DELIVERY_HOLD_MS`).
  * - Console sign-outs past their session's hour go too (nothing personal: a hash and a time).
  * The daily Cron Trigger (`[triggers]` in wrangler.toml) runs `sweep`; each run erases up to a
  * batch of payments, so a backlog is worked off over a few runs without a long invocation.
@@ -19,6 +21,7 @@ import type { Env } from '../env.ts'
 import { scopedFor } from '../merchants/merchant-env.ts'
 import { numberVar } from '../env-vars.ts'
 import { log } from '../log.ts'
+import { DELIVERY_HOLD_MS } from '../sessions/tasked-object.ts'
 
 const DAY_MS = 24 * 60 * 60_000
 /** Payments erased per run: each is one Durable Object call. */
@@ -56,7 +59,11 @@ export async function sweep(env: Env, now = Date.now()): Promise<{ payments: num
     env.DB.prepare(
       `UPDATE sessions SET email = NULL, data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND (email IS NOT NULL OR json_extract(data, '$.metadata') != '{}')`,
     ).bind(cutoff),
-    env.DB.prepare(`DELETE FROM webhook_deliveries WHERE created_at < ?1`).bind(cutoff),
+    // A delivery not made yet keeps its row while its record holds the event for it (a month at
+    // most past the retention): the merchant can still see it and send it again.
+    env.DB.prepare(
+      `DELETE FROM webhook_deliveries WHERE created_at < ?1 AND (status = 'delivered' OR created_at < ?2)`,
+    ).bind(cutoff, cutoff - DELIVERY_HOLD_MS - DAY_MS),
     env.DB.prepare(`DELETE FROM console_sign_outs WHERE expires_at < ?1`).bind(now),
     env.DB.prepare(
       `UPDATE operations SET data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND json_extract(data, '$.metadata') IS NOT NULL`,

@@ -72,7 +72,7 @@ const UNADDRESSED_WAIT_MS = 30 * 24 * 60 * 60_000
  * taken yet, jobs not yet done), from the first purge they held up: a month, as events wait for an
  * address.
  */
-const DELIVERY_HOLD_MS = UNADDRESSED_WAIT_MS
+export const DELIVERY_HOLD_MS = UNADDRESSED_WAIT_MS
 /** When the first purge was held up for deliveries. */
 const HELD_SINCE = 'purge:held-since'
 const OUTBOX = 'outbox:'
@@ -177,18 +177,28 @@ export abstract class TaskedObject extends DurableObject<Env> {
     await this.runJobs(() => true, true)
     const [outbox, jobs] = await Promise.all([
       this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX }),
-      this.ctx.storage.list({ prefix: JOBS, limit: 1 }),
+      this.ctx.storage.list<JobItem>({ prefix: JOBS }),
     ])
-    if (outbox.size === 0 && jobs.size === 0) return false
-    const since = await this.ctx.storage.get<number>(HELD_SINCE)
-    if (since === undefined) await this.ctx.storage.put(HELD_SINCE, Date.now())
-    else if (Date.now() - since >= DELIVERY_HOLD_MS) {
+    if (outbox.size === 0 && jobs.size === 0) {
+      await this.ctx.storage.delete(HELD_SINCE)
+      return false
+    }
+    // The month runs from the first purge held up, or from the newest event if it came later (a
+    // change after a hold ended gets its own month).
+    const held = (await this.ctx.storage.get<number>(HELD_SINCE)) ?? Date.now()
+    const newest = Math.max(0, ...[...outbox.values()].map((item) => item.queuedAt ?? item.event.created * 1000))
+    if (Date.now() - Math.max(held, newest) >= DELIVERY_HOLD_MS) {
       log.error('deliveries_dropped', {
         owner: `${this.binding}:${this.ctx.id.toString()}`,
         events: [...outbox.values()].map((item) => item.event.id),
+        jobs: [...jobs.values()].map((item) => item.job.kind),
       })
       return false
     }
+    await this.ctx.storage.put(HELD_SINCE, held)
+    // Tried again now, and each day the purge is asked again: events that outlived the month an
+    // unaddressed outbox waits (its address set again since) are not left asleep.
+    if (outbox.size > 0) await this.schedule('webhook', Date.now(), true)
     return true
   }
 

@@ -199,6 +199,8 @@ export async function sendAgain(env: Env, merchant: string, eventId: string): Pr
   if (!OWNER_BINDINGS.includes(binding) || !hex) return { kind: 'not_found' }
   const namespace = env[binding] as unknown as DurableObjectNamespace<TaskedObject>
   const tried = await namespace.get(namespace.idFromString(hex)).sendAgain(merchant, eventId)
-  if (tried !== 'queued') return { kind: tried === 'not_waiting' ? 'delivered' : 'not_found' }
+  // An object gone after its retention knows nothing; its row still says whether the event went.
+  if (tried !== 'queued')
+    return { kind: tried === 'not_waiting' || row.status === 'delivered' ? 'delivered' : 'not_found' }
   return { kind: 'queued', view: viewOf({ ...row, status: 'pending', next_at: Date.now(), version: Date.now() }) }
 }
