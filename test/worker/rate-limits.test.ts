@@ -56,6 +56,13 @@ describe('rate limits that hold across isolates (R23)', () => {
     for (const host of ['::1', '::2', ':0:0:0:3', '::abcd']) statuses.push((await read(`${net}${host}`)).status)
     expect(statuses).toEqual([200, 200, 200, 429])
     expect((await read(`2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:2::1`)).status).toBe(200)
+    // An IPv4 address written as IPv6 is that address; the special forms whose /64 is all zeros
+    // are each their own client, not one shared count.
+    const v4 = `203.0.113.${Math.floor(Math.random() * 250) + 1}`
+    const mapped: number[] = []
+    for (const from of [v4, v4, `::ffff:${v4}`, `::ffff:${v4}`]) mapped.push((await read(from)).status)
+    expect(mapped).toEqual([200, 200, 200, 429])
+    expect((await read(`::${Math.floor(Math.random() * 0xffff).toString(16)}`)).status).toBe(200)
   })
 
   it('the shopper’s return (which can start a gateway inquiry) and the card frame count against the same address', async () => {

@@ -13,7 +13,7 @@ import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
-import { ipv6Network } from '../network.ts'
+import { clientOf } from '../network.ts'
 import { callerOf } from '../merchants/caller.ts'
 
 export type RateLimitScope = 'browser' | 'merchant'
@@ -24,8 +24,7 @@ const RETRY_AFTER_S = 60
 async function keyOf(scope: RateLimitScope, request: Request, env: Env): Promise<string> {
   // An IPv6 client is counted by its /64, one subscriber's network: rotating through its
   // addresses is no new client. An IPv4 address is one (a /24 may be a carrier's NAT of many).
-  const address = request.headers.get('CF-Connecting-IP') ?? 'unknown'
-  const ip = address.includes(':') ? `${ipv6Network(address)}::/64` : address
+  const ip = clientOf(request.headers.get('CF-Connecting-IP') ?? 'unknown')
   if (scope === 'browser') return `ip:${ip}`
   const bearer = /^Bearer (\S+)$/.exec(request.headers.get('Authorization') ?? '')?.[1]
   // A merchant's key has its own count; every other bearer (a guess, a typo, none) is counted

@@ -144,7 +144,8 @@ export const BOT_CHECK_FAILED: Admission = {
  * allowed origin (else null). On the Worker's own origin, only its pages (the demo shop), never
  * an API route or a frame: a link to another session's return would be someone else's page. A
  * path that holds a card number (of a known brand: a long order number in a path is common, a card
- * is not) is not kept (undefined): the pay goes on, and the result page links to the shop's root instead.
+ * is not) is not kept (undefined): the pay goes on, and the result page links to the page kept before, else
+ * to the shop's root.
  */
 export function pageOn(url: string, sessionOrigins: readonly string[], env: Env): string | null | undefined {
   try {
@@ -174,11 +175,14 @@ function routedPath(u: URL): string {
   return path
 }
 
-/** `decodeURIComponent`, or the text as it is where it does not decode. */
+/**
+ * `decodeURIComponent`; where the whole does not decode (one malformed escape), each ASCII escape
+ * alone, so that one bad escape does not hide the digits written as `%34%31...`.
+ */
 function decodeURIComponentSafe(text: string): string {
   try {
     return decodeURIComponent(text)
   } catch {
-    return text
+    return text.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
   }
 }
