@@ -78,6 +78,30 @@ async function receivedTimes(mtid: string, id: string): Promise<number> {
   return items.filter((i) => (JSON.parse(i.body) as { id: string }).id === id).length
 }
 
+/** A session paid, whose events the catcher refuses nine times each (an order named fail9-…): its first one failing. */
+async function paidWithFailingEvents(): Promise<{ s: Session; failing: Delivery; stub: DurableObjectStub }> {
+  const s = await createSession({ merchantTransactionId: uniqueId('fail9') })
+  expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+  const failing = await deliveryEventually(`session=${s.id}&status=failing`, 'checkout.attempt.processing', () => true)
+  return { s, failing, stub: env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub }
+}
+
+/** A session paid, its success delivered. */
+async function paidAndDelivered(): Promise<{ s: Session; delivered: Delivery }> {
+  const s = await createSession()
+  expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+  const delivered = await deliveryEventually(
+    `session=${s.id}`,
+    'checkout.session.succeeded',
+    (d) => d.status === 'delivered',
+  )
+  return { s, delivered }
+}
+
+/** The merchant asks for event `id` to be sent again. */
+const sendAgain = (id: string) =>
+  merchant<{ error: { code: string } }>('POST', `/v1/webhooks/deliveries/${id}/send-again`)
+
 describe('webhook deliveries', () => {
   it('a paid session’s events are recorded delivered, with the answer’s status, under its session and its payment', async () => {
     const s = await createSession()
@@ -134,11 +158,7 @@ describe('webhook deliveries', () => {
   })
 
   it('a paid session whose endpoint refused its events is kept past its retention until they go through: its final event reaches the merchant once', async () => {
-    // The catcher answers 500 to the first nine tries of each event of an order named fail9-….
-    const s = await createSession({ merchantTransactionId: uniqueId('fail9') })
-    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
-    await deliveryEventually(`session=${s.id}&status=failing`, 'checkout.attempt.processing', () => true)
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const { s, stub } = await paidWithFailingEvents()
     // The session's time over, then a week on, the endpoint still refusing: the record and the
     // events stay.
     await timePasses(stub, 'clock')
@@ -149,7 +169,7 @@ describe('webhook deliveries', () => {
       const list = (await merchant<Page<Delivery>>('GET', `/v1/webhooks/deliveries?session=${s.id}`)).body.data
       succeeded = list.find((d) => d.type === 'checkout.session.succeeded' && d.status === 'delivered')
       const waiting = list.find((d) => d.status === 'failing')
-      if (waiting) await merchant('POST', `/v1/webhooks/deliveries/${waiting.id}/send-again`)
+      if (waiting) await sendAgain(waiting.id)
       await new Promise((r) => setTimeout(r, 150))
     }
     if (!succeeded) throw new Error('the final event never went through')
@@ -159,14 +179,7 @@ describe('webhook deliveries', () => {
   })
 
   it('events still refused a month after the retention are dropped with the record; sending one again is then 404, never "already delivered"', async () => {
-    const s = await createSession({ merchantTransactionId: uniqueId('fail9') })
-    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
-    const failing = await deliveryEventually(
-      `session=${s.id}&status=failing`,
-      'checkout.attempt.processing',
-      () => true,
-    )
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const { failing, stub } = await paidWithFailingEvents()
     await timePasses(stub, 'clock')
     expect(await retentionEnds(stub)).toBe(false)
     // A month of daily purges held up by them, and of their tries.
@@ -177,29 +190,14 @@ describe('webhook deliveries', () => {
         await state.storage.put(key, { ...item, queuedAt: monthAgo })
     })
     expect(await retentionEnds(stub)).toBe(true)
-    const again = await merchant<{ error: { code: string } }>(
-      'POST',
-      `/v1/webhooks/deliveries/${failing.id}/send-again`,
-    )
+    const again = await sendAgain(failing.id)
     expect(again.status).toBe(404)
     expect(again.body.error.code).toBe('not_found')
   })
 
   it('the retention sweep takes a delivered event’s row, and keeps one still waiting while its record may hold it (a month past the retention)', async () => {
-    const waiting = await createSession({ merchantTransactionId: uniqueId('fail9') })
-    expect((await pay(waiting, '4111111111111111')).body.status).toBe('succeeded')
-    const failing = await deliveryEventually(
-      `session=${waiting.id}&status=failing`,
-      'checkout.attempt.processing',
-      () => true,
-    )
-    const went = await createSession()
-    expect((await pay(went, '4111111111111111')).body.status).toBe('succeeded')
-    const delivered = await deliveryEventually(
-      `session=${went.id}`,
-      'checkout.session.succeeded',
-      (d) => d.status === 'delivered',
-    )
+    const { s: waiting, failing } = await paidWithFailingEvents()
+    const { s: went, delivered } = await paidAndDelivered()
     const rows = async (id: string) =>
       (await merchant<Page<Delivery>>('GET', `/v1/webhooks/deliveries?session=${id}`)).body.data.map((d) => d.id)
     // Eight days on: the delivered row is gone, the waiting one stays.
@@ -212,36 +210,18 @@ describe('webhook deliveries', () => {
   })
 
   it('a delivered event of a session forgotten at the end of its retention is still "already delivered" while its row is kept', async () => {
-    const s = await createSession()
-    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
-    const delivered = await deliveryEventually(
-      `session=${s.id}`,
-      'checkout.session.succeeded',
-      (d) => d.status === 'delivered',
-    )
+    const { s, delivered } = await paidAndDelivered()
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
     await timePasses(stub, 'clock')
     expect(await retentionEnds(stub)).toBe(true)
-    const again = await merchant<{ error: { code: string } }>(
-      'POST',
-      `/v1/webhooks/deliveries/${delivered.id}/send-again`,
-    )
+    const again = await sendAgain(delivered.id)
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('already_delivered')
   })
 
   it('does not send a delivered event again (a receiver may have forgotten its id), and knows no other event', async () => {
-    const s = await createSession()
-    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
-    const delivered = await deliveryEventually(
-      `session=${s.id}`,
-      'checkout.session.succeeded',
-      (d) => d.status === 'delivered',
-    )
-    const again = await merchant<{ error: { code: string } }>(
-      'POST',
-      `/v1/webhooks/deliveries/${delivered.id}/send-again`,
-    )
+    const { s, delivered } = await paidAndDelivered()
+    const again = await sendAgain(delivered.id)
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('already_delivered')
     await new Promise((r) => setTimeout(r, 300))

@@ -86,6 +86,26 @@ async function givenUpThenCharged(s: Session, number: string, lose?: { sent: boo
   return ((await sessionState(s.id)).attempts as Attempt[])[0]
 }
 
+/**
+ * A session offering a card and an invoice for another amount than the session's: a card charge
+ * given up as never reaching the gateway (which it `reached` or not, its answer lost), then the
+ * invoice asked for and refused (409 invoice_mismatch).
+ */
+async function invoiceRefusedWhileChargeUnsettled(reached: boolean): Promise<{ s: Session; stub: DurableObjectStub }> {
+  const s = await createSession({
+    methods: ['card', 'invoice'],
+    amount: '120.00',
+    invoiceId: await sandboxInvoice('1.00'),
+    merchantInvoiceId: uniqueId('inv'),
+    invoiceExpirationPeriod: '24',
+  })
+  expect(await givenUpThenCharged(s, '4111111111111111', { sent: reached })).toMatchObject({ status: 'not_found' })
+  expect((await browser(s, 'POST', '/invoice/regenerate', {})).body).toMatchObject({
+    error: { code: 'invoice_mismatch' },
+  })
+  return { s, stub: env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub }
+}
+
 describe('an answer about an earlier attempt, arriving after a new one began', () => {
   it('a status inquiry about a payment declined meanwhile settles only it: the new attempt keeps its payment, whose success pays the session', async () => {
     const s = await createSession()
@@ -238,17 +258,7 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
   })
 
   it('an invoice for another amount, asked for while a card charge given up may still have taken money: the session is not failed, and the charge, found at its time, pays it, told once', async () => {
-    const s = await createSession({
-      methods: ['card', 'invoice'],
-      amount: '120.00',
-      invoiceId: await sandboxInvoice('1.00'),
-      merchantInvoiceId: uniqueId('inv'),
-      invoiceExpirationPeriod: '24',
-    })
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
-    expect(await givenUpThenCharged(s, '4111111111111111', { sent: true })).toMatchObject({ status: 'not_found' })
-    const regen = await browser(s, 'POST', '/invoice/regenerate', {})
-    expect(regen.body).toMatchObject({ error: { code: 'invoice_mismatch' } })
+    const { s, stub } = await invoiceRefusedWhileChargeUnsettled(true)
     expect(await sessionState(s.id)).toMatchObject({ status: 'open', lastError: { code: 'invoice_mismatch' } })
     await timePasses(stub, true)
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'card' })
@@ -257,18 +267,7 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
   })
 
   it('an invoice for another amount, asked for while a card charge given up might have taken money, which it had not: the invoice is not asked for again, and once the charge is found not taken the session fails, told once', async () => {
-    const s = await createSession({
-      methods: ['card', 'invoice'],
-      amount: '120.00',
-      invoiceId: await sandboxInvoice('1.00'),
-      merchantInvoiceId: uniqueId('inv'),
-      invoiceExpirationPeriod: '24',
-    })
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
-    expect(await givenUpThenCharged(s, '4111111111111111', { sent: false })).toMatchObject({ status: 'not_found' })
-    expect((await browser(s, 'POST', '/invoice/regenerate', {})).body).toMatchObject({
-      error: { code: 'invoice_mismatch' },
-    })
+    const { s, stub } = await invoiceRefusedWhileChargeUnsettled(false)
     const again = await gatewayCallsWhile(() => browser(s, 'POST', '/invoice/regenerate', {}))
     expect(again).toEqual([])
     expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
