@@ -3,8 +3,9 @@
  * Request rates per client, counted by Cloudflare's Rate Limiting binding so that the count holds
  * across isolates and machines (an in-memory counter would reset with every new isolate)
  * (SECURITY.md R23). Browser routes are counted per connecting address (`CF-Connecting-IP`, set by
- * Cloudflare, never by the client; an IPv6 one by its /64), merchant routes per merchant key (a hash of it, so the key
- * itself is never a rate-limit key) and, for any other bearer, per address. Over the limit: 429 `rate_limited` with
+ * Cloudflare, never by the client; an IPv6 one by its /64: ../network.ts), merchant routes per
+ * merchant key (a hash of it, so the key itself is never a rate-limit key) and, for any other
+ * bearer, per address. Over the limit: 429 `rate_limited` with
  * `Retry-After`. Limits and periods (10 or 60 s) are binding configuration (`[[ratelimits]]` in
  * wrangler.toml), not code; without a binding the scope is not limited.
  */

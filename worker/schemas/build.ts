@@ -53,8 +53,8 @@ function docOf(format: Format, options: FormatOptions, description?: string): Re
 /**
  * Formats the Worker stores or forwards that could carry a card number typed in the wrong input:
  * free text (names, addresses, descriptions) and an email's address are refused when they hold
- * one; a wallet id, often a phone number (a long run of digits by nature), when it holds one of a
- * brand we know (`containsBrandCardNumber`).
+ * one; a wallet id, often a phone number (a long run of digits by nature), when a run of its
+ * digits is, whole, a card of a brand we know (`containsBrandCardNumber`).
  */
 const HOLDS_NO_CARD: Partial<Record<Format, (value: string) => boolean>> = {
   text: containsCardNumber,

@@ -144,8 +144,8 @@ export const BOT_CHECK_FAILED: Admission = {
  * allowed origin (else null). On the Worker's own origin, only its pages (the demo shop), never
  * an API route or a frame: a link to another session's return would be someone else's page. A
  * path that holds a card number (of a known brand: a long order number in a path is common, a card
- * is not) is not kept (undefined): the pay goes on, and the result page links to the page kept before, else
- * to the shop's root.
+ * is not) is not kept (undefined): the pay goes on, and the result page links to the page kept
+ * before, else to the shop's root.
  */
 export function pageOn(url: string, sessionOrigins: readonly string[], env: Env): string | null | undefined {
   try {

@@ -69,8 +69,8 @@ const MAX_BACKOFF_MS = 60 * 60_000
 const UNADDRESSED_WAIT_MS = 30 * 24 * 60 * 60_000
 /**
  * How long a record past its retention is kept for its own deliveries (events its merchant has not
- * taken yet, jobs not yet done), from the first purge they held up: a month, as events wait for an
- * address.
+ * taken yet, jobs not yet done), from the first purge they held up or the newest event: a month,
+ * as events wait for an address.
  */
 export const DELIVERY_HOLD_MS = UNADDRESSED_WAIT_MS
 /** When the first purge was held up for deliveries. */
@@ -168,8 +168,8 @@ export abstract class TaskedObject extends DurableObject<Env> {
    * Whether a purge due now waits for this object's own deliveries: an event its merchant has not
    * taken yet (a final one among them: money taken must reach the merchant once, whatever its
    * endpoint did for a week), or a job not done yet (the payment's record, a delivery's row). They
-   * hold the record a month at most from the first purge they held up; then what is left is
-   * dropped with the record, and logged.
+   * hold the record a month at most from the first purge they held up, or from the newest event
+   * if later; then what is left is dropped with the record, and logged.
    */
   protected async deliveriesHold(): Promise<boolean> {
     // The jobs left run first, due or not: a week after the record's last change they would
