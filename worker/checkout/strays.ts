@@ -15,7 +15,6 @@ import { log } from '../log.ts'
 import type { PaymentOutcome } from '../gateway/outcome.ts'
 import {
   codesUnasked,
-  invoiceRefused,
   isInFlight,
   moneyMayMove,
   receivedPaymentIds,
@@ -91,7 +90,7 @@ async function endWithoutStrays(core: SessionCore, s: SessionRecord): Promise<vo
     return core.schedule('expire', Date.now())
   // An invoice refused for another amount while they were asked about fails the session now, as
   // it would have then (methods/invoice.ts).
-  const to = invoiceRefused(s) ? 'failed' : afterNoCharge(s, s.status === 'declined')
+  const to = s.invoiceMismatch ? 'failed' : afterNoCharge(s, s.status === 'declined')
   if (to === 'expired' || to === 'failed') await core.move(s, to)
 }
 

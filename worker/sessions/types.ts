@@ -197,6 +197,11 @@ export interface SessionRecord extends SessionInput {
   codesAsked?: string[]
   /** Why the gateway refused the last request, for the operator (`GET /v1/sessions/{id}`). */
   lastError?: { code: string; message: string; gatewayCode?: string }
+  /**
+   * The invoice the merchant named is for another amount or currency (methods/invoice.ts): never
+   * offered, not asked for again. Its own mark: `lastError` is the latest refusal of any method.
+   */
+  invoiceMismatch?: true
   /** The email the gateway was sent with the payment (the shopper's, typed in the widget, or the merchant's). */
   payerEmail?: string
   /** Signed notifications that did not belong to this session: recorded, never applied. */
@@ -325,9 +330,6 @@ export const nextCodeAsk = (s: SessionRecord): number => Math.min(...codesUnaske
  * about once more (`rechecks`): while so, an open session neither expires nor fails.
  */
 export const moneyMayMove = (s: SessionRecord): boolean => strays(s).length > 0 || rechecks(s).length > 0
-
-/** The session's invoice was refused for another amount or currency than the session's (methods/invoice.ts). */
-export const invoiceRefused = (s: SessionRecord): boolean => !s.invoice && s.lastError?.code === 'invoice_mismatch'
 
 /**
  * What the clock says the session is: open and declined sessions past their time are expired,

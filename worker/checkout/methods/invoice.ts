@@ -11,7 +11,7 @@ import { callbackUrl, numberVar } from '../../env-vars.ts'
 import { log } from '../../log.ts'
 import { sessionIndexJob } from '../../search/rows.ts'
 import { done, fail, type Reply } from '../../reply.ts'
-import { invoiceRefused, moneyMayMove, offers, type SessionRecord } from '../../sessions/types.ts'
+import { moneyMayMove, offers, type SessionRecord } from '../../sessions/types.ts'
 import { refusal, withdrawOthers } from '../attempt.ts'
 import { MINUTE_MS, type AtExpiry, type SessionCore } from '../core.ts'
 import { inquiryDelay } from '../inquiry.ts'
@@ -31,7 +31,7 @@ export async function regenerateInvoice(core: SessionCore, returnPage?: string):
   if (refused) return refused
   // Refused once for another amount (the session kept open while a charge settles): the gateway
   // is not asked again.
-  if (invoiceRefused(s)) return fail('invoice_mismatch', 'This invoice cannot be paid here. Please contact the shop.')
+  if (s.invoiceMismatch) return fail('invoice_mismatch', 'This invoice cannot be paid here. Please contact the shop.')
   // One regeneration at a time (R28); one whose answer was lost may be asked again (it
   // creates no charge: the same merchantInvoiceId answers the same invoice).
   if (s.regeneration?.status === 'processing' && !regenerationStale(core, s))
@@ -120,6 +120,7 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
     // moved on from may still take money (a card's answer lost): that one settles first, and the
     // session ends as its answer says (strays.ts), with one final event.
     s.lastError = { code: 'invoice_mismatch', message: 'The invoice amount or currency differs from the session.' }
+    s.invoiceMismatch = true
     log.error('invoice_mismatch', { session: s.id })
     await core.move(s, moneyMayMove(s) ? s.status : 'failed')
     return fail('invoice_mismatch', 'This invoice cannot be paid here. Please contact the shop.')
