@@ -154,7 +154,7 @@ export function pageOn(url: string, sessionOrigins: readonly string[], env: Env)
       return null
     if (u.origin === new URL(env.PUBLIC_BASE_URL).origin && WORKER_PATH.test(routedPath(u))) return null
     const page = u.origin + (u.pathname.split(';')[0] ?? '')
-    return containsBrandCardNumber(decodeURIComponentSafe(page)) ? undefined : page
+    return containsBrandCardNumber(unescaped(page)) ? undefined : page
   } catch {
     return null
   }
@@ -176,13 +176,19 @@ function routedPath(u: URL): string {
 }
 
 /**
- * `decodeURIComponent`; where the whole does not decode (one malformed escape), each ASCII escape
- * alone, so that one bad escape does not hide the digits written as `%34%31...`.
+ * The text with its percent-escapes undone as often as they were applied (`%34`, `%2534`, a
+ * full-width digit's three bytes), each run of escapes alone, so that a malformed one (left as it
+ * is) hides none of the others.
  */
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+function unescaped(text: string): string {
+  const run = (escapes: string) => {
+    try {
+      return decodeURIComponent(escapes)
+    } catch {
+      return escapes
+    }
   }
+  let out = text
+  for (let i = 0; i < 4 && /%[0-9a-f]{2}/i.test(out); i++) out = out.replace(/(?:%[0-9a-f]{2})+/gi, run)
+  return out
 }
