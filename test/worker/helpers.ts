@@ -6,6 +6,7 @@ import { env } from 'cloudflare:test'
 import { GATEWAY_BRANDS, detectBrand } from '../../shared/card.ts'
 import { SANDBOX } from '../../tools/credentials.ts'
 import { GatewayClient, type GatewayConfig } from '../../worker/gateway/client.ts'
+import type { Fault } from '../../worker/sandbox/rows.ts'
 
 let counter = 0
 /** A merchantTransactionId no other test uses. */
@@ -52,7 +53,7 @@ export async function chargesFor(mtid: string, member?: string): Promise<number>
 export async function injectFault(
   rule: {
     op: string
-    fault: 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'
+    fault: Fault
     field?: string
     value?: string
     times?: number

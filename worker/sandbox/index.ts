@@ -16,7 +16,7 @@ import { decodeForm } from '../../shared/gateway/form.ts'
 import { behaviourOf, WALLETS } from './cards.ts'
 import { signToken } from './jwt.ts'
 import type { BackOfficeKind, FaultRule, PaymentRow } from './ledger.ts'
-import { registrationOf } from './rows.ts'
+import { FAULTS, registrationOf } from './rows.ts'
 import { invoices } from './invoices.ts'
 import { acsPage } from './pages.ts'
 import {
@@ -372,18 +372,8 @@ sandbox.post('/acs/:id/complete', async (c) => {
 sandbox.post('/sandbox/faults', async (c) => {
   const rule: unknown = await c.req.json().catch(() => undefined)
   const r = rule as Partial<FaultRule> | undefined
-  if (
-    !r ||
-    typeof r.op !== 'string' ||
-    !['timeout', 'http500', 'unparseable', 'token_refused', 'late_pending'].includes(r.fault ?? '')
-  ) {
-    return c.json(
-      {
-        error: 'expected { op, fault: timeout|http500|unparseable|token_refused|late_pending, field?, value?, times? }',
-      },
-      400,
-    )
-  }
+  if (!r || typeof r.op !== 'string' || !(FAULTS as readonly string[]).includes(r.fault ?? ''))
+    return c.json({ error: `expected { op, fault: ${FAULTS.join('|')}, field?, value?, times? }` }, 400)
   await ledger(c).addFault(r as FaultRule)
   return c.json({ ok: true }, 201)
 })

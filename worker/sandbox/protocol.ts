@@ -203,6 +203,10 @@ export async function answer(
   if (fault === 'token_refused') return c.json(result(CODES.tokenFailed))
   // The gateway's own answer is late and still says "pending" (P, 00002) although the payment has
   // settled and its notification went out first: a notification may overtake the answer.
+  if (fault === 'incomplete') {
+    const { merchantWalletId: _, ...rest } = body
+    return c.json(rest)
+  }
   if (fault === 'late_pending') {
     await sleep(num(c.env.SANDBOX_LATE_ANSWER_MS, 1_000))
     return c.json({

@@ -82,7 +82,13 @@ export interface InvoiceRow {
   sourceId: string
 }
 
-export type Fault = 'timeout' | 'http500' | 'unparseable' | 'token_refused' | 'late_pending'
+/**
+ * What an injected fault does to a processed request's answer: lost (`timeout`, `http500`),
+ * mangled (`unparseable`, `token_refused`), late and stale (`late_pending`), or `incomplete`: a QR
+ * verification's success without the merchant wallet id to show.
+ */
+export const FAULTS = ['timeout', 'http500', 'unparseable', 'token_refused', 'late_pending', 'incomplete'] as const
+export type Fault = (typeof FAULTS)[number]
 
 export interface FaultRule {
   op: string
