@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest'
 import worker from '../../worker/index.ts'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { merchant } from './api.ts'
-import { uniqueId } from './helpers.ts'
-import { paidPayment, paymentEventually } from './money.ts'
+import { injectFault, uniqueId } from './helpers.ts'
+import { gatewayOperationsOn, operate, paidPayment, paymentEventually } from './money.ts'
 
 const DAY_MS = 24 * 60 * 60_000
 
@@ -86,6 +86,38 @@ describe('the retention of personal data', () => {
       { 'Idempotency-Key': uniqueId('re') },
     )
     expect(refund.body.operation.status).toBe('succeeded')
+  })
+
+  it('a refund still at the gateway while the sweep erases its payment: both hold, the refund counted and the email gone', async () => {
+    const email = `${uniqueId('late')}@example.com`.toLowerCase()
+    const { paymentId } = await paidPayment({ amount: '60.00', customer: { email }, metadata: { kept: 'no' } })
+    await until(
+      () => listed(`email=${encodeURIComponent(email)}`),
+      (ids) => ids.length === 1,
+    )
+    // The refund reaches the gateway, whose answer comes a second late; the sweep runs meanwhile.
+    await injectFault({ op: 'refund', fault: 'late', field: 'id', value: paymentId })
+    const refunding = operate(paymentId, 'refunds', { amount: '25.00' })
+    await until(
+      () => gatewayOperationsOn(paymentId),
+      (sent) => sent.refunds === 1,
+    )
+    await cronRunsAt(Date.now() + 8 * DAY_MS)
+    expect((await refunding).body.operation.status).toBe('succeeded')
+    expect(await paymentEventually(paymentId)).toMatchObject({
+      email: null,
+      metadata: {},
+      amountRefunded: '25.00',
+      amountRefundable: '35.00',
+    })
+    expect((await operate(paymentId, 'refunds', { amount: '35.01' })).body.error?.code).toBe('amount_too_large')
+    expect(
+      await until(
+        () => listed(`email=${encodeURIComponent(email)}`),
+        (ids) => ids.length === 0,
+      ),
+    ).toEqual([])
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 1 })
   })
 
   it('within the retention, nothing is erased', async () => {

@@ -94,6 +94,11 @@ const refused = (code: ErrorCode, message: string): Refusal => ({ kind: 'refused
 
 export class PaymentObject extends TaskedObject {
   protected readonly binding = 'PAYMENTS' as const
+  /**
+   * The record, one object from its opening on, changed only in place: an operation waiting on the
+   * gateway holds it, so a change made meanwhile (an erasure, the card learned late, another
+   * operation) is in what that operation commits when its answer comes, never written over.
+   */
   private record?: PaymentRecord
 
   private async load(): Promise<PaymentRecord | undefined> {
@@ -128,15 +133,13 @@ export class PaymentObject extends TaskedObject {
       const learned = !opened.registrationId && snapshot.registrationId
       const none = opened.registrationPending && !snapshot.registrationPending && !snapshot.registrationId
       if (!learned && !none) return
-      const { registrationPending: _waited, ...rest } = opened
-      const p: PaymentRecord = {
-        ...rest,
-        registrationId: snapshot.registrationId,
-        seq: opened.seq + 1,
-        updatedAt: Date.now(),
-      }
-      this.record = p
-      await this.commit(this.owner(p), p.seq, { payment: p }, [], [paymentIndexJob(p)])
+      // Changed in place, as every change is: a capture or refund waiting on the gateway holds this
+      // same record, and commits it with this change when its answer comes.
+      opened.registrationId = snapshot.registrationId
+      delete opened.registrationPending
+      opened.seq += 1
+      opened.updatedAt = Date.now()
+      await this.commit(this.owner(opened), opened.seq, { payment: opened }, [], [paymentIndexJob(opened)])
       return
     }
     const p = openingRecord(snapshot)
@@ -166,9 +169,12 @@ export class PaymentObject extends TaskedObject {
   async erasePersonalData(cutoff: number): Promise<boolean> {
     const p = await this.load()
     if (!p || p.createdAt >= cutoff || (p.email === null && Object.keys(p.metadata).length === 0)) return false
-    const erased: PaymentRecord = { ...p, email: null, metadata: {}, seq: p.seq + 1, updatedAt: Date.now() }
-    this.record = erased
-    await this.commit(this.owner(erased), erased.seq, { payment: erased }, [], [paymentIndexJob(erased)])
+    // In place (see `open`): an operation at the gateway meanwhile commits the erased record.
+    p.email = null
+    p.metadata = {}
+    p.seq += 1
+    p.updatedAt = Date.now()
+    await this.commit(this.owner(p), p.seq, { payment: p }, [], [paymentIndexJob(p)])
     return true
   }
 

@@ -93,7 +93,19 @@ export type RepeatSource = Pick<
   readonly setupOf?: string
 }
 
-export interface PaymentRecord extends PaymentSnapshot {
+/**
+ * The record kept of a payment: its snapshot and the money. One object for the Durable Object's
+ * life, changed in place (payment-object.ts): the personal data erased by the retention sweep and
+ * the card learned late are the snapshot's only fields that change.
+ */
+export interface PaymentRecord extends Omit<
+  PaymentSnapshot,
+  'registrationId' | 'registrationPending' | 'email' | 'metadata'
+> {
+  registrationId: string | null
+  registrationPending?: true
+  email: string | null
+  metadata: Metadata
   /** Hundredths captured (a DB payment is captured when it succeeds) and refunded, by succeeded operations. */
   capturedMinor: number
   refundedMinor: number

@@ -34,7 +34,7 @@ export interface SandboxEnv {
   SANDBOX_TOKEN_TTL_S?: string
   /** How long a pending card waits before its notification settles it. */
   SANDBOX_PENDING_DELAY_MS?: string
-  /** How late a `late_pending` fault's answer comes (after its notification). */
+  /** How late a `late` fault's answer comes, and a `late_pending` one's (after its notification). */
   SANDBOX_LATE_ANSWER_MS?: string
   /** How long the slow card (and the injected timeout) takes to answer. */
   SANDBOX_SLOW_MS?: string
@@ -201,12 +201,19 @@ export async function answer(
   // Something between us and the Worker (a proxy, a rotated key) refuses the token after the
   // charge went through: the Worker must not take the refusal for "nothing happened".
   if (fault === 'token_refused') return c.json(result(CODES.tokenFailed))
-  // The gateway's own answer is late and still says "pending" (P, 00002) although the payment has
-  // settled and its notification went out first: a notification may overtake the answer.
+  // An answer without a field it should carry (a QR code's merchantWalletId).
   if (fault === 'incomplete') {
     const { merchantWalletId: _, ...rest } = body
     return c.json(rest)
   }
+  // The gateway's own answer, late but within the Worker's timeout: what the Worker does meanwhile
+  // (another request, the retention sweep) must not be undone when it comes.
+  if (fault === 'late') {
+    await sleep(num(c.env.SANDBOX_LATE_ANSWER_MS, 1_000))
+    return c.json(body)
+  }
+  // The gateway's own answer is late and still says "pending" (P, 00002) although the payment has
+  // settled and its notification went out first: a notification may overtake the answer.
   if (fault === 'late_pending') {
     await sleep(num(c.env.SANDBOX_LATE_ANSWER_MS, 1_000))
     return c.json({

@@ -84,10 +84,18 @@ export interface InvoiceRow {
 
 /**
  * What an injected fault does to a processed request's answer: lost (`timeout`, `http500`),
- * mangled (`unparseable`, `token_refused`), late and stale (`late_pending`), or `incomplete`: a QR
+ * mangled (`unparseable`, `token_refused`), late (`late`: still true; `late_pending`: stale), or `incomplete`: a QR
  * verification's success without the merchant wallet id to show.
  */
-export const FAULTS = ['timeout', 'http500', 'unparseable', 'token_refused', 'late_pending', 'incomplete'] as const
+export const FAULTS = [
+  'timeout',
+  'http500',
+  'unparseable',
+  'token_refused',
+  'late_pending',
+  'late',
+  'incomplete',
+] as const
 export type Fault = (typeof FAULTS)[number]
 
 export interface FaultRule {
