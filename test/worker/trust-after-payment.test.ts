@@ -313,6 +313,23 @@ describe('a retry after a lost answer learns the outcome', () => {
     expect(await chargesFor(await repeatOrder(key))).toBe(1)
   })
 
+  it('a repeat whose Worker went away during the call: settled by the alarm, its key replays the outcome (not 409 in progress) and nothing is charged twice', async () => {
+    const { paymentId } = await savedCardPayment()
+    const key = uniqueId('rk')
+    const order = await repeatOrder(key)
+    await injectFault({ op: 'repeat', fault: 'late', field: 'merchantTransactionId', value: order })
+    const first = repeat(paymentId, key)
+    await eventually(async () => ((await chargesFor(order)) === 1 ? true : undefined))
+    // The gateway has charged; its answer is on its way when the object is reset (a deploy, an eviction).
+    await runInDurableObject(opStub(`repeat:${key}`), (_instance, state) => state.abort()).catch(() => undefined)
+    expect((await first).status).toBeGreaterThanOrEqual(500)
+    await timePasses(opStub(`repeat:${key}`))
+    const again = await repeat(paymentId, key)
+    expect([again.status, again.headers.get('Idempotent-Replayed')]).toEqual([200, 'true'])
+    expect(again.body).toMatchObject({ status: 'succeeded', repeatOf: paymentId })
+    expect(await chargesFor(order)).toBe(1)
+  })
+
   it('a shopper pay whose answer was lost replays, once settled, as its attempt is now', async () => {
     const s = await createSession()
     await injectFault({ op: 'payment', fault: 'unparseable', field: 'merchantTransactionId', value: s.mtid })

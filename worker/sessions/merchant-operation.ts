@@ -116,9 +116,11 @@ export class MerchantOperation extends TaskedObject {
   ): Promise<Reply> {
     if (!(await this.belongTo(merchant))) return fail('not_found', 'No such operation.')
     await this.fresh()
-    const check = checkKey(await this.load(), fingerprint, (op) => op.reply !== undefined)
+    // Finished once answered, or once moved on without an answer (the Worker went away during the
+    // call, and the alarm took it from there): a retry then learns the operation as it is now.
+    const check = checkKey(await this.load(), fingerprint, (op) => op.reply !== undefined || op.status !== 'processing')
     if (check.kind === 'refused') return keyRefusal(check)
-    if (check.kind === 'replay') return { ...this.replay(check.entry, check.entry.reply as Reply), replayed: true }
+    if (check.kind === 'replay') return { ...this.replay(check.entry, check.entry.reply), replayed: true }
     if (refuseNew) return fail(refuseNew.code, refuseNew.message)
     const op: Operation = {
       fingerprint,
@@ -141,11 +143,12 @@ export class MerchantOperation extends TaskedObject {
 
   /**
    * A final first answer replays as it was; a provisional one (the gateway had not said: `unknown`,
-   * `pending`) replays as the operation is now, so a retry after a lost answer learns the outcome.
+   * `pending`), or none, replays as the operation is now, so a retry after a lost answer learns the
+   * outcome.
    */
-  private replay(op: Operation, first: Reply): Reply {
-    const said = first.ok ? (first.body as { status?: unknown }).status : undefined
-    if (said !== 'unknown' && said !== 'pending' && said !== 'processing') return first
+  private replay(op: Operation, first: Reply | undefined): Reply {
+    const said = first?.ok ? (first.body as { status?: unknown }).status : undefined
+    if (first && said !== 'unknown' && said !== 'pending' && said !== 'processing') return first
     return op.status === 'failed' ? this.failure(op) : done(this.body(op))
   }
 
