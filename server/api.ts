@@ -1440,7 +1440,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A repeat's outcome is still unknown after every inquiry: no more are made; look it up at the gateway (GET /v1/operations?needs_attention=true lists them). */
+        /** A repeat's outcome is still unknown after about two hours of inquiries; it is still asked about hourly until the gateway says (GET /v1/operations?needs_attention=true lists them meanwhile). */
         post: {
             parameters: {
                 query?: never;
@@ -1620,7 +1620,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A regeneration's answer is still missing after every try: no more are made; look it up at the gateway. */
+        /** A regeneration's answer is still missing after about two hours of tries; it is still asked about hourly until the gateway says. */
         post: {
             parameters: {
                 query?: never;
@@ -1935,7 +1935,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A capture's outcome is still unknown after every inquiry: no more are made (GET /v1/payments?needs_attention=true lists such payments). */
+        /** A capture's outcome is still unknown after about six hours of inquiries; it is still asked about hourly until the gateway says (GET /v1/payments?needs_attention=true lists such payments meanwhile). */
         post: {
             parameters: {
                 query?: never;
@@ -2115,7 +2115,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A void's outcome is still unknown after every inquiry: no more are made. */
+        /** A void's outcome is still unknown after about six hours of inquiries; it is still asked about hourly until the gateway says. */
         post: {
             parameters: {
                 query?: never;
@@ -2295,7 +2295,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A refund's outcome is still unknown after every inquiry: no more are made. */
+        /** A refund's outcome is still unknown after about six hours of inquiries; it is still asked about hourly until the gateway says. */
         post: {
             parameters: {
                 query?: never;
@@ -2464,7 +2464,7 @@ export interface components {
                 code?: string;
                 message?: string;
             } | null;
-            /** @description Still unknown after every inquiry: no more are made; look it up at the gateway */
+            /** @description Still unknown after six hours of inquiries (asked about hourly until it settles); look it up at the gateway */
             needsAttention: boolean;
             /** Format: date-time */
             createdAt: string;

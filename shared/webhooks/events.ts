@@ -66,7 +66,7 @@ export const EVENT_TYPES = {
   'payment.repeat.needs_attention': {
     final: false,
     about: 'operation',
-    when: "A repeat's outcome is still unknown after every inquiry: no more are made; look it up at the gateway (GET /v1/operations?needs_attention=true lists them).",
+    when: "A repeat's outcome is still unknown after about two hours of inquiries; it is still asked about hourly until the gateway says (GET /v1/operations?needs_attention=true lists them meanwhile).",
   },
   'invoice.regenerate.succeeded': {
     final: false,
@@ -82,7 +82,7 @@ export const EVENT_TYPES = {
   'invoice.regenerate.needs_attention': {
     final: false,
     about: 'operation',
-    when: "A regeneration's answer is still missing after every try: no more are made; look it up at the gateway.",
+    when: "A regeneration's answer is still missing after about two hours of tries; it is still asked about hourly until the gateway says.",
   },
   'invoice.expired': {
     final: true,
@@ -113,7 +113,7 @@ export const EVENT_TYPES = {
   'payment.capture_needs_attention': {
     final: false,
     about: 'payment',
-    when: "A capture's outcome is still unknown after every inquiry: no more are made (GET /v1/payments?needs_attention=true lists such payments).",
+    when: "A capture's outcome is still unknown after about six hours of inquiries; it is still asked about hourly until the gateway says (GET /v1/payments?needs_attention=true lists such payments meanwhile).",
   },
   'payment.voided': { final: true, about: 'payment', when: 'The authorisation was voided; its funds are released.' },
   'payment.void_failed': { final: true, about: 'payment', when: 'The gateway refused the void.' },
@@ -125,7 +125,7 @@ export const EVENT_TYPES = {
   'payment.void_needs_attention': {
     final: false,
     about: 'payment',
-    when: "A void's outcome is still unknown after every inquiry: no more are made.",
+    when: "A void's outcome is still unknown after about six hours of inquiries; it is still asked about hourly until the gateway says.",
   },
   'refund.succeeded': {
     final: true,
@@ -141,7 +141,7 @@ export const EVENT_TYPES = {
   'refund.needs_attention': {
     final: false,
     about: 'payment',
-    when: "A refund's outcome is still unknown after every inquiry: no more are made.",
+    when: "A refund's outcome is still unknown after about six hours of inquiries; it is still asked about hourly until the gateway says.",
   },
   'registration.created': {
     final: false,

@@ -22,7 +22,7 @@ import {
 } from './api.ts'
 import { timePasses, timeStandsStill } from './clock.ts'
 import { chargesFor, injectFault, uniqueId } from './helpers.ts'
-import { operate, paymentEventually, paymentStub } from './money.ts'
+import { gatewayOperationsOn, operate, paymentEventually, paymentStub } from './money.ts'
 import { eventually, sandboxInvoice } from './outcome-support.ts'
 
 type OperationBody = {
@@ -741,14 +741,14 @@ describe('a settled repeat keeps one answer', () => {
   })
 })
 
-describe('an operation that cannot be settled is told once and listed', () => {
-  it('a repeat still unknown after every inquiry: one payment.repeat.needs_attention, and GET /v1/operations?needs_attention=true lists it', async () => {
+describe('an operation the gateway cannot settle for hours is told once and listed, and asked about until it settles', () => {
+  it('a repeat still unknown after two hours of inquiries: one payment.repeat.needs_attention, listed by GET /v1/operations?needs_attention=true; the gateway back, it settles and leaves the list', async () => {
     const { paymentId } = await savedCardPayment()
     const key = uniqueId('rk')
     const order = await repeatOrder(key)
     await injectFault({ op: 'repeat', fault: 'timeout', field: 'merchantTransactionId', value: order })
-    // Every inquiry about it fails too: the gateway cannot tell.
-    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: order, times: 100 })
+    // The next 14 inquiries about it fail too: the gateway cannot tell.
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: order, times: 14 })
     const first = await repeat(paymentId, key)
     expect(first.body.status).toBe('unknown')
     for (let i = 0; i < 14; i++) await timePasses(opStub(`repeat:${key}`))
@@ -759,17 +759,27 @@ describe('an operation that cannot be settled is told once and listed', () => {
       return page.body.data.find((o) => o.id === first.body.id)
     })
     expect(listed).toMatchObject({ status: 'unknown', needsAttention: true })
-    // More time passing asks no more and tells no more.
+    // An hour later the gateway can say: the repeat settles, told as any is, and no longer listed.
     await timePasses(opStub(`repeat:${key}`))
+    expect((await merchant<OperationBody>('GET', `/v1/operations/${first.body.id}`)).body).toMatchObject({
+      status: 'succeeded',
+      needsAttention: false,
+    })
+    expect(await webhooksAbout(order, 1, 10_000, 'payment.repeat.succeeded')).toHaveLength(1)
     expect(await webhooksAbout(order, 2, 1_000, 'payment.repeat.needs_attention')).toHaveLength(1)
+    await eventually(async () => {
+      const page = await merchant<{ data: OperationBody[] }>('GET', '/v1/operations?needs_attention=true')
+      return page.body.data.some((o) => o.id === first.body.id) ? undefined : true
+    })
+    expect(await chargesFor(order)).toBe(1)
   })
 
-  it('a refund still unknown after every inquiry: one refund.needs_attention, and GET /v1/payments?needs_attention=true lists its payment', async () => {
+  it('a refund still unknown after six hours of inquiries: one refund.needs_attention, listed by GET /v1/payments?needs_attention=true; the gateway back, it settles, counted once, and leaves the list', async () => {
     const { paymentId } = await savedCardPayment()
     const key = uniqueId('re')
     const refundHash = (await sha256Hex(`${env.PAYMENTS.idFromName(paymentId).toString()}|refund|${key}`)).slice(0, 24)
     await injectFault({ op: 'refund', fault: 'timeout', field: 'merchantTransactionId', value: `re-${refundHash}` })
-    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: `re-${refundHash}`, times: 100 })
+    await injectFault({ op: 'inquiry', fault: 'http500', field: 'id', value: `re-${refundHash}`, times: 18 })
     const refund = await operate(paymentId, 'refunds', { amount: '10.00' }, key)
     expect(refund.body.operation).toMatchObject({ id: `re_${refundHash}`, status: 'unknown' })
     for (let i = 0; i < 18; i++) await timePasses(paymentStub(paymentId))
@@ -783,6 +793,17 @@ describe('an operation that cannot be settled is told once and listed', () => {
       return page.body.data.find((p) => p.id === paymentId)
     })
     expect(listed).toBeDefined()
+    // An hour later the gateway can say: the refund settles, once, and the payment leaves the list.
+    await timePasses(paymentStub(paymentId))
+    expect(await paymentEventually(paymentId, (p) => p.refunds[0]?.status === 'succeeded')).toMatchObject({
+      amountRefunded: '10.00',
+      needsAttention: false,
+    })
+    await eventually(async () => {
+      const page = await merchant<{ data: { id: string }[] }>('GET', '/v1/payments?needs_attention=true')
+      return page.body.data.some((p) => p.id === paymentId) ? undefined : true
+    })
+    expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 1 })
   })
 
   it('a regenerated invoice never paid ends at its expiry with one final invoice.expired', async () => {

@@ -46,7 +46,7 @@ import {
   type PaymentView,
   type RepeatSource,
 } from './types.ts'
-import { numberVar } from '../env-vars.ts'
+import { askAgainInMs, numberVar } from '../env-vars.ts'
 
 /** What an operation request produced, before it is answered as a `Reply` (`replyOf`). */
 type OperationResult =
@@ -88,7 +88,6 @@ interface SetupMark {
 }
 
 const MAX_INQUIRIES = 16
-const MAX_INQUIRY_INTERVAL_MS = 60 * 60_000
 
 const refused = (code: ErrorCode, message: string): Refusal => ({ kind: 'refused', code, message })
 
@@ -270,6 +269,8 @@ export class PaymentObject extends TaskedObject {
       return
     }
     if (to === 'succeeded') HANDLERS[op.kind].apply(p, op)
+    // Settled: no longer listed as needing attention (its event says how it ended).
+    if (to !== 'unknown') delete op.needsAttention
     op.status = to
     op.updatedAt = Date.now()
     p.updatedAt = op.updatedAt
@@ -366,19 +367,22 @@ export class PaymentObject extends TaskedObject {
     }
   }
 
+  /**
+   * Unknown until the gateway says: asked again, backing off to hourly, for as long as it takes (the
+   * gateway sends no notification of a capture, void or refund, so nothing else settles it), as a
+   * session's own inquiry is.
+   */
   private async toUnknown(p: PaymentRecord, op: MoneyOperation): Promise<void> {
     if (op.status === 'processing') await this.change(p, op, 'unknown')
     else await this.ctx.storage.put('payment', p)
-    const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
-    if (op.inquiries < MAX_INQUIRIES)
-      await this.settleBy(Date.now() + Math.min(MAX_INQUIRY_INTERVAL_MS, base * 2 ** op.inquiries))
-    else if (!op.needsAttention) await this.needsAttention(p, op)
+    if (op.inquiries >= MAX_INQUIRIES && !op.needsAttention) await this.needsAttention(p, op)
+    await this.settleBy(Date.now() + askAgainInMs(this.env, op.inquiries))
   }
 
   /**
-   * Asked as often as it will be and still unknown: the merchant is told once (with the change
-   * number, like any change) and the payment shows in the `needs_attention` listing. A notification
-   * or a look-up at the gateway may still settle it.
+   * Asked this often and still unknown (about six hours): the merchant is told once (with the
+   * change number, like any change) and the payment shows in the `needs_attention` listing. The
+   * asking goes on.
    */
   private async needsAttention(p: PaymentRecord, op: MoneyOperation): Promise<void> {
     op.needsAttention = true

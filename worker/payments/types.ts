@@ -49,7 +49,7 @@ export interface MoneyOperation {
   /** Inquiries so far, and whether the one re-send (after "no such transaction") happened. */
   inquiries: number
   resent: boolean
-  /** Still unknown after the last inquiry: no more are made, and the merchant was told once. */
+  /** Still unknown after `MAX_INQUIRIES`: the merchant was told once; asked about hourly until it settles. */
   needsAttention?: true
 }
 

@@ -111,7 +111,8 @@ const documentation = {
           failure: { type: ['object', 'null'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
           needsAttention: {
             type: 'boolean',
-            description: 'Still unknown after every inquiry: no more are made; look it up at the gateway',
+            description:
+              'Still unknown after six hours of inquiries (asked about hourly until it settles); look it up at the gateway',
           },
           createdAt: { type: 'string', format: 'date-time' },
           updatedAt: { type: 'string', format: 'date-time' },

@@ -15,7 +15,7 @@
 import type { ErrorCode } from '../../shared/errors.ts'
 import type { Notification } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
-import { callbackUrl, numberVar } from '../env-vars.ts'
+import { askAgainInMs, callbackUrl, numberVar } from '../env-vars.ts'
 import { settlementOf } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
 import type { NotificationResult } from '../checkout/notifications.ts'
@@ -80,6 +80,8 @@ export class MerchantOperation extends TaskedObject {
       return false
     }
     const flow = flowOf(op.params)
+    // Settled: no longer listed as needing attention (its event says how it ended).
+    if (to !== 'unknown' && to !== 'pending') delete op.needsAttention
     op.status = to
     op.seq += 1
     this.op = op
@@ -189,15 +191,15 @@ export class MerchantOperation extends TaskedObject {
   }
 
   /**
-   * While the outcome is open, ask again later, backing off. When the tries run out, the merchant
-   * is told once (`*.needs_attention`, with the change number like any change) and the operation
-   * shows in the `needs_attention` listing; a notification may still settle it.
+   * While the outcome is open, ask again later, backing off to hourly, for as long as it takes (its
+   * notification may never come), as a session's own inquiry does. After `MAX_TRIES` (about two
+   * hours) the merchant is told once (`*.needs_attention`, with the change number like any change)
+   * and the operation shows in the `needs_attention` listing.
    */
   private async keepAsking(op: Operation): Promise<void> {
     if (op.status !== 'unknown' && op.status !== 'pending') return
-    const base = numberVar(this.env.INQUIRY_BASE_MS, 2_000)
-    if (op.tries < MAX_TRIES) return this.schedule('settle', Date.now() + Math.min(3_600_000, base * 2 ** op.tries))
-    if (op.needsAttention) return
+    await this.schedule('settle', Date.now() + askAgainInMs(this.env, op.tries))
+    if (op.tries < MAX_TRIES || op.needsAttention) return
     op.needsAttention = true
     op.seq += 1
     this.op = op

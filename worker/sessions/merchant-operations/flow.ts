@@ -45,7 +45,7 @@ export interface OperationRecord<P = unknown> {
   invoice?: { merchantInvoiceId: string; amount: string; currency: string }
   tries: number
   resent: boolean
-  /** Still open after the last try: no more are made, and the merchant was told once. */
+  /** Still open after `MAX_TRIES`: the merchant was told once; asked about hourly until it settles. */
   needsAttention?: true
 }
 
