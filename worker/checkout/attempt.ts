@@ -8,7 +8,7 @@ import { brandFromGateway } from '../../shared/card.ts'
 import type { PaymentResponse } from '../../shared/types.ts'
 import type { Outcome, PaymentOutcome } from '../gateway/outcome.ts'
 import { countSettled } from '../guards/decline-breaker.ts'
-import { numberVar } from '../env-vars.ts'
+import { callWindowMs } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { checkKey, keyRefusal } from '../idempotency.ts'
 import { fail, type Reply } from '../reply.ts'
@@ -164,14 +164,6 @@ export async function begin(
   )
   return attempt
 }
-
-/**
- * Longer than the longest call that may still answer: an AuthToken (asked of the keeper, then of
- * the gateway itself: two timeouts) and the charge (a third), and a margin. An attempt younger
- * than this may still hear its own answer.
- */
-export const callWindowMs = (env: { readonly GATEWAY_TIMEOUT_MS?: string | undefined }): number =>
-  3 * numberVar(env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
 
 /**
  * Keeps the attempt's answer under its key (what a retry replays) and ends its watchdog, unless a

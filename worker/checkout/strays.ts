@@ -10,7 +10,7 @@
  * attempt the session's own inquiry did not find (`rechecks`): its charge may have landed since.
  */
 import { gatewayClient } from '../config.ts'
-import { askAgainInMs } from '../env-vars.ts'
+import { askAgainInMs, callWindowMs } from '../env-vars.ts'
 import { log } from '../log.ts'
 import type { PaymentOutcome } from '../gateway/outcome.ts'
 import {
@@ -23,7 +23,7 @@ import {
   type Attempt,
   type SessionRecord,
 } from '../sessions/types.ts'
-import { callWindowMs, sameOrder, tookMoney } from './attempt.ts'
+import { sameOrder, tookMoney } from './attempt.ts'
 import { afterNoCharge, MINUTE_MS, type SessionCore } from './core.ts'
 
 /** The alarm's task that asks about them. */

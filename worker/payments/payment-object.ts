@@ -46,7 +46,7 @@ import {
   type PaymentView,
   type RepeatSource,
 } from './types.ts'
-import { askAgainInMs, numberVar } from '../env-vars.ts'
+import { askAgainInMs, callWindowMs } from '../env-vars.ts'
 
 /** What an operation request produced, before it is answered as a `Reply` (`replyOf`). */
 type OperationResult =
@@ -250,7 +250,7 @@ export class PaymentObject extends TaskedObject {
     p.updatedAt = now
     // In flight, on disk, before the gateway hears of it.
     await this.ctx.storage.put({ payment: p, [idemKey]: { fingerprint, operationId: op.id } satisfies IdemRecord })
-    await this.settleBy(now + numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000)
+    await this.settleBy(now + callWindowMs(this.env))
     await this.send(p, op)
     return { kind: 'done', operation: operationView(op), payment: paymentView(p), replayed: false }
   }
@@ -408,7 +408,7 @@ export class PaymentObject extends TaskedObject {
   protected async runTask(name: string): Promise<void> {
     const p = await this.load()
     if (name !== 'settle' || !p) return
-    const timeout = numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
+    const timeout = callWindowMs(this.env)
     for (const op of p.operations) {
       // The Worker went away during the call: unknown until asked.
       if (op.status === 'processing' && Date.now() - op.updatedAt >= timeout) await this.change(p, op, 'unknown')

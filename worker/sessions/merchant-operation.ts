@@ -15,7 +15,7 @@
 import type { ErrorCode } from '../../shared/errors.ts'
 import type { Notification } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
-import { askAgainInMs, callbackUrl, numberVar } from '../env-vars.ts'
+import { askAgainInMs, callbackUrl, callWindowMs } from '../env-vars.ts'
 import { settlementOf } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
 import type { NotificationResult } from '../checkout/notifications.ts'
@@ -136,7 +136,7 @@ export class MerchantOperation extends TaskedObject {
     // Written before the gateway call: a concurrent request with this key now sees "in progress".
     await this.save(op)
     await this.schedule('purge', op.createdAt + RETENTION_MS)
-    await this.schedule('settle', Date.now() + numberVar(this.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000)
+    await this.schedule('settle', Date.now() + callWindowMs(this.env))
     await flowOf(params).send(this.context(), op)
     op.reply = op.status === 'failed' ? this.failure(op) : done(this.body(op))
     await this.save(op)

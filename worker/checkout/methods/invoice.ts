@@ -7,7 +7,7 @@
 import { checkFormat } from '../../../shared/formats.ts'
 import { gatewayClient } from '../../config.ts'
 import { gatewayTime, hoursMs } from '../../gateway/units.ts'
-import { callbackUrl, numberVar } from '../../env-vars.ts'
+import { callbackUrl, callWindowMs } from '../../env-vars.ts'
 import { log } from '../../log.ts'
 import { sessionIndexJob } from '../../search/rows.ts'
 import { done, fail, type Reply } from '../../reply.ts'
@@ -40,7 +40,7 @@ export async function regenerateInvoice(core: SessionCore, returnPage?: string):
   return regenerate(core, s)
 }
 
-const regenerationStaleMs = (core: SessionCore): number => numberVar(core.env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
+const regenerationStaleMs = (core: SessionCore): number => callWindowMs(core.env)
 
 /** A regeneration whose answer is lost (`unknown`), or still `processing` long after any answer could come. */
 const regenerationStale = (core: SessionCore, s: SessionRecord): boolean =>
