@@ -3,13 +3,13 @@
  * `<payment-action>`: capture, void or refund one payment, asked first. A modal `<dialog>` (focus
  * kept inside, Escape cancels) with the amount to move (capture and refund: partial allowed,
  * prefilled with all that can move) and, for a refund, a reason. Each request (payment, action,
- * amount, reason) has its Idempotency-Key, sent with every try of it until an answer below 500
- * comes, so a double click, or a retry after a lost answer (even from a dialog opened again), acts
- * once, and a corrected amount is a new request. Fires `acted` with the operation's answer; an
- * error stays in the dialog.
+ * amount, reason) has its Idempotency-Key, sent with every try of it until its outcome comes
+ * (`isOutcome`), so a double click, or a retry after a lost answer, one still under way or a first
+ * request still at the gateway (even from a dialog opened again), acts once, and a corrected amount
+ * is a new request. Fires `acted` with the operation's answer; an error stays in the dialog.
  */
 import { css, html, LitElement } from 'lit'
-import { describeError, signedOut, type ConsoleApi, type Operation, type Payment } from '../api.ts'
+import { describeError, signedOut, type ApiError, type ConsoleApi, type Operation, type Payment } from '../api.ts'
 import { parseAmount } from '../../shared/money.ts'
 import { decimalAmount, money } from '../format.ts'
 import { shared } from '../styles.ts'
@@ -17,6 +17,20 @@ import { shared } from '../styles.ts'
 export type Action = 'capture' | 'void' | 'refund'
 
 const TITLES: Record<Action, string> = { capture: 'Capture', void: 'Void', refund: 'Refund' }
+
+/** A failure that says nothing was done (the gateway unreachable, our credentials refused) or that it refused. */
+const FAILED = new Set(['gateway_rejected', 'gateway_auth_failed', 'gateway_unavailable'])
+
+/**
+ * Whether an answer is the request's outcome, after which the same amount again is a new request
+ * (a new key): done, refused for a reason, or failed. An operation still under way (202), a first
+ * request with this key still at the gateway (409 in progress) or another 5xx, which may hide an
+ * outcome the Worker settles later, is not: the same request again sends the same key and learns it.
+ */
+function isOutcome(status: number, code: string | undefined): boolean {
+  if (status === 202 || code === 'idempotency_in_progress') return false
+  return status < 500 || (code !== undefined && FAILED.has(code))
+}
 
 export class PaymentAction extends LitElement {
   static override styles = [
@@ -60,8 +74,8 @@ export class PaymentAction extends LitElement {
   declare private busy: boolean
   declare private error: string
   /**
-   * Idempotency-Keys by payment, action and body, kept until a request gets an HTTP answer: a try
-   * whose answer never came is sent again, even from a reopened dialog, with the same key.
+   * Idempotency-Keys by payment, action and body, kept until a request gets its outcome: a try
+   * whose outcome did not come is sent again, even from a reopened dialog, with the same key.
    */
   private keys = new Map<string, string>()
 
@@ -128,10 +142,13 @@ export class PaymentAction extends LitElement {
     } finally {
       this.busy = false
     }
-    // A definite answer below 500 (done, or refused for a reason): a new request gets a new key. A
-    // 5xx may hide an outcome the Worker settles later: its key stays for a retry.
-    if (answer.response.status < 500) this.keys.delete(asked)
+    const code = (answer.error as { error?: ApiError } | undefined)?.error?.code
+    if (isOutcome(answer.response.status, code)) this.keys.delete(asked)
     if (answer.response.status === 401) return signedOut(this)
+    if (code === 'idempotency_in_progress') {
+      this.error = 'The first request is still being acted on. Confirm again in a moment to see its outcome.'
+      return
+    }
     if (!answer.data) {
       this.error = describeError(answer.error, answer.response.status)
       return

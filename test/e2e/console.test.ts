@@ -160,6 +160,7 @@ async function startAccess(gateway: string): Promise<AccessStack> {
 let refundable: Sale
 let toCapture: Sale
 let toVoid: Sale
+let retried: Sale
 
 beforeAll(async () => {
   shop = await openShop()
@@ -167,14 +168,15 @@ beforeAll(async () => {
   access.catch(() => undefined) // awaited by its tests; until then a failure must not go unhandled
   // axe is put into the pages by the tests: the console's CSP would refuse it.
   staff = await shop.browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 900 } })
-  ;[refundable, toCapture, toVoid] = await Promise.all([
+  ;[refundable, toCapture, toVoid, retried] = await Promise.all([
     sale('42.00', 'DB', 'refund'),
     sale('30.00', 'PA', 'capture'),
     sale('12.00', 'PA', 'void'),
+    sale('25.00', 'DB', 'retry'),
   ])
   // The index follows the payments by a moment, and the overview is answered again as it is for 15 s:
-  // the console opens once all three are listed.
-  for (const s of [refundable, toCapture, toVoid])
+  // the console opens once all of them are listed.
+  for (const s of [refundable, toCapture, toVoid, retried])
     for (let tries = 0; ; tries++) {
       const res = await fetch(`${shop.url}/v1/payments?order=${s.mtid}`, {
         headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` },
@@ -327,6 +329,46 @@ describe('the merchant console', () => {
     expect(await page.locator('payment-page dd', { hasText: '€32.00' }).count()).toBeGreaterThan(0)
     expect(await axeViolations(page, ALL_RULES)).toEqual([])
     await shotOf(page, 'console-payment')
+    await page.close()
+  })
+
+  it('a refund whose answer was lost, then told "in progress", is confirmed again with its one key: one refund', async () => {
+    const page = await staff.newPage()
+    const keys: string[] = []
+    await page.route(`**/v1/payments/${retried.paymentId}/refunds`, async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '')
+      // The first reaches the Worker and its answer is lost on the way back; the second is told the
+      // first is still at the gateway; the third goes through.
+      if (keys.length === 1) {
+        await route.fetch()
+        return route.abort('connectionreset')
+      }
+      if (keys.length === 2)
+        return route.fulfill({
+          status: 409,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            error: { code: 'idempotency_in_progress', message: 'A request with this Idempotency-Key is in progress.' },
+          }),
+        })
+      return route.continue()
+    })
+    await page.goto(`${shop.url}/console/#/payments/${retried.paymentId}`)
+    await page.locator('payment-page button', { hasText: 'Refund' }).click()
+    const dialog = page.locator('payment-action dialog')
+    await dialog.locator('input[name=amount]').fill('5.00')
+    const confirm = dialog.locator('button[type=submit]')
+    await confirm.click()
+    await expect.poll(() => dialog.locator('[role=alert]').textContent()).toContain('No answer came')
+    await confirm.click()
+    await expect.poll(() => dialog.locator('[role=alert]').textContent()).toContain('still being acted on')
+    await confirm.click()
+    await expect
+      .poll(() => page.locator('payment-page [role=status][aria-live]').textContent())
+      .toContain('Refund of €5.00: succeeded.')
+    expect(keys).toHaveLength(3)
+    expect(new Set(keys).size).toBe(1)
+    expect((await payment(retried.paymentId)).refunds).toHaveLength(1)
     await page.close()
   })
 
