@@ -383,7 +383,7 @@ describe("a profile's secure key rotates with an overlap", () => {
 })
 
 describe('no merchant reaches another merchant’s sessions, payments, operations or listings', () => {
-  const merchants: { name: string; key: string; sale?: Sale }[] = [
+  const merchants: { name: string; key: string; id?: string; sale?: Sale }[] = [
     { name: 'the default merchant', key: TEST_SECRETS.MERCHANT_API_KEY },
   ]
 
@@ -391,8 +391,10 @@ describe('no merchant reaches another merchant’s sessions, payments, operation
     for (const [n, member] of [
       ['profile B', 2],
       ['profile C', 3],
-    ] as const)
-      merchants.push({ name: n, key: (await newMerchant({}, member)).apiKey.key })
+    ] as const) {
+      const created = await newMerchant({}, member)
+      merchants.push({ name: n, key: created.apiKey.key, id: created.merchant.id })
+    }
     for (const m of merchants) m.sale = await sale(m.key)
   }, 60_000)
 
@@ -516,6 +518,41 @@ describe('no merchant reaches another merchant’s sessions, payments, operation
     expect(
       (await as<{ data: unknown[] }>(a?.key ?? '', 'GET', '/v1/payments?amount=999.00&limit=100')).body.data,
     ).not.toContainEqual(expect.objectContaining({ id: theirs.paymentId }))
+  })
+
+  it('a notification the default merchant signs naming a payment id with a slash (a profile’s object name) is refused: 400 naming paymentId, and no record opens in the profile’s name', async () => {
+    const [a, b] = merchants
+    const mtid = uniqueId('squat')
+    const created = await as<{ id: string; clientSecret: string }>(a?.key ?? '', 'POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '1.00',
+      currency: 'EUR',
+      merchantTransactionId: mtid,
+      allowedOrigins: [ORIGIN],
+    })
+    await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: mtid, times: 1 })
+    expect((await payAs<{ status: string }>(created.body, '4111111111111111')).body.status).toBe('unknown')
+    await timeStandsStill(env.SESSIONS.get(env.SESSIONS.idFromName(created.body.id)) as unknown as DurableObjectStub)
+    const planted = uniqueId('planted')
+    const fields = {
+      paymentId: `${b?.id ?? ''}/${planted}`,
+      merchantTransactionId: mtid,
+      amount: '1.00',
+      transactionStatus: 'Y',
+    }
+    const sum = await checksum('notification', { ...fields, secureKey: TEST_SECRETS.SECURE_KEY })
+    const note = JSON.stringify({ ...fields, currency: 'EUR', checksum: sum.ok ? sum.value : '' })
+    const refused = await deliverNotification(created.body.id, note)
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      expect.objectContaining({ error: expect.objectContaining({ fields: [{ field: 'paymentId', code: 'format' }] }) }),
+    ])
+    expect(refused.text).not.toContain(planted)
+    // Nothing was opened under the profile's name: its lookup of that id finds no payment.
+    expect((await as(b?.key ?? '', 'GET', `/v1/payments/${planted}`)).status).toBe(404)
+    expect((await as<{ status: string }>(a?.key ?? '', 'GET', `/v1/sessions/${created.body.id}`)).body.status).toBe(
+      'unknown',
+    )
   })
 
   it('the default merchant’s repeat of a profile’s payment reaches no charge: the gateway has no such payment for its member', async () => {

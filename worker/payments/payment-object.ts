@@ -177,16 +177,26 @@ export class PaymentObject extends TaskedObject {
     return true
   }
 
-  async view(): Promise<PaymentView | undefined> {
+  /**
+   * Whether the object is `merchant`'s. Its name is the merchant's (`scoped`), so another merchant's
+   * is never reached by a name a route makes; this holds whatever names an object in future.
+   */
+  private async ours(merchant: string): Promise<boolean> {
+    return (await this.merchant()) === merchant
+  }
+
+  /** The merchant's view of the payment; undefined: no such payment of `merchant`'s. */
+  async view(merchant: string): Promise<PaymentView | undefined> {
     const p = await this.load()
-    return p ? paymentView(p) : undefined
+    return p && (await this.ours(merchant)) ? paymentView(p) : undefined
   }
 
   /**
    * What a repeat of this payment inherits (its saved card, guarded before each send, the
    * customer and metadata), and whether the card it saved is still to be learned (then no repeat).
    */
-  async repeatSource(): Promise<RepeatSource | undefined> {
+  async repeatSource(merchant: string): Promise<RepeatSource | undefined> {
+    if (!(await this.ours(merchant))) return undefined
     const p = await this.load()
     if (!p) {
       const setup = await this.ctx.storage.get<SetupMark>(SETUP)
@@ -205,7 +215,14 @@ export class PaymentObject extends TaskedObject {
   }
 
   /** Runs one operation of `kind` for an Idempotency-Key; `fingerprint` is the request's. */
-  async run<K extends OperationKind>(kind: K, key: string, fingerprint: string, request: RequestOf[K]): Promise<Reply> {
+  async run<K extends OperationKind>(
+    kind: K,
+    key: string,
+    fingerprint: string,
+    request: RequestOf[K],
+    merchant: string,
+  ): Promise<Reply> {
+    if (!(await this.ours(merchant))) return replyOf(refused('not_found', NO_SUCH_PAYMENT))
     await this.fresh()
     return replyOf(await this.attempt(kind, key, fingerprint, request))
   }

@@ -8,6 +8,7 @@ import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'
 import { errors } from '../schemas/doc.ts'
 import { NOTIFICATION_FIELDS } from '../../shared/fields.ts'
+import { checkFormat } from '../../shared/formats.ts'
 import { readFields } from '../../shared/read.ts'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
@@ -55,6 +56,17 @@ gateway.post(
         read.error.map((field) => ({ field, code: 'required' as const })),
       )
     const n = read.value
+    // Its ids are ones the gateway gives and its paths carry: never a `/`, with which a merchant
+    // signing its own notification could name another merchant's payment object (`merchant/id`).
+    const badIds = (['paymentId', 'merchantTransactionId'] as const).filter(
+      (field) => checkFormat(field === 'paymentId' ? 'gatewayId' : field, n[field]) !== null,
+    )
+    if (badIds.length > 0)
+      throw new ApiError(
+        'invalid_request',
+        'The notification names an id the gateway never gives.',
+        badIds.map((field) => ({ field, code: 'format' as const })),
+      )
     // Signed with its merchant's secure key, or during a rotation's overlap with the one before the switch.
     const target = operation ?? sessionStub(c.env, id)
     const env = await merchantEnv(c.env, await target.merchant())

@@ -27,7 +27,7 @@ import type { Reply } from '../reply.ts'
 import { sendReply } from '../respond.ts'
 import { captureBody, refundBody, voidBody } from '../schemas/payments.ts'
 import { placement } from '../placement.ts'
-import { scoped } from '../merchants/merchant-env.ts'
+import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
 
 type Ctx = Context<{ Bindings: Env; Variables: JsonBodyVariables }>
 
@@ -46,7 +46,7 @@ async function runOperation<K extends OperationKind>(c: Ctx, kind: K, request: R
   const paymentId = c.req.param('paymentId') ?? ''
   const key = requiredIdempotencyKey(c.req.header('Idempotency-Key'))
   const fingerprint = await fingerprintOf({ kind, request })
-  const reply: Reply = await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request)
+  const reply: Reply = await paymentStub(c.env, paymentId).run(kind, key, fingerprint, request, merchantIdOf(c.env))
   // Succeeded: 200; the gateway has not answered (or a replay while it runs): 202, settled later.
   return sendReply(c, reply, (body) =>
     (body as { operation: OperationView }).operation.status === 'succeeded' ? 200 : 202,
@@ -107,7 +107,10 @@ money.get(
   }),
   async (c) => {
     const paymentId = c.req.param('paymentId')
-    const view = checkFormat('gatewayId', paymentId) === null ? await paymentStub(c.env, paymentId).view() : undefined
+    const view =
+      checkFormat('gatewayId', paymentId) === null
+        ? await paymentStub(c.env, paymentId).view(merchantIdOf(c.env))
+        : undefined
     if (!view) throw new ApiError('not_found', NO_SUCH_PAYMENT)
     return c.json(view)
   },

@@ -61,7 +61,7 @@ payments.post(
     const fingerprint = await fingerprintOf(params)
     // The repeated payment's record: its saved card (guarded before each send) and what the new
     // payment inherits. Read after the fingerprint: the same request is the same whatever it says.
-    const parent = await paymentStub(c.env, paymentId).repeatSource()
+    const parent = await paymentStub(c.env, paymentId).repeatSource(merchantIdOf(c.env))
     // A profile's repeat names one of its own payments (the default merchant may still repeat a
     // payment made before payment records existed: the gateway knows it by its member).
     if (!parent && merchantIdOf(c.env) !== DEFAULT_MERCHANT) throw new ApiError('not_found', 'No such payment.')
