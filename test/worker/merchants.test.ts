@@ -468,7 +468,7 @@ describe('no merchant reaches another merchant’s sessions, payments, operation
       }
   })
 
-  it('a payment id one merchant’s session is told of (a notification it signed itself) is a row of its own: another merchant’s row and metadata with that id stay theirs', async () => {
+  it('a payment id one merchant’s session is told of (a notification it signed itself) is a row of its own: another merchant’s row and metadata with that id stay theirs, and each one’s events have ids of their own', async () => {
     const [a, b] = merchants
     const theirs = a?.sale as Sale
     const key = b?.key ?? ''
@@ -518,6 +518,26 @@ describe('no merchant reaches another merchant’s sessions, payments, operation
     expect(
       (await as<{ data: unknown[] }>(a?.key ?? '', 'GET', '/v1/payments?amount=999.00&limit=100')).body.data,
     ).not.toContainEqual(expect.objectContaining({ id: theirs.paymentId }))
+    // The same change of each merchant's record with that id is an event of its own: a refund of
+    // each, both unanswered, are two refund.unknown events with two ids (one receiver may serve both).
+    await injectFault({ op: 'refund', fault: 'http500', field: 'id', value: theirs.paymentId })
+    await injectFault({ op: 'refund', fault: 'http500', field: 'id', value: theirs.paymentId }, extraMember(2).memberId)
+    for (const k of [a?.key ?? '', key]) {
+      const refund = await as<{ operation?: { status: string } }>(
+        k,
+        'POST',
+        `/v1/payments/${theirs.paymentId}/refunds`,
+        { amount: '1.00' },
+        { 'Idempotency-Key': uniqueId('re') },
+      )
+      expect(refund.body.operation?.status).toBe('unknown')
+    }
+    const idOf = async (order: string) =>
+      (JSON.parse((await webhooksAbout(order, 1, 10_000, 'refund.unknown'))[0]?.body ?? '{}') as { id?: string }).id
+    const [aEvent, bEvent] = [await idOf(theirs.mtid), await idOf(mtid)]
+    expect(aEvent).toMatch(/^evt_/)
+    expect(bEvent).toMatch(/^evt_/)
+    expect(aEvent).not.toBe(bEvent)
   })
 
   it('a notification the default merchant signs naming a payment id with a slash (a profile’s object name) is refused: 400 naming paymentId, and no record opens in the profile’s name', async () => {

@@ -281,7 +281,10 @@ export abstract class TaskedObject extends DurableObject<Env> {
     if (queued.length > 0) {
       const created = Math.floor(Date.now() / 1000)
       for (const [i, e] of queued.entries()) {
-        const event: WebhookEvent = { id: await eventId(owner, seq, e.type), type: e.type, created, data: e.data }
+        // A profile's ids carry the profile: two merchants' objects may have one owner (a payment
+        // id one merchant's session was told of is another's too), never one event id.
+        const named = this.#merchant === undefined ? owner : `${this.#merchant}/${owner}`
+        const event: WebhookEvent = { id: await eventId(named, seq, e.type), type: e.type, created, data: e.data }
         const item: OutboxItem = {
           event,
           body: JSON.stringify(event),
