@@ -27,6 +27,7 @@ const repeat = (paymentId: string, key: string, body: Record<string, unknown> = 
 const existingInvoice = () => sandboxInvoice('250.00')
 
 type RegenAnswer = {
+  id: string
   status: string
   invoice?: { transactionUrl?: string; merchantInvoiceId?: string }
   error?: { code: string }
@@ -183,6 +184,24 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     })
     expect((await regenerate(invoiceId, key, ref)).text).toBe(first.text)
     expect((await regenerate(invoiceId, key, uniqueId('other'))).status).toBe(422)
+  })
+
+  it('keeps none of the shopper’s personal data the gateway’s answer carries (the customer’s email, the order’s text): not in the answer, the operation or its events', async () => {
+    const email = `${uniqueId('inv')}@example.com`.toLowerCase()
+    const invoiceId = await sandboxInvoice('30.00', email)
+    const key = uniqueId('ik')
+    const ref = uniqueId('inv-new')
+    const first = await regenerate(invoiceId, key, ref)
+    expect(first.body).toMatchObject({ status: 'succeeded', invoice: { merchantInvoiceId: ref } })
+    const read = await merchant('GET', `/v1/operations/${first.body.id}`)
+    let told: string[] = []
+    for (let i = 0; i < 100 && told.length === 0; i++) {
+      const hooks = (await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]
+      told = hooks.map((h) => h.body).filter((b) => b.includes(ref) && b.includes('invoice.regenerate.succeeded'))
+      if (told.length === 0) await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(told.length).toBeGreaterThan(0)
+    for (const text of [first.text, read.text, ...told]) expect(text).not.toContain(email)
   })
 
   it('50 concurrent regenerations with one key create one invoice', async () => {

@@ -44,13 +44,14 @@ export async function eventually<T>(find: () => Promise<T | undefined>, timeoutM
   }
 }
 
-/** An invoice in the sandbox, as the merchant made it in the gateway's dashboard. */
-export async function sandboxInvoice(amount: string): Promise<string> {
+/** An invoice in the sandbox, as the merchant made it in the gateway's dashboard (for `customerEmail`, if given). */
+export async function sandboxInvoice(amount: string, customerEmail?: string): Promise<string> {
   const created = await client().generateInvoice({
     merchantInvoiceId: uniqueId('inv'),
     amount,
     currency: 'EUR',
     invoiceExpirationPeriod: '0',
+    ...(customerEmail ? { customerEmail, merchantOrderDescription: `Order for ${customerEmail}` } : {}),
   })
   if (created.kind !== 'succeeded' || !created.response.systemInvoiceId) throw new Error(created.kind)
   return created.response.systemInvoiceId

@@ -35,7 +35,10 @@ async function absorb(ctx: OperationContext, op: Regeneration, outcome: Outcome<
       currency: r.currency ?? '',
     }
     // The pay link goes to shoppers: only an https address (or the local sandbox) is passed on.
-    const { transactionUrl, createdTime, ...rest } = r
+    // The customer's email and the order's free text are the shopper's personal data, which the
+    // merchant gave the gateway: not kept here, where events and the search index would hold them
+    // past the retention.
+    const { transactionUrl, createdTime, customerEmail: _email, merchantOrderDescription: _text, ...rest } = r
     const invoice = {
       ...rest,
       ...(createdTime ? { createdTime: gatewayTime(createdTime) } : {}),
