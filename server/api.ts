@@ -2551,8 +2551,6 @@ export interface components {
                  * @enum {unknown}
                  */
                 status: "open" | "processing" | "action_required" | "pending" | "unknown" | "declined" | "failed" | "succeeded" | "expired" | "refused" | "not_found";
-                /** @description The client's network, hashed (the decline breaker counts per source) */
-                source?: string;
                 /** @description The gateway's result code */
                 code?: string;
                 /** @description The gateway's result description */

@@ -20,6 +20,13 @@ export { numberVar }
 export const callWindowMs = (env: { readonly GATEWAY_TIMEOUT_MS?: string | undefined }): number =>
   3 * numberVar(env.GATEWAY_TIMEOUT_MS, 15_000) + 15_000
 
+/**
+ * How long shoppers' personal data is kept (PERSONAL_DATA_RETENTION_DAYS, default 7): the one
+ * retention policy (worker/retention/sweep.ts) of sessions, merchant operations and payments' data.
+ */
+export const retentionMs = (env: { readonly PERSONAL_DATA_RETENTION_DAYS?: string | undefined }): number =>
+  numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * 24 * 60 * 60_000
+
 export function askAgainInMs(env: { readonly INQUIRY_BASE_MS?: string | undefined }, tries: number): number {
   return Math.min(60 * 60_000, numberVar(env.INQUIRY_BASE_MS, 2_000) * 2 ** Math.min(tries, 16))
 }

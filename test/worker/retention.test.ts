@@ -4,13 +4,20 @@
  * what accounts for the money) and from the search index. Run through the Worker's own scheduled
  * handler, as the Cron Trigger runs it, at a time past the retention.
  */
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import worker from '../../worker/index.ts'
+import { sweep } from '../../worker/retention/sweep.ts'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
-import { merchant } from './api.ts'
+import { merchant, webhooksAbout } from './api.ts'
 import { injectFault, uniqueId } from './helpers.ts'
-import { gatewayOperationsOn, operate, paidPayment, paymentEventually } from './money.ts'
+import { gatewayOperationsOn, operate, paidPayment, paymentEventually, paymentStub } from './money.ts'
 
 const DAY_MS = 24 * 60 * 60_000
 
@@ -118,6 +125,64 @@ describe('the retention of personal data', () => {
       ),
     ).toEqual([])
     expect(await gatewayOperationsOn(paymentId)).toMatchObject({ refunds: 1 })
+  })
+
+  it('a session’s view, its events and its listing never carry the shopper’s network (the breaker’s hashed source)', async () => {
+    const { session } = await paidPayment()
+    const view = await merchant<{ attempts: Record<string, unknown>[] }>('GET', `/v1/sessions/${session.id}`)
+    expect(view.body.attempts).toHaveLength(1)
+    expect(view.body.attempts[0]).not.toHaveProperty('source')
+    const listed = await until(
+      () =>
+        merchant<{ data: { attempts: Record<string, unknown>[] }[] }>(
+          'GET',
+          `/v1/sessions?order=${encodeURIComponent(session.mtid)}`,
+        ),
+      (r) => r.body.data[0]?.attempts.length === 1,
+    )
+    expect(listed.body.data[0]?.attempts[0]).not.toHaveProperty('source')
+    const told = await webhooksAbout(session.mtid, 1, 10_000, 'checkout.session.succeeded')
+    expect(told[0]?.body).not.toContain('"source"')
+  })
+
+  it('one run erases every payment past the retention, however many pages of the index they take', async () => {
+    const paid: Awaited<ReturnType<typeof paidPayment>>[] = []
+    for (let i = 0; i < 3; i++)
+      paid.push(await paidPayment({ customer: { email: `${uniqueId('page')}@example.com`.toLowerCase() } }))
+    for (const { session } of paid)
+      await until(
+        () => listed(`order=${encodeURIComponent(session.mtid)}`),
+        (ids) => ids.length === 1,
+      )
+    // A page of one payment: the run goes through them all, not only the first page.
+    await sweep(env, Date.now() + 8 * DAY_MS, 1)
+    for (const { paymentId } of paid)
+      expect((await merchant<{ email: string | null }>('GET', `/v1/payments/${paymentId}`)).body.email).toBeNull()
+  })
+
+  it('a payment’s events still refused by the merchant’s endpoint when the sweep erases it wait with its data erased', async () => {
+    const email = `${uniqueId('wait')}@example.com`.toLowerCase()
+    const tag = uniqueId('t')
+    // The endpoint refuses each event of this order nine times (backoff: most of a minute).
+    const { paymentId } = await paidPayment({
+      merchantTransactionId: uniqueId('fail9'),
+      customer: { email },
+      metadata: { tag },
+    })
+    await until(
+      () => listed(`email=${encodeURIComponent(email)}`),
+      (ids) => ids.length === 1,
+    )
+    expect((await operate(paymentId, 'refunds', { amount: '1.00' })).body.operation.status).toBe('succeeded')
+    await cronRunsAt(Date.now() + 8 * DAY_MS)
+    const waiting = await runInDurableObject(paymentStub(paymentId), async (_instance, state) =>
+      [...(await state.storage.list<{ body: string }>({ prefix: 'outbox:' })).values()].map((item) => item.body),
+    )
+    expect(waiting.some((body) => body.includes('"refund.succeeded"'))).toBe(true)
+    for (const body of waiting) {
+      expect(body).not.toContain(email)
+      expect(body).not.toContain(tag)
+    }
   })
 
   it('within the retention, nothing is erased', async () => {

@@ -16,7 +16,7 @@
  */
 import { merchantStatusOf } from '../merchants/merchant-env.ts'
 import type { Notification } from '../../shared/types.ts'
-import { numberVar } from '../env-vars.ts'
+import { retentionMs } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { paymentOfSession } from '../payments/opening.ts'
 import { sessionIndexJob } from '../search/rows.ts'
@@ -68,12 +68,6 @@ export type { PayInput } from './methods/card.ts'
 export type { NotificationResult } from './notifications.ts'
 
 const DAY_MS = 24 * 60 * MINUTE_MS
-/**
- * Sessions and their idempotency keys are kept this long after creation, then deleted: the one
- * retention policy of personal data (PERSONAL_DATA_RETENTION_DAYS, default 7; worker/retention/sweep.ts).
- */
-const retentionMs = (env: { PERSONAL_DATA_RETENTION_DAYS?: string }): number =>
-  numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * DAY_MS
 
 /**
  * At the session's expiry, each way to pay that may have taken money whose notification was lost
@@ -198,6 +192,7 @@ export class CheckoutSession extends TaskedObject {
     this.session = s
     await this.commit(s.id, s.seq, { session: s }, [], [sessionIndexJob(s)])
     await this.schedule('expire', s.expiresAt)
+    // Kept the retention of personal data after creation, with its idempotency keys, then deleted.
     await this.schedule('purge', now + retentionMs(this.env))
     return merchantView(s)
   }

@@ -31,8 +31,12 @@ export function merchantView(s: SessionRecord): MerchantView {
     paymentType: method ? paymentTypeOf(method, s) : s.paymentType,
     recurring: s.recurring ?? null,
     // `recheck` says an attempt not found is still to be asked about: once its notification or a
-    // late answer settled it, the flag it may still carry says nothing.
-    attempts: s.attempts.map(({ recheck, ...a }) => (recheck && a.status === 'not_found' ? { ...a, recheck } : a)),
+    // late answer settled it, the flag it may still carry says nothing. `source`, the shopper's
+    // network hashed for the breaker, is personal data the merchant has no use for: never shown,
+    // and so never in the events or the search index either.
+    attempts: s.attempts.map(({ recheck, source: _network, ...a }) =>
+      recheck && a.status === 'not_found' ? { ...a, recheck } : a,
+    ),
     maxAttempts: s.maxAttempts,
     paymentId: s.paymentId ?? null,
     registrationId: s.createdRegistrationId ?? s.registrationId ?? null,

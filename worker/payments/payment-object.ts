@@ -163,11 +163,18 @@ export class PaymentObject extends TaskedObject {
   /**
    * Erases the shopper's personal data once the payment is older than `cutoff` (the retention
    * policy, worker/retention/sweep.ts): its email and metadata. What accounts for the money stays.
-   * The index row is written again with the change; events from now on carry no metadata.
+   * The index row is written again with the change; events still waiting lose them too, and events
+   * from now on carry none.
    */
   async erasePersonalData(cutoff: number): Promise<boolean> {
     const p = await this.load()
     if (!p || p.createdAt >= cutoff || (p.email === null && Object.keys(p.metadata).length === 0)) return false
+    // The events still waiting for the merchant first: a run stopped in between erases again.
+    await this.eraseWaitingEvents((data) => ({
+      ...data,
+      ...('email' in data ? { email: null } : {}),
+      ...('metadata' in data ? { metadata: {} } : {}),
+    }))
     // In place (see `open`): an operation at the gateway meanwhile commits the erased record.
     p.email = null
     p.metadata = {}

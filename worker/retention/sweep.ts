@@ -14,37 +14,56 @@
  * - Webhook deliveries' rows (D1: ids and delivery states) go whole; one not delivered yet when
  *   its record's hold for it ends (`DELIVERY_HOLD_MS`).
  * - Console sign-outs past their session's hour go too (nothing personal: a hash and a time).
- * The daily Cron Trigger (`[triggers]` in wrangler.toml) runs `sweep`; each run erases up to a
- * batch of payments, so a backlog is worked off over a few runs without a long invocation.
+ * The daily Cron Trigger (`[triggers]` in wrangler.toml) runs `sweep`; each run erases every
+ * payment due, page by page, for as long as `RUN_BUDGET_MS` (a backlog beyond it is the next
+ * run's), and a payment whose object fails is logged and left to the next run, never stopping the
+ * others or the index's erasure.
  */
 import type { Env } from '../env.ts'
 import { scopedFor } from '../merchants/merchant-env.ts'
-import { numberVar } from '../env-vars.ts'
+import { retentionMs } from '../env-vars.ts'
 import { log } from '../log.ts'
 import { DELIVERY_HOLD_MS } from '../sessions/tasked-object.ts'
 
 const DAY_MS = 24 * 60 * 60_000
-/** Payments erased per run: each is one Durable Object call. */
+/** Payments read from the index per page: each is one Durable Object call. */
 const BATCH = 200
+/** How long one run goes on erasing payments (a Cron Trigger's invocation may run 15 minutes). */
+const RUN_BUDGET_MS = 5 * 60_000
 
 /** Personal data older than this (ms since the epoch) is erased. */
 export function retentionCutoff(env: Env, now = Date.now()): number {
-  return now - numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * DAY_MS
+  return now - retentionMs(env)
 }
 
-export async function sweep(env: Env, now = Date.now()): Promise<{ payments: number }> {
+/** `batch`: payments per page (tests make it small to see a run go through several). */
+export async function sweep(env: Env, now = Date.now(), batch = BATCH): Promise<{ payments: number }> {
   const cutoff = retentionCutoff(env, now)
-  // Payments: the object is the truth; it erases and writes its index row again (outbox). Chosen
-  // by what their row still holds, not by their metadata pairs, which this run deletes for every
-  // payment past the cutoff: a payment beyond this run's batch is chosen again by the next.
-  const due = await env.DB.prepare(
-    `SELECT id, merchant_id FROM payments WHERE created_at < ?1 AND (email IS NOT NULL OR json_extract(data, '$.metadata') != '{}') LIMIT ?2`,
-  )
-    .bind(cutoff, BATCH)
-    .all<{ id: string; merchant_id: string }>()
-  // Retention is the deployment's policy: every merchant's payments (each object named per merchant).
-  for (const { id, merchant_id } of due.results)
-    await env.PAYMENTS.get(env.PAYMENTS.idFromName(scopedFor(merchant_id, id))).erasePersonalData(cutoff)
+  const started = Date.now()
+  let erased = 0
+  // Payments: the object is the truth; it erases and writes its index row again (outbox), a
+  // moment later, so the pages go by (created_at, merchant, id), not by what the rows still hold.
+  // Chosen by what their row holds, not by their metadata pairs, which this run deletes for every
+  // payment past the cutoff: a payment this run does not reach is chosen again by the next.
+  let after: readonly [number, string, string] = [0, '', '']
+  for (;;) {
+    const page = await env.DB.prepare(
+      `SELECT id, merchant_id, created_at FROM payments WHERE created_at < ?1 AND (email IS NOT NULL OR json_extract(data, '$.metadata') != '{}') AND (created_at, merchant_id, id) > (?2, ?3, ?4) ORDER BY created_at, merchant_id, id LIMIT ?5`,
+    )
+      .bind(cutoff, ...after, batch)
+      .all<{ id: string; merchant_id: string; created_at: number }>()
+    // Retention is the deployment's policy: every merchant's payments (each object named per merchant).
+    for (const { id, merchant_id } of page.results)
+      try {
+        const stub = env.PAYMENTS.get(env.PAYMENTS.idFromName(scopedFor(merchant_id, id)))
+        if (await stub.erasePersonalData(cutoff)) erased += 1
+      } catch (error) {
+        log.error('retention_erase_failed', { payment: id, merchant: merchant_id, error })
+      }
+    const last = page.results.at(-1)
+    if (!last || page.results.length < batch || Date.now() - started > RUN_BUDGET_MS) break
+    after = [last.created_at, last.merchant_id, last.id]
+  }
   // Sessions and operations have no record of their own to keep: their index rows are erased here.
   await env.DB.batch([
     env.DB.prepare(
@@ -69,6 +88,6 @@ export async function sweep(env: Env, now = Date.now()): Promise<{ payments: num
       `UPDATE operations SET data = json_set(data, '$.metadata', json('{}')) WHERE created_at < ?1 AND json_extract(data, '$.metadata') IS NOT NULL`,
     ).bind(cutoff),
   ])
-  log.info('retention_sweep', { payments: due.results.length })
-  return { payments: due.results.length }
+  log.info('retention_sweep', { payments: erased })
+  return { payments: erased }
 }

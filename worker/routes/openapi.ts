@@ -199,10 +199,6 @@ const documentation = {
                   description:
                     "The session's status it led to, or how it ended without a charge: refused by the gateway, or never seen by it",
                 },
-                source: {
-                  type: 'string',
-                  description: "The client's network, hashed (the decline breaker counts per source)",
-                },
                 code: { type: 'string', description: "The gateway's result code" },
                 description: { type: 'string', description: "The gateway's result description" },
                 paymentId: { type: 'string', description: "The gateway's payment id" },

@@ -15,7 +15,7 @@
 import type { ErrorCode } from '../../shared/errors.ts'
 import type { Notification } from '../../shared/types.ts'
 import { gatewayClient } from '../config.ts'
-import { askAgainInMs, callbackUrl, callWindowMs } from '../env-vars.ts'
+import { askAgainInMs, callbackUrl, callWindowMs, retentionMs } from '../env-vars.ts'
 import { settlementOf } from '../gateway/outcome.ts'
 import { log } from '../log.ts'
 import type { NotificationResult } from '../checkout/notifications.ts'
@@ -37,7 +37,6 @@ export type { OperationParams, OpStatus, RegenerateParams, RepeatParams } from '
 type Operation = OperationRecord<OperationParams>
 
 const DAY_MS = 24 * 60 * 60_000
-const RETENTION_MS = 7 * DAY_MS
 const MAX_TRIES = 12
 
 const canMove = (op: Operation, to: OpStatus): boolean =>
@@ -135,7 +134,9 @@ export class MerchantOperation extends TaskedObject {
     }
     // Written before the gateway call: a concurrent request with this key now sees "in progress".
     await this.save(op)
-    await this.schedule('purge', op.createdAt + RETENTION_MS)
+    // Kept as a session is (the record holds the repeated payment's email and metadata): the
+    // deployment's retention, longer only while its outcome is open or its invoice payable.
+    await this.schedule('purge', op.createdAt + retentionMs(this.env))
     await this.schedule('settle', Date.now() + callWindowMs(this.env))
     await flowOf(params).send(this.context(), op)
     op.reply = op.status === 'failed' ? this.failure(op) : done(this.body(op))

@@ -451,6 +451,22 @@ export abstract class TaskedObject extends DurableObject<Env> {
   }
 
   /**
+   * The retention's erasure, in the events still waiting for the merchant: each keeps its id and
+   * its place, and carries what `erase` leaves of its data, so a delivery after the retention (the
+   * endpoint back after refusing for weeks) or a send-again never brings erased data back.
+   */
+  protected async eraseWaitingEvents(erase: (data: WebhookEvent['data']) => WebhookEvent['data']): Promise<void> {
+    const outbox = await this.ctx.storage.list<OutboxItem>({ prefix: OUTBOX })
+    const erased: Record<string, OutboxItem> = {}
+    for (const [key, item] of outbox) {
+      const event = { ...item.event, data: erase(item.event.data) }
+      const body = JSON.stringify(event)
+      if (body !== item.body) erased[key] = { ...item, event, body }
+    }
+    if (Object.keys(erased).length > 0) await this.ctx.storage.put(erased)
+  }
+
+  /**
    * Queues the record of where an event's delivery stands (worker/webhooks/deliveries.ts) as a
    * job: the delivery never waits on D1, and the record follows even if the object stops here.
    */
