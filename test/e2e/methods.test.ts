@@ -175,4 +175,23 @@ describe('several methods, the card frame’s status', () => {
     ])
     await p.close()
   })
+
+  it('a card paid, then the page loaded again: pay-success fires once on each load, not again as the picker tells the frame its method', async () => {
+    const p = await shop.shopper.newPage()
+    await p.addInitScript(`window.successes = 0; addEventListener('pay-success', () => window.successes++)`)
+    await p.goto(`${shop.url}/demo/checkout?isolation=frame`)
+    const card = p.frameLocator('pay-checkout iframe')
+    await card.locator('pay-checkout #number').waitFor()
+    await fillCard(card, '4111111111111111')
+    await card.locator('pay-checkout button[type=submit]').click()
+    await expect.poll(() => result(p).textContent()).toContain('Paid')
+    const successes = () => p.evaluate(() => (window as { successes?: number }).successes)
+    expect(await successes()).toBe(1)
+    await p.reload()
+    await expect.poll(successes).toBe(1)
+    // The page tells the frame its method after it loads, and the frame reads the session again.
+    await new Promise((r) => setTimeout(r, 1_500))
+    expect(await successes()).toBe(1)
+    await p.close()
+  })
 })

@@ -57,7 +57,7 @@ const WRITTEN_FRAME_GRACE_MS = 10_000
  * @fires pay-change - Validity or card brand changed, `detail: { valid, brand }` (never the number); or the shopper picked another way to pay in the method picker, `detail: { method, valid: false, brand: null }`.
  * @fires pay-submit - A payment was sent. `detail: { flow }`
  * @fires pay-action - 3-D Secure is needed; cancel it to redirect yourself. `detail: { redirect }`
- * @fires pay-success - Paid. `detail: { status, paymentId, brand, last4 }`
+ * @fires pay-success - Paid: once per session for the element, also when it loads a session already paid (the page loaded again after the payment), never again for that session. `detail: { status, paymentId, brand, last4 }`
  * @fires pay-pending - Accepted, the result comes later (or is being confirmed). `detail: { status, paymentId, brand, last4 }`
  * @fires pay-declined - Declined; retry is allowed while `detail.attemptsRemaining > 0`. Also when the element loads a session whose last attempt was declined (a 3-D Secure the bank refused, then the page again). `detail: { status, paymentId, brand, last4, attemptsRemaining }`
  * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values); `code` is the Worker's error code (all of them, with their HTTP status: `ERROR_CODES` in `shared/errors.ts`; a page meets `forbidden`, `too_many_attempts`, `rate_limited`, `payments_paused`, `session_expired`, `method_in_progress`, `registration_deleted` and the `gateway_*` ones), or `origin_not_allowed` (this page's origin is not in the session's allowed origins) or `network_error` (the Worker could not be reached).
@@ -194,6 +194,12 @@ export class PayCheckout extends HTMLElement {
   private spoke = false
   /** The frame's last `ready` (flow and status): a frame that says it again is not ready again. */
   private lastReady = ''
+  /**
+   * The session whose `pay-success` this element fired: a success ends the session, so it is told
+   * once, however often it is read again (the frame reloaded as the element moved, the picker's
+   * method read again, the light form rebuilt for a new locale).
+   */
+  private paidSession = ''
   private watchdog: ReturnType<typeof setTimeout> | undefined
   private queued = false
   /** Frame mode, several methods: the picker here, and the methods other than card in this element (./methods.ts). */
@@ -515,8 +521,11 @@ export class PayCheckout extends HTMLElement {
           brand: (m.brand as CardBrand | null) ?? null,
           last4: m.last4,
         }
-        if (m.status === 'succeeded') this.dispatchEvent(new PaySuccessEvent(detail))
-        else if (m.status === 'declined')
+        if (m.status === 'succeeded') {
+          if (this.paidSession === this.session) break
+          this.paidSession = this.session
+          this.dispatchEvent(new PaySuccessEvent(detail))
+        } else if (m.status === 'declined')
           this.dispatchEvent(new PayDeclinedEvent({ ...detail, attemptsRemaining: m.attemptsRemaining ?? 0 }))
         else this.dispatchEvent(new PayPendingEvent(detail))
         break
