@@ -111,10 +111,13 @@ describe('widget bundles', () => {
   // the pay button its focus through a pay (279 bytes more). 13 KB until the frame told the page
   // its name in the shopper's language, which a screen reader says for the frame (9 bytes more:
   // one message in its first words; the words are the Worker's). 13.25 KB until what the shopper
-  // typed besides the card came back after a failed bank step (342 bytes more, 13,722).
-  it('the card frame: its document (the form in it) and its one script, lists included, are at most 13.5 KB brotli, with no Lit', async () => {
+  // typed besides the card came back after a failed bank step (342 bytes more, 13,722). 13.5 KB
+  // until a pay refused because the session moved on without the page (paid in another tab, a
+  // payment on its way), or answered by a bare 5xx, read the session again and told its outcome,
+  // where the page said "nothing was charged" and never fired pay-success (92 bytes more, 13,845).
+  it('the card frame: its document (the form in it) and its one script, lists included, are at most 13.75 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
-    expect(m.frameDocument.brotli).toBeLessThanOrEqual(13.5 * KB)
+    expect(m.frameDocument.brotli).toBeLessThanOrEqual(13.75 * KB)
     expect(m.frameDocument.files).toEqual(['frame.js'])
     const code = readFileSync(join(out, 'frame.js'), 'utf8')
     expect(code).not.toMatch(/lit-html|reactive-element|customElements\.define/)

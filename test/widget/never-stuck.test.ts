@@ -168,6 +168,82 @@ describe('a session declined before the page loaded it (the bank refused 3-D Sec
     })
 })
 
+describe('a session that moved on without this page', () => {
+  const CARD = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123' }
+
+  for (const [what, body] of ONE_OR_SEVERAL)
+    it(`inline, ${what}: paid in another tab, a pay here shows the payment made and fires pay-success`, async () => {
+      const { el, session } = await mount({ ...body, customer: GRACE })
+      for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+      expect(await paidBefore(session, '4111111111111111')).to.equal('succeeded')
+      const success = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      expect((await success).detail.status).to.equal('succeeded')
+      await until(() => status(el) === 'Payment successful.')
+    })
+
+  /**
+   * The first pay's answer is a bare HTTP 500 from something in between: after the Worker took it
+   * (`reached`), or before. The keys of every pay are kept in `keys`.
+   */
+  async function bare500<T>(reached: boolean, keys: string[], fn: () => Promise<T>): Promise<T> {
+    const real = window.fetch
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      const url = req instanceof Request ? req.url : String(req)
+      if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || !url.endsWith('/pay')) return real(req, init)
+      keys.push(new Headers(init?.headers).get('Idempotency-Key') ?? '')
+      if (keys.length > 1) return real(req, init)
+      if (reached) await real(req, init)
+      return new Response('<h1>500 Internal Server Error</h1>', {
+        status: 500,
+        headers: { 'Content-Type': 'text/html' },
+      })
+    }
+    try {
+      return await fn()
+    } finally {
+      window.fetch = real
+    }
+  }
+
+  for (const [what, body] of ONE_OR_SEVERAL)
+    it(`inline, ${what}: a pay answered by a bare 500 after the Worker charged is not "nothing was charged": the session is read again, and pay-success fires`, async () => {
+      const { el } = await mount({ ...body, customer: GRACE })
+      for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+      const keys: string[] = []
+      await bare500(true, keys, async () => {
+        const error = oneEvent(el, 'pay-error')
+        const success = oneEvent(el, 'pay-success')
+        payButton(el).click()
+        expect((await error).detail.code).to.equal('internal_error')
+        expect((await success).detail.status).to.equal('succeeded')
+      })
+      await until(() => status(el) === 'Payment successful.')
+      expect(keys).to.have.length(1)
+    })
+
+  for (const [what, body] of ONE_OR_SEVERAL)
+    it(`inline, ${what}: a pay answered by a bare 500 before the Worker took it: the form again, and the retry carries the same key and pays once`, async () => {
+      const { el, session } = await mount({ ...body, customer: GRACE })
+      for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+      const keys: string[] = []
+      await bare500(false, keys, async () => {
+        const error = oneEvent(el, 'pay-error')
+        payButton(el).click()
+        expect((await error).detail.code).to.equal('internal_error')
+        // Being confirmed until the session, read again, says it is open: the form as it was.
+        await until(() => !payButton(el).disabled && status(el) === '')
+        expect(input(el, 'cvv').value).to.equal('123')
+        const success = oneEvent(el, 'pay-success')
+        payButton(el).click()
+        expect((await success).detail.status).to.equal('succeeded')
+      })
+      expect(keys).to.have.length(2)
+      expect(keys[1]).to.equal(keys[0])
+      expect((await sessionState(session.id)).status).to.equal('succeeded')
+    })
+})
+
 describe('the focus after a pay', () => {
   for (const [what, body] of ONE_OR_SEVERAL)
     it(`inline, ${what}: a keyboard shopper who paid from the button is on it again after a decline`, async () => {

@@ -39,6 +39,8 @@ import {
   ERROR_MESSAGE,
   POLL_MAX,
   POLL_MS,
+  READ_AGAIN,
+  SAYS_NOTHING,
   SLOW_PAY_MS,
   STATUS_MESSAGE,
   stateOf,
@@ -611,6 +613,19 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
       render()
       return error({ code: e.code, message: e.message, fields: [] })
     }
+    if (!r.ok && r.error.code === SAYS_NOTHING) {
+      // Being confirmed until the session, read again, says what became of it; the form stays as
+      // the shopper left it, and its key is kept for a retry.
+      state = 'ready'
+      notice = say('unknown')
+      render()
+      void api.view().then((v) => {
+        if (!v.ok || stopped) return
+        notice = ''
+        applyView(v.value)
+      })
+      return error({ code: r.error.code, message: r.error.message, fields: [] })
+    }
     attemptKey = null
     if (!r.ok) return refuse(r.error)
     settle(r.value, flow)
@@ -619,8 +634,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   /** The Worker refused the attempt: the form stays as the shopper left it, unless the session is over. */
   function refuse(e: ApiError): void {
     const code: string = e.code
-    if (code === 'method_in_progress' || code === 'qr_withdrawn')
-      void api?.view().then((v) => v.ok && applyView(v.value))
+    if (READ_AGAIN.includes(code)) void api?.view().then((v) => v.ok && !stopped && applyView(v.value))
     state = stateOfRefused(code, view?.attemptsRemaining)
     notice = state === 'ready' ? say(ERROR_MESSAGE[code] ?? 'error') : ''
     render()
