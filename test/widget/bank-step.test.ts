@@ -173,3 +173,28 @@ describe('what is kept over a bank step', () => {
     }
   })
 })
+
+for (const [label, body] of FORMS)
+  describe(`a bank step the page stays for (pay-action cancelled: the merchant shows it in a window of its own), inline: ${label}`, () => {
+    it('the page watches the session, and shows and tells the outcome once the shopper passes the step: pay-success', async () => {
+      const { el, session } = await mount(body)
+      await fill(el, { number: '4000 0000 0000 3220' })
+      el.addEventListener('pay-action', (e) => e.preventDefault())
+      const action = oneEvent(el, 'pay-action')
+      payButton(el).click()
+      const { redirect } = (await action).detail
+      const success = oneEvent(el, 'pay-success')
+      // The shopper passes the bank's step in the merchant's window; the page itself never left.
+      const url = new URL(redirect.url)
+      url.pathname += '/complete'
+      await fetch(url, {
+        method: 'POST',
+        mode: 'no-cors',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'outcome=authenticated',
+      })
+      expect((await success).detail.status).to.equal('succeeded')
+      await until(() => status(el) === 'Payment successful.')
+      expect((await sessionState(session.id)).status).to.equal('succeeded')
+    })
+  })

@@ -39,6 +39,7 @@ import {
   ERROR_MESSAGE,
   POLL_MAX,
   POLL_MS,
+  POLL_SLOW_MS,
   READ_AGAIN,
   SAYS_NOTHING,
   SLOW_PAY_MS,
@@ -568,15 +569,18 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
 
   function poll(): void {
     clearTimeout(pollTimer)
-    if (polls >= POLL_MAX || !api) return
-    pollTimer = setTimeout(async () => {
-      if (stopped) return
-      polls += 1
-      const v = await api?.view()
-      if (stopped) return
-      if (!v?.ok || v.value.status === view?.status) return poll()
-      applyView(v.value)
-    }, POLL_MS)
+    if (!api) return
+    pollTimer = setTimeout(
+      async () => {
+        if (stopped) return
+        polls += 1
+        const v = await api?.view()
+        if (stopped) return
+        if (!v?.ok || v.value.status === view?.status) return poll()
+        applyView(v.value)
+      },
+      polls < POLL_MAX ? POLL_MS : POLL_SLOW_MS,
+    )
   }
 
   async function pay(fields: Record<string, string>): Promise<void> {
@@ -683,9 +687,10 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
           state = 'unknown'
           render()
           result('unknown', null, null)
-          poll()
         }
-        return
+        // Watched while the bank's step waits: the page may stay (its pay-action cancelled, the
+        // step shown in a window of its own), and the step's outcome is shown and told here.
+        return poll()
     }
   }
 

@@ -159,8 +159,10 @@ export function settle(c: AttemptHost, r: PayResult): void {
         // A redirect that fails the shared rule (SECURITY.md R28) is never followed nor announced.
         c.state = 'unknown'
         c.dispatchEvent(new PayPendingEvent(resultDetail('unknown', null)))
-        c.poll()
       }
+      // Watched while the bank's step waits: the page may stay (its pay-action cancelled, the step
+      // shown in a window of its own), and the step's outcome is shown and told here.
+      c.poll()
       break
   }
 }

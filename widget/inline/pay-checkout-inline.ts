@@ -25,6 +25,7 @@ import {
   ERROR_MESSAGE,
   POLL_MAX,
   POLL_MS,
+  POLL_SLOW_MS,
   STATUS_MESSAGE,
   stateOf,
   stateOfUnreadable,
@@ -377,16 +378,19 @@ export class PayCheckoutInline extends LitElement {
   /** @internal */
   poll(): void {
     clearTimeout(this.pollTimer)
-    if (this.polls >= POLL_MAX || !this.api || !this.isConnected) return
-    this.pollTimer = setTimeout(async () => {
-      this.polls += 1
-      const view = await this.api?.view()
-      // Taken off the page meanwhile: nothing more until it is back (connectedCallback).
-      if (!this.isConnected) return
-      if (!view?.ok) return this.poll()
-      if (view.value.status === this.view?.status) return this.poll()
-      this.applyView(view.value)
-    }, POLL_MS)
+    if (!this.api || !this.isConnected) return
+    this.pollTimer = setTimeout(
+      async () => {
+        this.polls += 1
+        const view = await this.api?.view()
+        // Taken off the page meanwhile: nothing more until it is back (connectedCallback).
+        if (!this.isConnected) return
+        if (!view?.ok) return this.poll()
+        if (view.value.status === this.view?.status) return this.poll()
+        this.applyView(view.value)
+      },
+      this.polls < POLL_MAX ? POLL_MS : POLL_SLOW_MS,
+    )
   }
 
   /** The bank's page (again), while its step waits. */

@@ -84,9 +84,14 @@ export const SAYS_NOTHING = 'internal_error'
 
 export const SLOW_PAY_MS = 5_000
 
-/** How often, and how long, a pending or unknown payment is checked again. */
+/**
+ * How often a payment under way (pending, unknown, at the bank's step) is checked again: every
+ * `POLL_MS` for `POLL_MAX` checks, then every `POLL_SLOW_MS` for as long as the page shows it
+ * (the page says it updates by itself; the Worker's own inquiry backs off to an hour).
+ */
 export const POLL_MS = 2_000
 export const POLL_MAX = 60
+export const POLL_SLOW_MS = 15_000
 
 /** What each status of a session shows (a decline with tries left shows the form again). */
 const STATE_OF: Readonly<Record<CheckoutStatus, CheckoutState>> = {
