@@ -51,7 +51,7 @@ describe('the retention of personal data', () => {
         (ids) => ids.length === 1,
       ),
     ).toEqual([paymentId])
-    // Its events' deliveries keep each event's body (its email and metadata) for a send-again.
+    // Its events' deliveries are listed (rows of ids and states: the bodies wait in the objects).
     const deliveries = () =>
       merchant<{ data: unknown[] }>('GET', `/v1/webhooks/deliveries?session=${session.id}`).then((r) => r.body.data)
     expect((await until(deliveries, (d) => d.length >= 2)).length).toBeGreaterThanOrEqual(2)
