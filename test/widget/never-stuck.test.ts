@@ -244,6 +244,46 @@ describe('a session that moved on without this page', () => {
     })
 })
 
+describe('a new session set on the element while a pay of the one before is on its way', () => {
+  const CARD = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123' }
+
+  it('inline, the full checkout (card and QR wallet): the new session is not shown paid by the old pay’s answer, and its own pay goes through', async () => {
+    const { el } = await mount({ methods: ['card', 'qr'], customer: GRACE })
+    for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+    const next = await createSession({ methods: ['card', 'qr'], amount: '42.00', customer: GRACE })
+    const successes: unknown[] = []
+    el.addEventListener('pay-success', (e) => successes.push(e.detail))
+    const real = window.fetch
+    let held = false
+    // The old session's pay is answered a second and a half late.
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      const url = req instanceof Request ? req.url : String(req)
+      if (held || (init?.method ?? 'GET').toUpperCase() !== 'POST' || !url.endsWith('/pay')) return real(req, init)
+      held = true
+      const res = await real(req, init)
+      await new Promise((r) => setTimeout(r, 1_500))
+      return res
+    }
+    try {
+      payButton(el).click()
+      await until(() => held)
+      el.session = next.id
+      el.clientSecret = next.clientSecret
+      await until(() => payButton(el).textContent?.trim() === 'Pay €42.00')
+      await new Promise((r) => setTimeout(r, 2_000))
+      expect(successes).to.deep.equal([])
+      expect(status(el)).to.not.equal('Payment successful.')
+      for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+      const success = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      expect((await success).detail.status).to.equal('succeeded')
+      expect((await sessionState(next.id)).status).to.equal('succeeded')
+    } finally {
+      window.fetch = real
+    }
+  })
+})
+
 describe('the focus after a pay', () => {
   for (const [what, body] of ONE_OR_SEVERAL)
     it(`inline, ${what}: a keyboard shopper who paid from the button is on it again after a decline`, async () => {

@@ -55,6 +55,7 @@ export function resultDetail(
 /** The card form's pay. One Idempotency-Key per attempt; a request that never got an answer keeps its key. */
 export async function payByCard(c: AttemptHost, fields: Record<string, unknown>): Promise<void> {
   if (c.inFlight || !c.api || !c.view) return
+  const api = c.api
   c.inFlight = true
   c.state = 'submitting'
   c.notice = ''
@@ -65,12 +66,16 @@ export async function payByCard(c: AttemptHost, fields: Record<string, unknown>)
     if (c.inFlight) c.notice = c.messages.unknown
   }, SLOW_PAY_MS)
   const page = c.startingPage ?? startingPage()
-  let result = await c.api.pay(page ? { ...fields, returnPage: page } : fields, c.attemptKey)
+  const key = c.attemptKey
+  let result = await api.pay(page ? { ...fields, returnPage: page } : fields, key)
   // A Worker of an earlier release knows no such field, and a page it will not link to is no
   // reason to stop the payment: once more without it, with the same key (nothing ran).
   if (page && !result.ok && result.error.status === 400 && result.error.fields?.some((f) => f.field === 'returnPage'))
-    result = await c.api.pay(fields, c.attemptKey)
+    result = await api.pay(fields, key)
   clearTimeout(slow)
+  // The element was given another session meanwhile (load): the answer is the old session's, and
+  // its events and state are not this one's.
+  if (c.api !== api) return
   c.inFlight = false
   c.notice = ''
   if (!result.ok && result.error.status === 0) {

@@ -264,6 +264,9 @@ export class PayCheckoutInline extends LitElement {
     const n = ++this.loads
     this.state = 'loading'
     this.notice = ''
+    // A pay of the session before is no longer this element's (attempt.ts): this one starts afresh.
+    this.inFlight = false
+    this.attemptKey = null
     this.api = new ApiClient(this.endpoint, this.session, this.clientSecret)
     const [messages, view] = await Promise.all([loadMessages(this.resolvedLocale), this.api.view()])
     if (n !== this.loads) return
