@@ -24,17 +24,18 @@ import {
 
 const KEPT = 'pay-checkout/typed'
 
-/** The shopper on the bank's page, failing the step: what its form posts (the sandbox's ACS). */
-async function failAtBank(redirect: { url: string }): Promise<void> {
+/** The shopper on the bank's page, passing or failing the step: what its form posts (the sandbox's ACS). */
+async function atBank(redirect: { url: string }, outcome: 'authenticated' | 'failed'): Promise<void> {
   const url = new URL(redirect.url)
   url.pathname += '/complete'
   await fetch(url, {
     method: 'POST',
     mode: 'no-cors',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: 'outcome=failed',
+    body: `outcome=${outcome}`,
   })
 }
+const failAtBank = (redirect: { url: string }): Promise<void> => atBank(redirect, 'failed')
 
 /** The gateway's notification of the failed step has reached the Worker: the session is declined. */
 async function declined(id: string): Promise<void> {
@@ -185,14 +186,7 @@ for (const [label, body] of FORMS)
       const { redirect } = (await action).detail
       const success = oneEvent(el, 'pay-success')
       // The shopper passes the bank's step in the merchant's window; the page itself never left.
-      const url = new URL(redirect.url)
-      url.pathname += '/complete'
-      await fetch(url, {
-        method: 'POST',
-        mode: 'no-cors',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: 'outcome=authenticated',
-      })
+      await atBank(redirect, 'authenticated')
       expect((await success).detail.status).to.equal('succeeded')
       await until(() => status(el) === 'Payment successful.')
       expect((await sessionState(session.id)).status).to.equal('succeeded')
