@@ -439,7 +439,10 @@ export abstract class TaskedObject extends DurableObject<Env> {
         item.tries += 1
         item.next = Date.now() + Math.min(MAX_BACKOFF_MS, base * 2 ** (item.tries - 1))
         log.warn('webhook_retry', { eventId: item.event.id, tries: item.tries })
-        await this.ctx.storage.put(key, item)
+        // The item as stored now, not as read before the try: the retention's erasure may have
+        // rewritten its body meanwhile (`eraseWaitingEvents`), which must not come back.
+        const stored = await this.ctx.storage.get<OutboxItem>(key)
+        if (stored) await this.ctx.storage.put(key, { ...stored, tries: item.tries, next: item.next })
         await this.recordDelivery(item, 'failing', answered)
         await this.schedule('webhook', item.next)
         return
