@@ -10,7 +10,7 @@ import type { Outcome, PaymentOutcome } from '../gateway/outcome.ts'
 import { countSettled } from '../guards/decline-breaker.ts'
 import { callWindowMs } from '../env-vars.ts'
 import { log } from '../log.ts'
-import { checkKey, keyRefusal } from '../idempotency.ts'
+import { checkKey, KEY_IN_PROGRESS, keyRefusal } from '../idempotency.ts'
 import { fail, type Reply } from '../reply.ts'
 import {
   attemptsRemaining,
@@ -103,21 +103,26 @@ export const refusal = async (core: SessionCore, s: SessionRecord, method: Flow)
  * lost answer learns the outcome instead of "unknown" forever.
  */
 export async function replay(core: SessionCore, key: string, fingerprint: string): Promise<Reply | undefined> {
+  const stored = await core.ctx.storage.get<IdemEntry>(`idem:${key}`)
+  const s = stored ? await core.load() : undefined
+  const attemptOf = (e: IdemEntry) => s?.attempts.find((a) => a.n === e.attempt)
+  // Finished once answered, or once its attempt moved on without an answer (the Worker went away
+  // during the call, and the watchdog took it from there): a retry then learns it as it is now.
   const check = checkKey(
-    await core.ctx.storage.get<IdemEntry>(`idem:${key}`),
+    stored,
     fingerprint,
-    (e) => e.reply !== undefined,
+    (e) => e.reply !== undefined || (attemptOf(e)?.status ?? 'processing') !== 'processing',
   )
   if (check.kind === 'new') return undefined
   if (check.kind === 'refused') return keyRefusal(check)
-  const { entry } = check
-  const first = entry.reply as Reply
-  const said = first.ok ? (first.body as { status?: unknown }).status : undefined
-  if (said !== 'unknown' && said !== 'pending' && said !== 'action_required') return { ...first, replayed: true }
-  const s = await core.load()
-  const attempt = s?.attempts.find((a) => a.n === entry.attempt)
+  const first = check.entry.reply
+  const said = first?.ok ? (first.body as { status?: unknown }).status : undefined
+  if (first && said !== 'unknown' && said !== 'pending' && said !== 'action_required')
+    return { ...first, replayed: true }
+  const attempt = attemptOf(check.entry)
   const now = attempt ? REPLAYED_AS[attempt.status] : undefined
-  return { ...(s && now ? answer(s, now) : first), replayed: true }
+  if (s && now) return { ...answer(s, now), replayed: true }
+  return first ? { ...first, replayed: true } : keyRefusal(KEY_IN_PROGRESS)
 }
 
 /** What the session's other ways to pay show is withdrawn (a QR code), now that `method` pays. */
