@@ -2852,7 +2852,7 @@ export interface components {
             amount?: string;
             /** @description A repeat: its currency */
             currency?: string;
-            /** @description Still open after its last inquiry */
+            /** @description Still open after two hours of inquiries (asked about hourly until it settles) */
             needsAttention?: boolean;
             /** @description A repeat: the new payment's id; a paid invoice: the paying payment's id */
             paymentId?: string | null;
@@ -3295,7 +3295,7 @@ export interface operations {
                 };
                 /** @description Page size (default 10) */
                 limit?: number;
-                /** @description Only those with an operation whose outcome is still unknown after every inquiry */
+                /** @description Only those with an operation still unknown after hours of inquiries (asked about hourly until it settles) */
                 needs_attention?: "true";
                 /** @description The last id of the previous page */
                 starting_after?: string;
@@ -3510,7 +3510,7 @@ export interface operations {
                 };
                 /** @description Page size (default 10) */
                 limit?: number;
-                /** @description Only those with an operation whose outcome is still unknown after every inquiry */
+                /** @description Only those with an operation still unknown after hours of inquiries (asked about hourly until it settles) */
                 needs_attention?: "true";
                 /** @description The last id of the previous page */
                 starting_after?: string;
@@ -4380,7 +4380,7 @@ export interface operations {
                 };
                 /** @description Page size (default 10) */
                 limit?: number;
-                /** @description Only those with an operation whose outcome is still unknown after every inquiry */
+                /** @description Only those with an operation still unknown after hours of inquiries (asked about hourly until it settles) */
                 needs_attention?: "true";
                 /** @description The last id of the previous page */
                 starting_after?: string;

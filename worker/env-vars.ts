@@ -9,10 +9,6 @@ import { numberVar } from '../shared/settings.ts'
 export { numberVar }
 
 /**
- * When to ask the gateway again after `tries` asks (an inquiry, a void's, a saved card's): from
- * `INQUIRY_BASE_MS` (2 s), doubling, an hour at most.
- */
-/**
  * Longer than the longest gateway call that may still answer: an AuthToken (asked of the keeper,
  * then of the gateway itself: two timeouts) and the call (a third), and a margin. A call younger
  * than this may still hear its own answer, so no watchdog takes it for lost before then.
@@ -27,6 +23,10 @@ export const callWindowMs = (env: { readonly GATEWAY_TIMEOUT_MS?: string | undef
 export const retentionMs = (env: { readonly PERSONAL_DATA_RETENTION_DAYS?: string | undefined }): number =>
   numberVar(env.PERSONAL_DATA_RETENTION_DAYS, 7) * 24 * 60 * 60_000
 
+/**
+ * When to ask the gateway again after `tries` asks (an inquiry, a void's, a saved card's): from
+ * `INQUIRY_BASE_MS` (2 s), doubling, an hour at most.
+ */
 export function askAgainInMs(env: { readonly INQUIRY_BASE_MS?: string | undefined }, tries: number): number {
   return Math.min(60 * 60_000, numberVar(env.INQUIRY_BASE_MS, 2_000) * 2 ** Math.min(tries, 16))
 }

@@ -153,7 +153,7 @@ export interface OperationView {
   readonly gatewayId: string | null
   readonly resultCode: string | null
   readonly failure: MoneyOperation['failure'] | null
-  /** Its outcome is still unknown after every inquiry: look it up at the gateway. */
+  /** An operation's outcome is still unknown after hours of inquiries (asked about hourly until it settles). */
   readonly needsAttention: boolean
   readonly createdAt: string
   readonly updatedAt: string

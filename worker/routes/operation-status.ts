@@ -3,7 +3,7 @@
  * `GET /v1/operations/{operationId}`: a repeat or an invoice regeneration as it is now, by the id its answer
  * and its events carry (`op_...`). A merchant whose answer was lost (or said `unknown`) reads the
  * outcome here, or replays the same request with the same Idempotency-Key. `GET /v1/operations`
- * lists them from the search index (`needs_attention=true`: those still open after every try).
+ * lists them from the search index (`needs_attention=true`: those still open after two hours of tries).
  */
 import { Hono } from 'hono'
 import { describeRoute } from 'hono-openapi'

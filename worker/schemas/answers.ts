@@ -214,7 +214,10 @@ export const eventDataSchemas = {
       repeatOf: { type: 'string', description: 'A repeat: the id of the payment it repeats' },
       amount: { type: 'string', description: 'A repeat: the amount asked for' },
       currency: { type: 'string', description: 'A repeat: its currency' },
-      needsAttention: { type: 'boolean', description: 'Still open after its last inquiry' },
+      needsAttention: {
+        type: 'boolean',
+        description: 'Still open after two hours of inquiries (asked about hourly until it settles)',
+      },
       paymentId: {
         type: ['string', 'null'],
         description: "A repeat: the new payment's id; a paid invoice: the paying payment's id",

@@ -99,7 +99,8 @@ export const listQuery = (
     limit: limitParam(),
     needs_attention: v.optional(
       described(v.picklist(['true'], 'invalid_value'), 'true', {
-        description: 'Only those with an operation whose outcome is still unknown after every inquiry',
+        description:
+          'Only those with an operation still unknown after hours of inquiries (asked about hourly until it settles)',
       }),
     ),
     starting_after: cursorParam(id),

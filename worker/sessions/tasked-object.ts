@@ -6,7 +6,7 @@
  *
  * The outbox: a state change and the event that tells of it are written in one storage batch
  * (`commit`), so neither exists without the other. An event's id derives from the change (the
- * owner and its change number), so the same change always carries the same id. Events are
+ * owner, a profile's merchant, and its change number), so the same change always carries the same id. Events are
  * delivered at least once, in the order of the changes, one owner at a time: a failed delivery
  * holds the later ones back until it goes through.
  *
