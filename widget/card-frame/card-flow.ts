@@ -41,7 +41,7 @@ import {
   POLL_MS,
   POLL_SLOW_MS,
   READ_AGAIN,
-  SAYS_NOTHING,
+  saysNothing,
   SLOW_PAY_MS,
   STATUS_MESSAGE,
   stateOf,
@@ -617,7 +617,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
       render()
       return error({ code: e.code, message: e.message, fields: [] })
     }
-    if (!r.ok && r.error.code === SAYS_NOTHING) {
+    if (!r.ok && saysNothing(r.error)) {
       // Being confirmed until the session, read again, says what became of it; the form stays as
       // the shopper left it, and its key is kept for a retry.
       state = 'ready'

@@ -19,7 +19,7 @@ import {
 import { format, type Messages } from '../i18n/index.ts'
 import { followRedirect, startingPage } from '../navigate.ts'
 import { declinedMessage } from './method-views.ts'
-import { ERROR_MESSAGE, READ_AGAIN, SAYS_NOTHING, SLOW_PAY_MS, stateOfRefused, type CheckoutState } from './states.ts'
+import { ERROR_MESSAGE, READ_AGAIN, saysNothing, SLOW_PAY_MS, stateOfRefused, type CheckoutState } from './states.ts'
 
 /** The checkout as its steps use it (its internals: only the checkout and its modules use them). */
 export interface AttemptHost extends HTMLElement {
@@ -87,13 +87,14 @@ export async function payByCard(c: AttemptHost, fields: Record<string, unknown>)
     c.dispatchEvent(new PayErrorEvent({ code: 'network_error', message: result.error.message, fields: [] }))
     return
   }
-  if (!result.ok && result.error.code === SAYS_NOTHING) {
+  if (!result.ok && saysNothing(result.error)) {
     // Being confirmed until the session, read again, says what became of it; the form stays as
     // the shopper left it, and its key is kept for a retry.
     c.state = 'ready'
     c.notice = c.messages.unknown
-    void c.api.view().then((v) => {
-      if (!v.ok) return
+    void api.view().then((v) => {
+      // Not if the element was given another session meanwhile.
+      if (!v.ok || c.api !== api) return
       c.notice = ''
       c.applyView(v.value)
     })
@@ -113,7 +114,8 @@ export function refuse(c: AttemptHost, error: ApiError): void {
   const code: string = error.code
   // The session moved on without this page (another tab, another method): read it again, so the
   // picker shows the method under way, and a payment made elsewhere is shown and told.
-  if (READ_AGAIN.includes(code)) void c.api?.view().then((v) => v.ok && c.applyView(v.value))
+  const api = c.api
+  if (READ_AGAIN.includes(code)) void api?.view().then((v) => v.ok && c.api === api && c.applyView(v.value))
   c.state = stateOfRefused(code, c.view?.attemptsRemaining)
   c.notice = c.state === 'ready' ? c.messages[ERROR_MESSAGE[code] ?? 'error'] : ''
   c.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))

@@ -59,10 +59,6 @@ export const ERROR_MESSAGE: Partial<Record<string, MessageKey>> = {
 }
 
 /**
- * A pay not answered after this long: the shopper reads that it is being confirmed and must not be
- * made again (a slow gateway answers within the Worker's gateway timeout, 15 s by default).
- */
-/**
  * Refusals that say the session moved on without this page (another tab paid it, or has a payment
  * on its way; another way to pay took over): the session is read again, and shown, and its
  * outcome told, as it is now.
@@ -80,8 +76,13 @@ export const READ_AGAIN: readonly string[] = [
  * something in between. It may have been charged, as with no answer: the same key goes with the
  * retry, and the session is read again.
  */
-export const SAYS_NOTHING = 'internal_error'
+export const saysNothing = (e: { readonly code: string; readonly status: number }): boolean =>
+  e.status >= 500 && e.code === 'internal_error'
 
+/**
+ * A pay not answered after this long: the shopper reads that it is being confirmed and must not be
+ * made again (a slow gateway answers within the Worker's gateway timeout, 15 s by default).
+ */
 export const SLOW_PAY_MS = 5_000
 
 /**
