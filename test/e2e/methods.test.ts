@@ -95,6 +95,14 @@ describe.each(['frame', 'inline'] as const)('several methods, %s', (mode) => {
       'card:declined',
       'qr:succeeded',
     ])
+    // Loaded again, the paid session says so once (in frame mode both the frame and the QR
+    // wallet beside it read it paid).
+    await p.addInitScript(`window.successes = 0; addEventListener('pay-success', () => window.successes++)`)
+    await p.reload()
+    const successes = () => p.evaluate(() => (window as { successes?: number }).successes)
+    await expect.poll(successes).toBe(1)
+    await new Promise((r) => setTimeout(r, 1_500))
+    expect(await successes()).toBe(1)
     await p.close()
   })
 })

@@ -209,6 +209,17 @@ export class PayCheckout extends HTMLElement {
     super()
     this.root = this.attachShadow({ mode: 'open' })
     this.root.adoptedStyleSheets = [styleSheet()]
+    // The full checkout inside (inline mode, or a way to pay beside the frame) fires its own
+    // pay-success: told once per session too, as the frame's and the light form's are (`heard`).
+    this.addEventListener(
+      'pay-success',
+      (e) => {
+        if (e.composedPath()[0] === this) return
+        if (this.paidSession === this.session) e.stopImmediatePropagation()
+        else this.paidSession = this.session
+      },
+      { capture: true },
+    )
   }
 
   connectedCallback(): void {
