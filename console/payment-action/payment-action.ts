@@ -5,8 +5,8 @@
  * prefilled with all that can move) and, for a refund, a reason. Each request (payment, action,
  * amount, reason) has its Idempotency-Key, sent with every try of it until its outcome comes
  * (`isOutcome`), so a double click, or a retry after a lost answer, one still under way or a first
- * request still at the gateway (even from a dialog opened again), acts once, and a corrected amount
- * is a new request. Fires `acted` with the operation's answer; an error stays in the dialog.
+ * request still at the gateway (even from a dialog opened again), acts once, and a corrected amount,
+ * or the same one once the first shows settled on the payment, is a new request. Fires `acted` with the operation's answer; an error stays in the dialog.
  */
 import { css, html, LitElement } from 'lit'
 import { describeError, signedOut, type ApiError, type ConsoleApi, type Operation, type Payment } from '../api.ts'
@@ -27,6 +27,12 @@ const FAILED = new Set(['gateway_rejected', 'gateway_auth_failed', 'gateway_unav
  * request with this key still at the gateway (409 in progress) or another 5xx, which may hide an
  * outcome the Worker settles later, is not: the same request again sends the same key and learns it.
  */
+/** Whether the payment shows its operation `id` settled (no longer under way). */
+const settledOn = (p: Payment, id: string): boolean =>
+  [...p.captures, ...p.voids, ...p.refunds].some(
+    (o) => o.id === id && o.status !== 'unknown' && o.status !== 'processing',
+  )
+
 function isOutcome(status: number, code: string | undefined): boolean {
   if (status === 202 || code === 'idempotency_in_progress') return false
   return status < 500 || (code !== undefined && FAILED.has(code))
@@ -78,6 +84,12 @@ export class PaymentAction extends LitElement {
    * whose outcome did not come is sent again, even from a reopened dialog, with the same key.
    */
   private keys = new Map<string, string>()
+  /**
+   * The operation a kept key made, by request, when it was answered as still under way (202): once
+   * the payment shows it settled, that request has had its outcome, and the same amount again is a
+   * new request (a second refund), not a replay of the first.
+   */
+  private underWay = new Map<string, string>()
 
   constructor() {
     super()
@@ -117,6 +129,11 @@ export class PaymentAction extends LitElement {
     }
     const path = { paymentId: this.payment.id }
     const asked = JSON.stringify([this.payment.id, this.action, amount, reason])
+    const made = this.underWay.get(asked)
+    if (made !== undefined && settledOn(this.payment, made)) {
+      this.keys.delete(asked)
+      this.underWay.delete(asked)
+    }
     const key = this.keys.get(asked) ?? crypto.randomUUID()
     this.keys.set(asked, key)
     const headers = { 'Idempotency-Key': key }
@@ -144,6 +161,7 @@ export class PaymentAction extends LitElement {
     }
     const code = (answer.error as { error?: ApiError } | undefined)?.error?.code
     if (isOutcome(answer.response.status, code)) this.keys.delete(asked)
+    if (answer.response.status === 202 && answer.data) this.underWay.set(asked, answer.data.operation.id)
     if (answer.response.status === 401) return signedOut(this)
     if (code === 'idempotency_in_progress') {
       this.error = 'The first request is still being acted on. Confirm again in a moment to see its outcome.'

@@ -161,6 +161,7 @@ let refundable: Sale
 let toCapture: Sale
 let toVoid: Sale
 let retried: Sale
+let lateRefund: Sale
 
 beforeAll(async () => {
   shop = await openShop()
@@ -168,15 +169,16 @@ beforeAll(async () => {
   access.catch(() => undefined) // awaited by its tests; until then a failure must not go unhandled
   // axe is put into the pages by the tests: the console's CSP would refuse it.
   staff = await shop.browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 900 } })
-  ;[refundable, toCapture, toVoid, retried] = await Promise.all([
+  ;[refundable, toCapture, toVoid, retried, lateRefund] = await Promise.all([
     sale('42.00', 'DB', 'refund'),
     sale('30.00', 'PA', 'capture'),
     sale('12.00', 'PA', 'void'),
     sale('25.00', 'DB', 'retry'),
+    sale('26.00', 'DB', 'late'),
   ])
   // The index follows the payments by a moment, and the overview is answered again as it is for 15 s:
   // the console opens once all of them are listed.
-  for (const s of [refundable, toCapture, toVoid, retried])
+  for (const s of [refundable, toCapture, toVoid, retried, lateRefund])
     for (let tries = 0; ; tries++) {
       const res = await fetch(`${shop.url}/v1/payments?order=${s.mtid}`, {
         headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` },
@@ -369,6 +371,40 @@ describe('the merchant console', () => {
     expect(keys).toHaveLength(3)
     expect(new Set(keys).size).toBe(1)
     expect((await payment(retried.paymentId)).refunds).toHaveLength(1)
+    await page.close()
+  })
+
+  it('a refund answered as still under way (202), settled since: the same amount again is a second refund, not the first one replayed', async () => {
+    // The gateway's answer to the first refund is lost (it is made): unknown, then found by inquiry.
+    await fetch(`${shop.gateway}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ op: 'refund', fault: 'timeout', field: 'id', value: lateRefund.paymentId }),
+    })
+    const page = await staff.newPage()
+    await page.goto(`${shop.url}/console/#/payments/${lateRefund.paymentId}`)
+    const dialog = page.locator('payment-action dialog')
+    const refund = async () => {
+      await page.locator('payment-page button', { hasText: 'Refund' }).click()
+      await dialog.locator('input[name=amount]').fill('5.00')
+      await dialog.locator('button[type=submit]').click()
+    }
+    await refund()
+    await expect
+      .poll(() => page.locator('payment-page [role=status][aria-live]').textContent())
+      .toContain('Refund of €5.00: unknown.')
+    await expect
+      .poll(async () => ((await payment(lateRefund.paymentId)).refunds as { status: string }[])[0]?.status, {
+        timeout: 20_000,
+      })
+      .toBe('succeeded')
+    await page.locator('payment-page button', { hasText: 'Refresh' }).click()
+    await expect.poll(() => page.locator('payment-page ol').textContent()).toContain('Refund €5.00')
+    await refund()
+    await expect
+      .poll(() => page.locator('payment-page [role=status][aria-live]').textContent())
+      .toContain('Refund of €5.00: succeeded.')
+    await expect.poll(async () => (await payment(lateRefund.paymentId)).refunds.length).toBe(2)
     await page.close()
   })
 
