@@ -612,6 +612,40 @@ describe('3-D Secure without a returnUrl', () => {
 })
 
 describe('what the shopper sees', () => {
+  it('a QR payment whose "I have paid" got no answer: the session is read again and shows it paid (pay-success), not "nothing was charged"', async () => {
+    const { el } = await mount({
+      flow: 'qr',
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    })
+    const qr = () => root(el).querySelector('pay-qr-wallet')?.shadowRoot
+    const wallet = qr()?.querySelector<HTMLInputElement>('#walletId')
+    if (wallet) wallet.value = 'wallet-ok'
+    qr()?.querySelector('form')?.requestSubmit()
+    await until(() => !!qr()?.querySelector('svg[part=qr]'))
+    // The completion reaches the Worker, which takes the payment; its answer is lost on the way back.
+    const real = window.fetch
+    let lost = false
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      const res = await real(req, init)
+      const url = req instanceof Request ? req.url : String(req)
+      if (!lost && url.endsWith('/qr/complete')) {
+        lost = true
+        throw new TypeError('Failed to fetch')
+      }
+      return res
+    }
+    try {
+      const error = oneEvent(el, 'pay-error')
+      const success = oneEvent(el, 'pay-success')
+      el.submit()
+      expect((await error).detail.code).to.equal('network_error')
+      expect((await success).detail.status).to.equal('succeeded')
+    } finally {
+      window.fetch = real
+    }
+    await until(() => status(el) === 'Payment successful.')
+  })
+
   it('a declined QR wallet says the wallet payment was declined, not the card', async () => {
     const { el } = await mount({
       flow: 'qr',

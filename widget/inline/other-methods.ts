@@ -13,11 +13,12 @@ import type { ApiClient, ApiError, CheckoutView, InvoiceDetails, PayResult } fro
 import type { Result } from '../../shared/result.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
 import { startingPage } from '../navigate.ts'
+import { saysNothing } from './states.ts'
 
 /** The inline checkout as these steps use it: what an attempt uses (./attempt.ts), and the checkout's answers. */
 export interface Checkout extends Pick<
   AttemptHost,
-  'messages' | 'resolvedLocale' | 'api' | 'state' | 'notice' | 'inFlight' | 'attemptKey' | 'startingPage'
+  'messages' | 'resolvedLocale' | 'api' | 'state' | 'notice' | 'inFlight' | 'attemptKey' | 'startingPage' | 'applyView'
 > {
   refused(error: ApiError): void
   onResult(result: PayResult): void
@@ -98,7 +99,21 @@ async function qrStep(c: Checkout, e: QrStep): Promise<void> {
   c.state = 'submitting'
   c.attemptKey ??= crypto.randomUUID()
   const r = await qrComplete(api, c.attemptKey)
+  // The element was given another session meanwhile: the answer is the old session's.
+  if (c.api !== api) return
   c.inFlight = false
+  if (!r.ok && (r.error.status === 0 || saysNothing(r.error))) {
+    // No answer, or one that says nothing of it: it may have been paid. Its key goes with the
+    // retry, and the session, read again, shows and tells what became of it.
+    c.refused(r.error.status === 0 ? { ...r.error, code: 'network_error' } : r.error)
+    c.notice = c.messages.unknown
+    void api.view().then((v) => {
+      if (!v.ok || c.api !== api) return
+      c.notice = ''
+      c.applyView(v.value)
+    })
+    return
+  }
   c.attemptKey = null
   if (!r.ok) return c.refused(r.error)
   c.onResult(r.value)
