@@ -612,16 +612,22 @@ describe('3-D Secure without a returnUrl', () => {
 })
 
 describe('what the shopper sees', () => {
-  it('a QR payment whose "I have paid" got no answer: the session is read again and shows it paid (pay-success), not "nothing was charged"', async () => {
+  /** A QR session's code shown for the sandbox wallet `walletId` (its name says how it pays). */
+  async function qrCodeShown(walletId: string): Promise<PayCheckout> {
     const { el } = await mount({
       flow: 'qr',
       customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
     })
     const qr = () => root(el).querySelector('pay-qr-wallet')?.shadowRoot
     const wallet = qr()?.querySelector<HTMLInputElement>('#walletId')
-    if (wallet) wallet.value = 'wallet-ok'
+    if (wallet) wallet.value = walletId
     qr()?.querySelector('form')?.requestSubmit()
     await until(() => !!qr()?.querySelector('svg[part=qr]'))
+    return el
+  }
+
+  it('a QR payment whose "I have paid" got no answer: the session is read again and shows it paid (pay-success), not "nothing was charged"', async () => {
+    const el = await qrCodeShown('wallet-ok')
     // The completion reaches the Worker, which takes the payment; its answer is lost on the way back.
     const real = window.fetch
     let lost = false
@@ -647,15 +653,7 @@ describe('what the shopper sees', () => {
   })
 
   it('a declined QR wallet says the wallet payment was declined, not the card', async () => {
-    const { el } = await mount({
-      flow: 'qr',
-      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
-    })
-    const qr = () => root(el).querySelector('pay-qr-wallet')?.shadowRoot
-    const wallet = qr()?.querySelector<HTMLInputElement>('#walletId')
-    if (wallet) wallet.value = 'wallet-declined'
-    qr()?.querySelector('form')?.requestSubmit()
-    await until(() => !!qr()?.querySelector('svg[part=qr]'))
+    const el = await qrCodeShown('wallet-declined')
     const declined = oneEvent(el, 'pay-declined')
     el.submit()
     await declined
