@@ -398,8 +398,13 @@ describe('the merchant console', () => {
         timeout: 20_000,
       })
       .toBe('succeeded')
-    await page.locator('payment-page button', { hasText: 'Refresh' }).click()
-    await expect.poll(() => page.locator('payment-page ol').textContent()).toContain('Refund €5.00')
+    // The page read again shows it settled (refunded: €5.00; while unknown it showed €0.00).
+    await expect
+      .poll(async () => {
+        await page.locator('payment-page button', { hasText: 'Refresh' }).click()
+        return page.locator('payment-page dd', { hasText: /^€5\.00$/ }).count()
+      })
+      .toBeGreaterThan(0)
     await refund()
     await expect
       .poll(() => page.locator('payment-page [role=status][aria-live]').textContent())
