@@ -167,6 +167,45 @@ describe('isolation="frame"', () => {
     await page.close()
   })
 
+  it('the page’s language switcher, theme and shipping choice after the frame shows: the frame follows them, the theme in place, and pays', async () => {
+    const page = await openMerchant(await session())
+    const frame = page.frameLocator('pay-checkout iframe')
+    const button = frame.locator('pay-checkout button[type=submit]')
+    const box = frame.locator('pay-checkout pay-checkout-inline')
+    await expect.poll(() => button.textContent()).toContain('Pay')
+    const set = (attrs: Record<string, string>) =>
+      page.evaluate((a) => {
+        const el = document.querySelector('pay-checkout') as HTMLElement
+        for (const [name, value] of Object.entries(a)) el.setAttribute(name, value)
+      }, attrs)
+    await set({ locale: 'de', 'collect-shipping': '' })
+    // The form in German, with the shipping address, for this session (its amount: the secret went to it).
+    await expect.poll(() => button.textContent(), { timeout: 15_000 }).toMatch(/30,00.*bezahlen/)
+    expect(await frame.locator('pay-checkout #street').count()).toBe(1)
+    expect(await box.locator('.container').getAttribute('lang')).toBe('de')
+    // A theme alone changes in place: the frame's document is the same one, and so is what was typed.
+    const frameOf = () => page.frames().find((f) => f.url().includes('/frame/'))
+    await frameOf()?.evaluate(() => ((window as unknown as { mark: number }).mark = 1))
+    await frame.locator('pay-checkout #number').fill('4111111111111111')
+    await set({ theme: 'dark' })
+    await expect.poll(() => box.getAttribute('theme')).toBe('dark')
+    expect(await frameOf()?.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1)
+    expect(await frame.locator('pay-checkout #number').inputValue()).toBe('4111 1111 1111 1111')
+    for (const [id, value] of Object.entries({
+      expiry: '1230',
+      cvv: '123',
+      givenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada@example.com',
+    }))
+      await frame.locator(`pay-checkout #${id}`).fill(value)
+    await button.click()
+    await expect
+      .poll(async () => (await seen(page)).filter((e) => e.kind === 'pay-success').length, { timeout: 15_000 })
+      .toBe(1)
+    await page.close()
+  })
+
   it('no script on the merchant page can read the card number', async () => {
     const page = await openMerchant(await session())
     await page.frameLocator('pay-checkout iframe').locator('pay-checkout #number').fill('4111111111111111')

@@ -143,6 +143,26 @@ describe('several methods, where the picker stands', () => {
   })
 })
 
+describe.each(['frame', 'inline'] as const)('several methods, the page’s language switched, %s', (mode) => {
+  it('the picker and the card form speak the new language, and the picker still picks', async () => {
+    const p = await open(mode)
+    const picker = p.locator('pay-checkout pay-method-picker')
+    const ui = mode === 'frame' ? p.frameLocator('pay-checkout iframe') : p
+    const button = ui.locator('pay-checkout button[type=submit]')
+    await p.locator('pay-checkout [role=radio][data-method=card]').waitFor()
+    await expect.poll(() => button.textContent()).toContain('Pay')
+    await p.evaluate(() => document.querySelector('pay-checkout')?.setAttribute('locale', 'de'))
+    await expect.poll(() => picker.getAttribute('lang')).toBe('de')
+    await expect.poll(() => p.locator('pay-checkout [role=radio][data-method=card]').textContent()).toContain('Karte')
+    await expect.poll(() => button.textContent(), { timeout: 15_000 }).toContain('bezahlen')
+    await p.locator('pay-checkout [role=radio][data-method=qr]').click()
+    await p.locator('pay-checkout #walletId').waitFor()
+    // In the element (frame mode) as in the checkout (inline): in German too.
+    expect(await p.locator('pay-checkout pay-checkout-inline .container').first().getAttribute('lang')).toBe('de')
+    await p.close()
+  })
+})
+
 describe('several methods, in forced colors (high contrast)', () => {
   it('the chosen method keeps its dot and a thicker border; the others have neither', async () => {
     const p = await open('frame')

@@ -60,13 +60,17 @@ if (!pageOrigin) {
     if (e.source !== window.parent || e.origin !== pageOrigin) return
     const m = parseParentMessage(e.data)
     if (!m) return
-    if (m.type === 'init' && !started) {
-      started = true
+    if (m.type === 'init') {
+      // Again whenever the page's language, theme or shipping choice changes: the checkout follows.
       el.locale = m.locale
       el.theme = m.theme
       el.collectShipping = m.collectShipping
-      // Set through the CSSOM (allowed by the frame's style-src 'self'), values already checked.
+      // Set through the CSSOM (allowed by the frame's style-src 'self'), values already checked;
+      // the page's values replace those it sent before.
+      el.style.cssText = ''
       for (const [name, value] of Object.entries(m.style)) el.style.setProperty(name, value)
+      if (started) return
+      started = true
       // Inside the frame the checkout is inline: this page is the isolation.
       el.clientSecret = m.clientSecret
       if (ready) post(ready)

@@ -79,8 +79,14 @@ const flow: CardFlow | null =
       })
     : null
 
+/**
+ * The page's init, and again whenever the page's language, theme or shipping choice changes (the
+ * session and its secret stay: another is another frame).
+ */
 function start(m: Extract<ParentToFrame, { type: 'init' }>): void {
   // The page asks for another language or the shipping address: the Worker renders that form.
+  // (What was typed is not kept, as inline mode's form made again keeps nothing; a pay under way
+  // is the session's, and the form loaded again reads it.)
   const l = query.get('locale') ?? ''
   if ((m.locale !== l && m.locale.toLowerCase() !== lang.toLowerCase()) || m.collectShipping !== shipping) {
     const q = new URLSearchParams(query)
@@ -89,10 +95,14 @@ function start(m: Extract<ParentToFrame, { type: 'init' }>): void {
     else q.delete('shipping')
     if (`?${q}` !== location.search) return location.replace(`${location.pathname}?${q}`)
   }
+  const box = host as HTMLElement
+  box.setAttribute('theme', m.theme)
+  // Set through the CSSOM (allowed by the frame's CSP), values already checked; the page's
+  // values replace those it sent before.
+  box.style.cssText = ''
+  for (const [name, value] of Object.entries(m.style)) box.style.setProperty(name, value)
+  if (started) return
   started = true
-  ;(host as HTMLElement).setAttribute('theme', m.theme)
-  // Set through the CSSOM (allowed by the frame's CSP), values already checked.
-  for (const [name, value] of Object.entries(m.style)) (host as HTMLElement).style.setProperty(name, value)
   flow?.begin(new ApiClient(location.origin, sessionId, m.clientSecret))
   if (flow?.ready) post(flow.ready)
   if (height) post({ type: 'resize', height })
@@ -102,9 +112,8 @@ function onMessage(e: MessageEvent): void {
   if (e.source !== window.parent || e.origin !== pageOrigin) return
   const m = parseParentMessage(e.data)
   if (!m) return
-  if (m.type === 'init') {
-    if (!started) start(m)
-  } else flow?.receive(m)
+  if (m.type === 'init') start(m)
+  else flow?.receive(m)
 }
 
 // The height of the checkout itself, not of the document (which is at least as tall as the frame).

@@ -28,8 +28,28 @@ export class FrameMethods {
     private readonly root: ShadowRoot,
     private readonly frame: HTMLIFrameElement,
     private readonly toFrame: (method: 'card' | 'saved-card') => void,
-    private readonly locale: string,
+    private locale: string,
   ) {}
+
+  /** The element's language or theme changed: the picker and the method shown here follow it. */
+  async relocalize(locale: string): Promise<void> {
+    if (this.other) {
+      this.other.theme = this.host.theme
+      this.other.locale = this.host.locale
+    }
+    if (locale === this.locale) return
+    this.locale = locale
+    const picker = this.picker
+    if (!picker) return
+    const { direction, loadMessages, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
+    const resolved = resolveLocale([locale])
+    const messages = await loadMessages(resolved, true)
+    // A later change got here first: its words stand.
+    if (this.locale !== locale || this.dropped) return
+    picker.messages = messages
+    picker.dir = direction(resolved)
+    picker.lang = resolved
+  }
 
   /** The frame went away: so do the picker and the method shown beside it. */
   drop(): void {

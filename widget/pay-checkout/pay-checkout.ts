@@ -190,6 +190,8 @@ export class PayCheckout extends HTMLElement {
   /** Inline mode: the session went to the full checkout (another way to pay, or several). */
   private full = false
   private initSent = false
+  /** The language, theme and shipping choice the frame was last told (`look`). */
+  private toldLook = ''
   /** The frame's script has spoken. */
   private spoke = false
   /** The frame's last `ready` (flow and status): a frame that says it again is not ready again. */
@@ -270,7 +272,7 @@ export class PayCheckout extends HTMLElement {
     // No frame until there is a session to show: a frame without one would be an error page.
     if (!origin || !this.session || !this.clientSecret) return this.dropFrame()
     const key = `${origin}|${this.session}|${this.clientSecret}`
-    if (key === this.frameKey && this.frame) return
+    if (key === this.frameKey && this.frame) return this.lookChanged()
     this.dropFrame()
     this.frameKey = key
     const src = `${origin}/frame/${encodeURIComponent(this.session)}`
@@ -434,9 +436,27 @@ export class PayCheckout extends HTMLElement {
     this.frame?.contentWindow?.postMessage({ channel: CHANNEL, ...message }, this.endpointOrigin)
   }
 
+  /** The frame's look: what a merchant's page may change while the frame shows (a language switcher, a theme). */
+  private look(): string {
+    return `${this.resolvedLocale()}|${this.theme}|${this.collectShipping}`
+  }
+
+  /**
+   * The language, theme or shipping choice changed while the frame shows this session: it is told
+   * again (it renders that form, in place or as the Worker writes it), as inline mode makes its
+   * form again. Not yet told, its first init carries them.
+   */
+  private lookChanged(): void {
+    if (!this.initSent || this.look() === this.toldLook) return
+    this.initSent = false
+    this.sendInit()
+    this.methods?.relocalize(this.resolvedLocale())
+  }
+
   private sendInit(): void {
     if (this.initSent) return
     this.initSent = true
+    this.toldLook = this.look()
     this.toFrame({
       type: 'init',
       clientSecret: this.clientSecret,
