@@ -1,0 +1,222 @@
+/**
+ * Never stuck, in both inline card forms: the light one (whose flow the card frame runs too) and
+ * the full checkout's (a session with several ways to pay). A file of its own, so that every light
+ * variant runs before the full checkout is defined in the page: the element shows the light form
+ * only until then (afterwards the full checkout costs nothing, and is used), and a page of
+ * another test that loads it (a refused frame's message does) would test the full checkout twice.
+ */
+import { expect, oneEvent } from '@open-wc/testing'
+import { sendKeys } from '@web/test-runner-commands'
+import type { PayCheckout } from '../../widget/index.ts'
+import type { TestSession } from './helpers.ts'
+import '../../widget/index.ts'
+import {
+  createSession,
+  input,
+  inlineFor,
+  mount,
+  payButton,
+  root,
+  sessionState,
+  setValue,
+  status,
+  until,
+} from './helpers.ts'
+
+const GRACE = { givenName: 'Grace', surname: 'Hopper', email: 'g@example.com' }
+
+/** Pays `s` with `number`, as the page did before it was left; answers the pay's status. */
+async function paidBefore(s: TestSession, number: string): Promise<string> {
+  const res = await fetch(`${s.endpoint}/v1/checkout/${s.id}/pay`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${s.clientSecret}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': crypto.randomUUID(),
+    },
+    body: JSON.stringify({ card: { number, expiryMonth: '12', expiryYear: '2030', cvv: '123' } }),
+  })
+  return ((await res.json()) as { status: string }).status
+}
+
+type FormBody = { readonly methods?: readonly string[] }
+const ONE_OR_SEVERAL: readonly (readonly [string, FormBody])[] = [
+  ['the light form (a card)', {}],
+  ['the full checkout (card and QR wallet)', { methods: ['card', 'qr'] }],
+]
+
+/**
+ * The full checkout's variants, registered at the end of this file. The element shows the light
+ * form only while the full checkout is not defined in the page (once a session of several ways to
+ * pay has loaded it, it costs nothing and is used instead), so every light variant runs first.
+ */
+const fullCheckoutLater: (() => void)[] = []
+
+/** `tests` for both inline card forms: the light one's here, the full checkout's at the end of this file. */
+function inBothForms(title: string, tests: (what: string, body: FormBody) => void): void {
+  const [[light, lightBody], [full, fullBody]] = ONE_OR_SEVERAL as [[string, FormBody], [string, FormBody]]
+  describe(title, () => tests(light, lightBody))
+  fullCheckoutLater.push(() => describe(title, () => tests(full, fullBody)))
+}
+
+/** The element shows the form the test is for. */
+function formIs(el: PayCheckout, body: FormBody): void {
+  const full = Boolean(el.shadowRoot?.querySelector('pay-checkout-inline'))
+  expect(full, 'the full checkout is shown').to.equal(Boolean(body.methods))
+}
+
+inBothForms(
+  'a session declined before the page loaded it (the bank refused 3-D Secure, the page came back)',
+  (what, body) => {
+    it(`inline, ${what}: the form says the card was declined and how many tries are left, and pay-declined fires`, async () => {
+      const s = await createSession({ ...body, customer: GRACE })
+      expect(await paidBefore(s, '4000000000000002')).to.equal('declined')
+      let gotDeclined!: Promise<CustomEvent<{ attemptsRemaining: number }>>
+      const el = inlineFor(s, (el) => (gotDeclined = oneEvent(el, 'pay-declined')))
+      try {
+        expect((await gotDeclined).detail.attemptsRemaining).to.equal(2)
+        formIs(el, body)
+        await until(
+          () => status(el) === 'Your card was declined. Please try again or use another card. 2 attempts left.',
+        )
+        expect(payButton(el).disabled).to.equal(false)
+      } finally {
+        el.remove()
+      }
+    })
+  },
+)
+
+inBothForms('a session that moved on without this page', (what, body) => {
+  const CARD = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123' }
+
+  it(`inline, ${what}: paid in another tab, a pay here shows the payment made and fires pay-success`, async () => {
+    const { el, session } = await mount({ ...body, customer: GRACE })
+    formIs(el, body)
+    for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+    expect(await paidBefore(session, '4111111111111111')).to.equal('succeeded')
+    const success = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    expect((await success).detail.status).to.equal('succeeded')
+    await until(() => status(el) === 'Payment successful.')
+  })
+
+  /**
+   * The first pay's answer is a bare HTTP 500 from something in between: after the Worker took it
+   * (`reached`), or before. The keys of every pay are kept in `keys`.
+   */
+  async function bare500<T>(reached: boolean, keys: string[], fn: () => Promise<T>): Promise<T> {
+    const real = window.fetch
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      const url = req instanceof Request ? req.url : String(req)
+      if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || !url.endsWith('/pay')) return real(req, init)
+      keys.push(new Headers(init?.headers).get('Idempotency-Key') ?? '')
+      if (keys.length > 1) return real(req, init)
+      if (reached) await real(req, init)
+      return new Response('<h1>500 Internal Server Error</h1>', {
+        status: 500,
+        headers: { 'Content-Type': 'text/html' },
+      })
+    }
+    try {
+      return await fn()
+    } finally {
+      window.fetch = real
+    }
+  }
+
+  it(`inline, ${what}: a pay answered by a bare 500 after the Worker charged is not "nothing was charged": the session is read again, and pay-success fires`, async () => {
+    const { el } = await mount({ ...body, customer: GRACE })
+    formIs(el, body)
+    for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+    const keys: string[] = []
+    await bare500(true, keys, async () => {
+      const error = oneEvent(el, 'pay-error')
+      const success = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      expect((await error).detail.code).to.equal('internal_error')
+      expect((await success).detail.status).to.equal('succeeded')
+    })
+    await until(() => status(el) === 'Payment successful.')
+    expect(keys).to.have.length(1)
+  })
+
+  it(`inline, ${what}: a pay answered by a bare 500 before the Worker took it: the form again, and the retry carries the same key and pays once`, async () => {
+    const { el, session } = await mount({ ...body, customer: GRACE })
+    formIs(el, body)
+    for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+    const keys: string[] = []
+    await bare500(false, keys, async () => {
+      const error = oneEvent(el, 'pay-error')
+      payButton(el).click()
+      expect((await error).detail.code).to.equal('internal_error')
+      // Being confirmed until the session, read again, says it is open: the form as it was.
+      await until(() => !payButton(el).disabled && status(el) === '')
+      expect(input(el, 'cvv').value).to.equal('123')
+      const success = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      expect((await success).detail.status).to.equal('succeeded')
+    })
+    expect(keys).to.have.length(2)
+    expect(keys[1]).to.equal(keys[0])
+    expect((await sessionState(session.id)).status).to.equal('succeeded')
+  })
+})
+
+inBothForms('the focus after a pay', (what, body) => {
+  it(`inline, ${what}: a keyboard shopper who paid from the button is on it again after a decline`, async () => {
+    const s = await createSession({ ...body, customer: GRACE })
+    let ready!: Promise<unknown>
+    const el = inlineFor(s, (el) => (ready = oneEvent(el, 'pay-ready')))
+    try {
+      await ready
+      formIs(el, body)
+      await until(() => !payButton(el).disabled)
+      for (const [id, value] of Object.entries({ number: '4000 0000 0000 0002', expiry: '12 / 30', cvv: '123' }))
+        setValue(input(el, id), value)
+      const declined = oneEvent(el, 'pay-declined')
+      payButton(el).focus()
+      await sendKeys({ press: 'Enter' })
+      await declined
+      await until(() => !payButton(el).disabled)
+      const button = payButton(el)
+      await until(() => (button.getRootNode() as ShadowRoot).activeElement === button)
+    } finally {
+      el.remove()
+    }
+  })
+})
+
+inBothForms(
+  'a bank step left waiting (the shopper came back from the bank’s page, or loaded the page again)',
+  (what, body) => {
+    it(`inline, ${what}: says the bank waits, and a button goes to the bank’s page (pay-action)`, async () => {
+      const s = await createSession({ ...body, customer: GRACE })
+      expect(await paidBefore(s, '4000000000003220')).to.equal('action_required')
+      const actions: string[] = []
+      const el = inlineFor(s, (el) =>
+        el.addEventListener('pay-action', (e) => {
+          e.preventDefault() // the test page stays
+          actions.push(e.detail.redirect.url)
+        }),
+      )
+      try {
+        await until(() => status(el) === 'Your bank needs you to confirm this payment.')
+        formIs(el, body)
+        const toBank = root(el).querySelector<HTMLButtonElement>('button[part=retry]')
+        expect(toBank?.textContent).to.equal('Continue to your bank’s page')
+        await expect(el).to.be.accessible()
+        expect(actions).to.deep.equal([])
+        toBank?.click()
+        await until(() => actions.length === 1)
+        expect(actions[0]).to.match(/\/acs\//)
+      } finally {
+        el.remove()
+      }
+    })
+  },
+)
+
+describe('the full checkout (card and QR wallet), after every test of the light form', () => {
+  for (const register of fullCheckoutLater) register()
+})
