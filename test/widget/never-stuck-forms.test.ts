@@ -10,6 +10,7 @@ import { sendKeys } from '@web/test-runner-commands'
 import type { PayCheckout } from '../../widget/index.ts'
 import type { TestSession } from './helpers.ts'
 import '../../widget/index.ts'
+import { POLL_MAX, POLL_MS, POLL_SLOW_MS } from '../../widget/inline/states.ts'
 import {
   createSession,
   input,
@@ -216,6 +217,72 @@ inBothForms(
     })
   },
 )
+
+inBothForms('a payment watched for a long time, then another', (what, body) => {
+  const CARD = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123' }
+
+  it(`inline, ${what}: the new payment is checked every ${POLL_MS / 1000} s again, not as seldom as the first had come to be`, async () => {
+    const s = await createSession({ ...body, customer: GRACE })
+    const realFetch = window.fetch
+    const realTimeout = window.setTimeout
+    const view = (await (
+      await realFetch(`${s.endpoint}/v1/checkout/${s.id}`, { headers: { Authorization: `Bearer ${s.clientSecret}` } })
+    ).json()) as Record<string, unknown>
+    // What the session says: scripted, so that a payment stays pending for as long as the test needs.
+    let says: Record<string, unknown> = view
+    const json = (b: unknown) =>
+      new Response(JSON.stringify(b), { status: 200, headers: { 'Content-Type': 'application/json' } })
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      const url = req instanceof Request ? req.url : String(req)
+      if (!url.includes(`/v1/checkout/${s.id}`)) return realFetch(req, init)
+      if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return json(says)
+      says = {
+        ...view,
+        status: 'pending',
+        method: 'card',
+        result: { paymentId: 'pay_watched', card: { brand: 'visa', last4: '1111' } },
+      }
+      return json({ status: 'pending', paymentId: 'pay_watched', attemptsRemaining: 2, message: '' })
+    }
+    // The checks' waits, recorded and made short: many minutes of checks in a moment.
+    const waits: number[] = []
+    window.setTimeout = ((fn: TimerHandler, ms?: number, ...args: unknown[]) => {
+      if (ms !== POLL_MS && ms !== POLL_SLOW_MS) return realTimeout(fn, ms, ...args)
+      waits.push(ms)
+      return realTimeout(fn, 1, ...args)
+    }) as typeof window.setTimeout
+    let ready!: Promise<unknown>
+    const el = inlineFor(s, (el) => (ready = oneEvent(el, 'pay-ready')))
+    try {
+      await ready
+      await until(() => !payButton(el).disabled)
+      formIs(el, body)
+      for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+      payButton(el).click()
+      // Checked often for a while, then seldom.
+      await until(() => waits.includes(POLL_SLOW_MS))
+      expect(waits.indexOf(POLL_SLOW_MS)).to.be.greaterThanOrEqual(POLL_MAX)
+      // It is declined at last (a try left); the shopper pays again, and that one is pending too.
+      says = {
+        ...view,
+        status: 'declined',
+        attemptsRemaining: 1,
+        result: { paymentId: 'pay_watched', card: { brand: 'visa', last4: '1111' } },
+      }
+      await until(() => status(el).includes('declined'))
+      await until(() => !payButton(el).disabled)
+      waits.length = 0
+      for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+      payButton(el).click()
+      await until(() => waits.length > 0)
+      expect(waits[0]).to.equal(POLL_MS)
+    } finally {
+      window.fetch = realFetch
+      window.setTimeout = realTimeout
+      el.remove()
+    }
+  })
+})
 
 describe('the full checkout (card and QR wallet), after every test of the light form', () => {
   for (const register of fullCheckoutLater) register()

@@ -577,6 +577,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
         const v = await api?.view()
         if (stopped) return
         if (!v?.ok || v.value.status === view?.status) return poll()
+        // A new step of the payment (the bank's step done, now pending): checked often again.
+        polls = 0
         applyView(v.value)
       },
       polls < POLL_MAX ? POLL_MS : POLL_SLOW_MS,
@@ -589,6 +591,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     state = 'submitting'
     notice = ''
     attemptKey ??= crypto.randomUUID()
+    // A new payment is checked often again, however long the one before was watched.
+    polls = 0
     const flow = current()
     render()
     post({ type: 'submitted', flow })

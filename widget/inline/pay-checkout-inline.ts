@@ -226,6 +226,9 @@ export class PayCheckoutInline extends LitElement {
     ) {
       void this.load()
     }
+    // A new payment (a card's pay, a QR wallet's "I have paid") is checked often again, however
+    // long the one before was watched.
+    if (changed.has('state') && this.state === 'submitting') this.polls = 0
     if (changed.has('locale'))
       void loadMessages(this.resolvedLocale, this.moreMessages).then((m) => (this.messages = m))
     // Before the session answers, load() shows the method asked for; after, the switch is here.
@@ -390,6 +393,8 @@ export class PayCheckoutInline extends LitElement {
         if (!this.isConnected) return
         if (!view?.ok) return this.poll()
         if (view.value.status === this.view?.status) return this.poll()
+        // A new step of the payment (the bank's step done, now pending): checked often again.
+        this.polls = 0
         this.applyView(view.value)
       },
       this.polls < POLL_MAX ? POLL_MS : POLL_SLOW_MS,
