@@ -64,16 +64,28 @@ async function payToBank(el: PayCheckout): Promise<{ url: string }> {
   return redirect
 }
 
+/**
+ * Both inline card forms, the light one first: the element shows it only until the full checkout
+ * is defined in the page (then that costs nothing, and is used), so no test before them loads it.
+ */
 const FORMS = [
   ['the light form (a card alone)', {}],
   ['the full checkout (card and QR wallet)', { methods: ['card', 'qr'] }],
 ] as const
+
+/** The element shows the form the test is for. */
+function formIs(el: PayCheckout, body: (typeof FORMS)[number][1]): void {
+  expect(Boolean(el.shadowRoot?.querySelector('pay-checkout-inline')), 'the full checkout is shown').to.equal(
+    'methods' in body,
+  )
+}
 
 for (const [label, body] of FORMS) {
   describe(`back from a failed bank step, inline: ${label}`, () => {
     it('the name, email and phone typed are in the form again; the card number, expiry and CVV are not, and were never kept', async () => {
       sessionStorage.clear()
       const { el, session } = await mount(body)
+      formIs(el, body)
       await fill(el, { number: '4000 0000 0000 3220' })
       await choose(el, 'telnocc', 'GB+44')
       setValue(input(el, 'phone'), '7700 900123')
@@ -121,6 +133,24 @@ for (const [label, body] of FORMS) {
         el.remove()
         sessionStorage.clear()
       }
+    })
+  })
+
+  describe(`a bank step the page stays for (pay-action cancelled: the merchant shows it in a window of its own), inline: ${label}`, () => {
+    it('the page watches the session, and shows and tells the outcome once the shopper passes the step: pay-success', async () => {
+      const { el, session } = await mount(body)
+      formIs(el, body)
+      await fill(el, { number: '4000 0000 0000 3220' })
+      el.addEventListener('pay-action', (e) => e.preventDefault())
+      const action = oneEvent(el, 'pay-action')
+      payButton(el).click()
+      const { redirect } = (await action).detail
+      const success = oneEvent(el, 'pay-success')
+      // The shopper passes the bank's step in the merchant's window; the page itself never left.
+      await atBank(redirect, 'authenticated')
+      expect((await success).detail.status).to.equal('succeeded')
+      await until(() => status(el) === 'Payment successful.')
+      expect((await sessionState(session.id)).status).to.equal('succeeded')
     })
   })
 }
@@ -174,21 +204,3 @@ describe('what is kept over a bank step', () => {
     }
   })
 })
-
-for (const [label, body] of FORMS)
-  describe(`a bank step the page stays for (pay-action cancelled: the merchant shows it in a window of its own), inline: ${label}`, () => {
-    it('the page watches the session, and shows and tells the outcome once the shopper passes the step: pay-success', async () => {
-      const { el, session } = await mount(body)
-      await fill(el, { number: '4000 0000 0000 3220' })
-      el.addEventListener('pay-action', (e) => e.preventDefault())
-      const action = oneEvent(el, 'pay-action')
-      payButton(el).click()
-      const { redirect } = (await action).detail
-      const success = oneEvent(el, 'pay-success')
-      // The shopper passes the bank's step in the merchant's window; the page itself never left.
-      await atBank(redirect, 'authenticated')
-      expect((await success).detail.status).to.equal('succeeded')
-      await until(() => status(el) === 'Payment successful.')
-      expect((await sessionState(session.id)).status).to.equal('succeeded')
-    })
-  })
