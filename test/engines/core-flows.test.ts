@@ -52,9 +52,17 @@ beforeAll(async () => {
   merchant = createServer((req, res) => {
     const q = new URL(req.url ?? '/', merchantOrigin).searchParams
     const attrs = ['session', 'client-secret', 'locale', 'isolation'].map((a) => ` ${a}="${q.get(a) ?? ''}"`).join('')
-    res.writeHead(200, { 'Content-Type': 'text/html' })
-      .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
-<script type="module" src="${shop}/widget/pay-checkout.js"></script></head><body><h1>Checkout</h1><pay-checkout endpoint="${shop}"${attrs}></pay-checkout></body></html>`)
+    // `switch`: the page's language switcher, used once the checkout is ready.
+    const other = q.get('switch')
+    const switcher = other
+      ? `<script type="module">const el = document.querySelector('pay-checkout'); el.addEventListener('pay-ready', () => el.setAttribute('locale', ${JSON.stringify(other)}), { once: true })</script>`
+      : ''
+    res.writeHead(200, {
+      'Content-Type': 'text/html',
+      // `referrer=none`: a shop that sends no Referer from its pages.
+      ...(q.get('referrer') === 'none' ? { 'Referrer-Policy': 'no-referrer' } : {}),
+    }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<script type="module" src="${shop}/widget/pay-checkout.js"></script></head><body><h1>Checkout</h1><pay-checkout endpoint="${shop}"${attrs}></pay-checkout>${switcher}</body></html>`)
   })
   await new Promise<void>((r) => merchant?.listen(port, '127.0.0.1', r))
 })
@@ -100,6 +108,31 @@ async function fillCard(tab: Tab, number: string, { names = true } = {}): Promis
     ...(names ? { givenName: 'Ada', surname: 'Lovelace' } : {}),
   }
   for (const [field, value] of Object.entries(values)) await tab.fill('form', CARD[field as keyof typeof CARD], value)
+}
+
+/** A card session for the merchant's own page (the name comes from the form, the email with the session). */
+async function merchantSession(merchantTransactionId: string): Promise<{ id: string; clientSecret: string }> {
+  const res = await fetch(`${shop}/v1/sessions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      flow: 'card',
+      amount: '49.00',
+      currency: 'EUR',
+      merchantTransactionId,
+      allowedOrigins: [merchantOrigin],
+      customer: { email: 'ada@example.com' },
+    }),
+  })
+  return (await res.json()) as { id: string; clientSecret: string }
+}
+
+/** The session's status, as the merchant's server reads it. */
+async function merchantStatus(id: string): Promise<string | undefined> {
+  const res = await fetch(`${shop}/v1/sessions/${id}`, {
+    headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` },
+  })
+  return ((await res.json()) as Session).status
 }
 
 describe.each(ENGINES)('%s', (engine) => {
@@ -217,20 +250,26 @@ describe.each(ENGINES)('%s', (engine) => {
       expect(session.attempts?.map((a) => `${a.method}:${a.status}`)).toEqual(['card:declined', 'qr:succeeded'])
     })
 
+    it('on a merchant page that sends no Referer, its language switched once the checkout is ready: the form speaks it, and pays', async () => {
+      const s = await merchantSession(`eng-${engine}-${mode}-switch-${Date.now()}`)
+      await tab.goto(
+        `${merchantOrigin}/?${new URLSearchParams({ session: s.id, 'client-secret': s.clientSecret, locale: 'en', isolation: mode, switch: 'de', referrer: 'none' })}`,
+        mode,
+      )
+      await tab.waitFor('form', CARD.number)
+      await expect
+        .poll(() => tab.text('form', 'pay-checkout >>> label[for=number]'), { timeout: 15_000 })
+        .toBe('Kartennummer')
+      await sessionShown(tab)
+      // As in the right-to-left test below: WebKitWebDriver does not type into a frame of another origin reliably.
+      if (engine === 'webkit' && mode === 'frame') return
+      await fillCard(tab, '4111111111111111')
+      await tab.click('form', CARD.submit)
+      await expect.poll(() => merchantStatus(s.id), { timeout: 15_000 }).toBe('succeeded')
+    })
+
     it('right to left (locale="ar") on a merchant page: the form reads right to left, the card number left to right; it pays', async () => {
-      const res = await fetch(`${shop}/v1/sessions`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          flow: 'card',
-          amount: '49.00',
-          currency: 'EUR',
-          merchantTransactionId: `eng-${engine}-${mode}-${Date.now()}`,
-          allowedOrigins: [merchantOrigin],
-          customer: { email: 'ada@example.com' },
-        }),
-      })
-      const s = (await res.json()) as { id: string; clientSecret: string }
+      const s = await merchantSession(`eng-${engine}-${mode}-${Date.now()}`)
       await tab.goto(
         `${merchantOrigin}/?${new URLSearchParams({ session: s.id, 'client-secret': s.clientSecret, locale: 'ar', isolation: mode })}`,
         mode,
@@ -249,15 +288,7 @@ describe.each(ENGINES)('%s', (engine) => {
       if (engine === 'webkit' && mode === 'frame') return
       await fillCard(tab, '4111111111111111')
       await tab.click('form', CARD.submit)
-      const status = async () =>
-        (
-          (await (
-            await fetch(`${shop}/v1/sessions/${s.id}`, {
-              headers: { Authorization: `Bearer ${STACK_SECRETS.MERCHANT_API_KEY}` },
-            })
-          ).json()) as Session
-        ).status
-      await expect.poll(status, { timeout: 15_000 }).toBe('succeeded')
+      await expect.poll(() => merchantStatus(s.id), { timeout: 15_000 }).toBe('succeeded')
     })
   })
 })
