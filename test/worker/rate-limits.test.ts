@@ -5,6 +5,8 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import app from '../../worker/index.ts'
+import { keyProof } from '../../worker/console/caller.ts'
+import { consoleSigner, CONSOLE_COOKIE, newSession } from '../../worker/console/session.ts'
 import { browser, createSession } from './api.ts'
 
 describe('rate limits that hold across isolates (R23)', () => {
@@ -118,6 +120,33 @@ describe('rate limits that hold across isolates (R23)', () => {
     for (let i = 0; i < 4; i++) statuses.push((await guess('203.0.113.61')).status)
     expect(statuses).toEqual([401, 401, 401, 429])
     expect((await guess('203.0.113.62')).status).toBe(401)
+  })
+
+  it('a console session the Worker signed has a count of its own: bad keys from its address do not use it up; a forged cookie is a guess', async () => {
+    const signer = consoleSigner(env)
+    if (!signer) throw new Error('the test Worker signs console sessions')
+    const { cookie } = await newSession(signer, {
+      merchant: 'default',
+      via: 'key',
+      proof: await keyProof(signer, env.MERCHANT_API_KEY),
+    })
+    const ip = `203.0.113.${Math.floor(Math.random() * 150) + 100}`
+    const read = (headers: Record<string, string>) =>
+      app.fetch(
+        new Request('http://worker.test/v1/sessions?limit=1', {
+          headers: { 'CF-Connecting-IP': ip, 'Sec-Fetch-Site': 'same-origin', ...headers },
+        }),
+        lowLimits(),
+      )
+    const guesses: number[] = []
+    for (let i = 0; i < 3; i++) guesses.push((await read({ Authorization: `Bearer sk_guess_${i}` })).status)
+    expect(guesses).toEqual([401, 401, 401])
+    // The address's guesses are spent; the signed-in user on it reads, up to the limit of their own.
+    const own: number[] = []
+    for (let i = 0; i < 4; i++) own.push((await read({ Cookie: `${CONSOLE_COOKIE}=${cookie}` })).status)
+    expect(own).toEqual([200, 200, 200, 429])
+    const [payload] = cookie.split('.')
+    expect((await read({ Cookie: `${CONSOLE_COOKIE}=${payload}.forged` })).status).toBe(429)
   })
 
   it('the suites run under the configured limits: a burst of 50 reads from one address is never limited', async () => {

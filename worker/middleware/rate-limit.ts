@@ -10,12 +10,14 @@
  * wrangler.toml), not code; without a binding the scope is not limited.
  */
 import type { MiddlewareHandler } from 'hono'
+import { parse } from 'hono/utils/cookie'
 import type { Env } from '../env.ts'
 import { ApiError } from '../errors.ts'
 import { sha256Hex } from '../ids.ts'
 import { log } from '../log.ts'
 import { clientOf } from '../network.ts'
 import { callerOf } from '../merchants/caller.ts'
+import { consoleSigner, CONSOLE_COOKIE, readSession } from '../console/session.ts'
 
 export type RateLimitScope = 'browser' | 'merchant'
 
@@ -30,9 +32,24 @@ async function keyOf(scope: RateLimitScope, request: Request, env: Env): Promise
   const bearer = /^Bearer (\S+)$/.exec(request.headers.get('Authorization') ?? '')?.[1]
   // A merchant's key has its own count; every other bearer (a guess, a typo, none) is counted
   // per address, so a guesser trying a new key on each request still runs into the limit.
-  return bearer !== undefined && (await callerOf(request, env)) !== undefined
-    ? `key:${(await sha256Hex(bearer)).slice(0, 32)}`
+  if (bearer !== undefined)
+    return (await callerOf(request, env)) !== undefined
+      ? `key:${(await sha256Hex(bearer)).slice(0, 32)}`
+      : `guess:${ip}`
+  // So does a console session this Worker signed (its cookie, not yet checked against what it
+  // stands on: the route does that): a guesser's bad keys from the same network (an office
+  // behind one address) do not use up a signed-in user's requests. A forged or expired cookie is a guess.
+  const cookie = consoleCookie(request)
+  const signer = cookie === undefined ? undefined : consoleSigner(env)
+  return signer && (await readSession(signer, cookie))
+    ? `console:${(await sha256Hex(cookie as string)).slice(0, 32)}`
     : `guess:${ip}`
+}
+
+/** The console session's cookie on a request, if it carries one. */
+function consoleCookie(request: Request): string | undefined {
+  const header = request.headers.get('Cookie')
+  return header ? parse(header, CONSOLE_COOKIE)[CONSOLE_COOKIE] : undefined
 }
 
 export function rateLimit(scope: RateLimitScope): MiddlewareHandler<{ Bindings: Env }> {
