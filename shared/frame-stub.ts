@@ -15,4 +15,4 @@
 /** The messages' channel (`widget/card-frame/messages.ts`). */
 export const CHANNEL = 'pay-checkout/1'
 
-export const FRAME_STUB = `(()=>{const q=window.__payInbox=[],o=location.ancestorOrigins?.[0]??(document.referrer?new URL(document.referrer).origin:"");if(parent===window||!/^https?:\\/\\/[^/]+$/.test(o))return;addEventListener("message",e=>q.push(e));parent.postMessage({channel:"${CHANNEL}",type:"loaded"},o);parent.postMessage({channel:"${CHANNEL}",type:"title",title:document.title},o);parent.postMessage({channel:"${CHANNEL}",type:"ready",flow:"card",status:"loading"},o)})()`
+export const FRAME_STUB = `(()=>{const q=window.__payInbox=[],r=document.referrer?new URL(document.referrer).origin:"",o=location.ancestorOrigins?.[0]??(r===location.origin?new URLSearchParams(location.search).get("o")??r:r);if(parent===window||!/^https?:\\/\\/[^/]+$/.test(o))return;addEventListener("message",e=>q.push(e));parent.postMessage({channel:"${CHANNEL}",type:"loaded"},o);parent.postMessage({channel:"${CHANNEL}",type:"title",title:document.title},o);parent.postMessage({channel:"${CHANNEL}",type:"ready",flow:"card",status:"loading"},o)})()`

@@ -206,6 +206,44 @@ describe('isolation="frame"', () => {
     await page.close()
   })
 
+  it('a language switched while a pay is on its way: the pay’s answer is told first, then the form comes in that language', async () => {
+    const page = await openMerchant(await session())
+    const frame = page.frameLocator('pay-checkout iframe')
+    let release: () => void = () => undefined
+    const held = new Promise<void>((r) => (release = r))
+    let paid = false
+    await page.route('**/v1/checkout/*/pay', async (route) => {
+      paid = true
+      await held
+      await route.continue()
+    })
+    for (const [id, value] of Object.entries({
+      number: '4111111111111111',
+      expiry: '1230',
+      cvv: '123',
+      givenName: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada@example.com',
+    }))
+      await frame.locator(`pay-checkout #${id}`).fill(value)
+    await frame.locator('pay-checkout button[type=submit]').click()
+    await expect.poll(() => paid).toBe(true)
+    await page.evaluate(() => document.querySelector('pay-checkout')?.setAttribute('locale', 'de'))
+    // The form stays as it is while the pay waits for its answer (nothing loaded again).
+    await new Promise((r) => setTimeout(r, 500))
+    expect(await frame.locator('pay-checkout #number').inputValue()).toBe('4111 1111 1111 1111')
+    release()
+    await expect
+      .poll(async () => (await seen(page)).filter((e) => e.kind === 'pay-success').length, { timeout: 15_000 })
+      .toBe(1)
+    await expect
+      .poll(() => frame.locator('pay-checkout-inline [part=status]').textContent(), { timeout: 15_000 })
+      .toBe('Zahlung erfolgreich.')
+    expect((await seen(page)).filter((e) => e.kind === 'pay-success')).toHaveLength(1)
+    expect((await seen(page)).some((e) => e.kind === 'pay-error')).toBe(false)
+    await page.close()
+  })
+
   it('no script on the merchant page can read the card number', async () => {
     const page = await openMerchant(await session())
     await page.frameLocator('pay-checkout iframe').locator('pay-checkout #number').fill('4111111111111111')

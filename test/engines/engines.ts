@@ -124,6 +124,10 @@ async function openPuppeteer(engine: 'chromium' | 'firefox'): Promise<Tab> {
           browser: 'firefox',
           executablePath: FIREFOX,
           headless: true,
+          // As Firefox before `location.ancestorOrigins` (and any browser without it): the card
+          // frame finds its page by the Referer, and after loading itself again by its address.
+          // Chromium and WebKit run the other way.
+          extraPrefsFirefox: { 'dom.location.ancestorOrigins.enabled': false },
           defaultViewport: VIEWPORT,
         })
       : await puppeteer.launch({

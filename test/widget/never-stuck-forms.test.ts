@@ -220,6 +220,13 @@ inBothForms(
 
 inBothForms('a payment watched for a long time, then another', (what, body) => {
   const CARD = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123' }
+  // The test scripts `fetch` and `setTimeout`: they are the page's own again after it, even if it
+  // timed out with its awaits still running.
+  const own = { fetch: window.fetch, setTimeout: window.setTimeout }
+  afterEach(() => {
+    window.fetch = own.fetch
+    window.setTimeout = own.setTimeout
+  })
 
   it(`inline, ${what}: the new payment is checked every ${POLL_MS / 1000} s again, not as seldom as the first had come to be`, async () => {
     const s = await createSession({ ...body, customer: GRACE })

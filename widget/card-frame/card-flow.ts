@@ -591,8 +591,6 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     state = 'submitting'
     notice = ''
     attemptKey ??= crypto.randomUUID()
-    // A new payment is checked often again, however long the one before was watched.
-    polls = 0
     const flow = current()
     render()
     post({ type: 'submitted', flow })

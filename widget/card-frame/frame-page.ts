@@ -69,10 +69,12 @@ if (!pageOrigin) {
       // the page's values replace those it sent before.
       el.style.cssText = ''
       for (const [name, value] of Object.entries(m.style)) el.style.setProperty(name, value)
-      if (started) return
-      started = true
-      // Inside the frame the checkout is inline: this page is the isolation.
-      el.clientSecret = m.clientSecret
+      if (!started) {
+        started = true
+        // Inside the frame the checkout is inline: this page is the isolation.
+        el.clientSecret = m.clientSecret
+      }
+      // Said at each init, so the page knows the frame heard it (the same `ready` fires nothing).
       if (ready) post(ready)
       if (height) post({ type: 'resize', height })
     } else if (m.type === 'page') {

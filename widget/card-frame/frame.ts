@@ -35,8 +35,22 @@ const query = new URLSearchParams(location.search)
 const shipping = query.get('shipping') === '1'
 const lang = document.documentElement.lang || 'en'
 
+type Init = Extract<ParentToFrame, { type: 'init' }>
+/** A pay is on its way: from the flow's `submitted` until its answer is told (`result`, `error`). */
+let busy = false
+/** A new language or shipping choice the page asked for meanwhile (`start`). */
+let later: Init | undefined
+
 const post = (message: FrameSays): void => {
   if (pageOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, pageOrigin)
+  if (message.type === 'submitted') busy = true
+  else if (message.type === 'result' || message.type === 'error') busy = false
+  // The pay's answer is told: the form asked for meanwhile is made now.
+  if (later && !busy) {
+    const m = later
+    later = undefined
+    start(m)
+  }
 }
 
 const host = document.querySelector<HTMLElement>('pay-checkout-inline')
@@ -83,17 +97,23 @@ const flow: CardFlow | null =
  * The page's init, and again whenever the page's language, theme or shipping choice changes (the
  * session and its secret stay: another is another frame).
  */
-function start(m: Extract<ParentToFrame, { type: 'init' }>): void {
+function start(m: Init): void {
   // The page asks for another language or the shipping address: the Worker renders that form.
-  // (What was typed is not kept, as inline mode's form made again keeps nothing; a pay under way
-  // is the session's, and the form loaded again reads it.)
+  // What was typed is not kept, as inline mode's form made again keeps nothing. Not while a pay
+  // is on its way: its answer is told here first (a 3-D Secure step followed), then the form is
+  // made again, and reads the session.
   const l = query.get('locale') ?? ''
   if ((m.locale !== l && m.locale.toLowerCase() !== lang.toLowerCase()) || m.collectShipping !== shipping) {
     const q = new URLSearchParams(query)
     q.set('locale', m.locale)
+    q.set('theme', m.theme)
     if (m.collectShipping) q.set('shipping', '1')
     else q.delete('shipping')
-    if (`?${q}` !== location.search) return location.replace(`${location.pathname}?${q}`)
+    // Referred by itself, the frame loaded again finds its page by this where the browser has no
+    // `ancestorOrigins` (./parent.ts).
+    q.set('o', pageOrigin as string)
+    if (busy) later = m
+    else if (`?${q}` !== location.search) return location.replace(`${location.pathname}?${q}`)
   }
   const box = host as HTMLElement
   box.setAttribute('theme', m.theme)
@@ -101,9 +121,12 @@ function start(m: Extract<ParentToFrame, { type: 'init' }>): void {
   // values replace those it sent before.
   box.style.cssText = ''
   for (const [name, value] of Object.entries(m.style)) box.style.setProperty(name, value)
-  if (started) return
-  started = true
-  flow?.begin(new ApiClient(location.origin, sessionId, m.clientSecret))
+  if (!started) {
+    started = true
+    flow?.begin(new ApiClient(location.origin, sessionId, m.clientSecret))
+  }
+  // Said at each init, so the page knows the frame heard it (one that said `ready` before hears
+  // the same again, which fires nothing).
   if (flow?.ready) post(flow.ready)
   if (height) post({ type: 'resize', height })
 }

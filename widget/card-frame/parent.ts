@@ -15,6 +15,13 @@
  */
 export function parentOrigin(): string | undefined {
   if (window.parent === window) return undefined
-  const reported = location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : '')
+  const referrer = document.referrer ? new URL(document.referrer).origin : ''
+  // Without `ancestorOrigins`, the Referer says it; but a frame that loaded itself again (another
+  // language) was referred by itself, and carries the origin it talked to in its address (`o`).
+  // (A page on the Worker's own origin, the demo shop's, refers it so too, and has no `o`.)
+  // A wrong one is harmless: messages go to it and come only from it and from `window.parent`.
+  const reported =
+    location.ancestorOrigins?.[0] ??
+    (referrer === location.origin ? (new URLSearchParams(location.search).get('o') ?? referrer) : referrer)
   return /^https?:\/\/[^/]+$/.test(reported) ? reported : undefined
 }

@@ -226,9 +226,6 @@ export class PayCheckoutInline extends LitElement {
     ) {
       void this.load()
     }
-    // A new payment (a card's pay, a QR wallet's "I have paid") is checked often again, however
-    // long the one before was watched.
-    if (changed.has('state') && this.state === 'submitting') this.polls = 0
     if (changed.has('locale'))
       void loadMessages(this.resolvedLocale, this.moreMessages).then((m) => (this.messages = m))
     // Before the session answers, load() shows the method asked for; after, the switch is here.
@@ -270,6 +267,7 @@ export class PayCheckoutInline extends LitElement {
     // A pay of the session before is no longer this element's (attempt.ts): this one starts afresh.
     this.inFlight = false
     this.attemptKey = null
+    this.polls = 0
     this.api = new ApiClient(this.endpoint, this.session, this.clientSecret)
     const [messages, view] = await Promise.all([loadMessages(this.resolvedLocale), this.api.view()])
     if (n !== this.loads) return

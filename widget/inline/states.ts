@@ -87,7 +87,8 @@ export const SLOW_PAY_MS = 5_000
 
 /**
  * How often a payment under way (pending, unknown, at the bank's step) is checked again: every
- * `POLL_MS` for `POLL_MAX` checks (counted again from a new pay, or a new status), then every
+ * `POLL_MS` for `POLL_MAX` checks (counted again from each new status, and for a session loaded
+ * again: a payment after one watched for long is checked often again), then every
  * `POLL_SLOW_MS` for as long as the page shows it
  * (the page says it updates by itself; the Worker's own inquiry backs off to an hour).
  */

@@ -31,7 +31,10 @@ export class FrameMethods {
     private locale: string,
   ) {}
 
-  /** The element's language or theme changed: the picker and the method shown here follow it. */
+  /**
+   * The element's language or theme changed: the picker and the method shown here follow it. Never
+   * rejects (a chunk that could not load leaves the words as they were).
+   */
   async relocalize(locale: string): Promise<void> {
     if (this.other) {
       this.other.theme = this.host.theme
@@ -39,15 +42,20 @@ export class FrameMethods {
     }
     if (locale === this.locale) return
     this.locale = locale
-    const picker = this.picker
-    if (!picker) return
+    // A picker still on its way is made in the language asked before: `show` speaks again then.
+    if (this.picker) await this.speak(this.picker).catch(() => undefined)
+  }
+
+  /** The picker's words in the element's language, unless it changed again meanwhile (that call's stand). */
+  private async speak(picker: PayMethodPicker): Promise<void> {
+    const locale = this.locale
     const { direction, loadMessages, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
     const resolved = resolveLocale([locale])
     const messages = await loadMessages(resolved, true)
-    // A later change got here first: its words stand.
     if (this.locale !== locale || this.dropped) return
     picker.messages = messages
     picker.dir = direction(resolved)
+    // Its words are in the shopper's language, not the merchant page's (screen readers voice them so).
     picker.lang = resolved
   }
 
@@ -64,7 +72,8 @@ export class FrameMethods {
     const { direction, loadMessages, loadPicker, resolveLocale } = await import('../inline/pay-checkout-inline.ts')
     let picker = this.picker
     if (!picker) {
-      const locale = resolveLocale([this.locale])
+      const asked = this.locale
+      const locale = resolveLocale([asked])
       // The picker's messages before it is shown: it never renders without its labels.
       const [, messages] = await Promise.all([loadPicker(), loadMessages(locale, true)])
       if (this.dropped) return
@@ -76,6 +85,8 @@ export class FrameMethods {
       picker.setAttribute('exportparts', 'methods, method, method-note')
       picker.addEventListener('pay-change', (e) => void (e.detail.method && this.choose(e.detail.method)))
       this.root.prepend(picker)
+      // The language changed while its words were on their way.
+      if (this.locale !== asked) void this.speak(picker).catch(() => undefined)
     }
     picker.methods = methods as PayMethodPicker['methods']
     picker.locked = locked as PayMethodPicker['locked']

@@ -53,7 +53,7 @@ const WRITTEN_FRAME_GRACE_MS = 10_000
  * @attr {boolean} collect-shipping - Ask for a shipping address.
  * @attr {'frame' | 'inline'} isolation - `frame` (default: the form in a frame on the Worker's origin, so no script on this page can read card data) or `inline` (the form in this page's DOM).
  *
- * @fires pay-ready - The card inputs are in the page and accept typing (`detail.status` is `loading` while the session has not answered yet; the pay button waits for it). Fired again if the session turns out to be another flow. A session with nothing to fill in when the element loads it (already paid, expired, a payment in flight) fires it once more with that status (`succeeded`, `expired`, `processing`, ...) after the card form's early `loading` one; a payment made in the element never fires it again (its result event does). `detail: { flow, status }`
+ * @fires pay-ready - The card inputs are in the page and accept typing (`detail.status` is `loading` while the session has not answered yet; the pay button waits for it). Fired again if the session turns out to be another flow, or when the form is made again (a new `locale` or `collect-shipping`, the element moved in frame mode). A session with nothing to fill in when the element loads it (already paid, expired, a payment in flight) fires it once more with that status (`succeeded`, `expired`, `processing`, ...) after the card form's early `loading` one; a payment made in the element never fires it again (its result event does). `detail: { flow, status }`
  * @fires pay-change - Validity or card brand changed, `detail: { valid, brand }` (never the number); or the shopper picked another way to pay in the method picker, `detail: { method, valid: false, brand: null }`.
  * @fires pay-submit - A payment was sent. `detail: { flow }`
  * @fires pay-action - 3-D Secure is needed; cancel it to redirect yourself. `detail: { redirect }`
@@ -292,6 +292,9 @@ export class PayCheckout extends HTMLElement {
     // Until the frame says its name in the shopper's language (its `title` message).
     frame.title = 'Payment'
     frame.allow = 'payment'
+    // The frame finds this page by its origin: from the Referer where the browser has no
+    // `ancestorOrigins`, so it is sent even where this page sends none (its origin alone).
+    frame.referrerPolicy = 'origin'
     frame.height = '320'
     // The client secret goes in by message, never in the URL (it would reach logs and Referers).
     frame.src = `${src}?${q}`
@@ -443,14 +446,18 @@ export class PayCheckout extends HTMLElement {
 
   /**
    * The language, theme or shipping choice changed while the frame shows this session: it is told
-   * again (it renders that form, in place or as the Worker writes it), as inline mode makes its
-   * form again. Not yet told, its first init carries them.
+   * again (it renders that form, in place or as the Worker writes it, loading again), as inline
+   * mode makes its form again. Not yet told, its first init carries them. The frame answers (the
+   * same `ready`, or a frame loaded again its `loaded`): one that never does is refused (a new
+   * language's page the Worker would not serve), as at the start.
    */
   private lookChanged(): void {
     if (!this.initSent || this.look() === this.toldLook) return
     this.initSent = false
+    this.spoke = false
     this.sendInit()
-    this.methods?.relocalize(this.resolvedLocale())
+    this.watch(WRITTEN_FRAME_GRACE_MS)
+    void this.methods?.relocalize(this.resolvedLocale())
   }
 
   private sendInit(): void {
@@ -523,7 +530,7 @@ export class PayCheckout extends HTMLElement {
     switch (m.type) {
       case 'loaded':
         // Again even if it went at the load event: the frame's script may have started listening
-        // only after it (the frame ignores a second init). A frame that loaded again is ready again.
+        // only after it. A frame that loaded again (moved, or in a new language) is ready again.
         this.initSent = false
         this.lastReady = ''
         this.sendInit()
