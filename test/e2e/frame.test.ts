@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STACK_SECRETS } from '../../tools/stacks.mjs'
 import { freePort } from '../../tools/stacks.mjs'
 import { axeViolations, openShop, type Shop } from './shop.ts'
+import { fillCard } from './frame-page.ts'
 
 let shop: Shop
 let merchant: Server
@@ -191,14 +192,7 @@ describe('isolation="frame"', () => {
     await expect.poll(() => box.getAttribute('theme')).toBe('dark')
     expect(await frameOf()?.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1)
     expect(await frame.locator('pay-checkout #number').inputValue()).toBe('4111 1111 1111 1111')
-    for (const [id, value] of Object.entries({
-      expiry: '1230',
-      cvv: '123',
-      givenName: 'Ada',
-      surname: 'Lovelace',
-      email: 'ada@example.com',
-    }))
-      await frame.locator(`pay-checkout #${id}`).fill(value)
+    await fillCard(frame, '4111111111111111')
     await button.click()
     await expect
       .poll(async () => (await seen(page)).filter((e) => e.kind === 'pay-success').length, { timeout: 15_000 })
@@ -217,15 +211,7 @@ describe('isolation="frame"', () => {
       await held
       await route.continue()
     })
-    for (const [id, value] of Object.entries({
-      number: '4111111111111111',
-      expiry: '1230',
-      cvv: '123',
-      givenName: 'Ada',
-      surname: 'Lovelace',
-      email: 'ada@example.com',
-    }))
-      await frame.locator(`pay-checkout #${id}`).fill(value)
+    await fillCard(frame, '4111111111111111')
     await frame.locator('pay-checkout button[type=submit]').click()
     await expect.poll(() => paid).toBe(true)
     await page.evaluate(() => document.querySelector('pay-checkout')?.setAttribute('locale', 'de'))
