@@ -122,14 +122,19 @@ describe('rate limits that hold across isolates (R23)', () => {
     expect((await guess('203.0.113.62')).status).toBe(401)
   })
 
-  it('a console session the Worker signed has a count of its own: bad keys from its address do not use it up; a forged cookie is a guess', async () => {
+  it('a console user has a count of their own, one however often they sign in: bad keys from their address do not use it up; a forged cookie, and any sign-in, is a guess', async () => {
     const signer = consoleSigner(env)
     if (!signer) throw new Error('the test Worker signs console sessions')
-    const { cookie } = await newSession(signer, {
-      merchant: 'default',
-      via: 'key',
-      proof: await keyProof(signer, env.MERCHANT_API_KEY),
-    })
+    const signIn = async () =>
+      (
+        await newSession(signer, {
+          merchant: 'default',
+          via: 'key',
+          proof: await keyProof(signer, env.MERCHANT_API_KEY),
+        })
+      ).cookie
+    const [cookie, again] = [await signIn(), await signIn()]
+    expect(again).not.toBe(cookie)
     const ip = `203.0.113.${Math.floor(Math.random() * 150) + 100}`
     const read = (headers: Record<string, string>) =>
       app.fetch(
@@ -141,12 +146,28 @@ describe('rate limits that hold across isolates (R23)', () => {
     const guesses: number[] = []
     for (let i = 0; i < 3; i++) guesses.push((await read({ Authorization: `Bearer sk_guess_${i}` })).status)
     expect(guesses).toEqual([401, 401, 401])
-    // The address's guesses are spent; the signed-in user on it reads, up to the limit of their own.
+    // The address's guesses are spent; the signed-in user on it reads, up to the limit of their
+    // own, which a second sign-in of theirs shares.
     const own: number[] = []
-    for (let i = 0; i < 4; i++) own.push((await read({ Cookie: `${CONSOLE_COOKIE}=${cookie}` })).status)
+    for (const c of [cookie, again, cookie, again]) own.push((await read({ Cookie: `${CONSOLE_COOKIE}=${c}` })).status)
     expect(own).toEqual([200, 200, 200, 429])
     const [payload] = cookie.split('.')
     expect((await read({ Cookie: `${CONSOLE_COOKIE}=${payload}.forged` })).status).toBe(429)
+    // A key tried at the sign-in is a guess of the address, whatever cookie comes with it.
+    const tried = await app.fetch(
+      new Request('http://worker.test/console/api/session', {
+        method: 'POST',
+        headers: {
+          'CF-Connecting-IP': ip,
+          'Content-Type': 'application/json',
+          Cookie: `${CONSOLE_COOKIE}=${cookie}`,
+          Origin: new URL(env.PUBLIC_BASE_URL).origin,
+        },
+        body: JSON.stringify({ apiKey: 'sk_guess_signin' }),
+      }),
+      lowLimits(),
+    )
+    expect(tried.status).toBe(429)
   })
 
   it('the suites run under the configured limits: a burst of 50 reads from one address is never limited', async () => {

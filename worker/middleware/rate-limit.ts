@@ -4,8 +4,8 @@
  * across isolates and machines (an in-memory counter would reset with every new isolate)
  * (SECURITY.md R23). Browser routes are counted per connecting address (`CF-Connecting-IP`, set by
  * Cloudflare, never by the client; an IPv6 one by its /64: ../network.ts), merchant routes per
- * merchant key (a hash of it, so the key itself is never a rate-limit key) and, for any other
- * bearer, per address. Over the limit: 429 `rate_limited` with
+ * merchant key (a hash of it, so the key itself is never a rate-limit key), the console's calls
+ * per signed-in user and, for any other bearer and every console sign-in, per address. Over the limit: 429 `rate_limited` with
  * `Retry-After`. Limits and periods (10 or 60 s) are binding configuration (`[[ratelimits]]` in
  * wrangler.toml), not code; without a binding the scope is not limited.
  */
@@ -36,15 +36,20 @@ async function keyOf(scope: RateLimitScope, request: Request, env: Env): Promise
     return (await callerOf(request, env)) !== undefined
       ? `key:${(await sha256Hex(bearer)).slice(0, 32)}`
       : `guess:${ip}`
-  // So does a console session this Worker signed (its cookie, not yet checked against what it
-  // stands on: the route does that): a guesser's bad keys from the same network (an office
-  // behind one address) do not use up a signed-in user's requests. A forged or expired cookie is a guess.
+  // So does a console user, by a session this Worker signed (its cookie, not yet checked against
+  // what it stands on: the route does that): a guesser's bad keys from the same network (an office
+  // behind one address) do not use up a signed-in user's requests. One count per user (the key or
+  // the Access user the session stands on), however many times they sign in. A forged or expired
+  // cookie is a guess, and so is every sign-in, whose key comes in its body, whatever cookie it carries.
   const cookie = consoleCookie(request)
-  const signer = cookie === undefined ? undefined : consoleSigner(env)
-  return signer && (await readSession(signer, cookie))
-    ? `console:${(await sha256Hex(cookie as string)).slice(0, 32)}`
-    : `guess:${ip}`
+  const signer = cookie === undefined || isSignIn(request) ? undefined : consoleSigner(env)
+  const session = signer && (await readSession(signer, cookie))
+  return session ? `console:${(await sha256Hex(`${session.merchant}|${session.proof}`)).slice(0, 32)}` : `guess:${ip}`
 }
+
+/** The console's sign-in (`POST /console/api/session`): a key tried there is a guess until it holds. */
+const isSignIn = (request: Request): boolean =>
+  request.method === 'POST' && new URL(request.url).pathname.replace(/\/+$/, '') === '/console/api/session'
 
 /** The console session's cookie on a request, if it carries one. */
 function consoleCookie(request: Request): string | undefined {
