@@ -200,33 +200,48 @@ describe('isolation="frame"', () => {
     await page.close()
   })
 
-  it('a language switched while a pay is on its way: the pay’s answer is told first, then the form comes in that language', async () => {
+  it('a language switched while a pay is on its way: the pay’s answer is told first (a decline), then the form comes in that language; once paid, the form is not made again', async () => {
     const page = await openMerchant(await session())
     const frame = page.frameLocator('pay-checkout iframe')
+    const button = frame.locator('pay-checkout button[type=submit]')
+    const said = async (kind: string) => (await seen(page)).filter((e) => e.kind === kind).length
     let release: () => void = () => undefined
     const held = new Promise<void>((r) => (release = r))
-    let paid = false
+    let paying = false
     await page.route('**/v1/checkout/*/pay', async (route) => {
-      paid = true
+      paying = true
       await held
       await route.continue()
     })
-    await fillCard(frame, '4111111111111111')
-    await frame.locator('pay-checkout button[type=submit]').click()
-    await expect.poll(() => paid).toBe(true)
-    await page.evaluate(() => document.querySelector('pay-checkout')?.setAttribute('locale', 'de'))
+    await fillCard(frame, '4000000000000002')
+    await button.click()
+    await expect.poll(() => paying).toBe(true)
+    const setLocale = (locale: string) =>
+      page.evaluate((l) => document.querySelector('pay-checkout')?.setAttribute('locale', l), locale)
+    await setLocale('de')
     // The form stays as it is while the pay waits for its answer (nothing loaded again).
     await new Promise((r) => setTimeout(r, 500))
-    expect(await frame.locator('pay-checkout #number').inputValue()).toBe('4111 1111 1111 1111')
+    expect(await frame.locator('pay-checkout #number').inputValue()).toBe('4000 0000 0000 0002')
     release()
+    await expect.poll(() => said('pay-declined'), { timeout: 15_000 }).toBeGreaterThanOrEqual(1)
+    // Then the form in German, for the same session (its decline, its amount).
+    await expect.poll(() => button.textContent(), { timeout: 15_000 }).toMatch(/30,00.*bezahlen/)
+    expect(await frame.locator('pay-checkout-inline [part=status]').textContent()).toContain('abgelehnt')
+    await page.unroute('**/v1/checkout/*/pay')
+    await fillCard(frame, '4111111111111111')
+    await button.click()
+    await expect.poll(() => said('pay-success'), { timeout: 15_000 }).toBe(1)
     await expect
-      .poll(async () => (await seen(page)).filter((e) => e.kind === 'pay-success').length, { timeout: 15_000 })
-      .toBe(1)
-    await expect
-      .poll(() => frame.locator('pay-checkout-inline [part=status]').textContent(), { timeout: 15_000 })
+      .poll(() => frame.locator('pay-checkout-inline [part=status]').textContent())
       .toBe('Zahlung erfolgreich.')
-    expect((await seen(page)).filter((e) => e.kind === 'pay-success')).toHaveLength(1)
-    expect((await seen(page)).some((e) => e.kind === 'pay-error')).toBe(false)
+    // Paid: another language changes nothing more (no form made again, no pay-ready).
+    const readies = await said('pay-ready')
+    await setLocale('fr')
+    await new Promise((r) => setTimeout(r, 1_000))
+    expect(await said('pay-ready')).toBe(readies)
+    expect(await frame.locator('pay-checkout-inline [part=status]').textContent()).toBe('Zahlung erfolgreich.')
+    expect(await said('pay-success')).toBe(1)
+    expect(await said('pay-error')).toBe(0)
     await page.close()
   })
 

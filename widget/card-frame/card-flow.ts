@@ -515,6 +515,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   function applyView(v: CheckoutView): void {
     // A decline is told once, when the session is read in it: not again when it is read again.
     const before = view?.status
+    // A new status (the bank's step done, now pending; a decline, then a new pay): checked often again.
+    if (v.status !== before) polls = 0
     view = v
     announceMethods()
     state = stateOf(v)
@@ -577,8 +579,6 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
         const v = await api?.view()
         if (stopped) return
         if (!v?.ok || v.value.status === view?.status) return poll()
-        // A new step of the payment (the bank's step done, now pending): checked often again.
-        polls = 0
         applyView(v.value)
       },
       polls < POLL_MAX ? POLL_MS : POLL_SLOW_MS,

@@ -36,15 +36,21 @@ const shipping = query.get('shipping') === '1'
 const lang = document.documentElement.lang || 'en'
 
 type Init = Extract<ParentToFrame, { type: 'init' }>
-/** A pay is on its way: from the flow's `submitted` until its answer is told (`result`, `error`). */
+/**
+ * A pay is on its way: from the flow's `submitted` until its answer is told (`result`, `error`,
+ * or the bank's step: `action`).
+ */
 let busy = false
+/** Paid: the form is not made again (its success stays as it was said). */
+let paid = false
 /** A new language or shipping choice the page asked for meanwhile (`start`). */
 let later: Init | undefined
 
 const post = (message: FrameSays): void => {
   if (pageOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, pageOrigin)
   if (message.type === 'submitted') busy = true
-  else if (message.type === 'result' || message.type === 'error') busy = false
+  else if (message.type === 'result' || message.type === 'error' || message.type === 'action') busy = false
+  if (message.type === 'result' && message.status === 'succeeded') paid = true
   // The pay's answer is told: the form asked for meanwhile is made now.
   if (later && !busy) {
     const m = later
@@ -101,9 +107,10 @@ function start(m: Init): void {
   // The page asks for another language or the shipping address: the Worker renders that form.
   // What was typed is not kept, as inline mode's form made again keeps nothing. Not while a pay
   // is on its way: its answer is told here first (a 3-D Secure step followed), then the form is
-  // made again, and reads the session.
+  // made again, and reads the session. Not once paid: the success said stays, in its language.
+  later = undefined
   const l = query.get('locale') ?? ''
-  if ((m.locale !== l && m.locale.toLowerCase() !== lang.toLowerCase()) || m.collectShipping !== shipping) {
+  if (!paid && ((m.locale !== l && m.locale.toLowerCase() !== lang.toLowerCase()) || m.collectShipping !== shipping)) {
     const q = new URLSearchParams(query)
     q.set('locale', m.locale)
     q.set('theme', m.theme)

@@ -447,16 +447,13 @@ export class PayCheckout extends HTMLElement {
   /**
    * The language, theme or shipping choice changed while the frame shows this session: it is told
    * again (it renders that form, in place or as the Worker writes it, loading again), as inline
-   * mode makes its form again. Not yet told, its first init carries them. The frame answers (the
-   * same `ready`, or a frame loaded again its `loaded`): one that never does is refused (a new
-   * language's page the Worker would not serve), as at the start.
+   * mode makes its form again. Not yet told, its first init carries them. (No watchdog: a frame
+   * that spoke is not refused afterwards, where a slow new page would read as refused.)
    */
   private lookChanged(): void {
     if (!this.initSent || this.look() === this.toldLook) return
     this.initSent = false
-    this.spoke = false
     this.sendInit()
-    this.watch(WRITTEN_FRAME_GRACE_MS)
     void this.methods?.relocalize(this.resolvedLocale())
   }
 
