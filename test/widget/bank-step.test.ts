@@ -11,6 +11,8 @@ import {
   createSession,
   fill,
   form,
+  formIs,
+  INLINE_FORMS,
   inlineFor,
   input,
   loaded,
@@ -64,23 +66,7 @@ async function payToBank(el: PayCheckout): Promise<{ url: string }> {
   return redirect
 }
 
-/**
- * Both inline card forms, the light one first: the element shows it only until the full checkout
- * is defined in the page (then that costs nothing, and is used), so no test before them loads it.
- */
-const FORMS = [
-  ['the light form (a card alone)', {}],
-  ['the full checkout (card and QR wallet)', { methods: ['card', 'qr'] }],
-] as const
-
-/** The element shows the form the test is for. */
-function formIs(el: PayCheckout, body: (typeof FORMS)[number][1]): void {
-  expect(Boolean(el.shadowRoot?.querySelector('pay-checkout-inline')), 'the full checkout is shown').to.equal(
-    'methods' in body,
-  )
-}
-
-for (const [label, body] of FORMS) {
+for (const [label, body] of INLINE_FORMS) {
   describe(`back from a failed bank step, inline: ${label}`, () => {
     it('the name, email and phone typed are in the form again; the card number, expiry and CVV are not, and were never kept', async () => {
       sessionStorage.clear()

@@ -2,7 +2,7 @@
  * Helpers for the browser tests: sessions from the test server (playing the merchant's server),
  * mounting the element, and reaching the inputs through its shadow roots.
  */
-import { fixture, html, oneEvent } from '@open-wc/testing'
+import { expect, fixture, html, oneEvent } from '@open-wc/testing'
 import '../../widget/index.ts'
 import { POLL_MS } from '../../widget/inline/states.ts'
 import type { PayCheckout } from '../../widget/index.ts'
@@ -13,6 +13,27 @@ import type { PayCheckout } from '../../widget/index.ts'
  */
 export const INLINE_BOX = 'pay-card-inline, pay-checkout-inline'
 export const CARD_BOX = 'pay-card-fields, pay-card-form'
+
+/** What a session is created with for one of the inline card forms. */
+export type FormBody = { readonly methods?: readonly string[] }
+/**
+ * The two inline card forms, each with its session's body: the light one (no Lit, whose flow the
+ * card frame runs too), and the full checkout (several ways to pay). The element shows the light
+ * form only until the full checkout is defined in the page (a session of several ways to pay
+ * loaded it; then it costs nothing and is used), so a file runs every light variant first.
+ */
+export const LIGHT_FORM: readonly [string, FormBody] = ['the light form (a card alone)', {}]
+export const FULL_CHECKOUT: readonly [string, FormBody] = [
+  'the full checkout (card and QR wallet)',
+  { methods: ['card', 'qr'] },
+]
+export const INLINE_FORMS = [LIGHT_FORM, FULL_CHECKOUT] as const
+
+/** The element shows the inline form a test is for (`body`: its session's). */
+export function formIs(el: PayCheckout, body: FormBody): void {
+  const full = Boolean(el.shadowRoot?.querySelector('pay-checkout-inline'))
+  expect(full, 'the full checkout is shown').to.equal(Boolean(body.methods))
+}
 
 export interface TestSession {
   readonly endpoint: string

@@ -7,14 +7,16 @@
  */
 import { expect, oneEvent } from '@open-wc/testing'
 import { sendKeys } from '@web/test-runner-commands'
-import type { PayCheckout } from '../../widget/index.ts'
-import type { TestSession } from './helpers.ts'
+import type { FormBody, TestSession } from './helpers.ts'
 import '../../widget/index.ts'
 import { POLL_MAX, POLL_MS, POLL_SLOW_MS } from '../../widget/inline/states.ts'
 import {
   createSession,
+  formIs,
+  FULL_CHECKOUT,
   input,
   inlineFor,
+  LIGHT_FORM,
   mount,
   payButton,
   root,
@@ -40,12 +42,6 @@ async function paidBefore(s: TestSession, number: string): Promise<string> {
   return ((await res.json()) as { status: string }).status
 }
 
-type FormBody = { readonly methods?: readonly string[] }
-const ONE_OR_SEVERAL: readonly (readonly [string, FormBody])[] = [
-  ['the light form (a card)', {}],
-  ['the full checkout (card and QR wallet)', { methods: ['card', 'qr'] }],
-]
-
 /**
  * The full checkout's variants, registered at the end of this file. The element shows the light
  * form only while the full checkout is not defined in the page (once a session of several ways to
@@ -55,15 +51,8 @@ const fullCheckoutLater: (() => void)[] = []
 
 /** `tests` for both inline card forms: the light one's here, the full checkout's at the end of this file. */
 function inBothForms(title: string, tests: (what: string, body: FormBody) => void): void {
-  const [[light, lightBody], [full, fullBody]] = ONE_OR_SEVERAL as [[string, FormBody], [string, FormBody]]
-  describe(title, () => tests(light, lightBody))
-  fullCheckoutLater.push(() => describe(title, () => tests(full, fullBody)))
-}
-
-/** The element shows the form the test is for. */
-function formIs(el: PayCheckout, body: FormBody): void {
-  const full = Boolean(el.shadowRoot?.querySelector('pay-checkout-inline'))
-  expect(full, 'the full checkout is shown').to.equal(Boolean(body.methods))
+  describe(title, () => tests(...LIGHT_FORM))
+  fullCheckoutLater.push(() => describe(title, () => tests(...FULL_CHECKOUT)))
 }
 
 inBothForms(

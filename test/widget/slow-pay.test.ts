@@ -6,17 +6,13 @@
  * full checkout's (a session with several ways to pay).
  */
 import { expect } from '@open-wc/testing'
-import { fill, mount, payButton, status, until } from './helpers.ts'
+import { fill, formIs, INLINE_FORMS, mount, payButton, status, until } from './helpers.ts'
 
-const FORMS = [
-  ['the light form (a card alone)', {}],
-  ['the full checkout (card and QR wallet)', { methods: ['card', 'qr'] }],
-] as const
-
-for (const [label, body] of FORMS) {
+for (const [label, body] of INLINE_FORMS) {
   describe(`a slow gateway, inline: ${label}`, () => {
     it('first says the payment is processing, then, still unanswered after a few seconds, that it is being confirmed and not to pay again; the pay button stays disabled', async () => {
       const { el } = await mount(body)
+      formIs(el, body)
       await fill(el, { number: '4000 0000 0000 9995' })
       const submitted = Date.now()
       payButton(el).click()
