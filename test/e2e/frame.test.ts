@@ -227,6 +227,8 @@ describe('isolation="frame"', () => {
     // Then the form in German, for the same session (its decline, its amount).
     await expect.poll(() => button.textContent(), { timeout: 15_000 }).toMatch(/30,00.*bezahlen/)
     expect(await frame.locator('pay-checkout-inline [part=status]').textContent()).toContain('abgelehnt')
+    // The form made again read the session in its decline: told once, by the pay's answer.
+    expect(await said('pay-declined')).toBe(1)
     await page.unroute('**/v1/checkout/*/pay')
     await fillCard(frame, '4111111111111111')
     await button.click()

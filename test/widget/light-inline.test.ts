@@ -186,6 +186,33 @@ describe('inline mode, a card session', () => {
     await until(() => payButton(el).textContent?.trim() === 'Pay €42.00')
     expect(root(el).querySelectorAll('.container').length).to.equal(1)
   })
+
+  it('a new language after a decline and after the payment: the form follows it, and no decline, success or ready is told twice', async () => {
+    const { el } = await mount()
+    const told: string[] = []
+    for (const type of ['pay-ready', 'pay-declined', 'pay-success']) el.addEventListener(type, () => told.push(type))
+    const count = (type: string) => told.filter((t) => t === type).length
+    await fill(el, { number: '4000 0000 0000 0002' })
+    const declined = oneEvent(el, 'pay-declined')
+    payButton(el).click()
+    await declined
+    el.setAttribute('locale', 'de')
+    // The form made again in German reads the session, whose last attempt is that decline.
+    await until(() => /bezahlen/.test(payButton(el).textContent ?? '') && /abgelehnt/.test(status(el)))
+    expect(count('pay-declined')).to.equal(1)
+    await fill(el)
+    const paid = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    await paid
+    const readies = count('pay-ready')
+    el.setAttribute('locale', 'fr')
+    await until(() => status(el) === 'Paiement réussi.')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(count('pay-ready')).to.equal(readies)
+    expect(count('pay-success')).to.equal(1)
+    expect(count('pay-declined')).to.equal(1)
+    el.remove()
+  })
 })
 
 describe('inline mode, the light form’s look', () => {

@@ -58,8 +58,8 @@ const WRITTEN_FRAME_GRACE_MS = 10_000
  * @fires pay-submit - A payment was sent. `detail: { flow }`
  * @fires pay-action - 3-D Secure is needed; cancel it to redirect yourself. `detail: { redirect }`
  * @fires pay-success - Paid: once per session for the element, also when it loads a session already paid (the page loaded again after the payment), never again for that session. `detail: { status, paymentId, brand, last4 }`
- * @fires pay-pending - Accepted, the result comes later (or is being confirmed). `detail: { status, paymentId, brand, last4 }`
- * @fires pay-declined - Declined; retry is allowed while `detail.attemptsRemaining > 0`. Also when the element loads a session whose last attempt was declined (a 3-D Secure the bank refused, then the page again). `detail: { status, paymentId, brand, last4, attemptsRemaining }`
+ * @fires pay-pending - Accepted, the result comes later (or is being confirmed); told once per pay, not again when the form is made again. `detail: { status, paymentId, brand, last4 }`
+ * @fires pay-declined - Declined; retry is allowed while `detail.attemptsRemaining > 0`. Also when the element loads a session whose last attempt was declined (a 3-D Secure the bank refused, then the page again); told once per attempt, not again when the form is made again (a new `locale`, the element moved). `detail: { status, paymentId, brand, last4, attemptsRemaining }`
  * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values); `code` is the Worker's error code (all of them, with their HTTP status: `ERROR_CODES` in `shared/errors.ts`; a page meets `forbidden`, `too_many_attempts`, `rate_limited`, `payments_paused`, `session_expired`, `method_in_progress`, `registration_deleted` and the `gateway_*` ones), or `origin_not_allowed` (this page's origin is not in the session's allowed origins) or `network_error` (the Worker could not be reached).
  *
  * @csspart container - The outer box.
@@ -202,6 +202,11 @@ export class PayCheckout extends HTMLElement {
    * method read again, the light form rebuilt for a new locale).
    */
   private paidSession = ''
+  /**
+   * The last other result this element told since the last pay (session, status, payment, tries
+   * left): a form made again (a new language, the element moved) reads the session and says it again.
+   */
+  private lastResult = ''
   private watchdog: ReturnType<typeof setTimeout> | undefined
   private queued = false
   /** Frame mode, several methods: the picker here, and the methods other than card in this element (./methods.ts). */
@@ -536,7 +541,8 @@ export class PayCheckout extends HTMLElement {
         if (this.frame) this.frame.title = m.title
         break
       case 'ready':
-        if (`${m.flow}|${m.status}` === this.lastReady) break
+        // Paid: the form's result was told; a form made again after it is not ready to pay.
+        if (`${m.flow}|${m.status}` === this.lastReady || this.paidSession === this.session) break
         this.lastReady = `${m.flow}|${m.status}`
         this.dispatchEvent(new PayReadyEvent({ flow: m.flow as PayReadyEvent['detail']['flow'], status: m.status }))
         break
@@ -544,6 +550,8 @@ export class PayCheckout extends HTMLElement {
         this.dispatchEvent(new PayChangeEvent({ valid: m.valid, brand: (m.brand as CardBrand | null) ?? null }))
         break
       case 'submitted':
+        // A new pay: whatever it comes to is told, even as a result told before (`unknown`, no id).
+        this.lastResult = ''
         this.dispatchEvent(new PaySubmitEvent({ flow: m.flow }))
         break
       case 'resize':
@@ -560,7 +568,12 @@ export class PayCheckout extends HTMLElement {
           if (this.paidSession === this.session) break
           this.paidSession = this.session
           this.dispatchEvent(new PaySuccessEvent(detail))
-        } else if (m.status === 'declined')
+          break
+        }
+        const said = [this.session, m.status, m.paymentId, m.attemptsRemaining].join('|')
+        if (said === this.lastResult) break
+        this.lastResult = said
+        if (m.status === 'declined')
           this.dispatchEvent(new PayDeclinedEvent({ ...detail, attemptsRemaining: m.attemptsRemaining ?? 0 }))
         else this.dispatchEvent(new PayPendingEvent(detail))
         break
