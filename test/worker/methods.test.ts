@@ -406,6 +406,29 @@ describe('the money rule across methods', () => {
     expect(await view(s)).toMatchObject({ status: 'succeeded', method: 'qr' })
   })
 
+  it('a QR code paid after a card was declined names no card: not in the answer, the session, the payment’s record nor the final event', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await pay(s, DECLINE)).body).toMatchObject({ status: 'declined', card: { brand: 'visa', last4: '0002' } })
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const paid = await completeQr(s)
+    expect(paid.body.status).toBe('succeeded')
+    expect(paid.body).not.toHaveProperty('card')
+    const read = await browser<{ result: { paymentId: string; card: unknown } | null }>(s, 'GET', '')
+    expect(read.body.result).toMatchObject({ card: null })
+    const session = await merchant<{ method: string; paymentId: string; card: unknown }>('GET', `/v1/sessions/${s.id}`)
+    expect(session.body).toMatchObject({ method: 'qr', card: null })
+    await vi.waitFor(
+      async () =>
+        expect((await merchant('GET', `/v1/payments/${session.body.paymentId}`)).body).toMatchObject({
+          source: 'qr',
+          card: null,
+        }),
+      { timeout: 10_000, interval: 100 },
+    )
+    const [event] = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')
+    expect(JSON.parse(event?.body ?? '{}').data).toMatchObject({ method: 'qr', card: null })
+  })
+
   it('a QR code replaced by a newer one (another tab) stays the session’s: paid after all, its money ends the session paid', async () => {
     const s = await createSession({ flow: 'qr' })
     expect((await verifyQr(s)).body.status).toBe('verified')

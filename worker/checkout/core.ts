@@ -12,6 +12,7 @@ import {
   attemptsRemaining,
   codesUnasked,
   moneyMayMove,
+  sessionCard,
   type PayResult,
   type SessionRecord,
   type Status,
@@ -87,7 +88,7 @@ export function answer(s: SessionRecord, status: PayResult['status']): Reply {
     // A setup's authorisation is no payment (its session voids it): the page is told the card
     // is saved, never an id it could take for a payment (the merchant's view names it).
     ...(s.paymentId && !s.setup ? { paymentId: s.paymentId } : {}),
-    ...(s.card ? { card: s.card } : {}),
+    ...(sessionCard(s) ? { card: sessionCard(s) } : {}),
     ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
     attemptsRemaining: s.status === 'failed' ? 0 : attemptsRemaining(s),
     // A wallet is declined, not a card.

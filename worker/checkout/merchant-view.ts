@@ -5,6 +5,7 @@
 import {
   methodsOf,
   methodUnderWay,
+  sessionCard,
   type Flow,
   type MerchantView,
   type RequestedFlow,
@@ -43,7 +44,7 @@ export function merchantView(s: SessionRecord): MerchantView {
     resultCode: s.resultCode ?? null,
     resultDescription: s.resultDescription ?? null,
     transactionStatus: s.transactionStatus ?? null,
-    card: s.card ?? null,
+    card: sessionCard(s),
     invoice: s.invoice ?? null,
     lastError: s.lastError ?? null,
     refusedNotifications: s.refusedNotifications?.length ?? 0,
