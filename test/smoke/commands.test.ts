@@ -6,7 +6,7 @@
  * on the fixed ports (so in one file, one after the other).
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -62,6 +62,17 @@ describe('commands in the README', () => {
       transactionStatus: 'Y',
       merchantTransactionId: mtid,
     })
+  })
+
+  it('the widget its preflight builds is the production one, whatever NODE_ENV its caller runs with (vitest’s is test)', async () => {
+    // Built again, as after any change to the widget: the stamp of the last build is removed.
+    rmSync(join(root, 'dist', '.sources'), { force: true })
+    expect(process.env.NODE_ENV).toBe('test')
+    const child = npm('sandbox', ['--port', '18799'])
+    await waitFor('http://127.0.0.1:18799/healthz', 120_000, child)
+    const full = readFileSync(join(root, 'dist/public/widget/chunks/pay-checkout-inline.js'), 'utf8')
+    expect(full).toContain('customElements')
+    expect(full).not.toContain('Lit is in dev mode')
   })
 
   it('npm run sandbox -- --port N serves the sandbox gateway on that port', async () => {
