@@ -379,7 +379,7 @@ export interface MerchantView {
  * The card of the session's payment, or of its last attempt: none once a way to pay that takes no
  * card began (a QR code paid after a card was declined is no payment of that card).
  */
-export const sessionCard = (s: SessionRecord): SessionRecord['card'] | null =>
+export const sessionCard = (s: SessionRecord): NonNullable<SessionRecord['card']> | null =>
   (s.method ?? s.flow) === 'card' || (s.method ?? s.flow) === 'saved-card' ? (s.card ?? null) : null
 
 /**
