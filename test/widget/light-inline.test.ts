@@ -187,6 +187,60 @@ describe('inline mode, a card session', () => {
     expect(root(el).querySelectorAll('.container').length).to.equal(1)
   })
 
+  it('a tag for the language it shows (en-US where en shows) keeps the form and what was typed, and tells nothing again', async () => {
+    const { el } = await mount()
+    const told: string[] = []
+    el.addEventListener('pay-ready', () => told.push('pay-ready'))
+    const box = root(el).querySelector('.container')
+    setValue(input(el, 'givenName'), 'Ada')
+    el.setAttribute('locale', 'en-US')
+    el.setAttribute('locale', 'EN')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(root(el).querySelector('.container')).to.equal(box)
+    expect(input(el, 'givenName').value).to.equal('Ada')
+    expect(told).to.deep.equal([])
+    el.remove()
+  })
+
+  it('a language switched while a pay is on its way: the pay’s answer is told first, then the form comes in that language, and nothing is told twice', async () => {
+    const { el } = await mount()
+    const told: string[] = []
+    for (const type of ['pay-ready', 'pay-success']) el.addEventListener(type, () => told.push(type))
+    const real = window.fetch
+    let release: () => void = () => undefined
+    const held = new Promise<void>((r) => (release = r))
+    let paying = false
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      const url = req instanceof Request ? req.url : String(req)
+      if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.endsWith('/pay')) {
+        paying = true
+        await held
+      }
+      return real(req, init)
+    }
+    try {
+      await fill(el)
+      const paid = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      await until(() => paying)
+      const box = root(el).querySelector('.container')
+      el.setAttribute('locale', 'de')
+      // The form stays as it is while the pay waits for its answer (nothing made again).
+      await new Promise((r) => setTimeout(r, 300))
+      expect(root(el).querySelector('.container')).to.equal(box)
+      expect(input(el, 'number').value).to.equal('4111 1111 1111 1111')
+      release()
+      await paid
+      // Then the form in German, for the same session: paid.
+      await until(() => status(el) === 'Zahlung erfolgreich.')
+    } finally {
+      window.fetch = real
+    }
+    await new Promise((r) => setTimeout(r, 300))
+    expect(told).to.deep.equal(['pay-success'])
+    el.remove()
+  })
+
   it('a new language after a decline and after the payment: the form follows it, and no decline, success or ready is told twice', async () => {
     const { el } = await mount()
     const told: string[] = []

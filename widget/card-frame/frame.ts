@@ -41,8 +41,6 @@ type Init = Extract<ParentToFrame, { type: 'init' }>
  * or the bank's step: `action`).
  */
 let busy = false
-/** Paid: the form is not made again (its success stays as it was said). */
-let paid = false
 /** A new language or shipping choice the page asked for meanwhile (`start`). */
 let later: Init | undefined
 
@@ -50,7 +48,6 @@ const post = (message: FrameSays): void => {
   if (pageOrigin) window.parent.postMessage({ channel: CHANNEL, ...message }, pageOrigin)
   if (message.type === 'submitted') busy = true
   else if (message.type === 'result' || message.type === 'error' || message.type === 'action') busy = false
-  if (message.type === 'result' && message.status === 'succeeded') paid = true
   // The pay's answer is told: the form asked for meanwhile is made now.
   if (later && !busy) {
     const m = later
@@ -107,10 +104,11 @@ function start(m: Init): void {
   // The page asks for another language or the shipping address: the Worker renders that form.
   // What was typed is not kept, as inline mode's form made again keeps nothing. Not while a pay
   // is on its way: its answer is told here first (a 3-D Secure step followed), then the form is
-  // made again, and reads the session. Not once paid: the success said stays, in its language.
+  // made again, and reads the session (paid, it says so in the new language: the page's element
+  // tells no event twice).
   later = undefined
   const l = query.get('locale') ?? ''
-  if (!paid && ((m.locale !== l && m.locale.toLowerCase() !== lang.toLowerCase()) || m.collectShipping !== shipping)) {
+  if ((m.locale !== l && m.locale.toLowerCase() !== lang.toLowerCase()) || m.collectShipping !== shipping) {
     const q = new URLSearchParams(query)
     q.set('locale', m.locale)
     q.set('theme', m.theme)

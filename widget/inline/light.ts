@@ -71,9 +71,12 @@ export interface LightForm {
   resume(): void
 }
 
+/** The language the form shows for the element's `locale` ('' for the browser's languages). */
+export const langOf = (locale: string): string => resolveLocale(locale ? [locale] : navigator.languages)
+
 /** The form in the shopper's language (its words loaded first), ready to be put in the element. */
 export async function lightForm(o: LightOptions): Promise<LightForm> {
-  const lang = resolveLocale(o.locale ? [o.locale] : navigator.languages)
+  const lang = langOf(o.locale)
   const words = await loadMessages(lang)
   const dir = direction(lang)
   const [checkoutSheet, formSheet] = styleSheets()

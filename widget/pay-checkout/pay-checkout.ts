@@ -187,6 +187,10 @@ export class PayCheckout extends HTMLElement {
   /** Inline mode, a card: the light form (no Lit) and its flow, for the session of `lightKey`. */
   private light: { form: LightForm; flow: CardFlow | null } | null = null
   private lightKey = ''
+  /** A pay is on its way: from `submitted` until its answer is told (`result`, `error`, `action`). */
+  private paying = false
+  /** The light form was asked for in another language or shipping choice while a pay was on its way. */
+  private lightLater = false
   /** Inline mode: the session went to the full checkout (another way to pay, or several). */
   private full = false
   private initSent = false
@@ -378,16 +382,24 @@ export class PayCheckout extends HTMLElement {
     el.clientSecret = this.clientSecret
   }
 
-  /** Inline mode, a card: the light form, made again when the session, locale or shipping choice changes. */
+  /**
+   * Inline mode, a card: the light form, made again when the session, language or shipping choice
+   * changes. For the same session, not while a pay is on its way: its answer is told first (its
+   * result event, or the bank's step followed), then the form is made again, as the frame does.
+   */
   private async showLight(): Promise<void> {
     const { endpoint, session, clientSecret } = this
     // Nothing until there is a session to show (the full checkout would show an empty form).
     if (!endpoint || !session || !clientSecret) return this.dropLight()
-    const key = [endpoint, session, clientSecret, this.locale, this.collectShipping].join('|')
-    if (key === this.lightKey) return void this.light?.form.el.setAttribute('theme', this.theme)
+    const { lightForm, langOf } = await import('../inline/light.ts')
+    // By the language shown: another tag for it (`en-US` where `en` shows) makes nothing again.
+    const same = `${endpoint}|${session}|${clientSecret}|`
+    const key = `${same}${langOf(this.locale)}|${this.collectShipping}`
+    this.light?.form.el.setAttribute('theme', this.theme)
+    if (key === this.lightKey) return
+    if (this.paying && this.lightKey.startsWith(same)) return void (this.lightLater = true)
     this.dropLight()
     this.lightKey = key
-    const { lightForm } = await import('../inline/light.ts')
     const form = await lightForm({
       locale: this.locale,
       theme: this.theme,
@@ -415,6 +427,7 @@ export class PayCheckout extends HTMLElement {
   }
 
   private dropLight(): void {
+    this.paying = this.lightLater = false
     this.light?.flow?.stop()
     this.light?.form.el.remove()
     this.light = null
@@ -552,6 +565,7 @@ export class PayCheckout extends HTMLElement {
       case 'submitted':
         // A new pay: whatever it comes to is told, even as a result told before (`unknown`, no id).
         this.lastResult = ''
+        this.paying = true
         this.dispatchEvent(new PaySubmitEvent({ flow: m.flow }))
         break
       case 'resize':
@@ -596,6 +610,11 @@ export class PayCheckout extends HTMLElement {
       case 'methods':
         void this.showMethods(m.methods, m.method)
         break
+    }
+    // The pay's answer is told: the light form asked for meanwhile is made now.
+    if (m.type === 'result' || m.type === 'error' || m.type === 'action') {
+      this.paying = false
+      if (this.lightLater) void this.showLight()
     }
   }
 
