@@ -43,7 +43,7 @@ describe('<pay-checkout> QR wallet flow', () => {
     expect((await sessionState(session.id)).status).to.equal('succeeded')
   })
 
-  it('a wallet declined: says so, and asks for the wallet again (a new code), which then pays', async () => {
+  it('a wallet declined: says so, in the language the page switches to, and asks for the wallet again (a new code), which then pays', async () => {
     const { el, session } = await mount({
       flow: 'qr',
       amount: '25.00',
@@ -65,6 +65,15 @@ describe('<pay-checkout> QR wallet flow', () => {
     await until(() => !!qr()?.querySelector('#walletId'))
     expect(qr()?.querySelector('svg[part=qr]')).to.equal(null)
     expect(status(el)).to.contain('Your wallet payment was declined.')
+    // The page's language switcher: what the status line says follows, its count too.
+    el.setAttribute('locale', 'es')
+    await until(
+      () =>
+        status(el) ===
+        'Su pago con monedero ha sido rechazado. Inténtelo de nuevo o use otro monedero. Quedan 2 intentos.',
+    )
+    el.setAttribute('locale', 'en')
+    await until(() => status(el).startsWith('Your wallet payment was declined.'))
     await verify('wallet-ok')
     const ok = oneEvent(el, 'pay-success')
     el.submit()

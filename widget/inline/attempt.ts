@@ -16,10 +16,18 @@ import {
   PaySuccessEvent,
   type PayResultDetail,
 } from '../events.ts'
-import { format, type Messages } from '../i18n/index.ts'
+import type { Messages } from '../i18n/index.ts'
 import { followRedirect, startingPage } from '../navigate.ts'
 import { declinedMessage } from './method-views.ts'
-import { ERROR_MESSAGE, READ_AGAIN, saysNothing, SLOW_PAY_MS, stateOfRefused, type CheckoutState } from './states.ts'
+import {
+  ERROR_MESSAGE,
+  READ_AGAIN,
+  saysNothing,
+  SLOW_PAY_MS,
+  stateOfRefused,
+  type CheckoutState,
+  type Notice,
+} from './states.ts'
 
 /** The checkout as its steps use it (its internals: only the checkout and its modules use them). */
 export interface AttemptHost extends HTMLElement {
@@ -31,7 +39,7 @@ export interface AttemptHost extends HTMLElement {
   readonly current: CheckoutFlow
   view: CheckoutView | null
   state: CheckoutState
-  notice: string
+  notice: Notice
   inFlight: boolean
   attemptKey: string | null
   startingPage: string | undefined
@@ -58,12 +66,12 @@ export async function payByCard(c: AttemptHost, fields: Record<string, unknown>)
   const api = c.api
   c.inFlight = true
   c.state = 'submitting'
-  c.notice = ''
+  c.notice = null
   c.attemptKey ??= crypto.randomUUID()
   c.dispatchEvent(new PaySubmitEvent({ flow: c.current }))
   // Not answered after a few seconds (a slow gateway): it is being confirmed, not to be made again.
   const slow = setTimeout(() => {
-    if (c.inFlight) c.notice = c.messages.unknown
+    if (c.inFlight) c.notice = { key: 'unknown' }
   }, SLOW_PAY_MS)
   const page = c.startingPage ?? startingPage()
   const key = c.attemptKey
@@ -77,13 +85,13 @@ export async function payByCard(c: AttemptHost, fields: Record<string, unknown>)
   // its events and state are not this one's.
   if (c.api !== api) return
   c.inFlight = false
-  c.notice = ''
+  c.notice = null
   if (!result.ok && result.error.status === 0) {
     // No answer: the same key is sent again on retry, so the charge cannot happen twice. The
     // session was read from this page, so its origin is allowed: the network failed, whatever
     // a probe of the Worker would say now (its answer may have been lost on the way back).
     c.state = 'ready'
-    c.notice = c.messages.networkError
+    c.notice = { key: 'networkError' }
     c.dispatchEvent(new PayErrorEvent({ code: 'network_error', message: result.error.message, fields: [] }))
     return
   }
@@ -91,11 +99,11 @@ export async function payByCard(c: AttemptHost, fields: Record<string, unknown>)
     // Being confirmed until the session, read again, says what became of it; the form stays as
     // the shopper left it, and its key is kept for a retry.
     c.state = 'ready'
-    c.notice = c.messages.unknown
+    c.notice = { key: 'unknown' }
     void api.view().then((v) => {
       // Not if the element was given another session meanwhile.
       if (!v.ok || c.api !== api) return
-      c.notice = ''
+      c.notice = null
       c.applyView(v.value)
     })
     c.dispatchEvent(new PayErrorEvent({ code: result.error.code, message: result.error.message, fields: [] }))
@@ -117,7 +125,7 @@ export function refuse(c: AttemptHost, error: ApiError): void {
   const api = c.api
   if (READ_AGAIN.includes(code)) void api?.view().then((v) => v.ok && c.api === api && c.applyView(v.value))
   c.state = stateOfRefused(code, c.view?.attemptsRemaining)
-  c.notice = c.state === 'ready' ? c.messages[ERROR_MESSAGE[code] ?? 'error'] : ''
+  c.notice = c.state === 'ready' ? { key: ERROR_MESSAGE[code] ?? 'error' } : null
   c.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
 }
 
@@ -147,7 +155,7 @@ export function settle(c: AttemptHost, r: PayResult): void {
     case 'failed': {
       const left = r.attemptsRemaining
       c.state = left > 0 ? 'ready' : 'declined'
-      c.notice = left > 0 ? format(c.messages, declinedMessage(c.current, 0), { n: left }, c.resolvedLocale) : ''
+      c.notice = left > 0 ? { key: declinedMessage(c.current, 0), n: left } : null
       c.clearCvv()
       c.dispatchEvent(new PayDeclinedEvent({ ...detail, status: 'declined', attemptsRemaining: left }))
       break

@@ -82,13 +82,13 @@ async function qrStep(c: Checkout, e: QrStep): Promise<void> {
   const api = c.api
   if (!api || c.inFlight) return
   c.inFlight = true
-  c.notice = ''
+  c.notice = null
   if (e.detail.step === 'verify') {
     const r = await qrVerify(api, e.detail.fields ?? {})
     c.inFlight = false
     if (!r.ok) return c.refused(r.error)
     if (r.value.status === 'declined') {
-      c.notice = c.messages.walletDeclined
+      c.notice = { key: 'walletDeclined' }
       return
     }
     c.qrIssued = r.value.expiresAt
@@ -106,10 +106,10 @@ async function qrStep(c: Checkout, e: QrStep): Promise<void> {
     // No answer, or one that says nothing of it: it may have been paid. Its key goes with the
     // retry, and the session, read again, shows and tells what became of it.
     c.refused(r.error.status === 0 ? { ...r.error, code: 'network_error' } : r.error)
-    c.notice = c.messages.unknown
+    c.notice = { key: 'unknown' }
     void api.view().then((v) => {
       if (!v.ok || c.api !== api) return
-      c.notice = ''
+      c.notice = null
       c.applyView(v.value)
     })
     return
@@ -134,5 +134,5 @@ async function regenerate(c: Checkout): Promise<void> {
   if (!r.ok) return c.refused(r.error)
   const view = await api.view()
   if (view.ok) c.showView(view.value)
-  c.notice = c.messages.invoiceReady
+  c.notice = { key: 'invoiceReady' }
 }

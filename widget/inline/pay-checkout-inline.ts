@@ -31,6 +31,7 @@ import {
   stateOfUnreadable,
   WATCHED,
   type CheckoutState,
+  type Notice,
 } from './states.ts'
 
 export type { CheckoutState }
@@ -87,8 +88,8 @@ export class PayCheckoutInline extends LitElement {
   declare view: CheckoutView | null
   /** @internal */
   declare messages: Messages
-  /** @internal */
-  declare notice: string
+  /** What the status line says beside the state, in whatever language the checkout speaks now. @internal */
+  declare notice: Notice
   /** The methods whose component (a chunk of its own) is loaded. */
   declare private loadedViews: ReadonlySet<CheckoutFlow>
   /** The QR and invoice steps, loaded with their components. */
@@ -124,7 +125,7 @@ export class PayCheckoutInline extends LitElement {
     this.state = 'loading'
     this.view = null
     this.messages = en
-    this.notice = ''
+    this.notice = null
     this.loadedViews = new Set()
     this.others = null
     this.pickerLoaded = false
@@ -198,7 +199,7 @@ export class PayCheckoutInline extends LitElement {
    * the element in frame mode setting `method`): its code loads, and the session is read afresh.
    */
   private async showMethod(method: CheckoutFlow | ''): Promise<void> {
-    this.notice = ''
+    this.notice = null
     this.attemptKey = null
     await this.loadMethod()
     // Read afresh: a QR code shown before a card payment started is withdrawn by now.
@@ -263,7 +264,7 @@ export class PayCheckoutInline extends LitElement {
   private async load(): Promise<void> {
     const n = ++this.loads
     this.state = 'loading'
-    this.notice = ''
+    this.notice = null
     // A pay of the session before is no longer this element's (attempt.ts): this one starts afresh.
     this.inFlight = false
     this.attemptKey = null
@@ -308,19 +309,14 @@ export class PayCheckoutInline extends LitElement {
     // What the session says beside its state, when the page was loaded (again) after a pay: a
     // decline (the bank refused 3-D Secure, the page came back), the form again with the tries left.
     if (cardDeclined(view) && state === 'ready' && usesCardForm(this.current))
-      this.notice = format(
-        this.messages,
-        declinedMessage(this.current, 0),
-        { n: view.attemptsRemaining },
-        this.resolvedLocale,
-      )
+      this.notice = { key: declinedMessage(this.current, 0), n: view.attemptsRemaining }
     // A try of this method declined on the gateway's page (an invoice's): said, above its link to pay again.
     else if (view.status === 'declined' && state === 'ready' && view.method === this.current && elsewhere)
-      this.notice = this.messages[elsewhere]
+      this.notice = { key: elsewhere }
     // A bank step still waiting, which render() offers a button to (the page never goes there by
     // itself: Back from the bank's page would come here and go straight back).
     else if (state !== 'ready')
-      this.notice = state === 'action_required' && view.redirect ? this.messages.actionWaiting : ''
+      this.notice = state === 'action_required' && view.redirect ? { key: 'actionWaiting' } : null
     if (WATCHED.includes(state)) this.poll()
     else if (this.api && this.took !== this.api.sessionId) this.putBack(this.api.sessionId, state)
     if (state === 'succeeded')
@@ -371,9 +367,7 @@ export class PayCheckoutInline extends LitElement {
     const key = ERROR_MESSAGE[code]
     // Without words of its own, the error says its state's (a deleted saved card: contact the shop).
     this.notice =
-      this.state === 'blocked' || this.state === 'error'
-        ? this.messages[key ?? STATUS_MESSAGE[this.state] ?? 'error']
-        : ''
+      this.state === 'blocked' || this.state === 'error' ? { key: key ?? STATUS_MESSAGE[this.state] ?? 'error' } : null
     this.inFlight = false
     this.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
   }
@@ -402,7 +396,7 @@ export class PayCheckoutInline extends LitElement {
   /** The bank's page (again), while its step waits. */
   private toBank(): void {
     const redirect = this.view?.redirect
-    if (redirect && followRedirect(this, redirect)) this.notice = ''
+    if (redirect && followRedirect(this, redirect)) this.notice = null
   }
 
   /** Submits the current flow's form, as the pay button does. */
@@ -415,7 +409,7 @@ export class PayCheckoutInline extends LitElement {
   /** Clears the form and any error, and shows the form again if the session can still be paid. */
   reset(): void {
     this.cardForm?.clear()
-    this.notice = ''
+    this.notice = null
     this.attemptKey = null
     if (this.state === 'error' || this.state === 'declined') void this.load()
   }
@@ -484,8 +478,9 @@ export class PayCheckoutInline extends LitElement {
     const view = this.view
     const key = STATUS_MESSAGE[this.state]
     const method = this.current
+    const said = this.notice
     const status =
-      this.notice ||
+      (said && format(this.messages, said.key, said.n === undefined ? {} : { n: said.n }, this.resolvedLocale)) ||
       (key
         ? this.messages[
             key === 'declinedFinal'

@@ -7,6 +7,12 @@ import type { CheckoutStatus } from '../../shared/checkout.ts'
 import type { CheckoutView } from '../api-client.ts'
 import type { MessageKey } from '../i18n/index.ts'
 
+/**
+ * What the status line says beside the state: a message of the shopper's language (and its count),
+ * kept as such so that a new language says it again in its words.
+ */
+export type Notice = { readonly key: MessageKey; readonly n?: number } | null
+
 export type CheckoutState =
   | 'loading'
   | 'ready'
