@@ -47,7 +47,12 @@ describe('an invoice paid on its page after a declined card', () => {
       await payInvoicePage(regen.body.invoice.transactionUrl, '4111111111111111')
       const paid = await nextNotification(s.id, declined)
       expect((await deliverNotification(s.id, paid)).status).toBe(200)
-      expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+      // Named by the card that paid it, never the declined one.
+      expect(await sessionState(s.id)).toMatchObject({
+        status: 'succeeded',
+        method: 'invoice',
+        card: { brand: 'visa', last4: '1111' },
+      })
     },
   )
 })

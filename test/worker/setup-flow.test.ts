@@ -221,7 +221,11 @@ describe('a setup session registers a card without a payment', () => {
     const s = await setupSession()
     const declined = await pay(s, '4000000000000002')
     expect(declined.body).toMatchObject({ status: 'declined' })
+    expect(declined.body).not.toHaveProperty('paymentId')
     expect(await sessionState(s.id)).toMatchObject({ status: 'declined', registrationId: null, setup: { void: null } })
+    // The page reads the session as it was answered: the authorisation's id is never the page's.
+    const read = await browser<{ result: { paymentId: string | null; card: unknown } | null }>(s, 'GET', '')
+    expect(read.body.result).toMatchObject({ paymentId: null, card: { last4: '0002' } })
     expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
     expect((await voided(s.id)).registrationId).toMatch(/^R\d+$/)
   })

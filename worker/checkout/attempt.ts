@@ -150,6 +150,10 @@ export async function begin(
   }
   s.attempts.push(attempt)
   s.method = method
+  // A way to pay without a card: the card an earlier attempt was made with (declined) is no card
+  // of this payment. A card's own attempt names its card (methods/card.ts), and a payment's
+  // answer, inquiry or notification the card that paid.
+  if (method !== 'card' && method !== 'saved-card') delete s.card
   // The session's payment is this attempt's from now on (the earlier ones stay known by their
   // attempts): an answer that never comes must not name the payment declined before it.
   if (paymentId) s.paymentId = paymentId

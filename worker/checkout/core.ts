@@ -12,7 +12,6 @@ import {
   attemptsRemaining,
   codesUnasked,
   moneyMayMove,
-  sessionCard,
   type PayResult,
   type SessionRecord,
   type Status,
@@ -83,13 +82,12 @@ export type AtExpiry = 'paid' | 'unpaid' | 'ask_later'
 
 /** The browser's answer to an attempt, as the session now stands. */
 export function answer(s: SessionRecord, status: PayResult['status']): Reply {
-  const card = sessionCard(s)
   return done({
     status,
     // A setup's authorisation is no payment (its session voids it): the page is told the card
     // is saved, never an id it could take for a payment (the merchant's view names it).
     ...(s.paymentId && !s.setup ? { paymentId: s.paymentId } : {}),
-    ...(card ? { card } : {}),
+    ...(s.card ? { card: s.card } : {}),
     ...(status === 'action_required' && s.redirect ? { redirect: s.redirect } : {}),
     attemptsRemaining: s.status === 'failed' ? 0 : attemptsRemaining(s),
     // A wallet is declined, not a card.

@@ -5,7 +5,6 @@
 import {
   methodsOf,
   methodUnderWay,
-  sessionCard,
   type Flow,
   type MerchantView,
   type RequestedFlow,
@@ -44,7 +43,7 @@ export function merchantView(s: SessionRecord): MerchantView {
     resultCode: s.resultCode ?? null,
     resultDescription: s.resultDescription ?? null,
     transactionStatus: s.transactionStatus ?? null,
-    card: sessionCard(s),
+    card: s.card ?? null,
     invoice: s.invoice ?? null,
     lastError: s.lastError ?? null,
     refusedNotifications: s.refusedNotifications?.length ?? 0,

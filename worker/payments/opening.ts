@@ -10,7 +10,7 @@
  */
 import { paymentTypeOf } from '../checkout/methods/table.ts'
 import type { Job } from '../outbox/jobs.ts'
-import { sessionCard, type Flow, type SessionRecord } from '../sessions/types.ts'
+import type { Flow, SessionRecord } from '../sessions/types.ts'
 import { paymentIndexJob } from '../search/rows.ts'
 import { openingRecord } from './status.ts'
 import type { PaymentSnapshot } from './types.ts'
@@ -91,7 +91,7 @@ export function paymentOfSession(
     recurring: recurringOf(s, method),
     registrationId,
     ...(pending ? { registrationPending: true as const } : {}),
-    card: other ? other.card : sessionCard(s),
+    card: other ? other.card : (s.card ?? null),
     email: s.payerEmail ?? s.customer?.email ?? null,
     metadata: s.metadata ?? {},
   })

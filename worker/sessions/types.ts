@@ -376,13 +376,6 @@ export interface MerchantView {
 }
 
 /**
- * The card of the session's payment, or of its last attempt: none once a way to pay that takes no
- * card began (a QR code paid after a card was declined is no payment of that card).
- */
-export const sessionCard = (s: SessionRecord): NonNullable<SessionRecord['card']> | null =>
-  (s.method ?? s.flow) === 'card' || (s.method ?? s.flow) === 'saved-card' ? (s.card ?? null) : null
-
-/**
  * Attempts count only declines of the card: a refusal that is the merchant's configuration (a bad
  * checksum, a field the gateway refuses, "not permitted"), a charge the gateway never saw and one
  * that never left the Worker took nothing from the shopper's tries.
@@ -422,7 +415,8 @@ export function checkoutView(s: SessionRecord, now: number): CheckoutView {
     customer: isFinal(status) ? null : (s.customer ?? null),
     result:
       s.status === 'succeeded' || s.status === 'declined' || s.status === 'failed'
-        ? { paymentId: s.paymentId ?? null, card: sessionCard(s) }
+        ? // A setup's authorisation is no payment: never named to the page (as its answer: core.ts).
+          { paymentId: s.setup ? null : (s.paymentId ?? null), card: s.card ?? null }
         : null,
     redirect: s.status === 'action_required' ? (s.redirect ?? null) : null,
   }

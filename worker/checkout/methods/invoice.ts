@@ -127,6 +127,8 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   }
   const url = r.transactionUrl
   s.method = 'invoice'
+  // Nor is a card declined before it the invoice's: its notification names the card that pays it.
+  delete s.card
   // Issued, the invoice is the session's way to pay: a QR code shown beside it is withdrawn.
   withdrawOthers(s, 'invoice')
   s.invoice = {
