@@ -3,6 +3,7 @@
  * Numbers, money and dates in the console's locale (any of the checkout's 48), through `Intl`:
  * amounts stay the API's decimal text until shown.
  */
+import { BRAND_NAMES } from '../shared/card-inputs.ts'
 import { LOCALES, resolveLocale, type Locale } from '../shared/locales.ts'
 import { formatAmount, formatMoney } from '../shared/money.ts'
 import type { Payment } from './api.ts'
@@ -30,9 +31,9 @@ export function paymentAmount(p: Payment, locale: string): string {
     : whole
 }
 
-/** A card as the console names it: its brand and last four (`visa •••• 4242`), or a dash. */
+/** A card as the console names it: its brand as the checkout names it and last four (`Visa •••• 4242`), or a dash. */
 export const cardText = (card: Payment['card']): string =>
-  card ? `${card.brand ?? ''} •••• ${card.last4 ?? ''}`.trim() : '—'
+  card ? `${card.brand ? (BRAND_NAMES[card.brand] ?? card.brand) : ''} •••• ${card.last4 ?? ''}`.trim() : '—'
 
 /** A date and time; `seconds` where events a moment apart must read apart (a payment's timeline). */
 export function dateTime(iso: string | number, locale: string, seconds = false): string {

@@ -266,6 +266,8 @@ describe('the merchant console', () => {
     await page.locator('payment-list button[type=submit]').click()
     await expect.poll(() => rows.count()).toBe(1)
     expect(await rows.first().textContent()).toContain(refundable.mtid)
+    // Its card as the checkout names it.
+    expect(await rows.first().textContent()).toContain('Visa •••• 1111')
     expect(page.url()).toContain(`email=${encodeURIComponent(refundable.email)}`)
     await page.locator('payment-list button', { hasText: 'Clear' }).click()
     await expect.poll(() => page.locator('payment-list input[name=email]').inputValue()).toBe('')

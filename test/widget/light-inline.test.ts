@@ -23,6 +23,23 @@ import {
 
 const fullCheckoutLoaded = () => customElements.get('pay-checkout-inline') !== undefined
 
+/** Holds every pay on its way to the Worker until `release`; `paying` once one was sent. */
+function holdPays(): { paying: () => boolean; release: () => void; restore: () => void } {
+  const real = window.fetch
+  let release: () => void = () => undefined
+  const held = new Promise<void>((r) => (release = r))
+  let paying = false
+  window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+    const url = req instanceof Request ? req.url : String(req)
+    if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.endsWith('/pay')) {
+      paying = true
+      await held
+    }
+    return real(req, init)
+  }
+  return { paying: () => paying, release, restore: () => void (window.fetch = real) }
+}
+
 describe('inline mode, a card session', () => {
   it('shows the light form, pays, and never loads the full checkout', async () => {
     const { el } = await mount()
@@ -206,23 +223,12 @@ describe('inline mode, a card session', () => {
     const { el } = await mount()
     const told: string[] = []
     for (const type of ['pay-ready', 'pay-success']) el.addEventListener(type, () => told.push(type))
-    const real = window.fetch
-    let release: () => void = () => undefined
-    const held = new Promise<void>((r) => (release = r))
-    let paying = false
-    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
-      const url = req instanceof Request ? req.url : String(req)
-      if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.endsWith('/pay')) {
-        paying = true
-        await held
-      }
-      return real(req, init)
-    }
+    const { paying, release, restore } = holdPays()
     try {
       await fill(el)
       const paid = oneEvent(el, 'pay-success')
       payButton(el).click()
-      await until(() => paying)
+      await until(paying)
       const box = root(el).querySelector('.container')
       el.setAttribute('locale', 'de')
       // The form stays as it is while the pay waits for its answer (nothing made again).
@@ -234,10 +240,65 @@ describe('inline mode, a card session', () => {
       // Then the form in German, for the same session: paid.
       await until(() => status(el) === 'Zahlung erfolgreich.')
     } finally {
-      window.fetch = real
+      restore()
     }
     await new Promise((r) => setTimeout(r, 300))
     expect(told).to.deep.equal(['pay-success'])
+    el.remove()
+  })
+
+  it('a language switched while a pay is on its way, the element taken off the page before the answer: put back, it shows the session in that language', async () => {
+    const { el } = await mount()
+    const { paying, release, restore } = holdPays()
+    try {
+      await fill(el)
+      const paid = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      await until(paying)
+      el.setAttribute('locale', 'de')
+      // Asked for on the page, and waiting for the pay's answer: the form as it is.
+      await new Promise((r) => setTimeout(r, 100))
+      expect(root(el).querySelector('.container')?.getAttribute('lang')).to.equal('en')
+      el.remove()
+      release()
+      await paid
+    } finally {
+      restore()
+    }
+    // Off the page a while (a dialog closed and opened again).
+    await new Promise((r) => setTimeout(r, 500))
+    document.body.append(el)
+    await until(() => status(el) === 'Zahlung erfolgreich.')
+    el.remove()
+  })
+
+  it('a retry that got no answer after a decline, then a new language: the decline is told once', async () => {
+    const { el } = await mount()
+    let declines = 0
+    el.addEventListener('pay-declined', () => declines++)
+    await fill(el, { number: '4000 0000 0000 0002' })
+    const declined = oneEvent(el, 'pay-declined')
+    payButton(el).click()
+    await declined
+    const real = window.fetch
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      const url = req instanceof Request ? req.url : String(req)
+      if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.endsWith('/pay'))
+        throw new TypeError('Failed to fetch')
+      return real(req, init)
+    }
+    try {
+      await fill(el)
+      const failed = oneEvent(el, 'pay-error')
+      payButton(el).click()
+      expect((await failed).detail.code).to.equal('network_error')
+    } finally {
+      window.fetch = real
+    }
+    el.setAttribute('locale', 'de')
+    await until(() => /bezahlen/.test(payButton(el).textContent ?? '') && /abgelehnt/.test(status(el)))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(declines).to.equal(1)
     el.remove()
   })
 

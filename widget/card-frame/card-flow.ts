@@ -685,7 +685,9 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
       case 'action_required':
         state = 'action_required'
         render()
-        if (r.redirect && !toBank(r.redirect)) {
+        // Without a way to the bank (none given, or one the shared rule refuses), it is being
+        // confirmed: said so, which also tells the page the pay's answer came.
+        if (!r.redirect || !toBank(r.redirect)) {
           state = 'unknown'
           render()
           result('unknown', null, null)

@@ -207,8 +207,8 @@ export class PayCheckout extends HTMLElement {
    */
   private paidSession = ''
   /**
-   * The last other result this element told since the last pay (session, status, payment, tries
-   * left): a form made again (a new language, the element moved) reads the session and says it again.
+   * The last other result this element told (session, status, payment, tries left): a form made
+   * again (a new language, the element moved) reads the session and says it again.
    */
   private lastResult = ''
   private watchdog: ReturnType<typeof setTimeout> | undefined
@@ -314,6 +314,8 @@ export class PayCheckout extends HTMLElement {
   private useFrame(frame: HTMLIFrameElement, written: boolean): void {
     this.frame = frame
     this.initSent = false
+    // A pay the frame before it had on its way is answered in the session this one reads.
+    this.paying = false
     this.spoke = false
     this.lastReady = ''
     frame.addEventListener('load', () => {
@@ -396,7 +398,8 @@ export class PayCheckout extends HTMLElement {
     const same = `${endpoint}|${session}|${clientSecret}|`
     const key = `${same}${langOf(this.locale)}|${this.collectShipping}`
     this.light?.form.el.setAttribute('theme', this.theme)
-    if (key === this.lightKey) return
+    // As it is (asked for again, or back to it before the pay's answer): nothing waits.
+    if (key === this.lightKey) return void (this.lightLater = false)
     if (this.paying && this.lightKey.startsWith(same)) return void (this.lightLater = true)
     this.dropLight()
     this.lightKey = key
@@ -419,7 +422,9 @@ export class PayCheckout extends HTMLElement {
       unanswered: (e) => classify(endpoint, e),
       safeRedirect,
     })
-    if (this.lightKey !== key || this.isolation !== 'inline' || !this.isConnected) return
+    if (this.lightKey !== key) return
+    // Gone meanwhile (another isolation, off the page): made again when it comes back.
+    if (this.isolation !== 'inline' || !this.isConnected) return void (this.lightKey = '')
     this.lastReady = ''
     this.light = { form, flow: null }
     this.root.append(form.el)
@@ -563,8 +568,6 @@ export class PayCheckout extends HTMLElement {
         this.dispatchEvent(new PayChangeEvent({ valid: m.valid, brand: (m.brand as CardBrand | null) ?? null }))
         break
       case 'submitted':
-        // A new pay: whatever it comes to is told, even as a result told before (`unknown`, no id).
-        this.lastResult = ''
         this.paying = true
         this.dispatchEvent(new PaySubmitEvent({ flow: m.flow }))
         break
@@ -584,8 +587,10 @@ export class PayCheckout extends HTMLElement {
           this.dispatchEvent(new PaySuccessEvent(detail))
           break
         }
+        // A pay's own result is always told, even one like the last (`unknown`, no id); a form
+        // made again reading the session tells nothing new.
         const said = [this.session, m.status, m.paymentId, m.attemptsRemaining].join('|')
-        if (said === this.lastResult) break
+        if (said === this.lastResult && !this.paying) break
         this.lastResult = said
         if (m.status === 'declined')
           this.dispatchEvent(new PayDeclinedEvent({ ...detail, attemptsRemaining: m.attemptsRemaining ?? 0 }))
@@ -611,10 +616,11 @@ export class PayCheckout extends HTMLElement {
         void this.showMethods(m.methods, m.method)
         break
     }
-    // The pay's answer is told: the light form asked for meanwhile is made now.
+    // The pay's answer is told: the light form asked for meanwhile is made now (on the page; off
+    // it, when it comes back).
     if (m.type === 'result' || m.type === 'error' || m.type === 'action') {
       this.paying = false
-      if (this.lightLater) void this.showLight()
+      if (this.lightLater && this.isConnected) void this.showLight()
     }
   }
 
