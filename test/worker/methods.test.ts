@@ -429,6 +429,16 @@ describe('the money rule across methods', () => {
     expect(JSON.parse(event?.body ?? '{}').data).toMatchObject({ method: 'qr', card: null })
   })
 
+  it('a QR code a wallet paid after a card was declined, told by its notification (the page never completed it): the session names no card', async () => {
+    const s = await createSession({ methods: ['card', 'qr'] })
+    expect((await pay(s, DECLINE)).body.status).toBe('declined')
+    expect((await verifyQr(s)).body.status).toBe('verified')
+    const code = await shownCode(s)
+    expect((await walletPays(s, code)).kind).toBe('succeeded')
+    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).status).toBe(200)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: code, card: null })
+  })
+
   it('a QR code replaced by a newer one (another tab) stays the session’s: paid after all, its money ends the session paid', async () => {
     const s = await createSession({ flow: 'qr' })
     expect((await verifyQr(s)).body.status).toBe('verified')
@@ -491,8 +501,15 @@ describe('the money rule across methods', () => {
     expect(await sessionState(s.id)).toMatchObject({ status: 'failed' })
     // A wallet pays the code the card withdrew; the gateway's notification never arrives.
     await walletPaysThenAskedOnce(s, withdrawn)
-    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'qr', paymentId: withdrawn })
-    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    // Paid by the wallet: the declined card is no card of its payment.
+    expect(await sessionState(s.id)).toMatchObject({
+      status: 'succeeded',
+      method: 'qr',
+      paymentId: withdrawn,
+      card: null,
+    })
+    const [paid] = await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')
+    expect(JSON.parse(paid?.body ?? '{}').data).toMatchObject({ method: 'qr', card: null })
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.failed')).toHaveLength(1)
   })
 

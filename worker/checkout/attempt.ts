@@ -4,7 +4,7 @@
  * methods, the gate), its Idempotency-Key, its start (`processing` and the key on disk before the
  * gateway call), and what the gateway's answer makes of the session.
  */
-import { brandFromGateway } from '../../shared/card.ts'
+import { brandFromGateway, type CardBrand } from '../../shared/card.ts'
 import type { PaymentResponse } from '../../shared/types.ts'
 import type { Outcome, PaymentOutcome } from '../gateway/outcome.ts'
 import { countSettled } from '../guards/decline-breaker.ts'
@@ -265,10 +265,26 @@ export async function tookMoney(
   }
   if (owner) owner.status = 'succeeded'
   s.paymentId = paymentId
-  if (card) s.card = { brand: card.brand ?? s.card?.brand, last4: card.last4 }
   const method = owner?.method ?? theirs
   if (method) s.method = method
+  cardOfSuccess(s, card, owner)
   if (await core.move(s, 'succeeded')) tally(core, s, false)
+}
+
+/**
+ * The card the session names once a success is applied (`s.method` set to the method that paid):
+ * the one its news names, else the one its attempt was made with; none for a way to pay without a
+ * card (a QR code a wallet paid after a card was declined, whose notification names no card).
+ */
+export function cardOfSuccess(
+  s: SessionRecord,
+  news: { brand?: CardBrand; last4?: string } | null,
+  attempt: Attempt | undefined,
+): void {
+  const card = news ?? attempt?.card
+  const method = s.method ?? s.flow
+  if (card) s.card = { ...card, brand: card.brand ?? attempt?.card?.brand ?? s.card?.brand }
+  else if (method !== 'card' && method !== 'saved-card') delete s.card
 }
 
 /**

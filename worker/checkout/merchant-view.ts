@@ -34,7 +34,8 @@ export function merchantView(s: SessionRecord): MerchantView {
     // late answer settled it, the flag it may still carry says nothing. `source`, the shopper's
     // network hashed for the breaker, is personal data the merchant has no use for: never shown,
     // and so never in the events or the search index either.
-    attempts: s.attempts.map(({ recheck, source: _network, ...a }) =>
+    // The card of each attempt is the session's to name (`card`), once, for its payment.
+    attempts: s.attempts.map(({ recheck, source: _network, card: _card, ...a }) =>
       recheck && a.status === 'not_found' ? { ...a, recheck } : a,
     ),
     maxAttempts: s.maxAttempts,

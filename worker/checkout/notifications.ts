@@ -17,7 +17,7 @@ import {
   type SessionRecord,
   type Status,
 } from '../sessions/types.ts'
-import { tally } from './attempt.ts'
+import { cardOfSuccess, tally } from './attempt.ts'
 import { afterNoCharge, type SessionCore } from './core.ts'
 import { inquiryDelay } from './inquiry.ts'
 import { cardOf, chargedAgain, unnamedAttempt } from './charged-again.ts'
@@ -110,7 +110,10 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
     : (s.attempts.findLast((a) => a.paymentId === n.paymentId) ??
       (theirs ? undefined : ((current ? attempt : undefined) ?? unnamedAttempt(s))))
   // A late success names the method that took the money (a withdrawn QR code, an earlier card).
-  if (to === 'succeeded') s.method = claimant ?? settled?.method ?? theirs ?? s.method
+  if (to === 'succeeded') {
+    s.method = claimant ?? settled?.method ?? theirs ?? s.method
+    cardOfSuccess(s, card, settled)
+  }
   if (settled) {
     Object.assign(settled, { paymentId: n.paymentId, status: to === 'succeeded' || to === 'pending' ? to : 'declined' })
     // The result that settled it, as an answer's or an inquiry's does: not the answer it waited

@@ -135,6 +135,11 @@ export interface Attempt {
    * asked about again: a charge can reach the gateway after the inquiry that did not find it.
    */
   recheck?: true
+  /**
+   * The card a card's or a saved card's attempt was made with: the card of its payment when the
+   * news of its success names none (the session's own may be another's by then).
+   */
+  card?: { brand?: CardBrand; last4?: string }
 }
 
 export interface SessionRecord extends SessionInput {

@@ -15,7 +15,7 @@ import { registrationRefusal } from '../../registrations/guard.ts'
 import { originRefused, secretMatches } from '../../access.ts'
 import { payInputOf, type Admission, type PayAnswer, type PayRequest } from '../../sessions/pay-request.ts'
 import { fail, type Reply } from '../../reply.ts'
-import { checkoutView, offers, type SessionRecord } from '../../sessions/types.ts'
+import { checkoutView, offers, type Attempt, type SessionRecord } from '../../sessions/types.ts'
 import { applyOutcome, begin, finish, refusal, replay } from '../attempt.ts'
 import { MINUTE_MS, type SessionCore } from '../core.ts'
 
@@ -93,7 +93,8 @@ async function charge(core: SessionCore, s: SessionRecord, input: PayInput): Pro
   )
   // What the payment's record will carry: the email the gateway is sent, wherever it came from.
   if (input.shopper.email) s.payerEmail = input.shopper.email
-  const outcome = input.method === 'card' ? await newCard(core, s, input) : await savedCard(core, s, input)
+  const outcome =
+    input.method === 'card' ? await newCard(core, s, input, attempt) : await savedCard(core, s, input, attempt)
   const reply = await applyOutcome(core, s, outcome, attempt)
   return finish(core, s, attempt, input.idempotencyKey, input.fingerprint, reply)
 }
@@ -113,10 +114,10 @@ function common(core: SessionCore, s: SessionRecord, input: PayInput) {
   }
 }
 
-function newCard(core: SessionCore, s: SessionRecord, input: PayInput): Promise<PaymentOutcome> {
+function newCard(core: SessionCore, s: SessionRecord, input: PayInput, attempt: Attempt): Promise<PaymentOutcome> {
   const sh = input.shopper
   const brand: CardBrand | undefined = detectBrand(sh.cardNumber ?? '')
-  s.card = { ...(brand ? { brand } : {}), last4: lastFour(sh.cardNumber ?? '') }
+  s.card = attempt.card = { ...(brand ? { brand } : {}), last4: lastFour(sh.cardNumber ?? '') }
   return gatewayClient(core.env).payment({
     ...common(core, s, input),
     ...sh,
@@ -126,8 +127,8 @@ function newCard(core: SessionCore, s: SessionRecord, input: PayInput): Promise<
   } as never)
 }
 
-function savedCard(core: SessionCore, s: SessionRecord, input: PayInput): Promise<PaymentOutcome> {
-  s.card = s.savedCard ? { ...s.savedCard } : {}
+function savedCard(core: SessionCore, s: SessionRecord, input: PayInput, attempt: Attempt): Promise<PaymentOutcome> {
+  s.card = attempt.card = s.savedCard ? { ...s.savedCard } : {}
   return gatewayClient(core.env).payWithToken(s.registrationId ?? '', s.recurringType ?? 'REPEATED', {
     ...common(core, s, input),
     cvv: input.shopper.cvv ?? '',
