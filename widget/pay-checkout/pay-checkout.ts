@@ -432,7 +432,8 @@ export class PayCheckout extends HTMLElement {
   }
 
   private dropLight(): void {
-    this.paying = this.lightLater = false
+    // Only the light form's own pay: frame mode drops a light form it never had at each change.
+    if (this.light || this.lightKey) this.paying = this.lightLater = false
     this.light?.flow?.stop()
     this.light?.form.el.remove()
     this.light = null
@@ -550,8 +551,10 @@ export class PayCheckout extends HTMLElement {
     switch (m.type) {
       case 'loaded':
         // Again even if it went at the load event: the frame's script may have started listening
-        // only after it. A frame that loaded again (moved, or in a new language) is ready again.
+        // only after it. A frame that loaded again (moved, or in a new language) is ready again,
+        // with no pay of its own on the way.
         this.initSent = false
+        this.paying = false
         this.lastReady = ''
         this.sendInit()
         break
