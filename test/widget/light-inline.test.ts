@@ -40,6 +40,21 @@ function holdPays(): { paying: () => boolean; release: () => void; restore: () =
   return { paying: () => paying, release, restore: () => void (window.fetch = real) }
 }
 
+/** Fills the form and pays, the pay held on its way to the Worker until `release`. */
+async function payHeld(el: PayCheckout) {
+  const hold = holdPays()
+  try {
+    await fill(el)
+    const paid = oneEvent(el, 'pay-success')
+    payButton(el).click()
+    await until(hold.paying)
+    return { ...hold, paid }
+  } catch (e) {
+    hold.restore()
+    throw e
+  }
+}
+
 describe('inline mode, a card session', () => {
   it('shows the light form, pays, and never loads the full checkout', async () => {
     const { el } = await mount()
@@ -223,12 +238,8 @@ describe('inline mode, a card session', () => {
     const { el } = await mount()
     const told: string[] = []
     for (const type of ['pay-ready', 'pay-success']) el.addEventListener(type, () => told.push(type))
-    const { paying, release, restore } = holdPays()
+    const { paid, release, restore } = await payHeld(el)
     try {
-      await fill(el)
-      const paid = oneEvent(el, 'pay-success')
-      payButton(el).click()
-      await until(paying)
       const box = root(el).querySelector('.container')
       el.setAttribute('locale', 'de')
       // The form stays as it is while the pay waits for its answer (nothing made again).
@@ -249,12 +260,8 @@ describe('inline mode, a card session', () => {
 
   it('a language switched while a pay is on its way, the element taken off the page before the answer: put back, it shows the session in that language', async () => {
     const { el } = await mount()
-    const { paying, release, restore } = holdPays()
+    const { paid, release, restore } = await payHeld(el)
     try {
-      await fill(el)
-      const paid = oneEvent(el, 'pay-success')
-      payButton(el).click()
-      await until(paying)
       el.setAttribute('locale', 'de')
       // Asked for on the page, and waiting for the pay's answer: the form as it is.
       await new Promise((r) => setTimeout(r, 100))
