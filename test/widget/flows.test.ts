@@ -36,8 +36,11 @@ describe('<pay-checkout> QR wallet flow', () => {
     expect(qr()?.textContent).to.match(/Time left: \d+:\d{2}/)
     expect(qr()?.querySelector('svg path')?.getAttribute('d')?.length).to.be.greaterThan(100)
     await expect(el).to.be.accessible()
+    const sent = oneEvent(el, 'pay-submit')
     const ok = oneEvent(el, 'pay-success')
     el.submit()
+    // "I have paid" sends the wallet's payment: told as a card's pay is.
+    expect((await sent).detail).to.deep.equal({ flow: 'qr' })
     await ok
     expect(status(el)).to.equal('Payment successful.')
     expect((await sessionState(session.id)).status).to.equal('succeeded')

@@ -12,13 +12,23 @@ import type { AttemptHost } from './attempt.ts'
 import type { ApiClient, ApiError, CheckoutView, InvoiceDetails, PayResult } from '../api-client.ts'
 import type { Result } from '../../shared/result.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
+import { PaySubmitEvent } from '../events.ts'
 import { startingPage } from '../navigate.ts'
 import { saysNothing } from './states.ts'
 
 /** The inline checkout as these steps use it: what an attempt uses (./attempt.ts), and the checkout's answers. */
 export interface Checkout extends Pick<
   AttemptHost,
-  'messages' | 'resolvedLocale' | 'api' | 'state' | 'notice' | 'inFlight' | 'attemptKey' | 'startingPage' | 'applyView'
+  | 'messages'
+  | 'resolvedLocale'
+  | 'api'
+  | 'state'
+  | 'notice'
+  | 'inFlight'
+  | 'attemptKey'
+  | 'startingPage'
+  | 'applyView'
+  | 'dispatchEvent'
 > {
   refused(error: ApiError): void
   onResult(result: PayResult): void
@@ -98,6 +108,8 @@ async function qrStep(c: Checkout, e: QrStep): Promise<void> {
   }
   c.state = 'submitting'
   c.attemptKey ??= crypto.randomUUID()
+  // The wallet's payment is sent: told as a card's pay is.
+  c.dispatchEvent(new PaySubmitEvent({ flow: 'qr' }))
   const r = await qrComplete(api, c.attemptKey)
   // The element was given another session meanwhile: the answer is the old session's.
   if (c.api !== api) return
