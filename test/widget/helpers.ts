@@ -167,6 +167,12 @@ export async function until(predicate: () => boolean, timeoutMs = 15_000): Promi
   }
 }
 
+/** A request of the page's `fetch` that is a pay (`POST /v1/checkout/{id}/pay`). */
+export function isPay(req: RequestInfo | URL, init?: RequestInit): boolean {
+  const url = req instanceof Request ? req.url : String(req)
+  return (init?.method ?? 'GET').toUpperCase() === 'POST' && url.endsWith('/pay')
+}
+
 /**
  * Counts the page's reads of a session (`GET /v1/checkout/{id}`) from now on, until `stop`. A
  * wrapper around the page's `fetch`: the requests still go out.

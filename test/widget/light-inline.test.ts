@@ -11,6 +11,7 @@ import {
   fill,
   form,
   input,
+  isPay,
   loaded,
   mount,
   payButton,
@@ -30,8 +31,7 @@ function holdPays(): { paying: () => boolean; release: () => void; restore: () =
   const held = new Promise<void>((r) => (release = r))
   let paying = false
   window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
-    const url = req instanceof Request ? req.url : String(req)
-    if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.endsWith('/pay')) {
+    if (isPay(req, init)) {
       paying = true
       await held
     }
@@ -289,9 +289,7 @@ describe('inline mode, a card session', () => {
     await declined
     const real = window.fetch
     window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
-      const url = req instanceof Request ? req.url : String(req)
-      if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.endsWith('/pay'))
-        throw new TypeError('Failed to fetch')
+      if (isPay(req, init)) throw new TypeError('Failed to fetch')
       return real(req, init)
     }
     try {

@@ -16,6 +16,7 @@ import {
   FULL_CHECKOUT,
   input,
   inlineFor,
+  isPay,
   LIGHT_FORM,
   mount,
   payButton,
@@ -98,8 +99,7 @@ inBothForms('a session that moved on without this page', (what, body) => {
   async function bare500<T>(reached: boolean, keys: string[], fn: () => Promise<T>): Promise<T> {
     const real = window.fetch
     window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
-      const url = req instanceof Request ? req.url : String(req)
-      if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || !url.endsWith('/pay')) return real(req, init)
+      if (!isPay(req, init)) return real(req, init)
       keys.push(new Headers(init?.headers).get('Idempotency-Key') ?? '')
       if (keys.length > 1) return real(req, init)
       if (reached) await real(req, init)
