@@ -224,6 +224,19 @@ export function checkInputs(
   return out
 }
 
+/**
+ * The inputs holding the fields a refusal of the Worker's names (`shipping.street1`: `street`),
+ * each with the first rule named for it, in the form's order: the form shows them as it shows its
+ * own checks (a card number in the street, refused by the Worker alone). Names no input holds (a
+ * body key, the return page) are the notice's alone.
+ */
+export function refusedInputs(specs: readonly InputSpec[], fields: readonly FieldError[]): [string, FieldErrorCode][] {
+  return specs.flatMap((s): [string, FieldErrorCode][] => {
+    const f = fields.find((f) => s.fields.some((name) => SHOPPER_FIELDS[name].wire === f.field))
+    return f ? [[s.id, f.code]] : []
+  })
+}
+
 /** The wire fields of a valid form (card data goes only to the pay, never into an event). */
 export function collectInputs(
   specs: readonly InputSpec[],

@@ -200,6 +200,37 @@ describe('isolation="frame"', () => {
     await page.close()
   })
 
+  it('a card number typed in the street: the frame shows the Worker’s refusal at the street, focused, and pays once it is fixed', async () => {
+    const page = await openMerchant(await session())
+    const frame = page.frameLocator('pay-checkout iframe')
+    await page.evaluate(() => document.querySelector('pay-checkout')?.setAttribute('collect-shipping', ''))
+    const street = frame.locator('pay-checkout #street')
+    await street.waitFor({ timeout: 15_000 })
+    await fillCard(frame, '4111111111111111')
+    await street.fill('4111 1111 1111 1111')
+    const button = frame.locator('pay-checkout button[type=submit]')
+    await button.click()
+    await expect
+      .poll(async () => (await seen(page)).some((e) => e.kind === 'pay-error'), { timeout: 15_000 })
+      .toBe(true)
+    const refused = JSON.parse((await seen(page)).find((e) => e.kind === 'pay-error')?.data ?? '{}')
+    expect(refused).toMatchObject({
+      code: 'invalid_request',
+      fields: [{ field: 'shipping.street1', code: 'not_allowed' }],
+    })
+    await expect.poll(() => street.getAttribute('aria-invalid')).toBe('true')
+    expect(await frame.locator('pay-checkout #street-error').textContent()).toBe('Please check this value.')
+    expect(await street.evaluate((i) => (i.getRootNode() as ShadowRoot | Document).activeElement === i)).toBe(true)
+    await street.fill('1 Bond Street')
+    await expect.poll(() => street.getAttribute('aria-invalid')).toBe('false')
+    await button.click()
+    await expect
+      .poll(async () => (await seen(page)).filter((e) => e.kind === 'pay-success').length, { timeout: 15_000 })
+      .toBe(1)
+    expect(JSON.stringify(await seen(page))).not.toContain('4111 1111')
+    await page.close()
+  })
+
   it('a language switched while a pay is on its way: the pay’s answer is told first (a decline), then the form comes in that language; once paid, a new language says so, and no event is told twice', async () => {
     const page = await openMerchant(await session())
     const frame = page.frameLocator('pay-checkout iframe')

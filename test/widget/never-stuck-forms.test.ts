@@ -12,6 +12,8 @@ import '../../widget/index.ts'
 import { POLL_MAX, POLL_MS, POLL_SLOW_MS } from '../../widget/inline/states.ts'
 import {
   createSession,
+  fill,
+  form,
   formIs,
   FULL_CHECKOUT,
   input,
@@ -275,6 +277,51 @@ inBothForms('a payment watched for a long time, then another', (what, body) => {
     } finally {
       window.fetch = realFetch
       window.setTimeout = realTimeout
+      el.remove()
+    }
+  })
+})
+
+inBothForms('a field only the Worker checks', (what, body) => {
+  it(`inline, ${what}: a card number typed in the street is refused at the street, which holds its error until it changes, and the pay goes through then`, async () => {
+    const { el } = await mount(body, { shipping: true })
+    formIs(el, body)
+    await fill(el)
+    // The form's own checks let free text by: the Worker refuses a card number in it (R: none stored).
+    const street = input(el, 'street')
+    setValue(street, '4111 1111 1111 1111')
+    const refused = oneEvent(el, 'pay-error')
+    payButton(el).click()
+    const { detail } = await refused
+    expect(detail.code).to.equal('invalid_request')
+    expect(detail.fields.map((f: { field: string; code: string }) => [f.field, f.code])).to.deep.equal([
+      ['shipping.street1', 'not_allowed'],
+    ])
+    await until(() => street.getAttribute('aria-invalid') === 'true')
+    expect(status(el)).to.equal('Some details are not valid. Please check the highlighted fields and try again.')
+    const said = () => form(el).shadowRoot?.querySelector('#street-error')?.textContent?.trim()
+    expect(said()).to.equal('Please check this value.')
+    expect(street.getAttribute('aria-describedby')).to.include('street-error')
+    expect(form(el).shadowRoot?.activeElement).to.equal(street)
+    // Left as it was, it is not sent again, and leaving the input keeps what the Worker said.
+    street.blur()
+    const pays: string[] = []
+    const real = window.fetch
+    window.fetch = (req, init) => (isPay(req, init) && pays.push('pay'), real(req, init))
+    try {
+      payButton(el).click()
+      await form(el).updateComplete
+      expect(pays).to.deep.equal([])
+      expect(said()).to.equal('Please check this value.')
+      setValue(street, '1 Bond Street')
+      await form(el).updateComplete
+      expect(street.getAttribute('aria-invalid')).to.equal('false')
+      const paid = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      expect((await paid).detail).to.include({ status: 'succeeded' })
+      expect(pays).to.deep.equal(['pay'])
+    } finally {
+      window.fetch = real
       el.remove()
     }
   })

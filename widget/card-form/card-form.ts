@@ -26,6 +26,7 @@ import {
   PHONE,
   SAVED,
   SHIPPING,
+  refusedInputs,
   shippingLegend,
   type InputSpec,
 } from '../../shared/card-inputs.ts'
@@ -88,6 +89,8 @@ export class PayCardForm extends LitElement {
   declare private values: Record<string, string>
   /** Field errors shown to the shopper: only after a field's blur, or after a submit. */
   declare private errors: Record<string, FieldErrorCode>
+  /** Inputs the Worker refused, with the value it refused and its rule: held while that value is. */
+  private refused: Record<string, readonly [string, FieldErrorCode]> = {}
   /** The country and phone-code lists' module, once loaded (./lists.ts, a chunk of its own). */
   declare private lists: typeof import('./lists.ts') | null
   private listsLoading = false
@@ -139,9 +142,10 @@ export class PayCardForm extends LitElement {
     return brandOf(this.mode, this.values, this.savedBrand)
   }
 
-  /** The rule a value breaks, or null. */
+  /** The rule a value breaks, or null: the Worker's, for the value it refused, else the form's own. */
   private check(s: InputSpec): FieldErrorCode | null {
-    return checkInput(s, this.values, this.brand)
+    const r = this.refused[s.id]
+    return r && r[0] === (this.values[s.id] ?? '') ? r[1] : checkInput(s, this.values, this.brand)
   }
 
   /** Every rule broken now, by wire name; never a value. */
@@ -166,6 +170,20 @@ export class PayCardForm extends LitElement {
     if (first)
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#${first.id}`)?.focus())
     return !first
+  }
+
+  /**
+   * Shows the inputs the Worker refused (a card number in the street, which only it checks) as the
+   * form's own checks are, and moves focus to the first.
+   * @internal
+   */
+  showRefused(fields: readonly FieldError[]): void {
+    const refused = refusedInputs(this.specs, fields)
+    if (!refused.length) return
+    for (const [id, code] of refused) this.refused = { ...this.refused, [id]: [this.values[id] ?? '', code] }
+    this.errors = { ...this.errors, ...Object.fromEntries(refused) }
+    const [first] = refused[0] ?? []
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#${first}`)?.focus())
   }
 
   /**
@@ -204,6 +222,7 @@ export class PayCardForm extends LitElement {
       this.values = {}
     }
     this.errors = {}
+    this.refused = {}
     this.lastReported = ''
   }
 

@@ -22,10 +22,11 @@ import {
   errorKey,
   formatExpiry,
   inputsFor,
+  refusedInputs,
   type InputSpec,
 } from '../../shared/card-inputs.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
-import type { FieldErrorCode } from '../../shared/errors.ts'
+import type { FieldError, FieldErrorCode } from '../../shared/errors.ts'
 import { formatMessage } from '../../shared/i18n/icu.ts'
 import type { MessageKey, Messages } from '../../shared/i18n/messages/en.ts'
 import { formatMoney } from '../../shared/money.ts'
@@ -156,6 +157,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   let ready: FrameSays | undefined
   /** Errors shown, by input id: only after a field's blur, or after a submit. */
   let errors: Record<string, FieldErrorCode> = {}
+  /** Inputs the Worker refused, with the value it refused and its rule: held while that value is. */
+  let refused: Record<string, readonly [string, FieldErrorCode]> = {}
   let lastChange = ''
   /** What was kept over the bank's step was looked for (`../card-form/kept.ts`). */
   let took = false
@@ -168,6 +171,12 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     Object.fromEntries(specs().map((s) => [s.id, control(s.id)?.value ?? '']))
   /** A saved card's brand, else the typed number's (`values` read once by callers that have them). */
   const brand = (v = values()): CardBrand | undefined => brandOf(mode, v, view?.savedCard?.brand ?? null)
+
+  /** The rule an input breaks: the Worker's, for the value it refused, else the form's own. */
+  const ruleOf = (s: InputSpec, v: Record<string, string>, b = brand(v)): FieldErrorCode | null => {
+    const r = refused[s.id]
+    return r && r[0] === v[s.id] ? r[1] : checkInput(s, v, b)
+  }
 
   /** Shows (or clears) an input's error, with what the input is described by. */
   function showError(id: string, code: FieldErrorCode | null): void {
@@ -259,6 +268,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     form.replaceWith(f)
     form = f
     errors = {}
+    refused = {}
     lastChange = ''
     fillLists()
     showBrand()
@@ -274,10 +284,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     if (id === 'number') showBrand()
     // Errors already shown update as the shopper fixes them; new ones wait for blur or submit.
     const s = specs().find((x) => x.id === id)
-    if (s && errors[id]) {
-      const v = values()
-      showError(id, checkInput(s, v, brand(v)))
-    }
+    if (s && errors[id]) showError(id, ruleOf(s, values()))
     reportChange()
   }
 
@@ -306,8 +313,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     if (!s) return
     if (id === 'phone') splitCode()
     const value = control(id)?.value ?? ''
-    const v = values()
-    showError(id, value === '' && !errors[id] ? null : checkInput(s, v, brand(v)))
+    showError(id, value === '' && !errors[id] ? null : ruleOf(s, values()))
   }
 
   function onSubmit(e: Event): void {
@@ -326,7 +332,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     const b = brand(now)
     let first: HTMLElement | null = null
     for (const s of all) {
-      const code = checkInput(s, now, b)
+      const code = ruleOf(s, now, b)
       showError(s.id, code)
       if (code) first ??= control(s.id)
     }
@@ -644,7 +650,19 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     state = stateOfRefused(code, view?.attemptsRemaining)
     notice = state === 'ready' ? say(ERROR_MESSAGE[code] ?? 'error') : ''
     render()
+    if (state === 'ready') showRefused(e.fields ?? [])
     error(e)
+  }
+
+  /** The inputs the Worker refused, shown as the form's own checks are, the first of them focused. */
+  function showRefused(fields: readonly FieldError[]): void {
+    let first: HTMLElement | null = null
+    for (const [id, code] of refusedInputs(specs(), fields)) {
+      refused[id] = [control(id)?.value ?? '', code]
+      showError(id, code)
+      first ??= control(id)
+    }
+    first?.focus()
   }
 
   function settle(r: PayResult, flow: CheckoutFlow): void {

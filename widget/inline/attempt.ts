@@ -6,6 +6,7 @@
  */
 import type { CardBrand } from '../../shared/card.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
+import type { FieldError } from '../../shared/errors.ts'
 import { safeRedirect } from '../../shared/redirect.ts'
 import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
 import {
@@ -47,6 +48,8 @@ export interface AttemptHost extends HTMLElement {
   announceMethods(): void
   poll(): void
   clearCvv(): void
+  /** The card form's inputs the Worker refused, shown at each of them. */
+  showRefused(fields: readonly FieldError[]): void
   /** Keeps what the shopper typed besides the card over the bank's step (`../card-form/kept.ts`). */
   keepTyped(): void
 }
@@ -126,6 +129,7 @@ export function refuse(c: AttemptHost, error: ApiError): void {
   if (READ_AGAIN.includes(code)) void api?.view().then((v) => v.ok && c.api === api && c.applyView(v.value))
   c.state = stateOfRefused(code, c.view?.attemptsRemaining)
   c.notice = c.state === 'ready' ? { key: ERROR_MESSAGE[code] ?? 'error' } : null
+  if (c.state === 'ready') c.showRefused(error.fields ?? [])
   c.dispatchEvent(new PayErrorEvent({ code, message: error.message, fields: error.fields ?? [] }))
 }
 

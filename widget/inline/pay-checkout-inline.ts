@@ -9,6 +9,7 @@
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
+import type { FieldError } from '../../shared/errors.ts'
 import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
@@ -421,6 +422,11 @@ export class PayCheckoutInline extends LitElement {
   /** @internal */
   clearCvv(): void {
     this.cardForm?.clear('cvv')
+  }
+
+  /** @internal */
+  showRefused(fields: readonly FieldError[]): void {
+    if (usesCardForm(this.current)) this.cardForm?.showRefused(fields)
   }
 
   /**
