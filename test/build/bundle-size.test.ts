@@ -81,10 +81,12 @@ describe('widget bundles', () => {
   // 17.75 KB until the optional inputs said so in their labels ("Phone (optional)"), and a shipping
   // address optional as a whole in its legend (116 bytes more, 18,227). 18 KB until a result the
   // element had told (a decline, a pending payment) was not told again by a form made again for a
-  // new language, nor `pay-ready` after the payment (the entry 34 bytes more, 18,460).
-  it('inline card flow: the entry and the light form, one file, at most 18.25 KB brotli, with no Lit', async () => {
+  // new language, nor `pay-ready` after the payment (the entry 34 bytes more, 18,460). 18.25 KB
+  // until a field the Worker refused was shown at its input (18,686), and no `pay-ready` was told
+  // while a payment made here is on its way (the entry 31 bytes more, 18,717).
+  it('inline card flow: the entry and the light form, one file, at most 18.5 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
-    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(18.25 * KB)
+    expect(m.inlineFlow.brotli).toBeLessThanOrEqual(18.5 * KB)
     expect(m.inlineFlow.files).toEqual(['pay-checkout.js', 'chunks/light.js'])
     const code = readFileSync(join(out, 'chunks', 'light.js'), 'utf8')
     expect(code).not.toMatch(/lit-html|reactive-element|customElements\.define/)

@@ -234,6 +234,24 @@ describe('inline mode, a card session', () => {
     el.remove()
   })
 
+  it('a language switched while a payment made here is pending: the form says so in that language, fires no pay-ready, and its success is told once', async () => {
+    const { el } = await mount()
+    await fill(el, { number: '4000 0000 0000 0259' })
+    const pending = oneEvent(el, 'pay-pending')
+    payButton(el).click()
+    await pending
+    const told: string[] = []
+    for (const type of ['pay-ready', 'pay-pending', 'pay-success']) el.addEventListener(type, () => told.push(type))
+    el.setAttribute('locale', 'de')
+    // The sandbox settles it by notification three seconds after the pay: still pending here.
+    await until(() => status(el).startsWith('Ihre Zahlung wird bearbeitet.'))
+    expect(told).to.deep.equal([])
+    await until(() => status(el) === 'Zahlung erfolgreich.', 20_000)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(told).to.deep.equal(['pay-success'])
+    el.remove()
+  })
+
   it('a language switched while a pay is on its way: the pay’s answer is told first, then the form comes in that language, and nothing is told twice', async () => {
     const { el } = await mount()
     const told: string[] = []

@@ -211,6 +211,12 @@ export class PayCheckout extends HTMLElement {
    * again (a new language, the element moved) reads the session and says it again.
    */
   private lastResult = ''
+  /**
+   * The session whose payment, told here as pending, being confirmed or at the bank's step, is on
+   * its way: a form made again for it (a new language) is not ready to pay, until a decline makes
+   * it so again.
+   */
+  private underWay = ''
   private watchdog: ReturnType<typeof setTimeout> | undefined
   private queued = false
   /** Frame mode, several methods: the picker here, and the methods other than card in this element (./methods.ts). */
@@ -562,8 +568,14 @@ export class PayCheckout extends HTMLElement {
         if (this.frame) this.frame.title = m.title
         break
       case 'ready':
-        // Paid: the form's result was told; a form made again after it is not ready to pay.
-        if (`${m.flow}|${m.status}` === this.lastReady || this.paidSession === this.session) break
+        // Paid, or a payment on its way: its result was told; a form made again after it is not
+        // ready to pay (README: pay-ready).
+        if (
+          `${m.flow}|${m.status}` === this.lastReady ||
+          this.paidSession === this.session ||
+          this.underWay === this.session
+        )
+          break
         this.lastReady = `${m.flow}|${m.status}`
         this.dispatchEvent(new PayReadyEvent({ flow: m.flow as PayReadyEvent['detail']['flow'], status: m.status }))
         break
@@ -595,12 +607,14 @@ export class PayCheckout extends HTMLElement {
         const said = [this.session, m.status, m.paymentId, m.attemptsRemaining].join('|')
         if (said === this.lastResult && !this.paying) break
         this.lastResult = said
+        this.underWay = m.status === 'declined' ? '' : this.session
         if (m.status === 'declined')
           this.dispatchEvent(new PayDeclinedEvent({ ...detail, attemptsRemaining: m.attemptsRemaining ?? 0 }))
         else this.dispatchEvent(new PayPendingEvent(detail))
         break
       }
       case 'action':
+        this.underWay = this.session
         // Checked again here, whoever handed it over (SECURITY.md R28): a redirect that fails the
         // shared rule is never followed nor announced; the payment is being confirmed.
         if (!followRedirect(this, m.redirect))
