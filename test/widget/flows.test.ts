@@ -84,6 +84,33 @@ describe('<pay-checkout> QR wallet flow', () => {
     expect((await sessionState(session.id)).status).to.equal('succeeded')
   })
 
+  it('a card number given as the wallet id: the Worker’s refusal is shown at the wallet id, focused, and a wallet id then goes on to the code', async () => {
+    const { el } = await mount({
+      flow: 'qr',
+      customer: { givenName: 'Ada', surname: 'Lovelace', email: 'ada@example.com' },
+    })
+    const qr = () => root(el).querySelector('pay-qr-wallet')?.shadowRoot
+    const wallet = () => qr()?.querySelector<HTMLInputElement>('#walletId')
+    const refused = oneEvent(el, 'pay-error')
+    const given = wallet()
+    if (given) given.value = '4111111111111111'
+    qr()?.querySelector('form')?.requestSubmit()
+    const { detail } = await refused
+    expect(detail.fields.map((f: { field: string; code: string }) => [f.field, f.code])).to.deep.equal([
+      ['walletId', 'not_allowed'],
+    ])
+    await until(() => wallet()?.getAttribute('aria-invalid') === 'true')
+    expect(status(el)).to.equal('Some details are not valid. Please check the highlighted fields and try again.')
+    expect(qr()?.querySelector('#walletId-error')?.textContent?.trim()).to.equal('Please check this value.')
+    expect(qr()?.activeElement).to.equal(wallet())
+    await expect(el).to.be.accessible()
+    const fixed = wallet()
+    if (fixed) fixed.value = 'wallet-ok'
+    qr()?.querySelector('form')?.requestSubmit()
+    await until(() => !!qr()?.querySelector('svg[part=qr]'))
+    el.remove()
+  })
+
   it('needs name and email when not prefilled, and says which field', async () => {
     const { el } = await mount({ flow: 'qr' }, { theme: 'dark' })
     const qr = root(el).querySelector('pay-qr-wallet')?.shadowRoot

@@ -426,7 +426,12 @@ export class PayCheckoutInline extends LitElement {
 
   /** @internal */
   showRefused(fields: readonly FieldError[]): void {
-    if (usesCardForm(this.current)) this.cardForm?.showRefused(fields)
+    const flow = this.current
+    if (usesCardForm(flow)) this.cardForm?.showRefused(fields)
+    else
+      this.shadowRoot
+        ?.querySelector<HTMLElement & { showRefused?: (f: readonly FieldError[]) => void }>(METHOD_VIEWS[flow].tag)
+        ?.showRefused?.(fields)
   }
 
   /**

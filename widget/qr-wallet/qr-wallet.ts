@@ -8,6 +8,7 @@
 import { html, LitElement, nothing, svg, type TemplateResult } from 'lit'
 import qrcode from 'qrcode-generator'
 import { errorKey } from '../../shared/card-inputs.ts'
+import type { FieldError } from '../../shared/errors.ts'
 import { focusDropped } from '../card-form/editing.ts'
 import { checkEmail, checkName, checkWalletId, checkWith } from '../../shared/shopper-formats.ts'
 import type { CheckoutView } from '../api-client.ts'
@@ -115,6 +116,21 @@ export class PayQrWallet extends LitElement {
   /** Submits the current step. */
   submit(): void {
     this.shadowRoot?.querySelector('form')?.requestSubmit()
+  }
+
+  /**
+   * Shows the inputs the Worker refused (a card number as the wallet id, which only it checks) as
+   * the form's own checks are, and moves focus to the first.
+   * @internal
+   */
+  showRefused(fields: readonly FieldError[]): void {
+    const input = (name: string) => this.shadowRoot?.querySelector<HTMLInputElement>(`[name="${name}"]`)
+    const refused = fields.filter((f) => input(f.field))
+    if (!refused.length) return
+    const errors = { ...this.errors }
+    for (const f of refused) errors[f.field] ??= this.messages[errorKey(f.field.replace('customer.', ''), f.code)]
+    this.errors = errors
+    void this.updateComplete.then(() => input(refused[0]?.field ?? '')?.focus())
   }
 
   private step(step: 'verify' | 'complete', fields?: Record<string, unknown>): void {
