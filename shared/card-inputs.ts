@@ -210,20 +210,6 @@ export function checkInput(
   return checkWith(SHOPPER_CHECKS[name], s.id === 'number' ? normalizeCardNumber(value) : wireValue(s.id, value))
 }
 
-/** Every rule broken, by wire name; never a value. */
-export function checkInputs(
-  specs: readonly InputSpec[],
-  values: Readonly<Record<string, string>>,
-  brand: CardBrand | undefined,
-): FieldError[] {
-  const out: FieldError[] = []
-  for (const s of specs) {
-    const code = checkInput(s, values, brand)
-    if (code) out.push({ field: SHOPPER_FIELDS[s.fields[s.id === 'expiry' ? 1 : 0] ?? 'cardNumber'].wire, code })
-  }
-  return out
-}
-
 /**
  * The inputs holding the fields a refusal of the Worker's names (`shipping.street1`: `street`),
  * each with the first rule named for it, in the form's order: the form shows them as it shows its

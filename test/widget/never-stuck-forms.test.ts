@@ -290,6 +290,8 @@ inBothForms('a field only the Worker checks', (what, body) => {
     // The form's own checks let free text by: the Worker refuses a card number in it (R: none stored).
     const street = input(el, 'street')
     setValue(street, '4111 1111 1111 1111')
+    const valid: boolean[] = []
+    el.addEventListener('pay-change', (e) => valid.push(e.detail.valid))
     const refused = oneEvent(el, 'pay-error')
     payButton(el).click()
     const { detail } = await refused
@@ -303,6 +305,8 @@ inBothForms('a field only the Worker checks', (what, body) => {
     expect(said()).to.equal('Please check this value.')
     expect(street.getAttribute('aria-describedby')).to.include('street-error')
     expect(form(el).shadowRoot?.activeElement).to.equal(street)
+    // The page hears the form is not valid while it holds what the Worker refused.
+    expect(valid).to.deep.equal([false])
     // Left as it was, it is not sent again, and leaving the input keeps what the Worker said.
     street.blur()
     const pays: string[] = []
@@ -316,6 +320,7 @@ inBothForms('a field only the Worker checks', (what, body) => {
       setValue(street, '1 Bond Street')
       await form(el).updateComplete
       expect(street.getAttribute('aria-invalid')).to.equal('false')
+      expect(valid).to.deep.equal([false, true])
       const paid = oneEvent(el, 'pay-success')
       payButton(el).click()
       expect((await paid).detail).to.include({ status: 'succeeded' })

@@ -17,7 +17,6 @@ import {
   BRAND_NAMES,
   brandOf,
   checkInput,
-  checkInputs,
   collectInputs,
   errorKey,
   formatExpiry,
@@ -230,7 +229,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   function reportChange(): void {
     const v = values()
     const b = brand(v) ?? null
-    const valid = checkInputs(specs(), v, b ?? undefined).length === 0
+    // By the rules the pay would meet: a value the Worker refused is not valid while it is there.
+    const valid = !specs().some((s) => ruleOf(s, v, b ?? undefined))
     const key = `${valid}|${b}`
     if (key === lastChange) return
     lastChange = key
@@ -663,6 +663,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
       first ??= control(id)
     }
     first?.focus()
+    reportChange()
   }
 
   function settle(r: PayResult, flow: CheckoutFlow): void {

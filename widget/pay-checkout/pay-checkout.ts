@@ -212,9 +212,10 @@ export class PayCheckout extends HTMLElement {
    */
   private lastResult = ''
   /**
-   * The session whose payment, told here as pending, being confirmed or at the bank's step, is on
-   * its way: a form made again for it (a new language) is not ready to pay, until a decline makes
-   * it so again.
+   * The session whose card payment, told here as pending, being confirmed or at the bank's step,
+   * is on its way: a form made again for it (a new language) says so, and is not "ready to pay".
+   * Cleared by a decline told (the form made again after it is ready again). A payment found
+   * never made (unknown, then open) is told by nothing: the form made again stays unannounced.
    */
   private underWay = ''
   private watchdog: ReturnType<typeof setTimeout> | undefined
