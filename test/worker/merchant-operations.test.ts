@@ -240,6 +240,28 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     },
   )
 
+  it('an invoice whose first answer never came ends by time a whole period after the answer that named it, not after the first call', async () => {
+    const invoiceId = await existingInvoice()
+    const ref = uniqueId('inv-dated')
+    const key = uniqueId('ik')
+    await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
+    expect((await regenerate(invoiceId, key, ref)).body.status).toBe('unknown')
+    const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`regenerate:${key}`))
+    const stored = () =>
+      runInDurableObject(stub, async (_, state) => ({
+        op: await state.storage.get<{ status: string; createdAt: number }>('op'),
+        tasks: await state.storage.get<Record<string, number>>('tasks'),
+      }))
+    const deadline = Date.now() + 15_000
+    while (Date.now() < deadline && (await stored()).op?.status !== 'succeeded')
+      await new Promise((r) => setTimeout(r, 100))
+    const { op, tasks } = await stored()
+    expect(op?.status).toBe('succeeded')
+    // Asked again after the base interval (1 s here): the gateway's invoice may date from then.
+    const day = 24 * 60 * 60_000
+    expect((tasks?.expire ?? 0) - (op?.createdAt ?? 0) - day).toBeGreaterThanOrEqual(900)
+  })
+
   it('an invoice regenerated here and paid on its page after a declined try ends paid: invoice.declined, then invoice.paid', async () => {
     const invoiceId = await existingInvoice()
     const key = uniqueId('ik')

@@ -335,7 +335,8 @@ export type InvoiceCommand =
   | { t: 'shopper'; ok: boolean; notify: boolean }
   | { t: 'notify'; kind: 'replay' | 'wrong-amount' | 'other-payment' }
   | { t: 'return' }
-  | { t: 'alarm' }
+  /** Time passes; a regeneration asked again meanwhile meets `next` (then approval). */
+  | { t: 'alarm'; next: Behaviour }
 
 export const invoiceCommand: fc.Arbitrary<InvoiceCommand> = fc.oneof(
   {
@@ -355,5 +356,11 @@ export const invoiceCommand: fc.Arbitrary<InvoiceCommand> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.constant({ t: 'return' as const }) },
-  { weight: 2, arbitrary: fc.constant({ t: 'alarm' as const }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('alarm' as const),
+      next: fc.constantFrom<Behaviour>('approve', 'reject', 'token_refused', 'lost', 'http500'),
+    }),
+  },
 )

@@ -350,7 +350,10 @@ async function runInvoice(commands: InvoiceCommand[]): Promise<void> {
         break
       case 'alarm':
         // Time passes, up to and past the invoice's expiry: the gateway then takes no more payments.
+        // A regeneration whose answer never came is asked again then, and may be refused or lost.
+        gateway.queue.push(c.next)
         await timePasses(stub)
+        gateway.queue = []
         if (
           gateway.invoices.length > 0 &&
           (await merchant<{ status: string }>('GET', `/v1/operations/op_${opId}`)).body.status === 'expired'

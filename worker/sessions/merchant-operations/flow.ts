@@ -42,7 +42,13 @@ export interface OperationRecord<P = unknown> {
   result?: Record<string, unknown>
   /** What the gateway's answers named: the repeat's payment id, the regenerated invoice. */
   paymentId?: string
-  invoice?: { merchantInvoiceId: string; amount: string; currency: string }
+  invoice?: {
+    merchantInvoiceId: string
+    amount: string
+    currency: string
+    /** When its answer came (ms): the gateway made it by then, and dates its expiry from it. */
+    at?: number
+  }
   tries: number
   resent: boolean
   /** Still open after `MAX_TRIES`: the merchant was told once; asked about hourly until it settles. */

@@ -33,6 +33,7 @@ async function absorb(ctx: OperationContext, op: Regeneration, outcome: Outcome<
       merchantInvoiceId: r.merchantInvoiceId ?? op.params.merchantInvoiceId,
       amount: r.amount ?? '',
       currency: r.currency ?? '',
+      at: Date.now(),
     }
     // The pay link goes to shoppers: only an https address (or the local sandbox) is passed on.
     // The customer's email and the order's free text are the shopper's personal data, which the
@@ -55,7 +56,10 @@ async function absorb(ctx: OperationContext, op: Regeneration, outcome: Outcome<
         : outcome.kind === 'unsent'
           ? { unsent: outcome.reason }
           : {}
-    await ctx.change(op, 'failed')
+    // A refusal, or a call that never left, settles only the first call. Asked again after an
+    // answer that never came, the invoice may exist (and be paid) all the same: still unknown,
+    // asked again, and the merchant told it needs attention after a while, never `failed`.
+    await ctx.change(op, op.status === 'processing' ? 'failed' : op.status)
   }
   await ctx.keepAsking(op)
 }
@@ -80,11 +84,13 @@ export const regenerate: OperationFlow<RegenerateParams> = {
   attentionEvent: 'invoice.regenerate.needs_attention',
   // Payable until its expiry period (hours) has passed since it was regenerated; never paid, it
   // then ends with one final event (invoice.expired). A notification of a payment still wins
-  // until then (declined -> paid).
+  // until then (declined -> paid). Dated from the answer that named it, not from the request: an
+  // answer that never came is asked for again, up to an hour later, and the gateway makes the
+  // invoice (and starts its period) when a call reaches it, which may be the later one.
   expiresAt(op) {
     if (op.status !== 'succeeded' && op.status !== 'declined') return undefined
     const period = hoursMs(op.params.invoiceExpirationPeriod)
-    return period > 0 ? op.createdAt + period : undefined
+    return period > 0 ? (op.invoice?.at ?? op.createdAt) + period : undefined
   },
 
   // Before it ends unpaid, the gateway is asked whether it was paid after all (a notification can
