@@ -6,6 +6,8 @@
  * still pay the session. Found by an attacker's review (helper 48).
  */
 import { env, runInDurableObject } from 'cloudflare:test'
+import { checksum } from '../../shared/gateway/checksum.ts'
+import { SANDBOX } from '../../tools/credentials.ts'
 import { describe, expect, it, vi } from 'vitest'
 import {
   browser,
@@ -59,6 +61,27 @@ function holdGatewayCalls(matches: (request: Request, body: string) => boolean) 
     release()
   }
   return { seen, release, lose, restore: () => spy.mockRestore() }
+}
+
+/** A signed notification that `paymentId`, of `s`'s order and amount, was declined. */
+async function declineNotice(s: Session, paymentId: string): Promise<string> {
+  const sum = await checksum('notification', {
+    paymentId,
+    merchantTransactionId: s.mtid,
+    amount: '100.00',
+    transactionStatus: 'N',
+    secureKey: SANDBOX.secureKey,
+  })
+  if (!sum.ok) throw new Error('no checksum')
+  return JSON.stringify({
+    paymentId,
+    merchantTransactionId: s.mtid,
+    amount: '100.00',
+    currency: 'EUR',
+    transactionStatus: 'N',
+    checksum: sum.value,
+    result: { code: '10001', description: 'Declined' },
+  })
 }
 
 /**
@@ -152,6 +175,41 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
       hold.release()
       hold.restore()
     }
+  })
+
+  it('a charge given up as never reaching the gateway, declined there after all: its late decline, come while a new attempt waits for its answer, declines neither the new attempt nor the session, whose payment then pays it', async () => {
+    const s = await createSession()
+    // The first charge reaches the gateway after the inquiry that did not find it; declined there,
+    // its answer lost. Its notification names a payment no answer gave this session.
+    expect(await givenUpThenCharged(s, '4000000000000002', { sent: true })).toMatchObject({
+      status: 'not_found',
+      recheck: true,
+    })
+    // The sandbox tells a decline by its answer alone; this gateway also notifies it, signed.
+    const late = await declineNotice(s, `${Date.now()}${Math.floor(Math.random() * 1000)}`)
+    // The shopper pays again; this charge's answer is on its way when the late decline comes.
+    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+    try {
+      const second = pay(s, '4111111111111111')
+      await until(() => hold.seen.length > 0)
+      await deliverNotification(s.id, late)
+      const meanwhile = await sessionState(s.id)
+      expect(meanwhile).toMatchObject({ status: 'processing' })
+      expect((meanwhile.attempts as Attempt[])[1]).toMatchObject({ status: 'processing' })
+      expect((meanwhile.attempts as Attempt[])[1]?.paymentId).toBeUndefined()
+      // Not a payment the shopper may start again over: the pay in flight holds the session.
+      expect((await pay(s, '4111111111111111')).status).toBe(409)
+      hold.release()
+      expect((await second).body.status).toBe('succeeded')
+    } finally {
+      hold.release()
+      hold.restore()
+    }
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'succeeded' })
+    expect((state.attempts as Attempt[])[1]).toMatchObject({ status: 'succeeded', paymentId: state.paymentId })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.attempt.declined')).toHaveLength(0)
   })
 
   it('a QR completion answered late, after its decline was told and a card payment began, leaves the card payment as it is: its success pays the session', async () => {

@@ -13,6 +13,8 @@ import {
   canMove,
   isInFlight,
   receivedPaymentIds,
+  rechecks,
+  strays,
   type Flow,
   type SessionRecord,
   type Status,
@@ -77,8 +79,14 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
     .slice(0, -1)
     .map((a) => a.paymentId)
     .concat(methodPaymentIds(s))
+  // Nor by one when an earlier attempt never learned its payment's id either and its money may
+  // still move (its answer lost, or not found yet and to be asked again): the payment may be that
+  // one's, reaching the gateway after all. The attempt in flight is then settled by its own
+  // answer or inquiry; a success still pays the session, whichever attempt it was.
+  const unnamedEarlier = [...strays(s), ...rechecks(s)].some((a) => a !== attempt && !a.paymentId)
   const current =
-    claimant !== undefined || (attempt?.paymentId ? attempt.paymentId === n.paymentId : !earlier.includes(n.paymentId))
+    claimant !== undefined ||
+    (attempt?.paymentId ? attempt.paymentId === n.paymentId : !earlier.includes(n.paymentId) && !unnamedEarlier)
   let to: Status | undefined
   const verdict = settlementOf(n.transactionStatus)
   if (verdict === 'charged') to = 'succeeded'
