@@ -20,7 +20,7 @@ import {
   type Session,
 } from './api.ts'
 import { gatewayCallsWhile, settles, timePasses } from './clock.ts'
-import { injectFault, uniqueId } from './helpers.ts'
+import { client, injectFault, uniqueId } from './helpers.ts'
 import { PENDING, sandboxInvoice, THREE_DS } from './outcome-support.ts'
 
 type Attempt = { method?: string; status: string; paymentId?: string }
@@ -186,7 +186,8 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
       recheck: true,
     })
     // The sandbox tells a decline by its answer alone; this gateway also notifies it, signed.
-    const late = await declineNotice(s, `${Date.now()}${Math.floor(Math.random() * 1000)}`)
+    const asked = await client().inquiry(s.mtid, 'MID')
+    const late = await declineNotice(s, asked.kind === 'declined' ? (asked.response.paymentId ?? '') : '')
     // The shopper pays again; this charge's answer is on its way when the late decline comes.
     const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
     try {
@@ -209,6 +210,40 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect(state).toMatchObject({ status: 'succeeded' })
     expect((state.attempts as Attempt[])[1]).toMatchObject({ status: 'succeeded', paymentId: state.paymentId })
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.attempt.declined')).toHaveLength(0)
+  })
+
+  it('the same late decline, and the new attempt’s charge lost before the gateway: asked by order, the gateway names the earlier attempt’s declined payment, which declines neither the new attempt nor the session', async () => {
+    const s = await createSession()
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    expect(await givenUpThenCharged(s, '4000000000000002', { sent: true })).toMatchObject({
+      status: 'not_found',
+      recheck: true,
+    })
+    // The first charge's payment, declined at the gateway: the latest of the order there.
+    const asked = await client().inquiry(s.mtid, 'MID')
+    const earlier = asked.kind === 'declined' ? (asked.response.paymentId ?? '') : ''
+    expect(earlier).toMatch(/^\d+$/)
+    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+    try {
+      const second = pay(s, '4111111111111111')
+      await until(() => hold.seen.length > 0)
+      await deliverNotification(s.id, await declineNotice(s, earlier))
+      // The new charge never reaches the gateway, and no answer comes back.
+      hold.lose(false)
+      await second
+    } finally {
+      hold.release()
+      hold.restore()
+    }
+    expect(await sessionState(s.id)).toMatchObject({ status: 'unknown' })
+    await timePasses(stub)
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'open' })
+    expect((state.attempts as Attempt[]).map((a) => [a.status, a.paymentId])).toEqual([
+      ['not_found', undefined],
+      ['not_found', undefined],
+    ])
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.attempt.declined')).toHaveLength(0)
   })
 

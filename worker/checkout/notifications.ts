@@ -78,11 +78,12 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   const earlier = s.attempts
     .slice(0, -1)
     .map((a) => a.paymentId)
-    .concat(methodPaymentIds(s))
+    .concat(methodPaymentIds(s), s.unclaimedPayments ?? [])
   // Nor by one when an earlier attempt never learned its payment's id either and its money may
   // still move (its answer lost, or not found yet and to be asked again): the payment may be that
-  // one's, reaching the gateway after all. The attempt in flight is then settled by its own
-  // answer or inquiry; a success still pays the session, whichever attempt it was.
+  // one's, reaching the gateway after all. It is kept as unclaimed, so that an inquiry by order
+  // naming it does not settle the attempt in flight either, which its own answer or inquiry
+  // settles; a success still pays the session, whichever attempt it was.
   const unnamedEarlier = [...strays(s), ...rechecks(s)].some((a) => a !== attempt && !a.paymentId)
   const current =
     claimant !== undefined ||
@@ -101,6 +102,11 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   // another way paid) is never answered "duplicate" and forgotten.
   if (to === 'succeeded' && s.status === 'succeeded' && n.paymentId && n.paymentId !== s.paymentId)
     return chargedAgain(core, s, n.paymentId, claimant, cardOf(n))
+  if (!to && unnamedEarlier && !current && verdict && !receivedPaymentIds(s).includes(n.paymentId)) {
+    s.unclaimedPayments = [...(s.unclaimedPayments ?? []), n.paymentId].slice(-KEEP_REFUSED)
+    await core.save(s)
+    log.warn('notification_unclaimed', { session: s.id, paymentId: n.paymentId })
+  }
   if (!to || !canMove(s.status, to)) return { kind: 'duplicate', status: s.status }
   s.paymentId = n.paymentId
   if (claimant) METHODS[claimant].notifications?.settles(s, n)

@@ -211,6 +211,13 @@ export interface SessionRecord extends SessionInput {
   payerEmail?: string
   /** Signed notifications that did not belong to this session: recorded, never applied. */
   refusedNotifications?: { at: number; paymentId: string; reason: string }[]
+  /**
+   * Payments of this order that no answer named, told declined or pending while the attempt in
+   * flight had no payment id and an earlier one, given up without one, may own them (its charge
+   * reaching the gateway after all): not the attempt in flight's, so neither a notification nor an
+   * inquiry by order that names one settles it (checkout/notifications.ts, checkout/inquiry.ts).
+   */
+  unclaimedPayments?: string[]
   /** A setup's authorisation on its way to being voided, and whether registration.created was told (setup.ts). */
   setupVoid?: SetupVoid
   /** Whether the merchant was told the registrationId (with the success, or `registration.created`). */
@@ -239,7 +246,7 @@ export interface SetupVoid {
 export function receivedPaymentIds(s: SessionRecord): string[] {
   const ids = s.attempts.map((a) => a.paymentId).filter((id): id is string => Boolean(id))
   if (s.qr?.paymentId) ids.push(s.qr.paymentId)
-  ids.push(...(s.withdrawnQr ?? []))
+  ids.push(...(s.withdrawnQr ?? []), ...(s.unclaimedPayments ?? []))
   if (s.invoicePaymentId) ids.push(s.invoicePaymentId)
   if (s.paymentId) ids.push(s.paymentId)
   return [...new Set(ids)]
