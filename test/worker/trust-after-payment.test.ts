@@ -5,6 +5,7 @@
  */
 import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
+import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { sha256Hex } from '../../worker/ids.ts'
 import {
   browser,
@@ -21,7 +22,7 @@ import {
   type Session,
 } from './api.ts'
 import { timePasses, timeStandsStill } from './clock.ts'
-import { chargesFor, injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
 import { gatewayOperationsOn, operate, paymentEventually, paymentStub } from './money.ts'
 import { eventually, sandboxInvoice } from './outcome-support.ts'
 
@@ -462,6 +463,50 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     const state = await sessionState(s.id)
     expect(state).toMatchObject({ status: 'open', invoice: { merchantInvoiceId: ref } })
     expect(Date.parse(state.expiresAt as string)).toBeGreaterThan(Date.now() + 23 * 3_600_000)
+  })
+
+  it('an invoice asked for again after its first answer was lost, the ask refused, then paid on its page (the gateway sent it): the session ends paid at its expiry, told once', async () => {
+    const invoiceId = await sandboxInvoice('100.00')
+    const ref = uniqueId('new')
+    const s = await createSession({
+      flow: undefined,
+      methods: ['invoice'],
+      invoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+    })
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
+    expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(503)
+    // The gateway made it (the same reference answers the same invoice) and sent the shopper its page.
+    const made = await client().regenerateInvoice({
+      invoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+      merchantRedirectUrl: 'https://shop.example/done',
+      notificationUrl: 'https://shop.example/notifications',
+    })
+    const page = made.kind === 'succeeded' ? (made.response.transactionUrl ?? '') : ''
+    expect(page).not.toBe('')
+    // The alarm asks again, and this time the gateway refuses.
+    const real = globalThis.fetch
+    const refusing = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (new URL(request.url).pathname === OPERATION_PATHS.invoiceRegenerate)
+        return Response.json({ statusInvoiceResult: { code: '30002', description: 'Invalid parameter' } })
+      return real(request)
+    })
+    try {
+      await timePasses(stub)
+    } finally {
+      refusing.mockRestore()
+    }
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    await payInvoicePage(page)
+    for (let i = 0; i < 4 && (await sessionState(s.id)).status === 'open'; i++) await timePasses(stub, true)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
   })
 
   it('a regeneration whose Worker went away before the answer is asked again by the alarm', async () => {

@@ -57,6 +57,8 @@ export async function regenerateAgain(core: SessionCore, s: SessionRecord): Prom
 }
 
 export async function regenerate(core: SessionCore, s: SessionRecord): Promise<Reply> {
+  // Asked before, its answer lost (or its Worker gone): the invoice may exist at the gateway.
+  const askedBefore = s.regeneration !== undefined
   s.regeneration = { status: 'processing', at: Date.now() }
   await core.save(s)
   // Its watchdog: should the Worker go away before the answer, the alarm asks again (a
@@ -72,7 +74,11 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
     merchantRedirectUrl: callbackUrl(core.env, 'return', s.id),
     notificationUrl: callbackUrl(core.env, 'notifications', s.id),
   })
-  if (outcome.kind === 'unknown') {
+  // Asked again, a refusal or a call that never left says nothing of the invoice the first call
+  // may have made (and the gateway sent the shopper): still unknown, asked again, and asked about
+  // by its reference at the session's expiry, so a payment on it is never lost. Only "no such
+  // invoice to regenerate" is final: that one never changes.
+  if (outcome.kind === 'unknown' || (askedBefore && outcome.kind !== 'succeeded' && outcome.kind !== 'not_found')) {
     s.regeneration = { status: 'unknown', at: Date.now() }
     // Asked again with the inquiries' backoff, up to an hour apart.
     s.inquiries += 1
