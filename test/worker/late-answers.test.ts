@@ -63,13 +63,13 @@ function holdGatewayCalls(matches: (request: Request, body: string) => boolean) 
   return { seen, release, lose, restore: () => spy.mockRestore() }
 }
 
-/** A signed notification that `paymentId`, of `s`'s order and amount, was declined. */
-async function declineNotice(s: Session, paymentId: string): Promise<string> {
+/** A signed notification that `paymentId`, of `s`'s order and amount, is `status` (N: declined, P: pending). */
+async function noticeOf(s: Session, paymentId: string, status: 'N' | 'P'): Promise<string> {
   const sum = await checksum('notification', {
     paymentId,
     merchantTransactionId: s.mtid,
     amount: '100.00',
-    transactionStatus: 'N',
+    transactionStatus: status,
     secureKey: SANDBOX.secureKey,
   })
   if (!sum.ok) throw new Error('no checksum')
@@ -78,11 +78,12 @@ async function declineNotice(s: Session, paymentId: string): Promise<string> {
     merchantTransactionId: s.mtid,
     amount: '100.00',
     currency: 'EUR',
-    transactionStatus: 'N',
+    transactionStatus: status,
     checksum: sum.value,
-    result: { code: '10001', description: 'Declined' },
+    result: status === 'N' ? { code: '10001', description: 'Declined' } : { code: '00002', description: 'Pending' },
   })
 }
+const declineNotice = (s: Session, paymentId: string) => noticeOf(s, paymentId, 'N')
 
 /**
  * A charge given up before it reached the gateway: held on its way there while its watchdog makes
@@ -245,6 +246,41 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
       ['not_found', undefined],
     ])
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.attempt.declined')).toHaveLength(0)
+  })
+
+  it('a charge given up as never reaching the gateway, and the new attempt’s answer lost: its own pending payment, told before its inquiry, is still its own, asked about by its id, and its success pays the session', async () => {
+    const s = await createSession()
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    expect(await givenUpThenCharged(s, '4111111111111111', { sent: false })).toMatchObject({
+      status: 'not_found',
+      recheck: true,
+    })
+    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+    try {
+      const second = pay(s, PENDING)
+      await until(() => hold.seen.length > 0)
+      // It reaches the gateway (pending there); its answer is lost.
+      hold.lose(true)
+      await second
+    } finally {
+      hold.release()
+      hold.restore()
+    }
+    expect(await sessionState(s.id)).toMatchObject({ status: 'unknown' })
+    const asked = await client().inquiry(s.mtid, 'MID')
+    const own = asked.kind === 'pending' ? (asked.response.paymentId ?? '') : ''
+    expect(own).toMatch(/^\d+$/)
+    // The gateway tells it pending; then the session's inquiry by order names it.
+    await deliverNotification(s.id, await noticeOf(s, own, 'P'))
+    await timePasses(stub)
+    const state = await sessionState(s.id)
+    expect(state).toMatchObject({ status: 'pending', paymentId: own })
+    expect((state.attempts as Attempt[]).map((a) => [a.status, a.paymentId])).toEqual([
+      ['not_found', undefined],
+      ['pending', own],
+    ])
+    const paid = await notificationSentFor(s.id, 8_000, own)
+    expect((await deliverNotification(s.id, paid)).body).toMatchObject({ applied: true, status: 'succeeded' })
   })
 
   it('a QR completion answered late, after its decline was told and a card payment began, leaves the card payment as it is: its success pays the session', async () => {

@@ -465,7 +465,7 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     expect(Date.parse(state.expiresAt as string)).toBeGreaterThan(Date.now() + 23 * 3_600_000)
   })
 
-  it('an invoice asked for again after its first answer was lost, the ask refused, then paid on its page (the gateway sent it): the session ends paid at its expiry, told once', async () => {
+  it('an invoice asked for again after its first answer was lost, every ask refused, then paid on its page (the gateway sent it): asked about by its reference at the session’s expiry, the session ends paid, told once', async () => {
     const invoiceId = await sandboxInvoice('100.00')
     const ref = uniqueId('new')
     const s = await createSession({
@@ -488,7 +488,7 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     })
     const page = made.kind === 'succeeded' ? (made.response.transactionUrl ?? '') : ''
     expect(page).not.toBe('')
-    // The alarm asks again, and this time the gateway refuses.
+    // Asked again, the gateway refuses, every time.
     const real = globalThis.fetch
     const refusing = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       const request = new Request(input, init)
@@ -498,13 +498,19 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     })
     try {
       await timePasses(stub)
+      // Still being issued, as far as the session knows; the merchant reads the refusal.
+      expect(await sessionState(s.id)).toMatchObject({ status: 'open', lastError: { gatewayCode: '30002' } })
+      // Its notification is refused: the session knows no invoice yet.
+      await payInvoicePage(page)
+      for (let i = 0; i < 4 && (await sessionState(s.id)).status === 'open'; i++) await timePasses(stub, true)
     } finally {
       refusing.mockRestore()
     }
-    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
-    await payInvoicePage(page)
-    for (let i = 0; i < 4 && (await sessionState(s.id)).status === 'open'; i++) await timePasses(stub, true)
-    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+    expect(await sessionState(s.id)).toMatchObject({
+      status: 'succeeded',
+      method: 'invoice',
+      invoice: { merchantInvoiceId: ref },
+    })
     expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
   })

@@ -102,7 +102,9 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   // another way paid) is never answered "duplicate" and forgotten.
   if (to === 'succeeded' && s.status === 'succeeded' && n.paymentId && n.paymentId !== s.paymentId)
     return chargedAgain(core, s, n.paymentId, claimant, cardOf(n))
-  if (!to && unnamedEarlier && !current && verdict && !receivedPaymentIds(s).includes(n.paymentId)) {
+  // Only a decline: a pending payment may be the attempt in flight's own, whose inquiry by order
+  // must still take it as its own and ask about it by its id.
+  if (!to && unnamedEarlier && !current && verdict === 'not_charged' && !receivedPaymentIds(s).includes(n.paymentId)) {
     s.unclaimedPayments = [...(s.unclaimedPayments ?? []), n.paymentId].slice(-KEEP_REFUSED)
     await core.save(s)
     log.warn('notification_unclaimed', { session: s.id, paymentId: n.paymentId })

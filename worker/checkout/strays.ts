@@ -103,11 +103,15 @@ async function settle(core: SessionCore, s: SessionRecord, attempt: Attempt, out
   }
   const named = r?.paymentId
   // Asked by order, the gateway names a payment the session knows from elsewhere (the one that
-  // paid it, another attempt's): none is this attempt's, whose charge never reached the gateway
-  // (the rule of the session's own inquiry).
+  // paid it, another attempt's, one held back as unclaimed): none is this attempt's, whose charge
+  // never reached the gateway (the rule of the session's own inquiry). Money it took pays the
+  // session all the same (tookMoney credits the attempt that owns it, else this one).
   if (!attempt.paymentId && named && receivedPaymentIds(s).includes(named)) {
-    attempt.status = 'not_found'
-    delete attempt.recheck
+    if (outcome.kind === 'succeeded') await tookMoney(core, s, attempt, named, r)
+    if (attempt.paymentId !== named) {
+      attempt.status = 'not_found'
+      delete attempt.recheck
+    }
     return core.save(s)
   }
   if (outcome.kind === 'succeeded') return tookMoney(core, s, attempt, named ?? attempt.paymentId, r)

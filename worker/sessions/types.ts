@@ -212,10 +212,10 @@ export interface SessionRecord extends SessionInput {
   /** Signed notifications that did not belong to this session: recorded, never applied. */
   refusedNotifications?: { at: number; paymentId: string; reason: string }[]
   /**
-   * Payments of this order that no answer named, told declined or pending while the attempt in
-   * flight had no payment id and an earlier one, given up without one, may own them (its charge
-   * reaching the gateway after all): not the attempt in flight's, so neither a notification nor an
-   * inquiry by order that names one settles it (checkout/notifications.ts, checkout/inquiry.ts).
+   * Payments of this order that no answer named, told declined while the attempt in flight had no
+   * payment id and an earlier one, given up without one, may own them (its charge reaching the
+   * gateway after all): not taken as the attempt in flight's, so neither a notification nor an
+   * inquiry by order that names one declines it (checkout/notifications.ts, checkout/inquiry.ts).
    */
   unclaimedPayments?: string[]
   /** A setup's authorisation on its way to being voided, and whether registration.created was told (setup.ts). */

@@ -80,6 +80,14 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
   // invoice to regenerate" is final: that one never changes.
   if (outcome.kind === 'unknown' || (askedBefore && outcome.kind !== 'succeeded' && outcome.kind !== 'not_found')) {
     s.regeneration = { status: 'unknown', at: Date.now() }
+    // A refusal of the ask again is the merchant's to read, as the first call's would be.
+    const refused = outcome.kind !== 'unknown' && 'code' in outcome ? outcome.code : undefined
+    if (refused)
+      s.lastError = {
+        code: 'gateway_rejected',
+        message: `The payment service refused the invoice regeneration asked again (${refused}); asked again, as the invoice of the first ask, whose answer was lost, may exist.`,
+        gatewayCode: refused,
+      }
     // Asked again with the inquiries' backoff, up to an hour apart.
     s.inquiries += 1
     await core.save(s)
@@ -197,6 +205,8 @@ const ASKS_MAX = 72
 export async function invoiceAtExpiry(core: SessionCore, s: SessionRecord): Promise<AtExpiry> {
   if (!s.invoice && !s.regeneration) return 'unpaid'
   if (!s.invoice && s.regeneration) {
+    // Its answer lost, the invoice may exist, and be paid: asked about by its reference first.
+    if ((await askAboutInvoice(core, s)) === 'paid') return 'paid'
     if (Date.now() < s.expiresAt + ASKS_MAX * ASK_AGAIN_MS) {
       await core.schedule('expire', Date.now() + ASK_AGAIN_MS, true)
       return 'ask_later'
@@ -229,14 +239,26 @@ export async function invoiceAtExpiry(core: SessionCore, s: SessionRecord): Prom
  * but a payment found or none found (no answer, a refusal, a payment still at the bank) is asked
  * again.
  */
-export async function askAboutInvoice(core: SessionCore, s: SessionRecord): Promise<AtExpiry> {
-  const invoice = s.invoice
-  if (!invoice) return 'unpaid'
-  const outcome = await gatewayClient(core.env).inquiry(invoice.merchantInvoiceId, 'MID')
+export async function askAboutInvoice(
+  core: SessionCore,
+  s: SessionRecord,
+  // Being issued, its answer lost: by the reference it is issued under.
+  ref = s.invoice?.merchantInvoiceId ?? (s.regeneration ? s.merchantInvoiceId : undefined),
+): Promise<AtExpiry> {
+  if (!ref) return 'unpaid'
+  const outcome = await gatewayClient(core.env).inquiry(ref, 'MID')
   log.info('invoice_inquiry', { session: s.id, outcome: outcome.kind })
   if (outcome.kind === 'not_found' || outcome.kind === 'declined') return 'unpaid'
   if (outcome.kind !== 'succeeded') return 'ask_later'
-  return settleFromInquiry(core, outcome.response, outcome)
+  const r = outcome.response
+  // Paid on an invoice whose regeneration's answer never came (the gateway made it and sent the
+  // shopper its page): known now by the payment, for the session's own sum only.
+  if (!s.invoice && r.merchantTransactionId === ref && r.amount === s.amount && r.currency === s.currency) {
+    s.invoice = { systemInvoiceId: '', merchantInvoiceId: ref, amount: s.amount, currency: s.currency }
+    delete s.regeneration
+    await core.cancel('regenerate')
+  }
+  return settleFromInquiry(core, r, outcome)
 }
 
 /** An invoice issued or being issued whose session has not ended: the gateway is still to be asked about it. */
