@@ -4,10 +4,12 @@
  */
 import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
+import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { call, createSession, distinctEvents, merchant, ORIGIN, pay, payInvoicePage, webhooksAbout } from './api.ts'
-import { chargesFor, injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+import { timePasses } from './clock.ts'
 import { paymentEventually } from './money.ts'
 import { sandboxInvoice } from './outcome-support.ts'
 
@@ -260,6 +262,52 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     // Asked again after the base interval (1 s here): the gateway's invoice may date from then.
     const day = 24 * 60 * 60_000
     expect((tasks?.expire ?? 0) - (op?.createdAt ?? 0) - day).toBeGreaterThanOrEqual(900)
+  })
+
+  it('its first answer lost, every ask again refused, the invoice paid on its page: asked about by its reference, the operation ends paid, with its payment’s record, told once', async () => {
+    const invoiceId = await existingInvoice()
+    const ref = uniqueId('inv-refused-again')
+    const key = uniqueId('ik')
+    await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
+    expect((await regenerate(invoiceId, key, ref)).body.status).toBe('unknown')
+    // The gateway made it (the same reference answers the same invoice) and sent the shopper its page.
+    const made = await client().regenerateInvoice({
+      invoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+      merchantRedirectUrl: 'https://shop.example/invoice/done',
+      notificationUrl: 'https://shop.example/notifications',
+    })
+    const page = made.kind === 'succeeded' ? (made.response.transactionUrl ?? '') : ''
+    expect(page).not.toBe('')
+    await payInvoicePage(page)
+    const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`regenerate:${key}`)) as unknown as DurableObjectStub
+    const opId = env.OPERATIONS.idFromName(`regenerate:${key}`).toString()
+    const real = globalThis.fetch
+    const refusing = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (new URL(request.url).pathname === OPERATION_PATHS.invoiceRegenerate)
+        return Response.json({ statusInvoiceResult: { code: '30002', description: 'Invalid parameter' } })
+      return real(request)
+    })
+    try {
+      await timePasses(stub)
+    } finally {
+      refusing.mockRestore()
+    }
+    const op = await merchant<{ status: string; paymentId?: string }>('GET', `/v1/operations/op_${opId}`)
+    expect(op.body).toMatchObject({ status: 'paid', paymentId: expect.stringMatching(/^\d+$/) })
+    expect(await paymentEventually(op.body.paymentId ?? '')).toMatchObject({ source: 'invoice' })
+    const told = async () =>
+      distinctEvents(
+        ((await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]).filter((h) =>
+          h.body.includes(ref),
+        ),
+      ).map((h) => (JSON.parse(h.body) as { type: string }).type)
+    const deadline = Date.now() + 10_000
+    while (Date.now() < deadline && !(await told()).includes('invoice.paid'))
+      await new Promise((r) => setTimeout(r, 100))
+    expect((await told()).filter((t) => t === 'invoice.paid')).toHaveLength(1)
   })
 
   it('an invoice regenerated here and paid on its page after a declined try ends paid: invoice.declined, then invoice.paid', async () => {

@@ -515,6 +515,58 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.expired')).toHaveLength(0)
   })
 
+  it('an invoice paid while its regeneration’s answer is still on its way, found paid by its reference on the shopper’s return: the answer, when it comes, changes nothing, and the success is the last event', async () => {
+    const invoiceId = await sandboxInvoice('100.00')
+    const ref = uniqueId('new')
+    const s = await createSession({
+      flow: undefined,
+      methods: ['invoice'],
+      invoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+    })
+    // The gateway makes the invoice (and sends the shopper its page) before its answer to the
+    // Worker comes: the same reference answers the same invoice.
+    const made = await client().regenerateInvoice({
+      invoiceId,
+      merchantInvoiceId: ref,
+      invoiceExpirationPeriod: '24',
+      merchantRedirectUrl: 'https://shop.example/done',
+      notificationUrl: 'https://shop.example/notifications',
+    })
+    const page = made.kind === 'succeeded' ? (made.response.transactionUrl ?? '') : ''
+    let release: () => void = () => undefined
+    const held = new Promise<void>((r) => (release = r))
+    let asked = false
+    const real = globalThis.fetch
+    const holding = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input, init)
+      if (new URL(request.url).pathname === OPERATION_PATHS.invoiceRegenerate) {
+        asked = true
+        await held
+      }
+      return real(request)
+    })
+    try {
+      const issuing = browser(s, 'POST', '/invoice/regenerate', {})
+      await eventually(async () => (asked ? true : undefined))
+      await payInvoicePage(page)
+      // Back from the invoice's page: asked about by its reference, it is paid.
+      expect((await call(`/v1/return/${s.id}`)).text).toContain('Payment successful')
+      expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+      release()
+      expect((await issuing).body).toMatchObject({ error: { code: 'session_completed' } })
+    } finally {
+      release()
+      holding.mockRestore()
+    }
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.succeeded')).toHaveLength(1)
+    const told = (await webhooksAbout(s.mtid, 99, 500)).map((h) => (JSON.parse(h.body) as { type: string }).type)
+    expect(told.at(-1)).toBe('checkout.session.succeeded')
+    expect(told).not.toContain('invoice.regenerated')
+  })
+
   it('a regeneration whose Worker went away before the answer is asked again by the alarm', async () => {
     const { s, stub } = await invoiceSession()
     await runInDurableObject(stub, async (instance, state) => {

@@ -74,6 +74,9 @@ export async function regenerate(core: SessionCore, s: SessionRecord): Promise<R
     merchantRedirectUrl: callbackUrl(core.env, 'return', s.id),
     notificationUrl: callbackUrl(core.env, 'notifications', s.id),
   })
+  // Paid meanwhile (its invoice asked about by its reference on the shopper's return or at the
+  // expiry, and found paid): the session is over, and this answer changes nothing of it.
+  if (s.status === 'succeeded') return fail('session_completed', 'This checkout is already paid.')
   // Asked again, a refusal or a call that never left says nothing of the invoice the first call
   // may have made (and the gateway sent the shopper): still unknown, asked again, and asked about
   // by its reference at the session's expiry, so a payment on it is never lost. Only "no such
@@ -253,7 +256,13 @@ export async function askAboutInvoice(
   const r = outcome.response
   // Paid on an invoice whose regeneration's answer never came (the gateway made it and sent the
   // shopper its page): known now by the payment, for the session's own sum only.
-  if (!s.invoice && r.merchantTransactionId === ref && r.amount === s.amount && r.currency === s.currency) {
+  if (
+    !s.invoice &&
+    r.paymentId &&
+    r.merchantTransactionId === ref &&
+    r.amount === s.amount &&
+    r.currency === s.currency
+  ) {
     s.invoice = { systemInvoiceId: '', merchantInvoiceId: ref, amount: s.amount, currency: s.currency }
     delete s.regeneration
     await core.cancel('regenerate')

@@ -138,9 +138,23 @@ export const regenerate: OperationFlow<RegenerateParams> = {
     await absorb(ctx, op, outcome)
   },
 
-  // Regeneration creates no charge; asking again for the same merchantInvoiceId is safe.
-  settle(ctx, op) {
-    return this.send(ctx, op)
+  // Regeneration creates no charge; asking again for the same merchantInvoiceId is safe. Refused
+  // or never sent again, the invoice the first call may have made (and the gateway sent the
+  // shopper) is asked about by its reference: paid, it was regenerated and is paid, told so.
+  async settle(ctx, op) {
+    await this.send(ctx, op)
+    if (op.status !== 'unknown') return
+    const ref = op.params.merchantInvoiceId
+    const outcome = await ctx.client.inquiry(ref, 'MID')
+    if (outcome.kind !== 'succeeded') return
+    const r = outcome.response
+    if (!r.paymentId || r.merchantTransactionId !== ref || !r.amount || !r.currency) return
+    op.invoice = { merchantInvoiceId: ref, amount: r.amount, currency: r.currency, at: Date.now() }
+    op.result = { invoice: { merchantInvoiceId: ref, amount: r.amount, currency: r.currency } }
+    await ctx.change(op, 'succeeded')
+    op.paymentId = r.paymentId
+    op.result = { ...op.result, paymentId: r.paymentId, resultCode: outcome.code }
+    await ctx.change(op, 'paid')
   },
 
   foreign(op, n) {
