@@ -28,7 +28,8 @@ interface Record_ {
   sealed?: string
 }
 
-const RETENTION_MS = 30 * 24 * 60 * 60_000
+/** How long a name stays taken beyond what claims it may still be paid. */
+export const CLAIM_KEPT_MS = 30 * 24 * 60 * 60_000
 
 export class OrderRegistry extends DurableObject<Env> {
   /**
@@ -45,7 +46,7 @@ export class OrderRegistry extends DurableObject<Env> {
     await this.ctx.storage.put('claim', { owner, fingerprint } satisfies Record_)
     // Order references stay taken well beyond any session's life, or any invoice's (the gateway
     // keeps them too, and its notifications and inquiries find payments by them).
-    await this.ctx.storage.setAlarm(Date.now() + Math.max(0, payableMs) + RETENTION_MS)
+    await this.ctx.storage.setAlarm(Date.now() + Math.max(0, payableMs) + CLAIM_KEPT_MS)
     return { kind: 'claimed' }
   }
 

@@ -12,6 +12,7 @@ import type { Outcome } from '../../gateway/outcome.ts'
 import { gatewayTime, hoursMs } from '../../gateway/units.ts'
 import { openPayment } from '../../payments/opening.ts'
 import type { Metadata } from '../metadata.ts'
+import { CLAIM_KEPT_MS } from '../../guards/order-registry.ts'
 import type { OperationContext, OperationFlow, OperationRecord } from './flow.ts'
 
 const DAY_MS = 24 * 60 * 60_000
@@ -143,30 +144,24 @@ export const regenerate: OperationFlow<RegenerateParams> = {
   // Regeneration creates no charge; asking again for the same merchantInvoiceId is safe. Refused
   // or never sent again, the invoice the first call may have made (and the gateway sent the
   // shopper) is asked about by its reference: paid, it was regenerated and is paid, told so. Only
-  // for as long as the invoice could be paid (its period from the first call, a day's margin),
-  // well within the reference's claim (another checkout's payment under it, later, is never
-  // taken for this one's); then, no payment found, it ends `failed`: whatever the first call
-  // made expired unpaid.
+  // while the reference is this operation's (its claim: the period and 30 days, a day's margin):
+  // after that it may be another checkout's, whose invoice or payment is never taken for this
+  // one's. The operation then stays unknown, unasked; the merchant was told it needs attention.
   async settle(ctx, op) {
+    if (Date.now() > op.createdAt + hoursMs(op.params.invoiceExpirationPeriod) + CLAIM_KEPT_MS - DAY_MS) return
     await this.send(ctx, op)
     if (op.status !== 'unknown') return
     const ref = op.params.merchantInvoiceId
     const outcome = await ctx.client.inquiry(ref, 'MID')
-    const r = outcome.kind === 'succeeded' ? outcome.response : undefined
-    if (!r?.paymentId || r.merchantTransactionId !== ref || !r.amount || !r.currency) {
-      const payable = op.createdAt + hoursMs(op.params.invoiceExpirationPeriod) + DAY_MS
-      if (Date.now() > payable && outcome.kind !== 'unknown' && outcome.kind !== 'unsent') {
-        op.result = { ...op.result, unpaidAfterExpiry: true }
-        await ctx.change(op, 'failed')
-      }
-      return
-    }
+    if (outcome.kind !== 'succeeded') return
+    const r = outcome.response
+    if (!r.paymentId || r.merchantTransactionId !== ref || !r.amount || !r.currency) return
     op.invoice = { merchantInvoiceId: ref, amount: r.amount, currency: r.currency, at: Date.now() }
     op.paymentId = r.paymentId
     op.result = {
       invoice: { merchantInvoiceId: ref, amount: r.amount, currency: r.currency },
       paymentId: r.paymentId,
-      resultCode: 'code' in outcome ? outcome.code : '',
+      resultCode: outcome.code,
     }
     await ctx.change(op, 'succeeded')
     // Should the object go away before `paid` is written: its expiry asks again now, and finds it paid.
