@@ -309,7 +309,9 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
       ['card', 'pending', cardPayment],
     ])
     const paid = await notificationSentFor(s.id, 8_000, cardPayment)
-    expect((await deliverNotification(s.id, paid)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    // Applied, or already known: on a busy machine the session's own inquiry about the pending
+    // payment may have found it paid first.
+    expect((await deliverNotification(s.id, paid)).body).toMatchObject({ status: 'succeeded' })
     expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', paymentId: cardPayment })
   })
 
