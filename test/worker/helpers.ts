@@ -3,7 +3,9 @@
  * catcher's records.
  */
 import { env } from 'cloudflare:test'
+import { vi } from 'vitest'
 import { GATEWAY_BRANDS, detectBrand } from '../../shared/card.ts'
+import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { SANDBOX } from '../../tools/credentials.ts'
 import { GatewayClient, type GatewayConfig } from '../../worker/gateway/client.ts'
 import type { Fault } from '../../worker/sandbox/rows.ts'
@@ -86,4 +88,34 @@ export function cardFields(number: string, over: Record<string, string> = {}) {
     ip: '203.0.113.7',
     ...over,
   }
+}
+
+/**
+ * The invoice the sandbox makes under `ref` from `invoiceId` (the same reference answers the same
+ * invoice, whoever asks): its page, as the gateway sends it to the shopper, when the Worker's own
+ * call for it got no answer.
+ */
+export async function invoicePageFor(invoiceId: string, ref: string): Promise<string> {
+  const made = await client().regenerateInvoice({
+    invoiceId,
+    merchantInvoiceId: ref,
+    invoiceExpirationPeriod: '24',
+    merchantRedirectUrl: 'https://shop.example/invoice/done',
+    notificationUrl: 'https://shop.example/notifications',
+  })
+  const page = made.kind === 'succeeded' ? (made.response.transactionUrl ?? '') : ''
+  if (!page) throw new Error(`the sandbox made no invoice under ${ref}`)
+  return page
+}
+
+/** Until `restore`, every invoice regeneration the Worker asks for is refused (30002), as a gateway may. */
+export function regenerationsRefused(): { restore(): void } {
+  const real = globalThis.fetch
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init)
+    if (new URL(request.url).pathname === OPERATION_PATHS.invoiceRegenerate)
+      return Response.json({ statusInvoiceResult: { code: '30002', description: 'Invalid parameter' } })
+    return real(request)
+  })
+  return { restore: () => spy.mockRestore() }
 }

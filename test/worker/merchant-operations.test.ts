@@ -4,11 +4,10 @@
  */
 import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
-import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import { call, createSession, distinctEvents, merchant, ORIGIN, pay, payInvoicePage, webhooksAbout } from './api.ts'
-import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, injectFault, invoicePageFor, regenerationsRefused, uniqueId } from './helpers.ts'
 import { gatewayCallsWhile, timePasses } from './clock.ts'
 import { paymentEventually } from './money.ts'
 import { sandboxInvoice } from './outcome-support.ts'
@@ -271,29 +270,15 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
     expect((await regenerate(invoiceId, key, ref)).body.status).toBe('unknown')
     // The gateway made it (the same reference answers the same invoice) and sent the shopper its page.
-    const made = await client().regenerateInvoice({
-      invoiceId,
-      merchantInvoiceId: ref,
-      invoiceExpirationPeriod: '24',
-      merchantRedirectUrl: 'https://shop.example/invoice/done',
-      notificationUrl: 'https://shop.example/notifications',
-    })
-    const page = made.kind === 'succeeded' ? (made.response.transactionUrl ?? '') : ''
-    expect(page).not.toBe('')
+    const page = await invoicePageFor(invoiceId, ref)
     await payInvoicePage(page)
     const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`regenerate:${key}`)) as unknown as DurableObjectStub
     const opId = env.OPERATIONS.idFromName(`regenerate:${key}`).toString()
-    const real = globalThis.fetch
-    const refusing = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const request = new Request(input, init)
-      if (new URL(request.url).pathname === OPERATION_PATHS.invoiceRegenerate)
-        return Response.json({ statusInvoiceResult: { code: '30002', description: 'Invalid parameter' } })
-      return real(request)
-    })
+    const refusing = regenerationsRefused()
     try {
       await timePasses(stub)
     } finally {
-      refusing.mockRestore()
+      refusing.restore()
     }
     const op = await merchant<{ status: string; paymentId?: string }>('GET', `/v1/operations/op_${opId}`)
     expect(op.body).toMatchObject({ status: 'paid', paymentId: expect.stringMatching(/^\d+$/) })

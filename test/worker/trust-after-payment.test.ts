@@ -22,7 +22,7 @@ import {
   type Session,
 } from './api.ts'
 import { timePasses, timeStandsStill } from './clock.ts'
-import { chargesFor, client, injectFault, uniqueId } from './helpers.ts'
+import { chargesFor, injectFault, invoicePageFor, regenerationsRefused, uniqueId } from './helpers.ts'
 import { gatewayOperationsOn, operate, paymentEventually, paymentStub } from './money.ts'
 import { eventually, sandboxInvoice } from './outcome-support.ts'
 
@@ -370,17 +370,18 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
   async function invoiceSession(
     methods: string[] = ['invoice'],
     over: Record<string, unknown> = {},
-  ): Promise<{ s: Session; ref: string; stub: DurableObjectStub }> {
+  ): Promise<{ s: Session; ref: string; stub: DurableObjectStub; invoiceId: string }> {
     const ref = uniqueId('new')
+    const invoiceId = await sandboxInvoice('100.00')
     const s = await createSession({
       flow: undefined,
       methods,
-      invoiceId: await sandboxInvoice('100.00'),
+      invoiceId,
       merchantInvoiceId: ref,
       invoiceExpirationPeriod: '24',
       ...over,
     })
-    return { s, ref, stub: env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub }
+    return { s, ref, invoiceId, stub: env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub }
   }
 
   /** An invoice session whose invoice the shopper had issued, and the page to pay it. */
@@ -466,36 +467,13 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
   })
 
   it('an invoice asked for again after its first answer was lost, every ask refused, then paid on its page (the gateway sent it): asked about by its reference at the session’s expiry, the session ends paid, told once', async () => {
-    const invoiceId = await sandboxInvoice('100.00')
-    const ref = uniqueId('new')
-    const s = await createSession({
-      flow: undefined,
-      methods: ['invoice'],
-      invoiceId,
-      merchantInvoiceId: ref,
-      invoiceExpirationPeriod: '24',
-    })
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const { s, ref, invoiceId, stub } = await invoiceSession()
     await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
     expect((await browser(s, 'POST', '/invoice/regenerate', {})).status).toBe(503)
     // The gateway made it (the same reference answers the same invoice) and sent the shopper its page.
-    const made = await client().regenerateInvoice({
-      invoiceId,
-      merchantInvoiceId: ref,
-      invoiceExpirationPeriod: '24',
-      merchantRedirectUrl: 'https://shop.example/done',
-      notificationUrl: 'https://shop.example/notifications',
-    })
-    const page = made.kind === 'succeeded' ? (made.response.transactionUrl ?? '') : ''
-    expect(page).not.toBe('')
+    const page = await invoicePageFor(invoiceId, ref)
     // Asked again, the gateway refuses, every time.
-    const real = globalThis.fetch
-    const refusing = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const request = new Request(input, init)
-      if (new URL(request.url).pathname === OPERATION_PATHS.invoiceRegenerate)
-        return Response.json({ statusInvoiceResult: { code: '30002', description: 'Invalid parameter' } })
-      return real(request)
-    })
+    const refusing = regenerationsRefused()
     try {
       await timePasses(stub)
       // Still being issued, as far as the session knows; the merchant reads the refusal.
@@ -504,7 +482,7 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
       await payInvoicePage(page)
       for (let i = 0; i < 4 && (await sessionState(s.id)).status === 'open'; i++) await timePasses(stub, true)
     } finally {
-      refusing.mockRestore()
+      refusing.restore()
     }
     expect(await sessionState(s.id)).toMatchObject({
       status: 'succeeded',
@@ -516,25 +494,10 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
   })
 
   it('an invoice paid while its regeneration’s answer is still on its way, found paid by its reference on the shopper’s return: the answer, when it comes, changes nothing, and the success is the last event', async () => {
-    const invoiceId = await sandboxInvoice('100.00')
-    const ref = uniqueId('new')
-    const s = await createSession({
-      flow: undefined,
-      methods: ['invoice'],
-      invoiceId,
-      merchantInvoiceId: ref,
-      invoiceExpirationPeriod: '24',
-    })
+    const { s, ref, invoiceId } = await invoiceSession()
     // The gateway makes the invoice (and sends the shopper its page) before its answer to the
     // Worker comes: the same reference answers the same invoice.
-    const made = await client().regenerateInvoice({
-      invoiceId,
-      merchantInvoiceId: ref,
-      invoiceExpirationPeriod: '24',
-      merchantRedirectUrl: 'https://shop.example/done',
-      notificationUrl: 'https://shop.example/notifications',
-    })
-    const page = made.kind === 'succeeded' ? (made.response.transactionUrl ?? '') : ''
+    const page = await invoicePageFor(invoiceId, ref)
     let release: () => void = () => undefined
     const held = new Promise<void>((r) => (release = r))
     let asked = false
