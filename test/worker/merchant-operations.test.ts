@@ -295,6 +295,27 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     expect((await told()).filter((t) => t === 'invoice.paid')).toHaveLength(1)
   })
 
+  it('its first answer lost and never settled, in the last period of its reference’s claim: not sent again (an invoice made now would outlive the asking), only asked about by its reference', async () => {
+    const invoiceId = await existingInvoice()
+    const ref = uniqueId('inv-late-claim')
+    const key = uniqueId('ik')
+    await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
+    expect((await regenerate(invoiceId, key, ref)).body.status).toBe('unknown')
+    const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`regenerate:${key}`)) as unknown as DurableObjectStub
+    await runInDurableObject(stub, async (instance, state) => {
+      const op = (await state.storage.get<{ createdAt: number }>('op')) as { createdAt: number }
+      // The asking ends a day before the claim (period + 30 days): twelve hours from now.
+      op.createdAt = Date.now() - (29 * 24 + 12) * 60 * 60_000
+      await state.storage.put('op', op)
+      ;(instance as unknown as { op?: unknown }).op = undefined
+    })
+    const asked = (await gatewayCallsWhile(() => timePasses(stub))).map((url) => new URL(url).pathname)
+    expect(asked.some((path) => path.endsWith('/regenerate'))).toBe(false)
+    expect(asked.some((path) => path.includes(`/payments/${ref}`))).toBe(true)
+    const tasks = await runInDurableObject(stub, (_, state) => state.storage.get<Record<string, number>>('tasks'))
+    expect(Object.keys(tasks ?? {})).toContain('settle')
+  })
+
   it('its first answer lost and never settled, past its reference’s claim (its period and 30 days): neither sent again nor asked about, for the reference may be another checkout’s now; it stays unknown', async () => {
     const invoiceId = await existingInvoice()
     const ref = uniqueId('inv-past-claim')

@@ -51,7 +51,10 @@ export interface OperationRecord<P = unknown> {
   }
   tries: number
   resent: boolean
-  /** Still open after `MAX_TRIES`: the merchant was told once; asked about hourly until it settles. */
+  /**
+   * Still open after `MAX_TRIES`: the merchant was told once; asked about hourly until it settles
+   * (a regeneration: while its reference is its own, regenerate.ts).
+   */
   needsAttention?: true
 }
 

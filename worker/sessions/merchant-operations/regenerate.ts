@@ -146,10 +146,14 @@ export const regenerate: OperationFlow<RegenerateParams> = {
   // shopper) is asked about by its reference: paid, it was regenerated and is paid, told so. Only
   // while the reference is this operation's (its claim: the period and 30 days, a day's margin):
   // after that it may be another checkout's, whose invoice or payment is never taken for this
-  // one's. The operation then stays unknown, unasked; the merchant was told it needs attention.
+  // one's. It is sent again only while an invoice it makes would expire before the asking ends.
+  // The operation then stays unknown, unasked; the merchant was told it needs attention.
   async settle(ctx, op) {
-    if (Date.now() > op.createdAt + hoursMs(op.params.invoiceExpirationPeriod) + CLAIM_KEPT_MS - DAY_MS) return
-    await this.send(ctx, op)
+    const period = hoursMs(op.params.invoiceExpirationPeriod)
+    const asksEnd = op.createdAt + period + CLAIM_KEPT_MS - DAY_MS
+    if (Date.now() > asksEnd) return
+    if (Date.now() <= asksEnd - period) await this.send(ctx, op)
+    else await ctx.keepAsking(op)
     if (op.status !== 'unknown') return
     const ref = op.params.merchantInvoiceId
     const outcome = await ctx.client.inquiry(ref, 'MID')
