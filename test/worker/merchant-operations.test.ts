@@ -41,6 +41,46 @@ const regenerate = (invoiceId: string, key: string, merchantInvoiceId: string) =
     { 'Idempotency-Key': key },
   )
 
+/**
+ * A regeneration whose first answer is lost (the sandbox made the invoice, answered 500): the
+ * operation is unknown. Its invoice, reference, key and object.
+ */
+async function unansweredRegeneration(prefix: string) {
+  const invoiceId = await existingInvoice()
+  const ref = uniqueId(prefix)
+  const key = uniqueId('ik')
+  await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
+  expect((await regenerate(invoiceId, key, ref)).body.status).toBe('unknown')
+  const id = env.OPERATIONS.idFromName(`regenerate:${key}`)
+  return { invoiceId, ref, stub: env.OPERATIONS.get(id) as unknown as DurableObjectStub, opId: id.toString() }
+}
+
+/** The operation was asked for `ms` ago (its clock for the reference's claim). */
+const askedAgo = (stub: DurableObjectStub, ms: number) =>
+  runInDurableObject(stub, async (instance, state) => {
+    const op = (await state.storage.get<{ createdAt: number }>('op')) as { createdAt: number }
+    op.createdAt = Date.now() - ms
+    await state.storage.put('op', op)
+    ;(instance as unknown as { op?: unknown }).op = undefined
+  })
+
+/** The operation's tasks still set. */
+const tasksOf = async (stub: DurableObjectStub) =>
+  Object.keys((await runInDurableObject(stub, (_, state) => state.storage.get<Record<string, number>>('tasks'))) ?? {})
+
+/** The event types the merchant's endpoint took about the text `about` (an id, a reference), each once, once `type` is among them. */
+async function typesTold(about: string, type: string): Promise<string[]> {
+  const told = async () =>
+    distinctEvents(
+      ((await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]).filter((h) =>
+        h.body.includes(about),
+      ),
+    ).map((h) => (JSON.parse(h.body) as { type: string }).type)
+  const deadline = Date.now() + 10_000
+  while (Date.now() < deadline && !(await told()).includes(type)) await new Promise((r) => setTimeout(r, 100))
+  return told()
+}
+
 describe('POST /v1/payments/{paymentId}/repeat', () => {
   it('charges a REPEATED payment once; the same key replays the stored answer', async () => {
     const paymentId = await initialPayment()
@@ -242,12 +282,7 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
   )
 
   it('an invoice whose first answer never came ends by time a whole period after the answer that named it, not after the first call', async () => {
-    const invoiceId = await existingInvoice()
-    const ref = uniqueId('inv-dated')
-    const key = uniqueId('ik')
-    await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
-    expect((await regenerate(invoiceId, key, ref)).body.status).toBe('unknown')
-    const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`regenerate:${key}`))
+    const { stub } = await unansweredRegeneration('inv-dated')
     const stored = () =>
       runInDurableObject(stub, async (_, state) => ({
         op: await state.storage.get<{ status: string; createdAt: number }>('op'),
@@ -264,16 +299,9 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
   })
 
   it('its first answer lost, every ask again refused, the invoice paid on its page: asked about by its reference, the operation ends paid, with its payment’s record, told once', async () => {
-    const invoiceId = await existingInvoice()
-    const ref = uniqueId('inv-refused-again')
-    const key = uniqueId('ik')
-    await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
-    expect((await regenerate(invoiceId, key, ref)).body.status).toBe('unknown')
+    const { invoiceId, ref, stub, opId } = await unansweredRegeneration('inv-refused-again')
     // The gateway made it (the same reference answers the same invoice) and sent the shopper its page.
-    const page = await invoicePageFor(invoiceId, ref)
-    await payInvoicePage(page)
-    const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`regenerate:${key}`)) as unknown as DurableObjectStub
-    const opId = env.OPERATIONS.idFromName(`regenerate:${key}`).toString()
+    await payInvoicePage(await invoicePageFor(invoiceId, ref))
     const refusing = regenerationsRefused()
     try {
       await timePasses(stub)
@@ -283,58 +311,26 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     const op = await merchant<{ status: string; paymentId?: string }>('GET', `/v1/operations/op_${opId}`)
     expect(op.body).toMatchObject({ status: 'paid', paymentId: expect.stringMatching(/^\d+$/) })
     expect(await paymentEventually(op.body.paymentId ?? '')).toMatchObject({ source: 'invoice' })
-    const told = async () =>
-      distinctEvents(
-        ((await (await fetch(`${env.CATCHER_URL}/webhooks`)).json()) as { body: string }[]).filter((h) =>
-          h.body.includes(ref),
-        ),
-      ).map((h) => (JSON.parse(h.body) as { type: string }).type)
-    const deadline = Date.now() + 10_000
-    while (Date.now() < deadline && !(await told()).includes('invoice.paid'))
-      await new Promise((r) => setTimeout(r, 100))
-    expect((await told()).filter((t) => t === 'invoice.paid')).toHaveLength(1)
+    expect((await typesTold(ref, 'invoice.paid')).filter((t) => t === 'invoice.paid')).toHaveLength(1)
   })
 
   it('its first answer lost and never settled, in the last period of its reference’s claim: not sent again (an invoice made now would outlive the asking), only asked about by its reference', async () => {
-    const invoiceId = await existingInvoice()
-    const ref = uniqueId('inv-late-claim')
-    const key = uniqueId('ik')
-    await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
-    expect((await regenerate(invoiceId, key, ref)).body.status).toBe('unknown')
-    const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`regenerate:${key}`)) as unknown as DurableObjectStub
-    await runInDurableObject(stub, async (instance, state) => {
-      const op = (await state.storage.get<{ createdAt: number }>('op')) as { createdAt: number }
-      // The asking ends a day before the claim (period + 30 days): twelve hours from now.
-      op.createdAt = Date.now() - (29 * 24 + 12) * 60 * 60_000
-      await state.storage.put('op', op)
-      ;(instance as unknown as { op?: unknown }).op = undefined
-    })
+    const { ref, stub } = await unansweredRegeneration('inv-late-claim')
+    // The asking ends a day before the claim (period + 30 days): twelve hours from now.
+    await askedAgo(stub, (29 * 24 + 12) * 60 * 60_000)
     const asked = (await gatewayCallsWhile(() => timePasses(stub))).map((url) => new URL(url).pathname)
     expect(asked.some((path) => path.endsWith('/regenerate'))).toBe(false)
     expect(asked.some((path) => path.includes(`/payments/${ref}`))).toBe(true)
-    const tasks = await runInDurableObject(stub, (_, state) => state.storage.get<Record<string, number>>('tasks'))
-    expect(Object.keys(tasks ?? {})).toContain('settle')
+    expect(await tasksOf(stub)).toContain('settle')
   })
 
   it('its first answer lost and never settled, past its reference’s claim (its period and 30 days): neither sent again nor asked about, for the reference may be another checkout’s now; it stays unknown', async () => {
-    const invoiceId = await existingInvoice()
-    const ref = uniqueId('inv-past-claim')
-    const key = uniqueId('ik')
-    await injectFault({ op: 'invoiceRegenerate', fault: 'http500', field: 'merchantInvoiceId', value: ref })
-    expect((await regenerate(invoiceId, key, ref)).body.status).toBe('unknown')
-    const stub = env.OPERATIONS.get(env.OPERATIONS.idFromName(`regenerate:${key}`)) as unknown as DurableObjectStub
-    const opId = env.OPERATIONS.idFromName(`regenerate:${key}`).toString()
-    await runInDurableObject(stub, async (instance, state) => {
-      const op = (await state.storage.get<{ createdAt: number }>('op')) as { createdAt: number }
-      op.createdAt = Date.now() - (24 + 30 * 24) * 60 * 60_000
-      await state.storage.put('op', op)
-      ;(instance as unknown as { op?: unknown }).op = undefined
-    })
+    const { stub, opId } = await unansweredRegeneration('inv-past-claim')
+    await askedAgo(stub, (24 + 30 * 24) * 60 * 60_000)
     const asked = await gatewayCallsWhile(() => timePasses(stub))
     expect(asked).toEqual([])
     expect((await merchant<{ status: string }>('GET', `/v1/operations/op_${opId}`)).body.status).toBe('unknown')
-    const tasks = await runInDurableObject(stub, (_, state) => state.storage.get<Record<string, number>>('tasks'))
-    expect(Object.keys(tasks ?? {})).not.toContain('settle')
+    expect(await tasksOf(stub)).not.toContain('settle')
   })
 
   it('an invoice regenerated here and paid on its page after a declined try ends paid: invoice.declined, then invoice.paid', async () => {

@@ -174,7 +174,7 @@ export class PayCardForm extends LitElement {
   showRefused(fields: readonly FieldError[]): void {
     const refused = refusedInputs(this.specs, fields)
     if (!refused.length) return
-    for (const [id, code] of refused) this.refused = { ...this.refused, [id]: [this.values[id] ?? '', code] }
+    for (const [id, code] of refused) this.refused[id] = [this.values[id] ?? '', code]
     this.errors = { ...this.errors, ...Object.fromEntries(refused) }
     this.reportChange()
     const [first] = refused[0] ?? []
