@@ -252,6 +252,34 @@ describe('inline mode, a card session', () => {
     el.remove()
   })
 
+  it('a payment being confirmed found never made, then a new language: the form is ready to pay again, and pay-ready says so', async () => {
+    const { el } = await mount()
+    await fill(el)
+    // Answered "being confirmed" before it reaches the Worker: the session stays open, as after
+    // the Worker's inquiry found no such payment.
+    const real = window.fetch
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) =>
+      isPay(req, init)
+        ? new Response(JSON.stringify({ status: 'unknown', attemptsRemaining: 3, message: '' }), {
+            status: 200,
+            headers: { 'Content-Type': 'application/json' },
+          })
+        : real(req, init)
+    try {
+      const error = oneEvent(el, 'pay-error')
+      payButton(el).click()
+      expect((await error).detail.code).to.equal('gateway_unavailable')
+    } finally {
+      window.fetch = real
+    }
+    const ready = oneEvent(el, 'pay-ready')
+    el.setAttribute('locale', 'de')
+    // (Its inputs are in the page before the session is read again: `loading` then.)
+    expect((await ready).detail.flow).to.equal('card')
+    await until(() => root(el).querySelector('.container')?.getAttribute('lang') === 'de' && !payButton(el).disabled)
+    el.remove()
+  })
+
   it('a language switched while a pay is on its way: the pay’s answer is told first, then the form comes in that language, and nothing is told twice', async () => {
     const { el } = await mount()
     const told: string[] = []

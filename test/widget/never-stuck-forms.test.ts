@@ -153,6 +153,66 @@ inBothForms('a session that moved on without this page', (what, body) => {
     expect(keys[1]).to.equal(keys[0])
     expect((await sessionState(session.id)).status).to.equal('succeeded')
   })
+
+  it(`inline, ${what}: a pay answered by a bare 500 after the Worker took a payment that is pending: pay-error, then pay-pending as its answer would have told`, async () => {
+    const { el } = await mount({ ...body, customer: GRACE })
+    formIs(el, body)
+    for (const [id, value] of Object.entries({ ...CARD, number: '4000 0000 0000 0259' })) setValue(input(el, id), value)
+    const keys: string[] = []
+    await bare500(true, keys, async () => {
+      const error = oneEvent(el, 'pay-error')
+      const pending = oneEvent(el, 'pay-pending')
+      payButton(el).click()
+      expect((await error).detail.code).to.equal('internal_error')
+      expect((await pending).detail.status).to.equal('pending')
+    })
+    await until(() => status(el).startsWith('Your payment is being processed.'))
+    expect(keys).to.have.length(1)
+  })
+})
+
+inBothForms('a payment being confirmed that the gateway never received', (what, body) => {
+  it(`inline, ${what}: the form comes back saying nothing was charged, pay-error gateway_unavailable fires, and the next pay goes through`, async () => {
+    const { el, session } = await mount({ ...body, customer: GRACE })
+    formIs(el, body)
+    const card = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123' }
+    for (const [id, value] of Object.entries(card)) setValue(input(el, id), value)
+    // The first pay is answered "being confirmed" before it reaches the Worker: the session stays
+    // open, as it is once the Worker's inquiry finds no such payment (before the page reads it).
+    const real = window.fetch
+    let first = true
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      if (!isPay(req, init) || !first) return real(req, init)
+      first = false
+      return new Response(
+        JSON.stringify({ status: 'unknown', attemptsRemaining: 3, message: 'We are confirming your payment.' }),
+        { status: 200, headers: { 'Content-Type': 'application/json' } },
+      )
+    }
+    try {
+      const pending = oneEvent(el, 'pay-pending')
+      const error = oneEvent(el, 'pay-error')
+      payButton(el).click()
+      expect((await pending).detail.status).to.equal('unknown')
+      await until(() => status(el).startsWith('We are confirming your payment.'))
+      const e = (await error).detail
+      expect(e.code).to.equal('gateway_unavailable')
+      expect(e.message).to.contain('Nothing was charged')
+      await until(
+        () =>
+          status(el) === 'The payment could not be processed. Nothing was charged. Please try again in a few minutes.',
+      )
+      expect(payButton(el).disabled).to.equal(false)
+      // (The full checkout's form was made again for it; the light one kept what was typed.)
+      for (const [id, value] of Object.entries(card)) setValue(input(el, id), value)
+      const success = oneEvent(el, 'pay-success')
+      payButton(el).click()
+      expect((await success).detail.status).to.equal('succeeded')
+    } finally {
+      window.fetch = real
+    }
+    expect((await sessionState(session.id)).status).to.equal('succeeded')
+  })
 })
 
 inBothForms('the focus after a pay', (what, body) => {

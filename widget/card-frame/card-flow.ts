@@ -37,6 +37,9 @@ import { callingCodes, countries, splitPhone } from '../card-form/lists.ts'
 import {
   cardDeclined,
   ERROR_MESSAGE,
+  foundNotMade,
+  NOT_MADE,
+  pendingAs,
   POLL_MAX,
   POLL_MS,
   POLL_SLOW_MS,
@@ -528,9 +531,12 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     state = stateOf(v)
     // What the session says beside its state, when the page was loaded (again) after a pay: a
     // decline (the bank refused 3-D Secure, the page came back), the form again with the tries
-    // left; or a bank step still waiting, which render() offers a button to (the page never goes
-    // there by itself: Back from the bank's page would come here and go straight back).
+    // left; a payment being confirmed found never made (nothing charged: pay again); or a bank
+    // step still waiting, which render() offers a button to (the page never goes there by itself:
+    // Back from the bank's page would come here and go straight back).
+    const notMade = foundNotMade(before, v.status)
     if (cardDeclined(v) && state === 'ready') notice = say('declinedRetry', { n: v.attemptsRemaining })
+    else if (notMade) notice = say('err_gateway')
     else if (state !== 'ready') notice = state === 'action_required' && v.redirect ? say('actionWaiting') : ''
     if (WATCHED.includes(state)) poll()
     render()
@@ -540,6 +546,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     if (state === 'succeeded') result('succeeded', v.result?.paymentId, v.result?.card)
     else if ((v.status === 'declined' || state === 'declined') && v.status !== before)
       result('declined', v.result?.paymentId, v.result?.card, v.attemptsRemaining)
+    else if (notMade) error(NOT_MADE)
     if (!took && !WATCHED.includes(state)) putBack()
   }
 
@@ -635,6 +642,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
         if (!v.ok || stopped) return
         notice = ''
         applyView(v.value)
+        // On its way after all: told as a pay's answer would have told it.
+        if (WATCHED.includes(state)) result(pendingAs(v.value.status), v.value.result?.paymentId, v.value.result?.card)
       })
       return error({ code: r.error.code, message: r.error.message, fields: [] })
     }
@@ -674,8 +683,9 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
         attemptsRemaining: r.attemptsRemaining,
         method: holds ? flow : view.method,
         redirect: r.status === 'action_required' ? (r.redirect ?? null) : null,
-        // A decline is the session's status now: read again, it is not a new one (applyView).
-        ...(holds ? {} : { status: r.status }),
+        // The session's status now: read again, a decline is not a new one, and a payment on its
+        // way that comes back to where it was (found never made, declined again) is (applyView).
+        status: r.status,
       }
     announceMethods()
     switch (r.status) {

@@ -22,10 +22,12 @@ import { followRedirect, startingPage } from '../navigate.ts'
 import { declinedMessage } from './method-views.ts'
 import {
   ERROR_MESSAGE,
+  pendingAs,
   READ_AGAIN,
   saysNothing,
   SLOW_PAY_MS,
   stateOfRefused,
+  WATCHED,
   type CheckoutState,
   type Notice,
 } from './states.ts'
@@ -108,6 +110,11 @@ export async function payByCard(c: AttemptHost, fields: Record<string, unknown>)
       if (!v.ok || c.api !== api) return
       c.notice = null
       c.applyView(v.value)
+      // On its way after all: told as a pay's answer would have told it.
+      if (WATCHED.includes(c.state))
+        c.dispatchEvent(
+          new PayPendingEvent(resultDetail(pendingAs(v.value.status), v.value.result?.paymentId, v.value.result?.card)),
+        )
     })
     c.dispatchEvent(new PayErrorEvent({ code: result.error.code, message: result.error.message, fields: [] }))
     return
@@ -145,8 +152,9 @@ export function settle(c: AttemptHost, r: PayResult): void {
         attemptsRemaining: r.attemptsRemaining,
         method: holds ? c.current : c.view.method,
         redirect: r.status === 'action_required' ? (r.redirect ?? null) : null,
-        // A decline is the session's status now: read again, it is not a new one (applyView).
-        ...(holds ? {} : { status: r.status }),
+        // The session's status now: read again, a decline is not a new one, and a payment on its
+        // way that comes back to where it was (found never made, declined again) is (applyView).
+        status: r.status,
       }
     : c.view
   c.announceMethods()

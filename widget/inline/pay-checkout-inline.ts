@@ -24,6 +24,8 @@ import { payCheckoutStyles } from './pay-checkout-inline.styles.ts'
 import {
   cardDeclined,
   ERROR_MESSAGE,
+  foundNotMade,
+  NOT_MADE,
   POLL_MAX,
   POLL_MS,
   POLL_SLOW_MS,
@@ -307,6 +309,7 @@ export class PayCheckoutInline extends LitElement {
     this.announceMethods()
     const state = (this.state = stateOf(view))
     const elsewhere = METHOD_VIEWS[this.current].declinedElsewhere
+    const notMade = foundNotMade(before, view.status)
     // What the session says beside its state, when the page was loaded (again) after a pay: a
     // decline (the bank refused 3-D Secure, the page came back), the form again with the tries left.
     if (cardDeclined(view) && state === 'ready' && usesCardForm(this.current))
@@ -314,6 +317,8 @@ export class PayCheckoutInline extends LitElement {
     // A try of this method declined on the gateway's page (an invoice's): said, above its link to pay again.
     else if (view.status === 'declined' && state === 'ready' && view.method === this.current && elsewhere)
       this.notice = { key: elsewhere }
+    // A payment being confirmed found never made: nothing was charged, the shopper may pay again.
+    else if (notMade) this.notice = { key: 'err_gateway' }
     // A bank step still waiting, which render() offers a button to (the page never goes there by
     // itself: Back from the bank's page would come here and go straight back).
     else if (state !== 'ready')
@@ -335,6 +340,7 @@ export class PayCheckoutInline extends LitElement {
           attemptsRemaining: view.attemptsRemaining,
         }),
       )
+    else if (notMade) this.dispatchEvent(new PayErrorEvent({ ...NOT_MADE, fields: [] }))
   }
 
   /**

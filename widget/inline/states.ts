@@ -86,6 +86,22 @@ export const saysNothing = (e: { readonly code: string; readonly status: number 
   e.status >= 500 && e.code === 'internal_error'
 
 /**
+ * A payment being confirmed (its answer lost) that the session, read again, shows never made: the
+ * gateway had no such payment, so its charge never reached it and nothing was charged. The form is
+ * back, and the page is told the pay failed, as it would have been had the pay been answered so.
+ */
+export const foundNotMade = (before: CheckoutStatus | undefined, now: CheckoutStatus): boolean =>
+  (before === 'unknown' || before === 'processing') && now === 'open'
+
+export const NOT_MADE = {
+  code: 'gateway_unavailable',
+  message: 'The payment was not made: the payment service never received it. Nothing was charged.',
+} as const
+
+/** A session read after a pay whose answer said nothing, with a payment on its way: as its pay-pending says it. */
+export const pendingAs = (status: CheckoutStatus): string => (status === 'processing' ? 'unknown' : status)
+
+/**
  * A pay not answered after this long: the shopper reads that it is being confirmed and must not be
  * made again (a slow gateway answers within the Worker's gateway timeout, 15 s by default).
  */

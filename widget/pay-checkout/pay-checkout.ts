@@ -622,6 +622,8 @@ export class PayCheckout extends HTMLElement {
           this.dispatchEvent(new PayPendingEvent({ status: 'unknown', paymentId: null, brand: null, last4: null }))
         break
       case 'error':
+        // A payment being confirmed found never made (states.ts NOT_MADE): none on its way now.
+        if (m.code === 'gateway_unavailable') this.underWay = ''
         this.dispatchEvent(
           new PayErrorEvent({
             code: m.code,
