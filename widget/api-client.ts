@@ -10,9 +10,12 @@ import { err, ok, type Result } from '../shared/result.ts'
 // The wire types, shared with the Worker (`shared/checkout.ts`).
 export type { CheckoutFlow as Flow, CheckoutView, InvoiceDetails, PayResult } from '../shared/checkout.ts'
 
-/** The Worker's error, or one of the widget's own: no answer at all (`network_error`), or this page's origin refused (`origin_not_allowed`). */
+/**
+ * The Worker's error, or one of the widget's own: no answer at all (`network_error`), this page's
+ * origin refused (`origin_not_allowed`), a payment being confirmed found never made (`payment_not_made`).
+ */
 export type ApiError = Omit<ErrorBody['error'], 'code'> & {
-  readonly code: ErrorBody['error']['code'] | 'network_error' | 'origin_not_allowed'
+  readonly code: ErrorBody['error']['code'] | 'network_error' | 'origin_not_allowed' | 'payment_not_made'
   readonly status: number
 }
 

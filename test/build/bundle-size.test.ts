@@ -121,7 +121,7 @@ describe('widget bundles', () => {
   // where the page said "nothing was charged" and never fired pay-success (92 bytes more, 13,845).
   // 13.75 KB until a payment being confirmed that the session showed never made brought the form
   // back saying nothing was charged, and told the page (it used to wait there for good), and a pay
-  // answered by a bare 5xx whose payment is on its way told pay-pending (53 bytes more, 14,120).
+  // answered by a bare 5xx whose payment is on its way told pay-pending (37 bytes more, 14,104).
   it('the card frame: its document (the form in it) and its one script, lists included, are at most 13.8 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
     expect(m.frameDocument.brotli).toBeLessThanOrEqual(13.8 * KB)

@@ -56,6 +56,12 @@ async function payHeld(el: PayCheckout) {
 }
 
 describe('inline mode, a card session', () => {
+  // A test that scripts `fetch` and times out leaves it to the next ones otherwise.
+  const pageFetch = window.fetch
+  afterEach(() => {
+    window.fetch = pageFetch
+  })
+
   it('shows the light form, pays, and never loads the full checkout', async () => {
     const { el } = await mount()
     expect(el.shadowRoot?.querySelector('pay-card-inline')).to.not.equal(null)
@@ -268,7 +274,7 @@ describe('inline mode, a card session', () => {
     try {
       const error = oneEvent(el, 'pay-error')
       payButton(el).click()
-      expect((await error).detail.code).to.equal('gateway_unavailable')
+      expect((await error).detail.code).to.equal('payment_not_made')
     } finally {
       window.fetch = real
     }
@@ -278,6 +284,53 @@ describe('inline mode, a card session', () => {
     expect((await ready).detail.flow).to.equal('card')
     await until(() => root(el).querySelector('.container')?.getAttribute('lang') === 'de' && !payButton(el).disabled)
     el.remove()
+  })
+
+  it('a payment being confirmed found never made, then a pay answered by a bare 500 whose payment is being confirmed too: its pay-pending is told, and a new language fires no pay-ready', async () => {
+    const { el, session } = await mount()
+    await fill(el)
+    // Each pay is answered before it reaches the Worker: the first "being confirmed", the second
+    // by a bare 500; after the second the session reads "being confirmed" (scripted).
+    const real = window.fetch
+    let pays = 0
+    const json = (b: unknown, status = 200) =>
+      new Response(JSON.stringify(b), { status, headers: { 'Content-Type': 'application/json' } })
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      if (isPay(req, init)) {
+        pays += 1
+        return pays === 1
+          ? json({ status: 'unknown', attemptsRemaining: 3, message: '' })
+          : new Response('<h1>500 Internal Server Error</h1>', {
+              status: 500,
+              headers: { 'Content-Type': 'text/html' },
+            })
+      }
+      const res = await real(req, init)
+      const url = req instanceof Request ? req.url : String(req)
+      if (pays < 2 || !url.endsWith(`/v1/checkout/${session.id}`)) return res
+      return json({ ...((await res.json()) as object), status: 'unknown' })
+    }
+    try {
+      const notMade = oneEvent(el, 'pay-error')
+      payButton(el).click()
+      expect((await notMade).detail.code).to.equal('payment_not_made')
+      await until(() => !payButton(el).disabled)
+      const error = oneEvent(el, 'pay-error')
+      const pending = oneEvent(el, 'pay-pending')
+      payButton(el).click()
+      expect((await error).detail.code).to.equal('internal_error')
+      expect((await pending).detail.status).to.equal('unknown')
+      await until(() => status(el).startsWith('We are confirming your payment.'))
+      const told: string[] = []
+      el.addEventListener('pay-ready', () => told.push('pay-ready'))
+      el.setAttribute('locale', 'de')
+      await until(() => root(el).querySelector('.container')?.getAttribute('lang') === 'de')
+      await new Promise((r) => setTimeout(r, 300))
+      expect(told).to.deep.equal([])
+    } finally {
+      window.fetch = real
+      el.remove()
+    }
   })
 
   it('a language switched while a pay is on its way: the pay’s answer is told first, then the form comes in that language, and nothing is told twice', async () => {

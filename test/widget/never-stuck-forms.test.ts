@@ -172,7 +172,7 @@ inBothForms('a session that moved on without this page', (what, body) => {
 })
 
 inBothForms('a payment being confirmed that the gateway never received', (what, body) => {
-  it(`inline, ${what}: the form comes back saying nothing was charged, pay-error gateway_unavailable fires, and the next pay goes through`, async () => {
+  it(`inline, ${what}: the form comes back saying nothing was charged, pay-error payment_not_made fires, and the next pay goes through`, async () => {
     const { el, session } = await mount({ ...body, customer: GRACE })
     formIs(el, body)
     const card = { number: '4111 1111 1111 1111', expiry: '12 / 30', cvv: '123' }
@@ -196,7 +196,7 @@ inBothForms('a payment being confirmed that the gateway never received', (what, 
       expect((await pending).detail.status).to.equal('unknown')
       await until(() => status(el).startsWith('We are confirming your payment.'))
       const e = (await error).detail
-      expect(e.code).to.equal('gateway_unavailable')
+      expect(e.code).to.equal('payment_not_made')
       expect(e.message).to.contain('Nothing was charged')
       await until(
         () =>

@@ -264,6 +264,9 @@ describe('<pay-checkout> card flow', () => {
       expect(status(el)).to.equal(
         'Your bank needs you to confirm this payment. You are being taken to your bank’s page.',
       )
+      // The page stayed: read again, the session says the bank's step waits, and offers its page.
+      await until(() => status(el) === 'Your bank needs you to confirm this payment.')
+      expect(root(el).querySelector('[part=retry]')?.textContent).to.equal('Continue to your bank’s page')
     })
 
     it('a keyboard-only shopper pays; focus follows the visual order', async () => {

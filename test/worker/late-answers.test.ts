@@ -448,6 +448,31 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(0)
   })
 
+  it('a charge lost before the gateway, found so by its inquiry, sent again with its key: answered that nothing was charged (503 gateway_unavailable), never as a declined card, and the next key pays', async () => {
+    const s = await createSession()
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const key = uniqueId('key')
+    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+    try {
+      const first = pay(s, '4111111111111111', key)
+      await until(() => hold.seen.length > 0)
+      hold.lose(false)
+      expect((await first).body.status).toBe('unknown')
+    } finally {
+      hold.release()
+      hold.restore()
+    }
+    await timePasses(stub)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+    // The page that lost the first answer sends the pay again with its key.
+    const again = await pay(s, '4111111111111111', key)
+    expect(again.status).toBe(503)
+    expect(again.body).toMatchObject({ error: { code: 'gateway_unavailable' } })
+    expect(again.text).toContain('Nothing was charged')
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.attempt.declined')).toHaveLength(0)
+  })
+
   it('asked by order about a charge lost before the gateway, the gateway names an earlier attempt’s declined payment: not this attempt’s, so the session opens again instead of failing', async () => {
     const s = await createSession({ maxAttempts: 2 })
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub

@@ -151,6 +151,8 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
   /** The page that started the payment, as the page tells it ('' for none). */
   let startingPage = ''
   let pollTimer: ReturnType<typeof setTimeout> | undefined
+  /** The session's status as last read (none since a pay's answer: the next read is shown, whatever it says). */
+  let lastRead: CheckoutView['status'] | undefined
   let polls = 0
   let loads = 0
   /** The flow the last `ready` was for; a session loaded with nothing to fill in says so once. */
@@ -527,6 +529,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     // A new status (the bank's step done, now pending; a decline, then a new pay): checked often again.
     if (v.status !== before) polls = 0
     view = v
+    lastRead = v.status
     announceMethods()
     state = stateOf(v)
     // What the session says beside its state, when the page was loaded (again) after a pay: a
@@ -591,7 +594,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
         polls += 1
         const v = await api?.view()
         if (stopped) return
-        if (!v?.ok || v.value.status === view?.status) return poll()
+        if (!v?.ok || v.value.status === lastRead) return poll()
         applyView(v.value)
       },
       polls < POLL_MAX ? POLL_MS : POLL_SLOW_MS,
@@ -643,7 +646,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
         notice = ''
         applyView(v.value)
         // On its way after all: told as a pay's answer would have told it.
-        if (WATCHED.includes(state)) result(pendingAs(v.value.status), v.value.result?.paymentId, v.value.result?.card)
+        if (WATCHED.includes(state)) result(pendingAs(v.value.status), null, null)
       })
       return error({ code: r.error.code, message: r.error.message, fields: [] })
     }
@@ -677,6 +680,7 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
 
   function settle(r: PayResult, flow: CheckoutFlow): void {
     const holds = r.status !== 'declined' && r.status !== 'failed'
+    lastRead = undefined
     if (view)
       view = {
         ...view,

@@ -41,6 +41,8 @@ export interface AttemptHost extends HTMLElement {
   /** The method shown. */
   readonly current: CheckoutFlow
   view: CheckoutView | null
+  /** The session's status as last read (none since a pay's answer: the next read is shown, whatever it says). */
+  lastRead: CheckoutView['status'] | undefined
   state: CheckoutState
   notice: Notice
   inFlight: boolean
@@ -63,6 +65,14 @@ export function resultDetail(
   card?: { brand?: CardBrand; last4?: string } | null,
 ): PayResultDetail {
   return { status, paymentId: paymentId ?? null, brand: card?.brand ?? null, last4: card?.last4 ?? null }
+}
+
+/**
+ * A session read again after an answer that said nothing (a bare 5xx), with the payment on its way
+ * after all: told as that answer would have told it (its view names no payment yet).
+ */
+export function toldIfOnItsWay(c: Pick<AttemptHost, 'state' | 'dispatchEvent'>, view: CheckoutView): void {
+  if (WATCHED.includes(c.state)) c.dispatchEvent(new PayPendingEvent(resultDetail(pendingAs(view.status), null)))
 }
 
 /** The card form's pay. One Idempotency-Key per attempt; a request that never got an answer keeps its key. */
@@ -110,11 +120,7 @@ export async function payByCard(c: AttemptHost, fields: Record<string, unknown>)
       if (!v.ok || c.api !== api) return
       c.notice = null
       c.applyView(v.value)
-      // On its way after all: told as a pay's answer would have told it.
-      if (WATCHED.includes(c.state))
-        c.dispatchEvent(
-          new PayPendingEvent(resultDetail(pendingAs(v.value.status), v.value.result?.paymentId, v.value.result?.card)),
-        )
+      toldIfOnItsWay(c, v.value)
     })
     c.dispatchEvent(new PayErrorEvent({ code: result.error.code, message: result.error.message, fields: [] }))
     return
@@ -145,6 +151,7 @@ export function settle(c: AttemptHost, r: PayResult): void {
   const detail = resultDetail(r.status, r.paymentId, r.card)
   // A payment in flight or done holds its method: the picker shows it and disables the others.
   const holds = r.status !== 'declined' && r.status !== 'failed'
+  c.lastRead = undefined
   // The bank's page is offered for as long as its step waits (the element's render).
   c.view = c.view
     ? {

@@ -8,7 +8,7 @@ import type { TemplateResult } from 'lit'
 // Lit from the checkout's chunk, which is always loaded first (imported from 'lit' here, the
 // build would move Lit into a chunk of its own that the card flow would have to load as well).
 import { html, nothing } from './pay-checkout-inline.ts'
-import type { AttemptHost } from './attempt.ts'
+import { toldIfOnItsWay, type AttemptHost } from './attempt.ts'
 import type { ApiClient, ApiError, CheckoutView, InvoiceDetails, PayResult } from '../api-client.ts'
 import type { Result } from '../../shared/result.ts'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
@@ -123,6 +123,7 @@ async function qrStep(c: Checkout, e: QrStep): Promise<void> {
       if (!v.ok || c.api !== api) return
       c.notice = null
       c.applyView(v.value)
+      toldIfOnItsWay(c, v.value)
     })
     return
   }

@@ -146,6 +146,8 @@ export class PayCheckoutInline extends LitElement {
   attemptKey: string | null = null
   private pollTimer: ReturnType<typeof setTimeout> | undefined
   private polls = 0
+  /** @internal */
+  lastRead: CheckoutView['status'] | undefined
   /** The flow `pay-ready` last announced, so it is said once per flow. */
   private announced = ''
   /** The view shown came from loading the session (not from a result of paying here). */
@@ -306,6 +308,7 @@ export class PayCheckoutInline extends LitElement {
     // is read again (another method picked), nor by the other methods' view of a card's decline.
     const before = this.view?.status
     this.view = view
+    this.lastRead = view.status
     this.announceMethods()
     const state = (this.state = stateOf(view))
     const elsewhere = METHOD_VIEWS[this.current].declinedElsewhere
@@ -391,7 +394,7 @@ export class PayCheckoutInline extends LitElement {
         // Taken off the page meanwhile: nothing more until it is back (connectedCallback).
         if (!this.isConnected) return
         if (!view?.ok) return this.poll()
-        if (view.value.status === this.view?.status) return this.poll()
+        if (view.value.status === this.lastRead) return this.poll()
         // A new step of the payment (the bank's step done, now pending): checked often again.
         this.polls = 0
         this.applyView(view.value)

@@ -94,8 +94,8 @@ export const foundNotMade = (before: CheckoutStatus | undefined, now: CheckoutSt
   (before === 'unknown' || before === 'processing') && now === 'open'
 
 export const NOT_MADE = {
-  code: 'gateway_unavailable',
-  message: 'The payment was not made: the payment service never received it. Nothing was charged.',
+  code: 'payment_not_made',
+  message: 'The payment being confirmed was not made. Nothing was charged.',
 } as const
 
 /** A session read after a pay whose answer said nothing, with a payment on its way: as its pay-pending says it. */

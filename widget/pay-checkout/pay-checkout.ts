@@ -53,14 +53,14 @@ const WRITTEN_FRAME_GRACE_MS = 10_000
  * @attr {boolean} collect-shipping - Ask for a shipping address.
  * @attr {'frame' | 'inline'} isolation - `frame` (default: the form in a frame on the Worker's origin, so no script on this page can read card data) or `inline` (the form in this page's DOM).
  *
- * @fires pay-ready - The card inputs are in the page and accept typing (`detail.status` is `loading` while the session has not answered yet; the pay button waits for it). Fired again if the session turns out to be another flow, or when the form is made again (a new `locale` or `collect-shipping`, the element moved in frame mode). A session with nothing to fill in when the element loads it (already paid, expired, a payment in flight) fires it once more with that status (`succeeded`, `expired`, `processing`, ...) after the card form's early `loading` one; a payment made in the element never fires it again (its result event does). `detail: { flow, status }`
+ * @fires pay-ready - The card inputs are in the page and accept typing (`detail.status` is `loading` while the session has not answered yet; the pay button waits for it). Fired again if the session turns out to be another flow, or when the form is made again (a new `locale` or `collect-shipping`, the element moved in frame mode). A session with nothing to fill in when the element loads it (already paid, expired, a payment in flight) fires it once more with that status (`succeeded`, `expired`, `processing`, ...) after the card form's early `loading` one; a payment made in the element never fires it again (its result event does), unless it was found never made (`pay-error` `payment_not_made`, below). `detail: { flow, status }`
  * @fires pay-change - Validity or card brand changed, `detail: { valid, brand }` (never the number); or the shopper picked another way to pay in the method picker, `detail: { method, valid: false, brand: null }`.
  * @fires pay-submit - A payment was sent. `detail: { flow }`
  * @fires pay-action - 3-D Secure is needed; cancel it to redirect yourself. `detail: { redirect }`
  * @fires pay-success - Paid: once per session for the element, also when it loads a session already paid (the page loaded again after the payment), never again for that session. `detail: { status, paymentId, brand, last4 }`
- * @fires pay-pending - Accepted, the result comes later (or is being confirmed); told once per pay, not again when the form is made again. `detail: { status, paymentId, brand, last4 }`
+ * @fires pay-pending - Accepted, the result comes later (or is being confirmed); told once per pay, not again when the form is made again. Also after a `pay-error` `internal_error` (a bare 5xx from something in between) when the session, read again, has the payment on its way (its `paymentId`, `brand` and `last4` are then null). `detail: { status, paymentId, brand, last4 }`
  * @fires pay-declined - Declined; retry is allowed while `detail.attemptsRemaining > 0`. Also when the element loads a session whose last attempt was declined (a 3-D Secure the bank refused, then the page again); told once per attempt, not again when the form is made again (a new `locale`, the element moved). `detail: { status, paymentId, brand, last4, attemptsRemaining }`
- * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values); `code` is the Worker's error code (all of them, with their HTTP status: `ERROR_CODES` in `shared/errors.ts`; a page meets `forbidden`, `too_many_attempts`, `rate_limited`, `payments_paused`, `session_expired`, `method_in_progress`, `registration_deleted` and the `gateway_*` ones), or `origin_not_allowed` (this page's origin is not in the session's allowed origins) or `network_error` (the Worker could not be reached).
+ * @fires pay-error - Could not pay. `detail: { code, message, fields }` (field names, not values); `code` is the Worker's error code (all of them, with their HTTP status: `ERROR_CODES` in `shared/errors.ts`; a page meets `forbidden`, `too_many_attempts`, `rate_limited`, `payments_paused`, `session_expired`, `method_in_progress`, `registration_deleted` and the `gateway_*` ones), or `origin_not_allowed` (this page's origin is not in the session's allowed origins) or `network_error` (the Worker could not be reached), or `payment_not_made`: a payment the element showed as being confirmed (`pay-pending` with `status: 'unknown'`, or a session loaded with its payment in flight) that the session then shows never made (the gateway had no such payment, or refused it); nothing was charged, and the form is back to pay again. A pay sent again with the key of one found never made is answered `gateway_unavailable` (503), never as a declined card.
  *
  * @csspart container - The outer box.
  * @csspart amount - The amount heading (none for a setup session, which saves a card without paying).
@@ -622,8 +622,9 @@ export class PayCheckout extends HTMLElement {
           this.dispatchEvent(new PayPendingEvent({ status: 'unknown', paymentId: null, brand: null, last4: null }))
         break
       case 'error':
-        // A payment being confirmed found never made (states.ts NOT_MADE): none on its way now.
-        if (m.code === 'gateway_unavailable') this.underWay = ''
+        // A payment being confirmed found never made (states.ts NOT_MADE): none on its way now,
+        // and the next pay's result is its own, even one like the last.
+        if (m.code === 'payment_not_made') this.underWay = this.lastResult = ''
         this.dispatchEvent(
           new PayErrorEvent({
             code: m.code,

@@ -49,9 +49,23 @@ const REPLAYED_AS: Partial<Record<Attempt['status'], PayResult['status']>> = {
   action_required: 'action_required',
   unknown: 'unknown',
   processing: 'unknown',
-  // The gateway never saw it, or refused it: nothing was taken.
-  not_found: 'failed',
-  refused: 'failed',
+}
+
+/**
+ * The answer for the attempt under a key, as it stands now. One the gateway never saw, or refused,
+ * took nothing and declined no card: it is answered as the pay would have been refused then, never
+ * as a decline (the page would say the card was declined, and count a try).
+ */
+function answerFor(s: SessionRecord, attempt: Attempt): Reply | undefined {
+  if (attempt.status === 'not_found')
+    return fail(
+      'gateway_unavailable',
+      'The payment was not made: the payment service never received it. Nothing was charged.',
+    )
+  if (attempt.status === 'refused')
+    return fail('gateway_rejected', 'This payment could not be completed. Nothing was charged.')
+  const now = REPLAYED_AS[attempt.status]
+  return now && answer(s, now)
 }
 
 /**
@@ -120,8 +134,8 @@ export async function replay(core: SessionCore, key: string, fingerprint: string
   if (first && said !== 'unknown' && said !== 'pending' && said !== 'action_required')
     return { ...first, replayed: true }
   const attempt = attemptOf(check.entry)
-  const now = attempt ? REPLAYED_AS[attempt.status] : undefined
-  if (s && now) return { ...answer(s, now), replayed: true }
+  const now = s && attempt ? answerFor(s, attempt) : undefined
+  if (now) return { ...now, replayed: true }
   return first ? { ...first, replayed: true } : keyRefusal(KEY_IN_PROGRESS)
 }
 
@@ -342,7 +356,7 @@ export async function applyOutcome(
         s.status === 'succeeded' ? paymentOfSession(s) : [],
       )
     }
-    return answer(s, REPLAYED_AS[attempt.status] ?? 'unknown')
+    return answerFor(s, attempt) ?? answer(s, 'unknown')
   }
   if ('response' in outcome && outcome.response) absorb(s, outcome.response as Partial<PaymentResponse>, attempt)
   if ('code' in outcome) {
