@@ -128,6 +128,38 @@ describe('POST /v1/payments/{paymentId}/repeat', () => {
     expect(await chargesFor(answered[0]?.body.merchantTransactionId ?? '')).toBe(1)
   })
 
+  it('a repeat’s order reference is the deployment’s, as a session’s: a session or invoice given it later is 409 duplicate_order, and the repeat replays as it was', async () => {
+    const paymentId = await initialPayment()
+    const key = uniqueId('rk')
+    const first = await repeat(paymentId, key)
+    expect(first.body.status).toBe('succeeded')
+    const ref = first.body.merchantTransactionId
+    expect(ref).toMatch(/^rp-/)
+    const session = await merchant('POST', '/v1/sessions', {
+      flow: 'card',
+      amount: '100.00',
+      currency: 'EUR',
+      merchantTransactionId: ref,
+      allowedOrigins: [ORIGIN],
+    })
+    expect(session.status).toBe(409)
+    expect(session.body).toMatchObject({ error: { code: 'duplicate_order' } })
+    const invoice = await merchant(
+      'POST',
+      `/v1/invoices/${await sandboxInvoice('1.00')}/regenerate`,
+      {
+        merchantInvoiceId: ref,
+        invoiceExpirationPeriod: '24',
+      },
+      { 'Idempotency-Key': uniqueId('ik') },
+    )
+    expect(invoice.status).toBe(409)
+    expect(invoice.body).toMatchObject({ error: { code: 'duplicate_order' } })
+    const again = await repeat(paymentId, key)
+    expect(again.text).toBe(first.text)
+    expect(await chargesFor(ref)).toBe(1)
+  })
+
   it('a repeat of a payment that began no recurring series is refused before the gateway: 409 payment_state naming recurring INITIAL', async () => {
     const s = await createSession({ createRegistration: true })
     const paid = await pay(s, '4111111111111111')

@@ -15,7 +15,7 @@ import { merchantAuth } from '../middleware/merchant-auth.ts'
 import { requiredIdempotencyKey, validate } from '../middleware/validate.ts'
 import { errors, idempotencyKey, json, merchant, pathParams, ref } from '../schemas/doc.ts'
 import { inquiryBody, repeatBody } from '../schemas/payments.ts'
-import { operationStub } from './operations.ts'
+import { operationStub, registry } from './operations.ts'
 import { sendReply } from '../respond.ts'
 import { paymentStub } from './money.ts'
 import { merchantIdOf, scoped } from '../merchants/merchant-env.ts'
@@ -103,10 +103,23 @@ payments.post(
           },
         }
       : params
-    return sendReply(
-      c,
-      await operationStub(c.env, `repeat:${key}`).run(withParent, fingerprint, merchantIdOf(c.env), refusal),
-    )
+    const stub = operationStub(c.env, `repeat:${key}`)
+    // Its reference is an order reference at the gateway, as a session's or an invoice's: claimed
+    // for the deployment, so that none given the same one (read from this answer) could settle it
+    // or be settled by it. As for an invoice's regeneration, the same key asks again under the
+    // same claim, and a refusal, which sent nothing, gives it back.
+    const owner = `repeat:${key}`
+    const order = registry(c.env, scoped(c.env, `order:${params.merchantTransactionId}`))
+    const claim = await order.claim(owner, owner)
+    if (claim.kind === 'taken' && !(await stub.view(merchantIdOf(c.env))))
+      throw new ApiError(
+        'duplicate_order',
+        'A checkout session or invoice already has the order reference this key makes. Use another Idempotency-Key.',
+      )
+    const reply = await stub.run(withParent, fingerprint, merchantIdOf(c.env), refusal)
+    if (claim.kind === 'claimed' && !reply.ok && reply.error.code !== 'idempotency_in_progress')
+      await order.release(owner)
+    return sendReply(c, reply)
   },
 )
 
