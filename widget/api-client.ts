@@ -19,6 +19,13 @@ export type ApiError = Omit<ErrorBody['error'], 'code'> & {
   readonly status: number
 }
 
+/** The widget's own error for a payment being confirmed that the session then shows never made (README: pay-error). */
+export const NOT_MADE = {
+  code: 'payment_not_made',
+  message: 'The payment being confirmed was not made. Nothing was charged.',
+  fields: [],
+} as const satisfies Pick<ApiError, 'code' | 'message' | 'fields'>
+
 export class ApiClient {
   constructor(
     private readonly endpoint: string,

@@ -154,6 +154,53 @@ inBothForms('a session that moved on without this page', (what, body) => {
     expect((await sessionState(session.id)).status).to.equal('succeeded')
   })
 
+  it(`inline, ${what}: a pay answered by a bare 500, its payment then found never made: the next pay has a key of its own and goes through`, async () => {
+    const { el, session } = await mount({ ...body, customer: GRACE })
+    formIs(el, body)
+    for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+    // The first pay never reaches the Worker; the session, read right after it, says it is being
+    // confirmed (scripted), and then as it is: open.
+    const keys: string[] = []
+    let reads = 0
+    const real = window.fetch
+    window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
+      if (isPay(req, init)) {
+        keys.push(new Headers(init?.headers).get('Idempotency-Key') ?? '')
+        if (keys.length > 1) return real(req, init)
+        return new Response('<h1>500 Internal Server Error</h1>', {
+          status: 500,
+          headers: { 'Content-Type': 'text/html' },
+        })
+      }
+      const res = await real(req, init)
+      const url = req instanceof Request ? req.url : String(req)
+      if (keys.length !== 1 || !url.endsWith(`/v1/checkout/${session.id}`) || reads++ > 0) return res
+      return new Response(JSON.stringify({ ...((await res.json()) as object), status: 'unknown' }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      })
+    }
+    const told: string[] = []
+    for (const type of ['pay-error', 'pay-pending', 'pay-success'])
+      el.addEventListener(type, (e) =>
+        told.push(`${type} ${(e as CustomEvent).detail.code ?? (e as CustomEvent).detail.status}`),
+      )
+    try {
+      payButton(el).click()
+      await until(() => told.includes('pay-error payment_not_made'))
+      expect(told).to.deep.equal(['pay-error internal_error', 'pay-pending unknown', 'pay-error payment_not_made'])
+      await until(() => !payButton(el).disabled)
+      for (const [id, value] of Object.entries(CARD)) setValue(input(el, id), value)
+      payButton(el).click()
+      await until(() => told.includes('pay-success succeeded'))
+    } finally {
+      window.fetch = real
+    }
+    expect(keys).to.have.length(2)
+    expect(keys[1]).to.not.equal(keys[0])
+    expect((await sessionState(session.id)).status).to.equal('succeeded')
+  })
+
   it(`inline, ${what}: a pay answered by a bare 500 after the Worker took a payment that is pending: pay-error, then pay-pending as its answer would have told`, async () => {
     const { el } = await mount({ ...body, customer: GRACE })
     formIs(el, body)

@@ -448,6 +448,27 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.session.succeeded')).toHaveLength(0)
   })
 
+  it('a charge given up as never reaching the gateway that reached it after all, its answer lost: the pay is answered "being confirmed", never that nothing was charged', async () => {
+    const s = await createSession()
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+    let answered: Awaited<ReturnType<typeof pay>> | undefined
+    try {
+      const answer = pay(s, '4111111111111111')
+      await until(() => hold.seen.length > 0)
+      await timePasses(stub)
+      await timePasses(stub)
+      expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
+      hold.lose(true)
+      answered = await answer
+    } finally {
+      hold.release()
+      hold.restore()
+    }
+    expect(answered?.status).toBe(200)
+    expect(answered?.body.status).toBe('unknown')
+  })
+
   it('a charge lost before the gateway, found so by its inquiry, sent again with its key: answered that nothing was charged (503 gateway_unavailable), never as a declined card, and the next key pays', async () => {
     const s = await createSession()
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub

@@ -30,7 +30,7 @@ import { formatMessage } from '../../shared/i18n/icu.ts'
 import type { MessageKey, Messages } from '../../shared/i18n/messages/en.ts'
 import { formatMoney } from '../../shared/money.ts'
 import type { SafeRedirect } from '../../shared/redirect.ts'
-import type { ApiClient, ApiError, CheckoutView, PayResult } from '../api-client.ts'
+import { NOT_MADE, type ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import { focusDropped, retype } from '../card-form/editing.ts'
 import { keepTyped, takeTyped } from '../card-form/kept.ts'
 import { callingCodes, countries, splitPhone } from '../card-form/lists.ts'
@@ -38,7 +38,6 @@ import {
   cardDeclined,
   ERROR_MESSAGE,
   foundNotMade,
-  NOT_MADE,
   pendingAs,
   POLL_MAX,
   POLL_MS,
@@ -539,8 +538,11 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     // Back from the bank's page would come here and go straight back).
     const notMade = foundNotMade(before, v.status)
     if (cardDeclined(v) && state === 'ready') notice = say('declinedRetry', { n: v.attemptsRemaining })
-    else if (notMade) notice = say('err_gateway')
-    else if (state !== 'ready') notice = state === 'action_required' && v.redirect ? say('actionWaiting') : ''
+    else if (notMade) {
+      notice = say('err_gateway')
+      // The next pay has a key of its own: the one before is answered as the payment it never was.
+      attemptKey = null
+    } else if (state !== 'ready') notice = state === 'action_required' && v.redirect ? say('actionWaiting') : ''
     if (WATCHED.includes(state)) poll()
     render()
     // The inputs the session gives are not asked for: a form the shopper filled in before it was

@@ -10,7 +10,7 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import type { CheckoutFlow } from '../../shared/checkout.ts'
 import type { FieldError } from '../../shared/errors.ts'
-import { ApiClient, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
+import { ApiClient, NOT_MADE, type ApiError, type CheckoutView, type PayResult } from '../api-client.ts'
 import '../card-form/card-form.ts'
 import type { PayCardForm } from '../card-form/card-form.ts'
 import { takeTyped } from '../card-form/kept.ts'
@@ -25,7 +25,6 @@ import {
   cardDeclined,
   ERROR_MESSAGE,
   foundNotMade,
-  NOT_MADE,
   POLL_MAX,
   POLL_MS,
   POLL_SLOW_MS,
@@ -321,7 +320,11 @@ export class PayCheckoutInline extends LitElement {
     else if (view.status === 'declined' && state === 'ready' && view.method === this.current && elsewhere)
       this.notice = { key: elsewhere }
     // A payment being confirmed found never made: nothing was charged, the shopper may pay again.
-    else if (notMade) this.notice = { key: 'err_gateway' }
+    else if (notMade) {
+      this.notice = { key: 'err_gateway' }
+      // The next pay has a key of its own: the one before is answered as the payment it never was.
+      this.attemptKey = null
+    }
     // A bank step still waiting, which render() offers a button to (the page never goes there by
     // itself: Back from the bank's page would come here and go straight back).
     else if (state !== 'ready')
@@ -343,7 +346,7 @@ export class PayCheckoutInline extends LitElement {
           attemptsRemaining: view.attemptsRemaining,
         }),
       )
-    else if (notMade) this.dispatchEvent(new PayErrorEvent({ ...NOT_MADE, fields: [] }))
+    else if (notMade) this.dispatchEvent(new PayErrorEvent(NOT_MADE))
   }
 
   /**

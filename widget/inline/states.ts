@@ -87,16 +87,11 @@ export const saysNothing = (e: { readonly code: string; readonly status: number 
 
 /**
  * A payment being confirmed (its answer lost) that the session, read again, shows never made: the
- * gateway had no such payment, so its charge never reached it and nothing was charged. The form is
- * back, and the page is told the pay failed, as it would have been had the pay been answered so.
+ * gateway had no such payment, or refused it, so nothing was charged. The form is back, and the
+ * page is told the pay failed (`NOT_MADE`, ../api-client.ts).
  */
 export const foundNotMade = (before: CheckoutStatus | undefined, now: CheckoutStatus): boolean =>
   (before === 'unknown' || before === 'processing') && now === 'open'
-
-export const NOT_MADE = {
-  code: 'payment_not_made',
-  message: 'The payment being confirmed was not made. Nothing was charged.',
-} as const
 
 /** A session read after a pay whose answer said nothing, with a payment on its way: as its pay-pending says it. */
 export const pendingAs = (status: CheckoutStatus): string => (status === 'processing' ? 'unknown' : status)

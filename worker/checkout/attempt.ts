@@ -356,6 +356,10 @@ export async function applyOutcome(
         s.status === 'succeeded' ? paymentOfSession(s) : [],
       )
     }
+    // An answer that says money may have moved (a success it could not name, or none at all) is
+    // no "nothing was charged" for an attempt given up as never seen: it is being confirmed.
+    const givenUp = attempt.status === 'not_found' || attempt.status === 'refused'
+    if (givenUp && (outcome.kind === 'succeeded' || outcome.kind === 'unknown')) return answer(s, 'unknown')
     return answerFor(s, attempt) ?? answer(s, 'unknown')
   }
   if ('response' in outcome && outcome.response) absorb(s, outcome.response as Partial<PaymentResponse>, attempt)
