@@ -107,17 +107,18 @@ payments.post(
     // Its reference is an order reference at the gateway, as a session's or an invoice's: claimed
     // for the deployment, so that none given the same one (read from this answer) could settle it
     // or be settled by it. As for an invoice's regeneration, the same key asks again under the
-    // same claim, and a refusal, which sent nothing, gives it back.
+    // same claim, and a refusal, which sent nothing, gives it back. One refused before it is run
+    // (above) claims nothing: giving it back could take it from a retry that runs meanwhile.
     const owner = `repeat:${key}`
     const order = registry(c.env, scoped(c.env, `order:${params.merchantTransactionId}`))
-    const claim = await order.claim(owner, owner)
-    if (claim.kind === 'taken' && !(await stub.view(merchantIdOf(c.env))))
+    const claim = refusal ? undefined : await order.claim(owner, owner)
+    if (claim?.kind === 'taken' && !(await stub.view(merchantIdOf(c.env))))
       throw new ApiError(
         'duplicate_order',
         'A checkout session or invoice already has the order reference this key makes. Use another Idempotency-Key.',
       )
     const reply = await stub.run(withParent, fingerprint, merchantIdOf(c.env), refusal)
-    if (claim.kind === 'claimed' && !reply.ok && reply.error.code !== 'idempotency_in_progress')
+    if (claim?.kind === 'claimed' && !reply.ok && reply.error.code !== 'idempotency_in_progress')
       await order.release(owner)
     return sendReply(c, reply)
   },
