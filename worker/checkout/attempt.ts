@@ -113,8 +113,9 @@ export const refusal = async (core: SessionCore, s: SessionRecord, method: Flow)
 /**
  * Replays a completed key, refuses a reused key with other parameters or still running. A final
  * first answer replays as it was; one that was provisional (`unknown`, `pending`,
- * `action_required`: the gateway had not said) replays as its attempt is now, so a retry after a
- * lost answer learns the outcome instead of "unknown" forever.
+ * `action_required`: the gateway had not said) replays as its attempt is now (`answerFor`: one
+ * found never made, its refusal), so a retry after a lost answer learns the outcome instead of
+ * "unknown" forever.
  */
 export async function replay(core: SessionCore, key: string, fingerprint: string): Promise<Reply | undefined> {
   const stored = await core.ctx.storage.get<IdemEntry>(`idem:${key}`)

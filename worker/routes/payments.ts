@@ -103,13 +103,13 @@ payments.post(
           },
         }
       : params
-    const stub = operationStub(c.env, `repeat:${key}`)
     // Its reference is an order reference at the gateway, as a session's or an invoice's: claimed
     // for the deployment, so that none given the same one (read from this answer) could settle it
     // or be settled by it. As for an invoice's regeneration, the same key asks again under the
     // same claim, and a refusal, which sent nothing, gives it back. One refused before it is run
     // (above) claims nothing: giving it back could take it from a retry that runs meanwhile.
     const owner = `repeat:${key}`
+    const stub = operationStub(c.env, owner)
     const order = registry(c.env, scoped(c.env, `order:${params.merchantTransactionId}`))
     const claim = refusal ? undefined : await order.claim(owner, owner)
     if (claim?.kind === 'taken' && !(await stub.view(merchantIdOf(c.env))))
