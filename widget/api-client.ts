@@ -22,7 +22,7 @@ export type ApiError = Omit<ErrorBody['error'], 'code'> & {
 /** The widget's own error for a payment being confirmed that the session then shows never made (README: pay-error). */
 export const NOT_MADE = {
   code: 'payment_not_made',
-  message: 'The payment being confirmed was not made. Nothing was charged.',
+  message: 'The payment service has no record of the payment being confirmed (it is asked once more later).',
   fields: [],
 } as const satisfies Pick<ApiError, 'code' | 'message' | 'fields'>
 

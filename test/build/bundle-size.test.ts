@@ -120,9 +120,9 @@ describe('widget bundles', () => {
   // payment on its way), or answered by a bare 5xx, read the session again and told its outcome,
   // where the page said "nothing was charged" and never fired pay-success (92 bytes more, 13,845).
   // 13.75 KB until a payment being confirmed that the session showed never made brought the form
-  // back saying nothing was charged, with a key of its own for the next pay, and told the page (it
-  // used to wait there for good), and a pay answered by a bare 5xx whose payment is on its way told
-  // pay-pending (70 bytes more, 14,137).
+  // back asking to try again, with a key of its own for the next pay, and told the page (it used
+  // to wait there for good), and a pay answered by a bare 5xx whose payment is on its way told
+  // pay-pending (61 bytes more, 14,128).
   it('the card frame: its document (the form in it) and its one script, lists included, are at most 13.85 KB brotli, with no Lit', async () => {
     const { readFileSync } = await import('node:fs')
     expect(m.frameDocument.brotli).toBeLessThanOrEqual(13.85 * KB)

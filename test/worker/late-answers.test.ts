@@ -469,7 +469,7 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     expect(answered?.body.status).toBe('unknown')
   })
 
-  it('a charge lost before the gateway, found so by its inquiry, sent again with its key: answered that nothing was charged (503 gateway_unavailable), never as a declined card, and the next key pays', async () => {
+  it('a charge lost before the gateway, found so by its inquiry, sent again with its key: answered that the gateway has no record of it (503 gateway_unavailable), never as a declined card nor as nothing charged, and the next key pays', async () => {
     const s = await createSession()
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
     const key = uniqueId('key')
@@ -489,7 +489,8 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
     const again = await pay(s, '4111111111111111', key)
     expect(again.status).toBe(503)
     expect(again.body).toMatchObject({ error: { code: 'gateway_unavailable' } })
-    expect(again.text).toContain('Nothing was charged')
+    expect(again.text).toContain('no record of this payment')
+    expect(again.text).not.toContain('Nothing was charged')
     expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
     expect(await webhooksAbout(s.mtid, 1, 300, 'checkout.attempt.declined')).toHaveLength(0)
   })

@@ -533,13 +533,13 @@ export function startCardFlow(o: CardFlowOptions): CardFlow | null {
     state = stateOf(v)
     // What the session says beside its state, when the page was loaded (again) after a pay: a
     // decline (the bank refused 3-D Secure, the page came back), the form again with the tries
-    // left; a payment being confirmed found never made (nothing charged: pay again); or a bank
+    // left; a payment being confirmed found never made (states.ts: pay again); or a bank
     // step still waiting, which render() offers a button to (the page never goes there by itself:
     // Back from the bank's page would come here and go straight back).
     const notMade = foundNotMade(before, v.status)
     if (cardDeclined(v) && state === 'ready') notice = say('declinedRetry', { n: v.attemptsRemaining })
     else if (notMade) {
-      notice = say('err_gateway')
+      notice = say('error')
       // The next pay has a key of its own: the one before is answered as the payment it never was.
       attemptKey = null
     } else if (state !== 'ready') notice = state === 'action_required' && v.redirect ? say('actionWaiting') : ''

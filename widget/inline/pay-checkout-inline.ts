@@ -319,9 +319,9 @@ export class PayCheckoutInline extends LitElement {
     // A try of this method declined on the gateway's page (an invoice's): said, above its link to pay again.
     else if (view.status === 'declined' && state === 'ready' && view.method === this.current && elsewhere)
       this.notice = { key: elsewhere }
-    // A payment being confirmed found never made: nothing was charged, the shopper may pay again.
+    // A payment being confirmed found never made (states.ts): the shopper may pay again.
     else if (notMade) {
-      this.notice = { key: 'err_gateway' }
+      this.notice = { key: 'error' }
       // The next pay has a key of its own: the one before is answered as the payment it never was.
       this.attemptKey = null
     }

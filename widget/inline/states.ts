@@ -86,9 +86,10 @@ export const saysNothing = (e: { readonly code: string; readonly status: number 
   e.status >= 500 && e.code === 'internal_error'
 
 /**
- * A payment being confirmed (its answer lost) that the session, read again, shows never made: the
- * gateway had no such payment, or refused it, so nothing was charged. The form is back, and the
- * page is told the pay failed (`NOT_MADE`, ../api-client.ts).
+ * A payment being confirmed (its answer lost) that the session, read again, shows open: the gateway
+ * had no such payment, or refused it. The form is back, and the page is told the pay failed
+ * (`NOT_MADE`, ../api-client.ts). Not "nothing was charged": the Worker asks about it once more
+ * later, and a charge that reached the gateway after all pays the session then.
  */
 export const foundNotMade = (before: CheckoutStatus | undefined, now: CheckoutStatus): boolean =>
   (before === 'unknown' || before === 'processing') && now === 'open'

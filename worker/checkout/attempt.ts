@@ -53,14 +53,15 @@ const REPLAYED_AS: Partial<Record<Attempt['status'], PayResult['status']>> = {
 
 /**
  * The answer for the attempt under a key, as it stands now. One the gateway never saw, or refused,
- * took nothing and declined no card: it is answered as the pay would have been refused then, never
- * as a decline (the page would say the card was declined, and count a try).
+ * declined no card: it is answered as the pay would have been refused then, never as a decline
+ * (the page would say the card was declined, and count a try). One not found is asked about once
+ * more (strays.ts): its answer does not say nothing was charged.
  */
 function answerFor(s: SessionRecord, attempt: Attempt): Reply | undefined {
   if (attempt.status === 'not_found')
     return fail(
       'gateway_unavailable',
-      'The payment was not made: the payment service never received it. Nothing was charged.',
+      'The payment service has no record of this payment: pay again with a new Idempotency-Key (it is asked about once more later, and pays the checkout if found).',
     )
   if (attempt.status === 'refused')
     return fail('gateway_rejected', 'This payment could not be completed. Nothing was charged.')
