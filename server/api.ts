@@ -2946,7 +2946,7 @@ export interface components {
         };
         PayResult: {
             /**
-             * @description The attempt; with attemptsRemaining 0 a decline has ended the session. failed: answered by earlier releases for a replayed attempt the gateway never saw or refused; now its refusal is (503 gateway_unavailable, 502 gateway_rejected: nothing taken).
+             * @description The attempt; with attemptsRemaining 0 a decline has ended the session. failed: answered by earlier releases for a replayed attempt the gateway never saw or refused; now unknown while it is still to be asked about, then its refusal (503 gateway_unavailable, 502 gateway_rejected).
              * @enum {unknown}
              */
             status: "succeeded" | "declined" | "failed" | "pending" | "action_required" | "unknown";

@@ -54,15 +54,18 @@ const REPLAYED_AS: Partial<Record<Attempt['status'], PayResult['status']>> = {
 /**
  * The answer for the attempt under a key, as it stands now. One the gateway never saw, or refused,
  * declined no card: it is answered as the pay would have been refused then, never as a decline
- * (the page would say the card was declined, and count a try). One not found is asked about once
- * more (strays.ts): its answer does not say nothing was charged.
+ * (the page would say the card was declined, and count a try). One not found that is still to be
+ * asked about once more (strays.ts) is being confirmed, as it is: the page reads the session open
+ * and may pay again with a new key, never told that nothing was charged.
  */
 function answerFor(s: SessionRecord, attempt: Attempt): Reply | undefined {
   if (attempt.status === 'not_found')
-    return fail(
-      'gateway_unavailable',
-      'The payment service has no record of this payment: pay again with a new Idempotency-Key (it is asked about once more later, and pays the checkout if found).',
-    )
+    return attempt.recheck
+      ? answer(s, 'unknown')
+      : fail(
+          'gateway_unavailable',
+          'The payment service has no record of this payment: pay again with a new Idempotency-Key.',
+        )
   if (attempt.status === 'refused')
     return fail('gateway_rejected', 'This payment could not be completed. Nothing was charged.')
   const now = REPLAYED_AS[attempt.status]

@@ -553,7 +553,7 @@ const documentation = {
           status: {
             enum: ['succeeded', 'declined', 'failed', 'pending', 'action_required', 'unknown'],
             description:
-              'The attempt; with attemptsRemaining 0 a decline has ended the session. failed: answered by earlier releases for a replayed attempt the gateway never saw or refused; now its refusal is (503 gateway_unavailable, 502 gateway_rejected: nothing taken).',
+              'The attempt; with attemptsRemaining 0 a decline has ended the session. failed: answered by earlier releases for a replayed attempt the gateway never saw or refused; now unknown while it is still to be asked about, then its refusal (503 gateway_unavailable, 502 gateway_rejected).',
           },
           paymentId: { type: 'string' },
           card: { type: 'object', properties: { brand: { enum: [...CARD_BRANDS] }, last4: { type: 'string' } } },
