@@ -21,6 +21,7 @@ import {
   status,
   until,
 } from './helpers.ts'
+import { bare500Answer, BEING_CONFIRMED, jsonAnswer } from './answering.ts'
 
 const fullCheckoutLoaded = () => customElements.get('pay-checkout-inline') !== undefined
 
@@ -265,12 +266,7 @@ describe('inline mode, a card session', () => {
     // the Worker's inquiry found no such payment.
     const real = window.fetch
     window.fetch = async (req: RequestInfo | URL, init?: RequestInit) =>
-      isPay(req, init)
-        ? new Response(JSON.stringify({ status: 'unknown', attemptsRemaining: 3, message: '' }), {
-            status: 200,
-            headers: { 'Content-Type': 'application/json' },
-          })
-        : real(req, init)
+      isPay(req, init) ? jsonAnswer(BEING_CONFIRMED) : real(req, init)
     try {
       const error = oneEvent(el, 'pay-error')
       payButton(el).click()
@@ -293,22 +289,15 @@ describe('inline mode, a card session', () => {
     // by a bare 500; after the second the session reads "being confirmed" (scripted).
     const real = window.fetch
     let pays = 0
-    const json = (b: unknown, status = 200) =>
-      new Response(JSON.stringify(b), { status, headers: { 'Content-Type': 'application/json' } })
     window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
       if (isPay(req, init)) {
         pays += 1
-        return pays === 1
-          ? json({ status: 'unknown', attemptsRemaining: 3, message: '' })
-          : new Response('<h1>500 Internal Server Error</h1>', {
-              status: 500,
-              headers: { 'Content-Type': 'text/html' },
-            })
+        return pays === 1 ? jsonAnswer(BEING_CONFIRMED) : bare500Answer()
       }
       const res = await real(req, init)
       const url = req instanceof Request ? req.url : String(req)
       if (pays < 2 || !url.endsWith(`/v1/checkout/${session.id}`)) return res
-      return json({ ...((await res.json()) as object), status: 'unknown' })
+      return jsonAnswer({ ...((await res.json()) as object), status: 'unknown' })
     }
     try {
       const notMade = oneEvent(el, 'pay-error')

@@ -8,6 +8,7 @@
 import { expect, oneEvent } from '@open-wc/testing'
 import { sendKeys } from '@web/test-runner-commands'
 import type { FormBody, TestSession } from './helpers.ts'
+import { bare500Answer, BEING_CONFIRMED, jsonAnswer } from './answering.ts'
 import '../../widget/index.ts'
 import { POLL_MAX, POLL_MS, POLL_SLOW_MS } from '../../widget/inline/states.ts'
 import {
@@ -105,10 +106,7 @@ inBothForms('a session that moved on without this page', (what, body) => {
       keys.push(new Headers(init?.headers).get('Idempotency-Key') ?? '')
       if (keys.length > 1) return real(req, init)
       if (reached) await real(req, init)
-      return new Response('<h1>500 Internal Server Error</h1>', {
-        status: 500,
-        headers: { 'Content-Type': 'text/html' },
-      })
+      return bare500Answer()
     }
     try {
       return await fn()
@@ -167,18 +165,12 @@ inBothForms('a session that moved on without this page', (what, body) => {
       if (isPay(req, init)) {
         keys.push(new Headers(init?.headers).get('Idempotency-Key') ?? '')
         if (keys.length > 1) return real(req, init)
-        return new Response('<h1>500 Internal Server Error</h1>', {
-          status: 500,
-          headers: { 'Content-Type': 'text/html' },
-        })
+        return bare500Answer()
       }
       const res = await real(req, init)
       const url = req instanceof Request ? req.url : String(req)
       if (keys.length !== 1 || !url.endsWith(`/v1/checkout/${session.id}`) || reads++ > 0) return res
-      return new Response(JSON.stringify({ ...((await res.json()) as object), status: 'unknown' }), {
-        status: 200,
-        headers: { 'Content-Type': 'application/json' },
-      })
+      return jsonAnswer({ ...((await res.json()) as object), status: 'unknown' })
     }
     const told: string[] = []
     for (const type of ['pay-error', 'pay-pending', 'pay-success'])
@@ -231,10 +223,7 @@ inBothForms('a payment being confirmed that the gateway never received', (what, 
     window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
       if (!isPay(req, init) || !first) return real(req, init)
       first = false
-      return new Response(
-        JSON.stringify({ status: 'unknown', attemptsRemaining: 3, message: 'We are confirming your payment.' }),
-        { status: 200, headers: { 'Content-Type': 'application/json' } },
-      )
+      return jsonAnswer(BEING_CONFIRMED)
     }
     try {
       const pending = oneEvent(el, 'pay-pending')
@@ -332,19 +321,17 @@ inBothForms('a payment watched for a long time, then another', (what, body) => {
     ).json()) as Record<string, unknown>
     // What the session says: scripted, so that a payment stays pending for as long as the test needs.
     let says: Record<string, unknown> = view
-    const json = (b: unknown) =>
-      new Response(JSON.stringify(b), { status: 200, headers: { 'Content-Type': 'application/json' } })
     window.fetch = async (req: RequestInfo | URL, init?: RequestInit) => {
       const url = req instanceof Request ? req.url : String(req)
       if (!url.includes(`/v1/checkout/${s.id}`)) return realFetch(req, init)
-      if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return json(says)
+      if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return jsonAnswer(says)
       says = {
         ...view,
         status: 'pending',
         method: 'card',
         result: { paymentId: 'pay_watched', card: { brand: 'visa', last4: '1111' } },
       }
-      return json({ status: 'pending', paymentId: 'pay_watched', attemptsRemaining: 2, message: '' })
+      return jsonAnswer({ status: 'pending', paymentId: 'pay_watched', attemptsRemaining: 2, message: '' })
     }
     // The checks' waits, recorded and made short: many minutes of checks in a moment.
     const waits: number[] = []

@@ -89,9 +89,9 @@ const declineNotice = (s: Session, paymentId: string) => noticeOf(s, paymentId, 
  * A charge given up before it reached the gateway: held on its way there while its watchdog makes
  * it unknown and an inquiry by order (the gateway has no such payment yet) opens the session
  * again; then it reaches the gateway after all and is answered late, or (`lose`) reaches it, or
- * not (`sent: false`), with its answer lost. Its attempt, as the session has it after that.
+ * not (`sent: false`), with its answer lost. The pay's answer.
  */
-async function givenUpThenCharged(s: Session, number: string, lose?: { sent: boolean }): Promise<Attempt | undefined> {
+async function givenUp(s: Session, number: string, lose?: { sent: boolean }): ReturnType<typeof pay> {
   const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
   const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
   try {
@@ -102,12 +102,31 @@ async function givenUpThenCharged(s: Session, number: string, lose?: { sent: boo
     expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
     if (lose) hold.lose(lose.sent)
     else hold.release()
-    await answer
+    return await answer
   } finally {
     hold.release()
     hold.restore()
   }
+}
+
+/** `givenUp`, then its attempt as the session has it. */
+async function givenUpThenCharged(s: Session, number: string, lose?: { sent: boolean }): Promise<Attempt | undefined> {
+  await givenUp(s, number, lose)
   return ((await sessionState(s.id)).attempts as Attempt[])[0]
+}
+
+/** A pay whose charge reaches the gateway (`sent`) or not, and whose answer is lost on the way. */
+async function answerLost(s: Session, number: string, sent: boolean, key?: string): ReturnType<typeof pay> {
+  const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
+  try {
+    const answer = pay(s, number, key)
+    await until(() => hold.seen.length > 0)
+    hold.lose(sent)
+    return await answer
+  } finally {
+    hold.release()
+    hold.restore()
+  }
 }
 
 /**
@@ -255,17 +274,8 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
       status: 'not_found',
       recheck: true,
     })
-    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
-    try {
-      const second = pay(s, PENDING)
-      await until(() => hold.seen.length > 0)
-      // It reaches the gateway (pending there); its answer is lost.
-      hold.lose(true)
-      await second
-    } finally {
-      hold.release()
-      hold.restore()
-    }
+    // It reaches the gateway (pending there); its answer is lost.
+    await answerLost(s, PENDING, true)
     expect(await sessionState(s.id)).toMatchObject({ status: 'unknown' })
     const asked = await client().inquiry(s.mtid, 'MID')
     const own = asked.kind === 'pending' ? (asked.response.paymentId ?? '') : ''
@@ -450,39 +460,16 @@ describe('an answer about an earlier attempt, arriving after a new one began', (
 
   it('a charge given up as never reaching the gateway that reached it after all, its answer lost: the pay is answered "being confirmed", never that nothing was charged', async () => {
     const s = await createSession()
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
-    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
-    let answered: Awaited<ReturnType<typeof pay>> | undefined
-    try {
-      const answer = pay(s, '4111111111111111')
-      await until(() => hold.seen.length > 0)
-      await timePasses(stub)
-      await timePasses(stub)
-      expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
-      hold.lose(true)
-      answered = await answer
-    } finally {
-      hold.release()
-      hold.restore()
-    }
-    expect(answered?.status).toBe(200)
-    expect(answered?.body.status).toBe('unknown')
+    const answered = await givenUp(s, '4111111111111111', { sent: true })
+    expect(answered.status).toBe(200)
+    expect(answered.body.status).toBe('unknown')
   })
 
   it('a charge lost before the gateway, found so by its inquiry, sent again with its key: answered as being confirmed while it is still to be asked about once more (never as a declined card, nor as nothing charged), and the next key pays', async () => {
     const s = await createSession()
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
     const key = uniqueId('key')
-    const hold = holdGatewayCalls((r) => r.url.endsWith('/transactionServices/REST/v1/payments'))
-    try {
-      const first = pay(s, '4111111111111111', key)
-      await until(() => hold.seen.length > 0)
-      hold.lose(false)
-      expect((await first).body.status).toBe('unknown')
-    } finally {
-      hold.release()
-      hold.restore()
-    }
+    expect((await answerLost(s, '4111111111111111', false, key)).body.status).toBe('unknown')
     await timePasses(stub)
     expect(await sessionState(s.id)).toMatchObject({ status: 'open' })
     // The page that lost the first answer sends the pay again with its key.
