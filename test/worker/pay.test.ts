@@ -339,6 +339,22 @@ describe('notifications and merchant webhooks (R27)', () => {
       })
   })
 
+  it('a notification that declines the last attempt (its bank step failed) fails the session, told once as failed', async () => {
+    const s = await createSession({ maxAttempts: 1, merchantTransactionId: uniqueId('lastn') })
+    const res = await pay(s, '4000000000003220')
+    expect(res.body.status).toBe('action_required')
+    await fetch(`${res.body.redirect?.url}/complete`, {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'failed' }),
+      redirect: 'manual',
+    })
+    const told = await deliverNotification(s.id, await notificationSentFor(s.id))
+    expect(told.status).toBe(200)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'failed', attempts: [{ status: 'declined' }] })
+    expect(await webhooksAbout(s.mtid, 1, 10_000, 'checkout.session.failed')).toHaveLength(1)
+    expect((await pay(s, '4111111111111111')).body).toMatchObject({ error: { code: 'too_many_attempts' } })
+  })
+
   it('a forged notification (bad checksum) is refused and changes nothing', async () => {
     const s = await createSession()
     expect((await pay(s, '4000000000000259')).body.status).toBe('pending')

@@ -91,7 +91,9 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
   let to: Status | undefined
   const verdict = settlementOf(n.transactionStatus)
   if (verdict === 'charged') to = 'succeeded'
-  else if (verdict === 'not_charged' && current && (isInFlight(s.status) || claimant)) to = afterNoCharge(s, true)
+  // Declined: where that leaves the session (`afterNoCharge`) is decided once the attempt it
+  // settles counts as declined, below; a last attempt's decline fails the session.
+  else if (verdict === 'not_charged' && current && (isInFlight(s.status) || claimant)) to = 'declined'
   else if (
     verdict === 'pending' &&
     current &&
@@ -141,6 +143,7 @@ export async function settleFromNotification(core: SessionCore, n: Notification)
       else delete settled.description
     }
   }
+  if (to === 'declined') to = afterNoCharge(s, true)
   const moved = await core.move(s, to)
   if (to === 'pending') await core.schedule('inquiry', Date.now() + inquiryDelay(core.env, s))
   else if (moved) tally(core, s, to !== 'succeeded')
