@@ -401,6 +401,56 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     expect(await typesAbout()).toEqual(['invoice.regenerate.succeeded', 'invoice.declined', 'invoice.paid'])
   })
 
+  it('an invoice regenerated here and paid on its page, its notification lost, the gateway refusing to be asked at its expiry: asked again later, never told expired; it ends paid, told once', async () => {
+    const invoiceId = await existingInvoice()
+    const key = uniqueId('ik')
+    const ref = uniqueId('inv-unasked')
+    const regen = await regenerate(invoiceId, key, ref)
+    expect(regen.body.status).toBe('succeeded')
+    // Paid; its notification (to the catcher) is never relayed: lost.
+    await payInvoicePage(regen.body.invoice?.transactionUrl ?? '')
+    const id = env.OPERATIONS.idFromName(`regenerate:${key}`)
+    const stub = env.OPERATIONS.get(id) as unknown as DurableObjectStub
+    const status = async () => (await merchant<{ status: string }>('GET', `/v1/operations/op_${id}`)).body.status
+    // At its expiry the inquiry's token is refused, and refused again with a fresh one.
+    await injectFault({ op: 'inquiry', fault: 'token_refused', field: 'id', value: ref, times: 2 })
+    await timePasses(stub)
+    expect(await status()).toBe('succeeded')
+    expect(await tasksOf(stub)).toContain('expire')
+    await timePasses(stub)
+    expect(await status()).toBe('paid')
+    const told = await typesTold(ref, 'invoice.paid')
+    expect(told.filter((t) => t === 'invoice.paid')).toHaveLength(1)
+    expect(told).not.toContain('invoice.expired')
+  })
+
+  it('an invoice regenerated here whose answer leaves out its sum: its reference names it, and its notification pays it, recorded with the sum paid', async () => {
+    const invoiceId = await existingInvoice()
+    const key = uniqueId('ik')
+    const ref = uniqueId('inv-nosum')
+    await injectFault({ op: 'invoiceRegenerate', fault: 'incomplete', field: 'merchantInvoiceId', value: ref })
+    const regen = await regenerate(invoiceId, key, ref)
+    expect(regen.body.status).toBe('succeeded')
+    await payInvoicePage(regen.body.invoice?.transactionUrl ?? '')
+    const opTag = `op_${env.OPERATIONS.idFromName(`regenerate:${key}`).toString()}`
+    const sent = async () => (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${opTag}`)).json()) as string[]
+    const deadline = Date.now() + 8_000
+    while ((await sent()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+    const told = await call<{ applied: boolean; status: string }>(`/v1/notifications/${opTag}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: (await sent())[0] ?? '',
+    })
+    expect(told.body).toMatchObject({ applied: true, status: 'paid' })
+    const op = await merchant<{ status: string; paymentId?: string }>('GET', `/v1/operations/${opTag}`)
+    expect(op.body).toMatchObject({ status: 'paid', paymentId: expect.stringMatching(/^\d+$/) })
+    expect(await paymentEventually(op.body.paymentId ?? '')).toMatchObject({
+      source: 'invoice',
+      amount: '250.00',
+      currency: 'EUR',
+    })
+  })
+
   it('an invoice reference is one order: another key, or a checkout session, cannot take it again (409 duplicate_order)', async () => {
     const invoiceId = await existingInvoice()
     const ref = uniqueId('inv-once')

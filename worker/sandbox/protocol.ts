@@ -201,10 +201,13 @@ export async function answer(
   // Something between us and the Worker (a proxy, a rotated key) refuses the token after the
   // charge went through: the Worker must not take the refusal for "nothing happened".
   if (fault === 'token_refused') return c.json(result(CODES.tokenFailed))
-  // An answer without a field it should carry (a QR code's merchantWalletId).
+  // An answer without a field it should carry (a QR code's merchantWalletId, a regenerated
+  // invoice's sum).
   if (fault === 'incomplete') {
-    const { merchantWalletId: _, ...rest } = body
-    return c.json(rest)
+    const { merchantWalletId: _, invoiceDetails, ...rest } = body
+    if (invoiceDetails === null || typeof invoiceDetails !== 'object') return c.json(rest)
+    const { amount: _amount, currency: _currency, ...details } = invoiceDetails as Record<string, unknown>
+    return c.json({ ...rest, invoiceDetails: details })
   }
   // The gateway's own answer, late but within the Worker's timeout: what the Worker does meanwhile
   // (another request, the retention sweep) must not be undone when it comes.

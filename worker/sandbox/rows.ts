@@ -85,7 +85,7 @@ export interface InvoiceRow {
 /**
  * What an injected fault does to a processed request's answer: lost (`timeout`, `http500`),
  * mangled (`unparseable`, `token_refused`), late (`late`: still true; `late_pending`: stale), or `incomplete`: a QR
- * verification's success without the merchant wallet id to show.
+ * verification's success without the merchant wallet id to show, a regenerated invoice without its sum.
  */
 export const FAULTS = [
   'timeout',

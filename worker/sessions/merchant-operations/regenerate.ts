@@ -13,6 +13,7 @@ import { gatewayTime, hoursMs } from '../../gateway/units.ts'
 import { openPayment } from '../../payments/opening.ts'
 import type { Metadata } from '../metadata.ts'
 import { CLAIM_KEPT_MS } from '../../guards/order-registry.ts'
+import { log } from '../../log.ts'
 import type { OperationContext, OperationFlow, OperationRecord } from './flow.ts'
 
 const DAY_MS = 24 * 60 * 60_000
@@ -67,6 +68,33 @@ async function absorb(ctx: OperationContext, op: Regeneration, outcome: Outcome<
   await ctx.keepAsking(op)
 }
 
+/**
+ * The asking ends a day before the reference's claim does (its period and 30 days): after that
+ * the reference may be another checkout's, whose invoice or payment is never taken for this one's.
+ */
+const asksEnd = (op: Regeneration): number =>
+  op.createdAt + hoursMs(op.params.invoiceExpirationPeriod) + CLAIM_KEPT_MS - DAY_MS
+
+/**
+ * A payment of this invoice: its reference (this operation's own while claimed), and its sum,
+ * where the regeneration's answer said it (the gateway's answer may leave it out: the reference
+ * alone then names the invoice, and its payment tells the sum: `learnSum`).
+ */
+const isOurs = (
+  invoice: NonNullable<Regeneration['invoice']>,
+  n: { merchantTransactionId?: string; amount?: string; currency?: string },
+): boolean =>
+  n.merchantTransactionId === invoice.merchantInvoiceId &&
+  (invoice.amount === '' || n.amount === invoice.amount) &&
+  (invoice.currency === '' || n.currency === invoice.currency)
+
+/** The sum the regeneration's answer did not say, from the payment of it (for its record). */
+function learnSum(op: Regeneration, amount: string | undefined, currency: string | undefined): void {
+  if (!op.invoice) return
+  if (op.invoice.amount === '' && amount) op.invoice.amount = amount
+  if (op.invoice.currency === '' && currency) op.invoice.currency = currency
+}
+
 export const regenerate: OperationFlow<RegenerateParams> = {
   transitions: {
     processing: ['unknown', 'succeeded', 'failed'],
@@ -97,33 +125,37 @@ export const regenerate: OperationFlow<RegenerateParams> = {
   },
 
   // Before it ends unpaid, the gateway is asked whether it was paid after all (a notification can
-  // be lost): money taken on the invoice ends as `paid`, never as `expired`. No answer: asked again.
+  // be lost): money taken on the invoice ends as `paid`, never as `expired`. Only the gateway's
+  // word that it took nothing (no payment found, or one declined) ends it unpaid; anything else
+  // (no answer, a refusal such as its token refused, a payment still at the bank, a success that
+  // does not name its payment and sum) is asked again in an hour, while its reference is its own.
   async expire(ctx, op) {
     const invoice = op.invoice
     if (!invoice) return void (await ctx.change(op, 'expired'))
     const outcome = await ctx.client.inquiry(invoice.merchantInvoiceId, 'MID')
-    if (
-      outcome.kind === 'succeeded' &&
-      outcome.response.paymentId &&
-      outcome.response.amount === invoice.amount &&
-      (outcome.response.currency ?? invoice.currency) === invoice.currency
-    ) {
-      op.paymentId = outcome.response.paymentId
+    const r = outcome.kind === 'succeeded' ? outcome.response : undefined
+    if (outcome.kind === 'succeeded' && r?.paymentId && r.amount) {
+      const paid = { merchantTransactionId: r.merchantTransactionId ?? invoice.merchantInvoiceId, amount: r.amount }
+      if (!isOurs(invoice, { ...paid, currency: r.currency ?? invoice.currency })) {
+        log.error('inquiry_mismatch', { invoice: invoice.merchantInvoiceId, paymentId: r.paymentId })
+        return void (await ctx.change(op, 'expired'))
+      }
+      learnSum(op, r.amount, r.currency)
+      op.paymentId = r.paymentId
       op.result = {
         ...op.result,
-        paymentId: outcome.response.paymentId,
+        paymentId: r.paymentId,
         resultCode: outcome.code,
         resultDescription: outcome.description,
       }
       await ctx.change(op, 'paid')
-    } else if (
-      outcome.kind === 'unknown' ||
-      outcome.kind === 'unsent' ||
-      outcome.kind === 'pending' ||
-      outcome.kind === 'action_required'
-    ) {
+    } else if (outcome.kind === 'not_found' || outcome.kind === 'declined') {
+      await ctx.change(op, 'expired')
+    } else if (Date.now() < asksEnd(op)) {
       await ctx.expireLater(Date.now() + 60 * 60_000)
     } else {
+      // Its reference may be another checkout's from now on: unpaid, for the operator to look at.
+      log.error('invoice_unconfirmed', { invoice: invoice.merchantInvoiceId })
       await ctx.change(op, 'expired')
     }
   },
@@ -150,9 +182,8 @@ export const regenerate: OperationFlow<RegenerateParams> = {
   // The operation then stays unknown, unasked; the merchant was told it needs attention.
   async settle(ctx, op) {
     const period = hoursMs(op.params.invoiceExpirationPeriod)
-    const asksEnd = op.createdAt + period + CLAIM_KEPT_MS - DAY_MS
-    if (Date.now() > asksEnd) return
-    if (Date.now() <= asksEnd - period) await this.send(ctx, op)
+    if (Date.now() > asksEnd(op)) return
+    if (Date.now() <= asksEnd(op) - period) await this.send(ctx, op)
     else await ctx.keepAsking(op)
     if (op.status !== 'unknown') return
     const ref = op.params.merchantInvoiceId
@@ -173,17 +204,10 @@ export const regenerate: OperationFlow<RegenerateParams> = {
     await ctx.change(op, 'paid')
   },
 
-  foreign(op, n) {
-    const invoice = op.invoice
-    return invoice &&
-      n.merchantTransactionId === invoice.merchantInvoiceId &&
-      n.amount === invoice.amount &&
-      n.currency === invoice.currency
-      ? undefined
-      : 'invoice'
-  },
+  foreign: (op, n) => (op.invoice && isOurs(op.invoice, n) ? undefined : 'invoice'),
 
   absorbNotification(op, n) {
+    learnSum(op, n.amount, n.currency)
     op.paymentId = n.paymentId
     op.result = { ...op.result, paymentId: n.paymentId }
   },
