@@ -6,9 +6,19 @@ import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
 import { TEST_SECRETS } from '../../tools/credentials.ts'
 import { verifyWebhook } from '../../shared/webhooks/sign.ts'
-import { call, createSession, distinctEvents, merchant, ORIGIN, pay, payInvoicePage, webhooksAbout } from './api.ts'
+import {
+  call,
+  createSession,
+  distinctEvents,
+  merchant,
+  ORIGIN,
+  pay,
+  payInvoicePage,
+  sessionState,
+  webhooksAbout,
+} from './api.ts'
 import { chargesFor, injectFault, invoicePageFor, regenerationsRefused, uniqueId } from './helpers.ts'
-import { gatewayCallsWhile, timePasses } from './clock.ts'
+import { gatewayCallsWhile, timePasses, timeStandsStill } from './clock.ts'
 import { paymentEventually } from './money.ts'
 import { sandboxInvoice } from './outcome-support.ts'
 
@@ -79,6 +89,51 @@ async function typesTold(about: string, type: string): Promise<string[]> {
   const deadline = Date.now() + 10_000
   while (Date.now() < deadline && !(await told()).includes(type)) await new Promise((r) => setTimeout(r, 100))
   return told()
+}
+
+/**
+ * A repeat of a saved card whose request is lost on its way (kept: `land` sends it to the gateway
+ * later), then the card deleted: the operation is unknown, its tasks held until time passes.
+ */
+async function lostRepeatOfDeletedCard() {
+  const s = await createSession({ recurring: 'INITIAL', createRegistration: true })
+  const paymentId = (await pay(s, '4111111111111111')).body.paymentId ?? ''
+  const registrationId = (await sessionState(s.id)).registrationId as string
+  // Its record names the saved card, which the repeat's guard reads.
+  expect(await paymentEventually(paymentId)).toMatchObject({ registrationId })
+  // As plain values: a request made in the operation's object cannot be sent from the test's.
+  const realFetch = globalThis.fetch
+  let held: { url: string; headers: [string, string][]; body: string } | undefined
+  const losing = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const req = new Request(input, init)
+    const body = await req.clone().text()
+    if (new URL(req.url).pathname.endsWith(`/payments/${paymentId}`) && !held && !body.includes('paymentType=IN')) {
+      held = { url: req.url, headers: [...req.headers], body }
+      throw new TypeError('connection reset')
+    }
+    return realFetch(req)
+  })
+  const key = uniqueId('rk')
+  let answered: RepeatAnswer
+  try {
+    answered = (await repeat(paymentId, key)).body
+  } finally {
+    losing.mockRestore()
+  }
+  expect(answered.status).toBe('unknown')
+  const id = env.OPERATIONS.idFromName(`repeat:${key}`)
+  const stub = env.OPERATIONS.get(id) as unknown as DurableObjectStub
+  await timeStandsStill(stub)
+  const deletion = await merchant('DELETE', `/v1/registrations/${registrationId}`, undefined, {
+    'Idempotency-Key': uniqueId('del'),
+  })
+  expect(deletion.status).toBe(200)
+  return {
+    answered,
+    stub,
+    status: async () => (await merchant<{ status: string }>('GET', `/v1/operations/op_${id}`)).body.status,
+    land: () => realFetch(held?.url ?? '', { method: 'POST', headers: held?.headers, body: held?.body }),
+  }
 }
 
 describe('POST /v1/payments/{paymentId}/repeat', () => {
@@ -180,6 +235,29 @@ describe('POST /v1/payments/{paymentId}/repeat', () => {
     } finally {
       gateway.mockRestore()
     }
+  })
+
+  it('a repeat whose request was lost and whose card was deleted before its one re-send: asked about once more, not failed while that request may still land; landed, it ends succeeded, told once', async () => {
+    const { answered, stub, status, land } = await lostRepeatOfDeletedCard()
+    // Not found: its re-send is refused (the card is deleted); the first may still land.
+    await timePasses(stub)
+    expect(await status()).toBe('unknown')
+    expect(await tasksOf(stub)).toContain('settle')
+    expect((await land()).status).toBe(200)
+    await timePasses(stub)
+    expect(await status()).toBe('succeeded')
+    const told = await typesTold(answered.merchantTransactionId, 'payment.repeat.succeeded')
+    expect(told.filter((t) => t === 'payment.repeat.succeeded')).toHaveLength(1)
+    expect(told).not.toContain('payment.repeat.failed')
+  })
+
+  it('a repeat whose request was lost and whose card was deleted before its one re-send, never found when asked once more: failed, nothing charged', async () => {
+    const { answered, stub, status } = await lostRepeatOfDeletedCard()
+    await timePasses(stub)
+    expect(await status()).toBe('unknown')
+    await timePasses(stub)
+    expect(await status()).toBe('failed')
+    expect(await chargesFor(answered.merchantTransactionId)).toBe(0)
   })
 
   it('a repeat of an unknown payment is 404', async () => {

@@ -68,6 +68,10 @@ export class MerchantOperation extends TaskedObject {
       keepAsking: (op) => this.keepAsking(op as Operation),
       registrationRefusal: (id) => registrationRefusal(this.env, id),
       expireLater: (at) => this.schedule('expire', at),
+      askAt: async (op, at) => {
+        await this.save(op as Operation)
+        await this.schedule('settle', at)
+      },
     }
   }
 

@@ -52,6 +52,12 @@ export interface OperationRecord<P = unknown> {
   tries: number
   resent: boolean
   /**
+   * A repeat's one re-send was refused before it left (its card deleted meanwhile): the first
+   * request, which the gateway did not find, may still reach it, so it is asked about once more
+   * before the repeat ends `failed`.
+   */
+  lastAsk?: true
+  /**
    * Still open after `MAX_TRIES`: the merchant was told once; asked about hourly until it settles
    * (a regeneration: while its reference is its own, regenerate.ts).
    */
@@ -70,6 +76,8 @@ export interface OperationContext {
   keepAsking(op: OperationRecord): Promise<void>
   /** Runs the flow's `expire` again at `at` (the gateway could not tell yet). */
   expireLater(at: number): Promise<void>
+  /** Runs the flow's `settle` at `at`, no sooner (the operation is saved first). */
+  askAt(op: OperationRecord, at: number): Promise<void>
   /** The registration guard (worker/registrations/guard.ts), asked before a saved card is charged. */
   registrationRefusal(registrationId: string | null | undefined): Promise<RegistrationRefusal | undefined>
 }

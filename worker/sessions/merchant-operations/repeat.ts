@@ -3,7 +3,8 @@
  * A repeat: the merchant charges a stored card again by the first payment's id (`REPEATED`). One
  * charge: once charged or declined it never changes again. An answer that never came is settled by
  * status inquiry (by the repeat's payment id, or before any answer by its reference); only when the
- * gateway says it has no such transaction is it sent once more, with the same reference.
+ * gateway says it has no such transaction is it sent once more, with the same reference (its card
+ * deleted before that: asked about once more, minutes later, and only then failed).
  */
 import type { Notification, PaymentResponse } from '../../../shared/types.ts'
 import type { Outcome } from '../../gateway/outcome.ts'
@@ -28,6 +29,9 @@ export interface RepeatParams {
 }
 
 type Repeat = OperationRecord<RepeatParams>
+
+/** How long after its re-send was refused the first request is asked about once more (as a session's). */
+const LAST_ASK_MS = 5 * 60_000
 
 /** The answer (to the call, or to an inquiry about it) applied to the repeat. */
 async function absorb(
@@ -118,10 +122,15 @@ export const repeat: OperationFlow<RepeatParams> = {
   async send(ctx, op) {
     const p = op.params
     // Before every send, the first and the one re-send: a card deleted meanwhile is never charged.
-    // (A refused re-send is safe to end too: the gateway said it never saw the first.)
     const deleted = await ctx.registrationRefusal(p.parent?.registrationId)
     if (deleted) {
       op.result = { ...op.result, error: deleted.code }
+      // The re-send: the gateway did not find the first, which may still reach it (a request
+      // lost on its way), and take money; asked about once more, minutes later, before it fails.
+      if (op.status === 'unknown' && !op.lastAsk) {
+        op.lastAsk = true
+        return ctx.askAt(op, Date.now() + LAST_ASK_MS)
+      }
       await ctx.change(op, 'failed')
       return
     }
@@ -141,6 +150,10 @@ export const repeat: OperationFlow<RepeatParams> = {
       ? await ctx.client.inquiry(op.paymentId, 'PID')
       : await ctx.client.inquiry(p.merchantTransactionId, 'MID')
     log.info('operation_inquiry', { outcome: outcome.kind, tries: op.tries })
+    // Asked once more after its re-send was refused (`send`), still not found: the first never
+    // reached the gateway.
+    if (outcome.kind === 'not_found' && op.lastAsk && op.status === 'unknown')
+      return void (await ctx.change(op, 'failed'))
     if (outcome.kind === 'not_found' && !op.resent && op.status === 'unknown') {
       // The gateway says it has no such transaction: the one re-send, with the same reference
       // (a late copy of the first would be refused by the gateway as a duplicate order).
