@@ -27,9 +27,12 @@ export function effectiveOrigins(sessionOrigins: readonly string[], env: Env): r
  */
 const ownOrigins = (env: Env): string[] => [new URL(env.PUBLIC_BASE_URL).origin, ...originsOf(env.OWN_ORIGINS)]
 
+/** One of the Worker's own origins (its pages: the card frame, the result page, the demo shop). */
+export const isOwnOrigin = (origin: string, env: Env): boolean => ownOrigins(env).includes(origin)
+
 /** An allowed origin, or the Worker's own (the card frame and the demo pages). */
 export function originAllowed(origin: string, sessionOrigins: readonly string[], env: Env): boolean {
-  return ownOrigins(env).includes(origin) || effectiveOrigins(sessionOrigins, env).includes(origin)
+  return isOwnOrigin(origin, env) || effectiveOrigins(sessionOrigins, env).includes(origin)
 }
 
 /**

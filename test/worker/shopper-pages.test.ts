@@ -187,6 +187,9 @@ describe('the return page after 3-D Secure without a returnUrl', () => {
       'not a url',
       `${worker}/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA`,
       `${worker}/frame/x`,
+      // The Worker's other origins (OWN_ORIGINS: a custom domain beside workers.dev) alike.
+      'https://pay.own.example/v1/return/cs_AAAAAAAAAAAAAAAAAAAAAAAA',
+      'https://pay.own.example/widget/pay-checkout.js',
     ]) {
       const s = await createSession()
       const res = await pay(s, '4000000000003220', undefined, { returnPage })

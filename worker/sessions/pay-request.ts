@@ -14,7 +14,7 @@ import type { Env } from '../env.ts'
 import { derivedKey, hmacHex, sha256Hex } from '../ids.ts'
 import type { PayInput } from '../checkout/methods/card.ts'
 import { RETURN_PAGE_EXPECTED } from '../schemas/checkout.ts'
-import { originAllowed } from '../access.ts'
+import { isOwnOrigin, originAllowed } from '../access.ts'
 import { idempotencyKeyMessage } from '../schemas/idempotency-key.ts'
 import { parsePayBody } from '../schemas/parse.ts'
 import { fail, type Reply } from '../reply.ts'
@@ -141,7 +141,7 @@ export const BOT_CHECK_FAILED: Admission = {
 /**
  * The page as a link: its origin and path only (a query, fragment or `;` parameters may hold what
  * the page was handed, such as the client secret or a session id: never stored), and only on an
- * allowed origin (else null). On the Worker's own origin, only its pages (the demo shop), never
+ * allowed origin (else null). On the Worker's own origins, only its pages (the demo shop), never
  * an API route or a frame: a link to another session's return would be someone else's page. A
  * path that holds a card number (of a known brand: a long order number in a path is common, a card
  * is not) is not kept (undefined): the pay goes on, and the result page links to the page kept
@@ -152,7 +152,7 @@ export function pageOn(url: string, sessionOrigins: readonly string[], env: Env)
     const u = new URL(url)
     if ((u.protocol !== 'https:' && u.protocol !== 'http:') || !originAllowed(u.origin, sessionOrigins, env))
       return null
-    if (u.origin === new URL(env.PUBLIC_BASE_URL).origin && WORKER_PATH.test(routedPath(u))) return null
+    if (isOwnOrigin(u.origin, env) && WORKER_PATH.test(routedPath(u))) return null
     const page = u.origin + (u.pathname.split(';')[0] ?? '')
     return containsBrandCardNumber(unescaped(page)) ? undefined : page
   } catch {
