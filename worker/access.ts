@@ -7,13 +7,19 @@
 import { timingSafeEqual } from 'hono/utils/buffer'
 import type { Env } from './env.ts'
 import { sha256Hex } from './ids.ts'
+import { isOrigin } from './schemas/sessions.ts'
 
-/** A comma-separated list of origins (a variable), as a list. */
+/**
+ * A comma-separated list of origins (a variable), as exact origins: one written with a trailing
+ * `/` is taken without it, and anything else that is no exact origin (a path, a wildcard, a `;`)
+ * is left out. It would match no page's `Origin`, and written into the card frame's
+ * `frame-ancestors` it would allow more than an origin (or add a directive).
+ */
 const originsOf = (value: string | undefined): string[] =>
   (value ?? '')
     .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean)
+    .map((o) => o.trim().replace(/\/$/, ''))
+    .filter(isOrigin)
 
 /** The origins a session's pages may be on: its own list, else the deployment's ALLOWED_ORIGINS. */
 export function effectiveOrigins(sessionOrigins: readonly string[], env: Env): readonly string[] {

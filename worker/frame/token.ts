@@ -76,9 +76,9 @@ async function mac(secret: string | undefined, id: string, claim: string): Promi
 
 /**
  * The token of session `id`, whose pages may be on `origins`, until `expiresAt` (ms), and whose
- * customer's inputs `prefilled` the merchant gave. None when an origin is not an exact origin (a
- * deployment's ALLOWED_ORIGINS written with a path): leaving it out would refuse a page the lookup
- * allows; none either for a list too long for an address.
+ * customer's inputs `prefilled` the merchant gave. None when an origin is not an exact origin
+ * (none is: the deployment's ALLOWED_ORIGINS are taken as exact origins, worker/access.ts; a
+ * guard), nor for a list too long for an address.
  */
 export async function frameToken(
   env: Env,
