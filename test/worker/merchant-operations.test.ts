@@ -9,8 +9,10 @@ import { verifyWebhook } from '../../shared/webhooks/sign.ts'
 import {
   call,
   createSession,
+  deliverNotification,
   distinctEvents,
   merchant,
+  notificationSentFor,
   ORIGIN,
   pay,
   payInvoicePage,
@@ -74,6 +76,10 @@ const askedAgo = (stub: DurableObjectStub, ms: number) =>
     ;(instance as unknown as { op?: unknown }).op = undefined
   })
 
+/** When the operation's task `name` is due (ms), if set. */
+const taskTime = async (stub: DurableObjectStub, name: string) =>
+  (await runInDurableObject(stub, (_, state) => state.storage.get<Record<string, number>>('tasks')))?.[name]
+
 /** The operation's tasks still set. */
 const tasksOf = async (stub: DurableObjectStub) =>
   Object.keys((await runInDurableObject(stub, (_, state) => state.storage.get<Record<string, number>>('tasks'))) ?? {})
@@ -130,6 +136,7 @@ async function lostRepeatOfDeletedCard() {
   expect(deletion.status).toBe(200)
   return {
     answered,
+    id,
     stub,
     status: async () => (await merchant<{ status: string }>('GET', `/v1/operations/op_${id}`)).body.status,
     land: () => realFetch(held?.url ?? '', { method: 'POST', headers: held?.headers, body: held?.body }),
@@ -251,13 +258,27 @@ describe('POST /v1/payments/{paymentId}/repeat', () => {
     expect(told).not.toContain('payment.repeat.failed')
   })
 
-  it('a repeat whose request was lost and whose card was deleted before its one re-send, never found when asked once more: failed, nothing charged', async () => {
-    const { answered, stub, status } = await lostRepeatOfDeletedCard()
+  it('a repeat whose request was lost and whose card was deleted before its one re-send, never found when asked once more: failed, nothing charged; that request landing later after all, its notification makes it succeeded', async () => {
+    const { answered, id, stub, status, land } = await lostRepeatOfDeletedCard()
     await timePasses(stub)
     expect(await status()).toBe('unknown')
+    // Asked once more no sooner than five minutes on.
+    expect(await taskTime(stub, 'settle')).toBeGreaterThan(Date.now() + 4 * 60_000)
     await timePasses(stub)
     expect(await status()).toBe('failed')
+    expect((await merchant<{ error?: string }>('GET', `/v1/operations/op_${id}`)).body).toMatchObject({
+      error: 'registration_deleted',
+    })
     expect(await chargesFor(answered.merchantTransactionId)).toBe(0)
+    // It lands after all: the gateway's notification of its charge settles the repeat.
+    expect((await land()).status).toBe(200)
+    const notified = await notificationSentFor(`op_${id}`)
+    expect((await deliverNotification(`op_${id}`, notified)).body).toMatchObject({ applied: true, status: 'succeeded' })
+    const told = await typesTold(answered.merchantTransactionId, 'payment.repeat.succeeded')
+    expect(told.filter((t) => t.startsWith('payment.repeat.') && t !== 'payment.repeat.unknown')).toEqual([
+      'payment.repeat.failed',
+      'payment.repeat.succeeded',
+    ])
   })
 
   it('a repeat of an unknown payment is 404', async () => {
@@ -494,7 +515,8 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     await injectFault({ op: 'inquiry', fault: 'token_refused', field: 'id', value: ref, times: 2 })
     await timePasses(stub)
     expect(await status()).toBe('succeeded')
-    expect(await tasksOf(stub)).toContain('expire')
+    // Asked again in an hour.
+    expect(await taskTime(stub, 'expire')).toBeGreaterThan(Date.now() + 59 * 60_000)
     await timePasses(stub)
     expect(await status()).toBe('paid')
     const told = await typesTold(ref, 'invoice.paid')
@@ -502,24 +524,35 @@ describe('POST /v1/invoices/{invoiceId}/regenerate', () => {
     expect(told).not.toContain('invoice.expired')
   })
 
-  it('an invoice regenerated here whose answer leaves out its sum: its reference names it, and its notification pays it, recorded with the sum paid', async () => {
+  it('an invoice regenerated here whose answer leaves out its sum: its reference names it, a decline teaches it nothing (its currency is not signed), and the notification of its payment pays it, recorded with the sum paid', async () => {
     const invoiceId = await existingInvoice()
     const key = uniqueId('ik')
     const ref = uniqueId('inv-nosum')
     await injectFault({ op: 'invoiceRegenerate', fault: 'incomplete', field: 'merchantInvoiceId', value: ref })
     const regen = await regenerate(invoiceId, key, ref)
     expect(regen.body.status).toBe('succeeded')
-    await payInvoicePage(regen.body.invoice?.transactionUrl ?? '')
     const opTag = `op_${env.OPERATIONS.idFromName(`regenerate:${key}`).toString()}`
     const sent = async () => (await (await fetch(`${env.CATCHER_URL}/v1/notifications/${opTag}`)).json()) as string[]
-    const deadline = Date.now() + 8_000
-    while ((await sent()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
-    const told = await call<{ applied: boolean; status: string }>(`/v1/notifications/${opTag}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: (await sent())[0] ?? '',
+    const nth = async (n: number) => {
+      const deadline = Date.now() + 8_000
+      while ((await sent()).length <= n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+      return (await sent())[n] ?? ''
+    }
+    const relay = (body: string) =>
+      call<{ applied: boolean; status: string }>(`/v1/notifications/${opTag}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      })
+    // A declined try, its notification relayed with another currency (the checksum does not cover it).
+    await payInvoicePage(regen.body.invoice?.transactionUrl ?? '', '4000000000000002')
+    const declined = JSON.parse(await nth(0)) as Record<string, unknown>
+    expect((await relay(JSON.stringify({ ...declined, currency: 'USD' }))).body).toMatchObject({
+      applied: true,
+      status: 'declined',
     })
-    expect(told.body).toMatchObject({ applied: true, status: 'paid' })
+    await payInvoicePage(regen.body.invoice?.transactionUrl ?? '')
+    expect((await relay(await nth(1))).body).toMatchObject({ applied: true, status: 'paid' })
     const op = await merchant<{ status: string; paymentId?: string }>('GET', `/v1/operations/${opTag}`)
     expect(op.body).toMatchObject({ status: 'paid', paymentId: expect.stringMatching(/^\d+$/) })
     expect(await paymentEventually(op.body.paymentId ?? '')).toMatchObject({

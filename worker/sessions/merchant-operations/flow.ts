@@ -52,11 +52,11 @@ export interface OperationRecord<P = unknown> {
   tries: number
   resent: boolean
   /**
-   * A repeat's one re-send was refused before it left (its card deleted meanwhile): the first
-   * request, which the gateway did not find, may still reach it, so it is asked about once more
-   * before the repeat ends `failed`.
+   * A repeat's one re-send was refused before it left (its card deleted meanwhile), by this code:
+   * the first request, which the gateway did not find, may still reach it, so it is asked about
+   * once more before the repeat ends `failed` (with this error).
    */
-  lastAsk?: true
+  lastAsk?: string
   /**
    * Still open after `MAX_TRIES`: the merchant was told once; asked about hourly until it settles
    * (a regeneration: while its reference is its own, regenerate.ts).

@@ -8,7 +8,7 @@
  */
 import { checkFormat } from '../../../shared/formats.ts'
 import type { InvoiceResponse } from '../../../shared/types.ts'
-import type { Outcome } from '../../gateway/outcome.ts'
+import { settlementOf, type Outcome } from '../../gateway/outcome.ts'
 import { gatewayTime, hoursMs } from '../../gateway/units.ts'
 import { openPayment } from '../../payments/opening.ts'
 import type { Metadata } from '../metadata.ts'
@@ -88,11 +88,15 @@ const isOurs = (
   (invoice.amount === '' || n.amount === invoice.amount) &&
   (invoice.currency === '' || n.currency === invoice.currency)
 
-/** The sum the regeneration's answer did not say, from the payment of it (for its record). */
+/**
+ * The sum the regeneration's answer did not say, from the payment that paid it (for its record):
+ * only a payment that took money, with both parts (a notification's checksum does not cover the
+ * currency, and a decline, learned, would have the payment that follows it refused).
+ */
 function learnSum(op: Regeneration, amount: string | undefined, currency: string | undefined): void {
-  if (!op.invoice) return
-  if (op.invoice.amount === '' && amount) op.invoice.amount = amount
-  if (op.invoice.currency === '' && currency) op.invoice.currency = currency
+  if (!op.invoice || !amount || !currency) return
+  if (op.invoice.amount === '') op.invoice.amount = amount
+  if (op.invoice.currency === '') op.invoice.currency = currency
 }
 
 export const regenerate: OperationFlow<RegenerateParams> = {
@@ -140,7 +144,7 @@ export const regenerate: OperationFlow<RegenerateParams> = {
         log.error('inquiry_mismatch', { invoice: invoice.merchantInvoiceId, paymentId: r.paymentId })
         return void (await ctx.change(op, 'expired'))
       }
-      learnSum(op, r.amount, r.currency)
+      learnSum(op, r.amount, r.currency ?? invoice.currency)
       op.paymentId = r.paymentId
       op.result = {
         ...op.result,
@@ -152,6 +156,8 @@ export const regenerate: OperationFlow<RegenerateParams> = {
     } else if (outcome.kind === 'not_found' || outcome.kind === 'declined') {
       await ctx.change(op, 'expired')
     } else if (Date.now() < asksEnd(op)) {
+      // Said for the operator each time: an answer that never says may be a misconfiguration.
+      log.warn('invoice_expiry_unconfirmed', { invoice: invoice.merchantInvoiceId, outcome: outcome.kind })
       await ctx.expireLater(Date.now() + 60 * 60_000)
     } else {
       // Its reference may be another checkout's from now on: unpaid, for the operator to look at.
@@ -207,7 +213,7 @@ export const regenerate: OperationFlow<RegenerateParams> = {
   foreign: (op, n) => (op.invoice && isOurs(op.invoice, n) ? undefined : 'invoice'),
 
   absorbNotification(op, n) {
-    learnSum(op, n.amount, n.currency)
+    if (settlementOf(n.transactionStatus) === 'charged') learnSum(op, n.amount, n.currency)
     op.paymentId = n.paymentId
     op.result = { ...op.result, paymentId: n.paymentId }
   },

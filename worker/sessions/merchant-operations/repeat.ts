@@ -43,7 +43,7 @@ async function absorb(
   const p = op.params
   // Settled already (a notification can come before the gateway's own answer): a later, older
   // answer changes neither the status nor what the merchant was told of it. One consistent answer.
-  if (repeat.transitions[op.status].length === 0) return
+  if (op.status !== 'processing' && op.status !== 'unknown' && op.status !== 'pending') return
   if ('response' in outcome && outcome.response) {
     const r = outcome.response
     // An answer about another order or sum is not this repeat's (R27).
@@ -101,7 +101,9 @@ export const repeat: OperationFlow<RepeatParams> = {
     // A signed decline naming a charged repeat is a duplicate, not a second final event.
     succeeded: [],
     declined: [],
-    failed: [],
+    // Failed after its last ask (`lastAsk`), its first request may still reach the gateway later:
+    // money taken then ends as a charged repeat (as a session's verified success wins over failed).
+    failed: ['succeeded'],
     paid: [],
     expired: [],
   },
@@ -124,13 +126,13 @@ export const repeat: OperationFlow<RepeatParams> = {
     // Before every send, the first and the one re-send: a card deleted meanwhile is never charged.
     const deleted = await ctx.registrationRefusal(p.parent?.registrationId)
     if (deleted) {
-      op.result = { ...op.result, error: deleted.code }
       // The re-send: the gateway did not find the first, which may still reach it (a request
       // lost on its way), and take money; asked about once more, minutes later, before it fails.
       if (op.status === 'unknown' && !op.lastAsk) {
-        op.lastAsk = true
+        op.lastAsk = deleted.code
         return ctx.askAt(op, Date.now() + LAST_ASK_MS)
       }
+      op.result = { ...op.result, error: deleted.code }
       await ctx.change(op, 'failed')
       return
     }
@@ -152,8 +154,10 @@ export const repeat: OperationFlow<RepeatParams> = {
     log.info('operation_inquiry', { outcome: outcome.kind, tries: op.tries })
     // Asked once more after its re-send was refused (`send`), still not found: the first never
     // reached the gateway.
-    if (outcome.kind === 'not_found' && op.lastAsk && op.status === 'unknown')
+    if (outcome.kind === 'not_found' && op.lastAsk && op.status === 'unknown') {
+      op.result = { ...op.result, error: op.lastAsk }
       return void (await ctx.change(op, 'failed'))
+    }
     if (outcome.kind === 'not_found' && !op.resent && op.status === 'unknown') {
       // The gateway says it has no such transaction: the one re-send, with the same reference
       // (a late copy of the first would be refused by the gateway as a duplicate order).
@@ -168,9 +172,10 @@ export const repeat: OperationFlow<RepeatParams> = {
     const p = op.params
     if (n.merchantTransactionId !== p.merchantTransactionId || n.amount !== p.amount || n.currency !== p.currency)
       return 'order'
-    // The payment the gateway gave this repeat; before any answer, only while it is still open.
-    if (op.paymentId ? n.paymentId !== op.paymentId : op.status !== 'processing' && op.status !== 'unknown')
-      return 'payment'
+    // The payment the gateway gave this repeat; before any answer, only while it is still open,
+    // or failed on its last ask (its order is its own: the first request, landed after all).
+    const open = op.status === 'processing' || op.status === 'unknown' || (op.status === 'failed' && !!op.lastAsk)
+    if (op.paymentId ? n.paymentId !== op.paymentId : !open) return 'payment'
     return undefined
   },
 
