@@ -7,6 +7,7 @@
 import { timingSafeEqual } from 'hono/utils/buffer'
 import type { Env } from './env.ts'
 import { sha256Hex } from './ids.ts'
+import { log } from './log.ts'
 import { isOrigin } from './schemas/sessions.ts'
 
 /**
@@ -15,11 +16,20 @@ import { isOrigin } from './schemas/sessions.ts'
  * is left out. It would match no page's `Origin`, and written into the card frame's
  * `frame-ancestors` it would allow more than an origin (or add a directive).
  */
-const originsOf = (value: string | undefined): string[] =>
-  (value ?? '')
+function originsOf(value: string | undefined): string[] {
+  const entries = (value ?? '')
     .split(',')
     .map((o) => o.trim().replace(/\/$/, ''))
-    .filter(isOrigin)
+    .filter(Boolean)
+  const exact = entries.filter(isOrigin)
+  // Said once per isolate and value: a deployment's typo, for its operator.
+  if (exact.length < entries.length && value && !warned.has(value)) {
+    warned.add(value)
+    log.warn('origins_ignored', { ignored: entries.filter((o) => !isOrigin(o)) })
+  }
+  return exact
+}
+const warned = new Set<string>()
 
 /** The origins a session's pages may be on: its own list, else the deployment's ALLOWED_ORIGINS. */
 export function effectiveOrigins(sessionOrigins: readonly string[], env: Env): readonly string[] {

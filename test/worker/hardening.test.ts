@@ -441,14 +441,18 @@ describe('whether a session exists is told to no one without its secret (R21)', 
     expect(withOwn.headers.get('Content-Security-Policy')).toContain('frame-ancestors https://own-shop.example')
   })
 
-  it("a deployment's ALLOWED_ORIGINS reach the frame's frame-ancestors only as exact origins: one written with a trailing slash without it; a wildcard, a path or a directive left out", async () => {
+  it("a deployment's ALLOWED_ORIGINS reach the frame's frame-ancestors only as exact origins: one written with a trailing slash without it; a wildcard, a path or a directive left out, and said in the logs", async () => {
     const worker = (await import('../../worker/index.ts')).default
     const deployment = {
       ...env,
       ALLOWED_ORIGINS:
         'https://a.example/, https://*.shops.example,https://b.example/pay, https://c.example; script-src *,*',
     }
-    const res = await worker.fetch(new Request(`http://worker.test/frame/${unknownId}`), deployment)
+    let res = new Response()
+    const logs = await logsDuring(async () => {
+      res = await worker.fetch(new Request(`http://worker.test/frame/${unknownId}`), deployment)
+    })
+    expect(logs.some((line) => line.includes('origins_ignored') && line.includes('https://*.shops.example'))).toBe(true)
     expect(res.status).toBe(200)
     expect(/frame-ancestors ([^;]*)/.exec(res.headers.get('Content-Security-Policy') ?? '')?.[1]).toBe(
       'https://a.example',
