@@ -199,6 +199,61 @@ describe('a deleted card is never charged again', () => {
     expect((await deleteRegistration(registrationId)).body.status).toBe('deleted')
   })
 
+  it('a deletion whose retry the gateway refuses (its token refused) keeps the card refused for every charge, and is asked again until it is done, told once', async () => {
+    const { paymentId, registrationId } = await savedCardPayment()
+    // The first ask's answer is lost; its retry's token is refused, and again with a fresh one.
+    await injectFault({ op: 'deleteRegistration', fault: 'http500', field: 'id', value: registrationId, times: 1 })
+    await injectFault({
+      op: 'deleteRegistration',
+      fault: 'token_refused',
+      field: 'id',
+      value: registrationId,
+      times: 2,
+    })
+    expect((await deleteRegistration(registrationId)).status).toBe(202)
+    const stub = env.REGISTRATIONS.get(env.REGISTRATIONS.idFromName(registrationId)) as unknown as DurableObjectStub
+    await timePasses(stub)
+    const key = uniqueId('rk')
+    expect((await repeat(paymentId, key)).body.error).toMatchObject({ code: 'registration_deleted' })
+    expect(await chargesFor(await repeatOrder(key))).toBe(0)
+    await vi.waitFor(
+      async () => {
+        await timePasses(stub)
+        expect(await deletionsTold(registrationId)).toHaveLength(1)
+      },
+      { timeout: 10_000, interval: 200 },
+    )
+  })
+
+  it('a new card saved by a checkout that also offered a saved card is the one its payment names: its deletion stops the payment’s repeats', async () => {
+    const { s, registrationId: offered } = await savedCardCheckout({
+      methods: ['saved-card', 'card'],
+      createRegistration: true,
+      recurring: 'INITIAL',
+    })
+    // The shopper pays with a new card; the answer is lost and the gateway's notification settles it.
+    await injectFault({ op: 'payment', fault: 'http500', field: 'merchantTransactionId', value: s.mtid })
+    expect((await pay(s, '4111111111111111')).body).toMatchObject({ status: 'unknown' })
+    expect((await deliverNotification(s.id, await notificationSentFor(s.id))).status).toBe(200)
+    const { paymentId } = (await sessionState(s.id)) as { paymentId: string }
+    // The card it saved, asked of the gateway, is the payment's.
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    let saved: string | undefined
+    await vi.waitFor(
+      async () => {
+        await timePasses(stub)
+        saved = ((await paymentEventually(paymentId)) as { registrationId?: string | null }).registrationId ?? undefined
+        expect(saved).toMatch(/^R/)
+      },
+      { timeout: 10_000, interval: 200 },
+    )
+    expect(saved).not.toBe(offered)
+    expect((await deleteRegistration(saved ?? '')).status).toBe(200)
+    const key = uniqueId('rk')
+    expect((await repeat(paymentId, key)).body.error).toMatchObject({ code: 'registration_deleted' })
+    expect(await chargesFor(await repeatOrder(key))).toBe(0)
+  })
+
   it('from the moment the deletion is asked, while its gateway call is still unanswered', async () => {
     const { paymentId, registrationId } = await savedCardPayment()
     await injectFault({ op: 'deleteRegistration', fault: 'timeout', field: 'id', value: registrationId })

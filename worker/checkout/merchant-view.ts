@@ -40,7 +40,9 @@ export function merchantView(s: SessionRecord): MerchantView {
     ),
     maxAttempts: s.maxAttempts,
     paymentId: s.paymentId ?? null,
-    registrationId: s.createdRegistrationId ?? s.registrationId ?? null,
+    // The card saved by its payment, else the saved card it offers or charged: not once a new
+    // card paid (its card is then learned, or none).
+    registrationId: s.createdRegistrationId ?? (s.method === 'card' ? null : (s.registrationId ?? null)),
     resultCode: s.resultCode ?? null,
     resultDescription: s.resultDescription ?? null,
     transactionStatus: s.transactionStatus ?? null,

@@ -73,7 +73,14 @@ export function paymentOfSession(
   if (s.setup) return [{ kind: 'setup', paymentId, sessionId: s.id }]
   // The method that paid, not the one shown first: a session offering QR then card may authorise.
   const method = other?.method ?? s.method ?? s.flow
-  const registrationId = other ? null : (s.createdRegistrationId ?? s.registrationId ?? null)
+  // The card it charged: a saved card's own, or the one a new card's payment saved (a session
+  // offering a saved card beside a new one may be paid by either; the offered card is not the
+  // new one's, whose deletion must stop this payment's repeats).
+  const registrationId = other
+    ? null
+    : method === 'saved-card'
+      ? (s.registrationId ?? null)
+      : (s.createdRegistrationId ?? null)
   // Its card not known yet, and the gateway not yet asked to say there is none (registration.ts).
   // A second card payment of the session saved a card too, which nobody asks for: its repeats
   // stay refused (it is money taken twice, to be refunded, not repeated).

@@ -98,8 +98,11 @@ export class RegistrationObject extends TaskedObject {
     return this.send(r, !existing)
   }
 
-  /** `first`: the first request ever made of this object (no record before it). */
-  private async send(r: RegistrationRecord, first = false): Promise<Reply> {
+  /**
+   * `first`: the first request ever made of this object (no record before it); `retry`: asked
+   * again from the alarm, the merchant answered already (202, `deleting`).
+   */
+  private async send(r: RegistrationRecord, first = false, retry = false): Promise<Reply> {
     const outcome = await gatewayClient(this.env).deleteRegistration(r.registrationId)
     log.info('registration_delete', { registration: r.registrationId, outcome: outcome.kind })
     // A card the gateway does not know for this merchant's member (a mistyped id, another
@@ -128,9 +131,9 @@ export class RegistrationObject extends TaskedObject {
       await this.cancel('retry')
       return deleted(view(r))
     }
-    if (outcome.kind === 'rejected' || outcome.kind === 'declined' || outcome.kind === 'invalid') {
+    if ((outcome.kind === 'rejected' || outcome.kind === 'declined' || outcome.kind === 'invalid') && !retry) {
       // The gateway refused to delete it: the card stays usable (one it knew no such card of
-      // stays refused), and the merchant is told why.
+      // stays refused), and the merchant is told why, in the answer to its request.
       r.status = r.notFound ? 'deleted' : 'active'
       await this.ctx.storage.put('registration', r)
       const detail = 'code' in outcome ? ` (${outcome.code}: ${outcome.description})` : ''
@@ -139,9 +142,12 @@ export class RegistrationObject extends TaskedObject {
         `The gateway refused to delete the registration${detail}.`,
       )
     }
-    // No answer (or none could be sent): it stays refused for new sessions and is sent again. A
+    // No answer (or none could be sent), or a retry refused (its token, say: the merchant, told
+    // `deleting`, hears of no refusal): it stays refused for every charge and is sent again. A
     // card the gateway did not know when first asked may have been deleted by this very call: a
     // "not found" from now on means the deletion went through, as for any card.
+    if (retry && 'code' in outcome)
+      log.error('registration_delete_refused', { registration: r.registrationId, code: outcome.code })
     delete r.notFound
     r.tries += 1
     await this.ctx.storage.put('registration', r)
@@ -151,6 +157,6 @@ export class RegistrationObject extends TaskedObject {
 
   protected async runTask(name: string): Promise<void> {
     const r = await this.load()
-    if (name === 'retry' && r?.status === 'deleting') await this.send(r)
+    if (name === 'retry' && r?.status === 'deleting') await this.send(r, false, true)
   }
 }
