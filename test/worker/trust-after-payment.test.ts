@@ -3,7 +3,7 @@
  * Worker learns of is a payment record, the shopper's return page says what happened to the money,
  * a retry after a lost answer learns the outcome, and a settled repeat keeps one answer.
  */
-import { env, runInDurableObject } from 'cloudflare:test'
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
 import { OPERATION_PATHS } from '../../shared/fields.ts'
 import { sha256Hex } from '../../worker/ids.ts'
@@ -417,6 +417,76 @@ describe('a retry after a lost answer learns the outcome', () => {
   it('GET /v1/operations/{id} of an id that names no operation is 404', async () => {
     expect((await merchant('GET', `/v1/operations/op_${'0'.repeat(64)}`)).status).toBe(404)
     expect((await merchant('GET', '/v1/operations/op_nothex')).status).toBe(404)
+  })
+})
+
+describe("an object's alarm is never lost", () => {
+  /** A repeat charged at the gateway whose answer was lost: unknown, its inquiry a task of its alarm. */
+  async function unknownRepeat() {
+    const { paymentId } = await savedCardPayment()
+    const key = uniqueId('rk')
+    const order = await repeatOrder(key)
+    await injectFault({ op: 'repeat', fault: 'http500', field: 'merchantTransactionId', value: order, times: 1 })
+    const first = await repeat(paymentId, key)
+    expect(first.body.status).toBe('unknown')
+    expect(await chargesFor(order)).toBe(1)
+    const stub = opStub(`repeat:${key}`)
+    await timeStandsStill(stub)
+    const status = async () => (await merchant<OperationBody>('GET', `/v1/operations/${first.body.id}`)).body.status
+    // A stub of the object as it is now (one held across a reset answers only that it was reset).
+    return { stub, status, fresh: () => opStub(`repeat:${key}`) }
+  }
+
+  it('a run cut short while its task waits on the gateway (the object reset: a deploy) takes the task up again', async () => {
+    const { stub, status, fresh } = await unknownRepeat()
+    // The inquiry is on its way to the gateway when the object is reset.
+    const state = await runInDurableObject(stub, (_instance, s) => s)
+    const realFetch = globalThis.fetch
+    let cut = false
+    const resetting = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const req = new Request(input, init)
+      if (!(await req.clone().text()).includes('paymentType=IN')) return realFetch(req)
+      cut = true
+      try {
+        state.abort()
+      } catch {
+        // abort() throws at its caller: the run ends here, as a reset ends it.
+      }
+      throw new Error('the object was reset')
+    })
+    try {
+      await timePasses(stub).catch(() => undefined)
+    } finally {
+      resetting.mockRestore()
+    }
+    expect(cut).toBe(true)
+    expect(await status()).toBe('unknown')
+    // The object, started again, has its alarm set for it (here, time passes).
+    expect(await runInDurableObject(fresh(), (_instance, s) => s.storage.getAlarm())).not.toBeNull()
+    await timePasses(fresh())
+    expect(await status()).toBe('succeeded')
+  })
+
+  it("a run that cannot read its merchant's configuration (its store down) keeps every task and wakes again later, backing off; then runs them", async () => {
+    const { stub, status } = await unknownRepeat()
+    await runInDurableObject(stub, (instance) => {
+      ;(instance as unknown as { fresh: () => Promise<void> }).fresh = () =>
+        Promise.reject(new Error('profile store down'))
+    })
+    const alarmIn = async () =>
+      ((await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())) ?? 0) - Date.now()
+    await timePasses(stub).catch(() => undefined)
+    expect(await status()).toBe('unknown')
+    expect(await alarmIn()).toBeGreaterThan(20_000)
+    await runDurableObjectAlarm(stub)
+    // Backing off: twice as long.
+    expect(await alarmIn()).toBeGreaterThan(50_000)
+    expect(await status()).toBe('unknown')
+    await runInDurableObject(stub, (instance) => {
+      delete (instance as unknown as { fresh?: unknown }).fresh
+    })
+    await timePasses(stub)
+    expect(await status()).toBe('succeeded')
   })
 })
 

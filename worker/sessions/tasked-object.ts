@@ -113,6 +113,21 @@ export async function eventId(owner: string, seq: number, type: string): Promise
 /** The storage key naming the merchant profile an object belongs to (absent: the default merchant). */
 const MERCHANT = 'merchant'
 
+/**
+ * The tasks an alarm's run has begun and not finished (storage key): a run cut short (the object
+ * reset by a deploy or an eviction) leaves them here, and the next run takes them up again.
+ */
+const BEGUN = 'tasks:begun'
+/** Consecutive alarm runs that could not start (storage key): the merchant's profile unreadable. */
+const DEFERRED = 'tasks:deferred'
+/**
+ * Every run first sets the alarm this far on, so a run that does not finish is taken up again by
+ * the object itself: the runtime retries an alarm that failed only a few times, then drops it. A
+ * run that ends sets the alarm as its tasks say. One that could not start backs off, doubling up
+ * to an hour (a profile deleted for good is asked about hourly, not every half-minute).
+ */
+const RESUME_MS = 30_000
+
 export abstract class TaskedObject extends DurableObject<Env> {
   /**
    * An object belongs to the merchant that created it, for its whole life: from the first request
@@ -228,14 +243,37 @@ export abstract class TaskedObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    await this.fresh()
+    await this.ctx.storage.setAlarm(Date.now() + RESUME_MS)
+    try {
+      await this.fresh()
+    } catch (e) {
+      // Nothing acts for a merchant without its configuration: every task waits, kept.
+      const deferred = ((await this.ctx.storage.get<number>(DEFERRED)) ?? 0) + 1
+      log.error('alarm_deferred', { owner: `${this.binding}:${this.ctx.id.toString()}`, deferred, error: e })
+      await this.ctx.storage.put(DEFERRED, deferred)
+      await this.ctx.storage.setAlarm(Date.now() + Math.min(RESUME_MS * 2 ** (deferred - 1), MAX_BACKOFF_MS))
+      return
+    }
+    await this.ctx.storage.delete(DEFERRED)
     const now = Date.now()
     const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
-    const due = Object.entries(tasks)
-      .filter(([, at]) => at <= now)
-      .map(([name]) => name)
-    for (const name of due) delete tasks[name]
-    await this.ctx.storage.put('tasks', tasks)
+    // Each task is safe to run again (a delivery is at least once, an inquiry only reads), so one a
+    // run cut short had begun runs again, with those due now.
+    const begun = (await this.ctx.storage.get<Tasks>(BEGUN)) ?? {}
+    // The purge last: it may forget the whole object.
+    const due = [
+      ...new Set([
+        ...Object.keys(begun),
+        ...Object.entries(tasks)
+          .filter(([, at]) => at <= now)
+          .map(([name]) => name),
+      ]),
+    ].sort((a, b) => Number(a === 'purge') - Number(b === 'purge'))
+    for (const name of due) {
+      delete tasks[name]
+      begun[name] = now
+    }
+    await this.ctx.storage.put({ tasks, [BEGUN]: begun })
     for (const name of due) {
       try {
         await (name === 'webhook' ? this.deliverWebhooks() : name === 'jobs' ? this.runJobs() : this.runTask(name))
@@ -246,6 +284,12 @@ export abstract class TaskedObject extends DurableObject<Env> {
         retry[name] = Math.min(retry[name] ?? Infinity, Date.now() + 5_000)
         await this.ctx.storage.put('tasks', retry)
       }
+      // Forgotten (its record purged): nothing is left to run, nor to wake it.
+      if (name === 'purge' && (await this.ctx.storage.list({ limit: 1 })).size === 0)
+        return void (await this.ctx.storage.deleteAlarm())
+      delete begun[name]
+      if (Object.keys(begun).length > 0) await this.ctx.storage.put(BEGUN, begun)
+      else await this.ctx.storage.delete(BEGUN)
     }
     await this.armAlarm((await this.ctx.storage.get<Tasks>('tasks')) ?? {})
   }
