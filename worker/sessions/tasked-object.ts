@@ -254,7 +254,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(Date.now() + Math.min(RESUME_MS * 2 ** (deferred - 1), MAX_BACKOFF_MS))
       return
     }
-    await this.ctx.storage.delete(DEFERRED)
+    if ((await this.ctx.storage.get<number>(DEFERRED)) !== undefined) await this.ctx.storage.delete(DEFERRED)
     const now = Date.now()
     const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
     // Each task is safe to run again (a delivery is at least once, an inquiry only reads), so one a
