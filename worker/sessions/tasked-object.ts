@@ -121,10 +121,11 @@ const BEGUN = 'tasks:begun'
 /** Consecutive alarm runs that could not start (storage key): the merchant's profile unreadable. */
 const DEFERRED = 'tasks:deferred'
 /**
- * Every run first sets the alarm this far on, so a run that does not finish is taken up again by
- * the object itself: the runtime retries an alarm that failed only a few times, then drops it. A
- * run that ends sets the alarm as its tasks say. One that could not start backs off, doubling up
- * to an hour (a profile deleted for good is asked about hourly, not every half-minute).
+ * Every run, once it has begun its tasks, sets the alarm this far on, so a run that does not
+ * finish is taken up again by the object itself: the runtime retries an alarm that failed only a
+ * few times, then drops it. A run that ends sets the alarm as its tasks say. One that could not
+ * start backs off, doubling up to an hour (a profile deleted for good is asked hourly, not every
+ * half-minute).
  */
 const RESUME_MS = 30_000
 
@@ -243,7 +244,21 @@ export abstract class TaskedObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    await this.ctx.storage.setAlarm(Date.now() + RESUME_MS)
+    // Another run of this very instance still going (a second alarm while the first awaits the
+    // network): the tasks it has begun are its own, not a run cut short.
+    const another = this.#running
+    this.#running = true
+    try {
+      await this.#run(another)
+    } finally {
+      if (!another) this.#running = false
+    }
+  }
+
+  /** Whether this instance is running its alarm (a reset starts a new instance, without it). */
+  #running = false
+
+  async #run(another: boolean): Promise<void> {
     try {
       await this.fresh()
     } catch (e) {
@@ -263,7 +278,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
     // The purge last: it may forget the whole object.
     const due = [
       ...new Set([
-        ...Object.keys(begun),
+        ...(another ? [] : Object.keys(begun)),
         ...Object.entries(tasks)
           .filter(([, at]) => at <= now)
           .map(([name]) => name),
@@ -274,6 +289,9 @@ export abstract class TaskedObject extends DurableObject<Env> {
       begun[name] = now
     }
     await this.ctx.storage.put({ tasks, [BEGUN]: begun })
+    // Should this run not finish (the object reset: a deploy, an eviction), the object wakes for
+    // what it began; the run's end sets the alarm as its tasks say.
+    await this.ctx.storage.setAlarm(now + RESUME_MS)
     for (const name of due) {
       try {
         await (name === 'webhook' ? this.deliverWebhooks() : name === 'jobs' ? this.runJobs() : this.runTask(name))
@@ -287,8 +305,10 @@ export abstract class TaskedObject extends DurableObject<Env> {
       // Forgotten (its record purged): nothing is left to run, nor to wake it.
       if (name === 'purge' && (await this.ctx.storage.list({ limit: 1 })).size === 0)
         return void (await this.ctx.storage.deleteAlarm())
-      delete begun[name]
-      if (Object.keys(begun).length > 0) await this.ctx.storage.put(BEGUN, begun)
+      // Read again: another run of this instance may have begun tasks meanwhile.
+      const still = (await this.ctx.storage.get<Tasks>(BEGUN)) ?? {}
+      delete still[name]
+      if (Object.keys(still).length > 0) await this.ctx.storage.put(BEGUN, still)
       else await this.ctx.storage.delete(BEGUN)
     }
     await this.armAlarm((await this.ctx.storage.get<Tasks>('tasks')) ?? {})
