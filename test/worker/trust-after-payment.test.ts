@@ -521,6 +521,28 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     return { s, payPage: regen.body.invoice.transactionUrl, stub }
   }
 
+  it('a declined try on its page told after the session’s time does not end it unasked: the invoice paid after it, its notification lost, ends it paid', async () => {
+    const { s, payPage, stub } = await issuedInvoice()
+    // The session's time is up; its expiry has not run yet when the decline is told.
+    await timeStandsStill(stub)
+    await runInDurableObject(stub, async (instance, state) => {
+      const session =
+        (instance as unknown as { session?: { expiresAt: number } }).session ??
+        (await state.storage.get<{ expiresAt: number }>('session'))
+      if (!session) return
+      session.expiresAt = Date.now() - 1
+      await state.storage.put('session', session)
+    })
+    await payInvoicePage(payPage, '4000000000000002')
+    const declined = await notificationSentFor(s.id)
+    expect((await deliverNotification(s.id, declined)).status).toBe(200)
+    expect((await sessionState(s.id)).status).not.toBe('expired')
+    // Another try pays it; its notification never arrives.
+    await payInvoicePage(payPage)
+    await timePasses(stub)
+    expect(await sessionState(s.id)).toMatchObject({ status: 'succeeded', method: 'invoice' })
+  })
+
   it.each([
     ['an invoice session', ['invoice'], undefined],
     [

@@ -66,8 +66,10 @@ export function afterNoCharge(s: SessionRecord, declined: boolean): Status {
   // Not while a payment it moved on from may still take money, or one given up is to be asked
   // about again: that one settles first (strays.ts).
   if (!moneyMayMove(s)) {
-    // Past its time with QR codes to ask about, the expiry asks first (the move sets it going).
-    if (Date.now() >= s.expiresAt && codesUnasked(s).length === 0) return 'expired'
+    // Past its time with QR codes to ask about, the expiry asks first (the move sets it going);
+    // so it does with an invoice issued or being issued, which another try may have paid, its
+    // notification lost (its expiry task is set for as long as it is to be asked about).
+    if (Date.now() >= s.expiresAt && codesUnasked(s).length === 0 && !s.invoice && !s.regeneration) return 'expired'
     if ((s.method ? METHODS[s.method].countsAttempts : true) && attemptsRemaining(s) === 0) return 'failed'
   }
   return declined ? 'declined' : 'open'
