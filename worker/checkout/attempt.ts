@@ -230,7 +230,9 @@ export function absorb(s: SessionRecord, r: Partial<PaymentResponse>, attempt: A
     if (attempt && isInFlight(attempt.status as Status)) attempt.paymentId = r.paymentId
   }
   if (r.transactionStatus) s.transactionStatus = r.transactionStatus
-  if (r.registrationId && s.createRegistration) s.createdRegistrationId = r.registrationId
+  // The card a new card's payment saved: a saved card's answer names the card it charged.
+  if (r.registrationId && s.createRegistration && (attempt?.method ?? s.method) !== 'saved-card')
+    s.createdRegistrationId = r.registrationId
   if (r.cardLast4) s.card = { brand: brandFromGateway(r.paymentBrand) ?? s.card?.brand, last4: r.cardLast4 }
 }
 

@@ -161,6 +161,9 @@ export class DeclineBreaker extends TaskedObject {
     r.minutes = {}
     r.sources = {}
     r.clearedAt = Date.now()
+    // Reset once: a run of this task again (its alarm's run cut short after this write) finds
+    // nothing to reset, and tells nothing twice.
+    r.trippedUntil = 0
     r.seq += 1
     await this.commit('breaker', r.seq, { breaker: r }, [{ type: 'checkout.breaker.reset', data: { sequence: r.seq } }])
   }

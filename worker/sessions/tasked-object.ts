@@ -238,7 +238,10 @@ export abstract class TaskedObject extends DurableObject<Env> {
   }
 
   private async armAlarm(tasks: Tasks): Promise<void> {
-    const next = Math.min(...Object.values(tasks))
+    // While a run has tasks begun, the alarm stays no later than the resume time: should that run
+    // not finish, the object wakes for them (a run going on meanwhile leaves them to that run).
+    const begun = Object.keys((await this.ctx.storage.get<Tasks>(BEGUN)) ?? {}).length > 0
+    const next = Math.min(...Object.values(tasks), begun ? Date.now() + RESUME_MS : Infinity)
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next)
     else await this.ctx.storage.deleteAlarm()
   }
@@ -246,17 +249,17 @@ export abstract class TaskedObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     // Another run of this very instance still going (a second alarm while the first awaits the
     // network): the tasks it has begun are its own, not a run cut short.
-    const another = this.#running
-    this.#running = true
+    const another = this.#running > 0
+    this.#running += 1
     try {
       await this.#run(another)
     } finally {
-      if (!another) this.#running = false
+      this.#running -= 1
     }
   }
 
-  /** Whether this instance is running its alarm (a reset starts a new instance, without it). */
-  #running = false
+  /** How many runs of its alarm this instance has going (a reset starts a new instance, at none). */
+  #running = 0
 
   async #run(another: boolean): Promise<void> {
     try {
@@ -285,7 +288,8 @@ export abstract class TaskedObject extends DurableObject<Env> {
       ]),
     ].sort((a, b) => Number(a === 'purge') - Number(b === 'purge'))
     for (const name of due) {
-      delete tasks[name]
+      // A task begun by a run cut short keeps the later time it had set itself (its watchdog).
+      if ((tasks[name] ?? Infinity) <= now) delete tasks[name]
       begun[name] = now
     }
     await this.ctx.storage.put({ tasks, [BEGUN]: begun })
