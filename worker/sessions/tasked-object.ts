@@ -114,10 +114,12 @@ export async function eventId(owner: string, seq: number, type: string): Promise
 const MERCHANT = 'merchant'
 
 /**
- * The tasks an alarm's run has begun and not finished (storage key): a run cut short (the object
- * reset by a deploy or an eviction) leaves them here, and the next run takes them up again.
+ * The tasks an alarm's run has begun and not finished, one storage key each
+ * (`tasks:begun:<run>:<task>`): a run cut short (the object reset by a deploy or an eviction)
+ * leaves its keys, and the next run takes those tasks up again. Keyed by run, so that two runs of
+ * one instance (the resume firing during a long task) neither take nor clear each other's.
  */
-const BEGUN = 'tasks:begun'
+const BEGUN = 'tasks:begun:'
 /** Consecutive alarm runs that could not start (storage key): the merchant's profile unreadable. */
 const DEFERRED = 'tasks:deferred'
 /**
@@ -240,28 +242,26 @@ export abstract class TaskedObject extends DurableObject<Env> {
   private async armAlarm(tasks: Tasks): Promise<void> {
     // While a run has tasks begun, the alarm stays no later than the resume time: should that run
     // not finish, the object wakes for them (a run going on meanwhile leaves them to that run).
-    const begun = Object.keys((await this.ctx.storage.get<Tasks>(BEGUN)) ?? {}).length > 0
+    const begun = (await this.ctx.storage.list({ prefix: BEGUN, limit: 1 })).size > 0
     const next = Math.min(...Object.values(tasks), begun ? Date.now() + RESUME_MS : Infinity)
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next)
     else await this.ctx.storage.deleteAlarm()
   }
 
   override async alarm(): Promise<void> {
-    // Another run of this very instance still going (a second alarm while the first awaits the
-    // network): the tasks it has begun are its own, not a run cut short.
-    const another = this.#running > 0
-    this.#running += 1
+    const run = crypto.randomUUID()
+    this.#runs.add(run)
     try {
-      await this.#run(another)
+      await this.#run(run)
     } finally {
-      this.#running -= 1
+      this.#runs.delete(run)
     }
   }
 
-  /** How many runs of its alarm this instance has going (a reset starts a new instance, at none). */
-  #running = 0
+  /** The runs of its alarm this instance has going (a reset starts a new instance, with none). */
+  readonly #runs = new Set<string>()
 
-  async #run(another: boolean): Promise<void> {
+  async #run(run: string): Promise<void> {
     try {
       await this.fresh()
     } catch (e) {
@@ -273,26 +273,33 @@ export abstract class TaskedObject extends DurableObject<Env> {
       return
     }
     if ((await this.ctx.storage.get<number>(DEFERRED)) !== undefined) await this.ctx.storage.delete(DEFERRED)
+    const [tasks = {}, begun] = await Promise.all([
+      this.ctx.storage.get<Tasks>('tasks'),
+      this.ctx.storage.list<number>({ prefix: BEGUN }),
+    ])
     const now = Date.now()
-    const tasks = (await this.ctx.storage.get<Tasks>('tasks')) ?? {}
     // Each task is safe to run again (a delivery is at least once, an inquiry only reads), so one a
-    // run cut short had begun runs again, with those due now.
-    const begun = (await this.ctx.storage.get<Tasks>(BEGUN)) ?? {}
+    // run cut short had begun (not a run of this instance still going) runs again, with those due.
+    const left = [...begun.keys()].filter((key) => !this.#runs.has(key.slice(BEGUN.length, BEGUN.length + 36)))
     // The purge last: it may forget the whole object.
     const due = [
       ...new Set([
-        ...(another ? [] : Object.keys(begun)),
+        ...left.map((key) => key.slice(BEGUN.length + 37)),
         ...Object.entries(tasks)
           .filter(([, at]) => at <= now)
           .map(([name]) => name),
       ]),
     ].sort((a, b) => Number(a === 'purge') - Number(b === 'purge'))
-    for (const name of due) {
-      // A task begun by a run cut short keeps the later time it had set itself (its watchdog).
-      if ((tasks[name] ?? Infinity) <= now) delete tasks[name]
-      begun[name] = now
-    }
-    await this.ctx.storage.put({ tasks, [BEGUN]: begun })
+    if (due.length === 0) return this.armAlarm(tasks)
+    // A task begun by a run cut short keeps the later time it had set itself (its watchdog).
+    for (const name of due) if ((tasks[name] ?? Infinity) <= now) delete tasks[name]
+    const mine = (name: string): string => `${BEGUN}${run}:${name}`
+    // Issued together, with no wait between them: the left tasks are this run's from now on.
+    const writes = [
+      this.ctx.storage.put({ tasks, ...Object.fromEntries(due.map((name) => [mine(name), now])) }),
+      ...(left.length > 0 ? [this.ctx.storage.delete(left)] : []),
+    ]
+    await Promise.all(writes)
     // Should this run not finish (the object reset: a deploy, an eviction), the object wakes for
     // what it began; the run's end sets the alarm as its tasks say.
     await this.ctx.storage.setAlarm(now + RESUME_MS)
@@ -309,11 +316,7 @@ export abstract class TaskedObject extends DurableObject<Env> {
       // Forgotten (its record purged): nothing is left to run, nor to wake it.
       if (name === 'purge' && (await this.ctx.storage.list({ limit: 1 })).size === 0)
         return void (await this.ctx.storage.deleteAlarm())
-      // Read again: another run of this instance may have begun tasks meanwhile.
-      const still = (await this.ctx.storage.get<Tasks>(BEGUN)) ?? {}
-      delete still[name]
-      if (Object.keys(still).length > 0) await this.ctx.storage.put(BEGUN, still)
-      else await this.ctx.storage.delete(BEGUN)
+      await this.ctx.storage.delete(mine(name))
     }
     await this.armAlarm((await this.ctx.storage.get<Tasks>('tasks')) ?? {})
   }
