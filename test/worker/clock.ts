@@ -23,13 +23,7 @@ export async function timePasses(
     const now = Date.now()
     for (const name of Object.keys(tasks)) if (name !== 'purge') tasks[name] = now - 1
     if (expire) {
-      const session =
-        (instance as unknown as { session?: Lifetimes }).session ?? (await state.storage.get<Lifetimes>('session'))
-      if (session) {
-        session.expiresAt = now - 1
-        if (!codesPayable) for (const code of Object.values(session.codeAsks ?? {})) code.at = now - 1
-        await state.storage.put('session', session)
-      }
+      await timeIsUp(instance, state, { codesPayable })
       if (expire === true) tasks.expire = now - 1
     }
     await state.storage.put('tasks', tasks)
@@ -39,6 +33,23 @@ export async function timePasses(
   })
   await runDurableObjectAlarm(stub)
 }
+
+/**
+ * A session's own time is up (and the QR codes it issued can no longer be paid, unless
+ * `codesPayable`), in its storage and in the instance's copy; nothing runs.
+ */
+async function timeIsUp(instance: unknown, state: DurableObjectState, { codesPayable = false } = {}): Promise<void> {
+  const now = Date.now()
+  const session = (instance as { session?: Lifetimes }).session ?? (await state.storage.get<Lifetimes>('session'))
+  if (!session) return
+  session.expiresAt = now - 1
+  if (!codesPayable) for (const code of Object.values(session.codeAsks ?? {})) code.at = now - 1
+  await state.storage.put('session', session)
+}
+
+/** The session's time is up, and nothing else happens (its expiry task waits where it was). */
+export const sessionTimeIsUp = (stub: DurableObjectStub): Promise<void> =>
+  runInDurableObject(stub, (instance, state) => timeIsUp(instance, state))
 
 /** The times of a session record that time passing ends. */
 interface Lifetimes {

@@ -21,7 +21,7 @@ import {
   webhooksAbout,
   type Session,
 } from './api.ts'
-import { timePasses, timeStandsStill } from './clock.ts'
+import { sessionTimeIsUp, timePasses, timeStandsStill } from './clock.ts'
 import { chargesFor, injectFault, invoicePageFor, regenerationsRefused, uniqueId } from './helpers.ts'
 import { gatewayOperationsOn, operate, paymentEventually, paymentStub } from './money.ts'
 import { eventually, sandboxInvoice } from './outcome-support.ts'
@@ -525,14 +525,7 @@ describe('an issued invoice is asked about before its session ends unpaid', () =
     const { s, payPage, stub } = await issuedInvoice()
     // The session's time is up; its expiry has not run yet when the decline is told.
     await timeStandsStill(stub)
-    await runInDurableObject(stub, async (instance, state) => {
-      const session =
-        (instance as unknown as { session?: { expiresAt: number } }).session ??
-        (await state.storage.get<{ expiresAt: number }>('session'))
-      if (!session) return
-      session.expiresAt = Date.now() - 1
-      await state.storage.put('session', session)
-    })
+    await sessionTimeIsUp(stub)
     await payInvoicePage(payPage, '4000000000000002')
     const declined = await notificationSentFor(s.id)
     // Another try pays it; its notification never arrives. The decline's comes late.

@@ -242,7 +242,10 @@ export abstract class TaskedObject extends DurableObject<Env> {
   private async armAlarm(tasks: Tasks): Promise<void> {
     // While a run has tasks begun, the alarm stays no later than the resume time: should that run
     // not finish, the object wakes for them (a run going on meanwhile leaves them to that run).
-    const begun = (await this.ctx.storage.list({ prefix: BEGUN, limit: 1 })).size > 0
+    // Runs of this instance are known here; what a run cut short left is read once per instance
+    // (this is on every commit's path), until a run takes it up.
+    this.#left ??= (await this.ctx.storage.list({ prefix: BEGUN, limit: 1 })).size > 0
+    const begun = this.#runs.size > 0 || this.#left
     const next = Math.min(...Object.values(tasks), begun ? Date.now() + RESUME_MS : Infinity)
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next)
     else await this.ctx.storage.deleteAlarm()
@@ -260,6 +263,8 @@ export abstract class TaskedObject extends DurableObject<Env> {
 
   /** The runs of its alarm this instance has going (a reset starts a new instance, with none). */
   readonly #runs = new Set<string>()
+  /** Whether a run of an instance before this one left tasks begun (unread yet: undefined). */
+  #left: boolean | undefined
 
   async #run(run: string): Promise<void> {
     try {
@@ -281,6 +286,8 @@ export abstract class TaskedObject extends DurableObject<Env> {
     // Each task is safe to run again (a delivery is at least once, an inquiry only reads), so one a
     // run cut short had begun (not a run of this instance still going) runs again, with those due.
     const left = [...begun.keys()].filter((key) => !this.#runs.has(key.slice(BEGUN.length, BEGUN.length + 36)))
+    // Taken up by this run (written below): nothing left over from before, from now on.
+    this.#left = false
     // The purge last: it may forget the whole object.
     const due = [
       ...new Set([
