@@ -63,8 +63,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Three files at a time on two cores (vitest's default there is one): much of every file's time
-    // is waiting, on the sandbox over HTTP and on its own workerd starting. Measured on this
-    // machine: 124 s two at a time, 99 s three, 108 s four.
+    // is waiting, on the sandbox over HTTP. Measured on this machine, with a runtime per file then:
+    // 124 s two at a time, 99 s three, 108 s four.
     maxWorkers: Math.max(3, availableParallelism() + 1),
+    // Files share a runtime one after another (and its storage), not a workerd each: a fresh
+    // runtime per file cost a third of the suite (164 s and 254 s of CPU so, 110 s and 154 s
+    // shared, on this machine's two cores). Tests make their own sessions, merchants and keys and
+    // count only what they made; setup.ts ends each file's objects' background work and profiles,
+    // as a runtime of its own ended them, and a file that scripts the gateway drops its tokens.
+    isolate: false,
   },
 })

@@ -22,6 +22,9 @@
 import { env } from 'cloudflare:test'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { gatewayConfig } from '../../worker/config.ts'
+import type { Env } from '../../worker/env.ts'
+import { invalidateAuthToken } from '../../worker/gateway/auth-token.ts'
 import { sha256Hex } from '../../worker/ids.ts'
 import { call, createSession, merchant, pay, type Session } from './api.ts'
 import { settles, timePasses } from './clock.ts'
@@ -70,6 +73,10 @@ beforeAll(() => {
 })
 afterAll(() => {
   vi.restoreAllMocks()
+  // The scripted gateway's tokens are no gateway's: the files after this one on its runtime get
+  // real ones (the keeper is told which one it must not hand out again).
+  for (const service of ['transaction', 'invoice'] as const)
+    invalidateAuthToken({ ...gatewayConfig(env as Env), fetch: realFetch }, service)
 })
 
 // ---- a checkout session ---------------------------------------------------------------------

@@ -12,16 +12,34 @@ import { seenAnswers } from './api.ts'
 // The search index (D1) as `npm start` has it: the migrations applied (idempotent).
 beforeAll(() => applyD1Migrations(env.DB, env.TEST_MIGRATIONS))
 
-const captured: string[] = []
-for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-  const original = console[level].bind(console)
-  console[level] = (...args: unknown[]) => {
-    const line = args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')
-    captured.push(line)
-    // Keep test output readable: only errors are shown, everything is scanned.
-    if (level === 'error') original(...args)
-  }
+/**
+ * Test files share a runtime one after another (the config's `isolate: false`), and this file runs
+ * again before each. So the console is wrapped once per runtime, each file scans what was logged
+ * while it ran, and each object's storage is scanned once, by the file that made it.
+ */
+const runtime = globalThis as typeof globalThis & {
+  __captured?: string[]
+  __scanned?: Set<string>
+  __ended?: Set<string>
 }
+const firstFile = runtime.__captured === undefined
+const captured = (runtime.__captured ??= [])
+const scanned = (runtime.__scanned ??= new Set<string>())
+/** Objects whose file ended (and with it their alarms). */
+const ended = (runtime.__ended ??= new Set<string>())
+if (firstFile)
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    const original = console[level].bind(console)
+    console[level] = (...args: unknown[]) => {
+      const line = args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')
+      captured.push(line)
+      // Keep test output readable: only errors are shown, everything is scanned.
+      if (level === 'error') original(...args)
+    }
+  }
+beforeAll(() => {
+  captured.length = 0
+})
 
 /** What must never appear in a log line or in storage. */
 export function leaksIn(text: string): string[] {
@@ -42,16 +60,23 @@ export function leaksIn(text: string): string[] {
   return found
 }
 
-export async function storageDump(): Promise<string> {
-  const parts: string[] = []
-  for (const ns of [
+/** The namespaces whose objects hold what a payment leaves. */
+const namespaces = () =>
+  [
     env.SESSIONS,
     env.OPERATIONS,
     env.VELOCITY,
     env.PAYMENTS,
     env.REGISTRATIONS,
-  ] as unknown as DurableObjectNamespace<undefined>[]) {
+  ] as unknown as DurableObjectNamespace<undefined>[]
+
+/** The storage of every Durable Object (`onlyNew`: of those no earlier file of this runtime scanned). */
+export async function storageDump(onlyNew = false): Promise<string> {
+  const parts: string[] = []
+  for (const ns of namespaces()) {
     for (const id of await listDurableObjectIds(ns)) {
+      if (onlyNew && scanned.has(id.toString())) continue
+      scanned.add(id.toString())
       parts.push(
         await runInDurableObject(ns.get(id), async (_instance, state) =>
           JSON.stringify([...(await state.storage.list())]),
@@ -62,9 +87,29 @@ export async function storageDump(): Promise<string> {
   return parts.join('\n')
 }
 
+/**
+ * What a file leaves that would reach the files after it on this runtime goes, as with a runtime of
+ * its own: its objects' background work (their alarms: webhook retries, inquiries, expiries) and
+ * its merchant profiles (whose gateway members another file's profiles may be).
+ */
+async function endFile(): Promise<void> {
+  await env.DB.prepare('DELETE FROM merchants').run()
+  for (const ns of [
+    ...namespaces(),
+    env.BREAKER,
+    env.ORDERS,
+    env.TOKEN_KEEPERS,
+  ] as unknown as DurableObjectNamespace<undefined>[])
+    for (const id of await listDurableObjectIds(ns)) {
+      if (ended.has(id.toString())) continue
+      ended.add(id.toString())
+      await runInDurableObject(ns.get(id), (_instance, state) => state.storage.deleteAlarm())
+    }
+}
+
 afterAll(async () => {
   expect(leaksIn(captured.join('\n')), 'log lines').toEqual([])
-  expect(leaksIn(await storageDump()), 'Durable Object storage').toEqual([])
+  expect(leaksIn(await storageDump(true)), 'Durable Object storage').toEqual([])
   // The answers this file saw, and every event sent so far, against the API document.
   const seen = seenAnswers.splice(0)
   const answers = (await (
@@ -74,4 +119,5 @@ afterAll(async () => {
   expect(answers.errors, 'answers against the API document').toEqual([])
   const events = (await (await fetch(`${env.CATCHER_URL}/contract/events`)).json()) as { errors: string[] }
   expect(events.errors, 'events against the API document').toEqual([])
+  await endFile()
 })
