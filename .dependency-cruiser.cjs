@@ -165,14 +165,6 @@ module.exports = {
       to: { path: '^test/' },
     },
     {
-      name: 'product-not-test-runtime',
-      comment:
-        'The Worker is typechecked with its tests (test/worker/tsconfig.json, which declares cloudflare:test), so this rule, not a project of its own, keeps the test runtime out of it.',
-      severity: 'error',
-      from: { path: '^(worker|shared)/' },
-      to: { path: '^cloudflare:test$' },
-    },
-    {
       name: 'no-unresolvable',
       comment: 'An import the cruiser cannot resolve would pass every rule unseen.',
       severity: 'error',

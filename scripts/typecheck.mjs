@@ -8,13 +8,13 @@ import { availableParallelism } from 'node:os'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
-/**
- * Not `worker/tsconfig.json` (what an editor uses for the Worker's files): the Worker's tests'
- * project holds every file of it with the same settings, plus the declarations of
- * `cloudflare:test`, which an import rule keeps out of the Worker (`.dependency-cruiser.cjs`).
- * Checking the Worker twice was 17 s of CPU of every `npm test`.
- */
-const PROJECTS = ['tsconfig.json', 'test/tsconfig.json', 'test/worker/tsconfig.json', 'test/widget/tsconfig.json']
+const PROJECTS = [
+  'tsconfig.json',
+  'worker/tsconfig.json',
+  'test/tsconfig.json',
+  'test/worker/tsconfig.json',
+  'test/widget/tsconfig.json',
+]
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 /** What the formatter checks (its ignore file leaves out generated code): `npm run format` writes it. */
 export const FORMATTED = '**/*.{ts,mjs,cjs}'
