@@ -68,9 +68,9 @@ export default defineConfig({
     maxWorkers: Math.max(3, availableParallelism() + 1),
     // Files share a runtime one after another (and its storage), not a workerd each: a fresh
     // runtime per file cost a third of the suite (164 s and 254 s of CPU so, 110 s and 154 s
-    // shared, on this machine's two cores). Tests make their own sessions, merchants and keys and
-    // count only what they made; setup.ts ends each file's objects' background work and profiles,
-    // as a runtime of its own ended them, and a file that scripts the gateway drops its tokens.
+    // shared, on this machine's two cores). Each file begins with the runtime emptied of what the
+    // files before it left (setup.ts: the database's rows, every object emptied and reset), and a
+    // file that scripts the gateway drops its tokens from the isolate's cache.
     isolate: false,
   },
 })

@@ -9,24 +9,23 @@ import { BRAND_RULES, detectBrand, luhnValid } from '../../shared/card.ts'
 import { SANDBOX, TEST_SECRETS } from '../../tools/credentials.ts'
 import { seenAnswers } from './api.ts'
 
-// The search index (D1) as `npm start` has it: the migrations applied (idempotent).
-beforeAll(() => applyD1Migrations(env.DB, env.TEST_MIGRATIONS))
-
 /**
  * Test files share a runtime one after another (the config's `isolate: false`), and this file runs
  * again before each. So the console is wrapped once per runtime, each file scans what was logged
- * while it ran, and each object's storage is scanned once, by the file that made it.
+ * while it ran and the storage of the objects it made, and each file begins as on a runtime of its
+ * own (`beginFile`).
  */
 const runtime = globalThis as typeof globalThis & {
   __captured?: string[]
   __scanned?: Set<string>
-  __ended?: Set<string>
+  __emptied?: Set<string>
 }
 const firstFile = runtime.__captured === undefined
 const captured = (runtime.__captured ??= [])
+/** Objects whose storage a file's scan read (since they were last emptied). */
 const scanned = (runtime.__scanned ??= new Set<string>())
-/** Objects whose file ended (and with it their alarms). */
-const ended = (runtime.__ended ??= new Set<string>())
+/** Objects emptied by `beginFile`. */
+const emptied = (runtime.__emptied ??= new Set<string>())
 if (firstFile)
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     const original = console[level].bind(console)
@@ -37,7 +36,11 @@ if (firstFile)
       if (level === 'error') original(...args)
     }
   }
-beforeAll(() => {
+
+beforeAll(async () => {
+  // The search index (D1) as `npm start` has it: the migrations applied (idempotent).
+  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS)
+  await beginFile()
   captured.length = 0
 })
 
@@ -88,12 +91,18 @@ export async function storageDump(onlyNew = false): Promise<string> {
 }
 
 /**
- * What a file leaves that would reach the files after it on this runtime goes, as with a runtime of
- * its own: its objects' background work (their alarms: webhook retries, inquiries, expiries) and
- * its merchant profiles (whose gateway members another file's profiles may be).
+ * What the files before this one left in the runtime is gone, as on a runtime of its own, however
+ * they ended: the database's rows (the index, the merchant profiles, whose gateway members this
+ * file's may be), and every object they made, emptied and reset, so that nothing they left running
+ * or stored to run (webhook retries, inquiries, expiries) reaches this file's tests. The migrations'
+ * own table stays. An object named as one before it (a test card's velocity) is emptied once.
  */
-async function endFile(): Promise<void> {
-  await env.DB.prepare('DELETE FROM merchants').run()
+async function beginFile(): Promise<void> {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT GLOB 'sqlite_*' AND name NOT GLOB 'd1_*' AND name NOT GLOB '_cf_*'",
+  ).all<{ name: string }>()
+  if (tables.results.length > 0)
+    await env.DB.batch(tables.results.map(({ name }) => env.DB.prepare(`DELETE FROM "${name}"`)))
   for (const ns of [
     ...namespaces(),
     env.BREAKER,
@@ -101,9 +110,15 @@ async function endFile(): Promise<void> {
     env.TOKEN_KEEPERS,
   ] as unknown as DurableObjectNamespace<undefined>[])
     for (const id of await listDurableObjectIds(ns)) {
-      if (ended.has(id.toString())) continue
-      ended.add(id.toString())
-      await runInDurableObject(ns.get(id), (_instance, state) => state.storage.deleteAlarm())
+      if (emptied.has(id.toString())) continue
+      emptied.add(id.toString())
+      scanned.delete(id.toString())
+      await runInDurableObject(ns.get(id), async (_instance, state) => {
+        await state.storage.deleteAlarm()
+        await state.storage.deleteAll()
+        // Whatever it was still running stops with it.
+        state.abort()
+      }).catch(() => {})
     }
 }
 
@@ -119,5 +134,4 @@ afterAll(async () => {
   expect(answers.errors, 'answers against the API document').toEqual([])
   const events = (await (await fetch(`${env.CATCHER_URL}/contract/events`)).json()) as { errors: string[] }
   expect(events.errors, 'events against the API document').toEqual([])
-  await endFile()
 })
