@@ -2,8 +2,8 @@
  * The deployment's profile key (`MERCHANT_SECRETS_KEY`) rotates without a merchant going dark
  * (SECURITY.md, "Merchant profiles"): with the key before it in `MERCHANT_SECRETS_KEY_PREVIOUS`,
  * profiles it sealed still open, and the platform API seals them again under the new key a page at
- * a time. Over the platform routes, with this file's own profiles (setup.ts removes a file's when it
- * ends); the Worker's variables of each step of the rotation are given to its fetch.
+ * a time. Over the platform routes, with this file's own profiles (setup.ts empties the database
+ * before each file); the Worker's variables of each step of the rotation are given to its fetch.
  */
 import { env } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'

@@ -116,7 +116,7 @@ async function beginFile(): Promise<void> {
       await runInDurableObject(ns.get(id), async (_instance, state) => {
         await state.storage.deleteAlarm()
         await state.storage.deleteAll()
-        // Whatever it was still running stops with it.
+        // Whatever it was still running stops with it (and this call ends in the abort's error).
         state.abort()
       }).catch(() => {})
     }
