@@ -488,6 +488,26 @@ describe("an object's alarm is never lost", () => {
     await timePasses(stub)
     expect(await status()).toBe('succeeded')
   })
+  it('a run that ran its tasks sets the alarm as the tasks left say: an object with nothing due soon is not woken every half-minute', async () => {
+    const s = await createSession()
+    expect((await pay(s, '4111111111111111')).body.status).toBe('succeeded')
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(s.id)) as unknown as DurableObjectStub
+    // Its webhook delivered, then the job that records the delivery (a second on) done.
+    await timePasses(stub)
+    const [next, alarm] = await eventually(async () => {
+      await runDurableObjectAlarm(stub)
+      return runInDurableObject(stub, async (_instance, state) => {
+        const tasks = (await state.storage.get<Record<string, number>>('tasks')) ?? {}
+        return 'jobs' in tasks ? undefined : [Math.min(...Object.values(tasks)), await state.storage.getAlarm()]
+      })
+    })
+    // Its next task (the purge of a paid session) is hours away, and so is its alarm.
+    expect(next - Date.now()).toBeGreaterThan(60 * 60_000)
+    expect(alarm).toBe(next)
+    // A run with nothing due (the alarm fired early) sets it no sooner either.
+    await runDurableObjectAlarm(stub)
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBe(next)
+  })
 })
 
 describe('an issued invoice is asked about before its session ends unpaid', () => {

@@ -242,10 +242,11 @@ export abstract class TaskedObject extends DurableObject<Env> {
   private async armAlarm(tasks: Tasks): Promise<void> {
     // While a run has tasks begun, the alarm stays no later than the resume time: should that run
     // not finish, the object wakes for them (a run going on meanwhile leaves them to that run).
-    // Runs of this instance are known here; what a run cut short left is read once per instance
-    // (this is on every commit's path), until a run takes it up.
+    // This instance's begun tasks are known here (not its runs: a run's own end arms the alarm
+    // for what is left, with nothing of it begun); what a run cut short left is read once per
+    // instance (this is on every commit's path), until a run takes it up.
     this.#left ??= (await this.ctx.storage.list({ prefix: BEGUN, limit: 1 })).size > 0
-    const begun = this.#runs.size > 0 || this.#left
+    const begun = this.#open.size > 0 || this.#left
     const next = Math.min(...Object.values(tasks), begun ? Date.now() + RESUME_MS : Infinity)
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next)
     else await this.ctx.storage.deleteAlarm()
@@ -263,6 +264,8 @@ export abstract class TaskedObject extends DurableObject<Env> {
 
   /** The runs of its alarm this instance has going (a reset starts a new instance, with none). */
   readonly #runs = new Set<string>()
+  /** The begun keys of this instance's runs whose tasks have not finished. */
+  readonly #open = new Set<string>()
   /** Whether a run of an instance before this one left tasks begun (unread yet: undefined). */
   #left: boolean | undefined
 
@@ -307,6 +310,8 @@ export abstract class TaskedObject extends DurableObject<Env> {
       ...(left.length > 0 ? [this.ctx.storage.delete(left)] : []),
     ]
     await Promise.all(writes)
+    for (const key of left) this.#open.delete(key)
+    for (const name of due) this.#open.add(mine(name))
     // Should this run not finish (the object reset: a deploy, an eviction), the object wakes for
     // what it began; the run's end sets the alarm as its tasks say.
     await this.ctx.storage.setAlarm(now + RESUME_MS)
@@ -321,9 +326,12 @@ export abstract class TaskedObject extends DurableObject<Env> {
         await this.ctx.storage.put('tasks', retry)
       }
       // Forgotten (its record purged): nothing is left to run, nor to wake it.
-      if (name === 'purge' && (await this.ctx.storage.list({ limit: 1 })).size === 0)
+      if (name === 'purge' && (await this.ctx.storage.list({ limit: 1 })).size === 0) {
+        this.#open.clear()
         return void (await this.ctx.storage.deleteAlarm())
+      }
       await this.ctx.storage.delete(mine(name))
+      this.#open.delete(mine(name))
     }
     await this.armAlarm((await this.ctx.storage.get<Tasks>('tasks')) ?? {})
   }
